@@ -1,0 +1,17 @@
+# Sourced by the project's scripts: selects the JDK and Maven options. OpenSearch 3.6 needs Java 21+;
+# the machine's default java is 17, so the Temurin 25 JDK beside it is used.
+if [ -z "${NEAR_DUPLICATE_JAVA_HOME:-}" ]; then
+  for candidate in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-25-jdk /usr/lib/jvm/temurin-21-jdk-amd64; do
+    if [ -x "$candidate/bin/java" ]; then NEAR_DUPLICATE_JAVA_HOME=$candidate; break; fi
+  done
+fi
+if [ -z "${NEAR_DUPLICATE_JAVA_HOME:-}" ]; then
+  echo "error: no Java 21+ JDK found (looked for temurin-25-jdk-amd64 in /usr/lib/jvm); set NEAR_DUPLICATE_JAVA_HOME" >&2
+  exit 1
+fi
+export JAVA_HOME=$NEAR_DUPLICATE_JAVA_HOME
+export PATH="$JAVA_HOME/bin:$PATH"
+export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+PROJECT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export PROJECT_ROOT
+MVN="mvn -B -ntp"

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""The demo's main job against a running node: fingerprint the demo pages through a `simhash` ingest pipeline,
+find near-duplicate groups with `near_duplicate` queries, and show one query with its distances.
+Standard library only. Usage: demo.py [--url http://127.0.0.1:9200] [--max-distance K]"""
+import argparse
+import json
+import os
+import sys
+import urllib.error
+import urllib.request
+
+INDEX = "demo-pages"
+PIPELINE = "near-duplicate-demo"
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def call(url, method, path, body=None, ndjson=False):
+    data = None
+    headers = {}
+    if body is not None:
+        data = body.encode("utf-8") if ndjson else json.dumps(body).encode("utf-8")
+        headers["Content-Type"] = "application/x-ndjson" if ndjson else "application/json"
+    request = urllib.request.Request(url + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as e:
+        detail = e.read().decode("utf-8", "replace")
+        sys.exit(f"error: {method} {path} -> HTTP {e.code}: {detail}")
+
+
+def step(message):
+    print(f"==> {message}", flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--url", default="http://127.0.0.1:9200")
+    parser.add_argument("--max-distance", type=int, default=None, help="k; default: the index's max_distance")
+    args = parser.parse_args()
+    url = args.url
+
+    with open(os.path.join(HERE, "pages.json"), encoding="utf-8") as f:
+        pages = json.load(f)
+
+    step(f"creating ingest pipeline [{PIPELINE}] with the simhash processor")
+    call(url, "PUT", f"/_ingest/pipeline/{PIPELINE}", {
+        "description": "fingerprint the page's main content",
+        "processors": [{"simhash": {"field": "content", "target_field": "simhash", "content_type": "auto"}}],
+    })
+
+    step(f"creating index [{INDEX}] with a simhash field (2 shards)")
+    call(url, "DELETE", f"/{INDEX}?ignore_unavailable=true")
+    call(url, "PUT", f"/{INDEX}", {
+        "settings": {"number_of_shards": 2, "number_of_replicas": 0},
+        "mappings": {"properties": {
+            "content": {"type": "text", "index": False},
+            "simhash": {"type": "simhash"},
+            "group": {"type": "keyword"},
+            "variant": {"type": "keyword"},
+            "lang": {"type": "keyword"},
+        }},
+    })
+    mapping = call(url, "GET", f"/{INDEX}/_mapping")[INDEX]["mappings"]["properties"]["simhash"]
+    k = args.max_distance if args.max_distance is not None else mapping.get("max_distance", 3)
+
+    step(f"indexing {len(pages)} demo pages through the pipeline")
+    lines = []
+    for page in pages:
+        with open(os.path.join(HERE, "pages", page["file"]), encoding="utf-8") as f:
+            content = f.read()
+        lines.append(json.dumps({"index": {"_index": INDEX, "_id": page["id"]}}))
+        lines.append(json.dumps({"content": content, "group": page["group"], "variant": page["variant"],
+                                 "lang": page["lang"]}, ensure_ascii=False))
+    result = call(url, "POST", f"/_bulk?pipeline={PIPELINE}&refresh=true", "\n".join(lines) + "\n", ndjson=True)
+    failed = [item["index"] for item in result["items"] if item["index"].get("error")]
+    if failed:
+        sys.exit(f"error: {len(failed)} pages failed: {json.dumps(failed[:3])}")
+    print(f"    indexed {len(result['items'])} pages in {result['took']} ms")
+
+    step(f"finding near-duplicate groups (max_distance {k}) with one near_duplicate query per page")
+    parent = {p["id"]: p["id"] for p in pages}
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    edges = {}
+    for page in pages:
+        response = call(url, "POST", f"/{INDEX}/_search", {
+            "size": 100, "_source": False,
+            "query": {"near_duplicate": {"field": "simhash", "like": {"_index": INDEX, "_id": page["id"]},
+                                         "max_distance": k}},
+        })
+        for hit in response["hits"]["hits"]:
+            if hit["_id"] != page["id"]:
+                edges[tuple(sorted((page["id"], hit["_id"])))] = distance_of(hit)
+                parent[find(hit["_id"])] = find(page["id"])
+    groups = {}
+    for page in pages:
+        groups.setdefault(find(page["id"]), []).append(page)
+    by_id = {p["id"]: p for p in pages}
+    shown = 0
+    for members in sorted(groups.values(), key=lambda m: (-len(m), m[0]["id"])):
+        if len(members) < 2:
+            continue
+        shown += 1
+        print(f"    group {shown}: {len(members)} pages")
+        for m in members:
+            print(f"      {m['id']:<32} {m['variant']}")
+    singles = [m[0]["id"] for m in groups.values() if len(m) == 1]
+    print(f"    {shown} groups; {len(singles)} pages without a near-duplicate: {', '.join(sorted(singles))}")
+    correct = sum(1 for (a, b) in edges if by_id[a]["group"] == by_id[b]["group"])
+    print(f"    {len(edges)} near-duplicate pairs found, {correct} of them within the same source article")
+
+    probe = "harbor-bridge-edited"
+    step(f"one near_duplicate query: pages within {k} bits of [{probe}], closest first")
+    body = {"size": 10, "_source": ["variant"],
+            "query": {"near_duplicate": {"field": "simhash", "like": {"_index": INDEX, "_id": probe},
+                                         "max_distance": k}}}
+    print("    POST /" + INDEX + "/_search " + json.dumps(body))
+    response = call(url, "POST", f"/{INDEX}/_search", body)
+    print(f"    {response['hits']['total']['value']} hits in {response['took']} ms")
+    for hit in response["hits"]["hits"]:
+        print(f"      distance {distance_of(hit):>2}  score {hit['_score']:.3f}  {hit['_id']:<28} {hit['_source']['variant']}")
+
+
+def distance_of(hit):
+    for name, values in hit.get("fields", {}).items():
+        if name.startswith("_near_duplicate"):
+            return values[0]
+    return None
+
+
+if __name__ == "__main__":
+    main()

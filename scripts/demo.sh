@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds the plugin, starts a real OpenSearch 3.6.0 node with it (scripts/node.sh), fingerprints the bundled demo
+# pages through a simhash ingest pipeline and prints the near-duplicate groups and one near_duplicate query.
+#   scripts/demo.sh          # stops the node at the end
+#   scripts/demo.sh --keep   # leaves it running at http://127.0.0.1:9200 (stop: scripts/node.sh stop)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$PROJECT_ROOT"
+keep=false
+[ "${1:-}" = "--keep" ] && keep=true
+
+echo "==> building the plugin (tests skipped; scripts/test.sh runs them)"
+$MVN -q -DskipTests -Dskip.node=true package
+echo "==> starting OpenSearch with the plugin"
+scripts/node.sh start
+$keep || trap 'scripts/node.sh stop' EXIT
+python3 demo/demo.py --url "http://127.0.0.1:${NODE_PORT:-9200}"
+$keep && echo "==> node left running at http://127.0.0.1:${NODE_PORT:-9200}; stop it with scripts/node.sh stop"

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * nesting cannot overflow the stack):
  * <ol>
  *   <li>Structural pruning, as Readability does: drop non-content elements (scripts, styles, forms, {@code nav},
- *       {@code aside}, page {@code header}/{@code footer}), hidden elements, and elements whose class, id or ARIA role
+ *       {@code aside}, page {@code header}/{@code footer}), elements hidden by inline style, and elements whose class, id or ARIA role
  *       name navigation, sidebars, ads, cookie banners, sharing, related links and the like.</li>
  *   <li>Block classification, as boilerpipe does: the remaining text is cut into blocks at block-level elements and
  *       each block is kept or dropped by its word count, link density and its neighbours' (see
@@ -54,7 +54,7 @@ final class HtmlExtractor {
     private static final Pattern WORD_SPLIT = Pattern.compile("[\\s_\\-]+|(?<=[a-z])(?=[A-Z])");
     private static final Set<String> BLOCK_TAGS = Set.of(
         "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table",
-        "tr", "td", "th", "thead", "tbody", "caption", "section", "article", "main", "header", "footer", "figure",
+        "tr", "thead", "tbody", "caption", "section", "article", "main", "header", "footer", "figure",
         "figcaption", "address", "hr", "br", "center", "body", "html", "title", "details", "summary", "legend", "fieldset"
     );
 
@@ -100,7 +100,7 @@ final class HtmlExtractor {
                 String tag = el.normalName();
                 if (isMainMarker(el)) mainDepth++;
                 if (el == body) return FilterResult.CONTINUE;
-                if (DROP_TAGS.contains(tag) || isHidden(el)) return FilterResult.REMOVE;
+                if (DROP_TAGS.contains(tag) || isHiddenByStyle(el)) return FilterResult.REMOVE;
                 if (PAGE_TAGS.contains(tag) && mainDepth == 0) return FilterResult.REMOVE;
                 String role = el.attr("role").toLowerCase(Locale.ROOT);
                 if (DROP_ROLES.contains(role)) return FilterResult.REMOVE;
@@ -125,8 +125,11 @@ final class HtmlExtractor {
         return tag.equals("main") || tag.equals("article") || el.attr("role").equalsIgnoreCase("main");
     }
 
-    private static boolean isHidden(Element el) {
-        if (el.hasAttr("hidden") || el.attr("aria-hidden").equalsIgnoreCase("true")) return true;
+    /**
+     * Inline display:none (cookie banners, pop-ups). The {@code hidden} attribute is kept: pages unhide such text with
+     * scripts (LibreOffice's platform-specific menu paths), and text renderings of the page include it.
+     */
+    private static boolean isHiddenByStyle(Element el) {
         String style = el.attr("style");
         if (style.isEmpty()) return false;
         String s = style.toLowerCase(Locale.ROOT).replace(" ", "");
@@ -171,7 +174,15 @@ final class HtmlExtractor {
         return lengths;
     }
 
-    /** Cuts the visible text into blocks at block-level elements, counting words inside links. */
+    /** Only anchors with a target are links; {@code <a id=...>} is a bookmark, often left unclosed. */
+    private static boolean isLink(Element el) {
+        return el.normalName().equals("a") && el.hasAttr("href");
+    }
+
+    /**
+     * Cuts the visible text into blocks at block-level elements, counting words inside links. A table row is one
+     * block, so that tables of short cells are not mistaken for lists of links.
+     */
     private static List<TextBlock> blocks(Element root) {
         List<TextBlock> blocks = new ArrayList<>();
         if (root == null) return blocks;
@@ -194,7 +205,8 @@ final class HtmlExtractor {
                 } else if (node instanceof Element el) {
                     String tag = el.normalName();
                     if (BLOCK_TAGS.contains(tag)) flush();
-                    if (tag.equals("a")) linkDepth++;
+                    if (isLink(el)) linkDepth++;
+                    if (tag.equals("td") || tag.equals("th")) text.append(' ');
                     if (tag.equals("pre")) preDepth++;
                     if (tag.equals("img") && el.hasAttr("alt") == false) return;
                 }
@@ -204,7 +216,7 @@ final class HtmlExtractor {
             public void tail(Node node, int depth) {
                 if (node instanceof Element el) {
                     String tag = el.normalName();
-                    if (tag.equals("a")) linkDepth--;
+                    if (isLink(el)) linkDepth--;
                     if (tag.equals("pre")) preDepth--;
                     if (BLOCK_TAGS.contains(tag)) flush();
                     if (node == root) flush();

@@ -9,9 +9,9 @@ import java.util.regex.Pattern;
  * Main content of plain text, for text-browser dumps of web pages ({@code lynx -dump}, {@code w3m -dump}) that carry
  * the page's navigation, link lists, ads and footer as lines of text.
  *
- * <p>Lines are the blocks of the same boilerpipe rules used for HTML ({@link TextBlock#classify}); the words after a
- * {@code [12]} link marker count as linked words, and a trailing {@code References} list of URLs is cut off.
- * Consecutive wrapped lines of one paragraph have long neighbours, so running text survives.
+ * <p>Paragraphs (wrapped lines are joined), list items and lines with links are the blocks of the same boilerpipe
+ * rules used for HTML ({@link TextBlock#classify}); the words after a {@code [12]} link marker count as linked words,
+ * and a trailing {@code References} list of URLs is cut off.
  */
 final class TextExtractor {
     private static final Pattern LINK_MARKER = Pattern.compile("\\[\\d{1,5}]");
@@ -26,17 +26,34 @@ final class TextExtractor {
         List<String> lines = text.lines().toList();
         int end = referencesStart(lines);
         List<TextBlock> blocks = new ArrayList<>();
+        StringBuilder paragraph = new StringBuilder();
         for (int i = 0; i < end; i++) {
             String line = lines.get(i).strip();
-            if (line.isEmpty()) continue;
-            blocks.add(block(line));
+            // a paragraph ends at a blank line; list items and lines with links are blocks of their own, so that
+            // navigation lists are classified line by line while wrapped running text stays one block
+            boolean standalone = LIST_BULLET.matcher(line).find() || LINK_MARKER.matcher(line).find();
+            if (line.isEmpty() || standalone) {
+                flush(paragraph, blocks);
+                if (standalone) blocks.add(block(line));
+            } else {
+                if (paragraph.length() > 0) paragraph.append(' ');
+                paragraph.append(line);
+            }
         }
+        flush(paragraph, blocks);
         boolean[] content = TextBlock.classify(blocks);
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < blocks.size(); i++) {
             if (content[i]) sb.append(blocks.get(i).text).append('\n');
         }
         return sb.toString();
+    }
+
+    private static void flush(StringBuilder paragraph, List<TextBlock> blocks) {
+        if (paragraph.length() > 0) {
+            blocks.add(block(paragraph.toString()));
+            paragraph.setLength(0);
+        }
     }
 
     private static TextBlock block(String line) {

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Quality report of the SimHash engine on a labelled corpus (see docs/engine.md).
+# usage: scripts/quality.sh [corpus-dir] [--pairs FILE] [--docs FILE] [--k-max N] [--settings key=value,...]... [--alternatives]
+# The corpus dir defaults to ../shared/eval/public relative to the project root.
+set -e
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+export JAVA_HOME=${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}
+export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+cd "$ROOT"
+if [ ! -f target/classpath.txt ] || [ pom.xml -nt target/classpath.txt ]; then
+  mvn -B -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
+fi
+mvn -B -q -Dskip.node=true compile >&2
+case "${1:-}" in
+  ""|-*) set -- "$ROOT/../shared/eval/public" "$@" ;;
+esac
+exec "$JAVA_HOME/bin/java" -Xmx3g -cp "target/classes:$(cat target/classpath.txt)" \
+  org.nearduplicate.core.quality.QualityReport "$@"

@@ -1,0 +1,336 @@
+package org.nearduplicate.core;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The immutable parameters of the fingerprinting pipeline. Every parameter that changes the output is part of
+ * {@link #algorithmId()}; the limits only make input fail, so they are not.
+ *
+ * <p>Option names are snake_case, as in the ingest processor's configuration.
+ */
+public final class SimHashSettings {
+    /** Bumped whenever the code changes fingerprints for unchanged settings. */
+    public static final String VERSION = "simhash-v1";
+
+    public enum Features {
+        WORDS,
+        CHAR_NGRAMS;
+
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    public enum Weighting {
+        TF,
+        LOG_TF,
+        BINARY,
+        TF_IDF;
+
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    public static final String CONTENT_TYPE = "content_type";
+    public static final String EXTRACT = "extract";
+    public static final String FEATURES = "features";
+    public static final String NGRAM_SIZE = "ngram_size";
+    public static final String SHINGLE_SIZE = "shingle_size";
+    public static final String STOPWORDS = "stopwords";
+    public static final String WEIGHTING = "weighting";
+    public static final String IDF = "idf";
+    public static final String MAX_INPUT_CHARS = "max_input_chars";
+    public static final String MAX_FEATURES = "max_features";
+
+    public static final String IDF_NONE = "none";
+    public static final int MAX_NGRAM_SIZE = 8;
+    public static final int MAX_SHINGLE_SIZE = 5;
+
+    /** The defaults, chosen by measurement on the public evaluation corpus (see docs/engine.md). */
+    public static final SimHashSettings DEFAULT = new SimHashSettings(
+        ContentType.AUTO, true, Features.WORDS, 3, 1, true, Weighting.LOG_TF, IDF_NONE, 10_000_000, 1_000_000
+    );
+
+    private final ContentType contentType;
+    private final boolean extractMain;
+    private final Features features;
+    private final int ngramSize;
+    private final int shingleSize;
+    private final boolean stopwords;
+    private final Weighting weighting;
+    private final String idf;
+    private final int maxInputChars;
+    private final int maxFeatures;
+
+    public SimHashSettings(
+        ContentType contentType,
+        boolean extractMain,
+        Features features,
+        int ngramSize,
+        int shingleSize,
+        boolean stopwords,
+        Weighting weighting,
+        String idf,
+        int maxInputChars,
+        int maxFeatures
+    ) {
+        this.contentType = Objects.requireNonNull(contentType, CONTENT_TYPE);
+        this.extractMain = extractMain;
+        this.features = Objects.requireNonNull(features, FEATURES);
+        this.ngramSize = checkRange(NGRAM_SIZE, ngramSize, 1, MAX_NGRAM_SIZE);
+        this.shingleSize = checkRange(SHINGLE_SIZE, shingleSize, 1, MAX_SHINGLE_SIZE);
+        this.stopwords = stopwords;
+        this.weighting = Objects.requireNonNull(weighting, WEIGHTING);
+        this.idf = Objects.requireNonNull(idf, IDF);
+        this.maxInputChars = checkRange(MAX_INPUT_CHARS, maxInputChars, 1, Integer.MAX_VALUE);
+        this.maxFeatures = checkRange(MAX_FEATURES, maxFeatures, 1, Integer.MAX_VALUE);
+        if (!idf.matches("[a-z0-9][a-z0-9_.-]{0,63}")) {
+            throw new IllegalArgumentException("[idf] must be a table name of [a-z0-9_.-], got [" + idf + "]");
+        }
+        if (weighting == Weighting.TF_IDF && idf.equals(IDF_NONE)) {
+            throw new IllegalArgumentException("[weighting] tf_idf needs an [idf] table, e.g. [" + IdfTable.BUILTIN + "]");
+        }
+        if (weighting != Weighting.TF_IDF && idf.equals(IDF_NONE) == false) {
+            throw new IllegalArgumentException("[idf] is only used with [weighting] tf_idf, got weighting [" + weighting.id() + "]");
+        }
+    }
+
+    private static int checkRange(String name, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("[" + name + "] must be between " + min + " and " + max + ", got " + value);
+        }
+        return value;
+    }
+
+    public ContentType contentType() {
+        return contentType;
+    }
+
+    public boolean extractMain() {
+        return extractMain;
+    }
+
+    public Features features() {
+        return features;
+    }
+
+    public int ngramSize() {
+        return ngramSize;
+    }
+
+    public int shingleSize() {
+        return shingleSize;
+    }
+
+    public boolean stopwords() {
+        return stopwords;
+    }
+
+    public Weighting weighting() {
+        return weighting;
+    }
+
+    public String idf() {
+        return idf;
+    }
+
+    public int maxInputChars() {
+        return maxInputChars;
+    }
+
+    public int maxFeatures() {
+        return maxFeatures;
+    }
+
+    /**
+     * Reads and removes the options it knows from {@code options} (as the ingest processor must consume its
+     * configuration); missing options keep the {@link #DEFAULT}. Unknown keys are left in the map for the caller.
+     *
+     * @throws IllegalArgumentException naming the bad option
+     */
+    public static SimHashSettings fromMap(Map<String, Object> options) {
+        Builder b = new Builder(DEFAULT);
+        if (options == null) return b.build();
+        Object v;
+        if ((v = options.remove(CONTENT_TYPE)) != null) b.contentType = ContentType.fromId(string(CONTENT_TYPE, v));
+        if ((v = options.remove(EXTRACT)) != null) b.extractMain = parseExtract(v);
+        if ((v = options.remove(FEATURES)) != null) b.features = parseEnum(FEATURES, v, Features.class);
+        if ((v = options.remove(NGRAM_SIZE)) != null) b.ngramSize = integer(NGRAM_SIZE, v);
+        if ((v = options.remove(SHINGLE_SIZE)) != null) b.shingleSize = integer(SHINGLE_SIZE, v);
+        if ((v = options.remove(STOPWORDS)) != null) b.stopwords = bool(STOPWORDS, v);
+        if ((v = options.remove(WEIGHTING)) != null) b.weighting = parseEnum(WEIGHTING, v, Weighting.class);
+        if ((v = options.remove(IDF)) != null) b.idf = string(IDF, v);
+        else if (b.weighting == Weighting.TF_IDF) b.idf = IdfTable.BUILTIN;
+        if ((v = options.remove(MAX_INPUT_CHARS)) != null) b.maxInputChars = integer(MAX_INPUT_CHARS, v);
+        if ((v = options.remove(MAX_FEATURES)) != null) b.maxFeatures = integer(MAX_FEATURES, v);
+        return b.build();
+    }
+
+    /** All options, including the limits, with their snake_case names; {@code fromMap(toMap())} gives equal settings. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put(CONTENT_TYPE, contentType.id());
+        m.put(EXTRACT, extractMain ? "main" : "none");
+        m.put(FEATURES, features.id());
+        m.put(NGRAM_SIZE, ngramSize);
+        m.put(SHINGLE_SIZE, shingleSize);
+        m.put(STOPWORDS, stopwords);
+        m.put(WEIGHTING, weighting.id());
+        m.put(IDF, idf);
+        m.put(MAX_INPUT_CHARS, maxInputChars);
+        m.put(MAX_FEATURES, maxFeatures);
+        return m;
+    }
+
+    /**
+     * The canonical version string of the algorithm and its output-affecting parameters, e.g. {@code
+     * simhash-v1:content_type=auto,extract=main,features=words,shingle_size=1,stopwords=true,weighting=log_tf,idf=none}.
+     * Parameters that cannot affect the output for the chosen features are left out ({@code ngram_size} for words,
+     * {@code shingle_size} and {@code stopwords} for character n-grams), so equal ids mean equal fingerprints.
+     */
+    public String algorithmId() {
+        StringBuilder sb = new StringBuilder(VERSION).append(':');
+        sb.append(CONTENT_TYPE).append('=').append(contentType.id());
+        sb.append(',').append(EXTRACT).append('=').append(extractMain ? "main" : "none");
+        sb.append(',').append(FEATURES).append('=').append(features.id());
+        if (features == Features.CHAR_NGRAMS) {
+            sb.append(',').append(NGRAM_SIZE).append('=').append(ngramSize);
+        } else {
+            sb.append(',').append(SHINGLE_SIZE).append('=').append(shingleSize);
+            sb.append(',').append(STOPWORDS).append('=').append(stopwords);
+        }
+        sb.append(',').append(WEIGHTING).append('=').append(weighting.id());
+        sb.append(',').append(IDF).append('=').append(idf);
+        return sb.toString();
+    }
+
+    /**
+     * Parses an {@link #algorithmId()}; the limits take their defaults. Rejects unknown versions and unknown keys.
+     */
+    public static SimHashSettings fromAlgorithmId(String algorithmId) {
+        if (algorithmId == null) throw new IllegalArgumentException("algorithm id must not be null");
+        int colon = algorithmId.indexOf(':');
+        String version = colon < 0 ? algorithmId : algorithmId.substring(0, colon);
+        if (VERSION.equals(version) == false) {
+            throw new IllegalArgumentException(
+                "unknown algorithm version [" + version + "] in [" + algorithmId + "]; this build supports [" + VERSION + "]"
+            );
+        }
+        Map<String, Object> options = new LinkedHashMap<>();
+        String params = algorithmId.substring(colon + 1);
+        if (params.isEmpty() == false) {
+            for (String pair : params.split(",", -1)) {
+                int eq = pair.indexOf('=');
+                if (eq <= 0) throw new IllegalArgumentException("malformed parameter [" + pair + "] in algorithm id [" + algorithmId + "]");
+                String key = pair.substring(0, eq);
+                if (key.equals(MAX_INPUT_CHARS) || key.equals(MAX_FEATURES) || options.containsKey(key)) {
+                    throw new IllegalArgumentException("unexpected parameter [" + key + "] in algorithm id [" + algorithmId + "]");
+                }
+                options.put(key, pair.substring(eq + 1));
+            }
+        }
+        SimHashSettings s = fromMap(options);
+        if (options.isEmpty() == false) {
+            throw new IllegalArgumentException("unknown parameters " + options.keySet() + " in algorithm id [" + algorithmId + "]");
+        }
+        return s;
+    }
+
+    private static boolean parseExtract(Object v) {
+        if (v instanceof Boolean bool) return bool;
+        return switch (string(EXTRACT, v)) {
+            case "main", "true" -> true;
+            case "none", "false" -> false;
+            default -> throw new IllegalArgumentException("[extract] must be [main] or [none], got [" + v + "]");
+        };
+    }
+
+    private static <E extends Enum<E>> E parseEnum(String name, Object v, Class<E> type) {
+        String s = string(name, v);
+        for (E e : type.getEnumConstants()) {
+            if (e.name().toLowerCase(Locale.ROOT).equals(s)) return e;
+        }
+        StringBuilder allowed = new StringBuilder();
+        for (E e : type.getEnumConstants()) {
+            allowed.append(allowed.length() == 0 ? "" : ", ").append(e.name().toLowerCase(Locale.ROOT));
+        }
+        throw new IllegalArgumentException("[" + name + "] must be one of [" + allowed + "], got [" + s + "]");
+    }
+
+    private static String string(String name, Object v) {
+        if (v instanceof String s) return s;
+        throw new IllegalArgumentException("[" + name + "] must be a string, got [" + v + "]");
+    }
+
+    private static boolean bool(String name, Object v) {
+        if (v instanceof Boolean b) return b;
+        if ("true".equals(v)) return true;
+        if ("false".equals(v)) return false;
+        throw new IllegalArgumentException("[" + name + "] must be true or false, got [" + v + "]");
+    }
+
+    private static int integer(String name, Object v) {
+        if (v instanceof Integer i) return i;
+        if (v instanceof Long l && l == l.intValue()) return l.intValue();
+        if (v instanceof String s) {
+            try {
+                return Integer.parseInt(s.trim());
+            } catch (NumberFormatException e) {
+                // fall through to the error below
+            }
+        }
+        throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + v + "]");
+    }
+
+    /** Mutable copy for building variants, e.g. in the quality report. */
+    public static final class Builder {
+        public ContentType contentType;
+        public boolean extractMain;
+        public Features features;
+        public int ngramSize;
+        public int shingleSize;
+        public boolean stopwords;
+        public Weighting weighting;
+        public String idf;
+        public int maxInputChars;
+        public int maxFeatures;
+
+        public Builder(SimHashSettings from) {
+            contentType = from.contentType;
+            extractMain = from.extractMain;
+            features = from.features;
+            ngramSize = from.ngramSize;
+            shingleSize = from.shingleSize;
+            stopwords = from.stopwords;
+            weighting = from.weighting;
+            idf = from.idf;
+            maxInputChars = from.maxInputChars;
+            maxFeatures = from.maxFeatures;
+        }
+
+        public SimHashSettings build() {
+            return new SimHashSettings(
+                contentType, extractMain, features, ngramSize, shingleSize, stopwords, weighting, idf, maxInputChars, maxFeatures
+            );
+        }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SimHashSettings s && s.toMap().equals(toMap());
+    }
+
+    @Override
+    public int hashCode() {
+        return toMap().hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return algorithmId();
+    }
+}

@@ -234,7 +234,7 @@ public final class NearDuplicateQuery extends Query {
             return Explanation.match(
                 boost * closeness,
                 "near_duplicate: hamming distance " + distance + " <= " + maxDistance + " between " + pair
-                    + (scan ? " (doc-values scan)" : " (block keys " + layout.id() + ")") + ", score = boost * 1 / (1 + distance)",
+                    + (scan ? " (doc-values scan)" : " (block keys " + layout.id() + ")") + ", score = boost * 1 / (1 + distance), product of:",
                 Explanation.match(boost, "boost"),
                 Explanation.match(closeness, "1 / (1 + " + distance + ")")
             );

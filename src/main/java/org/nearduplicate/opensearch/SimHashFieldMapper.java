@@ -4,6 +4,7 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.util.BytesRef;
@@ -29,6 +30,7 @@ import org.opensearch.search.lookup.SearchLookup;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -284,12 +286,21 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
                 "field [" + name + "] of type [" + CONTENT_TYPE + "] takes a single fingerprint per document, got several"
             );
         }
+        for (IndexableField field : createFields(name, layout, fingerprint)) {
+            context.doc().add(field);
+        }
+    }
+
+    /** The Lucene fields of one fingerprint: its block keys as terms and the fingerprint as a numeric doc value. */
+    public static List<IndexableField> createFields(String name, BlockLayout layout, long fingerprint) {
+        List<IndexableField> fields = new ArrayList<>(layout.keyCount() + 1);
         byte[] keys = new byte[layout.keyCount() * layout.keyBytes()];
         for (int c = 0; c < layout.keyCount(); c++) {
             layout.key(fingerprint, c, keys, c * layout.keyBytes());
-            context.doc().add(new Field(name, new BytesRef(keys, c * layout.keyBytes(), layout.keyBytes()), KEY_FIELD_TYPE));
+            fields.add(new Field(name, new BytesRef(keys, c * layout.keyBytes(), layout.keyBytes()), KEY_FIELD_TYPE));
         }
-        context.doc().add(new NumericDocValuesField(name, fingerprint));
+        fields.add(new NumericDocValuesField(name, fingerprint));
+        return fields;
     }
 
     private long parseObject(XContentParser parser) throws IOException {

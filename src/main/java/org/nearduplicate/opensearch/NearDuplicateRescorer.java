@@ -109,6 +109,11 @@ public final class NearDuplicateRescorer implements Rescorer {
                 }
             }
             kept.addAll(Arrays.asList(all).subList(window, all.length));
+            if (kept.isEmpty()) {
+                // OpenSearch's rescore phase reads the top hit of every rescored shard, so a shard cannot answer with
+                // no hits at all: keep the first hit as a placeholder with score 0. It carries no distance field.
+                kept.add(new ScoreDoc(all[0].doc, 0f, all[0].shardIndex));
+            }
             return new TopDocs(topDocs.totalHits, kept.toArray(new ScoreDoc[0]));
         }
         ScoreDoc[] out = new ScoreDoc[all.length];

@@ -1,0 +1,314 @@
+package org.nearduplicate.opensearch;
+
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.TermState;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSet;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.search.Explanation;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.ScorerSupplier;
+import org.apache.lucene.search.TwoPhaseIterator;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.DocIdSetBuilder;
+import org.nearduplicate.core.BlockLayout;
+import org.nearduplicate.core.Fingerprints;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Matches documents whose {@code simhash} fingerprint is within Hamming distance {@code maxDistance} of a probe.
+ *
+ * <p>Key mode ({@code maxDistance <= } the layout's indexed k): per segment, the probe's block keys are looked up
+ * in the terms dictionary; the union of their postings is the candidate set (two-phase approximation), and each
+ * candidate is verified against its doc-value fingerprint. Scan mode: every document with a fingerprint is a
+ * candidate (the doc values are the approximation) — exact for any distance, but linear in the segment size.
+ *
+ * <p>Score: {@code boost / (1 + distance)} — 1 for an identical fingerprint, 0.5 at distance 1, 0.25 at 3.
+ */
+public final class NearDuplicateQuery extends Query {
+    private final String field;
+    private final long fingerprint;
+    private final int maxDistance;
+    private final BlockLayout layout;
+    private final boolean scan;
+    private final BytesRef[] keys;
+
+    /**
+     * @param scan read every fingerprint instead of looking up block keys; required when {@code maxDistance}
+     *             exceeds {@code layout.maxDistance()}
+     */
+    public NearDuplicateQuery(String field, long fingerprint, int maxDistance, BlockLayout layout, boolean scan) {
+        this.field = Objects.requireNonNull(field);
+        this.layout = Objects.requireNonNull(layout);
+        if (maxDistance < 0 || maxDistance > BlockLayout.BITS) {
+            throw new IllegalArgumentException("[max_distance] must be between 0 and 64, got " + maxDistance);
+        }
+        if (scan == false && maxDistance > layout.maxDistance()) {
+            throw new IllegalArgumentException(
+                "max_distance [" + maxDistance + "] exceeds the indexed max_distance [" + layout.maxDistance() + "] of field [" + field + "]"
+            );
+        }
+        this.fingerprint = fingerprint;
+        this.maxDistance = maxDistance;
+        this.scan = scan;
+        if (scan) {
+            this.keys = new BytesRef[0];
+        } else {
+            byte[][] raw = layout.keys(fingerprint);
+            this.keys = new BytesRef[raw.length];
+            for (int i = 0; i < raw.length; i++) {
+                keys[i] = new BytesRef(raw[i]);
+            }
+        }
+    }
+
+    public String getField() {
+        return field;
+    }
+
+    public long getFingerprint() {
+        return fingerprint;
+    }
+
+    public int getMaxDistance() {
+        return maxDistance;
+    }
+
+    public boolean isScan() {
+        return scan;
+    }
+
+    public BlockLayout getLayout() {
+        return layout;
+    }
+
+    /** The score of a match at {@code distance}, before boost. */
+    public static float closeness(int distance) {
+        return 1f / (1 + distance);
+    }
+
+    @Override
+    public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) {
+        return new NearDuplicateWeight(this, boost);
+    }
+
+    @Override
+    public void visit(QueryVisitor visitor) {
+        if (visitor.acceptField(field)) {
+            visitor.visitLeaf(this);
+        }
+    }
+
+    @Override
+    public String toString(String defaultField) {
+        StringBuilder sb = new StringBuilder("near_duplicate(");
+        if (field.equals(defaultField) == false) {
+            sb.append(field).append(':');
+        }
+        sb.append(Fingerprints.toHex(fingerprint)).append(" ~").append(maxDistance);
+        sb.append(scan ? " scan" : " keys " + layout.id());
+        return sb.append(')').toString();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        if (sameClassAs(other) == false) {
+            return false;
+        }
+        NearDuplicateQuery o = (NearDuplicateQuery) other;
+        return field.equals(o.field)
+            && fingerprint == o.fingerprint
+            && maxDistance == o.maxDistance
+            && scan == o.scan
+            && layout.equals(o.layout);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * classHash() + Objects.hash(field, fingerprint, maxDistance, scan, layout);
+    }
+
+    private final class NearDuplicateWeight extends Weight {
+        private final float boost;
+
+        NearDuplicateWeight(Query query, float boost) {
+            super(query);
+            this.boost = boost;
+        }
+
+        @Override
+        public ScorerSupplier scorerSupplier(LeafReaderContext context) throws IOException {
+            NumericDocValues values = context.reader().getNumericDocValues(field);
+            if (values == null) {
+                return null;
+            }
+            if (scan) {
+                return new ScorerSupplier() {
+                    @Override
+                    public Scorer get(long leadCost) {
+                        return new DistanceScorer(values, values, boost);
+                    }
+
+                    @Override
+                    public long cost() {
+                        return values.cost();
+                    }
+                };
+            }
+            Terms terms = context.reader().terms(field);
+            if (terms == null) {
+                return null;
+            }
+            TermsEnum termsEnum = terms.iterator();
+            BytesRef[] found = new BytesRef[keys.length];
+            TermState[] states = new TermState[keys.length];
+            int count = 0;
+            long cost = 0;
+            for (BytesRef key : keys) {
+                if (termsEnum.seekExact(key)) {
+                    found[count] = key;
+                    states[count] = termsEnum.termState();
+                    cost += termsEnum.docFreq();
+                    count++;
+                }
+            }
+            if (count == 0) {
+                return null;
+            }
+            final int termCount = count;
+            final long totalCost = cost;
+            return new ScorerSupplier() {
+                @Override
+                public Scorer get(long leadCost) throws IOException {
+                    DocIdSetBuilder builder = new DocIdSetBuilder(context.reader().maxDoc(), terms);
+                    PostingsEnum postings = null;
+                    for (int i = 0; i < termCount; i++) {
+                        termsEnum.seekExact(found[i], states[i]);
+                        postings = termsEnum.postings(postings, PostingsEnum.NONE);
+                        builder.add(postings);
+                    }
+                    DocIdSet candidates = builder.build();
+                    DocIdSetIterator approximation = candidates.iterator();
+                    if (approximation == null) {
+                        approximation = DocIdSetIterator.empty();
+                    }
+                    return new DistanceScorer(approximation, values, boost);
+                }
+
+                @Override
+                public long cost() {
+                    return totalCost;
+                }
+            };
+        }
+
+        @Override
+        public Explanation explain(LeafReaderContext context, int doc) throws IOException {
+            NumericDocValues values = context.reader().getNumericDocValues(field);
+            if (values == null || values.advanceExact(doc) == false) {
+                return Explanation.noMatch("document has no fingerprint in field [" + field + "]");
+            }
+            long value = values.longValue();
+            int distance = Fingerprints.distance(value, fingerprint);
+            String pair = "probe " + Fingerprints.toHex(fingerprint) + " and fingerprint " + Fingerprints.toHex(value) + " in field [" + field + "]";
+            if (distance > maxDistance) {
+                return Explanation.noMatch("hamming distance " + distance + " > " + maxDistance + " between " + pair);
+            }
+            if (scan == false && sharesKey(value) == false) {
+                // cannot happen for a consistent index (pigeonhole), reported rather than hidden
+                return Explanation.noMatch("no block key shared with the probe although hamming distance " + distance + " <= " + maxDistance);
+            }
+            float closeness = closeness(distance);
+            return Explanation.match(
+                boost * closeness,
+                "near_duplicate: hamming distance " + distance + " <= " + maxDistance + " between " + pair
+                    + (scan ? " (doc-values scan)" : " (block keys " + layout.id() + ")") + ", score = boost * 1 / (1 + distance), product of:",
+                Explanation.match(boost, "boost"),
+                Explanation.match(closeness, "1 / (1 + " + distance + ")")
+            );
+        }
+
+        private boolean sharesKey(long value) {
+            byte[] key = new byte[layout.keyBytes()];
+            for (int c = 0; c < layout.keyCount(); c++) {
+                layout.key(value, c, key, 0);
+                if (Arrays.equals(key, 0, key.length, keys[c].bytes, keys[c].offset, keys[c].offset + keys[c].length)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public boolean isCacheable(LeafReaderContext ctx) {
+            return DocValues.isCacheable(ctx, field);
+        }
+    }
+
+    private final class DistanceScorer extends Scorer {
+        private final DocIdSetIterator approximation;
+        private final NumericDocValues values;
+        private final TwoPhaseIterator twoPhase;
+        private final float boost;
+        private int distance;
+
+        DistanceScorer(DocIdSetIterator approximation, NumericDocValues values, float boost) {
+            this.approximation = approximation;
+            this.values = values;
+            this.boost = boost;
+            final boolean sameIterator = approximation == values;
+            this.twoPhase = new TwoPhaseIterator(approximation) {
+                @Override
+                public boolean matches() throws IOException {
+                    if (sameIterator == false && values.advanceExact(approximation.docID()) == false) {
+                        return false;
+                    }
+                    distance = Long.bitCount(values.longValue() ^ fingerprint);
+                    return distance <= maxDistance;
+                }
+
+                @Override
+                public float matchCost() {
+                    return sameIterator ? 1 : 4;
+                }
+            };
+        }
+
+        @Override
+        public int docID() {
+            return approximation.docID();
+        }
+
+        @Override
+        public DocIdSetIterator iterator() {
+            return TwoPhaseIterator.asDocIdSetIterator(twoPhase);
+        }
+
+        @Override
+        public TwoPhaseIterator twoPhaseIterator() {
+            return twoPhase;
+        }
+
+        @Override
+        public float getMaxScore(int upTo) {
+            return boost;
+        }
+
+        @Override
+        public float score() {
+            return boost * closeness(distance);
+        }
+    }
+}

@@ -53,7 +53,7 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
 
     public static final String CONTENT_TYPE = "simhash";
     /** Placeholder id of the default fingerprinting algorithm; the engine's default id replaces it when wired. */
-    public static final String DEFAULT_ALGORITHM = "simhash-v1";
+    public static final String DEFAULT_ALGORITHM = org.nearduplicate.core.SimHashSettings.DEFAULT.algorithmId();
     public static final int DEFAULT_BLOCKS = 4;
     public static final int DEFAULT_MAX_DISTANCE = 3;
 

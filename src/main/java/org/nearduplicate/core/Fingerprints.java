@@ -8,7 +8,9 @@ import java.util.Locale;
  *
  * <p>The canonical text form is 16 lower-case hex digits. {@link #parse(String)} also accepts a {@code 0x} prefix,
  * and decimal numbers in the signed ({@code long}) or unsigned (0 .. 2^64-1) range. A string of exactly 16
- * characters without prefix is always read as hex, so that the canonical form never changes meaning.
+ * characters without prefix or sign is always read as hex, so that the canonical form never changes meaning; the
+ * one ambiguous case, an unsigned decimal of exactly 16 digits, must be given as a number or through
+ * {@link #parseDecimal(String)}.
  */
 public final class Fingerprints {
     private static final BigInteger UNSIGNED_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
@@ -53,7 +55,7 @@ public final class Fingerprints {
         if (s.startsWith("0x") || s.startsWith("0X")) {
             return parseHex(s.substring(2), value);
         }
-        if (s.length() == 16) {
+        if (s.length() == 16 && s.charAt(0) != '-' && s.charAt(0) != '+') {
             return parseHex(s, value);
         }
         return parseDecimal(s, value);
@@ -81,6 +83,14 @@ public final class Fingerprints {
             result = (result << 4) | digit;
         }
         return result;
+    }
+
+    /** Parses a signed or unsigned decimal number, whatever its length. */
+    public static long parseDecimal(String decimal) {
+        if (decimal == null || decimal.trim().isEmpty()) {
+            throw new IllegalArgumentException("fingerprint must not be empty");
+        }
+        return parseDecimal(decimal.trim(), decimal);
     }
 
     private static long parseDecimal(String s, String original) {

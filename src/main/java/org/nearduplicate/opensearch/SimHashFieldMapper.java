@@ -9,6 +9,7 @@ import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.util.BytesRef;
 import org.nearduplicate.core.BlockLayout;
+import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.Fingerprints;
 import org.opensearch.common.Nullable;
 import org.opensearch.core.xcontent.XContentParser;
@@ -52,8 +53,8 @@ import java.util.function.Supplier;
 public class SimHashFieldMapper extends ParametrizedFieldMapper {
 
     public static final String CONTENT_TYPE = "simhash";
-    /** Placeholder id of the default fingerprinting algorithm; the engine's default id replaces it when wired. */
-    public static final String DEFAULT_ALGORITHM = org.nearduplicate.core.SimHashSettings.DEFAULT.algorithmId();
+    /** The engine's default algorithm, pinned into each new mapping. */
+    public static final String DEFAULT_ALGORITHM = SimHashSettings.DEFAULT.algorithmId();
     public static final int DEFAULT_BLOCKS = 4;
     public static final int DEFAULT_MAX_DISTANCE = 3;
 
@@ -76,23 +77,23 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
 
     /** Builder: the three layout parameters are fixed once the index exists. */
     public static class Builder extends ParametrizedFieldMapper.Builder {
-        private final Parameter<Integer> blocks = Parameter.intParam("blocks", false, m -> toType(m).layout.blocks(), DEFAULT_BLOCKS);
+        // Layout and algorithm are always written into the mapping, so that a later release with other defaults
+        // never reinterprets an existing index.
+        private final Parameter<Integer> blocks = Parameter.intParam("blocks", false, m -> toType(m).layout.blocks(), DEFAULT_BLOCKS)
+            .alwaysSerialize();
         private final Parameter<Integer> maxDistance = Parameter.intParam(
             "max_distance",
             false,
             m -> toType(m).layout.maxDistance(),
             DEFAULT_MAX_DISTANCE
-        );
-        private final Parameter<String> algorithm = Parameter.stringParam(
+        ).alwaysSerialize();
+        private final Parameter<String> algorithm = new Parameter<>(
             "algorithm",
             false,
-            m -> toType(m).fieldType().algorithm(),
-            DEFAULT_ALGORITHM
-        ).setValidator(v -> {
-            if (v == null || v.trim().isEmpty()) {
-                throw new MapperParsingException("[algorithm] must not be empty");
-            }
-        });
+            () -> DEFAULT_ALGORITHM,
+            (n, c, o) -> canonicalAlgorithm(o),
+            m -> toType(m).fieldType().algorithm()
+        ).alwaysSerialize();
         private final Parameter<Map<String, String>> meta = Parameter.metaParam();
 
         public Builder(String name) {
@@ -115,6 +116,26 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
             SimHashFieldType ft = new SimHashFieldType(buildFullName(context), layout, algorithm.getValue(), meta.getValue());
             return new SimHashFieldMapper(name, ft, multiFieldsBuilder.build(this, context), copyTo.build(), layout);
         }
+    }
+
+    /**
+     * Algorithms of this plugin's engine ({@code simhash-v1...}) are stored in their canonical, complete form, so that
+     * a short form such as {@code simhash-v1} pins today's defaults and equal algorithms compare equal. Other names
+     * are kept as given: fingerprints made outside the plugin can be indexed and compared with each other.
+     */
+    static String canonicalAlgorithm(Object value) {
+        if (value instanceof String == false || ((String) value).trim().isEmpty()) {
+            throw new MapperParsingException("[algorithm] must be a non-empty string, got [" + value + "]");
+        }
+        String algorithm = ((String) value).trim();
+        if (algorithm.startsWith("simhash-")) {
+            try {
+                return SimHashSettings.fromAlgorithmId(algorithm).algorithmId();
+            } catch (IllegalArgumentException e) {
+                throw new MapperParsingException("[algorithm] " + e.getMessage(), e);
+            }
+        }
+        return algorithm;
     }
 
     public static final TypeParser PARSER = new TypeParser((n, c) -> new Builder(n));

@@ -20,8 +20,16 @@ public class FingerprintsTests {
             assertEquals(fp, Fingerprints.parse(hex));
             assertEquals(fp, Fingerprints.parse("0x" + hex.toUpperCase(java.util.Locale.ROOT)));
             assertEquals(fp, Fingerprints.parseHex(hex));
-            assertEquals(fp, Fingerprints.parse(Fingerprints.toUnsignedDecimal(fp)));
-            assertEquals(fp, Fingerprints.parse(Fingerprints.toSignedDecimal(fp)));
+            String unsigned = Fingerprints.toUnsignedDecimal(fp);
+            assertEquals(fp, Fingerprints.parseDecimal(unsigned));
+            assertEquals(fp, Fingerprints.parseDecimal(Fingerprints.toSignedDecimal(fp)));
+            String signed = Fingerprints.toSignedDecimal(fp);
+            if (signed.length() != 16 || fp < 0) { // a sign makes 16 characters decimal
+                assertEquals(fp, Fingerprints.parse(signed));
+            }
+            if (unsigned.length() != 16) {
+                assertEquals(fp, Fingerprints.parse(unsigned));
+            }
         }
     }
 
@@ -36,6 +44,8 @@ public class FingerprintsTests {
         assertEquals(1000L, Fingerprints.parse("1000"));
         assertEquals(255L, Fingerprints.parse("0xff"));
         assertEquals(-5L, Fingerprints.parse(" -5 "));
+        assertEquals(-501328685158240L, Fingerprints.parse("-501328685158240"));
+        assertEquals(1000000000000000L, Fingerprints.parseDecimal("1000000000000000"));
         assertEquals(3, Fingerprints.distance(0b1011L, 0L));
         assertEquals(64, Fingerprints.distance(0L, -1L));
     }

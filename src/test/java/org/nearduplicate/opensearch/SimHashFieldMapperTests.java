@@ -94,14 +94,28 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
     }
 
     public void testCustomLayout() throws IOException {
-        DocumentMapper mapper = mapper(b -> b.field("blocks", 8).field("max_distance", 5).field("algorithm", "simhash-v1:x"));
+        DocumentMapper mapper = mapper(b -> b.field("blocks", 8).field("max_distance", 5).field("algorithm", "external-x"));
         long fp = randomLong();
         ParsedDocument doc = mapper.parse(source(b -> b.field("field", Fingerprints.toHex(fp))));
         assertKeys(doc, new BlockLayout(8, 5), fp);
         SimHashFieldMapper.SimHashFieldType ft = mapper.mappers().getMapper("field") instanceof SimHashFieldMapper m ? m.fieldType() : null;
         assertNotNull(ft);
         assertEquals(5, ft.indexedMaxDistance());
-        assertEquals("simhash-v1:x", ft.algorithm());
+        assertEquals("external-x", ft.algorithm());
+    }
+
+    public void testEngineAlgorithmsAreStoredCanonicalAndAlwaysSerialized() throws IOException {
+        DocumentMapper mapper = mapper(b -> b.field("algorithm", "simhash-v1:weighting=tf"));
+        SimHashFieldMapper field = (SimHashFieldMapper) mapper.mappers().getMapper("field");
+        String canonical = org.nearduplicate.core.SimHashSettings.fromAlgorithmId("simhash-v1:weighting=tf").algorithmId();
+        assertEquals(canonical, field.fieldType().algorithm());
+        String mapping = mapper.mappingSource().string();
+        assertThat(mapping, containsString("\"algorithm\":\"" + canonical + "\""));
+        assertThat(mapping, containsString("\"blocks\":4"));
+        assertThat(mapping, containsString("\"max_distance\":3"));
+
+        MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", "simhash-v9")));
+        assertThat(e.getMessage() + e.getCause(), containsString("unknown algorithm version [simhash-v9]"));
     }
 
     public void testBadValues() throws IOException {
@@ -138,7 +152,7 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         MapperParsingException keys = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("blocks", 16).field("max_distance", 8)));
         assertThat(keys.getMessage() + keys.getCause(), containsString("more than the limit of 256"));
         MapperParsingException alg = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", " ")));
-        assertThat(alg.getMessage() + alg.getCause(), containsString("[algorithm] must not be empty"));
+        assertThat(alg.getMessage() + alg.getCause(), containsString("[algorithm] must be a non-empty string"));
         MapperParsingException unknown = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("norms", false)));
         assertThat(unknown.getMessage(), containsString("unknown parameter [norms] on mapper [field] of type [simhash]"));
     }

@@ -28,6 +28,7 @@ import java.util.function.Supplier;
 public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionPlugin, MapperPlugin, SearchPlugin {
 
     private final SimHasherCache hashers = new SimHasherCache();
+    private RecentFingerprints.Registry recentWindows;
 
     public NearDuplicatePlugin() {
         ProbeFingerprinter.register(new SimHasherProbeFingerprinter(hashers));
@@ -35,7 +36,20 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
 
     @Override
     public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
-        return Map.of(SimHashProcessor.TYPE, new SimHashProcessor.Factory(hashers));
+        return Map.of(
+            SimHashProcessor.TYPE,
+            new SimHashProcessor.Factory(hashers),
+            NearDuplicateCheckProcessor.TYPE,
+            new NearDuplicateCheckProcessor.Factory(parameters, recentWindows(parameters))
+        );
+    }
+
+    /** The node's recent-fingerprints windows of the check-on-ingest processor (one registry per node). */
+    private synchronized RecentFingerprints.Registry recentWindows(Processor.Parameters parameters) {
+        if (recentWindows == null) {
+            recentWindows = new RecentFingerprints.Registry(parameters.relativeTimeSupplier);
+        }
+        return recentWindows;
     }
 
     @Override

@@ -1,0 +1,219 @@
+package org.nearduplicate.opensearch;
+
+import org.nearduplicate.core.Fingerprints;
+import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.bulk.BulkResponse;
+import org.opensearch.action.search.SearchResponse;
+import org.opensearch.action.support.WriteRequest;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.core.common.bytes.BytesArray;
+import org.opensearch.common.xcontent.XContentType;
+import org.opensearch.index.query.QueryBuilders;
+import org.opensearch.plugins.Plugin;
+import org.opensearch.search.SearchHit;
+import org.opensearch.search.collapse.CollapseBuilder;
+import org.opensearch.test.OpenSearchIntegTestCase;
+import org.opensearch.test.OpenSearchIntegTestCase.ClusterScope;
+import org.opensearch.test.OpenSearchIntegTestCase.Scope;
+import org.opensearch.transport.client.Client;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
+
+/** The check-on-ingest processor on a 2-node cluster: same bulk, before and after refresh, across shards, tag vs drop, groups + collapse. */
+@ClusterScope(scope = Scope.SUITE, numDataNodes = 2, supportsDedicatedMasters = false)
+public class NearDuplicateCheckClusterTests extends OpenSearchIntegTestCase {
+
+    @Override
+    protected Collection<Class<? extends Plugin>> nodePlugins() {
+        return List.of(NearDuplicatePlugin.class);
+    }
+
+    private void pipeline(String name, String options) {
+        String json = "{\"processors\": [{\"near_duplicate_check\": {\"field\": \"fp\", \"max_distance\": 3" + options + "}}]}";
+        assertAcked(client().admin().cluster().preparePutPipeline(name, new BytesArray(json), XContentType.JSON).get());
+    }
+
+    private void index(String name, int shards) {
+        assertAcked(
+            prepareCreate(name).setSettings(
+                Settings.builder().put("index.number_of_shards", shards).put("index.number_of_replicas", 0).put("index.refresh_interval", -1)
+            ).setMapping("fp", "type=simhash,blocks=4,max_distance=3", "group", "type=keyword")
+        );
+        ensureGreen(name);
+    }
+
+    private static BulkResponse bulk(Client client, String index, String pipeline, Map<String, Long> docs) {
+        BulkRequestBuilder bulk = client.prepareBulk();
+        docs.forEach((id, fp) -> bulk.add(client.prepareIndex(index).setId(id).setSource("fp", Fingerprints.toHex(fp)).setPipeline(pipeline)));
+        BulkResponse response = bulk.get();
+        assertFalse(response.buildFailureMessage(), response.hasFailures());
+        return response;
+    }
+
+    private Map<String, Map<String, Object>> results(String index) {
+        refresh(index);
+        SearchResponse response = client().prepareSearch(index).setSize(1000).get();
+        Map<String, Map<String, Object>> results = new HashMap<>();
+        for (SearchHit hit : response.getHits().getHits()) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> result = (Map<String, Object>) hit.getSourceAsMap().get("near_duplicate");
+            results.put(hit.getId(), result);
+        }
+        return results;
+    }
+
+    public void testTwoCopiesInOneBulkRequest() {
+        index("same-bulk", randomIntBetween(1, 3));
+        pipeline("check-tag", "");
+        long fp = randomLong();
+        long other = NearDuplicateQueryTests.flipBits(fp, 40);
+        Map<String, Long> docs = new java.util.LinkedHashMap<>();
+        docs.put("a", fp);
+        docs.put("b", NearDuplicateQueryTests.flipBits(fp, 2));
+        docs.put("c", other);
+        bulk(client(), "same-bulk", "check-tag", docs);
+        Map<String, Map<String, Object>> results = results("same-bulk");
+        assertEquals(3, results.size());
+        // exactly one of the two copies points at the other, through the node's recent window
+        Map<String, Object> first = results.get("a"), second = results.get("b");
+        Map<String, Object> dup = "duplicate".equals(first.get("status")) ? first : second;
+        Map<String, Object> kept = dup == first ? second : first;
+        assertEquals("unique", kept.get("status"));
+        assertEquals("duplicate", dup.get("status"));
+        assertEquals(dup == first ? "b" : "a", dup.get("_id"));
+        assertEquals(2, dup.get("distance"));
+        assertEquals("recent", dup.get("source"));
+        assertEquals("unique", results.get("c").get("status"));
+    }
+
+    public void testDropInOneBulkRequestKeepsOneCopy() {
+        index("drop-bulk", 2);
+        pipeline("check-drop", ", \"on_duplicate\": \"drop\"");
+        Map<String, Long> docs = new java.util.LinkedHashMap<>();
+        long[] centers = { randomLong(), randomLong(), randomLong() };
+        for (int i = 0; i < 30; i++) {
+            docs.put("d" + i, NearDuplicateQueryTests.flipBits(centers[i % 3], i < 3 ? 0 : 1));
+        }
+        BulkResponse response = bulk(client(), "drop-bulk", "check-drop", docs);
+        assertEquals(30, response.getItems().length);
+        Map<String, Map<String, Object>> results = results("drop-bulk");
+        // every copy within 2 bits (1 + 1) of the kept one: one document per cluster survives
+        assertEquals(results.keySet().toString(), 3, results.size());
+        for (Map<String, Object> r : results.values()) {
+            assertEquals("unique", r.get("status"));
+        }
+    }
+
+    public void testAfterRefreshAcrossShardsAndTheWindowsLimit() throws Exception {
+        index("refreshed", 4);
+        pipeline("check-index-only", ", \"window_size\": 0");
+        pipeline("check-window", "");
+        long fp = randomLong();
+        // "a" in its own bulk, via node 0, refreshed: the search finds it whatever shard the copy goes to
+        String[] nodes = internalCluster().getNodeNames();
+        bulk(internalCluster().client(nodes[0]), "refreshed", "check-window", Map.of("a", fp));
+        refresh("refreshed");
+        Set<String> shardsSeen = new HashSet<>();
+        for (int i = 0; i < 8; i++) {
+            String id = "copy" + i;
+            long copy = NearDuplicateQueryTests.flipBits(fp, 1 + i % 3);
+            bulk(client(), "refreshed", "check-index-only", Map.of(id, copy));
+            Map<String, Object> r = results("refreshed").get(id);
+            assertEquals(r.toString(), "duplicate", r.get("status"));
+            assertEquals("index", r.get("source"));
+            // the closest existing document: "a" or an earlier, closer copy
+            assertTrue(r.toString(), ((Number) r.get("distance")).intValue() <= Fingerprints.distance(fp, copy));
+            shardsSeen.add(Integer.toString(shardOf("refreshed", id)));
+        }
+        assertTrue("copies routed to several shards: " + shardsSeen, shardsSeen.size() > 1);
+
+        // not refreshed: found through the window of the node that ingested "b" ...
+        long g = randomLong();
+        bulk(internalCluster().client(nodes[0]), "refreshed", "check-window", Map.of("b", g));
+        bulk(internalCluster().client(nodes[0]), "refreshed", "check-window", Map.of("b2", NearDuplicateQueryTests.flipBits(g, 3)));
+        // ... but not by another ingest node before a refresh (the documented limit of a per-node window)
+        bulk(internalCluster().client(nodes[1]), "refreshed", "check-window", Map.of("b3", NearDuplicateQueryTests.flipBits(g, 1)));
+        Map<String, Map<String, Object>> results = results("refreshed");
+        assertEquals("duplicate", results.get("b2").get("status"));
+        assertEquals("b", results.get("b2").get("_id"));
+        assertEquals("recent", results.get("b2").get("source"));
+        assertEquals("unique", results.get("b3").get("status"));
+        // after the refresh, another node finds it through the index
+        bulk(internalCluster().client(nodes[1]), "refreshed", "check-window", Map.of("b4", NearDuplicateQueryTests.flipBits(g, 0)));
+        Map<String, Object> b4 = results("refreshed").get("b4");
+        assertEquals("duplicate", b4.get("status"));
+        assertEquals(0, b4.get("distance"));
+        assertEquals("index", b4.get("source"));
+    }
+
+    private int shardOf(String index, String id) {
+        SearchResponse r = client().prepareSearch(index).setQuery(QueryBuilders.idsQuery().addIds(id)).get();
+        return r.getHits().getAt(0).getShard().getShardId().id();
+    }
+
+    public void testGroupFieldFeedsCollapse() {
+        index("grouped", 3);
+        pipeline("check-group", ", \"group_field\": \"group\"");
+        Map<String, Long> expectedCluster = new HashMap<>();
+        long[] centers = new long[5];
+        for (int c = 0; c < centers.length; c++) {
+            centers[c] = randomLong();
+        }
+        // several bulks through one ingest node, with and without refreshes in between: the group id always comes
+        // from the first member
+        Client node = internalCluster().client(internalCluster().getNodeNames()[0]);
+        int id = 0;
+        for (int round = 0; round < 4; round++) {
+            Map<String, Long> docs = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < 10; i++) {
+                int c = randomIntBetween(0, centers.length - 1);
+                String name = String.format(Locale.ROOT, "g%02d", id++);
+                docs.put(name, NearDuplicateQueryTests.flipBits(centers[c], randomIntBetween(0, 1)));
+                expectedCluster.put(name, (long) c);
+            }
+            bulk(node, "grouped", "check-group", docs);
+            if (randomBoolean()) {
+                refresh("grouped");
+            }
+        }
+        refresh("grouped");
+        // one group id per cluster (copies within 2 bits of each other are always linked)
+        Map<Long, String> groupOfCluster = new HashMap<>();
+        SearchResponse all = client().prepareSearch("grouped").setSize(100).get();
+        for (SearchHit hit : all.getHits().getHits()) {
+            String group = (String) hit.getSourceAsMap().get("group");
+            String previous = groupOfCluster.putIfAbsent(expectedCluster.get(hit.getId()), group);
+            assertEquals("document " + hit.getId(), previous == null ? group : previous, group);
+        }
+        assertEquals(new HashSet<>(groupOfCluster.values()).size(), groupOfCluster.size());
+        SearchResponse collapsed = client().prepareSearch("grouped").setSize(100).setCollapse(new CollapseBuilder("group")).get();
+        assertEquals(groupOfCluster.size(), collapsed.getHits().getHits().length);
+    }
+
+    public void testReindexedDocumentIsNotItsOwnDuplicate() {
+        // a re-indexed document is never its own duplicate (same _id excluded from window and search)
+        index("reindex", 1);
+        pipeline("check-self", "");
+        long fp = randomLong();
+        bulk(client(), "reindex", "check-self", Map.of("x", fp));
+        refresh("reindex");
+        bulk(client(), "reindex", "check-self", Map.of("x", fp));
+        assertEquals("unique", results("reindex").get("x").get("status"));
+        assertEquals(1, client().prepareSearch("reindex").setSize(0).setTrackTotalHits(true).get().getHits().getTotalHits().value());
+        // another id with the same fingerprint is a duplicate at distance 0
+        client().prepareIndex("reindex").setId("y").setSource("fp", Fingerprints.toHex(fp)).setPipeline("check-self")
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.NONE).get();
+        Map<String, Object> y = results("reindex").get("y");
+        assertEquals("duplicate", y.get("status"));
+        assertEquals("x", y.get("_id"));
+        assertEquals(0, y.get("distance"));
+    }
+}

@@ -1,6 +1,13 @@
 package org.nearduplicate.opensearch;
 
+import org.nearduplicate.opensearch.groups.NearDuplicateGroupsAction;
+import org.nearduplicate.opensearch.groups.NearDuplicateShardKeysAction;
+import org.nearduplicate.opensearch.groups.TransportNearDuplicateGroupsAction;
+import org.nearduplicate.opensearch.groups.TransportNearDuplicateShardKeysAction;
+import org.nearduplicate.opensearch.rest.RestNearDuplicateGroupsAction;
 import org.nearduplicate.opensearch.rest.RestSimHashAction;
+import org.opensearch.action.ActionRequest;
+import org.opensearch.core.action.ActionResponse;
 import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
 import org.opensearch.cluster.node.DiscoveryNodes;
 import org.opensearch.common.settings.ClusterSettings;
@@ -82,6 +89,14 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     }
 
     @Override
+    public List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> getActions() {
+        return List.of(
+            new ActionHandler<>(NearDuplicateGroupsAction.INSTANCE, TransportNearDuplicateGroupsAction.class),
+            new ActionHandler<>(NearDuplicateShardKeysAction.INSTANCE, TransportNearDuplicateShardKeysAction.class)
+        );
+    }
+
+    @Override
     public List<RestHandler> getRestHandlers(
         Settings settings,
         RestController restController,
@@ -91,6 +106,6 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         IndexNameExpressionResolver indexNameExpressionResolver,
         Supplier<DiscoveryNodes> nodesInCluster
     ) {
-        return List.of(new RestSimHashAction(hashers));
+        return List.of(new RestSimHashAction(hashers), new RestNearDuplicateGroupsAction());
     }
 }

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Precision/recall against k on YOUR labelled pairs, to choose max_distance (docs/workflows.md, "Choosing k").
+# usage: scripts/quality-report.sh --docs docs.jsonl[.gz] --pairs pairs.tsv[.gz] [--k-max N] [--settings key=value,...] [--svg out.svg]
+set -e
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/scripts/env.sh"
+# resolve relative paths against the caller's directory before moving to the project
+ARGS=""
+PATH_NEXT=0
+for a in "$@"; do
+  if [ "$PATH_NEXT" = 1 ] && [ "${a#/}" = "$a" ]; then
+    a="$(cd "$(dirname "$a")" && pwd)/$(basename "$a")"
+  fi
+  case "$a" in --docs|--pairs|--svg) PATH_NEXT=1 ;; *) PATH_NEXT=0 ;; esac
+  ARGS="$ARGS $a"
+done
+cd "$ROOT"
+if [ ! -f target/classpath.txt ] || [ pom.xml -nt target/classpath.txt ]; then
+  $MVN -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
+fi
+$MVN -q -Dskip.node=true compile >&2
+# shellcheck disable=SC2086
+exec "$JAVA_HOME/bin/java" -Xmx3g -cp "target/classes:$(cat target/classpath.txt)" org.nearduplicate.core.quality.QualityPlot $ARGS

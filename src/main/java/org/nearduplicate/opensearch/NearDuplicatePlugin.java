@@ -10,7 +10,16 @@ import org.opensearch.action.ActionRequest;
 import org.opensearch.core.action.ActionResponse;
 import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
 import org.opensearch.cluster.node.DiscoveryNodes;
+import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.settings.ClusterSettings;
+import org.opensearch.core.xcontent.NamedXContentRegistry;
+import org.opensearch.env.Environment;
+import org.opensearch.env.NodeEnvironment;
+import org.opensearch.repositories.RepositoriesService;
+import org.opensearch.script.ScriptService;
+import org.opensearch.threadpool.ThreadPool;
+import org.opensearch.transport.client.Client;
+import org.opensearch.watcher.ResourceWatcherService;
 import org.opensearch.common.settings.IndexScopedSettings;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.common.settings.SettingsFilter;
@@ -27,6 +36,7 @@ import org.opensearch.rest.RestHandler;
 import org.opensearch.search.DocValueFormat;
 import org.opensearch.search.fetch.FetchSubPhase;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -35,7 +45,7 @@ import java.util.function.Supplier;
 public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionPlugin, MapperPlugin, SearchPlugin {
 
     private final SimHasherCache hashers = new SimHasherCache();
-    private RecentFingerprints.Registry recentWindows;
+    private final RecentFingerprints.Registry recentWindows = new RecentFingerprints.Registry(() -> System.nanoTime() / 1_000_000);
 
     public NearDuplicatePlugin() {
         ProbeFingerprinter.register(new SimHasherProbeFingerprinter(hashers));
@@ -47,16 +57,27 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
             SimHashProcessor.TYPE,
             new SimHashProcessor.Factory(hashers),
             NearDuplicateCheckProcessor.TYPE,
-            new NearDuplicateCheckProcessor.Factory(parameters, recentWindows(parameters))
+            new NearDuplicateCheckProcessor.Factory(parameters, recentWindows)
         );
     }
 
-    /** The node's recent-fingerprints windows of the check-on-ingest processor (one registry per node). */
-    private synchronized RecentFingerprints.Registry recentWindows(Processor.Parameters parameters) {
-        if (recentWindows == null) {
-            recentWindows = new RecentFingerprints.Registry(parameters.relativeTimeSupplier);
-        }
-        return recentWindows;
+    /** A deleted index's recent-fingerprints windows are forgotten, so that an index re-created under the name starts empty. */
+    @Override
+    public Collection<Object> createComponents(
+        Client client,
+        ClusterService clusterService,
+        ThreadPool threadPool,
+        ResourceWatcherService resourceWatcherService,
+        ScriptService scriptService,
+        NamedXContentRegistry xContentRegistry,
+        Environment environment,
+        NodeEnvironment nodeEnvironment,
+        NamedWriteableRegistry namedWriteableRegistry,
+        IndexNameExpressionResolver indexNameExpressionResolver,
+        Supplier<RepositoriesService> repositoriesServiceSupplier
+    ) {
+        clusterService.addListener(event -> event.indicesDeleted().forEach(index -> recentWindows.removeIndex(index.getName())));
+        return List.of();
     }
 
     @Override

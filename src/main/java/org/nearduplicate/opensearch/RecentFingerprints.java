@@ -174,6 +174,11 @@ public final class RecentFingerprints {
             return windows.computeIfAbsent(Objects.requireNonNull(key), k -> new RecentFingerprints(maxDistance, capacity, ttlMillis, clock));
         }
 
+        /** Forgets the windows of a deleted index. */
+        public void removeIndex(String index) {
+            windows.keySet().removeIf(key -> key.startsWith(index + '\u0000'));
+        }
+
         /** Forgets every window (tests). */
         public void clear() {
             windows.clear();

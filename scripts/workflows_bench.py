@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Ingest cost of near_duplicate_check and cost of _near_duplicates on a synthetic corpus of fingerprints.
+
+usage: scripts/workflows_bench.py [--port 9200] [--docs 100000] [--shards 2] [--partitions 4]
+Indexes the same random corpus (fingerprints; 30% near copies of a few thousand centers) twice: without a pipeline
+and through a near_duplicate_check pipeline, and reports docs/s for both; then runs _near_duplicates on it.
+The fingerprints are given directly, so the simhash processor's own cost (text -> fingerprint) is not part of it.
+"""
+import argparse, json, random, time, urllib.request
+
+def call(port, method, path, body=None, ndjson=False):
+    data = None
+    headers = {"Content-Type": "application/x-ndjson" if ndjson else "application/json"}
+    if body is not None:
+        data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=3600) as r:
+            return json.loads(r.read() or b"{}")
+    except urllib.error.HTTPError as e:
+        if method == "DELETE" and e.code == 404:
+            return {}
+        raise RuntimeError(e.read().decode()) from e
+
+def corpus(n, seed=7):
+    rnd = random.Random(seed)
+    centers = [rnd.getrandbits(64) for _ in range(max(1, n // 50))]
+    for i in range(n):
+        if rnd.random() < 0.3:
+            fp = rnd.choice(centers)
+            for _ in range(rnd.randint(0, 4)):
+                fp ^= 1 << rnd.randint(0, 63)
+        else:
+            fp = rnd.getrandbits(64)
+        yield f"d{i}", f"{fp:016x}"
+
+def index(port, name, n, shards, pipeline):
+    call(port, "DELETE", f"/{name}")
+    call(port, "PUT", f"/{name}", {"settings": {"number_of_shards": shards, "number_of_replicas": 0, "refresh_interval": "1s"},
+                                   "mappings": {"properties": {"fp": {"type": "simhash"}}}})
+    start = time.time()
+    batch = []
+    def flush():
+        if batch:
+            q = f"?pipeline={pipeline}" if pipeline else ""
+            r = call(port, "POST", f"/{name}/_bulk{q}", "".join(batch), ndjson=True)
+            if r.get("errors"):
+                raise RuntimeError(json.dumps(r)[:500])
+            batch.clear()
+    for doc_id, fp in corpus(n):
+        batch.append(json.dumps({"index": {"_id": doc_id}}) + "\n" + json.dumps({"fp": fp}) + "\n")
+        if len(batch) == 1000:
+            flush()
+    flush()
+    took = time.time() - start
+    call(port, "POST", f"/{name}/_refresh")
+    return took
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, default=9200)
+    ap.add_argument("--docs", type=int, default=100000)
+    ap.add_argument("--shards", type=int, default=2)
+    ap.add_argument("--partitions", type=int, default=4)
+    a = ap.parse_args()
+    call(a.port, "PUT", "/_ingest/pipeline/wf-bench-check",
+         {"processors": [{"near_duplicate_check": {"field": "fp", "max_distance": 3, "on_unavailable": "tag"}}]})
+    plain = index(a.port, "wf-bench-plain", a.docs, a.shards, None)
+    check = index(a.port, "wf-bench-check", a.docs, a.shards, "wf-bench-check")
+    status = call(a.port, "POST", "/wf-bench-check/_search",
+                  {"size": 0, "aggs": {"s": {"terms": {"field": "near_duplicate.status.keyword"}},
+                                       "src": {"terms": {"field": "near_duplicate.source.keyword"}}}})
+    print(f"ingest {a.docs} docs, {a.shards} shards: plain {a.docs / plain:.0f} docs/s ({plain:.1f}s), "
+          f"with near_duplicate_check {a.docs / check:.0f} docs/s ({check:.1f}s)")
+    print("check outcomes:", {b["key"]: b["doc_count"] for b in status["aggregations"]["s"]["buckets"]},
+          {b["key"]: b["doc_count"] for b in status["aggregations"]["src"]["buckets"]})
+    start = time.time()
+    g = call(a.port, "POST", f"/wf-bench-plain/_near_duplicates", {"field": "fp", "size": 10, "partitions": a.partitions})
+    print(f"_near_duplicates: {time.time() - start:.1f}s (took {g['took']} ms), counts {g['counts']}")
+
+if __name__ == "__main__":
+    main()

@@ -22,7 +22,9 @@ import org.opensearch.transport.client.Client;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
@@ -68,6 +70,9 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
     private final TimeValue windowTtl;
     private final Semaphore inFlight;
     private final int maxInFlight;
+    private final int maxQueued;
+    private final AtomicInteger queued = new AtomicInteger();
+    private final ConcurrentLinkedQueue<Runnable> pending = new ConcurrentLinkedQueue<>();
     private final Client client;
     private final BiFunction<Long, Runnable, Scheduler.ScheduledCancellable> scheduler;
     private final RecentFingerprints.Registry windows;
@@ -86,6 +91,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         TimeValue timeout,
         boolean ignoreMissing,
         int maxInFlight,
+        int maxQueued,
         int windowSize,
         TimeValue windowTtl,
         Client client,
@@ -104,6 +110,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         this.timeout = timeout;
         this.ignoreMissing = ignoreMissing;
         this.maxInFlight = maxInFlight;
+        this.maxQueued = maxQueued;
         this.inFlight = new Semaphore(maxInFlight);
         this.windowSize = windowSize;
         this.windowTtl = windowTtl;
@@ -166,18 +173,60 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
                 handler.accept(null, e);
             }
         };
-        if (inFlight.tryAcquire() == false) {
-            finish.accept(fromWindow, "too many lookups in flight (max_in_flight " + maxInFlight + ")");
-            return;
-        }
         Scheduler.ScheduledCancellable timer;
         try {
             timer = scheduler.apply(timeout.millis(), () -> finish.accept(fromWindow, "lookup timed out after " + timeout));
         } catch (Exception e) {
-            inFlight.release();
             finish.accept(fromWindow, "lookup could not be scheduled: " + e.getMessage());
             return;
         }
+        Runnable lookup = () -> {
+            if (done.get()) { // timed out while queued
+                release();
+                return;
+            }
+            search(fingerprint, targetIndex, id, fromWindow, timer, finish);
+        };
+        if (submit(lookup) == false) {
+            timer.cancel();
+            finish.accept(fromWindow, "too many lookups in flight (max_in_flight " + maxInFlight + ", max_queued " + maxQueued + ")");
+        }
+    }
+
+    /** Runs the lookup now, or queues it while {@code max_in_flight} searches run; false when the queue is full too. */
+    private boolean submit(Runnable lookup) {
+        if (inFlight.tryAcquire()) {
+            lookup.run();
+            return true;
+        }
+        if (queued.incrementAndGet() > maxQueued) {
+            queued.decrementAndGet();
+            return false;
+        }
+        pending.add(lookup);
+        drain(); // a slot may have been freed between tryAcquire and add
+        return true;
+    }
+
+    private void release() {
+        inFlight.release();
+        drain();
+    }
+
+    private void drain() {
+        while (pending.isEmpty() == false && inFlight.tryAcquire()) {
+            Runnable next = pending.poll();
+            if (next == null) {
+                inFlight.release();
+                continue;
+            }
+            queued.decrementAndGet();
+            next.run();
+        }
+    }
+
+    private void search(long fingerprint, String targetIndex, String id, Outcome fromWindow, Scheduler.ScheduledCancellable timer,
+                        BiConsumer<Outcome, String> finish) {
         BoolQueryBuilder query = QueryBuilders.boolQuery()
             .must(
                 new NearDuplicateQueryBuilder(indexField, NearDuplicateProbe.fingerprint(fingerprint)).maxDistance(maxDistance)
@@ -206,10 +255,10 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
             }, e -> {
                 timer.cancel();
                 finish.accept(fromWindow, "lookup failed: " + e.getMessage());
-            }), inFlight::release));
+            }), this::release));
         } catch (Exception e) {
-            inFlight.release();
             timer.cancel();
+            release();
             finish.accept(fromWindow, "lookup failed: " + e.getMessage());
         }
     }
@@ -315,6 +364,10 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         return inFlight.availablePermits();
     }
 
+    int queuedLookups() {
+        return queued.get();
+    }
+
     /** Reads and validates the options. */
     public static final class Factory implements Processor.Factory {
         private final Processor.Parameters parameters;
@@ -344,6 +397,10 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
             if (maxInFlight < 1) {
                 throw ConfigurationUtils.newConfigurationException(TYPE, tag, "max_in_flight", "must be at least 1, got " + maxInFlight);
             }
+            int maxQueued = ConfigurationUtils.readIntProperty(TYPE, tag, config, "max_queued", 10_000);
+            if (maxQueued < 0) {
+                throw ConfigurationUtils.newConfigurationException(TYPE, tag, "max_queued", "must be at least 0, got " + maxQueued);
+            }
             int windowSize = ConfigurationUtils.readIntProperty(TYPE, tag, config, "window_size", 10_000);
             if (windowSize < 0 || windowSize > 1_000_000) {
                 throw ConfigurationUtils.newConfigurationException(TYPE, tag, "window_size", "must be between 0 and 1000000, got " + windowSize);
@@ -351,7 +408,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
             TimeValue windowTtl = readTime(tag, config, "window_ttl", TimeValue.timeValueMinutes(5));
             return new NearDuplicateCheckProcessor(
                 tag, description, field, index, indexField, maxDistance, onDuplicate, onUnavailable, resultField, groupField, timeout,
-                ignoreMissing, maxInFlight, windowSize, windowTtl, parameters.client, parameters.scheduler, windows
+                ignoreMissing, maxInFlight, maxQueued, windowSize, windowTtl, parameters.client, parameters.scheduler, windows
             );
         }
 

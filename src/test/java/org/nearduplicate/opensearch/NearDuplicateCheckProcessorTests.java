@@ -106,7 +106,7 @@ public class NearDuplicateCheckProcessorTests extends OpenSearchTestCase {
     public void testTimeoutTagsOrFailsAndTheCapBoundsSearches() {
         try (PendingClient client = new PendingClient(getTestName())) {
             RecentFingerprints.Registry windows = new RecentFingerprints.Registry(() -> 0L);
-            NearDuplicateCheckProcessor tag = processor(client, windows, Map.of("on_unavailable", "tag", "max_in_flight", 1, "timeout", "2s"));
+            NearDuplicateCheckProcessor tag = processor(client, windows, Map.of("on_unavailable", "tag", "max_in_flight", 1, "max_queued", 0, "timeout", "2s"));
             Outcome first = run(tag, doc("a", 1L));
             assertFalse("waits for the search", first.called);
             assertEquals(1, client.searches.size());
@@ -138,12 +138,38 @@ public class NearDuplicateCheckProcessorTests extends OpenSearchTestCase {
             client.listeners.get(0).onFailure(new RuntimeException("late"));
             assertEquals(1, tag.availableLookups());
 
-            NearDuplicateCheckProcessor fail = processor(client, windows, Map.of("max_in_flight", 1, "index", "other"));
+            NearDuplicateCheckProcessor fail = processor(client, windows, Map.of("max_in_flight", 1, "max_queued", 0, "index", "other"));
             run(fail, doc("d", 12345L));
             Outcome refused = run(fail, doc("e", 999_999_999L));
             assertNull(refused.doc.get());
             assertThat(refused.error.get().getMessage(), containsString("could not check for near-duplicates: too many lookups in flight"));
             assertEquals("other", client.searches.get(1).indices()[0]);
+        }
+    }
+
+    public void testLookupsOverTheCapWaitInABoundedQueue() {
+        try (PendingClient client = new PendingClient(getTestName())) {
+            NearDuplicateCheckProcessor p = processor(client, new RecentFingerprints.Registry(() -> 0L),
+                Map.of("max_in_flight", 1, "max_queued", 1, "on_unavailable", "tag"));
+            Outcome a = run(p, doc("a", 0x1111_0000_0000_0000L));
+            Outcome b = run(p, doc("b", 0x0000_2222_0000_0000L));
+            Outcome c = run(p, doc("c", 0x0000_0000_3333_0000L));
+            assertEquals("b waits, not searched yet", 1, client.searches.size());
+            assertEquals(1, p.queuedLookups());
+            assertFalse(b.called);
+            assertTrue("c: queue full", c.called);
+            assertEquals("unchecked", ((Map<?, ?>) c.doc.get().getSourceAndMetadata().get("near_duplicate")).get("status"));
+            // a's search fails: a is tagged unchecked, and b's search starts
+            client.listeners.get(0).onFailure(new RuntimeException("boom"));
+            assertTrue(a.called);
+            assertThat((String) ((Map<?, ?>) a.doc.get().getSourceAndMetadata().get("near_duplicate")).get("reason"), containsString("boom"));
+            assertEquals(2, client.searches.size());
+            assertEquals(0, p.queuedLookups());
+            // b times out while its search runs; the late failure frees the slot
+            timers.get(timers.size() - 1).run();
+            assertTrue(b.called);
+            client.listeners.get(1).onFailure(new RuntimeException("late"));
+            assertEquals(1, p.availableLookups());
         }
     }
 
@@ -163,7 +189,8 @@ public class NearDuplicateCheckProcessorTests extends OpenSearchTestCase {
                 Map.of("max_distance", 16),
                 Map.of("max_in_flight", 0),
                 Map.of("timeout", "soon"),
-                Map.of("window_size", -1)
+                Map.of("window_size", -1),
+                Map.of("max_queued", -1)
             )) {
                 OpenSearchParseException e = expectThrows(OpenSearchParseException.class, () -> processor(client, windows, bad));
                 assertThat(e.getMessage(), containsString("[" + bad.keySet().iterator().next() + "]"));

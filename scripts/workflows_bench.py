@@ -62,10 +62,15 @@ def main():
     ap.add_argument("--docs", type=int, default=100000)
     ap.add_argument("--shards", type=int, default=2)
     ap.add_argument("--partitions", type=int, default=4)
+    ap.add_argument("--groups-only", action="store_true", help="index without the pipeline and only time _near_duplicates")
     a = ap.parse_args()
     call(a.port, "PUT", "/_ingest/pipeline/wf-bench-check",
          {"processors": [{"near_duplicate_check": {"field": "fp", "max_distance": 3, "on_unavailable": "tag"}}]})
     plain = index(a.port, "wf-bench-plain", a.docs, a.shards, None)
+    print(f"ingest {a.docs} docs, {a.shards} shards, no pipeline: {a.docs / plain:.0f} docs/s ({plain:.1f}s)", flush=True)
+    if a.groups_only:
+        groups(a)
+        return
     check = index(a.port, "wf-bench-check", a.docs, a.shards, "wf-bench-check")
     status = call(a.port, "POST", "/wf-bench-check/_search",
                   {"size": 0, "aggs": {"s": {"terms": {"field": "near_duplicate.status.keyword"}},
@@ -74,6 +79,9 @@ def main():
           f"with near_duplicate_check {a.docs / check:.0f} docs/s ({check:.1f}s)")
     print("check outcomes:", {b["key"]: b["doc_count"] for b in status["aggregations"]["s"]["buckets"]},
           {b["key"]: b["doc_count"] for b in status["aggregations"]["src"]["buckets"]})
+    groups(a)
+
+def groups(a):
     start = time.time()
     g = call(a.port, "POST", f"/wf-bench-plain/_near_duplicates", {"field": "fp", "size": 10, "partitions": a.partitions})
     print(f"_near_duplicates: {time.time() - start:.1f}s (took {g['took']} ms), counts {g['counts']}")

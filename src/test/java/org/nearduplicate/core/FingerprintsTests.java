@@ -20,8 +20,11 @@ public class FingerprintsTests {
             assertEquals(fp, Fingerprints.parse(hex));
             assertEquals(fp, Fingerprints.parse("0x" + hex.toUpperCase(java.util.Locale.ROOT)));
             assertEquals(fp, Fingerprints.parseHex(hex));
-            assertEquals(fp, Fingerprints.parse(Fingerprints.toUnsignedDecimal(fp)));
-            assertEquals(fp, Fingerprints.parse(Fingerprints.toSignedDecimal(fp)));
+            // decimals round-trip, except that exactly 16 characters are always read as hex (documented rule)
+            for (String decimal : new String[] { Fingerprints.toUnsignedDecimal(fp), Fingerprints.toSignedDecimal(fp) }) {
+                long expected = decimal.length() == 16 ? Fingerprints.parseHex(decimal) : fp;
+                assertEquals(decimal, expected, Fingerprints.parse(decimal));
+            }
         }
     }
 

@@ -4,7 +4,7 @@ import org.junit.Test;
 import org.nearduplicate.core.quality.Corpus;
 import org.nearduplicate.core.quality.QualityReport;
 
-import java.nio.file.Files;
+import java.io.InputStream;
 import java.nio.file.Path;
 
 import static org.junit.Assert.assertTrue;
@@ -18,13 +18,15 @@ public class CorpusQualityTests {
 
     @Test
     public void testDefaultSettingsOnMiniCorpus() throws Exception {
-        String evalDir = System.getProperty("eval.dir", "../shared/eval");
-        Path mini = Path.of(evalDir, "mini");
-        boolean present = Files.isRegularFile(mini.resolve("docs.jsonl.gz"));
-        if (present == false) System.err.println("SKIPPED: no evaluation corpus at " + mini.toAbsolutePath());
-        assumeTrue("no evaluation corpus at " + mini.toAbsolutePath(), present);
+        Path mini = Path.of(System.getProperty("eval.dir", "../shared/eval"), "mini");
+        // the build copies eval.dir/mini to the test class path (pom testResources): once the OpenSearch test
+        // framework has installed its security policy, files outside the project cannot be opened directly
+        InputStream docs = getClass().getResourceAsStream("/eval-mini/docs.jsonl.gz");
+        InputStream pairs = getClass().getResourceAsStream("/eval-mini/pairs.tsv.gz");
+        if (docs == null || pairs == null) System.err.println("SKIPPED: no evaluation corpus at " + mini.toAbsolutePath());
+        assumeTrue("no evaluation corpus at " + mini.toAbsolutePath(), docs != null && pairs != null);
 
-        QualityReport.Result r = QualityReport.evaluate(Corpus.load(mini), SimHashSettings.DEFAULT, 12);
+        QualityReport.Result r = QualityReport.evaluate(Corpus.loadGzipped(docs, pairs), SimHashSettings.DEFAULT, 12);
         int k = 8; // the largest distance the default index layout supports
         double f1 = r.at("all", k).f1();
         assertTrue("F1 at k=8: " + f1, f1 >= 0.80);

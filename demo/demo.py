@@ -49,13 +49,15 @@ def main():
         "processors": [{"simhash": {"field": "content", "target_field": "simhash", "content_type": "auto"}}],
     })
 
-    step(f"creating index [{INDEX}] with a simhash field (2 shards)")
+    step(f"creating index [{INDEX}] with a simhash field served up to k=8 (10 blocks, 2 shards)")
     call(url, "DELETE", f"/{INDEX}?ignore_unavailable=true")
     call(url, "PUT", f"/{INDEX}", {
         "settings": {"number_of_shards": 2, "number_of_replicas": 0},
         "mappings": {"properties": {
             "content": {"type": "text", "index": False},
-            "simhash": {"type": "simhash"},
+            # k=8 is the engine's recommended distance for re-posted and edited pages (docs/engine.md);
+            # 10 blocks keep 2 of them per key: C(10,2)=45 keys per page
+            "simhash": {"type": "simhash", "blocks": 10, "max_distance": 8},
             "group": {"type": "keyword"},
             "variant": {"type": "keyword"},
             "lang": {"type": "keyword"},

@@ -52,7 +52,7 @@ public final class SimHashSettings {
 
     /** The defaults, chosen by measurement on the public evaluation corpus (see docs/engine.md). */
     public static final SimHashSettings DEFAULT = new SimHashSettings(
-        ContentType.AUTO, true, Features.WORDS, 3, 1, true, Weighting.LOG_TF, IDF_NONE, 10_000_000, 1_000_000
+        ContentType.AUTO, true, Features.WORDS, 3, 1, true, Weighting.TF, IDF_NONE, 10_000_000, 1_000_000
     );
 
     private final ContentType contentType;

@@ -172,6 +172,11 @@ public final class SimHasher {
         return fp;
     }
 
+    /** A new instance of the Lucene analyzer behind the word features of {@code settings} (for baselines and tools). */
+    public static org.apache.lucene.analysis.Analyzer newWordAnalyzer(SimHashSettings settings) {
+        return FeatureExtractor.wordAnalyzer(settings);
+    }
+
     /** The 64-bit hash of one feature, as used for the fingerprint. */
     public static long featureHash(String feature) {
         return HASH.hashBytesToLong(feature.getBytes(StandardCharsets.UTF_8));

@@ -17,7 +17,7 @@ public class SimHashSettingsTests {
     public void testDefaultAlgorithmIdIsPinned() {
         // changing the default changes every stored fingerprint's meaning: it must be deliberate
         assertEquals(
-            "simhash-v1:content_type=auto,extract=main,features=words,shingle_size=1,stopwords=true,weighting=log_tf,idf=none",
+            "simhash-v1:content_type=auto,extract=main,features=words,shingle_size=1,stopwords=true,weighting=tf,idf=none",
             SimHashSettings.DEFAULT.algorithmId()
         );
     }
@@ -30,7 +30,7 @@ public class SimHashSettingsTests {
             "shingle_size=3,stopwords=false",
             "weighting=tf_idf",
             "weighting=tf_idf,idf=custom-table",
-            "weighting=binary,content_type=text"
+            "weighting=log_tf,content_type=text"
         )) {
             Map<String, Object> options = new HashMap<>();
             for (String kv : spec.split(",")) options.put(kv.split("=")[0], kv.split("=")[1]);
@@ -48,7 +48,7 @@ public class SimHashSettingsTests {
         String base = SimHashSettings.DEFAULT.algorithmId();
         for (Map.Entry<String, Object> change : Map.<String, Object>of(
             "content_type", "html", "extract", false, "features", "char_ngrams", "shingle_size", 2, "stopwords", false,
-            "weighting", "tf"
+            "weighting", "binary"
         ).entrySet()) {
             Map<String, Object> options = new HashMap<>(Map.of(change.getKey(), change.getValue()));
             assertNotEquals(change.getKey(), base, SimHashSettings.fromMap(options).algorithmId());

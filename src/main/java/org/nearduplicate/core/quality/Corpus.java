@@ -44,7 +44,20 @@ public record Corpus(Map<String, Doc> docs, List<Pair> pairs) {
 
     /** Reads the pairs, then only the documents they mention. */
     public static Corpus load(Path docsFile, Path pairsFile) throws IOException {
-        List<Pair> pairs = readPairs(pairsFile);
+        return load(reader(docsFile), reader(pairsFile), pairsFile.toString());
+    }
+
+    /** As {@link #load(Path, Path)}, from gzipped streams (e.g. class-path resources); closes them. */
+    public static Corpus loadGzipped(InputStream docs, InputStream pairs) throws IOException {
+        return load(gzipReader(docs), gzipReader(pairs), "pairs");
+    }
+
+    private static BufferedReader gzipReader(InputStream in) throws IOException {
+        return new BufferedReader(new InputStreamReader(new GZIPInputStream(in, 1 << 16), StandardCharsets.UTF_8), 1 << 16);
+    }
+
+    private static Corpus load(BufferedReader docsReader, BufferedReader pairsReader, String pairsName) throws IOException {
+        List<Pair> pairs = readPairs(pairsReader, pairsName);
         Set<String> wanted = new HashSet<>();
         for (Pair p : pairs) {
             wanted.add(p.a());
@@ -52,7 +65,7 @@ public record Corpus(Map<String, Doc> docs, List<Pair> pairs) {
         }
         Map<String, Doc> docs = new LinkedHashMap<>();
         JsonFactory json = new JsonFactory();
-        try (BufferedReader r = reader(docsFile)) {
+        try (BufferedReader r = docsReader) {
             String line;
             while ((line = r.readLine()) != null) {
                 if (line.isBlank()) continue;
@@ -66,9 +79,9 @@ public record Corpus(Map<String, Doc> docs, List<Pair> pairs) {
         return new Corpus(docs, pairs);
     }
 
-    static List<Pair> readPairs(Path file) throws IOException {
+    static List<Pair> readPairs(BufferedReader reader, String file) throws IOException {
         List<Pair> pairs = new ArrayList<>();
-        try (BufferedReader r = reader(file)) {
+        try (BufferedReader r = reader) {
             String line = r.readLine();
             int lineNo = 1;
             while ((line = r.readLine()) != null) {

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Precision/recall against k on YOUR labelled pairs, to choose max_distance (docs/workflows.md, "Choosing k").
 # usage: scripts/quality-report.sh --docs docs.jsonl[.gz] --pairs pairs.tsv[.gz] [--k-max N] [--settings key=value,...] [--svg out.svg]
 set -e

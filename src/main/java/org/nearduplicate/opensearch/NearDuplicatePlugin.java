@@ -35,18 +35,26 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
 
     @Override
     public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
-        return Map.of(SimHashProcessor.TYPE, new SimHashProcessor.Factory(hashers));
+        return Map.of(
+            SimHashProcessor.TYPE, new SimHashProcessor.Factory(hashers),
+            MinHashProcessor.TYPE, new MinHashProcessor.Factory(),
+            IMatchProcessor.TYPE, new IMatchProcessor.Factory()
+        );
     }
 
     @Override
     public Map<String, Mapper.TypeParser> getMappers() {
-        return Map.of(SimHashFieldMapper.CONTENT_TYPE, SimHashFieldMapper.PARSER);
+        return Map.of(
+            SimHashFieldMapper.CONTENT_TYPE, SimHashFieldMapper.PARSER,
+            MinHashFieldMapper.CONTENT_TYPE, MinHashFieldMapper.PARSER
+        );
     }
 
     @Override
     public List<QuerySpec<?>> getQueries() {
         return List.of(
-            new QuerySpec<>(NearDuplicateQueryBuilder.NAME, NearDuplicateQueryBuilder::new, NearDuplicateQueryBuilder::fromXContent)
+            new QuerySpec<>(NearDuplicateQueryBuilder.NAME, NearDuplicateQueryBuilder::new, NearDuplicateQueryBuilder::fromXContent),
+            new QuerySpec<>(MinHashQueryBuilder.NAME, MinHashQueryBuilder::new, MinHashQueryBuilder::fromXContent)
         );
     }
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Quality report of the SimHash engine on a labelled corpus (see docs/engine.md).
 # usage: scripts/quality.sh [corpus-dir] [--pairs FILE] [--docs FILE] [--k-max N] [--settings key=value,...]... [--alternatives]
+#        scripts/quality.sh --methods [corpus-dir] [--only name,...] [--curves]   (compare all methods, docs/methods.md)
 # The corpus dir defaults to ../shared/eval/public relative to the project root.
 set -e
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,8 +12,13 @@ if [ ! -f target/classpath.txt ] || [ pom.xml -nt target/classpath.txt ]; then
   mvn -B -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
 fi
 mvn -B -q -Dskip.node=true compile >&2
+MAIN=org.nearduplicate.core.quality.QualityReport
+if [ "${1:-}" = "--methods" ]; then
+  MAIN=org.nearduplicate.core.quality.MethodComparison
+  shift
+fi
 case "${1:-}" in
   ""|-*) set -- "$ROOT/../shared/eval/public" "$@" ;;
 esac
 exec "$JAVA_HOME/bin/java" -Xmx3g -cp "target/classes:$(cat target/classpath.txt)" \
-  org.nearduplicate.core.quality.QualityReport "$@"
+  $MAIN "$@"

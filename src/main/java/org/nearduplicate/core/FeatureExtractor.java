@@ -44,13 +44,19 @@ final class FeatureExtractor {
 
     FeatureExtractor(SimHashSettings settings) {
         this.settings = settings;
-        this.analyzer = settings.features() == SimHashSettings.Features.WORDS ? wordAnalyzer(settings) : null;
+        this.analyzer = switch (settings.features()) {
+            case WORDS -> wordAnalyzer(settings);
+            case SPOTSIGS -> wordAnalyzer(false, 1); // every word, stopwords included: they are the antecedents
+            case CHAR_NGRAMS -> null;
+        };
     }
 
     /** The analyzer behind the word features; also used by the benchmark as the baseline. */
     static Analyzer wordAnalyzer(SimHashSettings settings) {
-        boolean stop = settings.stopwords();
-        int shingles = settings.shingleSize();
+        return wordAnalyzer(settings.stopwords(), settings.shingleSize());
+    }
+
+    static Analyzer wordAnalyzer(boolean stop, int shingles) {
         return new Analyzer() {
             @Override
             protected TokenStreamComponents createComponents(String fieldName) {
@@ -77,7 +83,9 @@ final class FeatureExtractor {
      */
     Map<String, Integer> countFeatures(String text) {
         Map<String, Integer> counts = new HashMap<>();
-        if (analyzer != null) {
+        if (settings.features() == SimHashSettings.Features.SPOTSIGS) {
+            SpotSignatures.extract(tokens(text), STOPWORDS, settings.shingleSize(), f -> add(counts, f));
+        } else if (analyzer != null) {
             try (TokenStream ts = analyzer.tokenStream("content", text)) {
                 CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
                 ts.reset();
@@ -92,6 +100,22 @@ final class FeatureExtractor {
             charNgrams(text, settings.ngramSize(), counts);
         }
         return counts;
+    }
+
+    /** The analyzer's tokens of {@code text} in order. */
+    List<String> tokens(String text) {
+        List<String> tokens = new ArrayList<>();
+        try (TokenStream ts = analyzer.tokenStream("content", text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                tokens.add(term.toString());
+            }
+            ts.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // cannot happen: the reader is a string
+        }
+        return tokens;
     }
 
     private void add(Map<String, Integer> counts, String feature) {

@@ -17,7 +17,9 @@ public final class SimHashSettings {
 
     public enum Features {
         WORDS,
-        CHAR_NGRAMS;
+        CHAR_NGRAMS,
+        /** Spot signatures (Theobald et al., SIGIR 2008): a stopword antecedent and the next {@code shingle_size} non-stopwords. */
+        SPOTSIGS;
 
         public String id() {
             return name().toLowerCase(Locale.ROOT);
@@ -199,6 +201,9 @@ public final class SimHashSettings {
         sb.append(',').append(FEATURES).append('=').append(features.id());
         if (features == Features.CHAR_NGRAMS) {
             sb.append(',').append(NGRAM_SIZE).append('=').append(ngramSize);
+        } else if (features == Features.SPOTSIGS) {
+            // the chain length; stopwords are the antecedents, so the stopwords option cannot change the output
+            sb.append(',').append(SHINGLE_SIZE).append('=').append(shingleSize);
         } else {
             sb.append(',').append(SHINGLE_SIZE).append('=').append(shingleSize);
             sb.append(',').append(STOPWORDS).append('=').append(stopwords);

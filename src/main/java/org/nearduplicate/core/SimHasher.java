@@ -73,6 +73,28 @@ public final class SimHasher {
         return extract(content, resolveType(content));
     }
 
+    /**
+     * The distinct features of {@code content} with their term frequencies, exactly as the fingerprint sees them
+     * (type detection, extraction, normalization, analysis); for the other methods (MinHash, I-Match) that share the
+     * pipeline. Weighting does not apply.
+     *
+     * @throws SimHashException as {@link #analyze}
+     */
+    public Map<String, Integer> features(String content) {
+        checkInput(content);
+        ContentType type = resolveType(content);
+        Map<String, Integer> counts = features.countFeatures(TextNormalizer.normalize(extract(content, type)));
+        if (counts.isEmpty()) {
+            throw new SimHashException("content has no features to fingerprint (read as " + type.id() + ")");
+        }
+        return counts;
+    }
+
+    /** The normalization applied before analysis (NFKC, quotes, dashes, invisible characters), for other methods. */
+    public static String normalize(String text) {
+        return TextNormalizer.normalize(text);
+    }
+
     private Analysis run(String content, int topFeatures) {
         checkInput(content);
         ContentType type = resolveType(content);

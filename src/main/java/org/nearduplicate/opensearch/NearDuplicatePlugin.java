@@ -57,7 +57,11 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
             SimHashProcessor.TYPE,
             new SimHashProcessor.Factory(hashers),
             NearDuplicateCheckProcessor.TYPE,
-            new NearDuplicateCheckProcessor.Factory(parameters, recentWindows)
+            new NearDuplicateCheckProcessor.Factory(parameters, recentWindows),
+            MinHashProcessor.TYPE,
+            new MinHashProcessor.Factory(),
+            IMatchProcessor.TYPE,
+            new IMatchProcessor.Factory()
         );
     }
 
@@ -82,13 +86,17 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
 
     @Override
     public Map<String, Mapper.TypeParser> getMappers() {
-        return Map.of(SimHashFieldMapper.CONTENT_TYPE, SimHashFieldMapper.PARSER);
+        return Map.of(
+            SimHashFieldMapper.CONTENT_TYPE, SimHashFieldMapper.PARSER,
+            MinHashFieldMapper.CONTENT_TYPE, MinHashFieldMapper.PARSER
+        );
     }
 
     @Override
     public List<QuerySpec<?>> getQueries() {
         return List.of(
-            new QuerySpec<>(NearDuplicateQueryBuilder.NAME, NearDuplicateQueryBuilder::new, NearDuplicateQueryBuilder::fromXContent)
+            new QuerySpec<>(NearDuplicateQueryBuilder.NAME, NearDuplicateQueryBuilder::new, NearDuplicateQueryBuilder::fromXContent),
+            new QuerySpec<>(MinHashQueryBuilder.NAME, MinHashQueryBuilder::new, MinHashQueryBuilder::fromXContent)
         );
     }
 

@@ -75,7 +75,7 @@ public class SimHashSettingsTests {
     public void testBadOptionsNameTheOption() {
         assertThrows("[content_type] must be one of [text, html, auto], got [pdf]", () -> fromMap("content_type", "pdf"));
         assertThrows("[extract] must be [main] or [none]", () -> fromMap("extract", "some"));
-        assertThrows("[features] must be one of [words, char_ngrams]", () -> fromMap("features", "bytes"));
+        assertThrows("[features] must be one of [words, char_ngrams, spotsigs]", () -> fromMap("features", "bytes"));
         assertThrows("[ngram_size] must be between 1 and 8", () -> fromMap("ngram_size", 0));
         assertThrows("[shingle_size] must be an integer", () -> fromMap("shingle_size", "two"));
         assertThrows("[stopwords] must be true or false", () -> fromMap("stopwords", "yes"));

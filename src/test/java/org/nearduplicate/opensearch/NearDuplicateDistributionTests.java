@@ -140,8 +140,12 @@ public class NearDuplicateDistributionTests extends OpenSearchIntegTestCase {
         assertFalse(response.buildFailureMessage(), response.hasFailures());
     }
 
+    private List<long[]> probes;
+
+    /** The same probes for every check, so that results before and after a restart are comparable. */
     private List<long[]> probes() {
-        List<long[]> probes = new ArrayList<>();
+        if (probes != null) return probes;
+        probes = new ArrayList<>();
         for (long center : centers) {
             probes.add(new long[] { center, 3 });
             probes.add(new long[] { NearDuplicateQueryTests.flipBits(center, 2), 2 });

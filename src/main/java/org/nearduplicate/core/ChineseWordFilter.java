@@ -24,6 +24,12 @@ import java.util.List;
 final class ChineseWordFilter extends TokenFilter {
     static final String TYPE = "<WORD_ZH>";
     private static final String IDEOGRAPHIC = StandardTokenizer.TOKEN_TYPES[StandardTokenizer.IDEOGRAPHIC];
+    /**
+     * Longest run handed to HanLP at once. HanLP's lattice grows with the run, so an adversarial page of millions of
+     * Han characters without punctuation would otherwise be segmented in one piece; longer runs are cut here. Real
+     * text has punctuation far more often, so this changes no realistic fingerprint.
+     */
+    static final int MAX_RUN_CHARS = 4096;
 
     /**
      * HanLP's segmenters keep no per-call state in practice, but that is not documented: one per thread is cheap
@@ -85,7 +91,7 @@ final class ChineseWordFilter extends TokenFilter {
                 exhausted = true;
                 break;
             }
-            if (IDEOGRAPHIC.equals(type.type()) && offset.startOffset() == end) {
+            if (IDEOGRAPHIC.equals(type.type()) && offset.startOffset() == end && run.length() < MAX_RUN_CHARS) {
                 run.append(term);
                 end = offset.endOffset();
             } else {

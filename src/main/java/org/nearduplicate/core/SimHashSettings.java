@@ -52,9 +52,17 @@ public final class SimHashSettings {
     public static final int MAX_NGRAM_SIZE = 8;
     public static final int MAX_SHINGLE_SIZE = 5;
 
+    /**
+     * Default of {@code max_input_chars}: 2 million UTF-16 chars (about 2 MB of mostly-ASCII HTML, far above real pages'
+     * main content). Bounds the work and the memory of one fingerprint; see docs/reliability.md.
+     */
+    public static final int DEFAULT_MAX_INPUT_CHARS = 2_000_000;
+    /** Default of {@code max_features}: distinct features of one input (each costs about 100 bytes while counting). */
+    public static final int DEFAULT_MAX_FEATURES = 200_000;
+
     /** The defaults, chosen by measurement on the public evaluation corpus (see docs/engine.md). */
     public static final SimHashSettings DEFAULT = new SimHashSettings(
-        ContentType.AUTO, true, Features.WORDS, 3, 1, true, Weighting.TF, IDF_NONE, 10_000_000, 1_000_000
+        ContentType.AUTO, true, Features.WORDS, 3, 1, true, Weighting.TF, IDF_NONE, DEFAULT_MAX_INPUT_CHARS, DEFAULT_MAX_FEATURES
     );
 
     private final ContentType contentType;

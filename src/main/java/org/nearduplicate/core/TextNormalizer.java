@@ -4,7 +4,7 @@ import java.text.Normalizer;
 
 /**
  * Folds the cosmetic differences that must not change a fingerprint: NFKC (full-width and half-width forms,
- * ligatures, the ellipsis), curly quotes and dashes to ASCII, invisible characters removed. Case is folded later by
+ * ligatures, the ellipsis), curly quotes and dashes to ASCII, invisible characters removed, lone surrogates replaced. Case is folded later by
  * the analyzer, whitespace and punctuation by the tokenizer.
  */
 final class TextNormalizer {
@@ -16,6 +16,16 @@ final class TextNormalizer {
         for (int i = 0; i < nfkc.length(); i++) {
             char c = nfkc.charAt(i);
             char r = fold(c);
+            if (Character.isSurrogate(c)) {
+                // a valid pair passes; a lone surrogate (broken UTF-16 from a bad decoder) would make Lucene's
+                // tokenizer drop the rest of the text, so it becomes U+FFFD, which separates words like punctuation
+                if (Character.isHighSurrogate(c) && i + 1 < nfkc.length() && Character.isLowSurrogate(nfkc.charAt(i + 1))) {
+                    if (sb != null) sb.append(c).append(nfkc.charAt(i + 1));
+                    i++;
+                    continue;
+                }
+                r = '\uFFFD';
+            }
             if (r != c && sb == null) {
                 sb = new StringBuilder(nfkc.length());
                 sb.append(nfkc, 0, i);

@@ -21,12 +21,16 @@ import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.client.Client;
 import org.opensearch.watcher.ResourceWatcherService;
 import org.opensearch.common.settings.IndexScopedSettings;
+import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.core.common.breaker.CircuitBreaker;
+import org.opensearch.indices.breaker.BreakerSettings;
 import org.opensearch.common.settings.SettingsFilter;
 import org.opensearch.core.common.io.stream.NamedWriteableRegistry;
 import org.opensearch.index.mapper.Mapper;
 import org.opensearch.ingest.Processor;
 import org.opensearch.plugins.ActionPlugin;
+import org.opensearch.plugins.CircuitBreakerPlugin;
 import org.opensearch.plugins.IngestPlugin;
 import org.opensearch.plugins.MapperPlugin;
 import org.opensearch.plugins.Plugin;
@@ -42,13 +46,36 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /** Wires the near-duplicate processor, field type, query, rescorer and REST API into OpenSearch. */
-public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionPlugin, MapperPlugin, SearchPlugin {
+public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionPlugin, MapperPlugin, SearchPlugin, CircuitBreakerPlugin {
 
-    private final SimHasherCache hashers = new SimHasherCache();
+    private final SimHasherCache hashers;
     private final RecentFingerprints.Registry recentWindows = new RecentFingerprints.Registry(() -> System.nanoTime() / 1_000_000);
 
-    public NearDuplicatePlugin() {
+    public NearDuplicatePlugin(Settings settings) {
+        this.hashers = new SimHasherCache(settings);
         ProbeFingerprinter.register(new SimHasherProbeFingerprinter(hashers));
+    }
+
+    @Override
+    public List<Setting<?>> getSettings() {
+        return SimHasherCache.settings();
+    }
+
+    /** The {@code near_duplicate} breaker: every fingerprint (ingest, text probe, {@code _simhash}) reserves from it. */
+    @Override
+    public BreakerSettings getCircuitBreaker(Settings settings) {
+        return new BreakerSettings(
+            SimHasherCache.BREAKER_NAME,
+            SimHasherCache.BREAKER_LIMIT_SETTING.get(settings).getBytes(),
+            1.0,
+            CircuitBreaker.Type.MEMORY,
+            CircuitBreaker.Durability.TRANSIENT
+        );
+    }
+
+    @Override
+    public void setCircuitBreaker(CircuitBreaker circuitBreaker) {
+        hashers.setBreaker(circuitBreaker);
     }
 
     @Override

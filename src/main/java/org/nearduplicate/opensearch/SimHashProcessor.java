@@ -29,22 +29,32 @@ public final class SimHashProcessor extends AbstractProcessor {
     private final List<String> fields;
     private final String targetField;
     private final boolean ignoreMissing;
-    private final SimHasher hasher;
+    private final SimHasherCache hashers;
+    private final SimHashSettings settings;
     private final String algorithm;
 
-    SimHashProcessor(String tag, String description, List<String> fields, String targetField, boolean ignoreMissing, SimHasher hasher) {
+    SimHashProcessor(
+        String tag,
+        String description,
+        List<String> fields,
+        String targetField,
+        boolean ignoreMissing,
+        SimHasherCache hashers,
+        SimHashSettings settings
+    ) {
         super(tag, description);
         this.fields = List.copyOf(fields);
         this.targetField = targetField;
         this.ignoreMissing = ignoreMissing;
-        this.hasher = hasher;
-        this.algorithm = hasher.settings().algorithmId();
+        this.hashers = hashers;
+        this.settings = settings;
+        this.algorithm = settings.algorithmId();
     }
 
     @Override
     public IngestDocument execute(IngestDocument document) {
-        StringBuilder content = new StringBuilder();
-        boolean found = false;
+        List<Object> values = new ArrayList<>(fields.size());
+        long length = 0;
         for (String field : fields) {
             Object value = document.getFieldValue(field, Object.class, ignoreMissing);
             if (value == null) {
@@ -53,13 +63,25 @@ public final class SimHashProcessor extends AbstractProcessor {
                 }
                 throw new IllegalArgumentException("field [" + field + "] is null, cannot compute a simhash fingerprint");
             }
-            found = true;
-            appendText(field, value, content);
+            length += textLength(field, value);
+            values.add(value);
         }
-        if (found == false) {
+        if (values.isEmpty()) {
             return document; // ignore_missing: none of the fields is present
         }
-        long fingerprint = hasher.fingerprint(content.toString());
+        length -= 2; // no separator before the first value
+        // checked before the fields are copied into one string: an oversized document costs no extra memory
+        if (length > settings.maxInputChars()) {
+            throw new org.nearduplicate.core.SimHashException(
+                "content of " + fields + " has " + length + " chars, more than [" + SimHashSettings.MAX_INPUT_CHARS + "] = "
+                    + settings.maxInputChars()
+            );
+        }
+        StringBuilder content = new StringBuilder((int) Math.max(0, length));
+        for (Object value : values) {
+            appendText(value, content);
+        }
+        long fingerprint = hashers.fingerprint(settings, content.toString());
         Map<String, Object> result = new LinkedHashMap<>();
         result.put(FINGERPRINT_KEY, Fingerprints.toHex(fingerprint));
         result.put(ALGORITHM_KEY, algorithm);
@@ -67,27 +89,41 @@ public final class SimHashProcessor extends AbstractProcessor {
         return document;
     }
 
-    /** Strings are taken as they are; a list of strings is joined by blank lines, like several fields. */
-    private static void appendText(String field, Object value, StringBuilder content) {
+    /** Checks the value's type and returns the chars it adds (with the blank-line separators). */
+    private static long textLength(String field, Object value) {
         if (value instanceof String text) {
-            separate(content).append(text);
+            return text.length() + 2L;
         } else if (value instanceof List<?> list) {
+            long length = 0;
             for (Object element : list) {
                 if (element == null) {
                     continue;
                 }
                 if (element instanceof String text) {
-                    separate(content).append(text);
+                    length += text.length() + 2L;
                 } else {
                     throw new IllegalArgumentException(
                         "field [" + field + "] holds a list with a value of type [" + typeName(element) + "], expected strings"
                     );
                 }
             }
+            return length;
+        }
+        throw new IllegalArgumentException(
+            "field [" + field + "] is of type [" + typeName(value) + "], expected a string (text or HTML) or a list of strings"
+        );
+    }
+
+    /** Strings are taken as they are; a list of strings is joined by blank lines, like several fields. */
+    private static void appendText(Object value, StringBuilder content) {
+        if (value instanceof String text) {
+            separate(content).append(text);
         } else {
-            throw new IllegalArgumentException(
-                "field [" + field + "] is of type [" + typeName(value) + "], expected a string (text or HTML) or a list of strings"
-            );
+            for (Object element : (List<?>) value) {
+                if (element != null) {
+                    separate(content).append((String) element);
+                }
+            }
         }
     }
 
@@ -119,7 +155,11 @@ public final class SimHashProcessor extends AbstractProcessor {
     }
 
     SimHasher hasher() {
-        return hasher;
+        return hashers.get(settings);
+    }
+
+    SimHashSettings settings() {
+        return settings;
     }
 
     /** Reads the processor's options; engine options are validated by {@link SimHashSettings#fromMap}. */
@@ -158,13 +198,17 @@ public final class SimHashProcessor extends AbstractProcessor {
             SimHashSettings settings;
             Map<String, Object> engineOptions = new HashMap<>(config);
             try {
-                settings = SimHashSettings.fromMap(engineOptions);
+                settings = hashers.withNodeLimits(
+                    SimHashSettings.fromMap(engineOptions),
+                    config.get(SimHashSettings.MAX_INPUT_CHARS) != null,
+                    config.get(SimHashSettings.MAX_FEATURES) != null
+                );
             } catch (IllegalArgumentException e) {
                 throw ConfigurationUtils.newConfigurationException(TYPE, tag, optionNamedIn(e.getMessage()), e.getMessage());
             }
             // only the options the engine consumed are removed, so the pipeline reports the rest as unknown
             config.keySet().retainAll(engineOptions.keySet());
-            return new SimHashProcessor(tag, description, fields, targetField, ignoreMissing, hashers.get(settings));
+            return new SimHashProcessor(tag, description, fields, targetField, ignoreMissing, hashers, settings);
         }
 
         /** The engine names the option in brackets at the start of its messages: {@code [weighting] ...}. */

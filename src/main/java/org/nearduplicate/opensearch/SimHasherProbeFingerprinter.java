@@ -17,14 +17,15 @@ final class SimHasherProbeFingerprinter implements ProbeFingerprinter {
 
     @Override
     public long fingerprint(String algorithm, String content, ProbeFingerprinter.ContentType contentType) {
-        SimHashSettings settings = SimHashSettings.fromAlgorithmId(algorithm);
+        // the node's limits apply to probes exactly as to ingest (max_input_chars, max_features, the breaker)
+        SimHashSettings settings = hashers.forAlgorithmId(algorithm);
         if (settings.contentType() == org.nearduplicate.core.ContentType.AUTO) {
             SimHashSettings.Builder declared = new SimHashSettings.Builder(settings);
-            declared.contentType = contentType == ProbeFingerprinter.ContentType.HTML 
+            declared.contentType = contentType == ProbeFingerprinter.ContentType.HTML
                 ? org.nearduplicate.core.ContentType.HTML
                 : org.nearduplicate.core.ContentType.TEXT;
             settings = declared.build();
         }
-        return hashers.get(settings).fingerprint(content);
+        return hashers.fingerprint(settings, content);
     }
 }

@@ -4,6 +4,6 @@ import org.opensearch.test.OpenSearchTestCase;
 
 public class NearDuplicatePluginTests extends OpenSearchTestCase {
     public void testPluginConstructs() {
-        assertNotNull(new NearDuplicatePlugin());
+        assertNotNull(new NearDuplicatePlugin(org.opensearch.common.settings.Settings.EMPTY));
     }
 }

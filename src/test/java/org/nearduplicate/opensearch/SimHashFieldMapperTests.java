@@ -27,7 +27,7 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
 
     @Override
     protected Collection<? extends Plugin> getPlugins() {
-        return List.of(new NearDuplicatePlugin());
+        return List.of(new NearDuplicatePlugin(org.opensearch.common.settings.Settings.EMPTY));
     }
 
     private DocumentMapper mapper(CheckedConsumer<XContentBuilder, IOException> params) throws IOException {

@@ -4,7 +4,6 @@ import org.nearduplicate.core.Analysis;
 import org.nearduplicate.core.BlockLayout;
 import org.nearduplicate.core.Fingerprints;
 import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.SimHasher;
 import org.nearduplicate.opensearch.SimHasherCache;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsResponse;
@@ -72,7 +71,7 @@ public class RestSimHashAction extends BaseRestHandler {
         try (XContentParser parser = request.contentOrSourceParamParser()) {
             body = parser.map();
         }
-        SimHashRequest parsed = SimHashRequest.parse(body, index);
+        SimHashRequest parsed = SimHashRequest.parse(body, index, hashers);
         return channel -> {
             ActionListener<XContentBuilder> respond = ActionListener.wrap(
                 builder -> channel.sendResponse(new BytesRestResponse(RestStatus.OK, builder)),
@@ -98,7 +97,7 @@ public class RestSimHashAction extends BaseRestHandler {
         GetFieldMappingsRequest mappings = new GetFieldMappingsRequest().indices(parsed.index).fields(parsed.field).includeDefaults(true);
         client.admin().indices().getFieldMappings(mappings, ActionListener.wrap(response -> {
             Map<String, Object> field = simhashFieldMapping(response, parsed.index, parsed.field);
-            SimHashSettings settings = SimHashSettings.fromAlgorithmId(String.valueOf(field.get("algorithm")));
+            SimHashSettings settings = hashers.forAlgorithmId(String.valueOf(field.get("algorithm")));
             BlockLayout layout = new BlockLayout(toInt(field.get("blocks")), toInt(field.get("max_distance")));
             runAnalysis(client, parsed, settings, layout, builder, listener);
         }, listener::onFailure));
@@ -139,9 +138,8 @@ public class RestSimHashAction extends BaseRestHandler {
     ) {
         client.threadPool().executor(ThreadPool.Names.SEARCH).execute(() -> {
             try {
-                SimHasher hasher = hashers.get(settings);
-                Analysis first = hasher.analyze(parsed.input, parsed.topFeatures);
-                Analysis second = parsed.compareInput == null ? null : hasher.analyze(parsed.compareInput, parsed.topFeatures);
+                Analysis first = hashers.analyze(settings, parsed.input, parsed.topFeatures);
+                Analysis second = parsed.compareInput == null ? null : hashers.analyze(settings, parsed.compareInput, parsed.topFeatures);
                 builder.startObject();
                 builder.field("algorithm", settings.algorithmId());
                 if (layout != null) {
@@ -262,7 +260,7 @@ public class RestSimHashAction extends BaseRestHandler {
         }
 
         @SuppressWarnings("unchecked")
-        static SimHashRequest parse(Map<String, Object> body, String index) {
+        static SimHashRequest parse(Map<String, Object> body, String index, SimHasherCache hashers) {
             for (String key : body.keySet()) {
                 if (BODY_KEYS.contains(key) == false) {
                     throw new IllegalArgumentException("[_simhash] unknown parameter [" + key + "], expected one of " + new java.util.TreeSet<>(BODY_KEYS));
@@ -311,7 +309,9 @@ public class RestSimHashAction extends BaseRestHandler {
                     throw new IllegalArgumentException("[settings] must be an object of simhash processor options");
                 }
                 Map<String, Object> options = new HashMap<>((Map<String, Object>) settingsValue);
-                settings = SimHashSettings.fromMap(options);
+                boolean explicitInputChars = options.get(SimHashSettings.MAX_INPUT_CHARS) != null;
+                boolean explicitFeatures = options.get(SimHashSettings.MAX_FEATURES) != null;
+                settings = hashers.withNodeLimits(SimHashSettings.fromMap(options), explicitInputChars, explicitFeatures);
                 if (options.isEmpty() == false) {
                     throw new IllegalArgumentException("[settings] unknown options " + options.keySet());
                 }

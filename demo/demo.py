@@ -80,42 +80,23 @@ def main():
         sys.exit(f"error: {len(failed)} pages failed: {json.dumps(failed[:3])}")
     print(f"    indexed {len(result['items'])} pages in {result['took']} ms")
 
-    step(f"finding near-duplicate groups (max_distance {k}) with one near_duplicate query per page")
-    parent = {p["id"]: p["id"] for p in pages}
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    edges = {}
-    for page in pages:
-        response = call(url, "POST", f"/{INDEX}/_search", {
-            "size": 100, "_source": False,
-            "query": {"near_duplicate": {"field": "simhash", "like": {"_index": INDEX, "_id": page["id"]},
-                                         "max_distance": k}},
-        })
-        for hit in response["hits"]["hits"]:
-            if hit["_id"] != page["id"]:
-                edges[tuple(sorted((page["id"], hit["_id"])))] = distance_of(hit)
-                parent[find(hit["_id"])] = find(page["id"])
-    groups = {}
-    for page in pages:
-        groups.setdefault(find(page["id"]), []).append(page)
+    step(f"finding near-duplicate groups (max_distance {k}) with the _near_duplicates API")
     by_id = {p["id"]: p for p in pages}
-    shown = 0
-    for members in sorted(groups.values(), key=lambda m: (-len(m), m[0]["id"])):
-        if len(members) < 2:
-            continue
-        shown += 1
-        print(f"    group {shown}: {len(members)} pages")
-        for m in members:
-            print(f"      {m['id']:<32} {m['variant']}")
-    singles = [m[0]["id"] for m in groups.values() if len(m) == 1]
-    print(f"    {shown} groups; {len(singles)} pages without a near-duplicate: {', '.join(sorted(singles))}")
-    correct = sum(1 for (a, b) in edges if by_id[a]["group"] == by_id[b]["group"])
-    print(f"    {len(edges)} near-duplicate pairs found, {correct} of them within the same source article")
+    response = call(url, "POST", f"/{INDEX}/_near_duplicates", {"field": "simhash", "max_distance": k, "size": 100})
+    counts = response["counts"]
+    print(f"    scanned {counts['docs_scanned']} pages, {counts['candidate_pairs']} candidate pairs from shared block keys,"
+          f" {counts['verified_pairs']} verified within {k} bits, {counts['groups']} groups, in {response['took']} ms")
+    grouped = set()
+    for number, group in enumerate(response["groups"], start=1):
+        print(f"    group {number}: {group['size']} pages (representative {group['representative']})")
+        for member in group["members"]:
+            grouped.add(member["_id"])
+            print(f"      {member['_id']:<32} distance {member['distance']:>2}  {by_id[member['_id']]['variant']}")
+    singles = sorted(p["id"] for p in pages if p["id"] not in grouped)
+    print(f"    {len(singles)} pages without a near-duplicate: {', '.join(singles)}")
+    mixed = [g["representative"] for g in response["groups"]
+             if len({by_id[m["_id"]]["group"] for m in g["members"]}) > 1]
+    print(f"    groups mixing different source articles: {len(mixed)}")
 
     probe = "harbor-bridge-edited"
     step(f"one near_duplicate query: pages within {k} bits of [{probe}], closest first")

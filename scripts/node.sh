@@ -3,6 +3,7 @@
 #
 #   scripts/node.sh start    # unpack the distribution, install target/near-duplicate-*.zip, start, wait for health
 #   scripts/node.sh stop     # stop the node started by 'start' (by its pid file)
+#   scripts/node.sh restart  # stop and start the same installation, keeping its data
 #   scripts/node.sh status
 #
 # The distribution (org.opensearch.distribution.integ-test-zip:opensearch:3.6.0:zip, no bundled JDK) comes from
@@ -91,6 +92,10 @@ path.logs: $NODE_DIR/logs
 action.destructive_requires_name: false
 YML
   [ "$(id -u)" = 0 ] && chown -R "$NODE_USER" "$NODE_DIR"
+  launch
+}
+
+launch() {
   log "starting OpenSearch $OPENSEARCH_VERSION (heap $NODE_HEAP) as $( [ "$(id -u)" = 0 ] && echo "$NODE_USER" || id -un )"
   as_node_user env OPENSEARCH_JAVA_HOME="$JAVA_HOME" JAVA_HOME="$JAVA_HOME" \
     OPENSEARCH_JAVA_OPTS="-Xms$NODE_HEAP -Xmx$NODE_HEAP ${NODE_JAVA_OPTS:-}" \
@@ -126,9 +131,17 @@ stop() {
   rm -f "$PID_FILE"
 }
 
+restart() {
+  [ -x "$HOME_DIR/bin/opensearch" ] || { log "error: no installation in $NODE_DIR; use start"; exit 1; }
+  stop
+  ensure_user
+  launch
+}
+
 case "${1:-}" in
   start) start ;;
+  restart) restart ;;
   stop) stop ;;
   status) if is_running; then echo "running (pid $(cat "$PID_FILE")) at $URL"; else echo "stopped"; exit 3; fi ;;
-  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|restart|status" >&2; exit 2 ;;
 esac

@@ -7,6 +7,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$PROJECT_ROOT"
 $MVN verify "$@"
 status=$?
+# a real-node restart keeps every fingerprint and every answer (needs the plugin zip the build just made)
+if [ $status = 0 ] && [[ " $* " != *" -Dskip.node=true "* ]]; then
+  python3 scripts/restart_check.py || status=1
+fi
 # skipped tests say why at the end, where a reader looks
 skipped=$(grep -ho '<skipped message="[^"]*"' target/surefire-reports/*.xml target/failsafe-reports/*.xml 2>/dev/null \
   | sed 's/<skipped message="/  skipped: /; s/"$//' | sort | uniq -c)

@@ -37,7 +37,7 @@ public final class IMatchProcessor extends AbstractProcessor {
 
     @Override
     public IngestDocument execute(IngestDocument document) {
-        String content = SourceText.read(document, fields, ignoreMissing, "imatch keys");
+        String content = SourceText.read(document, fields, ignoreMissing, "imatch keys", matcher.settings().maxInputChars());
         if (content == null) return document;
         IMatcher.Keys keys = matcher.keys(content);
         Map<String, Object> result = new LinkedHashMap<>();

@@ -35,7 +35,7 @@ public final class MinHashProcessor extends AbstractProcessor {
 
     @Override
     public IngestDocument execute(IngestDocument document) {
-        String content = SourceText.read(document, fields, ignoreMissing, "a minhash signature");
+        String content = SourceText.read(document, fields, ignoreMissing, "a minhash signature", hasher.settings().features().maxInputChars());
         if (content == null) return document;
         Map<String, Object> result = new LinkedHashMap<>();
         result.put(MinHashFieldMapper.OBJECT_SIGNATURE, MinHashSignatures.toBase64(hasher.signature(content)));

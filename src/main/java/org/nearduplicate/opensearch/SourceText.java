@@ -1,5 +1,8 @@
 package org.nearduplicate.opensearch;
 
+import org.nearduplicate.core.SimHashException;
+import org.nearduplicate.core.SimHashSettings;
+
 import org.opensearch.ingest.ConfigurationUtils;
 import org.opensearch.ingest.IngestDocument;
 
@@ -8,10 +11,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The text the {@code minhash} and {@code imatch} processors read: one or more source fields, strings or lists of
- * strings, joined by blank lines (the same rules as the {@code simhash} processor).
+ * The text the {@code simhash}, {@code minhash} and {@code imatch} processors read: one or more source fields,
+ * strings or lists of strings, joined by blank lines.
  */
 final class SourceText {
+    /** Between fields, and between the strings of a list: a paragraph break. */
+    static final String SEPARATOR = "\n\n";
+
     private SourceText() {}
 
     /** Reads {@code field} or {@code fields} from a processor configuration. */
@@ -32,38 +38,70 @@ final class SourceText {
         return new ArrayList<>(List.of(ConfigurationUtils.readStringProperty(type, tag, config, "field")));
     }
 
-    /** The joined text, or null when every field is missing and {@code ignoreMissing}. */
-    static String read(IngestDocument document, List<String> fields, boolean ignoreMissing, String what) {
-        StringBuilder content = new StringBuilder();
-        boolean found = false;
+    /**
+     * The joined text, or null when every field is missing and {@code ignoreMissing}. The length is checked against
+     * {@code maxChars} before the values are copied into one string, so an oversized document costs no extra memory.
+     */
+    static String read(IngestDocument document, List<String> fields, boolean ignoreMissing, String what, int maxChars) {
+        List<Object> values = new ArrayList<>(fields.size());
+        long length = 0;
         for (String field : fields) {
             Object value = document.getFieldValue(field, Object.class, ignoreMissing);
             if (value == null) {
                 if (ignoreMissing) continue;
                 throw new IllegalArgumentException("field [" + field + "] is null, cannot compute " + what);
             }
-            found = true;
+            length += textLength(field, value);
+            values.add(value);
+        }
+        if (values.isEmpty()) {
+            return null;
+        }
+        length -= SEPARATOR.length(); // none before the first value
+        if (length > maxChars) {
+            throw new SimHashException(
+                "content of " + fields + " has " + length + " chars, more than [" + SimHashSettings.MAX_INPUT_CHARS + "] = " + maxChars
+            );
+        }
+        StringBuilder content = new StringBuilder((int) Math.max(0, length));
+        for (Object value : values) {
             if (value instanceof String text) {
                 separate(content).append(text);
-            } else if (value instanceof List<?> list) {
-                for (Object element : list) {
-                    if (element == null) continue;
-                    if (element instanceof String text) separate(content).append(text);
-                    else throw new IllegalArgumentException(
+            } else {
+                for (Object element : (List<?>) value) {
+                    if (element != null) separate(content).append((String) element);
+                }
+            }
+        }
+        return content.toString();
+    }
+
+    /** The chars a value adds, separators included; rejects what is not a string or a list of strings. */
+    private static long textLength(String field, Object value) {
+        if (value instanceof String text) {
+            return SEPARATOR.length() + text.length();
+        }
+        if (value instanceof List<?> list) {
+            long length = 0;
+            for (Object element : list) {
+                if (element == null) continue;
+                if (element instanceof String text) {
+                    length += SEPARATOR.length() + text.length();
+                } else {
+                    throw new IllegalArgumentException(
                         "field [" + field + "] holds a list with a value of type [" + typeName(element) + "], expected strings"
                     );
                 }
-            } else {
-                throw new IllegalArgumentException(
-                    "field [" + field + "] is of type [" + typeName(value) + "], expected a string (text or HTML) or a list of strings"
-                );
             }
+            return length;
         }
-        return found ? content.toString() : null;
+        throw new IllegalArgumentException(
+            "field [" + field + "] is of type [" + typeName(value) + "], expected a string (text or HTML) or a list of strings"
+        );
     }
 
     private static StringBuilder separate(StringBuilder content) {
-        if (content.length() > 0) content.append("\n\n");
+        if (content.length() > 0) content.append(SEPARATOR);
         return content;
     }
 

@@ -527,7 +527,7 @@ public class Bench {
                             if (r.contains("\"errors\":true")) {
                                 // documents the pipeline rejects are counted and reported, not retried
                                 int at = 0, n = 0;
-                                while ((at = r.indexOf("\"error\":", at)) >= 0) { if (n++ == 0) firstError.compareAndSet(null, r.substring(at, Math.min(r.length(), at + 400))); at++; }
+                                while ((at = r.indexOf("\"error\":", at)) >= 0) { if (n++ == 0) { int rs = r.indexOf("\"reason\":\"", at); firstError.compareAndSet(null, rs < 0 ? "?" : r.substring(rs + 10, r.indexOf('"', rs + 10))); } at++; }
                                 failed.addAndGet(n);
                             }
                         }
@@ -581,8 +581,8 @@ public class Bench {
 
         // latency table
         Stats plugin1 = find(s.stats, "near_duplicate (simhash", 3, 1);
-        md.append("## Queries\n\nLatency is the client-side round trip in ms; `x plugin` is the method's p50 divided by the plugin's p50 at the same k and concurrency (k=6/8: divided by the best indexed layout).\n\n");
-        md.append("| method | k | conc | p50 | p95 | p99 | mean | q/s | recall | server `took` p50 | x plugin (p50) |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+        md.append("## Queries\n\nLatency is the client-side round trip in ms; `x plugin` is the method's p50 divided by the plugin's p50 at the same k and concurrency (k=6/8: divided by the best indexed layout). Recall = planted neighbours within k found / planted within k; \"other hits\" counts returned documents that are not planted neighbours of that probe (true matches that occur in the random data; every method here is exact, so they return the same documents). Negative size figures below are measurement noise of the base subtraction (a few KB).\n\n");
+        md.append("| method | k | conc | p50 | p95 | p99 | mean | q/s | recall (other hits) | server `took` p50 (ms, integer) | x plugin (p50) |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Stats st : s.stats) {
             Stats ref = st.k <= 3 ? find(s.stats, "near_duplicate (simhash", 3, st.conc) : bestIndexed(s.stats, st.k, st.conc);
             String ratio = st.k < 0 || ref == null ? "" : f(st.p50 / ref.p50);

@@ -609,7 +609,7 @@ public class Bench {
 
         // trade-off table
         md.append("\n## Block layouts: trade-off\n\nCandidates per query = expected number of random documents sharing at least one key with a probe (sum over key combinations of N / 2^kept bits, computed, not measured) plus the planted ones; latency = measured p50 at concurrency 1.\n\n");
-        md.append("| blocks | k_max | keys/doc | key bytes | kept bits/key | key index bytes/doc | expected candidates/query at N=").append(docs).append(" | at 10M | at 1B/shard of 50M | p50 ms at k=k_max |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        md.append("| blocks | k_max | keys/doc | key bytes | kept bits/key | key index bytes/doc | expected candidates/query at N=").append(docs).append(" | at 10M | at 50M docs/shard | p50 ms at k=k_max |\n|---|---|---|---|---|---|---|---|---|---|\n");
         List<Layout> all = new ArrayList<>(); all.add(new Layout(4, 3)); all.addAll(s.layouts);
         for (Layout l : all) {
             if (!s.files.containsKey(l.blocks == 4 && l.k == 3 ? "fp" : l.field())) continue;

@@ -1,0 +1,773 @@
+// near-duplicate benchmark harness: single-file Java program (JDK only), run with `java bench/Bench.java ...`
+// (bench/run.sh builds the plugin, starts a real node and calls this). See docs/performance.md.
+//
+// What it does, against a running OpenSearch node with the plugin:
+//  1. builds a synthetic index of --docs random 64-bit fingerprints (seeded, generated on the fly) with planted
+//     neighbours at distances 0..10 around --probes probe fingerprints; every document carries the same
+//     fingerprint in every representation: the plugin's simhash field (default 4 blocks / k_max 3, plus the
+//     alternative layouts of --layouts), a long field (painless brute force), 4 x 16-bit keyword block keys and
+//     10 keyword pair keys of 5 blocks (the hand-made pigeonhole layouts);
+//  2. bulk loads with refresh_interval -1, measures an un-merged figure, force-merges to 1 segment;
+//  3. runs every method at concurrency 1 and 4 with distinct probes, request_cache=false, and reports p50/p95/p99,
+//     throughput and recall of the planted neighbours, plus the round-trip floor;
+//  4. per-field disk usage (_disk_usage?run_expensive_tasks=true);
+//  5. ingest of ../shared/eval/public/docs.jsonl.gz through the simhash pipeline vs plain indexing;
+//  6. writes bench/results/RESULTS.md (and raw lines under bench/results/raw/).
+
+import java.io.*;
+import java.net.URI;
+import java.net.http.*;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.*;
+import java.time.*;
+import java.util.*;
+import java.util.concurrent.*;
+import java.util.concurrent.atomic.*;
+import java.util.zip.GZIPInputStream;
+
+public class Bench {
+    // ---------------------------------------------------------------- settings
+    static String url = "http://127.0.0.1:9400";
+    static long docs = 1_000_000;
+    static int probes = 2000;
+    static int queries = 2000;        // per fast method and concurrency level
+    static int scriptQueries = 20;    // per brute-force method and concurrency level
+    static int scanQueries = 100;     // allow_scan queries
+    static long seed = 42;
+    static String layoutsArg = "5:3,8:6,10:8";
+    static String index = null;
+    static boolean reuse = false;
+    static Set<String> onlyReps = null; // --reps fp,long,hand4,...: load and query only these (base is always loaded)
+    static boolean skipIngest = false;
+    static String evalDir = "../shared/eval/public";
+    static Path outDir = Paths.get("bench/results");
+    static int bulkDocs = 5000;
+    static int bulkThreads = 2;
+    static int ingestRounds = 3;
+    static final int PLANT = 11; // distances 0..10
+
+    static HttpClient http;
+    static final List<String> rawLines = Collections.synchronizedList(new ArrayList<>());
+    static final StringBuilder md = new StringBuilder();
+    static final Map<String, Object> facts = new LinkedHashMap<>();
+
+    public static void main(String[] args) throws Exception {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--url" -> url = args[++i];
+                case "--docs" -> docs = Long.parseLong(args[++i]);
+                case "--probes" -> probes = Integer.parseInt(args[++i]);
+                case "--queries" -> queries = Integer.parseInt(args[++i]);
+                case "--script-queries" -> scriptQueries = Integer.parseInt(args[++i]);
+                case "--scan-queries" -> scanQueries = Integer.parseInt(args[++i]);
+                case "--seed" -> seed = Long.parseLong(args[++i]);
+                case "--layouts" -> layoutsArg = args[++i];
+                case "--index" -> index = args[++i];
+                case "--reuse" -> reuse = true;
+                case "--ingest-rounds" -> ingestRounds = Integer.parseInt(args[++i]);
+                case "--reps" -> { onlyReps = new HashSet<>(Arrays.asList(args[++i].split(","))); onlyReps.add("base"); }
+                case "--skip-ingest" -> skipIngest = true;
+                case "--eval" -> evalDir = args[++i];
+                case "--out" -> outDir = Paths.get(args[++i]);
+                case "--bulk-docs" -> bulkDocs = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + a);
+            }
+        }
+        if (index == null) index = "bench" + docs + "_";
+        Files.createDirectories(outDir.resolve("raw"));
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
+            .executor(Executors.newFixedThreadPool(8)).build();
+        long started = System.nanoTime();
+        log("target " + url + ", " + docs + " docs, " + probes + " probes x " + PLANT + " planted, seed " + seed);
+        Map<?, ?> root = (Map<?, ?>) Json.parse(get("/"));
+        facts.put("opensearch", ((Map<?, ?>) root.get("version")).get("number"));
+        facts.put("plugins", get("/_cat/plugins?h=component,version").trim().replace('\n', ';'));
+        try {
+            Synthetic syn = new Synthetic();
+            syn.run();
+            IngestResult ingest = skipIngest ? null : new Ingest().run();
+            writeResults(syn, ingest, (System.nanoTime() - started) / 1e9);
+        } catch (Throwable t) {
+            t.printStackTrace();
+            System.exit(1);
+        }
+        log("done in " + (System.nanoTime() - started) / 1_000_000_000 + " s; wrote " + outDir.resolve(docs >= 10_000_000 ? "RESULTS-10M.md" : "RESULTS.md"));
+        System.exit(0);
+    }
+
+    static void log(String s) {
+        System.err.println("[bench " + LocalTime.now().withNano(0) + "] " + s);
+    }
+
+    // ---------------------------------------------------------------- HTTP
+    static String send(String method, String path, String body, String contentType) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofMinutes(60));
+        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) b.header("Content-Type", contentType);
+        HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() >= 300) {
+            throw new IOException(method + " " + path + " -> " + r.statusCode() + ": " + r.body().substring(0, Math.min(2000, r.body().length())));
+        }
+        return r.body();
+    }
+
+    static String get(String path) throws Exception { return send("GET", path, null, null); }
+    static String post(String path, String body) throws Exception { return send("POST", path, body, "application/json"); }
+    static String put(String path, String body) throws Exception { return send("PUT", path, body, "application/json"); }
+    static void delete(String path) {
+        try { send("DELETE", path, null, null); } catch (Exception ignored) { }
+    }
+
+    // ---------------------------------------------------------------- layouts (mirror of org.nearduplicate.core.BlockLayout)
+    record Layout(int blocks, int k) {
+        String field() { return "fp_" + blocks + "_" + k; }
+        int keys() { return (int) binom(blocks, blocks - k); }
+        int width(int b) { return 64 / blocks + (b < 64 % blocks ? 1 : 0); }
+        /** expected candidates per probe over n random fingerprints: sum over combinations of n / 2^kept bits. */
+        double expectedCandidates(long n) {
+            int[] combo = new int[blocks - k];
+            return combos(0, 0, combo, n);
+        }
+        private double combos(int from, int depth, int[] combo, long n) {
+            if (depth == combo.length) {
+                int bits = 0;
+                for (int b : combo) bits += width(b);
+                return n / Math.pow(2, bits);
+            }
+            double s = 0;
+            for (int i = from; i <= blocks - (combo.length - depth); i++) { combo[depth] = i; s += combos(i + 1, depth + 1, combo, n); }
+            return s;
+        }
+        int keyBytes() {
+            int maxKept = 0;
+            // widest combination: the first blocks-k blocks are the widest
+            for (int b = 0; b < blocks - k; b++) maxKept += width(b);
+            return 1 + (maxKept + 7) / 8;
+        }
+    }
+
+    static long binom(int n, int k) { long r = 1; for (int i = 1; i <= k; i++) r = r * (n - k + i) / i; return r; }
+
+    // ---------------------------------------------------------------- synthetic data set
+    static String hex(long v) { return String.format("%016x", v); }
+
+    /** fingerprint of document i: deterministic from the seed; planted neighbours are spread evenly through the ids. */
+    static final class Data {
+        final long n; final long[] probeFp; final long stride;
+        Data(long n, int probes, long seed) {
+            this.n = n;
+            SplittableRandom r = new SplittableRandom(seed);
+            probeFp = new long[probes];
+            for (int i = 0; i < probes; i++) probeFp[i] = r.nextLong();
+            stride = n / ((long) probes * PLANT);
+            if (stride < 1) throw new IllegalArgumentException("too many probes for " + n + " docs");
+        }
+        /** planted slot of doc i (probe * PLANT + distance), or -1. */
+        long planted(long i) {
+            if (i % stride != 0) return -1;
+            long j = i / stride;
+            return j < (long) probeFp.length * PLANT ? j : -1;
+        }
+        long fp(long i) {
+            long j = planted(i);
+            long h = mix(seed * 0x9E3779B97F4A7C15L + i);
+            if (j < 0) return h;
+            int probe = (int) (j / PLANT), d = (int) (j % PLANT);
+            long mask = 0;
+            SplittableRandom r = new SplittableRandom(h);
+            while (Long.bitCount(mask) < d) mask |= 1L << r.nextInt(64);
+            return probeFp[probe] ^ mask;
+        }
+        static long mix(long z) {
+            z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+            z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+            return z ^ (z >>> 31);
+        }
+        /** ids of the planted docs of probe p within distance k. */
+        Set<String> expected(int p, int k) {
+            Set<String> s = new HashSet<>();
+            for (int d = 0; d <= k; d++) s.add(Long.toString(((long) p * PLANT + d) * stride));
+            return s;
+        }
+    }
+
+    static String b16(long fp, int b) { return String.format("%04x", (fp >>> (48 - 16 * b)) & 0xFFFF); }
+    // 5 blocks of 13,13,13,13,12 bits (most significant first), pair keys of two blocks
+    static final int[] W5 = {13, 13, 13, 13, 12};
+    static long block5(long fp, int b) {
+        int start = 64; for (int i = 0; i <= b; i++) start -= W5[i];
+        return (fp >>> start) & ((1L << W5[b]) - 1);
+    }
+    static final int[][] PAIRS = {{0,1},{0,2},{0,3},{0,4},{1,2},{1,3},{1,4},{2,3},{2,4},{3,4}};
+    static String pair(long fp, int p) { return Long.toHexString((block5(fp, PAIRS[p][0]) << 13) | block5(fp, PAIRS[p][1])); }
+
+    record Stats(String name, int k, int conc, int n, double p50, double p95, double p99, double mean, double qps, double recall, long falseHits, double tookP50) { }
+
+    final static class Synthetic {
+        final Data data = new Data(docs, probes, seed);
+        final List<Layout> layouts = new ArrayList<>();
+        final List<Stats> stats = new ArrayList<>();
+        long segmentsUnmerged;
+        Stats unmerged;
+        double floorP50, floorP99;
+
+        Synthetic() {
+            if (!layoutsArg.isBlank()) for (String s : layoutsArg.split(",")) {
+                String[] p = s.trim().split(":");
+                layouts.add(new Layout(Integer.parseInt(p[0]), Integer.parseInt(p[1])));
+            }
+        }
+
+        /** one index per representation, so that every method is queried on an index holding only what it needs. */
+        record Rep(String name, String props, java.util.function.BiConsumer<Long, StringBuilder> doc) { }
+        final List<Rep> reps = new ArrayList<>();
+        final Map<String, Map<String, Long>> files = new LinkedHashMap<>();
+        final Map<String, Double> loadSecs = new LinkedHashMap<>();
+
+        String idx(String rep) { return index + rep; }
+
+        void run() throws Exception {
+            reps.add(new Rep("base", "", (fp, sb) -> { }));
+            reps.add(new Rep("fp", "\"fp\":{\"type\":\"simhash\"}", (fp, sb) -> sb.append("\"fp\":\"").append(hex(fp)).append('"')));
+            reps.add(new Rep("long", "\"fpl\":{\"type\":\"long\"}", (fp, sb) -> sb.append("\"fpl\":").append(fp)));
+            StringBuilder h4 = new StringBuilder("\"fpl\":{\"type\":\"long\"}");
+            for (int b = 0; b < 4; b++) h4.append(",\"b").append(b).append("\":{\"type\":\"keyword\",\"doc_values\":false}");
+            reps.add(new Rep("hand4", h4.toString(), (fp, sb) -> {
+                sb.append("\"fpl\":").append(fp);
+                for (int b = 0; b < 4; b++) sb.append(",\"b").append(b).append("\":\"").append(b16(fp, b)).append('"');
+            }));
+            StringBuilder h10 = new StringBuilder("\"fpl\":{\"type\":\"long\"}");
+            for (int p = 0; p < 10; p++) h10.append(",\"p").append(p).append("\":{\"type\":\"keyword\",\"doc_values\":false}");
+            reps.add(new Rep("hand10", h10.toString(), (fp, sb) -> {
+                sb.append("\"fpl\":").append(fp);
+                for (int p = 0; p < 10; p++) sb.append(",\"p").append(p).append("\":\"").append(pair(fp, p)).append('"');
+            }));
+            for (Layout l : layouts) {
+                reps.add(new Rep(l.field(), "\"" + l.field() + "\":{\"type\":\"simhash\",\"blocks\":" + l.blocks + ",\"max_distance\":" + l.k + "}",
+                    (fp, sb) -> sb.append('"').append(l.field()).append("\":\"").append(hex(fp)).append('"')));
+            }
+            if (onlyReps != null) reps.removeIf(r -> !onlyReps.contains(r.name));
+            for (Rep r : reps) {
+                long have = -1;
+                try { have = ((Number) ((Map<?, ?>) Json.parse(get("/" + idx(r.name) + "/_count"))).get("count")).longValue(); } catch (IOException e) { }
+                if (reuse && have == docs) {
+                    log("reusing index " + idx(r.name) + " (" + have + " docs)");
+                } else {
+                    load(r);
+                    if (r.name.equals("fp")) {
+                        files.put("fp", Map.of());
+                        unmerged = measure("near_duplicate (un-merged segments)", 3, 1, Math.min(queries, 500), 0, "fp",
+                            p -> ndQuery("fp", p, 3, false), 100);
+                        Map<?, ?> segs = (Map<?, ?>) Json.parse(get("/" + idx(r.name) + "/_stats/segments,store"));
+                        Map<?, ?> prim = (Map<?, ?>) ((Map<?, ?>) segs.get("_all")).get("primaries");
+                        segmentsUnmerged = ((Number) ((Map<?, ?>) prim.get("segments")).get("count")).longValue();
+                    }
+                    long t = System.nanoTime();
+                    post("/" + idx(r.name) + "/_forcemerge?max_num_segments=1", "");
+                    post("/" + idx(r.name) + "/_refresh", "");
+                    log("  force-merged " + idx(r.name) + " in " + (int) ((System.nanoTime() - t) / 1e9) + " s");
+                }
+                Map<?, ?> st = (Map<?, ?>) Json.parse(get("/" + idx(r.name) + "/_stats/segments,store?include_segment_file_sizes=true"));
+                Map<?, ?> prim = (Map<?, ?>) ((Map<?, ?>) st.get("_all")).get("primaries");
+                Map<String, Long> fsz = new LinkedHashMap<>();
+                fsz.put("store", num((Map<?, ?>) prim.get("store"), "size_in_bytes"));
+                Map<?, ?> fileSizes = (Map<?, ?>) ((Map<?, ?>) prim.get("segments")).get("file_sizes");
+                for (Map.Entry<?, ?> e : fileSizes.entrySet()) fsz.put((String) e.getKey(), num((Map<?, ?>) e.getValue(), "size_in_bytes"));
+                files.put(r.name, fsz);
+            }
+            Files.writeString(outDir.resolve("raw/file_sizes_" + docs + ".json"), Json.write(files));
+            queries();
+        }
+
+        /** bytes per doc of one component of a representation, minus the same component of the base index (_id etc.). */
+        double per(String rep, String... exts) {
+            long v = 0;
+            for (String e : exts) v += files.get(rep).getOrDefault(e, 0L) - files.get("base").getOrDefault(e, 0L);
+            return v / (double) docs;
+        }
+
+        void load(Rep rep) throws Exception {
+            String index = idx(rep.name);
+            delete("/" + index);
+            put("/" + index, "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"refresh_interval\":\"-1\","
+                + "\"index.translog.durability\":\"async\",\"index.translog.flush_threshold_size\":\"2gb\"},"
+                + "\"mappings\":{\"_source\":{\"enabled\":false},\"properties\":{" + rep.props + "}}}");
+            log("loading " + docs + " docs into " + index + " (bulk " + bulkDocs + ", " + bulkThreads + " threads)");
+            AtomicLong next = new AtomicLong(), bytes = new AtomicLong(), done = new AtomicLong();
+            long t = System.nanoTime();
+            ExecutorService ex = Executors.newFixedThreadPool(bulkThreads);
+            List<Future<?>> fs = new ArrayList<>();
+            for (int th = 0; th < bulkThreads; th++) fs.add(ex.submit(() -> {
+                StringBuilder sb = new StringBuilder(bulkDocs * 400);
+                while (true) {
+                    long from = next.getAndAdd(bulkDocs);
+                    if (from >= docs) return null;
+                    long to = Math.min(docs, from + bulkDocs);
+                    sb.setLength(0);
+                    for (long i = from; i < to; i++) {
+                        sb.append("{\"index\":{\"_id\":\"").append(i).append("\"}}\n{");
+                        rep.doc.accept(data.fp(i), sb);
+                        sb.append("}\n");
+                    }
+                    String body = sb.toString();
+                    String r = send("POST", "/" + index + "/_bulk", body, "application/x-ndjson");
+                    if (r.contains("\"errors\":true")) throw new IOException("bulk errors: " + r.substring(0, Math.min(1500, r.length())));
+                    bytes.addAndGet(body.length());
+                    long d = done.addAndGet(to - from);
+                    if ((d / bulkDocs) % 200 == 0) log("  " + d + " docs, " + (long) (d / ((System.nanoTime() - t) / 1e9)) + " docs/s");
+                }
+            }));
+            try {
+                for (Future<?> f : fs) f.get();
+            } finally {
+                ex.shutdownNow();
+            }
+            post("/" + index + "/_refresh", "");
+            double sec = (System.nanoTime() - t) / 1e9;
+            loadSecs.put(rep.name, sec);
+            log("  loaded in " + (int) sec + " s (" + (long) (docs / sec) + " docs/s)");
+        }
+
+        String ndQuery(String field, int p, int k, boolean scan) {
+            return "{\"size\":20,\"_source\":false,\"query\":{\"near_duplicate\":{\"field\":\"" + field + "\",\"fingerprint\":\""
+                + hex(pf(p)) + "\",\"max_distance\":" + k + (scan ? ",\"allow_scan\":true" : "") + "}}}";
+        }
+        static final String HAMMING = "Long.bitCount(doc['fpl'].value ^ params.p) <= params.k";
+        String script(int p, int k) {
+            return "{\"script\":{\"script\":{\"lang\":\"painless\",\"source\":\"" + HAMMING + "\",\"params\":{\"p\":" + pf(p) + ",\"k\":" + k + "}}}}";
+        }
+        String scriptQuery(int p, int k) {
+            return "{\"size\":20,\"_source\":false,\"query\":{\"bool\":{\"filter\":[" + script(p, k) + "]}}}";
+        }
+        String hand4(int p, int k) {
+            long fp = pf(p);
+            StringBuilder s = new StringBuilder("{\"size\":20,\"_source\":false,\"query\":{\"bool\":{\"filter\":[{\"bool\":{\"should\":[");
+            for (int b = 0; b < 4; b++) s.append(b == 0 ? "" : ",").append("{\"term\":{\"b").append(b).append("\":\"").append(b16(fp, b)).append("\"}}");
+            return s.append("],\"minimum_should_match\":1}},").append(script(p, k)).append("]}}}").toString();
+        }
+        String hand10(int p, int k) {
+            long fp = pf(p);
+            StringBuilder s = new StringBuilder("{\"size\":20,\"_source\":false,\"query\":{\"bool\":{\"filter\":[{\"bool\":{\"should\":[");
+            for (int q = 0; q < 10; q++) s.append(q == 0 ? "" : ",").append("{\"term\":{\"p").append(q).append("\":\"").append(pair(fp, q)).append("\"}}");
+            return s.append("],\"minimum_should_match\":1}},").append(script(p, k)).append("]}}}").toString();
+        }
+        /** probe p >= 0: planted probe p; p < 0: a random warm-up probe with no planted neighbours. */
+        long pf(int p) { return p >= 0 ? data.probeFp[p] : Data.mix(~(long) p * 31 + seed); }
+
+        interface Q { String body(int probe); }
+
+        /** runs n queries at concurrency conc; probes offset.. offset+n-1 (mod probes), so every query has a distinct probe when n <= probes. */
+        /** one method under test: its own probes, latencies and recall counters. */
+        final class M {
+            final String name, rep; final int k, n, warmup; final Q q;
+            final long[] lat; final double[] took;
+            final AtomicLong found = new AtomicLong(), expected = new AtomicLong(), falseHits = new AtomicLong();
+            long nanos;
+            M(String name, int k, String rep, int n, int warmup, Q q) {
+                this.name = name; this.k = k; this.rep = rep; this.n = n; this.warmup = warmup; this.q = q;
+                lat = new long[n]; took = new double[n];
+            }
+            String path() { return "/" + idx(rep) + "/_search?request_cache=false"; }
+        }
+
+        M m(String name, int k, String rep, int n, int warmup, Q q) { return new M(name, k, rep, n, warmup, q); }
+
+        Stats measure(String name, int k, int conc, int n, int offset, String rep, Q q, int warmup) throws Exception {
+            List<Stats> r = measureGroup(List.of(m(name, k, rep, n, warmup, q)), conc, offset, 1);
+            return r.isEmpty() ? null : r.get(0);
+        }
+
+        /**
+         * Runs the methods of a group interleaved: {@code rounds} rounds, each running the next slice of every method's
+         * queries, so that the machine's background noise hits all methods alike. Every query uses a distinct probe
+         * (offset + i mod probes); all methods see the same probe sequence.
+         */
+        List<Stats> measureGroup(List<M> group, int conc, int offset, int rounds) throws Exception {
+            List<M> ms = new ArrayList<>();
+            for (M m : group) if (files.containsKey(m.rep)) ms.add(m);
+            for (M m : ms) for (int i = 0; i < m.warmup; i++) post(m.path(), m.q.body(-1 - i - offset));
+            ExecutorService ex = Executors.newFixedThreadPool(conc);
+            try {
+                for (int r = 0; r < rounds; r++) {
+                    for (M m : ms) {
+                        int from = (int) ((long) r * m.n / rounds), to = (int) ((long) (r + 1) * m.n / rounds);
+                        if (to > from) runChunk(ex, m, conc, offset, from, to);
+                    }
+                }
+            } finally {
+                ex.shutdownNow();
+            }
+            List<Stats> out = new ArrayList<>();
+            for (M m : ms) {
+                long[] s = m.lat.clone(); Arrays.sort(s);
+                double[] tks = m.took.clone(); Arrays.sort(tks);
+                double mean = Arrays.stream(m.lat).average().orElse(0) / 1e6;
+                Stats st = new Stats(m.name, m.k, conc, m.n, pct(s, 50), pct(s, 95), pct(s, 99), mean, m.n / (m.nanos / 1e9),
+                    m.expected.get() == 0 ? Double.NaN : m.found.get() / (double) m.expected.get(), m.falseHits.get(), tks[tks.length / 2]);
+                log(String.format(Locale.ROOT, "  %-48s k=%d c=%d n=%d p50 %.3f p95 %.3f p99 %.3f ms, %.0f q/s, recall %.3f", m.name, m.k, conc, m.n, st.p50, st.p95, st.p99, st.qps, st.recall));
+                rawLines.add(String.format(Locale.ROOT, "%s\t%d\t%d\t%s", m.name, m.k, conc, Arrays.toString(Arrays.stream(m.lat).mapToDouble(x -> x / 1e6).toArray())));
+                out.add(st);
+            }
+            return out;
+        }
+
+        void runChunk(ExecutorService ex, M m, int conc, int offset, int from, int to) throws Exception {
+            AtomicInteger next = new AtomicInteger(from);
+            String path = m.path();
+            List<Future<?>> fs = new ArrayList<>();
+            long t0 = System.nanoTime();
+            for (int c = 0; c < conc; c++) fs.add(ex.submit(() -> {
+                int i;
+                while ((i = next.getAndIncrement()) < to) {
+                    int p = (offset + i) % probes;
+                    String body = m.q.body(p);
+                    long t = System.nanoTime();
+                    String r = post(path, body);
+                    m.lat[i] = System.nanoTime() - t;
+                    int tk = r.indexOf("\"took\":");
+                    m.took[i] = Integer.parseInt(r.substring(tk + 7, r.indexOf(',', tk)));
+                    if (m.k >= 0) {
+                        Set<String> exp = data.expected(p, m.k);
+                        Set<String> got = new HashSet<>();
+                        int at = 0;
+                        while ((at = r.indexOf("\"_id\":\"", at)) >= 0) { at += 7; got.add(r.substring(at, r.indexOf('"', at))); }
+                        m.expected.addAndGet(exp.size());
+                        for (String id : got) if (exp.contains(id)) m.found.incrementAndGet(); else m.falseHits.incrementAndGet();
+                    }
+                }
+                return null;
+            }));
+            for (Future<?> f : fs) f.get();
+            m.nanos += System.nanoTime() - t0;
+        }
+
+        static double pct(long[] sorted, double p) {
+            int idx = (int) Math.ceil(p / 100 * sorted.length) - 1;
+            return sorted[Math.max(0, Math.min(sorted.length - 1, idx))] / 1e6;
+        }
+
+        void add(Stats st) { if (st != null) stats.add(st); }
+
+        void queries() throws Exception {
+            log("queries (request_cache=false, distinct probes per query, size 20, methods interleaved in 10 rounds)");
+            int off = 0;
+            for (int conc : new int[]{1, 4}) {
+                List<M> k3 = new ArrayList<>();
+                k3.add(m("round-trip floor (match_none, size 0)", -1, "fp", queries, 200, p -> "{\"size\":0,\"query\":{\"match_none\":{}}}"));
+                k3.add(m("near_duplicate (simhash 4 blocks, k_max 3)", 3, "fp", queries, 200, p -> ndQuery("fp", p, 3, false)));
+                k3.add(m("hand-made pigeonhole 4x16-bit keyword keys + painless", 3, "hand4", queries, 200, p -> hand4(p, 3)));
+                k3.add(m("hand-made pigeonhole 10 pair keys of 5 blocks + painless", 3, "hand10", queries, 200, p -> hand10(p, 3)));
+                k3.add(m("painless brute-force script filter (long)", 3, "long", scriptQueries, 3, p -> scriptQuery(p, 3)));
+                // (allow_scan at k <= k_max still uses the keys, so there is no scan row at k=3)
+                for (Layout l : layouts) if (l.k == 3) k3.add(m("near_duplicate " + l.field() + " (" + l.blocks + " blocks, k_max " + l.k + ")", 3, l.field(), queries, 200, p -> ndQuery(l.field(), p, 3, false)));
+                List<Stats> st3 = measureGroup(k3, conc, off, 10);
+                stats.addAll(st3);
+                if (conc == 1) for (Stats st : st3) if (st.k < 0) { floorP50 = st.p50; floorP99 = st.p99; }
+                for (int k : new int[]{6, 8}) {
+                    List<M> g = new ArrayList<>();
+                    for (Layout l : layouts) if (l.k >= k) g.add(m("near_duplicate " + l.field() + " (" + l.blocks + " blocks, k_max " + l.k + ")", k, l.field(), queries, 200, p -> ndQuery(l.field(), p, k, false)));
+                    g.add(m("near_duplicate allow_scan (doc-values scan)", k, "fp", scanQueries, 10, p -> ndQuery("fp", p, k, true)));
+                    g.add(m("painless brute-force script filter (long)", k, "long", scriptQueries, 3, p -> scriptQuery(p, k)));
+                    stats.addAll(measureGroup(g, conc, off, 10));
+                }
+                off += queries;
+            }
+            // layouts measured at their own k_max for the trade-off table (k=3 layouts are in the k=3 group)
+        }
+    }
+
+    // ---------------------------------------------------------------- ingest of the eval pages
+    record IngestRun(String name, int docs, double seconds, long bytes) { double dps() { return docs / seconds; } double mbps() { return bytes / seconds / 1e6; } }
+    record IngestResult(List<IngestRun> runs, int docs, long bytes, String note, long plainStore, long simhashStore) { }
+
+    static final Map<String, Integer> rejected = new LinkedHashMap<>();
+    static final Map<String, String> rejectedWhy = new LinkedHashMap<>();
+
+    static final class Ingest {
+        IngestResult run() throws Exception {
+            Path file = Paths.get(evalDir, "docs.jsonl.gz");
+            if (!Files.exists(file)) {
+                log("skipping the ingest comparison: " + file + " is absent");
+                return new IngestResult(List.of(), 0, 0, "skipped: " + file + " is absent", 0, 0);
+            }
+            List<String> contents = new ArrayList<>();
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(file)), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    Map<?, ?> doc = (Map<?, ?>) Json.parse(line);
+                    contents.add("{\"content\":" + Json.write(doc.get("content")) + "}");
+                }
+            }
+            long bytes = 0; for (String c : contents) bytes += c.getBytes(StandardCharsets.UTF_8).length;
+            log("ingest comparison: " + contents.size() + " eval documents, " + bytes / 1_000_000 + " MB of JSON");
+            put("/_ingest/pipeline/bench-simhash", "{\"processors\":[{\"simhash\":{\"field\":\"content\",\"target_field\":\"fp\"}}]}");
+            List<IngestRun> runs = new ArrayList<>();
+            long plainStore = 0, simStore = 0;
+            for (int round = 0; round < ingestRounds; round++) {
+                for (boolean sim : new boolean[]{false, true}) {
+                    String idx = sim ? "bench_ingest_simhash" : "bench_ingest_plain";
+                    delete("/" + idx);
+                    put("/" + idx, "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"refresh_interval\":\"-1\"},"
+                        + "\"mappings\":{\"properties\":{\"content\":{\"type\":\"text\",\"analyzer\":\"standard\"}" + (sim ? ",\"fp\":{\"type\":\"simhash\"}" : "") + "}}}");
+                    String path = "/" + idx + "/_bulk" + (sim ? "?pipeline=bench-simhash" : "");
+                    AtomicInteger next = new AtomicInteger();
+                    AtomicInteger failed = new AtomicInteger();
+                    java.util.concurrent.atomic.AtomicReference<String> firstError = new java.util.concurrent.atomic.AtomicReference<>();
+                    int batch = 200;
+                    long t = System.nanoTime();
+                    ExecutorService ex = Executors.newFixedThreadPool(bulkThreads);
+                    List<Future<?>> fs = new ArrayList<>();
+                    for (int th = 0; th < bulkThreads; th++) fs.add(ex.submit(() -> {
+                        int from;
+                        while ((from = next.getAndAdd(batch)) < contents.size()) {
+                            StringBuilder sb = new StringBuilder();
+                            for (int i = from; i < Math.min(contents.size(), from + batch); i++) sb.append("{\"index\":{}}\n").append(contents.get(i)).append('\n');
+                            String r = send("POST", path, sb.toString(), "application/x-ndjson");
+                            if (r.contains("\"errors\":true")) {
+                                // documents the pipeline rejects are counted and reported, not retried
+                                int at = 0, n = 0;
+                                while ((at = r.indexOf("\"error\":", at)) >= 0) { if (n++ == 0) { int rs = r.indexOf("\"reason\":\"", at); firstError.compareAndSet(null, rs < 0 ? "?" : r.substring(rs + 10, r.indexOf('"', rs + 10))); } at++; }
+                                failed.addAndGet(n);
+                            }
+                        }
+                        return null;
+                    }));
+                    for (Future<?> f : fs) f.get();
+                    ex.shutdown();
+                    post("/" + idx + "/_refresh", "");
+                    double sec = (System.nanoTime() - t) / 1e9;
+                    IngestRun run = new IngestRun(sim ? "simhash pipeline + simhash field" : "plain (same text field, no pipeline)", contents.size(), sec, bytes);
+                    log(String.format(Locale.ROOT, "  round %d %-40s %.1f s, %.0f docs/s, %.2f MB/s, %d rejected", round, run.name(), sec, run.dps(), run.mbps(), failed.get()));
+                    if (failed.get() > 0) { rejected.put(run.name(), failed.get()); log("  first rejection: " + firstError.get()); rejectedWhy.put(run.name(), firstError.get()); }
+                    runs.add(run);
+                    if (round == ingestRounds - 1) {
+                        post("/" + idx + "/_forcemerge?max_num_segments=1", "");
+                        // sum of the live segment files (the store figure right after a merge may still count deleted files)
+                        Map<?, ?> st = (Map<?, ?>) Json.parse(get("/" + idx + "/_stats/segments?include_segment_file_sizes=true"));
+                        Map<?, ?> fsz = (Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) st.get("_all")).get("primaries")).get("segments")).get("file_sizes");
+                        long size = 0;
+                        for (Object v : fsz.values()) size += num((Map<?, ?>) v, "size_in_bytes");
+                        if (sim) simStore = size; else plainStore = size;
+                    }
+                }
+            }
+            return new IngestResult(runs, contents.size(), bytes, "", plainStore, simStore);
+        }
+    }
+
+    // ---------------------------------------------------------------- results
+    static String f(double v) { return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v); }
+    static String cmd(String... c) {
+        try {
+            Process p = new ProcessBuilder(c).redirectErrorStream(true).start();
+            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        } catch (IOException e) { return "?"; }
+    }
+
+    static long num(Map<?, ?> m, String k) { Object o = m == null ? null : m.get(k); return o instanceof Number n ? n.longValue() : 0; }
+
+    static void writeResults(Synthetic s, IngestResult ing, double seconds) throws Exception {
+        String mem = cmd("sh", "-c", "free -g | awk '/Mem:/{print $2\" GB\"}'");
+        md.append("# near-duplicate benchmark results\n\n");
+        md.append("Generated by `bench/run.sh` (`bench/Bench.java`); do not edit by hand. Re-run after any change to the engine or the query.\n\n");
+        md.append("| | |\n|---|---|\n");
+        md.append("| date | ").append(ZonedDateTime.now(ZoneOffset.UTC).withNano(0)).append(" |\n");
+        md.append("| machine | ").append(cmd("nproc")).append(" cores (`nproc`), ").append(mem).append(" RAM, ").append(cmd("sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2")).append("; shared with other builds (noisy) |\n");
+        md.append("| client JDK | ").append(System.getProperty("java.vendor")).append(' ').append(System.getProperty("java.version")).append(" (JDK HttpClient, HTTP/1.1 keep-alive) |\n");
+        md.append("| OpenSearch | ").append(facts.get("opensearch")).append(" (integ-test distribution), single node, plugins: ").append(facts.get("plugins")).append(" |\n");
+        md.append("| data | ").append(docs).append(" random 64-bit fingerprints (seed ").append(seed).append("), ").append(probes).append(" probes with planted neighbours at distances 0..10 (").append(probes * PLANT).append(" docs) |\n");
+        md.append("| index | 1 shard, 0 replicas, `_source` disabled, loaded with `_bulk` (").append(bulkDocs).append(" docs, ").append(bulkThreads).append(" threads) and `refresh_interval: -1`, then force-merged to 1 segment |\n");
+        md.append("| queries | HTTP round trip from a local client, `request_cache=false`, a distinct probe per query, `size: 20`, ").append(queries).append(" queries per fast method (").append(scriptQueries).append(" brute-force, ").append(scanQueries).append(" allow_scan) after a warm-up with other probes |\n");
+        md.append("| run time | ").append((int) seconds).append(" s |\n\n");
+        md.append("k-NN (binary vectors, hamming space): **not measured** — the integ-test distribution has no k-NN plugin and Maven Central only has `org.opensearch.plugin:opensearch-knn` 2.19.1.0 and 3.5.0.0, none for 3.6.0 (plugins must match the node version exactly).\n\n");
+
+        // latency table
+        Stats plugin1 = find(s.stats, "near_duplicate (simhash", 3, 1);
+        md.append("## Queries\n\nLatency is the client-side round trip in ms; `x plugin` is the method's p50 divided by the plugin's p50 at the same k and concurrency (k=6/8: divided by the best indexed layout). Recall = planted neighbours within k found / planted within k; \"other hits\" counts returned documents that are not planted neighbours of that probe (true matches that occur in the random data; every method here is exact, so they return the same documents). Negative size figures below are measurement noise of the base subtraction (a few KB).\n\n");
+        md.append("| method | k | conc | p50 | p95 | p99 | mean | q/s | recall (other hits) | server `took` p50 (ms, integer) | x plugin (p50) |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (Stats st : s.stats) {
+            Stats ref = st.k <= 3 ? find(s.stats, "near_duplicate (simhash", 3, st.conc) : bestIndexed(s.stats, st.k, st.conc);
+            String ratio = st.k < 0 || ref == null ? "" : f(st.p50 / ref.p50);
+            md.append("| ").append(st.name).append(" | ").append(st.k < 0 ? "-" : st.k).append(" | ").append(st.conc).append(" | ").append(f(st.p50)).append(" | ").append(f(st.p95))
+                .append(" | ").append(f(st.p99)).append(" | ").append(f(st.mean)).append(" | ").append(f(st.qps)).append(" | ")
+                .append(st.k < 0 ? "" : f(st.recall) + (st.falseHits > 0 ? " (" + st.falseHits + " false)" : "")).append(" | ").append(f(st.tookP50)).append(" | ").append(ratio).append(" |\n");
+        }
+        if (s.unmerged != null) {
+            md.append("\nUn-merged (").append(s.segmentsUnmerged).append(" segments, right after the bulk load, before force-merge): near_duplicate k=3 c=1 p50 ")
+                .append(f(s.unmerged.p50)).append(" ms, p99 ").append(f(s.unmerged.p99)).append(" ms (n=").append(s.unmerged.n).append(").\n");
+        }
+
+        // sizes
+        md.append("\n## Index size on disk\n\n");
+        md.append("Each representation lives in its own index (same documents, `_source` disabled, force-merged to 1 segment). Sizes come from `_stats/segments?include_segment_file_sizes=true` (OpenSearch has no per-field `_disk_usage` API); every figure is the index's bytes per document **minus those of a base index with the same ids and no fields** (the base is ")
+            .append(f(s.files.values().iterator().next().entrySet().stream().filter(e -> !e.getKey().equals("store")).mapToLong(Map.Entry::getValue).sum() / (double) docs))
+            .append(" bytes/doc: `_id`, sequence numbers). Stored fields (`.fdt`: the recovery source OpenSearch keeps for a while when `_source` is disabled) are left out. Terms = `.tim .tip .tmd .doc .psm`, doc values = `.dvd .dvm`, points = `.kdd .kdi .kdm`.\n\n");
+        md.append("| representation | index | keys/doc | terms + postings | doc values | points | total (terms + doc values + points) | load docs/s |\n|---|---|---|---|---|---|---|---|\n");
+        sizeRow(s, "simhash field, default (4 blocks, k_max 3)", "fp", 4);
+        for (Layout l : s.layouts) sizeRow(s, "simhash field " + l.blocks + " blocks, k_max " + l.k, l.field(), l.keys());
+        sizeRow(s, "long field (brute-force script)", "long", 0);
+        sizeRow(s, "4 x 16-bit keyword keys + long field (hand-made)", "hand4", 4);
+        sizeRow(s, "10 pair keys of 5 blocks + long field (hand-made)", "hand10", 10);
+
+        // trade-off table
+        md.append("\n## Block layouts: trade-off\n\nCandidates per query = expected number of random documents sharing at least one key with a probe (sum over key combinations of N / 2^kept bits, computed, not measured) plus the planted ones; latency = measured p50 at concurrency 1.\n\n");
+        md.append("| blocks | k_max | keys/doc | key bytes | kept bits/key | key index bytes/doc | expected candidates/query at N=").append(docs).append(" | at 10M | at 50M docs/shard | p50 ms at k=k_max |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        List<Layout> all = new ArrayList<>(); all.add(new Layout(4, 3)); all.addAll(s.layouts);
+        for (Layout l : all) {
+            if (!s.files.containsKey(l.blocks == 4 && l.k == 3 ? "fp" : l.field())) continue;
+            String field = l.blocks == 4 && l.k == 3 ? "fp" : l.field();
+            Stats st = l.blocks == 4 && l.k == 3 ? plugin1 : find(s.stats, "near_duplicate " + field + " ", l.k, 1);
+            if (!s.files.containsKey(field)) continue;
+            int kept = 0; for (int b = l.k; b < l.blocks; b++) kept += l.width(b);
+            md.append("| ").append(l.blocks).append(" | ").append(l.k).append(" | ").append(l.keys()).append(" | ").append(l.keyBytes()).append(" | ")
+                .append(kept).append(kept == keptMax(l) ? "" : ".." + keptMax(l)).append(" | ").append(f(s.per(field, TERMS))).append(" | ")
+                .append(f(l.expectedCandidates(docs))).append(" | ").append(f(l.expectedCandidates(10_000_000))).append(" | ").append(f(l.expectedCandidates(50_000_000)))
+                .append(" | ").append(st == null ? "" : f(st.p50)).append(" |\n");
+        }
+
+        // ingest
+        md.append("\n## Ingest\n\n");
+        if (ing == null) md.append("Not run (`--skip-ingest`).\n");
+        else if (ing.runs.isEmpty()) md.append(ing.note).append('\n');
+        else {
+            md.append(ing.docs).append(" documents of `").append(evalDir).append("/docs.jsonl.gz` (").append(f(ing.bytes / 1e6)).append(" MB of JSON, text and HTML, English and Chinese), `_bulk` of 200 docs with ")
+                .append(bulkThreads).append(" client threads, 1 shard, `refresh_interval: -1`, timed up to the final refresh; " + ingestRounds + " alternating rounds, the median reported (each round's time is listed: this machine is shared, compare within a round). Both indices map `content` as `text` with the `standard` analyzer; the simhash one adds a `simhash` field `fp` filled by the `simhash` ingest processor (HTML extraction, analysis, SimHash).\n\n");
+            md.append("| method | docs/s (median) | MB/s (median) | rounds (s) | segment files after merge (bytes/doc, with `_source`) |\n|---|---|---|---|---|\n");
+            double[] med = new double[2];
+            for (int sim = 0; sim < 2; sim++) {
+                final int fs = sim;
+                List<IngestRun> rs = ing.runs.stream().filter(r -> r.name().startsWith(fs == 1 ? "simhash" : "plain")).toList();
+                double[] secs = rs.stream().mapToDouble(IngestRun::seconds).sorted().toArray();
+                double m = secs[secs.length / 2];
+                med[sim] = ing.docs / m;
+                md.append("| ").append(rs.get(0).name()).append(" | ").append(f(ing.docs / m)).append(" | ").append(f(ing.bytes / m / 1e6)).append(" | ")
+                    .append(String.join(", ", rs.stream().map(r -> f(r.seconds())).toList())).append(" | ").append(f((sim == 1 ? ing.simhashStore : ing.plainStore) / (double) ing.docs)).append(" |\n");
+            }
+            if (!rejected.isEmpty()) md.append("\nRejected documents (counted in the time, last round): ").append(rejected).append(" — first reason: `").append(rejectedWhy.values().iterator().next().replace('|', '/').replace('\n', ' ')).append("`\n");
+            md.append("\nFingerprinting ingest throughput = **").append(f(100 * med[1] / med[0])).append(" %** of plain indexing.\n");
+            facts.put("ingestRatio", med[1] / med[0]);
+        }
+
+        // targets
+        md.append("\n## Targets (N = ").append(docs).append(")\n\n| target | measured | met |\n|---|---|---|\n");
+        Stats script1 = find(s.stats, "painless brute-force", 3, 1), h4 = find(s.stats, "hand-made pigeonhole 4x16", 3, 1), h10 = find(s.stats, "hand-made pigeonhole 10 pair", 3, 1);
+        target("k=3 p50 <= 1 ms and within 2x of the round-trip floor", () -> f(plugin1.p50) + " ms (floor " + f(s.floorP50) + " ms, " + f(plugin1.p50 / s.floorP50) + "x)", () -> plugin1.p50 <= 1 && plugin1.p50 <= 2 * s.floorP50);
+        target("k=3 p99 <= 5 ms", () -> f(plugin1.p99) + " ms", () -> plugin1.p99 <= 5);
+        target(">= 400x faster than the brute-force script (p50)", () -> f(script1.p50 / plugin1.p50) + "x", () -> script1.p50 / plugin1.p50 >= 400);
+        target("faster than hand-made 4x16 keys (p50)", () -> f(h4.p50 / plugin1.p50) + "x", () -> h4.p50 > plugin1.p50);
+        target("faster than hand-made 5-choose-2 pair keys (p50)", () -> f(h10.p50 / plugin1.p50) + "x", () -> h10.p50 > plugin1.p50);
+        for (int k : new int[]{6, 8}) {
+            Stats b = bestIndexed(s.stats, k, 1);
+            target("k=" + k + " served from the index", b == null ? "no layout with k_max >= " + k : b.name + ": p50 " + f(b.p50) + " ms, recall " + f(b.recall), b != null && b.recall == 1.0);
+        }
+        double keyBytes = s.per("fp", TERMS);
+        target("key overhead <= 40 bytes/doc at the default layout", f(keyBytes) + " bytes/doc (terms + postings of `fp`; + " + f(s.per("fp", DV)) + " bytes/doc fingerprint doc values)", keyBytes <= 40);
+        if (facts.containsKey("ingestRatio")) {
+            double r = (Double) facts.get("ingestRatio");
+            target("ingest with fingerprinting >= 50% of plain", () -> f(100 * r) + " %", () -> r >= 0.5);
+        }
+        md.append("\n");
+        Files.writeString(outDir.resolve(docs >= 10_000_000 ? "RESULTS-10M.md" : "RESULTS.md"), md.toString());
+        Files.write(outDir.resolve("raw/latencies_" + docs + ".tsv"), rawLines);
+    }
+
+    static int keptMax(Layout l) { int kept = 0; for (int b = 0; b < l.blocks - l.k; b++) kept += l.width(b); return kept; }
+
+    static void target(String what, java.util.function.Supplier<String> measured, java.util.function.BooleanSupplier met) {
+        try {
+            target(what, measured.get(), met.getAsBoolean());
+        } catch (NullPointerException e) {
+            md.append("| ").append(what).append(" | not measured in this run | - |\n");
+        }
+    }
+
+    static void target(String what, String measured, boolean met) { md.append("| ").append(what).append(" | ").append(measured).append(" | ").append(met ? "yes" : "**no**").append(" |\n"); }
+
+    static final String[] TERMS = {"tim", "tip", "tmd", "doc", "psm"}, DV = {"dvd", "dvm"}, POINTS = {"kdd", "kdi", "kdm"};
+
+    static void sizeRow(Synthetic s, String name, String rep, int keys) {
+        if (!s.files.containsKey(rep)) return;
+        Double secs = s.loadSecs.get(rep);
+        md.append("| ").append(name).append(" | `").append(s.idx(rep)).append("` | ").append(keys).append(" | ").append(f(s.per(rep, TERMS))).append(" | ")
+            .append(f(s.per(rep, DV))).append(" | ").append(f(s.per(rep, POINTS))).append(" | ").append(f(s.per(rep, TERMS) + s.per(rep, DV) + s.per(rep, POINTS))).append(" | ")
+            .append(secs == null ? "(reused)" : f(docs / secs)).append(" |\n");
+    }
+
+    static Stats find(List<Stats> l, String prefix, int k, int conc) {
+        for (Stats s : l) if (s.name.startsWith(prefix) && s.k == k && s.conc == conc) return s;
+        return null;
+    }
+    static Stats bestIndexed(List<Stats> l, int k, int conc) {
+        Stats best = null;
+        for (Stats s : l) if (s.name.startsWith("near_duplicate fp_") && s.k == k && s.conc == conc && (best == null || s.p50 < best.p50)) best = s;
+        return best;
+    }
+
+    // ---------------------------------------------------------------- minimal JSON
+    static final class Json {
+        final String s; int i;
+        Json(String s) { this.s = s; }
+        static Object parse(String s) { Json j = new Json(s); j.ws(); return j.value(); }
+        void ws() { while (i < s.length() && Character.isWhitespace(s.charAt(i))) i++; }
+        Object value() {
+            char c = s.charAt(i);
+            if (c == '{') {
+                Map<String, Object> m = new LinkedHashMap<>(); i++; ws();
+                if (s.charAt(i) == '}') { i++; return m; }
+                while (true) { ws(); String k = str(); ws(); i++; ws(); m.put(k, value()); ws(); if (s.charAt(i++) == '}') return m; }
+            }
+            if (c == '[') {
+                List<Object> l = new ArrayList<>(); i++; ws();
+                if (s.charAt(i) == ']') { i++; return l; }
+                while (true) { ws(); l.add(value()); ws(); if (s.charAt(i++) == ']') return l; }
+            }
+            if (c == '"') return str();
+            if (s.startsWith("true", i)) { i += 4; return true; }
+            if (s.startsWith("false", i)) { i += 5; return false; }
+            if (s.startsWith("null", i)) { i += 4; return null; }
+            int st = i; while (i < s.length() && "+-0123456789.eE".indexOf(s.charAt(i)) >= 0) i++;
+            String n = s.substring(st, i);
+            if (n.contains(".") || n.contains("e") || n.contains("E")) return Double.parseDouble(n);
+            try { return Long.parseLong(n); } catch (NumberFormatException e) { return new java.math.BigInteger(n); }
+        }
+        String str() {
+            StringBuilder b = new StringBuilder(); i++;
+            while (true) {
+                char c = s.charAt(i++);
+                if (c == '"') return b.toString();
+                if (c == '\\') {
+                    char e = s.charAt(i++);
+                    switch (e) {
+                        case 'n' -> b.append('\n'); case 't' -> b.append('\t'); case 'r' -> b.append('\r'); case 'b' -> b.append('\b'); case 'f' -> b.append('\f');
+                        case 'u' -> { b.append((char) Integer.parseInt(s.substring(i, i + 4), 16)); i += 4; }
+                        default -> b.append(e);
+                    }
+                } else b.append(c);
+            }
+        }
+        static String write(Object o) {
+            StringBuilder b = new StringBuilder(); write(o, b); return b.toString();
+        }
+        static void write(Object o, StringBuilder b) {
+            if (o == null) b.append("null");
+            else if (o instanceof String str) {
+                b.append('"');
+                for (int i = 0; i < str.length(); i++) {
+                    char c = str.charAt(i);
+                    switch (c) {
+                        case '"' -> b.append("\\\""); case '\\' -> b.append("\\\\"); case '\n' -> b.append("\\n"); case '\r' -> b.append("\\r"); case '\t' -> b.append("\\t");
+                        default -> { if (c < 0x20) b.append(String.format("\\u%04x", (int) c)); else b.append(c); }
+                    }
+                }
+                b.append('"');
+            } else if (o instanceof Map<?, ?> m) {
+                b.append('{'); boolean first = true;
+                for (Map.Entry<?, ?> e : m.entrySet()) { if (!first) b.append(','); first = false; write(String.valueOf(e.getKey()), b); b.append(':'); write(e.getValue(), b); }
+                b.append('}');
+            } else if (o instanceof List<?> l) {
+                b.append('['); for (int i = 0; i < l.size(); i++) { if (i > 0) b.append(','); write(l.get(i), b); } b.append(']');
+            } else b.append(o);
+        }
+    }
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# One-line benchmark: builds the plugin, starts a real OpenSearch 3.6.0 node with it on port 9400 (4 GB heap),
+# runs bench/Bench.java (synthetic fingerprints + eval-corpus ingest, all methods side by side) and stops the node.
+#
+#   bench/run.sh                          # 1M docs (~15 min on 2 cores) -> bench/results/RESULTS.md
+#   bench/run.sh --docs 10000000          # 10M docs                     -> bench/results/RESULTS-10M.md
+#   BENCH_URL=http://127.0.0.1:9400 bench/run.sh --reuse   # target a running node, reuse a loaded index
+#
+# Environment: NODE_PORT (9400), NODE_HEAP (4g), BENCH_URL (skip build and node start), BENCH_KEEP=1 (leave the node up).
+# Options after the script name go to Bench.java: --docs N --probes N --queries N --script-queries N --scan-queries N
+# --layouts "5:3,8:6,10:8" --seed N --reuse --skip-ingest --eval DIR --out DIR.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/env.sh
+export NODE_PORT=${NODE_PORT:-9400}
+export NODE_HEAP=${NODE_HEAP:-4g}
+url=${BENCH_URL:-}
+if [ -z "$url" ]; then
+  $MVN -q -DskipTests -Dskip.node=true package
+  scripts/node.sh start
+  url=http://127.0.0.1:$NODE_PORT
+  [ "${BENCH_KEEP:-0}" = 1 ] || trap 'scripts/node.sh stop' EXIT
+fi
+java -Xmx2g bench/Bench.java --url "$url" "$@"

@@ -6,7 +6,10 @@
 //     neighbours at distances 0..10 around --probes probe fingerprints; every document carries the same
 //     fingerprint in every representation: the plugin's simhash field (default 4 blocks / k_max 3, plus the
 //     alternative layouts of --layouts), a long field (painless brute force), 4 x 16-bit keyword block keys and
-//     10 keyword pair keys of 5 blocks (the hand-made pigeonhole layouts);
+//     10 keyword pair keys of 5 blocks (the hand-made pigeonhole layouts); the other methods get their own data:
+//     `minhash` = the plugin's minhash field (128 random 32-bit values per doc, 32 bands x 4 rows) with planted
+//     neighbours at estimated Jaccard 1.0..0.3, `imatch` = a keyword field with a random 40-hex key per doc and 3
+//     planted exact copies per probe;
 //  2. bulk loads with refresh_interval -1, measures an un-merged figure, force-merges to 1 segment;
 //  3. runs every method at concurrency 1 and 4 with distinct probes, request_cache=false, and reports p50/p95/p99,
 //     throughput and recall of the planted neighbours, plus the round-trip floor;
@@ -44,6 +47,7 @@ public class Bench {
     static int bulkDocs = 5000;
     static int bulkThreads = 2;
     static int ingestRounds = 3;
+    static String resultsName = null; // --results FILE: name of the results file (default RESULTS.md / RESULTS-10M.md)
     static final int PLANT = 11; // distances 0..10
 
     static HttpClient http;
@@ -71,10 +75,12 @@ public class Bench {
                 case "--eval" -> evalDir = args[++i];
                 case "--out" -> outDir = Paths.get(args[++i]);
                 case "--bulk-docs" -> bulkDocs = Integer.parseInt(args[++i]);
+                case "--results" -> resultsName = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
         if (index == null) index = "bench" + docs + "_";
+        if (resultsName == null) resultsName = docs >= 10_000_000 ? "RESULTS-10M.md" : "RESULTS.md";
         Files.createDirectories(outDir.resolve("raw"));
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
             .executor(Executors.newFixedThreadPool(8)).build();
@@ -92,7 +98,7 @@ public class Bench {
             t.printStackTrace();
             System.exit(1);
         }
-        log("done in " + (System.nanoTime() - started) / 1_000_000_000 + " s; wrote " + outDir.resolve(docs >= 10_000_000 ? "RESULTS-10M.md" : "RESULTS.md"));
+        log("done in " + (System.nanoTime() - started) / 1_000_000_000 + " s; wrote " + outDir.resolve(resultsName));
         System.exit(0);
     }
 
@@ -192,6 +198,61 @@ public class Bench {
         }
     }
 
+    // ---------------------------------------------------------------- MinHash and I-Match data
+    // Same ids and planted slots as Data: planted slot d of probe p is, for MinHash, a copy of the probe's signature
+    // with exactly MH_KEEP[d] of the 128 values kept (at random positions) and the others replaced by random values,
+    // so its estimated Jaccard with the probe is MH_KEEP[d] / 128; for I-Match, slots d <= IM_COPIES - 1 carry the
+    // probe's key (exact copies), the others a random key.
+    static final int MH = 128;
+    static final double[] MH_SIM = {1.0, 0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.6, 0.5, 0.4, 0.3};
+    static final int[] MH_KEEP = new int[PLANT];
+    static { for (int d = 0; d < PLANT; d++) MH_KEEP[d] = (int) Math.ceil(MH_SIM[d] * MH - 1e-9); }
+    static final int IM_COPIES = 3;
+
+    static int[] mhProbe(long p) {
+        SplittableRandom r = new SplittableRandom(Data.mix(seed * 0x632BE59BD9B4E019L + 0x5851F42D4C957F2DL * (p + 1)));
+        int[] s = new int[MH]; for (int i = 0; i < MH; i++) s[i] = r.nextInt(); return s;
+    }
+    static int[] mhSig(Data data, long i) {
+        SplittableRandom r = new SplittableRandom(Data.mix(seed * 0xC2B2AE3D27D4EB4FL + i));
+        int[] s = new int[MH]; for (int k = 0; k < MH; k++) s[k] = r.nextInt();
+        long j = data.planted(i);
+        if (j >= 0) {
+            int[] ps = mhProbe(j / PLANT);
+            int[] pos = new int[MH]; for (int k = 0; k < MH; k++) pos[k] = k;
+            int keep = MH_KEEP[(int) (j % PLANT)];
+            for (int k = 0; k < keep; k++) { int x = k + r.nextInt(MH - k); int t = pos[k]; pos[k] = pos[x]; pos[x] = t; s[pos[k]] = ps[pos[k]]; }
+        }
+        return s;
+    }
+    /** base64 of the values as big-endian 32-bit ints (MinHashSignatures.toBase64). */
+    static String b64(int[] s) {
+        byte[] b = new byte[s.length * 4];
+        for (int i = 0; i < s.length; i++) { b[4 * i] = (byte) (s[i] >>> 24); b[4 * i + 1] = (byte) (s[i] >>> 16); b[4 * i + 2] = (byte) (s[i] >>> 8); b[4 * i + 3] = (byte) s[i]; }
+        return Base64.getEncoder().encodeToString(b);
+    }
+    static String imKey(long salt) {
+        long a = Data.mix(salt), b = Data.mix(a ^ 0x9E3779B97F4A7C15L), c = Data.mix(b + 0x2545F4914F6CDD1DL);
+        return String.format("%016x%016x%08x", a, b, c >>> 32);
+    }
+    static String imProbe(long p) { return imKey(seed * 0x3C6EF372FE94F82BL + 0xA54FF53A5F1D36F1L * (p + 1) + 7); }
+    static String imDoc(Data data, long i) {
+        long j = data.planted(i);
+        if (j >= 0 && j % PLANT < IM_COPIES) return imProbe(j / PLANT);
+        return imKey(seed * 0x1F83D9ABFB41BD6BL + i * 0x5BE0CD19137E2179L + 3);
+    }
+    /** ids of the planted MinHash neighbours of probe p with estimated Jaccard >= t. */
+    static Set<String> mhExpected(Data data, int p, double t) {
+        Set<String> s = new HashSet<>();
+        for (int d = 0; d < PLANT; d++) if (MH_KEEP[d] / (double) MH >= t) s.add(Long.toString(((long) p * PLANT + d) * data.stride));
+        return s;
+    }
+    static Set<String> imExpected(Data data, int p) {
+        Set<String> s = new HashSet<>();
+        for (int d = 0; d < IM_COPIES; d++) s.add(Long.toString(((long) p * PLANT + d) * data.stride));
+        return s;
+    }
+
     static String b16(long fp, int b) { return String.format("%04x", (fp >>> (48 - 16 * b)) & 0xFFFF); }
     // 5 blocks of 13,13,13,13,12 bits (most significant first), pair keys of two blocks
     static final int[] W5 = {13, 13, 13, 13, 12};
@@ -220,7 +281,10 @@ public class Bench {
         }
 
         /** one index per representation, so that every method is queried on an index holding only what it needs. */
-        record Rep(String name, String props, java.util.function.BiConsumer<Long, StringBuilder> doc) { }
+        /** doc gets the document's fingerprint, or its id when byId (representations with their own data). */
+        record Rep(String name, String props, java.util.function.BiConsumer<Long, StringBuilder> doc, boolean byId) {
+            Rep(String name, String props, java.util.function.BiConsumer<Long, StringBuilder> doc) { this(name, props, doc, false); }
+        }
         final List<Rep> reps = new ArrayList<>();
         final Map<String, Map<String, Long>> files = new LinkedHashMap<>();
         final Map<String, Double> loadSecs = new LinkedHashMap<>();
@@ -247,6 +311,8 @@ public class Bench {
                 reps.add(new Rep(l.field(), "\"" + l.field() + "\":{\"type\":\"simhash\",\"blocks\":" + l.blocks + ",\"max_distance\":" + l.k + "}",
                     (fp, sb) -> sb.append('"').append(l.field()).append("\":\"").append(hex(fp)).append('"')));
             }
+            reps.add(new Rep("minhash", "\"mh\":{\"type\":\"minhash\"}", (i, sb) -> sb.append("\"mh\":\"").append(b64(mhSig(data, i))).append('"'), true));
+            reps.add(new Rep("imatch", "\"im\":{\"type\":\"keyword\"}", (i, sb) -> sb.append("\"im\":\"").append(imDoc(data, i)).append('"'), true));
             if (onlyReps != null) reps.removeIf(r -> !onlyReps.contains(r.name));
             for (Rep r : reps) {
                 long have = -1;
@@ -307,7 +373,7 @@ public class Bench {
                     sb.setLength(0);
                     for (long i = from; i < to; i++) {
                         sb.append("{\"index\":{\"_id\":\"").append(i).append("\"}}\n{");
-                        rep.doc.accept(data.fp(i), sb);
+                        rep.doc.accept(rep.byId ? i : data.fp(i), sb);
                         sb.append("}\n");
                     }
                     String body = sb.toString();
@@ -352,6 +418,24 @@ public class Bench {
             for (int q = 0; q < 10; q++) s.append(q == 0 ? "" : ",").append("{\"term\":{\"p").append(q).append("\":\"").append(pair(fp, q)).append("\"}}");
             return s.append("],\"minimum_should_match\":1}},").append(script(p, k)).append("]}}}").toString();
         }
+        String mhQuery(int p, double t, boolean scan) {
+            return "{\"size\":20,\"_source\":false,\"query\":{\"minhash_similar\":{\"field\":\"mh\",\"signature\":\"" + b64(mhProbe(p >= 0 ? p : 1_000_000_000L - p))
+                + "\",\"min_similarity\":" + t + (scan ? ",\"candidates\":\"scan\"" : "") + "}}}";
+        }
+        String imQuery(int p) {
+            return "{\"size\":20,\"_source\":false,\"query\":{\"term\":{\"im\":\"" + imProbe(p >= 0 ? p : 1_000_000_000L - p) + "\"}}}";
+        }
+        M mh(double t, boolean scan, int n, int warm) {
+            M m = m("minhash_similar min_similarity " + t + (scan ? " (candidates: scan)" : " (LSH 32x4)"), -1, "minhash", n, warm, p -> mhQuery(p, t, scan));
+            m.exp = p -> mhExpected(data, p, t);
+            return m;
+        }
+        M im() {
+            M m = m("imatch key: term query on a keyword field", -1, "imatch", queries, 200, this::imQuery);
+            m.exp = p -> imExpected(data, p);
+            return m;
+        }
+
         /** probe p >= 0: planted probe p; p < 0: a random warm-up probe with no planted neighbours. */
         long pf(int p) { return p >= 0 ? data.probeFp[p] : Data.mix(~(long) p * 31 + seed); }
 
@@ -361,6 +445,7 @@ public class Bench {
         /** one method under test: its own probes, latencies and recall counters. */
         final class M {
             final String name, rep; final int k, n, warmup; final Q q;
+            java.util.function.IntFunction<Set<String>> exp; // planted ids a query of probe p must find (default: within k)
             final long[] lat; final double[] took;
             final AtomicLong found = new AtomicLong(), expected = new AtomicLong(), falseHits = new AtomicLong();
             long nanos;
@@ -427,8 +512,8 @@ public class Bench {
                     m.lat[i] = System.nanoTime() - t;
                     int tk = r.indexOf("\"took\":");
                     m.took[i] = Integer.parseInt(r.substring(tk + 7, r.indexOf(',', tk)));
-                    if (m.k >= 0) {
-                        Set<String> exp = data.expected(p, m.k);
+                    if (m.k >= 0 || m.exp != null) {
+                        Set<String> exp = m.exp != null ? m.exp.apply(p) : data.expected(p, m.k);
                         Set<String> got = new HashSet<>();
                         int at = 0;
                         while ((at = r.indexOf("\"_id\":\"", at)) >= 0) { at += 7; got.add(r.substring(at, r.indexOf('"', at))); }
@@ -454,12 +539,16 @@ public class Bench {
             int off = 0;
             for (int conc : new int[]{1, 4}) {
                 List<M> k3 = new ArrayList<>();
-                k3.add(m("round-trip floor (match_none, size 0)", -1, "fp", queries, 200, p -> "{\"size\":0,\"query\":{\"match_none\":{}}}"));
+                k3.add(m("round-trip floor (match_none, size 0)", -1, files.containsKey("fp") ? "fp" : reps.get(reps.size() - 1).name, queries, 200, p -> "{\"size\":0,\"query\":{\"match_none\":{}}}"));
                 k3.add(m("near_duplicate (simhash 4 blocks, k_max 3)", 3, "fp", queries, 200, p -> ndQuery("fp", p, 3, false)));
                 k3.add(m("hand-made pigeonhole 4x16-bit keyword keys + painless", 3, "hand4", queries, 200, p -> hand4(p, 3)));
                 k3.add(m("hand-made pigeonhole 10 pair keys of 5 blocks + painless", 3, "hand10", queries, 200, p -> hand10(p, 3)));
                 k3.add(m("painless brute-force script filter (long)", 3, "long", scriptQueries, 3, p -> scriptQuery(p, 3)));
                 // (allow_scan at k <= k_max still uses the keys, so there is no scan row at k=3)
+                k3.add(mh(0.8, false, queries, 200));
+                k3.add(mh(0.4, false, queries, 200));
+                k3.add(mh(0.4, true, scanQueries, 10));
+                k3.add(im());
                 for (Layout l : layouts) if (l.k == 3) k3.add(m("near_duplicate " + l.field() + " (" + l.blocks + " blocks, k_max " + l.k + ")", 3, l.field(), queries, 200, p -> ndQuery(l.field(), p, 3, false)));
                 List<Stats> st3 = measureGroup(k3, conc, off, 10);
                 stats.addAll(st3);
@@ -577,6 +666,9 @@ public class Bench {
         md.append("| client JDK | ").append(System.getProperty("java.vendor")).append(' ').append(System.getProperty("java.version")).append(" (JDK HttpClient, HTTP/1.1 keep-alive) |\n");
         md.append("| OpenSearch | ").append(facts.get("opensearch")).append(" (integ-test distribution), single node, plugins: ").append(facts.get("plugins")).append(" |\n");
         md.append("| data | ").append(docs).append(" random 64-bit fingerprints (seed ").append(seed).append("), ").append(probes).append(" probes with planted neighbours at distances 0..10 (").append(probes * PLANT).append(" docs) |\n");
+        if (s.files.containsKey("minhash")) md.append("| data, MinHash | ").append(docs).append(" random signatures of ").append(MH).append(" 32-bit values (base64 of big-endian ints, the field's default algorithm `minhash-v1:...,hashes=128`, 32 bands x 4 rows); per probe ").append(PLANT).append(" planted neighbours = the probe's signature with ")
+            .append(Arrays.toString(MH_KEEP)).append(" of the 128 values kept at random positions, the rest random (estimated Jaccard ").append(Arrays.toString(Arrays.stream(MH_KEEP).mapToObj(k -> f(k / (double) MH)).toArray())).append(") |\n");
+        if (s.files.containsKey("imatch")) md.append("| data, I-Match | ").append(docs).append(" random 40-hex keys (SHA-1-like, seeded) in a `keyword` field (doc values on, as `collapse` needs); per probe ").append(IM_COPIES).append(" planted exact copies of the probe's key |\n");
         md.append("| index | 1 shard, 0 replicas, `_source` disabled, loaded with `_bulk` (").append(bulkDocs).append(" docs, ").append(bulkThreads).append(" threads) and `refresh_interval: -1`, then force-merged to 1 segment |\n");
         md.append("| queries | HTTP round trip from a local client, `request_cache=false`, a distinct probe per query, `size: 20`, ").append(queries).append(" queries per fast method (").append(scriptQueries).append(" brute-force, ").append(scanQueries).append(" allow_scan) after a warm-up with other probes |\n");
         md.append("| run time | ").append((int) seconds).append(" s |\n\n");
@@ -584,14 +676,14 @@ public class Bench {
 
         // latency table
         Stats plugin1 = find(s.stats, "near_duplicate (simhash", 3, 1);
-        md.append("## Queries\n\nLatency is the client-side round trip in ms; `x plugin` is the method's p50 divided by the plugin's p50 at the same k and concurrency (k=6/8: divided by the best indexed layout). Recall = planted neighbours within k found / planted within k; \"other hits\" counts returned documents that are not planted neighbours of that probe (true matches that occur in the random data; every method here is exact, so they return the same documents). Negative size figures below are measurement noise of the base subtraction (a few KB).\n\n");
+        md.append("## Queries\n\nLatency is the client-side round trip in ms; `x plugin` is the method's p50 divided by the plugin's p50 at the same k and concurrency (k=6/8: divided by the best indexed layout). Recall = planted neighbours within k found / planted within k; \"other hits\" counts returned documents that are not planted neighbours of that probe (true matches that occur in the random data; every SimHash method here is exact, so they return the same documents). MinHash and I-Match rows (k = -, ratio against the SimHash k=3 row) run on their own data, interleaved with the SimHash methods: recall = planted neighbours with estimated Jaccard >= min_similarity found (MinHash; the LSH keys are exact from 0.758 up, S-curve recall below), planted exact copies found (I-Match). Negative size figures below are measurement noise of the base subtraction (a few KB).\n\n");
         md.append("| method | k | conc | p50 | p95 | p99 | mean | q/s | recall (other hits) | server `took` p50 (ms, integer) | x plugin (p50) |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Stats st : s.stats) {
             Stats ref = st.k <= 3 ? find(s.stats, "near_duplicate (simhash", 3, st.conc) : bestIndexed(s.stats, st.k, st.conc);
-            String ratio = st.k < 0 || ref == null ? "" : f(st.p50 / ref.p50);
+            String ratio = st.name.startsWith("round-trip floor") || ref == null ? "" : f(st.p50 / ref.p50);
             md.append("| ").append(st.name).append(" | ").append(st.k < 0 ? "-" : st.k).append(" | ").append(st.conc).append(" | ").append(f(st.p50)).append(" | ").append(f(st.p95))
                 .append(" | ").append(f(st.p99)).append(" | ").append(f(st.mean)).append(" | ").append(f(st.qps)).append(" | ")
-                .append(st.k < 0 ? "" : f(st.recall) + (st.falseHits > 0 ? " (" + st.falseHits + " false)" : "")).append(" | ").append(f(st.tookP50)).append(" | ").append(ratio).append(" |\n");
+                .append(Double.isNaN(st.recall) ? "" : f(st.recall) + (st.falseHits > 0 ? " (" + st.falseHits + " false)" : "")).append(" | ").append(f(st.tookP50)).append(" | ").append(ratio).append(" |\n");
         }
         if (s.unmerged != null) {
             md.append("\nUn-merged (").append(s.segmentsUnmerged).append(" segments, right after the bulk load, before force-merge): near_duplicate k=3 c=1 p50 ")
@@ -609,6 +701,9 @@ public class Bench {
         sizeRow(s, "long field (brute-force script)", "long", 0);
         sizeRow(s, "4 x 16-bit keyword keys + long field (hand-made)", "hand4", 4);
         sizeRow(s, "10 pair keys of 5 blocks + long field (hand-made)", "hand10", 10);
+        sizeRow(s, "minhash field (128 values, 32 bands x 4 rows)", "minhash", 32);
+        sizeRow(s, "imatch key: keyword field, one 40-hex key", "imatch", 1);
+        perMethod(s);
 
         // trade-off table
         md.append("\n## Block layouts: trade-off\n\nCandidates per query = expected number of random documents sharing at least one key with a probe (sum over key combinations of N / 2^kept bits, computed, not measured) plus the planted ones; latency = measured p50 at concurrency 1.\n\n");
@@ -668,8 +763,39 @@ public class Bench {
             target("ingest with fingerprinting >= 50% of plain", () -> f(100 * r) + " %", () -> r >= 0.5);
         }
         md.append("\n");
-        Files.writeString(outDir.resolve(docs >= 10_000_000 ? "RESULTS-10M.md" : "RESULTS.md"), md.toString());
+        Files.writeString(outDir.resolve(resultsName), md.toString());
         Files.write(outDir.resolve("raw/latencies_" + docs + ".tsv"), rawLines);
+    }
+
+    /** one row per method: bytes per document and latency side by side (the figures of the two tables above). */
+    static void perMethod(Synthetic s) {
+        String[][] rows = {
+            {"SimHash `near_duplicate` k <= 3 (default 4/3)", "fp", "near_duplicate (simhash"},
+            {"MinHash `minhash_similar` >= 0.8 (LSH, exact here)", "minhash", "minhash_similar min_similarity 0.8 (LSH"},
+            {"MinHash `minhash_similar` >= 0.4 (LSH, S-curve)", "minhash", "minhash_similar min_similarity 0.4 (LSH"},
+            {"MinHash `minhash_similar` >= 0.4, `candidates: scan`", "minhash", "minhash_similar min_similarity 0.4 (candidates: scan"},
+            {"I-Match key, `term` on `keyword`", "imatch", "imatch key"},
+        };
+        boolean any = false;
+        for (String[] r : rows) any |= s.files.containsKey(r[1]) && !r[1].equals("fp");
+        if (!any) return;
+        md.append("\n## Per method\n\nBytes per document of the method's field (terms + postings + doc values + points, minus the base index) and the latency / recall of the rows above (concurrency 1 and 4).\n\n");
+        md.append("| method | bytes/doc (terms + postings / doc values / total) | p50 c1 | p95 c1 | p99 c1 | p50 c4 | p99 c4 | recall c1 | x SimHash p50 c1 |\n|---|---|---|---|---|---|---|---|---|\n");
+        Stats sim = find(s.stats, "near_duplicate (simhash", 3, 1);
+        for (String[] r : rows) {
+            if (!s.files.containsKey(r[1])) continue;
+            Stats a = findAny(s.stats, r[2], 1), b = findAny(s.stats, r[2], 4);
+            double t = s.per(r[1], TERMS), d = s.per(r[1], DV), pt = s.per(r[1], POINTS);
+            md.append("| ").append(r[0]).append(" | ").append(f(t)).append(" / ").append(f(d)).append(" / ").append(f(t + d + pt)).append(" | ")
+                .append(a == null ? "" : f(a.p50)).append(" | ").append(a == null ? "" : f(a.p95)).append(" | ").append(a == null ? "" : f(a.p99)).append(" | ")
+                .append(b == null ? "" : f(b.p50)).append(" | ").append(b == null ? "" : f(b.p99)).append(" | ").append(a == null ? "" : f(a.recall)).append(" | ")
+                .append(a == null || sim == null ? "" : f(a.p50 / sim.p50)).append(" |\n");
+        }
+    }
+
+    static Stats findAny(List<Stats> l, String prefix, int conc) {
+        for (Stats s : l) if (s.name.startsWith(prefix) && s.conc == conc) return s;
+        return null;
     }
 
     static int keptMax(Layout l) { int kept = 0; for (int b = 0; b < l.blocks - l.k; b++) kept += l.width(b); return kept; }

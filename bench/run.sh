@@ -8,7 +8,10 @@
 #
 # Environment: NODE_PORT (9400), NODE_HEAP (4g), BENCH_URL (skip build and node start), BENCH_KEEP=1 (leave the node up).
 # Options after the script name go to Bench.java: --docs N --probes N --queries N --script-queries N --scan-queries N
-# --layouts "5:3,8:6,10:8" --seed N --reuse --skip-ingest --eval DIR --out DIR.
+# --layouts "5:3,8:6,10:8" --reps fp,long,hand4,hand10,fp_5_3,minhash,imatch --seed N --reuse --skip-ingest --eval DIR
+# --out DIR --results FILE (results file name; default RESULTS.md, RESULTS-10M.md from 10M docs).
+# Per method (SimHash vs MinHash vs I-Match) only, 1M docs -> bench/results/RESULTS-methods.md:
+#   bench/run.sh --reps fp,minhash,imatch --layouts "" --skip-ingest --results RESULTS-methods.md
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/env.sh

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The immutable parameters of the fingerprinting pipeline. Every parameter that changes the output is part of
@@ -225,31 +226,9 @@ public final class SimHashSettings {
      * Parses an {@link #algorithmId()}; the limits take their defaults. Rejects unknown versions and unknown keys.
      */
     public static SimHashSettings fromAlgorithmId(String algorithmId) {
-        if (algorithmId == null) throw new IllegalArgumentException("algorithm id must not be null");
-        int colon = algorithmId.indexOf(':');
-        String version = colon < 0 ? algorithmId : algorithmId.substring(0, colon);
-        if (VERSION.equals(version) == false) {
-            throw new IllegalArgumentException(
-                "unknown algorithm version [" + version + "] in [" + algorithmId + "]; this build supports [" + VERSION + "]"
-            );
-        }
-        Map<String, Object> options = new LinkedHashMap<>();
-        String params = algorithmId.substring(colon + 1);
-        if (params.isEmpty() == false) {
-            for (String pair : params.split(",", -1)) {
-                int eq = pair.indexOf('=');
-                if (eq <= 0) throw new IllegalArgumentException("malformed parameter [" + pair + "] in algorithm id [" + algorithmId + "]");
-                String key = pair.substring(0, eq);
-                if (key.equals(MAX_INPUT_CHARS) || key.equals(MAX_FEATURES) || options.containsKey(key)) {
-                    throw new IllegalArgumentException("unexpected parameter [" + key + "] in algorithm id [" + algorithmId + "]");
-                }
-                options.put(key, pair.substring(eq + 1));
-            }
-        }
+        Map<String, Object> options = AlgorithmIds.parse(algorithmId, VERSION, Set.of(MAX_INPUT_CHARS, MAX_FEATURES));
         SimHashSettings s = fromMap(options);
-        if (options.isEmpty() == false) {
-            throw new IllegalArgumentException("unknown parameters " + options.keySet() + " in algorithm id [" + algorithmId + "]");
-        }
+        AlgorithmIds.requireConsumed(options, algorithmId);
         return s;
     }
 

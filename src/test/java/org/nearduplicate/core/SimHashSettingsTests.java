@@ -90,6 +90,8 @@ public class SimHashSettingsTests {
     public void testBadAlgorithmIds() {
         assertThrows("unknown algorithm version [simhash-v9]", () -> SimHashSettings.fromAlgorithmId("simhash-v9:features=words"));
         assertThrows("unknown algorithm version [minhash]", () -> SimHashSettings.fromAlgorithmId("minhash"));
+        // a bare version means the defaults of that version (a mapping pins them in canonical form)
+        assertEquals(SimHashSettings.DEFAULT.algorithmId(), SimHashSettings.fromAlgorithmId(SimHashSettings.VERSION).algorithmId());
         assertThrows("unknown parameters [colour]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:colour=red"));
         assertThrows("malformed parameter [words]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:words"));
         assertThrows("unexpected parameter [max_features]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:max_features=3"));

@@ -114,6 +114,9 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         assertThat(mapping, containsString("\"blocks\":4"));
         assertThat(mapping, containsString("\"max_distance\":3"));
 
+        SimHashFieldMapper bare = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v1")).mappers().getMapper("field");
+        assertEquals("a bare version pins today's defaults", SimHashFieldMapper.DEFAULT_ALGORITHM, bare.fieldType().algorithm());
+
         MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", "simhash-v9")));
         assertThat(e.getMessage() + e.getCause(), containsString("unknown algorithm version [simhash-v9]"));
     }

@@ -1,5 +1,6 @@
 package org.nearduplicate.core.imatch;
 
+import org.nearduplicate.core.AlgorithmIds;
 import org.nearduplicate.core.ContentType;
 import org.nearduplicate.core.IdfTable;
 import org.nearduplicate.core.SimHashSettings;
@@ -8,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * I-Match parameters: the content type and extraction of the engine, the IDF table and the IDF band
@@ -130,19 +132,9 @@ public final class IMatchSettings {
 
     /** Parses an {@link #algorithmId()}. */
     public static IMatchSettings fromAlgorithmId(String id) {
-        if (id == null || id.startsWith(VERSION + ":") == false) {
-            throw new IllegalArgumentException("unknown algorithm [" + id + "]; this build supports [" + VERSION + "]");
-        }
-        Map<String, Object> options = new LinkedHashMap<>();
-        for (String pair : id.substring(VERSION.length() + 1).split(",", -1)) {
-            int eq = pair.indexOf('=');
-            if (eq <= 0) throw new IllegalArgumentException("malformed parameter [" + pair + "] in algorithm id [" + id + "]");
-            if (options.put(pair.substring(0, eq), pair.substring(eq + 1)) != null || pair.startsWith("max_input_chars")) {
-                throw new IllegalArgumentException("unexpected parameter [" + pair + "] in algorithm id [" + id + "]");
-            }
-        }
+        Map<String, Object> options = AlgorithmIds.parse(id, VERSION, Set.of(SimHashSettings.MAX_INPUT_CHARS));
         IMatchSettings s = fromMap(options);
-        if (options.isEmpty() == false) throw new IllegalArgumentException("unknown parameters " + options.keySet() + " in [" + id + "]");
+        AlgorithmIds.requireConsumed(options, id);
         return s;
     }
 

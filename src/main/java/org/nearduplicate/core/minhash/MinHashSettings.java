@@ -1,11 +1,13 @@
 package org.nearduplicate.core.minhash;
 
+import org.nearduplicate.core.AlgorithmIds;
 import org.nearduplicate.core.SimHashSettings;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Immutable MinHash parameters: the engine's feature pipeline (content type, extraction, features, shingle size,
@@ -118,31 +120,13 @@ public final class MinHashSettings {
 
     /** Parses an {@link #algorithmId()}; rejects other versions and unknown parameters. */
     public static MinHashSettings fromAlgorithmId(String algorithmId) {
-        if (algorithmId == null) throw new IllegalArgumentException("algorithm id must not be null");
-        int colon = algorithmId.indexOf(':');
-        String version = colon < 0 ? algorithmId : algorithmId.substring(0, colon);
-        if (VERSION.equals(version) == false) {
-            throw new IllegalArgumentException(
-                "unknown algorithm version [" + version + "] in [" + algorithmId + "]; this build supports [" + VERSION + "]"
-            );
-        }
-        Map<String, Object> options = new LinkedHashMap<>();
-        String params = colon < 0 ? "" : algorithmId.substring(colon + 1);
-        if (params.isEmpty() == false) {
-            for (String pair : params.split(",", -1)) {
-                int eq = pair.indexOf('=');
-                if (eq <= 0) throw new IllegalArgumentException("malformed parameter [" + pair + "] in algorithm id [" + algorithmId + "]");
-                String key = pair.substring(0, eq);
-                if (key.equals(SimHashSettings.MAX_INPUT_CHARS) || key.equals(SimHashSettings.MAX_FEATURES) || options.containsKey(key)) {
-                    throw new IllegalArgumentException("unexpected parameter [" + key + "] in algorithm id [" + algorithmId + "]");
-                }
-                options.put(key, pair.substring(eq + 1));
-            }
-        }
+        Map<String, Object> options = AlgorithmIds.parse(
+            algorithmId,
+            VERSION,
+            Set.of(SimHashSettings.MAX_INPUT_CHARS, SimHashSettings.MAX_FEATURES)
+        );
         MinHashSettings s = fromMap(options);
-        if (options.isEmpty() == false) {
-            throw new IllegalArgumentException("unknown parameters " + options.keySet() + " in algorithm id [" + algorithmId + "]");
-        }
+        AlgorithmIds.requireConsumed(options, algorithmId);
         return s;
     }
 

@@ -124,4 +124,21 @@ public record Corpus(Map<String, Doc> docs, List<Pair> pairs) {
         if (file.getFileName().toString().endsWith(".gz")) in = new GZIPInputStream(in, 1 << 16);
         return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
     }
+
+    /**
+     * The slices a pair counts in: {@code all}, its language ({@code cross} for en-zh), and for a positive pair each
+     * kind of change it contains ({@code pos:edit}, ...), for a negative its kind ({@code neg:same_site}, ...).
+     */
+    public List<String> sliceNames(Pair p) {
+        String la = docs.get(p.a()).lang(), lb = docs.get(p.b()).lang();
+        List<String> names = new ArrayList<>();
+        names.add("all");
+        names.add("lang:" + (la.equals(lb) ? la : "cross"));
+        if (p.duplicate() && p.kind().startsWith("dup:")) {
+            for (String part : p.kind().substring(4).split("\\+")) names.add("pos:" + part);
+        } else {
+            names.add((p.duplicate() ? "pos:" : "neg:") + p.kind());
+        }
+        return names;
+    }
 }

@@ -209,7 +209,7 @@ public final class MethodComparison {
         for (Corpus.Pair p : corpus.pairs()) {
             R a = reps.get(p.a()), b = reps.get(p.b());
             double score = a == null || b == null ? Double.NEGATIVE_INFINITY : method.score().applyAsDouble(a, b);
-            for (String name : sliceNames(corpus, p)) {
+            for (String name : corpus.sliceNames(p)) {
                 QualityReport.Counts[] perT = slices.computeIfAbsent(name, n -> counts(t.length));
                 for (int i = 0; i < t.length; i++) {
                     QualityReport.Counts c = perT[i];
@@ -227,19 +227,6 @@ public final class MethodComparison {
         double cpuSeconds = Math.max(cpuNanos.get(), 1) / 1e9;
         return new Result(method, slices, (int) failures.get(), corpus.docs().size() / cpuSeconds, bytes.get() / 1e6 / cpuSeconds,
             (System.nanoTime() - start) / 1e9);
-    }
-
-    static List<String> sliceNames(Corpus corpus, Corpus.Pair p) {
-        String la = corpus.docs().get(p.a()).lang(), lb = corpus.docs().get(p.b()).lang();
-        List<String> names = new ArrayList<>();
-        names.add("all");
-        names.add("lang:" + (la.equals(lb) ? la : "cross"));
-        if (p.duplicate() && p.kind().startsWith("dup:")) {
-            for (String part : p.kind().substring(4).split("\\+")) names.add("pos:" + part);
-        } else {
-            names.add((p.duplicate() ? "pos:" : "neg:") + p.kind());
-        }
-        return names;
     }
 
     private static QualityReport.Counts[] counts(int n) {

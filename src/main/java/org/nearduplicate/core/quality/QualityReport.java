@@ -90,16 +90,7 @@ public final class QualityReport {
         for (Corpus.Pair p : corpus.pairs()) {
             Long a = fingerprints.get(p.a()), b = fingerprints.get(p.b());
             int distance = a == null || b == null ? Integer.MAX_VALUE : Fingerprints.distance(a, b);
-            String la = corpus.docs().get(p.a()).lang(), lb = corpus.docs().get(p.b()).lang();
-            List<String> names = new ArrayList<>();
-            names.add("all");
-            names.add("lang:" + (la.equals(lb) ? la : "cross"));
-            if (p.duplicate() && p.kind().startsWith("dup:")) {
-                for (String part : p.kind().substring(4).split("\\+")) names.add("pos:" + part);
-            } else {
-                names.add((p.duplicate() ? "pos:" : "neg:") + p.kind());
-            }
-            for (String name : names) {
+            for (String name : corpus.sliceNames(p)) {
                 Counts[] perK = slices.computeIfAbsent(name, n -> newCounts(kMax));
                 for (int k = 0; k <= kMax; k++) {
                     Counts c = perK[k];

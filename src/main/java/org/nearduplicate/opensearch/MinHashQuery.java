@@ -16,7 +16,6 @@ import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.ScorerSupplier;
-import org.apache.lucene.search.TwoPhaseIterator;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.DocIdSetBuilder;
@@ -174,54 +173,25 @@ public final class MinHashQuery extends Query {
         };
     }
 
-    private final class SimilarityScorer extends Scorer {
-        private final DocIdSetIterator approximation;
-        private final TwoPhaseIterator twoPhase;
-        private final float boost;
+    private final class SimilarityScorer extends VerifyingScorer {
+        private final BinaryDocValues values;
         private int same;
 
         SimilarityScorer(DocIdSetIterator approximation, BinaryDocValues values, float boost) {
-            this.approximation = approximation;
-            this.boost = boost;
-            boolean sameIterator = approximation == values;
-            this.twoPhase = new TwoPhaseIterator(approximation) {
-                @Override
-                public boolean matches() throws IOException {
-                    if (sameIterator == false && values.advanceExact(approximation.docID()) == false) return false;
-                    same = MinHashQuery.this.countMatches(values.binaryValue());
-                    return same >= minMatches;
-                }
-
-                @Override
-                public float matchCost() {
-                    return signature.length;
-                }
-            };
+            super(approximation, approximation == values, boost, signature.length);
+            this.values = values;
         }
 
         @Override
-        public int docID() {
-            return approximation.docID();
+        protected boolean verify(int doc, boolean positioned) throws IOException {
+            if (positioned == false && values.advanceExact(doc) == false) return false;
+            same = MinHashQuery.this.countMatches(values.binaryValue());
+            return same >= minMatches;
         }
 
         @Override
-        public DocIdSetIterator iterator() {
-            return TwoPhaseIterator.asDocIdSetIterator(twoPhase);
-        }
-
-        @Override
-        public TwoPhaseIterator twoPhaseIterator() {
-            return twoPhase;
-        }
-
-        @Override
-        public float getMaxScore(int upTo) {
-            return boost;
-        }
-
-        @Override
-        public float score() {
-            return boost * (float) same / signature.length;
+        protected float closeness() {
+            return (float) same / signature.length;
         }
     }
 

@@ -16,7 +16,6 @@ import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.ScorerSupplier;
-import org.apache.lucene.search.TwoPhaseIterator;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.DocIdSetBuilder;
@@ -257,58 +256,27 @@ public final class NearDuplicateQuery extends Query {
         }
     }
 
-    private final class DistanceScorer extends Scorer {
-        private final DocIdSetIterator approximation;
+    private final class DistanceScorer extends VerifyingScorer {
         private final NumericDocValues values;
-        private final TwoPhaseIterator twoPhase;
-        private final float boost;
         private int distance;
 
         DistanceScorer(DocIdSetIterator approximation, NumericDocValues values, float boost) {
-            this.approximation = approximation;
+            super(approximation, approximation == values, boost, approximation == values ? 1 : 4);
             this.values = values;
-            this.boost = boost;
-            final boolean sameIterator = approximation == values;
-            this.twoPhase = new TwoPhaseIterator(approximation) {
-                @Override
-                public boolean matches() throws IOException {
-                    if (sameIterator == false && values.advanceExact(approximation.docID()) == false) {
-                        return false;
-                    }
-                    distance = Long.bitCount(values.longValue() ^ fingerprint);
-                    return distance <= maxDistance;
-                }
-
-                @Override
-                public float matchCost() {
-                    return sameIterator ? 1 : 4;
-                }
-            };
         }
 
         @Override
-        public int docID() {
-            return approximation.docID();
+        protected boolean verify(int doc, boolean positioned) throws IOException {
+            if (positioned == false && values.advanceExact(doc) == false) {
+                return false;
+            }
+            distance = Long.bitCount(values.longValue() ^ fingerprint);
+            return distance <= maxDistance;
         }
 
         @Override
-        public DocIdSetIterator iterator() {
-            return TwoPhaseIterator.asDocIdSetIterator(twoPhase);
-        }
-
-        @Override
-        public TwoPhaseIterator twoPhaseIterator() {
-            return twoPhase;
-        }
-
-        @Override
-        public float getMaxScore(int upTo) {
-            return boost;
-        }
-
-        @Override
-        public float score() {
-            return boost * closeness(distance);
+        protected float closeness() {
+            return NearDuplicateQuery.closeness(distance);
         }
     }
 }

@@ -126,8 +126,22 @@ public class Bench {
     }
 
     // ---------------------------------------------------------------- layouts (mirror of org.nearduplicate.core.BlockLayout)
-    record Layout(int blocks, int k) {
-        String field() { return "fp_" + blocks + "_" + k; }
+    /** check = the mapping's check_bits, -1 for the field's default. */
+    record Layout(int blocks, int k, int check) {
+        Layout(int blocks, int k) { this(blocks, k, -1); }
+        String field() { return "fp_" + blocks + "_" + k + (check < 0 ? "" : "_c" + check); }
+        String mapping() { return "{\"type\":\"simhash\",\"blocks\":" + blocks + ",\"max_distance\":" + k + (check < 0 ? "" : ",\"check_bits\":" + check) + "}"; }
+        String describe() { return blocks + " blocks, k_max " + k + (check < 0 ? "" : ", check_bits " + check); }
+        boolean isDefault() { return blocks == 4 && k == 3 && check < 0; }
+        /** the check bits the field resolves to (mirror of BlockLayout.defaultCheckBits) */
+        int checkBits() {
+            if (check >= 0) return check;
+            int free = 64 - keptMax(this);
+            for (int bits = 8; bits <= free; bits += 8) if (within(bits, k) <= 0.012) return bits;
+            return free / 8 * 8;
+        }
+        /** share of random candidates whose check bits are within k of the probe's */
+        static double within(int bits, int k) { double w = 0; for (int d = 0; d <= Math.min(k, bits); d++) w += binom(bits, d); return w / Math.pow(2, bits); }
         int keys() { return (int) binom(blocks, blocks - k); }
         int width(int b) { return 64 / blocks + (b < 64 % blocks ? 1 : 0); }
         /** expected candidates per probe over n random fingerprints: sum over combinations of n / 2^kept bits. */
@@ -276,7 +290,7 @@ public class Bench {
         Synthetic() {
             if (!layoutsArg.isBlank()) for (String s : layoutsArg.split(",")) {
                 String[] p = s.trim().split(":");
-                layouts.add(new Layout(Integer.parseInt(p[0]), Integer.parseInt(p[1])));
+                layouts.add(new Layout(Integer.parseInt(p[0]), Integer.parseInt(p[1]), p.length > 2 ? Integer.parseInt(p[2]) : -1));
             }
         }
 
@@ -308,7 +322,7 @@ public class Bench {
                 for (int p = 0; p < 10; p++) sb.append(",\"p").append(p).append("\":\"").append(pair(fp, p)).append('"');
             }));
             for (Layout l : layouts) {
-                reps.add(new Rep(l.field(), "\"" + l.field() + "\":{\"type\":\"simhash\",\"blocks\":" + l.blocks + ",\"max_distance\":" + l.k + "}",
+                reps.add(new Rep(l.field(), "\"" + l.field() + "\":" + l.mapping(),
                     (fp, sb) -> sb.append('"').append(l.field()).append("\":\"").append(hex(fp)).append('"')));
             }
             reps.add(new Rep("minhash", "\"mh\":{\"type\":\"minhash\"}", (i, sb) -> sb.append("\"mh\":\"").append(b64(mhSig(data, i))).append('"'), true));
@@ -549,13 +563,13 @@ public class Bench {
                 k3.add(mh(0.4, false, queries, 200));
                 k3.add(mh(0.4, true, scanQueries, 10));
                 k3.add(im());
-                for (Layout l : layouts) if (l.k == 3) k3.add(m("near_duplicate " + l.field() + " (" + l.blocks + " blocks, k_max " + l.k + ")", 3, l.field(), queries, 200, p -> ndQuery(l.field(), p, 3, false)));
+                for (Layout l : layouts) if (l.k == 3) k3.add(m("near_duplicate " + l.field() + " (" + l.describe() + ")", 3, l.field(), queries, 200, p -> ndQuery(l.field(), p, 3, false)));
                 List<Stats> st3 = measureGroup(k3, conc, off, 10);
                 stats.addAll(st3);
                 if (conc == 1) for (Stats st : st3) if (st.k < 0) { floorP50 = st.p50; floorP99 = st.p99; }
                 for (int k : new int[]{6, 8}) {
                     List<M> g = new ArrayList<>();
-                    for (Layout l : layouts) if (l.k >= k) g.add(m("near_duplicate " + l.field() + " (" + l.blocks + " blocks, k_max " + l.k + ")", k, l.field(), queries, 200, p -> ndQuery(l.field(), p, k, false)));
+                    for (Layout l : layouts) if (l.k >= k) g.add(m("near_duplicate " + l.field() + " (" + l.describe() + ")", k, l.field(), queries, 200, p -> ndQuery(l.field(), p, k, false)));
                     g.add(m("near_duplicate allow_scan (doc-values scan)", k, "fp", scanQueries, 10, p -> ndQuery("fp", p, k, true)));
                     g.add(m("painless brute-force script filter (long)", k, "long", scriptQueries, 3, p -> scriptQuery(p, k)));
                     stats.addAll(measureGroup(g, conc, off, 10));
@@ -694,10 +708,10 @@ public class Bench {
         md.append("\n## Index size on disk\n\n");
         md.append("Each representation lives in its own index (same documents, `_source` disabled, force-merged to 1 segment). Sizes come from `_stats/segments?include_segment_file_sizes=true` (OpenSearch has no per-field `_disk_usage` API); every figure is the index's bytes per document **minus those of a base index with the same ids and no fields** (the base is ")
             .append(f(s.files.values().iterator().next().entrySet().stream().filter(e -> !e.getKey().equals("store")).mapToLong(Map.Entry::getValue).sum() / (double) docs))
-            .append(" bytes/doc: `_id`, sequence numbers). Stored fields (`.fdt`: the recovery source OpenSearch keeps for a while when `_source` is disabled) are left out. Terms = `.tim .tip .tmd .doc .psm`, doc values = `.dvd .dvm`, points = `.kdd .kdi .kdm`.\n\n");
+            .append(" bytes/doc: `_id`, sequence numbers). Stored fields (`.fdt`: the recovery source OpenSearch keeps for a while when `_source` is disabled) are left out. Terms = `.tim .tip .tmd .doc .pos .pay .psm` (the simhash keys' check bits are payloads, in `.pos`/`.pay`), doc values = `.dvd .dvm`, points = `.kdd .kdi .kdm`.\n\n");
         md.append("| representation | index | keys/doc | terms + postings | doc values | points | total (terms + doc values + points) | load docs/s |\n|---|---|---|---|---|---|---|---|\n");
         sizeRow(s, "simhash field, default (4 blocks, k_max 3)", "fp", 4);
-        for (Layout l : s.layouts) sizeRow(s, "simhash field " + l.blocks + " blocks, k_max " + l.k, l.field(), l.keys());
+        for (Layout l : s.layouts) sizeRow(s, "simhash field " + l.describe(), l.field(), l.keys());
         sizeRow(s, "long field (brute-force script)", "long", 0);
         sizeRow(s, "4 x 16-bit keyword keys + long field (hand-made)", "hand4", 4);
         sizeRow(s, "10 pair keys of 5 blocks + long field (hand-made)", "hand10", 10);
@@ -706,19 +720,20 @@ public class Bench {
         perMethod(s);
 
         // trade-off table
-        md.append("\n## Block layouts: trade-off\n\nCandidates per query = expected number of random documents sharing at least one key with a probe (sum over key combinations of N / 2^kept bits, computed, not measured) plus the planted ones; latency = measured p50 at concurrency 1.\n\n");
-        md.append("| blocks | k_max | keys/doc | key bytes | kept bits/key | key index bytes/doc | expected candidates/query at N=").append(docs).append(" | at 10M | at 50M docs/shard | p50 ms at k=k_max |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        md.append("\n## Block layouts: trade-off\n\nCandidates per query = expected number of random documents sharing at least one key with a probe (sum over key combinations of N / 2^kept bits, computed, not measured) plus the planted ones; fingerprint reads = the candidates whose check bits pass (x the share of random check values within k_max, computed); latency = measured p50 at concurrency 1.\n\n");
+        md.append("| blocks | k_max | check bits | keys/doc | key bytes | kept bits/key | key index bytes/doc | expected candidates/query at N=").append(docs).append(" | at 10M | at 50M docs/shard | fingerprint reads at 10M | p50 ms at k=k_max |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         List<Layout> all = new ArrayList<>(); all.add(new Layout(4, 3)); all.addAll(s.layouts);
         for (Layout l : all) {
-            if (!s.files.containsKey(l.blocks == 4 && l.k == 3 ? "fp" : l.field())) continue;
-            String field = l.blocks == 4 && l.k == 3 ? "fp" : l.field();
-            Stats st = l.blocks == 4 && l.k == 3 ? plugin1 : find(s.stats, "near_duplicate " + field + " ", l.k, 1);
+            String field = l.isDefault() ? "fp" : l.field();
+            if (!s.files.containsKey(field)) continue;
+            Stats st = l.isDefault() ? plugin1 : find(s.stats, "near_duplicate " + field + " ", l.k, 1);
             if (!s.files.containsKey(field)) continue;
             int kept = 0; for (int b = l.k; b < l.blocks; b++) kept += l.width(b);
-            md.append("| ").append(l.blocks).append(" | ").append(l.k).append(" | ").append(l.keys()).append(" | ").append(l.keyBytes()).append(" | ")
+            double pass = l.checkBits() == 0 ? 1 : Layout.within(l.checkBits(), l.k);
+            md.append("| ").append(l.blocks).append(" | ").append(l.k).append(" | ").append(l.checkBits()).append(" | ").append(l.keys()).append(" | ").append(l.keyBytes()).append(" | ")
                 .append(kept).append(kept == keptMax(l) ? "" : ".." + keptMax(l)).append(" | ").append(f(s.per(field, TERMS))).append(" | ")
                 .append(f(l.expectedCandidates(docs))).append(" | ").append(f(l.expectedCandidates(10_000_000))).append(" | ").append(f(l.expectedCandidates(50_000_000)))
-                .append(" | ").append(st == null ? "" : f(st.p50)).append(" |\n");
+                .append(" | ").append(f(l.expectedCandidates(10_000_000) * pass)).append(" | ").append(st == null ? "" : f(st.p50)).append(" |\n");
         }
 
         // ingest
@@ -810,7 +825,7 @@ public class Bench {
 
     static void target(String what, String measured, boolean met) { md.append("| ").append(what).append(" | ").append(measured).append(" | ").append(met ? "yes" : "**no**").append(" |\n"); }
 
-    static final String[] TERMS = {"tim", "tip", "tmd", "doc", "psm"}, DV = {"dvd", "dvm"}, POINTS = {"kdd", "kdi", "kdm"};
+    static final String[] TERMS = {"tim", "tip", "tmd", "doc", "pos", "pay", "psm"}, DV = {"dvd", "dvm"}, POINTS = {"kdd", "kdi", "kdm"};
 
     static void sizeRow(Synthetic s, String name, String rep, int keys) {
         if (!s.files.containsKey(rep)) return;

@@ -16,6 +16,14 @@ import java.util.Objects;
  *
  * <p>A key is {@code [combination index (1 byte)][the kept blocks' bits, concatenated, big-endian]}. The
  * combination index makes keys of different combinations distinct, so all keys can live in one indexed field.
+ *
+ * <p><b>Check bits.</b> Sharing a key only proves agreement on the kept bits: with 16-bit keys, ~N / 65,536 random
+ * documents share each key, and reading each one's fingerprint to verify it is a random memory access. So each key
+ * can carry {@code checkBits} more bits of the fingerprint, taken from the bits the key does not keep (stored next to
+ * the key's posting). A candidate whose check bits already differ from the probe's in more than k places is rejected
+ * without reading its fingerprint: the check bits are a subset of the bits the key leaves out, so their distance is a
+ * lower bound of the full distance and no near-duplicate is ever rejected. The default is the fewest whole bytes
+ * that let about 1 % of random candidates through at {@code maxDistance} ({@link #defaultCheckBits}).
  */
 public final class BlockLayout {
     public static final int BITS = 64;
@@ -32,8 +40,19 @@ public final class BlockLayout {
     private final int[] keptBits;
     private final long[] keptMask;
     private final int keyBytes;
+    private final int checkBits;
+    private final int maxCheckBits;
 
+    /** A layout with the default check bits for {@code maxDistance} ({@link #defaultCheckBits}). */
     public BlockLayout(int blocks, int maxDistance) {
+        this(blocks, maxDistance, -1);
+    }
+
+    /**
+     * @param checkBits fingerprint bits stored with every key to reject candidates early: a multiple of 8, at most the
+     *                  bits a key leaves out; {@code -1} for {@link #defaultCheckBits}, {@code 0} for none
+     */
+    public BlockLayout(int blocks, int maxDistance, int checkBits) {
         if (blocks < 1 || blocks > MAX_BLOCKS) {
             throw new IllegalArgumentException("[blocks] must be between 1 and " + MAX_BLOCKS + ", got " + blocks);
         }
@@ -73,6 +92,35 @@ public final class BlockLayout {
             maxKept = Math.max(maxKept, keptBits[c]);
         }
         this.keyBytes = 1 + (maxKept + 7) / 8;
+        int freeBits = BITS - maxKept;
+        this.maxCheckBits = freeBits / 8 * 8;
+        if (checkBits == -1) {
+            checkBits = defaultCheckBits(maxDistance, freeBits);
+        } else if (checkBits < 0 || checkBits % 8 != 0 || checkBits > freeBits) {
+            throw new IllegalArgumentException(
+                "[check_bits] must be a multiple of 8 between 0 and " + (freeBits / 8 * 8) + " (the bits a key of blocks [" + blocks
+                    + "] with max_distance [" + maxDistance + "] leaves out), got " + checkBits
+            );
+        }
+        this.checkBits = checkBits;
+    }
+
+    /**
+     * The fewest whole bytes of check bits that let at most ~1.2 % of random candidates through at distance
+     * {@code maxDistance} (the share of random {@code b}-bit strings within {@code maxDistance} of a given one),
+     * within {@code freeBits}: 16 bits for k <= 3, 24 for k <= 6, 32 for k <= 9, 40 for k = 10.
+     */
+    public static int defaultCheckBits(int maxDistance, int freeBits) {
+        for (int bits = 8; bits <= freeBits; bits += 8) {
+            double within = 0;
+            for (int d = 0; d <= Math.min(maxDistance, bits); d++) {
+                within += binomial(bits, d);
+            }
+            if (within / Math.pow(2, bits) <= 0.012) {
+                return bits;
+            }
+        }
+        return freeBits / 8 * 8;
     }
 
     private static void choose(int n, int k, int from, int[] current, int depth, List<int[]> out) {
@@ -148,6 +196,51 @@ public final class BlockLayout {
         return keys;
     }
 
+    /** Fingerprint bits stored with every key to reject candidates before their fingerprint is read; 0 for none. */
+    public int checkBits() {
+        return checkBits;
+    }
+
+    /** The most check bits this layout's keys can carry: the bits the widest key leaves out, in whole bytes. */
+    public int maxCheckBits() {
+        return maxCheckBits;
+    }
+
+    /** Bytes of a key's check value ({@code checkBits / 8}). */
+    public int checkBytes() {
+        return checkBits / 8;
+    }
+
+    /**
+     * The check value of key {@code c}: the lowest {@code checkBits} of the bits the key leaves out, packed in order.
+     * The distance between two fingerprints' check values of the same key is at most their Hamming distance.
+     */
+    public long check(long fingerprint, int c) {
+        if (checkBits == 0) {
+            return 0;
+        }
+        long free = Long.compress(fingerprint, ~keptMask[c]);
+        return checkBits == 64 ? free : free & ((1L << checkBits) - 1);
+    }
+
+    /** Writes {@link #check} of key {@code c} as {@link #checkBytes} big-endian bytes. */
+    public void writeCheck(long fingerprint, int c, byte[] dest, int offset) {
+        long check = check(fingerprint, c);
+        for (int i = checkBytes() - 1; i >= 0; i--) {
+            dest[offset + i] = (byte) check;
+            check >>>= 8;
+        }
+    }
+
+    /** Reads a check value written by {@link #writeCheck}. */
+    public static long readCheck(byte[] bytes, int offset, int length) {
+        long check = 0;
+        for (int i = 0; i < length; i++) {
+            check = (check << 8) | (bytes[offset + i] & 0xFF);
+        }
+        return check;
+    }
+
     /** A readable name for combination {@code c}, e.g. {@code b0+b2}. */
     public String combinationName(int c) {
         StringBuilder sb = new StringBuilder();
@@ -172,23 +265,24 @@ public final class BlockLayout {
         return blockWidth[b];
     }
 
-    /** Stable name of the layout, e.g. {@code 64b/4blocks/k3}. */
+    /** Stable name of the layout, e.g. {@code 64b/4blocks/k3/check16}. */
     public String id() {
-        return BITS + "b/" + blocks + "blocks/k" + maxDistance;
+        return BITS + "b/" + blocks + "blocks/k" + maxDistance + "/check" + checkBits;
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof BlockLayout other && other.blocks == blocks && other.maxDistance == maxDistance;
+        return o instanceof BlockLayout other && other.blocks == blocks && other.maxDistance == maxDistance && other.checkBits == checkBits;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(blocks, maxDistance);
+        return Objects.hash(blocks, maxDistance, checkBits);
     }
 
     @Override
     public String toString() {
-        return id() + " (" + keyCount() + " keys of " + keyBytes + " bytes, blocks " + Arrays.toString(blockWidth) + ")";
+        return id() + " (" + keyCount() + " keys of " + keyBytes + " bytes + " + checkBytes() + " check bytes, blocks "
+            + Arrays.toString(blockWidth) + ")";
     }
 }

@@ -1,5 +1,9 @@
 package org.nearduplicate.opensearch;
 
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.BytesTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.PayloadAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.NumericDocValuesField;
@@ -41,8 +45,8 @@ import java.util.function.Supplier;
  * The {@code simhash} field: one 64-bit fingerprint per document, indexed for near-duplicate lookups.
  *
  * <p>Index layout: the fingerprint's pigeonhole block keys ({@link BlockLayout}) are indexed as binary terms
- * directly under the field's own name (docs only, no norms, no positions), and the fingerprint itself is kept as a
- * numeric doc value under the same name. One Lucene field carries both because nothing else is indexed for it: the
+ * directly under the field's own name (no norms), each posting carrying the key's check bits as its payload (or docs
+ * only when {@code check_bits} is 0), and the fingerprint itself is kept as a numeric doc value under the same name. One Lucene field carries both because nothing else is indexed for it: the
  * terms dictionary only ever holds keys, so no sub-field is needed, and {@code exists} queries use the doc values.
  *
  * <p>Accepted document values: a fingerprint string (16 hex digits, {@code 0x}-prefixed hex, or decimal), a JSON
@@ -61,7 +65,10 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
     static final String OBJECT_FINGERPRINT = "fingerprint";
     static final String OBJECT_ALGORITHM = "algorithm";
 
+    /** Keys without check bits: docs only. */
     static final FieldType KEY_FIELD_TYPE = new FieldType();
+    /** Keys with check bits: the check is the payload of the key's single position. */
+    static final FieldType CHECKED_KEY_FIELD_TYPE = new FieldType();
 
     static {
         KEY_FIELD_TYPE.setIndexOptions(IndexOptions.DOCS);
@@ -69,6 +76,11 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
         KEY_FIELD_TYPE.setTokenized(false);
         KEY_FIELD_TYPE.setStored(false);
         KEY_FIELD_TYPE.freeze();
+        CHECKED_KEY_FIELD_TYPE.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS);
+        CHECKED_KEY_FIELD_TYPE.setOmitNorms(true);
+        CHECKED_KEY_FIELD_TYPE.setTokenized(true);
+        CHECKED_KEY_FIELD_TYPE.setStored(false);
+        CHECKED_KEY_FIELD_TYPE.freeze();
     }
 
     private static SimHashFieldMapper toType(org.opensearch.index.mapper.FieldMapper in) {
@@ -94,6 +106,9 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
             (n, c, o) -> canonicalAlgorithm(o),
             m -> toType(m).fieldType().algorithm()
         ).alwaysSerialize();
+        // -1 until resolved: the default depends on blocks and max_distance (BlockLayout.defaultCheckBits)
+        private final Parameter<Integer> checkBits = Parameter.intParam("check_bits", false, m -> toType(m).layout.checkBits(), -1)
+            .alwaysSerialize();
         private final Parameter<Map<String, String>> meta = Parameter.metaParam();
 
         public Builder(String name) {
@@ -102,14 +117,14 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
 
         @Override
         protected List<Parameter<?>> getParameters() {
-            return List.of(blocks, maxDistance, algorithm, meta);
+            return List.of(blocks, maxDistance, checkBits, algorithm, meta);
         }
 
         @Override
         public SimHashFieldMapper build(BuilderContext context) {
             BlockLayout layout;
             try {
-                layout = new BlockLayout(blocks.getValue(), maxDistance.getValue());
+                layout = new BlockLayout(blocks.getValue(), maxDistance.getValue(), checkBits.getValue());
             } catch (IllegalArgumentException e) {
                 throw new MapperParsingException("invalid [" + CONTENT_TYPE + "] field [" + name + "]: " + e.getMessage(), e);
             }
@@ -312,16 +327,62 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
         }
     }
 
-    /** The Lucene fields of one fingerprint: its block keys as terms and the fingerprint as a numeric doc value. */
+    /**
+     * The Lucene fields of one fingerprint: its block keys as terms (with their check bits as payloads when the
+     * layout has check bits) and the fingerprint as a numeric doc value.
+     */
     public static List<IndexableField> createFields(String name, BlockLayout layout, long fingerprint) {
         List<IndexableField> fields = new ArrayList<>(layout.keyCount() + 1);
-        byte[] keys = new byte[layout.keyCount() * layout.keyBytes()];
-        for (int c = 0; c < layout.keyCount(); c++) {
-            layout.key(fingerprint, c, keys, c * layout.keyBytes());
-            fields.add(new Field(name, new BytesRef(keys, c * layout.keyBytes(), layout.keyBytes()), KEY_FIELD_TYPE));
+        if (layout.checkBits() > 0) {
+            fields.add(new Field(name, new CheckedKeysTokenStream(layout, fingerprint), CHECKED_KEY_FIELD_TYPE));
+        } else {
+            byte[] keys = new byte[layout.keyCount() * layout.keyBytes()];
+            for (int c = 0; c < layout.keyCount(); c++) {
+                layout.key(fingerprint, c, keys, c * layout.keyBytes());
+                fields.add(new Field(name, new BytesRef(keys, c * layout.keyBytes(), layout.keyBytes()), KEY_FIELD_TYPE));
+            }
         }
         fields.add(new NumericDocValuesField(name, fingerprint));
         return fields;
+    }
+
+    /** One token per block key, binary term, the key's check value as payload, all at position 0. */
+    static final class CheckedKeysTokenStream extends TokenStream {
+        private final BytesTermAttribute term = addAttribute(BytesTermAttribute.class);
+        private final PayloadAttribute payload = addAttribute(PayloadAttribute.class);
+        private final PositionIncrementAttribute increment = addAttribute(PositionIncrementAttribute.class);
+        private final BlockLayout layout;
+        private final long fingerprint;
+        private int next;
+
+        CheckedKeysTokenStream(BlockLayout layout, long fingerprint) {
+            this.layout = layout;
+            this.fingerprint = fingerprint;
+        }
+
+        @Override
+        public boolean incrementToken() {
+            if (next == layout.keyCount()) {
+                return false;
+            }
+            clearAttributes();
+            byte[] key = new byte[layout.keyBytes()];
+            layout.key(fingerprint, next, key, 0);
+            byte[] check = new byte[layout.checkBytes()];
+            layout.writeCheck(fingerprint, next, check, 0);
+            term.setBytesRef(new BytesRef(key));
+            payload.setPayload(new BytesRef(check));
+            // one shared position keeps the positions stream constant (and nearly free)
+            increment.setPositionIncrement(next == 0 ? 1 : 0);
+            next++;
+            return true;
+        }
+
+        @Override
+        public void reset() throws IOException {
+            super.reset();
+            next = 0;
+        }
     }
 
     private long parseObject(XContentParser parser) throws IOException {

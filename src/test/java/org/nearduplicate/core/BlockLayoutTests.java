@@ -143,13 +143,75 @@ public class BlockLayoutTests {
         assertEquals(4, layout.keyCount());
         assertEquals(1 + 6, layout.keyBytes()); // 3 blocks of 16 bits
         assertEquals("b0+b1+b2", layout.combinationName(0));
-        assertEquals("64b/4blocks/k1", layout.id());
+        assertEquals("64b/4blocks/k1/check16", layout.id());
         byte[] key = new byte[layout.keyBytes()];
         layout.key(0x0123_4567_89ab_cdefL, 0, key, 0);
         assertArrayEquals(new byte[] { 0, 0x01, 0x23, 0x45, 0x67, (byte) 0x89, (byte) 0xab }, key);
         assertEquals("b0+b1+b2:0123456789ab", layout.keyToString(key));
         layout.key(0x0123_4567_89ab_cdefL, 3, key, 0); // b1+b2+b3
         assertEquals("b1+b2+b3:456789abcdef", layout.keyToString(key));
+    }
+
+    @Test
+    public void testKnownCheckValue() {
+        BlockLayout layout = new BlockLayout(4, 3, 24);
+        // key 0 keeps block 0 (0x0123); the bits it leaves out are 0x456789abcdef, the check keeps their lowest 24
+        assertEquals(0xabcdefL, layout.check(0x0123_4567_89ab_cdefL, 0));
+        // key 3 keeps block 3 (0xcdef); left out: 0x0123456789ab
+        assertEquals(0x6789abL, layout.check(0x0123_4567_89ab_cdefL, 3));
+        byte[] bytes = new byte[3];
+        layout.writeCheck(0x0123_4567_89ab_cdefL, 0, bytes, 0);
+        assertArrayEquals(new byte[] { (byte) 0xab, (byte) 0xcd, (byte) 0xef }, bytes);
+        assertEquals(0xabcdefL, BlockLayout.readCheck(bytes, 0, 3));
+        assertEquals(0, new BlockLayout(4, 3, 0).check(-1L, 2));
+        assertEquals(-1L >>> 16, new BlockLayout(4, 3, 48).check(-1L, 2));
+    }
+
+    /** Check values are a lower bound of the distance: whenever two fingerprints share key c, check distance <= distance. */
+    @Test
+    public void testCheckDistanceNeverExceedsDistance() {
+        Random random = new Random(7);
+        forEachSupportedLayout(base -> {
+            BlockLayout layout = new BlockLayout(base.blocks(), base.maxDistance(), base.maxCheckBits());
+            for (int i = 0; i < 200; i++) {
+                long a = random.nextLong();
+                long b = a;
+                for (int f = random.nextInt(20); f > 0; f--) {
+                    b ^= 1L << random.nextInt(64);
+                }
+                int distance = Long.bitCount(a ^ b);
+                for (int c = 0; c < layout.keyCount(); c++) {
+                    int checkDistance = Long.bitCount(layout.check(a, c) ^ layout.check(b, c));
+                    assertTrue(layout + " key " + c, checkDistance <= distance);
+                    if ((a & layout.keptMask(c)) == (b & layout.keptMask(c)) && layout.checkBits() == 64 - Long.bitCount(layout.keptMask(c))) {
+                        assertEquals("all free bits checked: check distance is the distance", distance, checkDistance);
+                    }
+                }
+            }
+        });
+    }
+
+    @Test
+    public void testDefaultCheckBits() {
+        assertEquals(16, new BlockLayout(4, 3).checkBits());
+        assertEquals(16, new BlockLayout(5, 3).checkBits());
+        assertEquals(24, new BlockLayout(8, 6).checkBits());
+        assertEquals(32, new BlockLayout(10, 8).checkBits());
+        assertEquals(0, new BlockLayout(1, 0).checkBits()); // the key keeps all 64 bits
+        assertEquals(0, new BlockLayout(2, 0).checkBits()); // k = 0: the one key keeps all 64 bits
+        assertEquals(16, new BlockLayout(2, 1).checkBits());
+        assertEquals(48, new BlockLayout(4, 3).maxCheckBits());
+        assertEquals(32, new BlockLayout(5, 3).maxCheckBits()); // keys of 26 bits leave 38 out
+        assertEquals(new BlockLayout(4, 3), new BlockLayout(4, 3, 16));
+        assertFalse(new BlockLayout(4, 3).equals(new BlockLayout(4, 3, 0)));
+    }
+
+    @Test
+    public void testRejectsUnsupportedCheckBits() {
+        assertThrows("[check_bits] must be a multiple of 8 between 0 and 48", () -> new BlockLayout(4, 3, 12));
+        assertThrows("[check_bits] must be a multiple of 8 between 0 and 48", () -> new BlockLayout(4, 3, 56));
+        assertThrows("[check_bits] must be a multiple of 8 between 0 and 48", () -> new BlockLayout(4, 3, -8));
+        assertThrows("[check_bits] must be a multiple of 8 between 0 and 0", () -> new BlockLayout(1, 0, 8));
     }
 
     @Test

@@ -126,7 +126,13 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
         while (BlockLayoutTestUtil.keyCount(blocks, k) > BlockLayout.MAX_KEYS) {
             k--;
         }
-        return new BlockLayout(blocks, k);
+        BlockLayout layout = new BlockLayout(blocks, k);
+        // the default check bits, none, or any allowed amount
+        return switch (randomIntBetween(0, 2)) {
+            case 0 -> layout;
+            case 1 -> new BlockLayout(blocks, k, 0);
+            default -> new BlockLayout(blocks, k, 8 * randomIntBetween(0, layout.maxCheckBits() / 8));
+        };
     }
 
     private long randomProbe(Corpus corpus) {
@@ -176,6 +182,32 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
                     assertEquals(layout + " probe " + Fingerprints.toHex(probe) + " k " + k, bruteForce(corpus, probe, k), hits(corpus, query, 1f));
                     assertEquals(bruteForce(corpus, probe, k).size(), corpus.searcher.count(query));
                 }
+            }
+        }
+    }
+
+    /** Check bits reject most key-sharing candidates; results must stay those of the brute force at every k. */
+    public void testCheckBitsRejectOnlyFarCandidates() throws IOException {
+        BlockLayout layout = new BlockLayout(4, 3, 8 * randomIntBetween(1, 6));
+        try (Corpus corpus = buildCorpus(layout)) {
+            for (long center : corpus.centers) {
+                for (int k = 0; k <= 3; k++) {
+                    NearDuplicateQuery query = new NearDuplicateQuery(FIELD, center, k, layout, false);
+                    assertEquals(layout + " k " + k, bruteForce(corpus, center, k), hits(corpus, query, 1f));
+                }
+            }
+        }
+    }
+
+    /** An index written without check bits (an older mapping) is still answered exactly by a layout that has them. */
+    public void testIndexWithoutCheckBitsIsVerifiedFromDocValues() throws IOException {
+        try (Corpus corpus = buildCorpus(new BlockLayout(4, 3, 0))) {
+            BlockLayout checked = new BlockLayout(4, 3);
+            assertEquals(16, checked.checkBits());
+            for (int i = 0; i < 20; i++) {
+                long probe = randomProbe(corpus);
+                int k = randomIntBetween(0, 3);
+                assertEquals(bruteForce(corpus, probe, k), hits(corpus, new NearDuplicateQuery(FIELD, probe, k, checked, false), 1f));
             }
         }
     }
@@ -265,7 +297,8 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
         assertNotEquals(q, new NearDuplicateQuery(FIELD, fp, 2, layout, true));
         assertNotEquals(q, new NearDuplicateQuery("other", fp, 2, layout, false));
         assertNotEquals(q, new NearDuplicateQuery(FIELD, fp, 2, new BlockLayout(6, 3), false));
-        assertEquals("near_duplicate(fp:" + Fingerprints.toHex(fp) + " ~2 keys 64b/4blocks/k3)", q.toString());
+        assertEquals("near_duplicate(fp:" + Fingerprints.toHex(fp) + " ~2 keys 64b/4blocks/k3/check16)", q.toString());
+        assertNotEquals(q, new NearDuplicateQuery(FIELD, fp, 2, new BlockLayout(4, 3, 0), false));
         IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> new NearDuplicateQuery(FIELD, fp, 4, layout, false));
         assertEquals("max_distance [4] exceeds the indexed max_distance [3] of field [fp]", e.getMessage());
         expectThrows(IllegalArgumentException.class, () -> new NearDuplicateQuery(FIELD, fp, 65, layout, true));

@@ -1,6 +1,9 @@
 package org.nearduplicate.opensearch;
 
 import org.apache.lucene.index.DocValuesType;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.PayloadAttribute;
+import org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.util.BytesRef;
@@ -50,19 +53,60 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         return value;
     }
 
-    private static void assertKeys(ParsedDocument doc, BlockLayout layout, long fingerprint) {
+    private static void assertKeys(ParsedDocument doc, BlockLayout layout, long fingerprint) throws IOException {
         byte[][] expected = layout.keys(fingerprint);
         List<IndexableField> keys = Arrays.stream(doc.rootDoc().getFields("field"))
             .filter(f -> f.fieldType().indexOptions() != IndexOptions.NONE)
             .toList();
-        assertEquals(layout.keyCount(), keys.size());
-        for (int i = 0; i < keys.size(); i++) {
-            IndexableField key = keys.get(i);
-            assertEquals(IndexOptions.DOCS, key.fieldType().indexOptions());
-            assertTrue(key.fieldType().omitNorms());
-            BytesRef ref = key.binaryValue();
-            assertArrayEquals(expected[i], Arrays.copyOfRange(ref.bytes, ref.offset, ref.offset + ref.length));
+        if (layout.checkBits() == 0) {
+            assertEquals(layout.keyCount(), keys.size());
+            for (int i = 0; i < keys.size(); i++) {
+                IndexableField key = keys.get(i);
+                assertEquals(IndexOptions.DOCS, key.fieldType().indexOptions());
+                assertTrue(key.fieldType().omitNorms());
+                BytesRef ref = key.binaryValue();
+                assertArrayEquals(expected[i], Arrays.copyOfRange(ref.bytes, ref.offset, ref.offset + ref.length));
+            }
+            return;
         }
+        // one token stream: every key with its check value as payload
+        assertEquals(1, keys.size());
+        IndexableField field = keys.get(0);
+        assertEquals(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS, field.fieldType().indexOptions());
+        assertTrue(field.fieldType().omitNorms());
+        try (TokenStream stream = field.tokenStream(null, null)) {
+            TermToBytesRefAttribute term = stream.getAttribute(TermToBytesRefAttribute.class);
+            PayloadAttribute payload = stream.getAttribute(PayloadAttribute.class);
+            stream.reset();
+            for (int c = 0; c < layout.keyCount(); c++) {
+                assertTrue(stream.incrementToken());
+                assertEquals(new BytesRef(expected[c]), term.getBytesRef());
+                BytesRef check = payload.getPayload();
+                assertEquals(layout.checkBytes(), check.length);
+                assertEquals(layout.check(fingerprint, c), BlockLayout.readCheck(check.bytes, check.offset, check.length));
+            }
+            assertFalse(stream.incrementToken());
+            stream.end();
+        }
+    }
+
+    public void testCheckBitsParameter() throws IOException {
+        long fp = randomLong();
+        DocumentMapper defaults = mapper(b -> {});
+        assertThat(defaults.mappingSource().string(), containsString("\"check_bits\":16"));
+        DocumentMapper none = mapper(b -> b.field("check_bits", 0));
+        assertThat(none.mappingSource().string(), containsString("\"check_bits\":0"));
+        assertKeys(none.parse(source(b -> b.field("field", Fingerprints.toHex(fp)))), new BlockLayout(4, 3, 0), fp);
+        DocumentMapper wide = mapper(b -> b.field("blocks", 8).field("max_distance", 6).field("check_bits", 32));
+        assertKeys(wide.parse(source(b -> b.field("field", Fingerprints.toHex(fp)))), new BlockLayout(8, 6, 32), fp);
+        assertThat(mapper(b -> b.field("blocks", 8).field("max_distance", 6)).mappingSource().string(), containsString("\"check_bits\":24"));
+
+        MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", 12)));
+        assertThat(e.getMessage(), containsString("[check_bits] must be a multiple of 8 between 0 and 48"));
+        e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", 56)));
+        assertThat(e.getMessage(), containsString("[check_bits] must be a multiple of 8 between 0 and 48"));
+        e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", "many")));
+        assertThat(e.getMessage() + e.getCause(), containsString("many"));
     }
 
     public void testValueForms() throws IOException {

@@ -133,12 +133,13 @@ public class Bench {
         String mapping() { return "{\"type\":\"simhash\",\"blocks\":" + blocks + ",\"max_distance\":" + k + (check < 0 ? "" : ",\"check_bits\":" + check) + "}"; }
         String describe() { return blocks + " blocks, k_max " + k + (check < 0 ? "" : ", check_bits " + check); }
         boolean isDefault() { return blocks == 4 && k == 3 && check < 0; }
-        /** the check bits the field resolves to (mirror of BlockLayout.defaultCheckBits) */
+        /** the check bits the field resolves to (mirror of BlockLayout.defaultCheckBits and maxCheckBits) */
         int checkBits() {
             if (check >= 0) return check;
-            int free = 64 - keptMax(this);
-            for (int bits = 8; bits <= free; bits += 8) if (within(bits, k) <= 0.012) return bits;
-            return free / 8 * 8;
+            int max = Math.min(24, 64 - keptMax(this));
+            while (max > 0 && ((long) keys() << max) > Integer.MAX_VALUE) max--;
+            for (int bits = 8; bits <= max; bits += 8) if (within(bits, k) <= 0.012) return bits;
+            return max;
         }
         /** share of random candidates whose check bits are within k of the probe's */
         static double within(int bits, int k) { double w = 0; for (int d = 0; d <= Math.min(k, bits); d++) w += binom(bits, d); return w / Math.pow(2, bits); }
@@ -554,7 +555,7 @@ public class Bench {
             for (int conc : new int[]{1, 4}) {
                 List<M> k3 = new ArrayList<>();
                 k3.add(m("round-trip floor (match_none, size 0)", -1, files.containsKey("fp") ? "fp" : reps.get(reps.size() - 1).name, queries, 200, p -> "{\"size\":0,\"query\":{\"match_none\":{}}}"));
-                k3.add(m("near_duplicate (simhash 4 blocks, k_max 3)", 3, "fp", queries, 200, p -> ndQuery("fp", p, 3, false)));
+                k3.add(m("near_duplicate (simhash default: 4 blocks, k_max 3, check_bits 16)", 3, "fp", queries, 200, p -> ndQuery("fp", p, 3, false)));
                 k3.add(m("hand-made pigeonhole 4x16-bit keyword keys + painless", 3, "hand4", queries, 200, p -> hand4(p, 3)));
                 k3.add(m("hand-made pigeonhole 10 pair keys of 5 blocks + painless", 3, "hand10", queries, 200, p -> hand10(p, 3)));
                 k3.add(m("painless brute-force script filter (long)", 3, "long", scriptQueries, 3, p -> scriptQuery(p, 3)));
@@ -708,9 +709,9 @@ public class Bench {
         md.append("\n## Index size on disk\n\n");
         md.append("Each representation lives in its own index (same documents, `_source` disabled, force-merged to 1 segment). Sizes come from `_stats/segments?include_segment_file_sizes=true` (OpenSearch has no per-field `_disk_usage` API); every figure is the index's bytes per document **minus those of a base index with the same ids and no fields** (the base is ")
             .append(f(s.files.values().iterator().next().entrySet().stream().filter(e -> !e.getKey().equals("store")).mapToLong(Map.Entry::getValue).sum() / (double) docs))
-            .append(" bytes/doc: `_id`, sequence numbers). Stored fields (`.fdt`: the recovery source OpenSearch keeps for a while when `_source` is disabled) are left out. Terms = `.tim .tip .tmd .doc .pos .pay .psm` (the simhash keys' check bits are payloads, in `.pos`/`.pay`), doc values = `.dvd .dvm`, points = `.kdd .kdi .kdm`.\n\n");
+            .append(" bytes/doc: `_id`, sequence numbers). Stored fields (`.fdt`: the recovery source OpenSearch keeps for a while when `_source` is disabled) are left out. Terms = `.tim .tip .tmd .doc .pos .pay .psm` (the simhash keys' check bits are term frequencies, in `.doc`), doc values = `.dvd .dvm`, points = `.kdd .kdi .kdm`.\n\n");
         md.append("| representation | index | keys/doc | terms + postings | doc values | points | total (terms + doc values + points) | load docs/s |\n|---|---|---|---|---|---|---|---|\n");
-        sizeRow(s, "simhash field, default (4 blocks, k_max 3)", "fp", 4);
+        sizeRow(s, "simhash field, default (4 blocks, k_max 3, check_bits 16)", "fp", 4);
         for (Layout l : s.layouts) sizeRow(s, "simhash field " + l.describe(), l.field(), l.keys());
         sizeRow(s, "long field (brute-force script)", "long", 0);
         sizeRow(s, "4 x 16-bit keyword keys + long field (hand-made)", "hand4", 4);

@@ -19,17 +19,23 @@ import java.util.Objects;
  *
  * <p><b>Check bits.</b> Sharing a key only proves agreement on the kept bits: with 16-bit keys, ~N / 65,536 random
  * documents share each key, and reading each one's fingerprint to verify it is a random memory access. So each key
- * can carry {@code checkBits} more bits of the fingerprint, taken from the bits the key does not keep (stored next to
- * the key's posting). A candidate whose check bits already differ from the probe's in more than k places is rejected
- * without reading its fingerprint: the check bits are a subset of the bits the key leaves out, so their distance is a
- * lower bound of the full distance and no near-duplicate is ever rejected. The default is the fewest whole bytes
- * that let about 1 % of random candidates through at {@code maxDistance} ({@link #defaultCheckBits}).
+ * can carry {@code checkBits} more bits of the fingerprint, taken from the bits the key does not keep (the index
+ * stores them in the key's posting). A candidate whose check bits already differ from the probe's in more than k
+ * places is rejected without reading its fingerprint: the check bits are a subset of the bits the key leaves out, so
+ * their distance is a lower bound of the full distance and no near-duplicate is ever rejected. The default is the
+ * fewest whole bytes that let about 1 % of random candidates through at {@code maxDistance}
+ * ({@link #defaultCheckBits}), at most {@link #MAX_CHECK_BITS}.
  */
 public final class BlockLayout {
     public static final int BITS = 64;
     public static final int MAX_BLOCKS = 16;
     /** Bounds the keys per document and the terms per query. */
     public static final int MAX_KEYS = 256;
+    /**
+     * Check bits are stored as a term frequency ({@code check + 1}), and Lucene sums a document's term frequencies
+     * per field into an int: at most 24 bits, and fewer when {@code keys * 2^bits} would not fit.
+     */
+    public static final int MAX_CHECK_BITS = 24;
 
     private final int blocks;
     private final int maxDistance;
@@ -92,14 +98,17 @@ public final class BlockLayout {
             maxKept = Math.max(maxKept, keptBits[c]);
         }
         this.keyBytes = 1 + (maxKept + 7) / 8;
-        int freeBits = BITS - maxKept;
-        this.maxCheckBits = freeBits / 8 * 8;
+        int limit = Math.min(BITS - maxKept, MAX_CHECK_BITS);
+        while (limit > 0 && ((long) combinations.length << limit) > Integer.MAX_VALUE) {
+            limit--;
+        }
+        this.maxCheckBits = limit;
         if (checkBits == -1) {
-            checkBits = defaultCheckBits(maxDistance, freeBits);
-        } else if (checkBits < 0 || checkBits % 8 != 0 || checkBits > freeBits) {
+            checkBits = defaultCheckBits(maxDistance, limit);
+        } else if (checkBits < 0 || checkBits > limit) {
             throw new IllegalArgumentException(
-                "[check_bits] must be a multiple of 8 between 0 and " + (freeBits / 8 * 8) + " (the bits a key of blocks [" + blocks
-                    + "] with max_distance [" + maxDistance + "] leaves out), got " + checkBits
+                "[check_bits] must be between 0 and " + limit + " for blocks [" + blocks + "] with max_distance [" + maxDistance
+                    + "] (at most " + MAX_CHECK_BITS + " and the bits a key leaves out), got " + checkBits
             );
         }
         this.checkBits = checkBits;
@@ -107,11 +116,11 @@ public final class BlockLayout {
 
     /**
      * The fewest whole bytes of check bits that let at most ~1.2 % of random candidates through at distance
-     * {@code maxDistance} (the share of random {@code b}-bit strings within {@code maxDistance} of a given one),
-     * within {@code freeBits}: 16 bits for k <= 3, 24 for k <= 6, 32 for k <= 9, 40 for k = 10.
+     * {@code maxDistance} (the share of random {@code b}-bit strings within {@code maxDistance} of a given one): 16
+     * bits for k <= 3, 24 for k <= 6; beyond, the most allowed ({@code maxBits}, 24 unless the layout limits it).
      */
-    public static int defaultCheckBits(int maxDistance, int freeBits) {
-        for (int bits = 8; bits <= freeBits; bits += 8) {
+    public static int defaultCheckBits(int maxDistance, int maxBits) {
+        for (int bits = 8; bits <= maxBits; bits += 8) {
             double within = 0;
             for (int d = 0; d <= Math.min(maxDistance, bits); d++) {
                 within += binomial(bits, d);
@@ -120,7 +129,7 @@ public final class BlockLayout {
                 return bits;
             }
         }
-        return freeBits / 8 * 8;
+        return maxBits;
     }
 
     private static void choose(int n, int k, int from, int[] current, int depth, List<int[]> out) {
@@ -201,14 +210,9 @@ public final class BlockLayout {
         return checkBits;
     }
 
-    /** The most check bits this layout's keys can carry: the bits the widest key leaves out, in whole bytes. */
+    /** The most check bits this layout's keys can carry (see {@link #MAX_CHECK_BITS}). */
     public int maxCheckBits() {
         return maxCheckBits;
-    }
-
-    /** Bytes of a key's check value ({@code checkBits / 8}). */
-    public int checkBytes() {
-        return checkBits / 8;
     }
 
     /**
@@ -220,25 +224,7 @@ public final class BlockLayout {
             return 0;
         }
         long free = Long.compress(fingerprint, ~keptMask[c]);
-        return checkBits == 64 ? free : free & ((1L << checkBits) - 1);
-    }
-
-    /** Writes {@link #check} of key {@code c} as {@link #checkBytes} big-endian bytes. */
-    public void writeCheck(long fingerprint, int c, byte[] dest, int offset) {
-        long check = check(fingerprint, c);
-        for (int i = checkBytes() - 1; i >= 0; i--) {
-            dest[offset + i] = (byte) check;
-            check >>>= 8;
-        }
-    }
-
-    /** Reads a check value written by {@link #writeCheck}. */
-    public static long readCheck(byte[] bytes, int offset, int length) {
-        long check = 0;
-        for (int i = 0; i < length; i++) {
-            check = (check << 8) | (bytes[offset + i] & 0xFF);
-        }
-        return check;
+        return free & ((1L << checkBits) - 1);
     }
 
     /** A readable name for combination {@code c}, e.g. {@code b0+b2}. */
@@ -282,7 +268,7 @@ public final class BlockLayout {
 
     @Override
     public String toString() {
-        return id() + " (" + keyCount() + " keys of " + keyBytes + " bytes + " + checkBytes() + " check bytes, blocks "
+        return id() + " (" + keyCount() + " keys of " + keyBytes + " bytes, " + checkBits + " check bits, blocks "
             + Arrays.toString(blockWidth) + ")";
     }
 }

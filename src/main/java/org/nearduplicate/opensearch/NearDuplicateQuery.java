@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch;
 
 import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PostingsEnum;
@@ -32,9 +33,10 @@ import java.util.Objects;
  *
  * <p>Key mode ({@code maxDistance <= } the layout's indexed k): per segment, the probe's block keys are looked up
  * in the terms dictionary; the union of their postings is the candidate set (two-phase approximation), and each
- * candidate is verified against its doc-value fingerprint. When the keys carry check bits (payloads, see
- * {@link BlockLayout}), a posting whose check bits are already more than {@code maxDistance} from the probe's is
- * dropped while the postings are read, sequentially, so only ~1 % of the random candidates cost a doc-values read. Scan mode: every document with a fingerprint is a
+ * candidate is verified against its doc-value fingerprint. When the keys carry check bits (as term frequencies, see
+ * {@link BlockLayout} and {@link SimHashFieldMapper}), a posting whose check bits are already more than
+ * {@code maxDistance} from the probe's is dropped while the postings are read, sequentially, so only ~1 % of the
+ * random candidates cost a doc-values read. Scan mode: every document with a fingerprint is a
  * candidate (the doc values are the approximation) — exact for any distance, but linear in the segment size.
  *
  * <p>Score: {@code boost / (1 + distance)} — 1 for an identical fingerprint, 0.5 at distance 1, 0.25 at 3.
@@ -194,9 +196,9 @@ public final class NearDuplicateQuery extends Query {
             if (count == 0) {
                 return null;
             }
-            // segments written without check bits (check_bits 0) are verified from doc values alone
+            // keys indexed without frequencies (check_bits 0) are verified from doc values alone
             FieldInfo info = context.reader().getFieldInfos().fieldInfo(field);
-            final boolean checked = layout.checkBits() > 0 && info != null && info.hasPayloads();
+            final boolean checked = layout.checkBits() > 0 && info != null && info.getIndexOptions() == IndexOptions.DOCS_AND_FREQS;
             final int termCount = count;
             final long totalCost = cost;
             return new ScorerSupplier() {
@@ -208,7 +210,7 @@ public final class NearDuplicateQuery extends Query {
                         int c = found[i];
                         termsEnum.seekExact(keys[c], states[i]);
                         if (checked) {
-                            postings = termsEnum.postings(postings, PostingsEnum.PAYLOADS);
+                            postings = termsEnum.postings(postings, PostingsEnum.FREQS);
                             addChecked(postings, checks[c], builder.grow(termsEnum.docFreq()));
                         } else {
                             postings = termsEnum.postings(postings, PostingsEnum.NONE);
@@ -230,14 +232,10 @@ public final class NearDuplicateQuery extends Query {
             };
         }
 
-        /** Adds the postings whose check bits are within {@code maxDistance} of the probe's (or cannot be read). */
+        /** Adds the postings whose check bits (term frequency - 1) are within {@code maxDistance} of the probe's. */
         private void addChecked(PostingsEnum postings, long probeCheck, DocIdSetBuilder.BulkAdder adder) throws IOException {
-            int checkBytes = layout.checkBytes();
             for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
-                postings.nextPosition();
-                BytesRef payload = postings.getPayload();
-                if (payload == null || payload.length != checkBytes
-                    || Long.bitCount(BlockLayout.readCheck(payload.bytes, payload.offset, checkBytes) ^ probeCheck) <= maxDistance) {
+                if (Long.bitCount((postings.freq() - 1) ^ probeCheck) <= maxDistance) {
                     adder.add(doc);
                 }
             }

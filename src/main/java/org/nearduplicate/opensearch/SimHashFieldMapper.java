@@ -2,8 +2,7 @@ package org.nearduplicate.opensearch;
 
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.BytesTermAttribute;
-import org.apache.lucene.analysis.tokenattributes.PayloadAttribute;
-import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
+import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.NumericDocValuesField;
@@ -45,8 +44,9 @@ import java.util.function.Supplier;
  * The {@code simhash} field: one 64-bit fingerprint per document, indexed for near-duplicate lookups.
  *
  * <p>Index layout: the fingerprint's pigeonhole block keys ({@link BlockLayout}) are indexed as binary terms
- * directly under the field's own name (no norms), each posting carrying the key's check bits as its payload (or docs
- * only when {@code check_bits} is 0), and the fingerprint itself is kept as a numeric doc value under the same name. One Lucene field carries both because nothing else is indexed for it: the
+ * directly under the field's own name (no norms, no positions), each posting carrying the key's check bits as its
+ * term frequency ({@code check + 1}; docs only when {@code check_bits} is 0), and the fingerprint itself is kept as a
+ * numeric doc value under the same name. One Lucene field carries both because nothing else is indexed for it: the
  * terms dictionary only ever holds keys, so no sub-field is needed, and {@code exists} queries use the doc values.
  *
  * <p>Accepted document values: a fingerprint string (16 hex digits, {@code 0x}-prefixed hex, or decimal), a JSON
@@ -67,7 +67,11 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
 
     /** Keys without check bits: docs only. */
     static final FieldType KEY_FIELD_TYPE = new FieldType();
-    /** Keys with check bits: the check is the payload of the key's single position. */
+    /**
+     * Keys with check bits: the check is the posting's term frequency, as Lucene's {@code FeatureField} stores its
+     * values. Frequencies live in the postings file (memory-mapped by OpenSearch's default store, unlike positions
+     * and payloads) and are decoded in blocks, so filtering candidates costs no random reads.
+     */
     static final FieldType CHECKED_KEY_FIELD_TYPE = new FieldType();
 
     static {
@@ -76,7 +80,7 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
         KEY_FIELD_TYPE.setTokenized(false);
         KEY_FIELD_TYPE.setStored(false);
         KEY_FIELD_TYPE.freeze();
-        CHECKED_KEY_FIELD_TYPE.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS);
+        CHECKED_KEY_FIELD_TYPE.setIndexOptions(IndexOptions.DOCS_AND_FREQS);
         CHECKED_KEY_FIELD_TYPE.setOmitNorms(true);
         CHECKED_KEY_FIELD_TYPE.setTokenized(true);
         CHECKED_KEY_FIELD_TYPE.setStored(false);
@@ -328,8 +332,8 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
     }
 
     /**
-     * The Lucene fields of one fingerprint: its block keys as terms (with their check bits as payloads when the
-     * layout has check bits) and the fingerprint as a numeric doc value.
+     * The Lucene fields of one fingerprint: its block keys as terms (with their check bits as term frequencies when
+     * the layout has check bits) and the fingerprint as a numeric doc value.
      */
     public static List<IndexableField> createFields(String name, BlockLayout layout, long fingerprint) {
         List<IndexableField> fields = new ArrayList<>(layout.keyCount() + 1);
@@ -346,11 +350,10 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
         return fields;
     }
 
-    /** One token per block key, binary term, the key's check value as payload, all at position 0. */
+    /** One token per block key: the binary key as term, {@code check + 1} as its term frequency. */
     static final class CheckedKeysTokenStream extends TokenStream {
         private final BytesTermAttribute term = addAttribute(BytesTermAttribute.class);
-        private final PayloadAttribute payload = addAttribute(PayloadAttribute.class);
-        private final PositionIncrementAttribute increment = addAttribute(PositionIncrementAttribute.class);
+        private final TermFrequencyAttribute frequency = addAttribute(TermFrequencyAttribute.class);
         private final BlockLayout layout;
         private final long fingerprint;
         private int next;
@@ -368,12 +371,8 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
             clearAttributes();
             byte[] key = new byte[layout.keyBytes()];
             layout.key(fingerprint, next, key, 0);
-            byte[] check = new byte[layout.checkBytes()];
-            layout.writeCheck(fingerprint, next, check, 0);
             term.setBytesRef(new BytesRef(key));
-            payload.setPayload(new BytesRef(check));
-            // one shared position keeps the positions stream constant (and nearly free)
-            increment.setPositionIncrement(next == 0 ? 1 : 0);
+            frequency.setTermFrequency(Math.toIntExact(layout.check(fingerprint, next) + 1));
             next++;
             return true;
         }

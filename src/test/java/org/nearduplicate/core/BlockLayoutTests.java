@@ -159,12 +159,9 @@ public class BlockLayoutTests {
         assertEquals(0xabcdefL, layout.check(0x0123_4567_89ab_cdefL, 0));
         // key 3 keeps block 3 (0xcdef); left out: 0x0123456789ab
         assertEquals(0x6789abL, layout.check(0x0123_4567_89ab_cdefL, 3));
-        byte[] bytes = new byte[3];
-        layout.writeCheck(0x0123_4567_89ab_cdefL, 0, bytes, 0);
-        assertArrayEquals(new byte[] { (byte) 0xab, (byte) 0xcd, (byte) 0xef }, bytes);
-        assertEquals(0xabcdefL, BlockLayout.readCheck(bytes, 0, 3));
         assertEquals(0, new BlockLayout(4, 3, 0).check(-1L, 2));
-        assertEquals(-1L >>> 16, new BlockLayout(4, 3, 48).check(-1L, 2));
+        assertEquals(0xffffffL, new BlockLayout(4, 3, 24).check(-1L, 2));
+        assertEquals(0x1fL, new BlockLayout(4, 3, 5).check(-1L, 2));
     }
 
     /** Check values are a lower bound of the distance: whenever two fingerprints share key c, check distance <= distance. */
@@ -186,6 +183,7 @@ public class BlockLayoutTests {
                     if ((a & layout.keptMask(c)) == (b & layout.keptMask(c)) && layout.checkBits() == 64 - Long.bitCount(layout.keptMask(c))) {
                         assertEquals("all free bits checked: check distance is the distance", distance, checkDistance);
                     }
+                    assertTrue("a check fits a term frequency", layout.check(a, c) + 1 <= Integer.MAX_VALUE / layout.keyCount());
                 }
             }
         });
@@ -196,22 +194,23 @@ public class BlockLayoutTests {
         assertEquals(16, new BlockLayout(4, 3).checkBits());
         assertEquals(16, new BlockLayout(5, 3).checkBits());
         assertEquals(24, new BlockLayout(8, 6).checkBits());
-        assertEquals(32, new BlockLayout(10, 8).checkBits());
+        assertEquals(24, new BlockLayout(10, 8).checkBits()); // 32 would pass 0.4 %, but 24 is the most allowed
         assertEquals(0, new BlockLayout(1, 0).checkBits()); // the key keeps all 64 bits
         assertEquals(0, new BlockLayout(2, 0).checkBits()); // k = 0: the one key keeps all 64 bits
         assertEquals(16, new BlockLayout(2, 1).checkBits());
-        assertEquals(48, new BlockLayout(4, 3).maxCheckBits());
-        assertEquals(32, new BlockLayout(5, 3).maxCheckBits()); // keys of 26 bits leave 38 out
+        assertEquals(24, new BlockLayout(4, 3).maxCheckBits());
+        assertEquals(16, new BlockLayout(4, 1).maxCheckBits()); // keys of 48 bits leave 16 out
+        assertEquals(23, new BlockLayout(10, 5).maxCheckBits()); // 252 keys: 252 * 2^24 would overflow an int
         assertEquals(new BlockLayout(4, 3), new BlockLayout(4, 3, 16));
         assertFalse(new BlockLayout(4, 3).equals(new BlockLayout(4, 3, 0)));
     }
 
     @Test
     public void testRejectsUnsupportedCheckBits() {
-        assertThrows("[check_bits] must be a multiple of 8 between 0 and 48", () -> new BlockLayout(4, 3, 12));
-        assertThrows("[check_bits] must be a multiple of 8 between 0 and 48", () -> new BlockLayout(4, 3, 56));
-        assertThrows("[check_bits] must be a multiple of 8 between 0 and 48", () -> new BlockLayout(4, 3, -8));
-        assertThrows("[check_bits] must be a multiple of 8 between 0 and 0", () -> new BlockLayout(1, 0, 8));
+        assertThrows("[check_bits] must be between 0 and 24 for blocks [4] with max_distance [3]", () -> new BlockLayout(4, 3, 25));
+        assertThrows("[check_bits] must be between 0 and 24", () -> new BlockLayout(4, 3, -8));
+        assertThrows("[check_bits] must be between 0 and 16", () -> new BlockLayout(4, 1, 17));
+        assertThrows("[check_bits] must be between 0 and 0", () -> new BlockLayout(1, 0, 8));
     }
 
     @Test

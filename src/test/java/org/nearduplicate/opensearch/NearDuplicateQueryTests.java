@@ -131,7 +131,7 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
         return switch (randomIntBetween(0, 2)) {
             case 0 -> layout;
             case 1 -> new BlockLayout(blocks, k, 0);
-            default -> new BlockLayout(blocks, k, 8 * randomIntBetween(0, layout.maxCheckBits() / 8));
+            default -> new BlockLayout(blocks, k, randomIntBetween(0, layout.maxCheckBits()));
         };
     }
 
@@ -188,7 +188,7 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
 
     /** Check bits reject most key-sharing candidates; results must stay those of the brute force at every k. */
     public void testCheckBitsRejectOnlyFarCandidates() throws IOException {
-        BlockLayout layout = new BlockLayout(4, 3, 8 * randomIntBetween(1, 6));
+        BlockLayout layout = new BlockLayout(4, 3, randomIntBetween(1, 24));
         try (Corpus corpus = buildCorpus(layout)) {
             for (long center : corpus.centers) {
                 for (int k = 0; k <= 3; k++) {

@@ -2,7 +2,7 @@ package org.nearduplicate.opensearch;
 
 import org.apache.lucene.index.DocValuesType;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.PayloadAttribute;
+import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;
 import org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexableField;
@@ -69,21 +69,19 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
             }
             return;
         }
-        // one token stream: every key with its check value as payload
+        // one token stream: every key with its check value + 1 as term frequency
         assertEquals(1, keys.size());
         IndexableField field = keys.get(0);
-        assertEquals(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS, field.fieldType().indexOptions());
+        assertEquals(IndexOptions.DOCS_AND_FREQS, field.fieldType().indexOptions());
         assertTrue(field.fieldType().omitNorms());
         try (TokenStream stream = field.tokenStream(null, null)) {
             TermToBytesRefAttribute term = stream.getAttribute(TermToBytesRefAttribute.class);
-            PayloadAttribute payload = stream.getAttribute(PayloadAttribute.class);
+            TermFrequencyAttribute frequency = stream.getAttribute(TermFrequencyAttribute.class);
             stream.reset();
             for (int c = 0; c < layout.keyCount(); c++) {
                 assertTrue(stream.incrementToken());
                 assertEquals(new BytesRef(expected[c]), term.getBytesRef());
-                BytesRef check = payload.getPayload();
-                assertEquals(layout.checkBytes(), check.length);
-                assertEquals(layout.check(fingerprint, c), BlockLayout.readCheck(check.bytes, check.offset, check.length));
+                assertEquals(layout.check(fingerprint, c) + 1, frequency.getTermFrequency());
             }
             assertFalse(stream.incrementToken());
             stream.end();
@@ -97,14 +95,14 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         DocumentMapper none = mapper(b -> b.field("check_bits", 0));
         assertThat(none.mappingSource().string(), containsString("\"check_bits\":0"));
         assertKeys(none.parse(source(b -> b.field("field", Fingerprints.toHex(fp)))), new BlockLayout(4, 3, 0), fp);
-        DocumentMapper wide = mapper(b -> b.field("blocks", 8).field("max_distance", 6).field("check_bits", 32));
-        assertKeys(wide.parse(source(b -> b.field("field", Fingerprints.toHex(fp)))), new BlockLayout(8, 6, 32), fp);
+        DocumentMapper narrow = mapper(b -> b.field("blocks", 8).field("max_distance", 6).field("check_bits", 11));
+        assertKeys(narrow.parse(source(b -> b.field("field", Fingerprints.toHex(fp)))), new BlockLayout(8, 6, 11), fp);
         assertThat(mapper(b -> b.field("blocks", 8).field("max_distance", 6)).mappingSource().string(), containsString("\"check_bits\":24"));
 
-        MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", 12)));
-        assertThat(e.getMessage(), containsString("[check_bits] must be a multiple of 8 between 0 and 48"));
-        e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", 56)));
-        assertThat(e.getMessage(), containsString("[check_bits] must be a multiple of 8 between 0 and 48"));
+        MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", 25)));
+        assertThat(e.getMessage(), containsString("[check_bits] must be between 0 and 24 for blocks [4] with max_distance [3]"));
+        e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", -2)));
+        assertThat(e.getMessage(), containsString("[check_bits] must be between 0 and 24"));
         e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", "many")));
         assertThat(e.getMessage() + e.getCause(), containsString("many"));
     }

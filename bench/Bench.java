@@ -119,6 +119,35 @@ public class Bench {
     }
 
     static String get(String path) throws Exception { return send("GET", path, null, null); }
+    /**
+     * A bulk request of documents with explicit ids (so a repeat is idempotent), retried with backoff on 429 (the
+     * node's circuit breakers or write queue pushing back), as bulk clients are expected to.
+     */
+    static String bulkWithRetry(String path, String body) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            String r;
+            try {
+                r = send("POST", path, body, "application/x-ndjson");
+            } catch (IOException e) {
+                if (attempt < 10 && e.getMessage() != null && e.getMessage().contains("-> 429")) {
+                    log("  bulk rejected with 429, retry " + attempt + " in " + attempt + " s");
+                    Thread.sleep(1000L * attempt);
+                    continue;
+                }
+                throw e;
+            }
+            if (r.contains("\"errors\":true")) {
+                if (attempt < 10 && r.contains("\"status\":429")) {
+                    log("  bulk items rejected with 429, retry " + attempt + " in " + attempt + " s");
+                    Thread.sleep(1000L * attempt);
+                    continue;
+                }
+                throw new IOException("bulk errors: " + r.substring(0, Math.min(1500, r.length())));
+            }
+            return r;
+        }
+    }
+
     static String post(String path, String body) throws Exception { return send("POST", path, body, "application/json"); }
     static String put(String path, String body) throws Exception { return send("PUT", path, body, "application/json"); }
     static void delete(String path) {
@@ -392,8 +421,7 @@ public class Bench {
                         sb.append("}\n");
                     }
                     String body = sb.toString();
-                    String r = send("POST", "/" + index + "/_bulk", body, "application/x-ndjson");
-                    if (r.contains("\"errors\":true")) throw new IOException("bulk errors: " + r.substring(0, Math.min(1500, r.length())));
+                    String r = bulkWithRetry("/" + index + "/_bulk", body);
                     bytes.addAndGet(body.length());
                     long d = done.addAndGet(to - from);
                     if ((d / bulkDocs) % 200 == 0) log("  " + d + " docs, " + (long) (d / ((System.nanoTime() - t) / 1e9)) + " docs/s");

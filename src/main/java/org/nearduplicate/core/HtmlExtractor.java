@@ -10,6 +10,7 @@ import org.jsoup.select.NodeTraversor;
 import org.jsoup.select.NodeVisitor;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -91,6 +92,8 @@ final class HtmlExtractor {
     private static void prune(Element body) {
         Map<Element, Integer> textLength = textLengths(body);
         int total = Math.max(1, textLength.getOrDefault(body, 0));
+        // pages repeat the same class/id names on many elements: classify each distinct name string once
+        Map<String, Boolean> unlikelyNames = new HashMap<>();
         NodeTraversor.filter(new NodeFilter() {
             int mainDepth = 0;
 
@@ -104,8 +107,8 @@ final class HtmlExtractor {
                 if (PAGE_TAGS.contains(tag) && mainDepth == 0) return FilterResult.REMOVE;
                 String role = el.attr("role").toLowerCase(Locale.ROOT);
                 if (DROP_ROLES.contains(role)) return FilterResult.REMOVE;
-                if (mainDepth > 0 && isMainMarker(el) == false && tag.equals("a") == false && looksUnlikely(el)
-                    || mainDepth == 0 && looksUnlikely(el)) {
+                if (mainDepth > 0 && isMainMarker(el) == false && tag.equals("a") == false && looksUnlikely(el, unlikelyNames)
+                    || mainDepth == 0 && looksUnlikely(el, unlikelyNames)) {
                     // a wrapper that holds most of the page's text is layout, not boilerplate
                     if (textLength.getOrDefault(el, 0) * 2 < total) return FilterResult.REMOVE;
                 }
@@ -136,9 +139,13 @@ final class HtmlExtractor {
         return s.contains("display:none") || s.contains("visibility:hidden");
     }
 
-    private static boolean looksUnlikely(Element el) {
+    private static boolean looksUnlikely(Element el, Map<String, Boolean> cache) {
         String names = el.className() + " " + el.id();
         if (names.isBlank()) return false;
+        return cache.computeIfAbsent(names, HtmlExtractor::unlikelyNames);
+    }
+
+    private static boolean unlikelyNames(String names) {
         boolean unlikely = false;
         for (String word : WORD_SPLIT.split(names)) {
             String w = word.toLowerCase(Locale.ROOT);

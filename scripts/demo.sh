@@ -15,4 +15,6 @@ echo "==> starting OpenSearch with the plugin"
 scripts/node.sh start
 $keep || trap 'scripts/node.sh stop' EXIT
 python3 demo/demo.py --url "http://127.0.0.1:${NODE_PORT:-9200}"
-$keep && echo "==> node left running at http://127.0.0.1:${NODE_PORT:-9200}; stop it with scripts/node.sh stop"
+if $keep; then
+  echo "==> node left running at http://127.0.0.1:${NODE_PORT:-9200}; stop it with scripts/node.sh stop"
+fi

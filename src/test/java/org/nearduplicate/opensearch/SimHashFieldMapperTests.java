@@ -204,13 +204,17 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
 
     public void testParametersCannotBeUpdated() throws IOException {
         MapperService service = createMapperService(fieldMapping(b -> b.field("type", "simhash")));
-        for (String[] update : new String[][] { { "blocks", "6" }, { "max_distance", "2" }, { "algorithm", "other" } }) {
+        for (String[] update : new String[][] { { "blocks", "6" }, { "max_distance", "2" }, { "check_bits", "8" }, { "algorithm", "other" } }) {
             IllegalArgumentException e = expectThrows(
                 IllegalArgumentException.class,
                 () -> merge(service, fieldMapping(b -> b.field("type", "simhash").field(update[0], update[1])))
             );
             assertThat(e.getMessage(), containsString("Cannot update parameter [" + update[0] + "]"));
         }
+        // repeating the mapping, with or without the resolved default check bits, is no update
+        merge(service, fieldMapping(b -> b.field("type", "simhash")));
+        merge(service, fieldMapping(b -> b.field("type", "simhash").field("check_bits", 16)));
+        assertThat(service.documentMapper().mappingSource().toString(), containsString("\"check_bits\":16"));
     }
 
     public void testMappingSerializesDefaults() throws IOException {

@@ -3,11 +3,6 @@ package org.nearduplicate.opensearch;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.TermState;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.search.DocIdSet;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.IndexSearcher;
@@ -18,7 +13,6 @@ import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.DocIdSetBuilder;
 import org.nearduplicate.core.minhash.Lsh;
 
 import java.io.IOException;
@@ -105,42 +99,18 @@ public final class MinHashQuery extends Query {
                         }
                     };
                 }
-                Terms terms = context.reader().terms(field);
-                if (terms == null) return null;
-                TermsEnum termsEnum = terms.iterator();
-                BytesRef[] found = new BytesRef[keys.length];
-                TermState[] states = new TermState[keys.length];
-                int count = 0;
-                long cost = 0;
-                for (BytesRef key : keys) {
-                    if (termsEnum.seekExact(key)) {
-                        found[count] = key;
-                        states[count] = termsEnum.termState();
-                        cost += termsEnum.docFreq();
-                        count++;
-                    }
-                }
-                if (count == 0) return null;
-                final int termCount = count;
-                final long totalCost = cost;
+                KeyPostings found = KeyPostings.seek(context.reader().terms(field), keys);
+                if (found == null) return null;
                 return new ScorerSupplier() {
                     @Override
                     public Scorer get(long leadCost) throws IOException {
-                        DocIdSetBuilder builder = new DocIdSetBuilder(context.reader().maxDoc(), terms);
-                        PostingsEnum postings = null;
-                        for (int i = 0; i < termCount; i++) {
-                            termsEnum.seekExact(found[i], states[i]);
-                            postings = termsEnum.postings(postings, PostingsEnum.NONE);
-                            builder.add(postings);
-                        }
-                        DocIdSet candidates = builder.build();
-                        DocIdSetIterator it = candidates.iterator();
-                        return new SimilarityScorer(it == null ? DocIdSetIterator.empty() : it, context.reader().getBinaryDocValues(field), boost);
+                        DocIdSetIterator candidates = found.union(context.reader().maxDoc(), null);
+                        return new SimilarityScorer(candidates, context.reader().getBinaryDocValues(field), boost);
                     }
 
                     @Override
                     public long cost() {
-                        return totalCost;
+                        return found.cost();
                     }
                 };
             }

@@ -4,11 +4,6 @@ import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.TermState;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.search.DocIdSet;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.search.Explanation;
@@ -20,7 +15,6 @@ import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.DocIdSetBuilder;
 import org.nearduplicate.core.BlockLayout;
 import org.nearduplicate.core.Fingerprints;
 
@@ -176,69 +170,26 @@ public final class NearDuplicateQuery extends Query {
                     }
                 };
             }
-            Terms terms = context.reader().terms(field);
-            if (terms == null) {
-                return null;
-            }
-            TermsEnum termsEnum = terms.iterator();
-            int[] found = new int[keys.length];
-            TermState[] states = new TermState[keys.length];
-            int count = 0;
-            long cost = 0;
-            for (int c = 0; c < keys.length; c++) {
-                if (termsEnum.seekExact(keys[c])) {
-                    found[count] = c;
-                    states[count] = termsEnum.termState();
-                    cost += termsEnum.docFreq();
-                    count++;
-                }
-            }
-            if (count == 0) {
+            KeyPostings found = KeyPostings.seek(context.reader().terms(field), keys);
+            if (found == null) {
                 return null;
             }
             // keys indexed without frequencies (check_bits 0) are verified from doc values alone
             FieldInfo info = context.reader().getFieldInfos().fieldInfo(field);
-            final boolean checked = layout.checkBits() > 0 && info != null && info.getIndexOptions() == IndexOptions.DOCS_AND_FREQS;
-            final int termCount = count;
-            final long totalCost = cost;
+            boolean checked = layout.checkBits() > 0 && info != null && info.getIndexOptions() == IndexOptions.DOCS_AND_FREQS;
+            // the check bits are stored as term frequency - 1
+            KeyPostings.FrequencyCheck check = checked ? (key, frequency) -> Long.bitCount((frequency - 1) ^ checks[key]) <= maxDistance : null;
             return new ScorerSupplier() {
                 @Override
                 public Scorer get(long leadCost) throws IOException {
-                    DocIdSetBuilder builder = new DocIdSetBuilder(context.reader().maxDoc(), terms);
-                    PostingsEnum postings = null;
-                    for (int i = 0; i < termCount; i++) {
-                        int c = found[i];
-                        termsEnum.seekExact(keys[c], states[i]);
-                        if (checked) {
-                            postings = termsEnum.postings(postings, PostingsEnum.FREQS);
-                            addChecked(postings, checks[c], builder.grow(termsEnum.docFreq()));
-                        } else {
-                            postings = termsEnum.postings(postings, PostingsEnum.NONE);
-                            builder.add(postings);
-                        }
-                    }
-                    DocIdSet candidates = builder.build();
-                    DocIdSetIterator approximation = candidates.iterator();
-                    if (approximation == null) {
-                        approximation = DocIdSetIterator.empty();
-                    }
-                    return new DistanceScorer(approximation, values, boost);
+                    return new DistanceScorer(found.union(context.reader().maxDoc(), check), values, boost);
                 }
 
                 @Override
                 public long cost() {
-                    return totalCost;
+                    return found.cost();
                 }
             };
-        }
-
-        /** Adds the postings whose check bits (term frequency - 1) are within {@code maxDistance} of the probe's. */
-        private void addChecked(PostingsEnum postings, long probeCheck, DocIdSetBuilder.BulkAdder adder) throws IOException {
-            for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
-                if (Long.bitCount((postings.freq() - 1) ^ probeCheck) <= maxDistance) {
-                    adder.add(doc);
-                }
-            }
         }
 
         @Override

@@ -20,4 +20,4 @@ if [ ! -f target/classpath.txt ] || [ pom.xml -nt target/classpath.txt ]; then
 fi
 $MVN -q -Dskip.node=true compile >&2
 # shellcheck disable=SC2086
-exec "$JAVA_HOME/bin/java" -Xmx3g -cp "target/classes:$(cat target/classpath.txt)" org.nearduplicate.core.quality.QualityPlot $ARGS
+exec "$JAVA_HOME/bin/java" -Xmx3g -cp "target/classes:$(cat target/classpath.txt)" org.nearduplicate.tools.quality.QualityPlot $ARGS

@@ -12,9 +12,9 @@ if [ ! -f target/classpath.txt ] || [ pom.xml -nt target/classpath.txt ]; then
   mvn -B -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
 fi
 mvn -B -q -Dskip.node=true compile >&2
-MAIN=org.nearduplicate.core.quality.QualityReport
+MAIN=org.nearduplicate.tools.quality.QualityReport
 if [ "${1:-}" = "--methods" ]; then
-  MAIN=org.nearduplicate.core.quality.MethodComparison
+  MAIN=org.nearduplicate.tools.quality.MethodComparison
   shift
 fi
 case "${1:-}" in

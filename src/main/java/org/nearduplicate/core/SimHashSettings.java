@@ -50,6 +50,8 @@ public final class SimHashSettings {
     public static final String MAX_FEATURES = "max_features";
 
     public static final String IDF_NONE = "none";
+    /** The IDF table shipped with the engine (built from the public corpus; see docs/engine.md). */
+    public static final String BUILTIN_IDF = "web-en-zh-v1";
     public static final int MAX_NGRAM_SIZE = 8;
     public static final int MAX_SHINGLE_SIZE = 5;
 
@@ -103,7 +105,7 @@ public final class SimHashSettings {
             throw new IllegalArgumentException("[idf] must be a table name of [a-z0-9_.-], got [" + idf + "]");
         }
         if (weighting == Weighting.TF_IDF && idf.equals(IDF_NONE)) {
-            throw new IllegalArgumentException("[weighting] tf_idf needs an [idf] table, e.g. [" + IdfTable.BUILTIN + "]");
+            throw new IllegalArgumentException("[weighting] tf_idf needs an [idf] table, e.g. [" + BUILTIN_IDF + "]");
         }
         if (weighting != Weighting.TF_IDF && idf.equals(IDF_NONE) == false) {
             throw new IllegalArgumentException("[idf] is only used with [weighting] tf_idf, got weighting [" + weighting.id() + "]");
@@ -175,7 +177,7 @@ public final class SimHashSettings {
         if ((v = options.remove(STOPWORDS)) != null) b.stopwords = bool(STOPWORDS, v);
         if ((v = options.remove(WEIGHTING)) != null) b.weighting = parseEnum(WEIGHTING, v, Weighting.class);
         if ((v = options.remove(IDF)) != null) b.idf = string(IDF, v);
-        else if (b.weighting == Weighting.TF_IDF) b.idf = IdfTable.BUILTIN;
+        else if (b.weighting == Weighting.TF_IDF) b.idf = BUILTIN_IDF;
         if ((v = options.remove(MAX_INPUT_CHARS)) != null) b.maxInputChars = integer(MAX_INPUT_CHARS, v);
         if ((v = options.remove(MAX_FEATURES)) != null) b.maxFeatures = integer(MAX_FEATURES, v);
         return b.build();

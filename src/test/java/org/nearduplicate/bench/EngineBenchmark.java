@@ -4,8 +4,8 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.SimHasher;
-import org.nearduplicate.core.quality.Corpus;
+import org.nearduplicate.core.sketch.SimHasher;
+import org.nearduplicate.tools.quality.Corpus;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -48,7 +48,7 @@ public class EngineBenchmark {
     @Setup(Level.Trial)
     public void load() throws IOException {
         hasher = new SimHasher(SimHashSettings.DEFAULT);
-        analyzer = SimHasher.newWordAnalyzer(SimHashSettings.DEFAULT);
+        analyzer = org.nearduplicate.core.features.FeaturePipeline.newWordAnalyzer(SimHashSettings.DEFAULT);
         documents = sampleDocuments(sample);
         extracted = new ArrayList<>();
         for (String d : documents) {

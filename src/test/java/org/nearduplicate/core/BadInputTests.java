@@ -1,5 +1,8 @@
 package org.nearduplicate.core;
 
+import org.nearduplicate.core.features.ChineseWordFilter;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.SimHasher;
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.nio.charset.StandardCharsets;
@@ -7,7 +10,7 @@ import java.util.Random;
 
 /**
  * Engine-level rows of the bad-input matrix in docs/reliability.md: every input either gives a defined fingerprint
- * or a {@link SimHashException} (reported as HTTP 400 / an ingest failure) whose message names the problem.
+ * or a {@link EngineInputException} (reported as HTTP 400 / an ingest failure) whose message names the problem.
  */
 public class BadInputTests extends OpenSearchTestCase {
     private static final SimHasher DEFAULT = new SimHasher(SimHashSettings.DEFAULT);
@@ -26,7 +29,7 @@ public class BadInputTests extends OpenSearchTestCase {
     }
 
     private static void assertRejected(SimHasher hasher, String content, String messagePart) {
-        SimHashException e = expectThrows(SimHashException.class, () -> hasher.fingerprint(content));
+        EngineInputException e = expectThrows(EngineInputException.class, () -> hasher.fingerprint(content));
         assertTrue("message [" + e.getMessage() + "] should contain [" + messagePart + "]", e.getMessage().contains(messagePart));
     }
 
@@ -186,7 +189,7 @@ public class BadInputTests extends OpenSearchTestCase {
             long first;
             try {
                 first = DEFAULT.fingerprint(decoded);
-            } catch (SimHashException e) {
+            } catch (EngineInputException e) {
                 assertTrue(e.getMessage(), e.getMessage().contains("no features"));
                 continue;
             }

@@ -1,5 +1,6 @@
 package org.nearduplicate.core;
 
+import org.nearduplicate.core.features.IdfTable;
 import org.junit.Test;
 
 import java.util.HashMap;
@@ -9,7 +10,7 @@ import java.util.Map;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
-import static org.nearduplicate.core.BlockLayoutTests.assertThrows;
+import static org.nearduplicate.core.keys.BlockLayoutTests.assertThrows;
 
 public class SimHashSettingsTests {
 

@@ -1,9 +1,11 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.core.Fingerprints;
-import org.nearduplicate.core.SimHashException;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.EngineInputException;
 import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.SimHasher;
+import org.nearduplicate.core.sketch.SimHasher;
 import org.opensearch.OpenSearchParseException;
 import org.opensearch.common.xcontent.XContentFactory;
 import org.opensearch.common.xcontent.json.JsonXContent;
@@ -98,7 +100,7 @@ public class FuzzTests extends OpenSearchTestCase {
     private static Long fingerprintOrNull(SimHasher h, String content) {
         try {
             return h.fingerprint(content);
-        } catch (SimHashException e) {
+        } catch (EngineInputException e) {
             String m = e.getMessage();
             assertTrue(m, m.contains("no features") || m.contains("empty or whitespace") || m.contains("max_features"));
             return null;

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch;
 
+import org.nearduplicate.opensearch.engine.SimHasherCache;
 import org.opensearch.action.bulk.BulkItemResponse;
 import org.opensearch.action.bulk.BulkResponse;
 import org.opensearch.action.support.WriteRequest;

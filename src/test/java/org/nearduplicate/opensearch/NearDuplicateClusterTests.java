@@ -1,6 +1,14 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.core.Fingerprints;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
+import org.nearduplicate.opensearch.index.query.NearDuplicateQuery;
+import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
+import org.nearduplicate.opensearch.index.query.NearDuplicateQueryTests;
+import org.nearduplicate.opensearch.search.fetch.NearDuplicateDistanceFetchSubPhase;
+import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorer;
+import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorerBuilder;
+import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.search.MultiSearchResponse;

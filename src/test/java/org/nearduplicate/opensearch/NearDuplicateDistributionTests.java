@@ -1,6 +1,10 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.core.Fingerprints;
+import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
+import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
+import org.nearduplicate.opensearch.index.query.NearDuplicateQueryTests;
+import org.nearduplicate.opensearch.search.fetch.NearDuplicateDistanceFetchSubPhase;
+import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.bulk.BulkResponse;
 import org.opensearch.action.search.SearchResponse;

@@ -1,11 +1,12 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.core.BlockLayout;
-import org.nearduplicate.core.Fingerprints;
-import org.nearduplicate.opensearch.groups.DuplicateGroupCollector;
-import org.nearduplicate.opensearch.groups.NearDuplicateGroupsAction;
-import org.nearduplicate.opensearch.groups.NearDuplicateGroupsRequest;
-import org.nearduplicate.opensearch.groups.NearDuplicateGroupsResponse;
+import org.nearduplicate.opensearch.index.query.NearDuplicateQueryTests;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.opensearch.action.groups.DuplicateGroupCollector;
+import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsAction;
+import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsRequest;
+import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsResponse;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.admin.cluster.node.tasks.list.ListTasksResponse;
 import org.opensearch.action.bulk.BulkRequestBuilder;

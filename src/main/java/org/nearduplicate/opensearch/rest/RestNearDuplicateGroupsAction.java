@@ -1,7 +1,7 @@
 package org.nearduplicate.opensearch.rest;
 
-import org.nearduplicate.opensearch.groups.NearDuplicateGroupsAction;
-import org.nearduplicate.opensearch.groups.NearDuplicateGroupsRequest;
+import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsAction;
+import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsRequest;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;

@@ -1,10 +1,10 @@
 package org.nearduplicate.opensearch.rest;
 
-import org.nearduplicate.core.Analysis;
-import org.nearduplicate.core.BlockLayout;
-import org.nearduplicate.core.Fingerprints;
+import org.nearduplicate.core.sketch.Analysis;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.opensearch.SimHasherCache;
+import org.nearduplicate.opensearch.engine.SimHasherCache;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsResponse;
 import org.opensearch.core.action.ActionListener;

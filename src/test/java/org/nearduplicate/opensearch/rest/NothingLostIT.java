@@ -2,9 +2,9 @@ package org.nearduplicate.opensearch.rest;
 
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.io.entity.StringEntity;
-import org.nearduplicate.core.Fingerprints;
+import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.SimHasher;
+import org.nearduplicate.core.sketch.SimHasher;
 import org.opensearch.client.Request;
 import org.opensearch.client.Response;
 import org.opensearch.common.xcontent.XContentFactory;

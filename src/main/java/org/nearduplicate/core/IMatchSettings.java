@@ -1,0 +1,151 @@
+package org.nearduplicate.core;
+
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * I-Match parameters: the content type and extraction of the engine, the IDF table and the IDF band
+ * [{@code min_idf}, {@code max_idf}] of the terms that enter the I-Match key. The algorithm id, e.g.
+ * {@code imatch-v1:content_type=auto,extract=main,idf=web-en-zh-v1,min_idf=3.0,max_idf=9.0}, names every
+ * output-affecting option; the normalized-text key depends only on content type and extraction.
+ */
+public final class IMatchSettings {
+    public static final String VERSION = "imatch-v1";
+    public static final String MIN_IDF = "min_idf";
+    public static final String MAX_IDF = "max_idf";
+
+    /** The band chosen on the public corpus (docs/methods.md). */
+    public static final IMatchSettings DEFAULT = new IMatchSettings(SimHashSettings.DEFAULT.contentType(), true, SimHashSettings.BUILTIN_IDF, 2.0, 8.0,
+        SimHashSettings.DEFAULT.maxInputChars());
+
+    private final ContentType contentType;
+    private final boolean extractMain;
+    private final String idf;
+    private final double minIdf;
+    private final double maxIdf;
+    private final int maxInputChars;
+
+    public IMatchSettings(ContentType contentType, boolean extractMain, String idf, double minIdf, double maxIdf, int maxInputChars) {
+        this.contentType = contentType;
+        this.extractMain = extractMain;
+        this.idf = idf;
+        if (idf == null || idf.matches("[a-z0-9][a-z0-9_.-]{0,63}") == false || idf.equals(SimHashSettings.IDF_NONE)) {
+            throw new IllegalArgumentException("[idf] must name an IDF table, e.g. [" + SimHashSettings.BUILTIN_IDF + "], got [" + idf + "]");
+        }
+        if (Double.isFinite(minIdf) == false || Double.isFinite(maxIdf) == false || minIdf < 0 || maxIdf < minIdf) {
+            throw new IllegalArgumentException("[" + MIN_IDF + "] and [" + MAX_IDF + "] must be finite with 0 <= min_idf <= max_idf, got ["
+                + minIdf + ", " + maxIdf + "]");
+        }
+        if (maxInputChars < 1) throw new IllegalArgumentException("[max_input_chars] must be positive, got " + maxInputChars);
+        this.minIdf = minIdf;
+        this.maxIdf = maxIdf;
+        this.maxInputChars = maxInputChars;
+    }
+
+    public ContentType contentType() {
+        return contentType;
+    }
+
+    public boolean extractMain() {
+        return extractMain;
+    }
+
+    public String idf() {
+        return idf;
+    }
+
+    public double minIdf() {
+        return minIdf;
+    }
+
+    public double maxIdf() {
+        return maxIdf;
+    }
+
+    public int maxInputChars() {
+        return maxInputChars;
+    }
+
+    /** The engine settings of the term pipeline: words, no stopword list (the IDF band does that job), no shingles. */
+    public SimHashSettings termSettings() {
+        SimHashSettings.Builder b = new SimHashSettings.Builder(SimHashSettings.DEFAULT);
+        b.contentType = contentType;
+        b.extractMain = extractMain;
+        b.features = SimHashSettings.Features.WORDS;
+        b.shingleSize = 1;
+        b.stopwords = false;
+        b.weighting = SimHashSettings.Weighting.BINARY;
+        b.idf = SimHashSettings.IDF_NONE;
+        b.maxInputChars = maxInputChars;
+        return b.build();
+    }
+
+    /** Reads and removes its options (content_type, extract, idf, min_idf, max_idf, max_input_chars). */
+    public static IMatchSettings fromMap(Map<String, Object> options) {
+        if (options == null) return DEFAULT;
+        Map<String, Object> engine = new HashMap<>();
+        for (String key : new String[] { SimHashSettings.CONTENT_TYPE, SimHashSettings.EXTRACT, SimHashSettings.MAX_INPUT_CHARS }) {
+            if (options.containsKey(key)) engine.put(key, options.remove(key));
+        }
+        SimHashSettings s = SimHashSettings.fromMap(engine);
+        String idf = DEFAULT.idf;
+        Object v = options.remove(SimHashSettings.IDF);
+        if (v != null) {
+            if (v instanceof String str) idf = str;
+            else throw new IllegalArgumentException("[idf] must be a string, got [" + v + "]");
+        }
+        double min = number(MIN_IDF, options.remove(MIN_IDF), DEFAULT.minIdf);
+        double max = number(MAX_IDF, options.remove(MAX_IDF), DEFAULT.maxIdf);
+        return new IMatchSettings(s.contentType(), s.extractMain(), idf, min, max, s.maxInputChars());
+    }
+
+    private static double number(String name, Object v, double dflt) {
+        if (v == null) return dflt;
+        if (v instanceof Number n) return n.doubleValue();
+        if (v instanceof String s) {
+            try {
+                return Double.parseDouble(s.trim());
+            } catch (NumberFormatException e) {
+                // below
+            }
+        }
+        throw new IllegalArgumentException("[" + name + "] must be a number, got [" + v + "]");
+    }
+
+    public String algorithmId() {
+        return VERSION + ":" + SimHashSettings.CONTENT_TYPE + "=" + contentType.id() + "," + SimHashSettings.EXTRACT + "="
+            + (extractMain ? "main" : "none") + "," + SimHashSettings.IDF + "=" + idf + "," + MIN_IDF + "=" + format(minIdf) + ","
+            + MAX_IDF + "=" + format(maxIdf);
+    }
+
+    private static String format(double d) {
+        return String.format(Locale.ROOT, "%s", d);
+    }
+
+    /** Parses an {@link #algorithmId()}. */
+    public static IMatchSettings fromAlgorithmId(String id) {
+        Map<String, Object> options = AlgorithmIds.parse(id, VERSION, Set.of(SimHashSettings.MAX_INPUT_CHARS));
+        IMatchSettings s = fromMap(options);
+        AlgorithmIds.requireConsumed(options, id);
+        return s;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof IMatchSettings s && s.algorithmId().equals(algorithmId()) && s.maxInputChars == maxInputChars;
+    }
+
+    @Override
+    public int hashCode() {
+        return algorithmId().hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return algorithmId();
+    }
+}

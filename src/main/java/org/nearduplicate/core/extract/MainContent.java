@@ -1,0 +1,29 @@
+package org.nearduplicate.core.extract;
+
+import org.nearduplicate.core.ContentType;
+
+/**
+ * The first stage of every method: the text that features are taken from. HTML loses its markup and, with
+ * extraction on, its boilerplate (navigation, header, footer, link lists, copyright lines); a text dump loses its
+ * link lists and reference lines. Nothing here is normalized yet.
+ */
+public final class MainContent {
+    private MainContent() {}
+
+    /** {@code type}: HTML or TEXT (resolved, never AUTO). */
+    public static String extract(String content, ContentType type, boolean extractMain) {
+        if (type == ContentType.HTML) {
+            if (extractMain) {
+                String main = HtmlExtractor.mainText(content);
+                // a page can be all "boilerplate" to the classifier (e.g. a bare list); then its text is all we have
+                return main.isBlank() ? HtmlExtractor.fullText(content) : main;
+            }
+            return HtmlExtractor.fullText(content);
+        }
+        if (extractMain) {
+            String main = TextExtractor.mainText(content);
+            return main.isBlank() ? content : main;
+        }
+        return content;
+    }
+}

@@ -1,0 +1,79 @@
+package org.nearduplicate.core.extract;
+
+/** A run of text between block boundaries, with the counts the boilerplate classifier needs. */
+final class TextBlock {
+    final String text;
+    /** Words; a CJK character counts as half a word, about the length of a Chinese word. */
+    final int words;
+    /** Words inside links. */
+    final int linkedWords;
+
+    TextBlock(String text, int words, int linkedWords) {
+        this.text = text;
+        this.words = words;
+        this.linkedWords = Math.min(linkedWords, words);
+    }
+
+    double linkDensity() {
+        return words == 0 ? 0 : (double) linkedWords / words;
+    }
+
+    /** Counts words the way {@link #words} is defined; CJK characters are summed in halves. */
+    static int countWords(CharSequence s) {
+        int latinWords = 0;
+        int cjk = 0;
+        boolean inWord = false;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (isCjk(c)) {
+                cjk++;
+                inWord = false;
+            } else if (Character.isLetterOrDigit(c)) {
+                if (!inWord) latinWords++;
+                inWord = true;
+            } else {
+                inWord = false;
+            }
+        }
+        return latinWords + (cjk + 1) / 2;
+    }
+
+    static boolean isCjk(char c) {
+        return (c >= '\u3400' && c <= '\u9FFF') || (c >= '\uF900' && c <= '\uFAFF') || (c >= '\u3040' && c <= '\u30FF');
+    }
+
+    /**
+     * Boilerpipe's word-count rules (Kohlschütter et al., "Boilerplate Detection using Shallow Text Features", WSDM
+     * 2010, NumWordsRulesClassifier): a block is content unless it is link dense, or short among short neighbours.
+     */
+    static boolean[] classify(java.util.List<TextBlock> blocks) {
+        boolean[] content = new boolean[blocks.size()];
+        TextBlock empty = new TextBlock("", 0, 0);
+        for (int i = 0; i < blocks.size(); i++) {
+            TextBlock prev = i > 0 ? blocks.get(i - 1) : empty;
+            TextBlock curr = blocks.get(i);
+            TextBlock next = i + 1 < blocks.size() ? blocks.get(i + 1) : empty;
+            boolean isContent;
+            if (curr.linkDensity() <= 0.333333) {
+                if (prev.linkDensity() <= 0.555556) {
+                    isContent = curr.words > 16 || next.words > 15 || prev.words > 4;
+                } else {
+                    isContent = curr.words > 40 || next.words > 17;
+                }
+            } else {
+                isContent = false;
+            }
+            content[i] = isContent && !isCopyrightLine(curr);
+        }
+        return content;
+    }
+
+    private static final java.util.regex.Pattern COPYRIGHT = java.util.regex.Pattern.compile(
+        "(?i)^\\W{0,3}(©|\\(c\\)|copyright\\b|版权所有|all rights reserved)|\\b(all rights reserved)\\b|版权所有|icp备"
+    );
+
+    /** Short copyright, "all rights reserved" and ICP licence lines, which templates repeat on every page. */
+    static boolean isCopyrightLine(TextBlock b) {
+        return b.words <= 20 && COPYRIGHT.matcher(b.text).find();
+    }
+}

@@ -1,0 +1,126 @@
+package org.nearduplicate.core.features;
+
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.SimHashSettings;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.CharArraySet;
+import org.apache.lucene.analysis.LowerCaseFilter;
+import org.apache.lucene.analysis.StopFilter;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.shingle.ShingleFilter;
+import org.apache.lucene.analysis.standard.StandardTokenizer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns normalized text into features with their term frequencies: words (Lucene {@link StandardTokenizer},
+ * lower case, Chinese re-segmented by HanLP, optional stopwords and word shingles) or character n-grams over the
+ * letters and digits (whitespace and punctuation ignored). Thread-safe: Lucene analyzers keep their token streams
+ * per thread.
+ */
+final class FeatureExtractor {
+    private final SimHashSettings settings;
+    private final Analyzer analyzer;
+
+    FeatureExtractor(SimHashSettings settings) {
+        this.settings = settings;
+        this.analyzer = switch (settings.features()) {
+            case WORDS -> wordAnalyzer(settings);
+            case SPOTSIGS -> wordAnalyzer(false, 1); // every word, stopwords included: they are the antecedents
+            case CHAR_NGRAMS -> null;
+        };
+    }
+
+    /** The analyzer behind the word features; also used by the benchmark as the baseline. */
+    static Analyzer wordAnalyzer(SimHashSettings settings) {
+        return wordAnalyzer(settings.stopwords(), settings.shingleSize());
+    }
+
+    static Analyzer wordAnalyzer(boolean stop, int shingles) {
+        return new Analyzer() {
+            @Override
+            protected TokenStreamComponents createComponents(String fieldName) {
+                StandardTokenizer tokenizer = new StandardTokenizer();
+                TokenStream ts = new LowerCaseFilter(tokenizer);
+                ts = new ChineseWordFilter(ts);
+                if (stop) ts = new StopFilter(ts, Stopwords.SET);
+                if (shingles > 1) {
+                    ShingleFilter sf = new ShingleFilter(ts, shingles, shingles);
+                    sf.setOutputUnigrams(false);
+                    sf.setOutputUnigramsIfNoShingles(true);
+                    sf.setFillerToken(""); // removed stopwords leave no trace in the shingles
+                    ts = sf;
+                }
+                return new TokenStreamComponents(tokenizer, ts);
+            }
+        };
+    }
+
+    /**
+     * Counts the features of {@code text}.
+     *
+     * @throws EngineInputException when there are more distinct features than {@code max_features}
+     */
+    Map<String, Integer> countFeatures(String text) {
+        Map<String, Integer> counts = new HashMap<>();
+        if (settings.features() == SimHashSettings.Features.SPOTSIGS) {
+            SpotSignatures.extract(tokens(text), Stopwords.SET, settings.shingleSize(), f -> add(counts, f));
+        } else if (analyzer != null) {
+            try (TokenStream ts = analyzer.tokenStream("content", text)) {
+                CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+                ts.reset();
+                while (ts.incrementToken()) {
+                    add(counts, term.toString());
+                }
+                ts.end();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // cannot happen: the reader is a string
+            }
+        } else {
+            charNgrams(text, settings.ngramSize(), counts);
+        }
+        return counts;
+    }
+
+    /** The analyzer's tokens of {@code text} in order. */
+    List<String> tokens(String text) {
+        List<String> tokens = new ArrayList<>();
+        try (TokenStream ts = analyzer.tokenStream("content", text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                tokens.add(term.toString());
+            }
+            ts.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // cannot happen: the reader is a string
+        }
+        return tokens;
+    }
+
+    private void add(Map<String, Integer> counts, String feature) {
+        if (counts.merge(feature, 1, Integer::sum) == 1 && counts.size() > settings.maxFeatures()) {
+            throw new EngineInputException(
+                "content has more than [" + SimHashSettings.MAX_FEATURES + "] = " + settings.maxFeatures() + " distinct features"
+            );
+        }
+    }
+
+    private void charNgrams(String text, int n, Map<String, Integer> counts) {
+        // lower-cased letters and digits as code points; everything else separates nothing, so spacing is ignored
+        int[] cps = text.codePoints().filter(Character::isLetterOrDigit).map(Character::toLowerCase).toArray();
+        if (cps.length > 0 && cps.length < n) {
+            add(counts, new String(cps, 0, cps.length));
+            return;
+        }
+        for (int i = 0; i + n <= cps.length; i++) {
+            add(counts, new String(cps, i, n));
+        }
+    }
+}

@@ -1,0 +1,274 @@
+package org.nearduplicate.core.keys;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The pigeonhole index layout of 64-bit fingerprints (Manku, Jain, Das Sarma, WWW 2007).
+ *
+ * <p>The 64 bits are cut into {@code blocks} contiguous blocks of near-equal width (the first {@code 64 % blocks}
+ * blocks get one extra bit). Two fingerprints within Hamming distance {@code k <= maxDistance} differ in at most k
+ * blocks, so they agree on at least {@code blocks - maxDistance} blocks: every combination of {@code blocks -
+ * maxDistance} blocks becomes one key, and two fingerprints within {@code maxDistance} share at least one key.
+ *
+ * <p>A key is {@code [combination index (1 byte)][the kept blocks' bits, concatenated, big-endian]}. The
+ * combination index makes keys of different combinations distinct, so all keys can live in one indexed field.
+ *
+ * <p><b>Check bits.</b> Sharing a key only proves agreement on the kept bits: with 16-bit keys, ~N / 65,536 random
+ * documents share each key, and reading each one's fingerprint to verify it is a random memory access. So each key
+ * can carry {@code checkBits} more bits of the fingerprint, taken from the bits the key does not keep (the index
+ * stores them in the key's posting). A candidate whose check bits already differ from the probe's in more than k
+ * places is rejected without reading its fingerprint: the check bits are a subset of the bits the key leaves out, so
+ * their distance is a lower bound of the full distance and no near-duplicate is ever rejected. The default is the
+ * fewest whole bytes that let about 1 % of random candidates through at {@code maxDistance}
+ * ({@link #defaultCheckBits}), at most {@link #MAX_CHECK_BITS}.
+ */
+public final class BlockLayout {
+    public static final int BITS = 64;
+    public static final int MAX_BLOCKS = 16;
+    /** Bounds the keys per document and the terms per query. */
+    public static final int MAX_KEYS = 256;
+    /**
+     * Check bits are stored as a term frequency ({@code check + 1}), and Lucene sums a document's term frequencies
+     * per field into an int: at most 24 bits, and fewer when {@code keys * 2^bits} would not fit.
+     */
+    public static final int MAX_CHECK_BITS = 24;
+
+    private final int blocks;
+    private final int maxDistance;
+    private final int[] blockStart;
+    private final int[] blockWidth;
+    /** For each combination, the indices of the kept blocks, ascending. */
+    private final int[][] combinations;
+    private final int[] keptBits;
+    private final long[] keptMask;
+    private final int keyBytes;
+    private final int checkBits;
+    private final int maxCheckBits;
+
+    /** A layout with the default check bits for {@code maxDistance} ({@link #defaultCheckBits}). */
+    public BlockLayout(int blocks, int maxDistance) {
+        this(blocks, maxDistance, -1);
+    }
+
+    /**
+     * @param checkBits fingerprint bits stored with every key to reject candidates early: a multiple of 8, at most the
+     *                  bits a key leaves out; {@code -1} for {@link #defaultCheckBits}, {@code 0} for none
+     */
+    public BlockLayout(int blocks, int maxDistance, int checkBits) {
+        if (blocks < 1 || blocks > MAX_BLOCKS) {
+            throw new IllegalArgumentException("[blocks] must be between 1 and " + MAX_BLOCKS + ", got " + blocks);
+        }
+        if (maxDistance < 0 || maxDistance >= blocks) {
+            throw new IllegalArgumentException(
+                "[max_distance] must be between 0 and blocks - 1 = " + (blocks - 1) + ", got " + maxDistance
+            );
+        }
+        long keyCount = binomial(blocks, blocks - maxDistance);
+        if (keyCount > MAX_KEYS) {
+            throw new IllegalArgumentException(
+                "blocks [" + blocks + "] with max_distance [" + maxDistance + "] would need " + keyCount
+                    + " keys per fingerprint, more than the limit of " + MAX_KEYS
+            );
+        }
+        this.blocks = blocks;
+        this.maxDistance = maxDistance;
+        this.blockStart = new int[blocks];
+        this.blockWidth = new int[blocks];
+        int start = BITS;
+        for (int b = 0; b < blocks; b++) {
+            blockWidth[b] = BITS / blocks + (b < BITS % blocks ? 1 : 0);
+            start -= blockWidth[b];
+            blockStart[b] = start; // block 0 holds the most significant bits
+        }
+        List<int[]> combos = new ArrayList<>();
+        choose(blocks, blocks - maxDistance, 0, new int[blocks - maxDistance], 0, combos);
+        this.combinations = combos.toArray(new int[0][]);
+        this.keptBits = new int[combinations.length];
+        this.keptMask = new long[combinations.length];
+        int maxKept = 0;
+        for (int c = 0; c < combinations.length; c++) {
+            for (int b : combinations[c]) {
+                keptBits[c] += blockWidth[b];
+                keptMask[c] |= blockMask(b);
+            }
+            maxKept = Math.max(maxKept, keptBits[c]);
+        }
+        this.keyBytes = 1 + (maxKept + 7) / 8;
+        int limit = Math.min(BITS - maxKept, MAX_CHECK_BITS);
+        while (limit > 0 && ((long) combinations.length << limit) > Integer.MAX_VALUE) {
+            limit--;
+        }
+        this.maxCheckBits = limit;
+        if (checkBits == -1) {
+            checkBits = defaultCheckBits(maxDistance, limit);
+        } else if (checkBits < 0 || checkBits > limit) {
+            throw new IllegalArgumentException(
+                "[check_bits] must be between 0 and " + limit + " for blocks [" + blocks + "] with max_distance [" + maxDistance
+                    + "] (at most " + MAX_CHECK_BITS + " and the bits a key leaves out), got " + checkBits
+            );
+        }
+        this.checkBits = checkBits;
+    }
+
+    /**
+     * The fewest whole bytes of check bits that let at most ~1.2 % of random candidates through at distance
+     * {@code maxDistance} (the share of random {@code b}-bit strings within {@code maxDistance} of a given one): 16
+     * bits for k <= 3, 24 for k <= 6; beyond, the most allowed ({@code maxBits}, 24 unless the layout limits it).
+     */
+    public static int defaultCheckBits(int maxDistance, int maxBits) {
+        for (int bits = 8; bits <= maxBits; bits += 8) {
+            double within = 0;
+            for (int d = 0; d <= Math.min(maxDistance, bits); d++) {
+                within += binomial(bits, d);
+            }
+            if (within / Math.pow(2, bits) <= 0.012) {
+                return bits;
+            }
+        }
+        return maxBits;
+    }
+
+    private static void choose(int n, int k, int from, int[] current, int depth, List<int[]> out) {
+        if (depth == k) {
+            out.add(current.clone());
+            return;
+        }
+        for (int i = from; i <= n - (k - depth); i++) {
+            current[depth] = i;
+            choose(n, k, i + 1, current, depth + 1, out);
+        }
+    }
+
+    static long binomial(int n, int k) {
+        long r = 1;
+        for (int i = 1; i <= k; i++) {
+            r = r * (n - k + i) / i;
+        }
+        return r;
+    }
+
+    public int blocks() {
+        return blocks;
+    }
+
+    public int maxDistance() {
+        return maxDistance;
+    }
+
+    public int keyCount() {
+        return combinations.length;
+    }
+
+    /** Bytes of every key (the widest combination decides; narrower ones are zero padded). */
+    public int keyBytes() {
+        return keyBytes;
+    }
+
+    /** The bits of block {@code b} as a mask over the fingerprint. */
+    public long blockMask(int b) {
+        long ones = blockWidth[b] == 64 ? -1L : (1L << blockWidth[b]) - 1;
+        return ones << blockStart[b];
+    }
+
+    /** The mask of the bits combination {@code c} keeps. */
+    public long keptMask(int c) {
+        return keptMask[c];
+    }
+
+    /** Writes key {@code c} of {@code fingerprint} into {@code dest[offset .. offset + keyBytes())}. */
+    public void key(long fingerprint, int c, byte[] dest, int offset) {
+        long packed = 0;
+        for (int b : combinations[c]) {
+            packed = (packed << blockWidth[b]) | ((fingerprint & blockMask(b)) >>> blockStart[b]);
+        }
+        int valueBytes = keyBytes - 1;
+        // left-align the kept bits so that narrower combinations pad at the end
+        int shift = valueBytes * 8 - keptBits[c];
+        dest[offset] = (byte) c;
+        for (int i = valueBytes - 1; i >= 0; i--) {
+            long v = shift >= 64 ? 0 : packed << shift;
+            dest[offset + 1 + i] = (byte) (v >>> ((valueBytes - 1 - i) * 8));
+        }
+    }
+
+    /** All keys of a fingerprint, one byte array per combination. */
+    public byte[][] keys(long fingerprint) {
+        byte[][] keys = new byte[combinations.length][];
+        for (int c = 0; c < combinations.length; c++) {
+            keys[c] = new byte[keyBytes];
+            key(fingerprint, c, keys[c], 0);
+        }
+        return keys;
+    }
+
+    /** Fingerprint bits stored with every key to reject candidates before their fingerprint is read; 0 for none. */
+    public int checkBits() {
+        return checkBits;
+    }
+
+    /** The most check bits this layout's keys can carry (see {@link #MAX_CHECK_BITS}). */
+    public int maxCheckBits() {
+        return maxCheckBits;
+    }
+
+    /**
+     * The check value of key {@code c}: the lowest {@code checkBits} of the bits the key leaves out, packed in order.
+     * The distance between two fingerprints' check values of the same key is at most their Hamming distance.
+     */
+    public long check(long fingerprint, int c) {
+        if (checkBits == 0) {
+            return 0;
+        }
+        long free = Long.compress(fingerprint, ~keptMask[c]);
+        return free & ((1L << checkBits) - 1);
+    }
+
+    /** A readable name for combination {@code c}, e.g. {@code b0+b2}. */
+    public String combinationName(int c) {
+        StringBuilder sb = new StringBuilder();
+        for (int b : combinations[c]) {
+            if (sb.length() > 0) sb.append('+');
+            sb.append('b').append(b);
+        }
+        return sb.toString();
+    }
+
+    /** A key as text for debugging output: {@code b0+b2:3fa0c1}. */
+    public String keyToString(byte[] key) {
+        StringBuilder sb = new StringBuilder(combinationName(key[0] & 0xFF)).append(':');
+        for (int i = 1; i < key.length; i++) {
+            sb.append(String.format(Locale.ROOT, "%02x", key[i] & 0xFF));
+        }
+        return sb.toString();
+    }
+
+    /** Width of block b in bits. */
+    public int blockWidth(int b) {
+        return blockWidth[b];
+    }
+
+    /** Stable name of the layout, e.g. {@code 64b/4blocks/k3/check16}. */
+    public String id() {
+        return BITS + "b/" + blocks + "blocks/k" + maxDistance + "/check" + checkBits;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof BlockLayout other && other.blocks == blocks && other.maxDistance == maxDistance && other.checkBits == checkBits;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(blocks, maxDistance, checkBits);
+    }
+
+    @Override
+    public String toString() {
+        return id() + " (" + keyCount() + " keys of " + keyBytes + " bytes, " + checkBits + " check bits, blocks "
+            + Arrays.toString(blockWidth) + ")";
+    }
+}

@@ -1,0 +1,14 @@
+package org.nearduplicate.core.sketch;
+
+import org.nearduplicate.core.ContentType;
+import java.util.List;
+
+/**
+ * What {@link SimHasher#analyze} saw: the content type it read the input as, the text features came from (the main
+ * content when extraction is on), the heaviest features, the fingerprint and the number of distinct features.
+ */
+public record Analysis(ContentType contentType, String mainText, List<WeightedFeature> topFeatures, long fingerprint, int featureCount) {
+
+    /** A feature, its term frequency and its SimHash weight. */
+    public record WeightedFeature(String feature, int termFrequency, double weight) {}
+}

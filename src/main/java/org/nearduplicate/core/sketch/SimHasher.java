@@ -1,0 +1,156 @@
+package org.nearduplicate.core.sketch;
+
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.features.FeaturePipeline;
+import org.nearduplicate.core.features.IdfTable;
+import com.dynatrace.hash4j.hashing.Hasher64;
+import com.dynatrace.hash4j.hashing.Hashing;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Computes 64-bit SimHash fingerprints (Charikar, STOC 2002; Manku et al., WWW 2007) of text or HTML.
+ *
+ * <p>Pipeline: detect the content type, extract the main content, normalize (NFKC, quotes, dashes), extract features,
+ * weight them, then for every feature add its weight to bit i's sum where bit i of the feature's hash is 1 and subtract
+ * it where it is 0; bit i of the fingerprint is 1 iff the sum is strictly positive (a sum of 0 gives 0).
+ *
+ * <p>Features are hashed as UTF-8 with XXH3-64 (seed 0). Weights are rounded to multiples of 2^-16 and summed as
+ * {@code long}s, so the sums are exact and independent of the order of the features: the fingerprint is the same on
+ * every JVM and platform. {@code StrictMath} makes the logarithms bit-identical too.
+ *
+ * <p>Thread-safe; build one per settings and share it.
+ */
+public final class SimHasher {
+    /** Weights are fixed point with this many fractional bits. */
+    static final int WEIGHT_FRACTION_BITS = 16;
+    private static final Hasher64 HASH = Hashing.xxh3_64(0L);
+
+    private final SimHashSettings settings;
+    private final FeaturePipeline pipeline;
+    private final IdfTable idf;
+
+    /** Uses the built-in IDF tables. */
+    public SimHasher(SimHashSettings settings) {
+        this(settings, IdfTable::builtin);
+    }
+
+    /** {@code idfTables} resolves the {@code idf} setting's table name, e.g. to tables the operator supplied. */
+    public SimHasher(SimHashSettings settings, Function<String, IdfTable> idfTables) {
+        this.settings = settings;
+        this.pipeline = new FeaturePipeline(settings);
+        this.idf = settings.weighting() == SimHashSettings.Weighting.TF_IDF ? idfTables.apply(settings.idf()) : null;
+        if (settings.weighting() == SimHashSettings.Weighting.TF_IDF && idf == null) {
+            throw new IllegalArgumentException("[idf] unknown table [" + settings.idf() + "]");
+        }
+    }
+
+    public SimHashSettings settings() {
+        return settings;
+    }
+
+    /** The fingerprint of {@code content}; see {@link #analyze} for the errors. */
+    public long fingerprint(String content) {
+        return run(content, 0).fingerprint();
+    }
+
+    /**
+     * The fingerprint with the steps that led to it; {@code topFeatures} limits the features listed (heaviest first,
+     * ties by feature), 0 lists none.
+     *
+     * @throws EngineInputException if content is null, blank, longer than {@code max_input_chars}, or has no features
+     */
+    public Analysis analyze(String content, int topFeatures) {
+        if (topFeatures < 0) throw new IllegalArgumentException("topFeatures must be >= 0, got " + topFeatures);
+        return run(content, topFeatures);
+    }
+
+    /** The text features are taken from: the main content (or all text when extraction is off), not yet normalized. */
+    public String extractText(String content) {
+        return pipeline.extractText(content);
+    }
+
+    /**
+     * The distinct features of {@code content} with their term frequencies, exactly as the fingerprint sees them
+     * (type detection, extraction, normalization, analysis). Weighting does not apply.
+     *
+     * @throws EngineInputException as {@link #analyze}
+     */
+    public Map<String, Integer> features(String content) {
+        return pipeline.features(content).counts();
+    }
+
+    private Analysis run(String content, int topFeatures) {
+        FeaturePipeline.Features doc = pipeline.features(content);
+        Map<String, Integer> counts = doc.counts();
+        long[] sums = new long[64];
+        for (Map.Entry<String, Integer> e : counts.entrySet()) {
+            long hash = HASH.hashBytesToLong(e.getKey().getBytes(StandardCharsets.UTF_8));
+            addToSums(sums, hash, fixedPoint(weight(e.getKey(), e.getValue())));
+        }
+        long fingerprint = fingerprintFromSums(sums);
+        List<Analysis.WeightedFeature> top = topFeatures == 0 ? List.of() : top(counts, topFeatures);
+        return new Analysis(doc.contentType(), doc.text(), top, fingerprint, counts.size());
+    }
+
+    private List<Analysis.WeightedFeature> top(Map<String, Integer> counts, int n) {
+        List<Analysis.WeightedFeature> all = new ArrayList<>(counts.size());
+        counts.forEach((f, tf) -> all.add(new Analysis.WeightedFeature(f, tf, weight(f, tf))));
+        all.sort(
+            Comparator.comparingDouble(Analysis.WeightedFeature::weight).reversed().thenComparing(Analysis.WeightedFeature::feature)
+        );
+        return List.copyOf(all.subList(0, Math.min(n, all.size())));
+    }
+
+    double weight(String feature, int tf) {
+        return switch (settings.weighting()) {
+            case TF -> tf;
+            case LOG_TF -> 1.0 + StrictMath.log(tf);
+            case BINARY -> 1.0;
+            case TF_IDF -> (1.0 + StrictMath.log(tf)) * idf.idf(feature);
+        };
+    }
+
+    static long fixedPoint(double weight) {
+        return Math.round(weight * (1 << WEIGHT_FRACTION_BITS));
+    }
+
+    /** Adds {@code weight} to the sums of the bits set in {@code hash} and subtracts it from the others. */
+    static void addToSums(long[] sums, long hash, long weight) {
+        for (int bit = 0; bit < sums.length; bit++) {
+            sums[bit] += ((hash >>> bit) & 1L) != 0 ? weight : -weight;
+        }
+    }
+
+    /**
+     * The weighted bit sums of SimHash over {@code bits}-bit hashes, for tests and worked examples: element i is the
+     * sum for bit i (bit 0 the least significant).
+     */
+    public static long[] bitSums(long[] hashes, long[] weights, int bits) {
+        if (hashes.length != weights.length) throw new IllegalArgumentException("one weight per hash");
+        if (bits < 1 || bits > 64) throw new IllegalArgumentException("bits must be 1..64");
+        long[] sums = new long[bits];
+        for (int i = 0; i < hashes.length; i++) addToSums(sums, hashes[i], weights[i]);
+        return sums;
+    }
+
+    /** Bit i is 1 iff {@code sums[i] > 0}; a tie (0) gives 0. */
+    public static long fingerprintFromSums(long[] sums) {
+        long fp = 0;
+        for (int bit = 0; bit < sums.length; bit++) {
+            if (sums[bit] > 0) fp |= 1L << bit;
+        }
+        return fp;
+    }
+
+    /** The 64-bit hash of one feature, as used for the fingerprint. */
+    public static long featureHash(String feature) {
+        return HASH.hashBytesToLong(feature.getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,180 @@
+package org.nearduplicate.opensearch.action.groups;
+
+import org.opensearch.action.ActionRequest;
+import org.opensearch.action.ActionRequestValidationException;
+import org.opensearch.action.IndicesRequest;
+import org.opensearch.action.support.IndicesOptions;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.common.io.stream.StreamOutput;
+import org.opensearch.core.tasks.TaskId;
+import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.tasks.CancellableTask;
+import org.opensearch.tasks.Task;
+
+import java.io.IOException;
+import java.util.Map;
+
+import static org.opensearch.action.ValidateActions.addValidationError;
+
+/** The groups request; see docs/workflows.md for the options. */
+public class NearDuplicateGroupsRequest extends ActionRequest implements IndicesRequest {
+    public static final int DEFAULT_SIZE = 100;
+    public static final int DEFAULT_PARTITIONS = 4;
+    public static final int DEFAULT_MAX_MEMBERS = 1000;
+
+    private String index;
+    private String field;
+    private Integer maxDistance;
+    private int size = DEFAULT_SIZE;
+    private String after;
+    private int partitions = DEFAULT_PARTITIONS;
+    private int maxMembers = DEFAULT_MAX_MEMBERS;
+
+    public NearDuplicateGroupsRequest(String index, String field) {
+        this.index = index;
+        this.field = field;
+    }
+
+    public NearDuplicateGroupsRequest(StreamInput in) throws IOException {
+        super(in);
+        index = in.readString();
+        field = in.readString();
+        maxDistance = in.readOptionalVInt();
+        size = in.readVInt();
+        after = in.readOptionalString();
+        partitions = in.readVInt();
+        maxMembers = in.readVInt();
+    }
+
+    @Override
+    public void writeTo(StreamOutput out) throws IOException {
+        super.writeTo(out);
+        out.writeString(index);
+        out.writeString(field);
+        out.writeOptionalVInt(maxDistance);
+        out.writeVInt(size);
+        out.writeOptionalString(after);
+        out.writeVInt(partitions);
+        out.writeVInt(maxMembers);
+    }
+
+    /** Reads the body: {@code field}, {@code max_distance}, {@code size}, {@code after}, {@code partitions}, {@code max_members}. */
+    public static NearDuplicateGroupsRequest fromXContent(String index, XContentParser parser) throws IOException {
+        Map<String, Object> body = parser.map();
+        NearDuplicateGroupsRequest request = new NearDuplicateGroupsRequest(index, null);
+        for (Map.Entry<String, Object> e : body.entrySet()) {
+            Object v = e.getValue();
+            switch (e.getKey()) {
+                case "field" -> request.field = string(e.getKey(), v);
+                case "max_distance" -> request.maxDistance = integer(e.getKey(), v);
+                case "size" -> request.size = integer(e.getKey(), v);
+                case "after" -> request.after = v == null ? null : string(e.getKey(), v);
+                case "partitions" -> request.partitions = integer(e.getKey(), v);
+                case "max_members" -> request.maxMembers = integer(e.getKey(), v);
+                default -> throw new IllegalArgumentException("[_near_duplicates] unknown option [" + e.getKey() + "]");
+            }
+        }
+        return request;
+    }
+
+    private static String string(String name, Object v) {
+        if (v instanceof String s) return s;
+        throw new IllegalArgumentException("[" + name + "] must be a string, got [" + v + "]");
+    }
+
+    private static int integer(String name, Object v) {
+        if (v instanceof Integer i) return i;
+        throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + v + "]");
+    }
+
+    @Override
+    public ActionRequestValidationException validate() {
+        ActionRequestValidationException e = null;
+        if (index == null || index.isEmpty()) e = addValidationError("an index is required", e);
+        if (field == null || field.isEmpty()) e = addValidationError("[field] is required", e);
+        if (maxDistance != null && (maxDistance < 0 || maxDistance > 64)) e = addValidationError("[max_distance] must be between 0 and 64", e);
+        if (size < 0 || size > 10_000) e = addValidationError("[size] must be between 0 and 10000, got " + size, e);
+        if (partitions < 1 || partitions > 256) e = addValidationError("[partitions] must be between 1 and 256, got " + partitions, e);
+        if (maxMembers < 1) e = addValidationError("[max_members] must be at least 1, got " + maxMembers, e);
+        return e;
+    }
+
+    @Override
+    public Task createTask(long id, String type, String action, TaskId parentTaskId, Map<String, String> headers) {
+        return new CancellableTask(id, type, action, getDescription(), parentTaskId, headers) {
+            @Override
+            public boolean shouldCancelChildrenOnCancellation() {
+                return true;
+            }
+        };
+    }
+
+    @Override
+    public String getDescription() {
+        return "near_duplicate groups index[" + index + "] field[" + field + "] max_distance[" + (maxDistance == null ? "mapping" : maxDistance)
+            + "] partitions[" + partitions + "]";
+    }
+
+    @Override
+    public String[] indices() {
+        return new String[] { index };
+    }
+
+    @Override
+    public IndicesOptions indicesOptions() {
+        return IndicesOptions.strictSingleIndexNoExpandForbidClosed();
+    }
+
+    public String index() {
+        return index;
+    }
+
+    public String field() {
+        return field;
+    }
+
+    public Integer maxDistance() {
+        return maxDistance;
+    }
+
+    public NearDuplicateGroupsRequest maxDistance(Integer maxDistance) {
+        this.maxDistance = maxDistance;
+        return this;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public NearDuplicateGroupsRequest size(int size) {
+        this.size = size;
+        return this;
+    }
+
+    public String after() {
+        return after;
+    }
+
+    public NearDuplicateGroupsRequest after(String after) {
+        this.after = after;
+        return this;
+    }
+
+    public int partitions() {
+        return partitions;
+    }
+
+    public NearDuplicateGroupsRequest partitions(int partitions) {
+        this.partitions = partitions;
+        return this;
+    }
+
+    public int maxMembers() {
+        return maxMembers;
+    }
+
+    public NearDuplicateGroupsRequest maxMembers(int maxMembers) {
+        this.maxMembers = maxMembers;
+        return this;
+    }
+}

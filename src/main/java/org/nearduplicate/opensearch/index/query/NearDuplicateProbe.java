@@ -1,0 +1,360 @@
+package org.nearduplicate.opensearch.index.query;
+
+import org.nearduplicate.opensearch.engine.ProbeFingerprinter;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.opensearch.action.get.GetRequest;
+import org.opensearch.common.xcontent.support.XContentMapValues;
+import org.opensearch.core.ParseField;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.common.ParsingException;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.common.io.stream.StreamOutput;
+import org.opensearch.core.common.io.stream.Writeable;
+import org.opensearch.core.xcontent.XContentBuilder;
+import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.search.fetch.subphase.FetchSourceContext;
+import org.opensearch.transport.client.Client;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a {@code near_duplicate} query or rescorer compares against: exactly one of a {@code fingerprint}, a
+ * {@code like} document (resolved to its fingerprint during rewrite), a {@code text} or an {@code html} (fingerprinted
+ * with the field's algorithm by the registered {@link ProbeFingerprinter}). An optional {@code algorithm} names how a
+ * given fingerprint was made; it must then equal the field's mapping.
+ */
+public final class NearDuplicateProbe implements Writeable {
+    public static final ParseField FINGERPRINT_FIELD = new ParseField("fingerprint");
+    public static final ParseField ALGORITHM_FIELD = new ParseField("algorithm");
+    public static final ParseField LIKE_FIELD = new ParseField("like");
+    public static final ParseField TEXT_FIELD = new ParseField("text");
+    public static final ParseField HTML_FIELD = new ParseField("html");
+
+    private final Long fingerprint;
+    private final String algorithm;
+    private final LikeDocument like;
+    private final String text;
+    private final String html;
+
+    private NearDuplicateProbe(Long fingerprint, String algorithm, LikeDocument like, String text, String html) {
+        int probes = (fingerprint != null ? 1 : 0) + (like != null ? 1 : 0) + (text != null ? 1 : 0) + (html != null ? 1 : 0);
+        if (probes != 1) {
+            throw new IllegalArgumentException(
+                "exactly one of [fingerprint], [like], [text] or [html] is required, got " + (probes == 0 ? "none" : probes)
+            );
+        }
+        if (algorithm != null && (fingerprint == null)) {
+            throw new IllegalArgumentException("[algorithm] describes a [fingerprint] probe and cannot be combined with [like], [text] or [html]");
+        }
+        this.fingerprint = fingerprint;
+        this.algorithm = algorithm;
+        this.like = like;
+        this.text = text;
+        this.html = html;
+    }
+
+    public static NearDuplicateProbe fingerprint(long fingerprint) {
+        return new NearDuplicateProbe(fingerprint, null, null, null, null);
+    }
+
+    /** A fingerprint that was made with {@code algorithm} (null: unknown, assumed to match the field). */
+    public static NearDuplicateProbe fingerprint(long fingerprint, String algorithm) {
+        return new NearDuplicateProbe(fingerprint, algorithm, null, null, null);
+    }
+
+    public static NearDuplicateProbe like(String index, String id, String routing) {
+        return new NearDuplicateProbe(null, null, new LikeDocument(index, id, routing), null, null);
+    }
+
+    public static NearDuplicateProbe text(String text) {
+        return new NearDuplicateProbe(null, null, null, Objects.requireNonNull(text), null);
+    }
+
+    public static NearDuplicateProbe html(String html) {
+        return new NearDuplicateProbe(null, null, null, null, Objects.requireNonNull(html));
+    }
+
+    public NearDuplicateProbe(StreamInput in) throws IOException {
+        this.fingerprint = in.readOptionalLong();
+        this.algorithm = in.readOptionalString();
+        this.like = in.readOptionalWriteable(LikeDocument::new);
+        this.text = in.readOptionalString();
+        this.html = in.readOptionalString();
+    }
+
+    @Override
+    public void writeTo(StreamOutput out) throws IOException {
+        out.writeOptionalLong(fingerprint);
+        out.writeOptionalString(algorithm);
+        out.writeOptionalWriteable(like);
+        out.writeOptionalString(text);
+        out.writeOptionalString(html);
+    }
+
+    public Long fingerprint() {
+        return fingerprint;
+    }
+
+    public String algorithm() {
+        return algorithm;
+    }
+
+    public LikeDocument like() {
+        return like;
+    }
+
+    public String text() {
+        return text;
+    }
+
+    public String html() {
+        return html;
+    }
+
+    /** True while the probe is a {@code like} document that still has to be fetched. */
+    public boolean needsFetch() {
+        return like != null;
+    }
+
+    /**
+     * The probe's fingerprint for a field mapped with {@code fieldAlgorithm}.
+     *
+     * @throws IllegalArgumentException if the probe was made with another algorithm or a text probe cannot be
+     *                                  fingerprinted
+     */
+    public long resolve(String field, String fieldAlgorithm) {
+        if (like != null) {
+            throw new IllegalStateException("[like] probe must be fetched (rewritten) before the query is built");
+        }
+        if (fingerprint != null) {
+            if (algorithm != null && algorithm.equals(fieldAlgorithm) == false) {
+                throw new IllegalArgumentException(
+                    "the probe fingerprint was made with algorithm [" + algorithm + "] but field [" + field
+                        + "] is mapped with algorithm [" + fieldAlgorithm + "]; fingerprints made differently cannot be compared"
+                );
+            }
+            return fingerprint;
+        }
+        ProbeFingerprinter fingerprinter = ProbeFingerprinter.registered();
+        String kind = text != null ? "text" : "html";
+        if (fingerprinter == null) {
+            throw new IllegalArgumentException(
+                "[" + kind + "] probes are not available: no fingerprinting engine is registered on this node; "
+                    + "send a [fingerprint] or a [like] document instead"
+            );
+        }
+        return fingerprinter.fingerprint(
+            fieldAlgorithm,
+            text != null ? text : html,
+            text != null ? ProbeFingerprinter.ContentType.TEXT : ProbeFingerprinter.ContentType.HTML
+        );
+    }
+
+    /**
+     * Fetches the {@code like} document and answers a fingerprint probe read from {@code field} of its _source
+     * (a fingerprint string or number, or the ingest processor's {@code {"fingerprint", "algorithm"}} object).
+     */
+    public void fetch(Client client, String field, ActionListener<NearDuplicateProbe> listener) {
+        assert like != null;
+        GetRequest request = new GetRequest(like.index(), like.id());
+        request.routing(like.routing());
+        request.fetchSourceContext(new FetchSourceContext(true, new String[] { field }, null));
+        client.get(request, ActionListener.delegateFailure(listener, (delegate, response) -> {
+            String what = "[like] document [" + like.index() + "][" + like.id() + "]";
+            NearDuplicateProbe probe;
+            try {
+                if (response.isExists() == false) {
+                    throw new IllegalArgumentException(what + " does not exist");
+                }
+                if (response.isSourceEmpty()) {
+                    throw new IllegalArgumentException(what + " has no _source to read field [" + field + "] from");
+                }
+                probe = fromSourceValue(what, field, XContentMapValues.extractValue(field, response.getSourceAsMap()));
+            } catch (Exception e) {
+                delegate.onFailure(e);
+                return;
+            }
+            delegate.onResponse(probe);
+        }));
+    }
+
+    static NearDuplicateProbe fromSourceValue(String what, String field, Object value) {
+        if (value instanceof List<?> list) {
+            if (list.size() != 1) {
+                throw new IllegalArgumentException(what + " has " + list.size() + " values in field [" + field + "], expected one fingerprint");
+            }
+            value = list.get(0);
+        }
+        if (value == null) {
+            throw new IllegalArgumentException(what + " has no value in field [" + field + "]");
+        }
+        String algorithm = null;
+        if (value instanceof Map<?, ?> map) {
+            Object alg = map.get(SimHashFieldMapper.OBJECT_ALGORITHM);
+            algorithm = alg == null ? null : alg.toString();
+            value = map.get(SimHashFieldMapper.OBJECT_FINGERPRINT);
+            if (value == null) {
+                throw new IllegalArgumentException(what + " has no [fingerprint] in field [" + field + "]");
+            }
+        }
+        try {
+            return fingerprint(SimHashFieldMapper.parseFingerprintValue(value), algorithm);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + " has an invalid value in field [" + field + "]: " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes the probe's keys into the enclosing object. */
+    public void toXContentFields(XContentBuilder builder) throws IOException {
+        if (fingerprint != null) {
+            builder.field(FINGERPRINT_FIELD.getPreferredName(), Fingerprints.toHex(fingerprint));
+        }
+        if (algorithm != null) {
+            builder.field(ALGORITHM_FIELD.getPreferredName(), algorithm);
+        }
+        if (like != null) {
+            builder.startObject(LIKE_FIELD.getPreferredName());
+            builder.field("_index", like.index());
+            builder.field("_id", like.id());
+            if (like.routing() != null) {
+                builder.field("routing", like.routing());
+            }
+            builder.endObject();
+        }
+        if (text != null) {
+            builder.field(TEXT_FIELD.getPreferredName(), text);
+        }
+        if (html != null) {
+            builder.field(HTML_FIELD.getPreferredName(), html);
+        }
+    }
+
+    /** Collects probe keys while an enclosing object is parsed. */
+    public static final class Parser {
+        private Long fingerprint;
+        private String algorithm;
+        private LikeDocument like;
+        private String text;
+        private String html;
+
+        /** Consumes the value of {@code name} if it belongs to the probe; the parser is on the value's first token. */
+        public boolean parse(String name, XContentParser parser) throws IOException {
+            if (FINGERPRINT_FIELD.match(name, parser.getDeprecationHandler())) {
+                try {
+                    fingerprint = SimHashFieldMapper.parseFingerprintToken(parser);
+                } catch (IllegalArgumentException e) {
+                    throw new ParsingException(parser.getTokenLocation(), "[fingerprint]: " + e.getMessage(), e);
+                }
+            } else if (ALGORITHM_FIELD.match(name, parser.getDeprecationHandler())) {
+                algorithm = string(name, parser);
+            } else if (TEXT_FIELD.match(name, parser.getDeprecationHandler())) {
+                text = string(name, parser);
+            } else if (HTML_FIELD.match(name, parser.getDeprecationHandler())) {
+                html = string(name, parser);
+            } else if (LIKE_FIELD.match(name, parser.getDeprecationHandler())) {
+                like = LikeDocument.parse(parser);
+            } else {
+                return false;
+            }
+            return true;
+        }
+
+        private static String string(String name, XContentParser parser) throws IOException {
+            if (parser.currentToken() != XContentParser.Token.VALUE_STRING) {
+                throw new ParsingException(parser.getTokenLocation(), "[" + name + "] must be a string, got [" + parser.currentToken() + "]");
+            }
+            return parser.text();
+        }
+
+        public NearDuplicateProbe build(XContentParser parser, String owner) {
+            try {
+                return new NearDuplicateProbe(fingerprint, algorithm, like, text, html);
+            } catch (IllegalArgumentException e) {
+                throw new ParsingException(parser.getTokenLocation(), "[" + owner + "] " + e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) return true;
+        if (o == null || getClass() != o.getClass()) return false;
+        NearDuplicateProbe that = (NearDuplicateProbe) o;
+        return Objects.equals(fingerprint, that.fingerprint)
+            && Objects.equals(algorithm, that.algorithm)
+            && Objects.equals(like, that.like)
+            && Objects.equals(text, that.text)
+            && Objects.equals(html, that.html);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(fingerprint, algorithm, like, text, html);
+    }
+
+    @Override
+    public String toString() {
+        if (fingerprint != null) return Fingerprints.toHex(fingerprint) + (algorithm == null ? "" : " (" + algorithm + ")");
+        if (like != null) return like.toString();
+        return text != null ? "text[" + text.length() + " chars]" : "html[" + html.length() + " chars]";
+    }
+
+    /** The {@code like} reference: {@code {"_index": ..., "_id": ..., "routing": ...}}. */
+    public record LikeDocument(String index, String id, String routing) implements Writeable {
+        public LikeDocument {
+            if (index == null || index.isEmpty()) {
+                throw new IllegalArgumentException("[like] requires [_index]");
+            }
+            if (id == null || id.isEmpty()) {
+                throw new IllegalArgumentException("[like] requires [_id]");
+            }
+        }
+
+        LikeDocument(StreamInput in) throws IOException {
+            this(in.readString(), in.readString(), in.readOptionalString());
+        }
+
+        @Override
+        public void writeTo(StreamOutput out) throws IOException {
+            out.writeString(index);
+            out.writeString(id);
+            out.writeOptionalString(routing);
+        }
+
+        static LikeDocument parse(XContentParser parser) throws IOException {
+            if (parser.currentToken() != XContentParser.Token.START_OBJECT) {
+                throw new ParsingException(parser.getTokenLocation(), "[like] must be an object {\"_index\": ..., \"_id\": ...}");
+            }
+            String index = null, id = null, routing = null;
+            String current = null;
+            XContentParser.Token token;
+            while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
+                if (token == XContentParser.Token.FIELD_NAME) {
+                    current = parser.currentName();
+                } else if (token.isValue() && "_index".equals(current)) {
+                    index = parser.text();
+                } else if (token.isValue() && "_id".equals(current)) {
+                    id = parser.text();
+                } else if (token.isValue() && "routing".equals(current)) {
+                    routing = parser.text();
+                } else {
+                    throw new ParsingException(parser.getTokenLocation(), "[like] does not support [" + current + "]");
+                }
+            }
+            try {
+                return new LikeDocument(index, id, routing);
+            } catch (IllegalArgumentException e) {
+                throw new ParsingException(parser.getTokenLocation(), e.getMessage());
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "like[" + index + "][" + id + "]";
+        }
+    }
+}

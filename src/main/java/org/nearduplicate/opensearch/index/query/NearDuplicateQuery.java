@@ -1,0 +1,262 @@
+package org.nearduplicate.opensearch.index.query;
+
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.search.Explanation;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.ScorerSupplier;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.BytesRef;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.sketch.Fingerprints;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Matches documents whose {@code simhash} fingerprint is within Hamming distance {@code maxDistance} of a probe.
+ *
+ * <p>Key mode ({@code maxDistance <= } the layout's indexed k): per segment, the probe's block keys are looked up
+ * in the terms dictionary; the union of their postings is the candidate set (two-phase approximation), and each
+ * candidate is verified against its doc-value fingerprint. When the keys carry check bits (as term frequencies, see
+ * {@link BlockLayout} and {@link SimHashFieldMapper}), a posting whose check bits are already more than
+ * {@code maxDistance} from the probe's is dropped while the postings are read, sequentially, so only ~1 % of the
+ * random candidates cost a doc-values read. Scan mode: every document with a fingerprint is a
+ * candidate (the doc values are the approximation) — exact for any distance, but linear in the segment size.
+ *
+ * <p>Score: {@code boost / (1 + distance)} — 1 for an identical fingerprint, 0.5 at distance 1, 0.25 at 3.
+ */
+public final class NearDuplicateQuery extends Query {
+    private final String field;
+    private final long fingerprint;
+    private final int maxDistance;
+    private final BlockLayout layout;
+    private final boolean scan;
+    private final BytesRef[] keys;
+    /** The probe's check value per key (see {@link BlockLayout#check}). */
+    private final long[] checks;
+
+    /**
+     * @param scan read every fingerprint instead of looking up block keys; required when {@code maxDistance}
+     *             exceeds {@code layout.maxDistance()}
+     */
+    public NearDuplicateQuery(String field, long fingerprint, int maxDistance, BlockLayout layout, boolean scan) {
+        this.field = Objects.requireNonNull(field);
+        this.layout = Objects.requireNonNull(layout);
+        if (maxDistance < 0 || maxDistance > BlockLayout.BITS) {
+            throw new IllegalArgumentException("[max_distance] must be between 0 and 64, got " + maxDistance);
+        }
+        if (scan == false && maxDistance > layout.maxDistance()) {
+            throw new IllegalArgumentException(
+                "max_distance [" + maxDistance + "] exceeds the indexed max_distance [" + layout.maxDistance() + "] of field [" + field + "]"
+            );
+        }
+        this.fingerprint = fingerprint;
+        this.maxDistance = maxDistance;
+        this.scan = scan;
+        if (scan) {
+            this.keys = new BytesRef[0];
+            this.checks = new long[0];
+        } else {
+            byte[][] raw = layout.keys(fingerprint);
+            this.keys = new BytesRef[raw.length];
+            this.checks = new long[raw.length];
+            for (int i = 0; i < raw.length; i++) {
+                keys[i] = new BytesRef(raw[i]);
+                checks[i] = layout.check(fingerprint, i);
+            }
+        }
+    }
+
+    public String getField() {
+        return field;
+    }
+
+    public long getFingerprint() {
+        return fingerprint;
+    }
+
+    public int getMaxDistance() {
+        return maxDistance;
+    }
+
+    public boolean isScan() {
+        return scan;
+    }
+
+    public BlockLayout getLayout() {
+        return layout;
+    }
+
+    /** The score of a match at {@code distance}, before boost. */
+    public static float closeness(int distance) {
+        return 1f / (1 + distance);
+    }
+
+    @Override
+    public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) {
+        return new NearDuplicateWeight(this, boost);
+    }
+
+    @Override
+    public void visit(QueryVisitor visitor) {
+        if (visitor.acceptField(field)) {
+            visitor.visitLeaf(this);
+        }
+    }
+
+    @Override
+    public String toString(String defaultField) {
+        StringBuilder sb = new StringBuilder("near_duplicate(");
+        if (field.equals(defaultField) == false) {
+            sb.append(field).append(':');
+        }
+        sb.append(Fingerprints.toHex(fingerprint)).append(" ~").append(maxDistance);
+        sb.append(scan ? " scan" : " keys " + layout.id());
+        return sb.append(')').toString();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        if (sameClassAs(other) == false) {
+            return false;
+        }
+        NearDuplicateQuery o = (NearDuplicateQuery) other;
+        return field.equals(o.field)
+            && fingerprint == o.fingerprint
+            && maxDistance == o.maxDistance
+            && scan == o.scan
+            && layout.equals(o.layout);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * classHash() + Objects.hash(field, fingerprint, maxDistance, scan, layout);
+    }
+
+    private final class NearDuplicateWeight extends Weight {
+        private final float boost;
+
+        NearDuplicateWeight(Query query, float boost) {
+            super(query);
+            this.boost = boost;
+        }
+
+        @Override
+        public ScorerSupplier scorerSupplier(LeafReaderContext context) throws IOException {
+            NumericDocValues values = context.reader().getNumericDocValues(field);
+            if (values == null) {
+                return null;
+            }
+            if (scan) {
+                return new ScorerSupplier() {
+                    @Override
+                    public Scorer get(long leadCost) {
+                        return new DistanceScorer(values, values, boost);
+                    }
+
+                    @Override
+                    public long cost() {
+                        return values.cost();
+                    }
+                };
+            }
+            KeyPostings found = KeyPostings.seek(context.reader().terms(field), keys);
+            if (found == null) {
+                return null;
+            }
+            // keys indexed without frequencies (check_bits 0) are verified from doc values alone
+            FieldInfo info = context.reader().getFieldInfos().fieldInfo(field);
+            boolean checked = layout.checkBits() > 0 && info != null && info.getIndexOptions() == IndexOptions.DOCS_AND_FREQS;
+            // the check bits are stored as term frequency - 1
+            KeyPostings.FrequencyCheck check = checked ? (key, frequency) -> Long.bitCount((frequency - 1) ^ checks[key]) <= maxDistance : null;
+            return new ScorerSupplier() {
+                @Override
+                public Scorer get(long leadCost) throws IOException {
+                    return new DistanceScorer(found.union(context.reader().maxDoc(), check), values, boost);
+                }
+
+                @Override
+                public long cost() {
+                    return found.cost();
+                }
+            };
+        }
+
+        @Override
+        public Explanation explain(LeafReaderContext context, int doc) throws IOException {
+            NumericDocValues values = context.reader().getNumericDocValues(field);
+            if (values == null || values.advanceExact(doc) == false) {
+                return Explanation.noMatch("document has no fingerprint in field [" + field + "]");
+            }
+            long value = values.longValue();
+            int distance = Fingerprints.distance(value, fingerprint);
+            String pair = "probe " + Fingerprints.toHex(fingerprint) + " and fingerprint " + Fingerprints.toHex(value) + " in field [" + field + "]";
+            if (distance > maxDistance) {
+                return Explanation.noMatch("hamming distance " + distance + " > " + maxDistance + " between " + pair);
+            }
+            if (scan == false && sharesKey(value) == false) {
+                // cannot happen for a consistent index (pigeonhole), reported rather than hidden
+                return Explanation.noMatch("no block key shared with the probe although hamming distance " + distance + " <= " + maxDistance);
+            }
+            float closeness = closeness(distance);
+            return Explanation.match(
+                boost * closeness,
+                "near_duplicate: hamming distance " + distance + " <= " + maxDistance + " between " + pair
+                    + (scan ? " (doc-values scan)" : " (block keys " + layout.id() + ")") + ", score = boost * 1 / (1 + distance), product of:",
+                Explanation.match(boost, "boost"),
+                Explanation.match(closeness, "1 / (1 + " + distance + ")")
+            );
+        }
+
+        private boolean sharesKey(long value) {
+            byte[] key = new byte[layout.keyBytes()];
+            for (int c = 0; c < layout.keyCount(); c++) {
+                layout.key(value, c, key, 0);
+                if (Arrays.equals(key, 0, key.length, keys[c].bytes, keys[c].offset, keys[c].offset + keys[c].length)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public boolean isCacheable(LeafReaderContext ctx) {
+            return DocValues.isCacheable(ctx, field);
+        }
+    }
+
+    private final class DistanceScorer extends VerifyingScorer {
+        private final NumericDocValues values;
+        private int distance;
+
+        DistanceScorer(DocIdSetIterator approximation, NumericDocValues values, float boost) {
+            super(approximation, approximation == values, boost, approximation == values ? 1 : 4);
+            this.values = values;
+        }
+
+        @Override
+        protected boolean verify(int doc, boolean positioned) throws IOException {
+            if (positioned == false && values.advanceExact(doc) == false) {
+                return false;
+            }
+            distance = Long.bitCount(values.longValue() ^ fingerprint);
+            return distance <= maxDistance;
+        }
+
+        @Override
+        protected float closeness() {
+            return NearDuplicateQuery.closeness(distance);
+        }
+    }
+}

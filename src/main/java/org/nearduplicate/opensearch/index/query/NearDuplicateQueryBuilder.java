@@ -1,0 +1,306 @@
+package org.nearduplicate.opensearch.index.query;
+
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.apache.lucene.search.MatchNoDocsQuery;
+import org.apache.lucene.search.Query;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.opensearch.common.SetOnce;
+import org.opensearch.core.ParseField;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.common.ParsingException;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.common.io.stream.StreamOutput;
+import org.opensearch.core.xcontent.XContentBuilder;
+import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.index.mapper.MappedFieldType;
+import org.opensearch.index.query.AbstractQueryBuilder;
+import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.index.query.QueryRewriteContext;
+import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.index.query.QueryShardException;
+
+import java.io.IOException;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * {@code near_duplicate}: documents whose {@code simhash} fingerprint is within {@code max_distance} bits of a probe.
+ *
+ * <pre>
+ * {"near_duplicate": {"field": "fp", "fingerprint": "8f3a...", "max_distance": 3}}
+ * {"near_duplicate": {"field": "fp", "like": {"_index": "pages", "_id": "42"}}}
+ * </pre>
+ *
+ * Up to the mapping's {@code max_distance} the block-key index answers; beyond it only with {@code allow_scan: true}
+ * (an exact scan of every fingerprint).
+ */
+public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicateQueryBuilder> {
+    public static final String NAME = "near_duplicate";
+
+    public static final ParseField FIELD_FIELD = new ParseField("field");
+    public static final ParseField MAX_DISTANCE_FIELD = new ParseField("max_distance");
+    public static final ParseField ALLOW_SCAN_FIELD = new ParseField("allow_scan");
+    public static final ParseField IGNORE_UNMAPPED_FIELD = new ParseField("ignore_unmapped");
+
+    private final String fieldName;
+    private final NearDuplicateProbe probe;
+    private final Supplier<NearDuplicateProbe> fetchedProbe;
+    private Integer maxDistance;
+    private boolean allowScan = false;
+    private boolean ignoreUnmapped = false;
+
+    public NearDuplicateQueryBuilder(String fieldName, NearDuplicateProbe probe) {
+        if (fieldName == null || fieldName.isEmpty()) {
+            throw new IllegalArgumentException("[" + NAME + "] requires [field]");
+        }
+        this.fieldName = fieldName;
+        this.probe = Objects.requireNonNull(probe, "probe");
+        this.fetchedProbe = null;
+    }
+
+    /** The builder that waits for its {@code like} document (see {@link #doRewrite}). */
+    private NearDuplicateQueryBuilder(NearDuplicateQueryBuilder original, Supplier<NearDuplicateProbe> fetchedProbe) {
+        this.fieldName = original.fieldName;
+        this.probe = original.probe;
+        this.fetchedProbe = fetchedProbe;
+        copySettings(original, this);
+    }
+
+    private NearDuplicateQueryBuilder(NearDuplicateQueryBuilder original, NearDuplicateProbe probe) {
+        this.fieldName = original.fieldName;
+        this.probe = probe;
+        this.fetchedProbe = null;
+        copySettings(original, this);
+    }
+
+    private static void copySettings(NearDuplicateQueryBuilder from, NearDuplicateQueryBuilder to) {
+        to.maxDistance = from.maxDistance;
+        to.allowScan = from.allowScan;
+        to.ignoreUnmapped = from.ignoreUnmapped;
+        to.boost(from.boost());
+        to.queryName(from.queryName());
+    }
+
+    public NearDuplicateQueryBuilder(StreamInput in) throws IOException {
+        super(in);
+        this.fieldName = in.readString();
+        this.probe = new NearDuplicateProbe(in);
+        this.fetchedProbe = null;
+        this.maxDistance = in.readOptionalVInt();
+        this.allowScan = in.readBoolean();
+        this.ignoreUnmapped = in.readBoolean();
+    }
+
+    @Override
+    protected void doWriteTo(StreamOutput out) throws IOException {
+        if (fetchedProbe != null) {
+            throw new IllegalStateException("[" + NAME + "] [like] document not fetched yet; the query must be rewritten before it is sent");
+        }
+        out.writeString(fieldName);
+        probe.writeTo(out);
+        out.writeOptionalVInt(maxDistance);
+        out.writeBoolean(allowScan);
+        out.writeBoolean(ignoreUnmapped);
+    }
+
+    public String fieldName() {
+        return fieldName;
+    }
+
+    public NearDuplicateProbe probe() {
+        return probe;
+    }
+
+    /** The maximum Hamming distance; null means the mapping's {@code max_distance}. */
+    public Integer maxDistance() {
+        return maxDistance;
+    }
+
+    public NearDuplicateQueryBuilder maxDistance(Integer maxDistance) {
+        if (maxDistance != null && (maxDistance < 0 || maxDistance > BlockLayout.BITS)) {
+            throw new IllegalArgumentException("[" + NAME + "] [max_distance] must be between 0 and 64, got " + maxDistance);
+        }
+        this.maxDistance = maxDistance;
+        return this;
+    }
+
+    public boolean allowScan() {
+        return allowScan;
+    }
+
+    /** Allows distances beyond the indexed {@code max_distance}, answered by reading every fingerprint. */
+    public NearDuplicateQueryBuilder allowScan(boolean allowScan) {
+        this.allowScan = allowScan;
+        return this;
+    }
+
+    public boolean ignoreUnmapped() {
+        return ignoreUnmapped;
+    }
+
+    /** Whether an index without the field matches nothing (true) or fails the query (false, the default). */
+    public NearDuplicateQueryBuilder ignoreUnmapped(boolean ignoreUnmapped) {
+        this.ignoreUnmapped = ignoreUnmapped;
+        return this;
+    }
+
+    @Override
+    public String getWriteableName() {
+        return NAME;
+    }
+
+    @Override
+    protected void doXContent(XContentBuilder builder, Params params) throws IOException {
+        builder.startObject(NAME);
+        builder.field(FIELD_FIELD.getPreferredName(), fieldName);
+        probe.toXContentFields(builder);
+        if (maxDistance != null) {
+            builder.field(MAX_DISTANCE_FIELD.getPreferredName(), maxDistance);
+        }
+        builder.field(ALLOW_SCAN_FIELD.getPreferredName(), allowScan);
+        builder.field(IGNORE_UNMAPPED_FIELD.getPreferredName(), ignoreUnmapped);
+        printBoostAndQueryName(builder);
+        builder.endObject();
+    }
+
+    public static NearDuplicateQueryBuilder fromXContent(XContentParser parser) throws IOException {
+        String field = null;
+        Integer maxDistance = null;
+        boolean allowScan = false;
+        boolean ignoreUnmapped = false;
+        float boost = DEFAULT_BOOST;
+        String queryName = null;
+        NearDuplicateProbe.Parser probeParser = new NearDuplicateProbe.Parser();
+        String current = null;
+        XContentParser.Token token;
+        if (parser.currentToken() != XContentParser.Token.START_OBJECT) {
+            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] query malformed, expected an object");
+        }
+        while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
+            if (token == XContentParser.Token.FIELD_NAME) {
+                current = parser.currentName();
+            } else if (probeParser.parse(current, parser)) {
+                // consumed
+            } else if (token.isValue() == false) {
+                throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] query does not support [" + current + "] with an object or array value");
+            } else if (FIELD_FIELD.match(current, parser.getDeprecationHandler())) {
+                field = parser.text();
+            } else if (MAX_DISTANCE_FIELD.match(current, parser.getDeprecationHandler())) {
+                maxDistance = parseMaxDistance(parser, NAME);
+            } else if (ALLOW_SCAN_FIELD.match(current, parser.getDeprecationHandler())) {
+                allowScan = parser.booleanValue();
+            } else if (IGNORE_UNMAPPED_FIELD.match(current, parser.getDeprecationHandler())) {
+                ignoreUnmapped = parser.booleanValue();
+            } else if (BOOST_FIELD.match(current, parser.getDeprecationHandler())) {
+                boost = parser.floatValue();
+            } else if (NAME_FIELD.match(current, parser.getDeprecationHandler())) {
+                queryName = parser.text();
+            } else {
+                throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] query does not support [" + current + "]");
+            }
+        }
+        if (field == null) {
+            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] requires [field]");
+        }
+        NearDuplicateQueryBuilder builder = new NearDuplicateQueryBuilder(field, probeParser.build(parser, NAME));
+        try {
+            builder.maxDistance(maxDistance);
+        } catch (IllegalArgumentException e) {
+            throw new ParsingException(parser.getTokenLocation(), e.getMessage());
+        }
+        return builder.allowScan(allowScan).ignoreUnmapped(ignoreUnmapped).boost(boost).queryName(queryName);
+    }
+
+    /** An integer (or integer string) {@code max_distance}; fractions and other values are rejected. */
+    public static int parseMaxDistance(XContentParser parser, String owner) throws IOException {
+        XContentParser.Token token = parser.currentToken();
+        if (token == XContentParser.Token.VALUE_NUMBER
+            && (parser.numberType() == XContentParser.NumberType.INT || parser.numberType() == XContentParser.NumberType.LONG)) {
+            long value = parser.longValue();
+            if (value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE) {
+                return (int) value;
+            }
+        } else if (token == XContentParser.Token.VALUE_STRING) {
+            try {
+                return Integer.parseInt(parser.text().trim());
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        throw new ParsingException(parser.getTokenLocation(), "[" + owner + "] [max_distance] must be an integer between 0 and 64, got [" + parser.text() + "]");
+    }
+
+    @Override
+    protected QueryBuilder doRewrite(QueryRewriteContext queryRewriteContext) throws IOException {
+        if (fetchedProbe != null) {
+            NearDuplicateProbe fetched = fetchedProbe.get();
+            return fetched == null ? this : new NearDuplicateQueryBuilder(this, fetched);
+        }
+        if (probe.needsFetch()) {
+            SetOnce<NearDuplicateProbe> fetched = new SetOnce<>();
+            queryRewriteContext.registerAsyncAction(
+                (client, listener) -> probe.fetch(client, fieldName, ActionListener.map(listener, p -> {
+                    fetched.set(p);
+                    return null;
+                }))
+            );
+            return new NearDuplicateQueryBuilder(this, fetched::get);
+        }
+        return this;
+    }
+
+    @Override
+    protected Query doToQuery(QueryShardContext context) throws IOException {
+        if (fetchedProbe != null || probe.needsFetch()) {
+            throw new IllegalStateException("[" + NAME + "] query must be rewritten first to fetch its [like] document");
+        }
+        MappedFieldType mapped = context.fieldMapper(fieldName);
+        if (mapped == null) {
+            if (ignoreUnmapped) {
+                return new MatchNoDocsQuery("[" + NAME + "] field [" + fieldName + "] is not mapped");
+            }
+            throw new QueryShardException(context, "[" + NAME + "] failed to find field [" + fieldName + "]; set [ignore_unmapped] to match nothing instead");
+        }
+        if ((mapped.unwrap() instanceof SimHashFieldMapper.SimHashFieldType) == false) {
+            throw new QueryShardException(
+                context,
+                "[" + NAME + "] requires a field of type [" + SimHashFieldMapper.CONTENT_TYPE + "], but field [" + fieldName + "] is of type ["
+                    + mapped.typeName() + "]"
+            );
+        }
+        SimHashFieldMapper.SimHashFieldType fieldType = (SimHashFieldMapper.SimHashFieldType) mapped.unwrap();
+        long fingerprint;
+        try {
+            fingerprint = probe.resolve(fieldName, fieldType.algorithm());
+        } catch (IllegalArgumentException e) {
+            throw new QueryShardException(context, "[" + NAME + "] " + e.getMessage(), e);
+        }
+        int indexed = fieldType.indexedMaxDistance();
+        int k = maxDistance == null ? indexed : maxDistance;
+        boolean scan = k > indexed;
+        if (scan && allowScan == false) {
+            throw new QueryShardException(
+                context,
+                "[" + NAME + "] max_distance [" + k + "] exceeds the indexed max_distance [" + indexed + "] of field [" + fieldName
+                    + "]; the index can only answer distances up to " + indexed + ". Set [allow_scan] to true to compare every "
+                    + "document's fingerprint (exact but slow), or reindex with a larger [max_distance]"
+            );
+        }
+        return new NearDuplicateQuery(fieldType.name(), fingerprint, k, fieldType.layout(), scan);
+    }
+
+    @Override
+    protected boolean doEquals(NearDuplicateQueryBuilder other) {
+        return fieldName.equals(other.fieldName)
+            && probe.equals(other.probe)
+            && Objects.equals(fetchedProbe, other.fetchedProbe)
+            && Objects.equals(maxDistance, other.maxDistance)
+            && allowScan == other.allowScan
+            && ignoreUnmapped == other.ignoreUnmapped;
+    }
+
+    @Override
+    protected int doHashCode() {
+        return Objects.hash(fieldName, probe, fetchedProbe, maxDistance, allowScan, ignoreUnmapped);
+    }
+}

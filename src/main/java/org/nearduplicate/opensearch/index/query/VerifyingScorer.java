@@ -1,0 +1,73 @@
+package org.nearduplicate.opensearch.index.query;
+
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.TwoPhaseIterator;
+
+import java.io.IOException;
+
+/**
+ * A scorer whose candidates (the postings of the probe's index keys, or every document with a value in scan mode)
+ * are confirmed one by one against the stored fingerprint or signature: the two-phase shape shared by
+ * {@code near_duplicate} and {@code minhash_similar}. Scores are {@code boost * closeness}, closeness in [0, 1].
+ */
+abstract class VerifyingScorer extends Scorer {
+    private final DocIdSetIterator approximation;
+    private final TwoPhaseIterator twoPhase;
+    private final float boost;
+
+    /**
+     * @param candidatesAreValues the approximation is the doc-values iterator itself (scan mode): it is already
+     *                            positioned on each candidate's value
+     */
+    VerifyingScorer(DocIdSetIterator approximation, boolean candidatesAreValues, float boost, float matchCost) {
+        this.approximation = approximation;
+        this.boost = boost;
+        this.twoPhase = new TwoPhaseIterator(approximation) {
+            @Override
+            public boolean matches() throws IOException {
+                return verify(approximation.docID(), candidatesAreValues);
+            }
+
+            @Override
+            public float matchCost() {
+                return matchCost;
+            }
+        };
+    }
+
+    /**
+     * Whether candidate {@code doc} matches; remembers what {@link #closeness()} needs.
+     *
+     * @param positioned the doc values are already on {@code doc}; otherwise advance them there first
+     */
+    protected abstract boolean verify(int doc, boolean positioned) throws IOException;
+
+    /** Closeness of the last verified match, in [0, 1]. */
+    protected abstract float closeness();
+
+    @Override
+    public final int docID() {
+        return approximation.docID();
+    }
+
+    @Override
+    public final DocIdSetIterator iterator() {
+        return TwoPhaseIterator.asDocIdSetIterator(twoPhase);
+    }
+
+    @Override
+    public final TwoPhaseIterator twoPhaseIterator() {
+        return twoPhase;
+    }
+
+    @Override
+    public final float getMaxScore(int upTo) {
+        return boost;
+    }
+
+    @Override
+    public final float score() {
+        return boost * closeness();
+    }
+}

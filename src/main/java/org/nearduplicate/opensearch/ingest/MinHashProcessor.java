@@ -1,0 +1,75 @@
+package org.nearduplicate.opensearch.ingest;
+
+import org.nearduplicate.opensearch.engine.MinHasherCache;
+import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.core.sketch.MinHasher;
+import org.opensearch.ingest.AbstractProcessor;
+import org.opensearch.ingest.ConfigurationUtils;
+import org.opensearch.ingest.IngestDocument;
+import org.opensearch.ingest.Processor;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code minhash} ingest processor: writes {@code {"signature": "<base64 of m big-endian ints>", "algorithm":
+ * "minhash-v1:..."}} into {@code target_field} (default {@code minhash}), for a {@code minhash} field.
+ */
+public final class MinHashProcessor extends AbstractProcessor {
+    public static final String TYPE = "minhash";
+
+    private final List<String> fields;
+    private final String targetField;
+    private final boolean ignoreMissing;
+    private final MinHasher hasher;
+
+    MinHashProcessor(String tag, String description, List<String> fields, String targetField, boolean ignoreMissing, MinHasher hasher) {
+        super(tag, description);
+        this.fields = List.copyOf(fields);
+        this.targetField = targetField;
+        this.ignoreMissing = ignoreMissing;
+        this.hasher = hasher;
+    }
+
+    @Override
+    public IngestDocument execute(IngestDocument document) {
+        String content = SourceText.read(document, fields, ignoreMissing, "a minhash signature", hasher.settings().features().maxInputChars());
+        if (content == null) return document;
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put(MinHashFieldMapper.OBJECT_SIGNATURE, MinHashSignatures.toBase64(hasher.signature(content)));
+        result.put(MinHashFieldMapper.OBJECT_ALGORITHM, hasher.settings().algorithmId());
+        document.setFieldValue(targetField, result);
+        return document;
+    }
+
+    @Override
+    public String getType() {
+        return TYPE;
+    }
+
+    MinHasher hasher() {
+        return hasher;
+    }
+
+    public static final class Factory implements Processor.Factory {
+        @Override
+        public MinHashProcessor create(Map<String, Processor.Factory> registry, String tag, String description, Map<String, Object> config) {
+            List<String> fields = SourceText.readFields(TYPE, tag, config);
+            String targetField = ConfigurationUtils.readStringProperty(TYPE, tag, config, "target_field", "minhash");
+            boolean ignoreMissing = ConfigurationUtils.readBooleanProperty(TYPE, tag, config, "ignore_missing", false);
+            Map<String, Object> options = new HashMap<>(config);
+            MinHashSettings settings;
+            try {
+                settings = MinHashSettings.fromMap(options);
+            } catch (IllegalArgumentException e) {
+                throw ConfigurationUtils.newConfigurationException(TYPE, tag, SourceText.optionNamedIn(e.getMessage()), e.getMessage());
+            }
+            config.keySet().retainAll(options.keySet()); // the rest is reported as unknown by the pipeline
+            return new MinHashProcessor(tag, description, fields, targetField, ignoreMissing, MinHasherCache.get(settings));
+        }
+    }
+}

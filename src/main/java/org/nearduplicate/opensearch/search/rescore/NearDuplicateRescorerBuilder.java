@@ -1,0 +1,272 @@
+package org.nearduplicate.opensearch.search.rescore;
+
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
+import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.opensearch.common.SetOnce;
+import org.opensearch.core.ParseField;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.common.ParsingException;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.common.io.stream.StreamOutput;
+import org.opensearch.core.xcontent.XContentBuilder;
+import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.index.mapper.MappedFieldType;
+import org.opensearch.index.query.QueryRewriteContext;
+import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.index.query.QueryShardException;
+import org.opensearch.search.rescore.RescoreContext;
+import org.opensearch.search.rescore.RescorerBuilder;
+
+import java.io.IOException;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * {@code near_duplicate} rescorer: re-ranks (or filters) the top {@code window_size} hits of every shard by their
+ * fingerprint's Hamming distance to a probe.
+ *
+ * <pre>
+ * "rescore": {"window_size": 100, "near_duplicate": {"field": "fp", "fingerprint": "...", "max_distance": 6,
+ *             "score_mode": "closeness", "query_weight": 0.1, "rescore_weight": 1}}
+ * </pre>
+ *
+ * The rescorer only sees the window; the {@code near_duplicate} query is the exact way to find all near-duplicates.
+ */
+public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateRescorerBuilder> {
+    public static final String NAME = "near_duplicate";
+    public static final ParseField FIELD_FIELD = new ParseField("field");
+    public static final ParseField MAX_DISTANCE_FIELD = new ParseField("max_distance");
+    public static final ParseField SCORE_MODE_FIELD = new ParseField("score_mode");
+    public static final ParseField QUERY_WEIGHT_FIELD = new ParseField("query_weight");
+    public static final ParseField RESCORE_WEIGHT_FIELD = new ParseField("rescore_weight");
+
+    private final String fieldName;
+    private final NearDuplicateProbe probe;
+    private final Supplier<NearDuplicateProbe> fetchedProbe;
+    private Integer maxDistance;
+    private NearDuplicateRescorer.ScoreMode scoreMode = NearDuplicateRescorer.ScoreMode.CLOSENESS;
+    private float queryWeight = 1f;
+    private float rescoreWeight = 1f;
+
+    public NearDuplicateRescorerBuilder(String fieldName, NearDuplicateProbe probe) {
+        if (fieldName == null || fieldName.isEmpty()) {
+            throw new IllegalArgumentException("[" + NAME + "] rescorer requires [field]");
+        }
+        this.fieldName = fieldName;
+        this.probe = Objects.requireNonNull(probe, "probe");
+        this.fetchedProbe = null;
+    }
+
+    private NearDuplicateRescorerBuilder(NearDuplicateRescorerBuilder original, NearDuplicateProbe probe, Supplier<NearDuplicateProbe> fetched) {
+        this.fieldName = original.fieldName;
+        this.probe = probe;
+        this.fetchedProbe = fetched;
+        this.maxDistance = original.maxDistance;
+        this.scoreMode = original.scoreMode;
+        this.queryWeight = original.queryWeight;
+        this.rescoreWeight = original.rescoreWeight;
+        if (original.windowSize() != null) {
+            windowSize(original.windowSize());
+        }
+    }
+
+    public NearDuplicateRescorerBuilder(StreamInput in) throws IOException {
+        super(in);
+        this.fieldName = in.readString();
+        this.probe = new NearDuplicateProbe(in);
+        this.fetchedProbe = null;
+        this.maxDistance = in.readOptionalVInt();
+        this.scoreMode = in.readEnum(NearDuplicateRescorer.ScoreMode.class);
+        this.queryWeight = in.readFloat();
+        this.rescoreWeight = in.readFloat();
+    }
+
+    @Override
+    protected void doWriteTo(StreamOutput out) throws IOException {
+        if (fetchedProbe != null) {
+            throw new IllegalStateException("[" + NAME + "] rescorer [like] document not fetched yet; rewrite before sending");
+        }
+        out.writeString(fieldName);
+        probe.writeTo(out);
+        out.writeOptionalVInt(maxDistance);
+        out.writeEnum(scoreMode);
+        out.writeFloat(queryWeight);
+        out.writeFloat(rescoreWeight);
+    }
+
+    @Override
+    public String getWriteableName() {
+        return NAME;
+    }
+
+    public String fieldName() {
+        return fieldName;
+    }
+
+    public NearDuplicateProbe probe() {
+        return probe;
+    }
+
+    public Integer maxDistance() {
+        return maxDistance;
+    }
+
+    /** Null: the mapping's {@code max_distance}. Any value 0..64 works (the rescorer reads doc values). */
+    public NearDuplicateRescorerBuilder maxDistance(Integer maxDistance) {
+        if (maxDistance != null && (maxDistance < 0 || maxDistance > BlockLayout.BITS)) {
+            throw new IllegalArgumentException("[" + NAME + "] [max_distance] must be between 0 and 64, got " + maxDistance);
+        }
+        this.maxDistance = maxDistance;
+        return this;
+    }
+
+    public NearDuplicateRescorer.ScoreMode scoreMode() {
+        return scoreMode;
+    }
+
+    public NearDuplicateRescorerBuilder scoreMode(NearDuplicateRescorer.ScoreMode scoreMode) {
+        this.scoreMode = Objects.requireNonNull(scoreMode);
+        return this;
+    }
+
+    public float queryWeight() {
+        return queryWeight;
+    }
+
+    public NearDuplicateRescorerBuilder queryWeight(float queryWeight) {
+        this.queryWeight = queryWeight;
+        return this;
+    }
+
+    public float rescoreWeight() {
+        return rescoreWeight;
+    }
+
+    public NearDuplicateRescorerBuilder rescoreWeight(float rescoreWeight) {
+        this.rescoreWeight = rescoreWeight;
+        return this;
+    }
+
+    @Override
+    protected void doXContent(XContentBuilder builder, Params params) throws IOException {
+        builder.startObject(NAME);
+        builder.field(FIELD_FIELD.getPreferredName(), fieldName);
+        probe.toXContentFields(builder);
+        if (maxDistance != null) {
+            builder.field(MAX_DISTANCE_FIELD.getPreferredName(), maxDistance);
+        }
+        builder.field(SCORE_MODE_FIELD.getPreferredName(), scoreMode.toString());
+        builder.field(QUERY_WEIGHT_FIELD.getPreferredName(), queryWeight);
+        builder.field(RESCORE_WEIGHT_FIELD.getPreferredName(), rescoreWeight);
+        builder.endObject();
+    }
+
+    public static NearDuplicateRescorerBuilder fromXContent(XContentParser parser) throws IOException {
+        String field = null;
+        Integer maxDistance = null;
+        NearDuplicateRescorer.ScoreMode scoreMode = NearDuplicateRescorer.ScoreMode.CLOSENESS;
+        float queryWeight = 1f;
+        float rescoreWeight = 1f;
+        NearDuplicateProbe.Parser probeParser = new NearDuplicateProbe.Parser();
+        String current = null;
+        XContentParser.Token token;
+        while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
+            if (token == XContentParser.Token.FIELD_NAME) {
+                current = parser.currentName();
+            } else if (probeParser.parse(current, parser)) {
+                // consumed
+            } else if (token.isValue() == false) {
+                throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer does not support [" + current + "] with an object or array value");
+            } else if (FIELD_FIELD.match(current, parser.getDeprecationHandler())) {
+                field = parser.text();
+            } else if (MAX_DISTANCE_FIELD.match(current, parser.getDeprecationHandler())) {
+                maxDistance = NearDuplicateQueryBuilder.parseMaxDistance(parser, NAME);
+            } else if (SCORE_MODE_FIELD.match(current, parser.getDeprecationHandler())) {
+                try {
+                    scoreMode = NearDuplicateRescorer.ScoreMode.fromString(parser.text());
+                } catch (IllegalArgumentException e) {
+                    throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] " + e.getMessage());
+                }
+            } else if (QUERY_WEIGHT_FIELD.match(current, parser.getDeprecationHandler())) {
+                queryWeight = parser.floatValue();
+            } else if (RESCORE_WEIGHT_FIELD.match(current, parser.getDeprecationHandler())) {
+                rescoreWeight = parser.floatValue();
+            } else {
+                throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer does not support [" + current + "]");
+            }
+        }
+        if (field == null) {
+            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer requires [field]");
+        }
+        NearDuplicateRescorerBuilder builder = new NearDuplicateRescorerBuilder(field, probeParser.build(parser, NAME));
+        try {
+            builder.maxDistance(maxDistance);
+        } catch (IllegalArgumentException e) {
+            throw new ParsingException(parser.getTokenLocation(), e.getMessage());
+        }
+        return builder.scoreMode(scoreMode).queryWeight(queryWeight).rescoreWeight(rescoreWeight);
+    }
+
+    @Override
+    public RescorerBuilder<NearDuplicateRescorerBuilder> rewrite(QueryRewriteContext ctx) throws IOException {
+        if (fetchedProbe != null) {
+            NearDuplicateProbe fetched = fetchedProbe.get();
+            return fetched == null ? this : new NearDuplicateRescorerBuilder(this, fetched, null);
+        }
+        if (probe.needsFetch()) {
+            SetOnce<NearDuplicateProbe> fetched = new SetOnce<>();
+            ctx.registerAsyncAction((client, listener) -> probe.fetch(client, fieldName, ActionListener.map(listener, p -> {
+                fetched.set(p);
+                return null;
+            })));
+            return new NearDuplicateRescorerBuilder(this, probe, fetched::get);
+        }
+        return this;
+    }
+
+    @Override
+    protected RescoreContext innerBuildContext(int windowSize, QueryShardContext context) {
+        if (fetchedProbe != null || probe.needsFetch()) {
+            throw new IllegalStateException("[" + NAME + "] rescorer must be rewritten first to fetch its [like] document");
+        }
+        MappedFieldType mapped = context.fieldMapper(fieldName);
+        if (mapped == null || (mapped.unwrap() instanceof SimHashFieldMapper.SimHashFieldType) == false) {
+            throw new QueryShardException(
+                context,
+                "[" + NAME + "] rescorer requires a field of type [" + SimHashFieldMapper.CONTENT_TYPE + "], but field [" + fieldName + "] "
+                    + (mapped == null ? "is not mapped" : "is of type [" + mapped.typeName() + "]")
+            );
+        }
+        SimHashFieldMapper.SimHashFieldType fieldType = (SimHashFieldMapper.SimHashFieldType) mapped.unwrap();
+        long fingerprint;
+        try {
+            fingerprint = probe.resolve(fieldName, fieldType.algorithm());
+        } catch (IllegalArgumentException e) {
+            throw new QueryShardException(context, "[" + NAME + "] " + e.getMessage(), e);
+        }
+        int k = maxDistance == null ? fieldType.indexedMaxDistance() : maxDistance;
+        return new NearDuplicateRescorer.Context(windowSize, fieldType.name(), fingerprint, k, scoreMode, queryWeight, rescoreWeight);
+    }
+
+    @Override
+    public boolean equals(Object obj) {
+        if (super.equals(obj) == false) {
+            return false;
+        }
+        NearDuplicateRescorerBuilder other = (NearDuplicateRescorerBuilder) obj;
+        return fieldName.equals(other.fieldName)
+            && probe.equals(other.probe)
+            && Objects.equals(fetchedProbe, other.fetchedProbe)
+            && Objects.equals(maxDistance, other.maxDistance)
+            && scoreMode == other.scoreMode
+            && Float.compare(queryWeight, other.queryWeight) == 0
+            && Float.compare(rescoreWeight, other.rescoreWeight) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(super.hashCode(), fieldName, probe, fetchedProbe, maxDistance, scoreMode, queryWeight, rescoreWeight);
+    }
+}

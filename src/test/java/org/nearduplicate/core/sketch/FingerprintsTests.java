@@ -1,0 +1,68 @@
+package org.nearduplicate.core.sketch;
+
+import org.junit.Test;
+
+import java.util.Random;
+
+import static org.junit.Assert.assertEquals;
+import static org.nearduplicate.core.keys.BlockLayoutTests.assertThrows;
+
+public class FingerprintsTests {
+    private static final long[] EDGES = { 0L, 1L, -1L, Long.MIN_VALUE, Long.MAX_VALUE, 0x00ff_0000_0000_0000L };
+
+    @Test
+    public void testRoundTrips() {
+        Random random = new Random(3);
+        for (int i = 0; i < 10_000; i++) {
+            long fp = i < EDGES.length ? EDGES[i] : random.nextLong();
+            String hex = Fingerprints.toHex(fp);
+            assertEquals(16, hex.length());
+            assertEquals(fp, Fingerprints.parse(hex));
+            assertEquals(fp, Fingerprints.parse("0x" + hex.toUpperCase(java.util.Locale.ROOT)));
+            assertEquals(fp, Fingerprints.parseHex(hex));
+            String unsigned = Fingerprints.toUnsignedDecimal(fp);
+            assertEquals(fp, Fingerprints.parseDecimal(unsigned));
+            assertEquals(fp, Fingerprints.parseDecimal(Fingerprints.toSignedDecimal(fp)));
+            String signed = Fingerprints.toSignedDecimal(fp);
+            if (signed.length() != 16 || fp < 0) { // a sign makes 16 characters decimal
+                assertEquals(fp, Fingerprints.parse(signed));
+            }
+            if (unsigned.length() != 16) {
+                assertEquals(fp, Fingerprints.parse(unsigned));
+            }
+        }
+    }
+
+    @Test
+    public void testKnownForms() {
+        assertEquals("0000000000000000", Fingerprints.toHex(0));
+        assertEquals("ffffffffffffffff", Fingerprints.toHex(-1));
+        assertEquals("18446744073709551615", Fingerprints.toUnsignedDecimal(-1));
+        assertEquals("-1", Fingerprints.toSignedDecimal(-1));
+        // 16 characters are always hex, even when they are all digits
+        assertEquals(0x1000_0000_0000_0000L, Fingerprints.parse("1000000000000000"));
+        assertEquals(1000L, Fingerprints.parse("1000"));
+        assertEquals(255L, Fingerprints.parse("0xff"));
+        assertEquals(-5L, Fingerprints.parse(" -5 "));
+        assertEquals(-501328685158240L, Fingerprints.parse("-501328685158240"));
+        assertEquals(1000000000000000L, Fingerprints.parseDecimal("1000000000000000"));
+        assertEquals(3, Fingerprints.distance(0b1011L, 0L));
+        assertEquals(64, Fingerprints.distance(0L, -1L));
+    }
+
+    @Test
+    public void testBadStrings() {
+        assertThrows("must not be null", () -> Fingerprints.parse(null));
+        assertThrows("must not be empty", () -> Fingerprints.parse(""));
+        assertThrows("must not be empty", () -> Fingerprints.parse("   "));
+        assertThrows("expected 1 to 16 hex digits, got 17", () -> Fingerprints.parse("0x0123456789abcdef0"));
+        assertThrows("expected 1 to 16 hex digits, got 0", () -> Fingerprints.parse("0x"));
+        assertThrows("[g] is not a hex digit", () -> Fingerprints.parse("0123456789abcdeg"));
+        assertThrows("[z] is not a hex digit", () -> Fingerprints.parseHex("z"));
+        assertThrows("expected 16 hex digits, 0x-prefixed hex, or a decimal number", () -> Fingerprints.parse("12a"));
+        assertThrows("expected 16 hex digits, 0x-prefixed hex, or a decimal number", () -> Fingerprints.parse("-"));
+        assertThrows("out of the 64-bit range", () -> Fingerprints.parse("18446744073709551616"));
+        assertThrows("out of the 64-bit range", () -> Fingerprints.parse("-9223372036854775809"));
+        assertThrows("expected 16 hex digits", () -> Fingerprints.parse("1".repeat(40)));
+    }
+}

@@ -1,0 +1,66 @@
+package org.nearduplicate.core.sketch;
+
+import org.nearduplicate.core.IMatchSettings;
+import org.junit.Test;
+import org.nearduplicate.core.EngineInputException;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertThrows;
+
+public class IMatcherTests {
+    private static final IMatcher DEFAULT = new IMatcher(IMatchSettings.DEFAULT);
+    static final String TEXT = "The quick brown fox jumps over the lazy dog. Pack my box with five dozen liquor jugs.";
+
+    @Test
+    public void testKnownAnswers() {
+        // FIPS 180 test vector
+        assertEquals("a9993e364706816aba3e25717850c26c9cd0d89d", IMatcher.sha1("abc"));
+        // the normalized text of TEXT is its words, lower case, single spaces
+        assertEquals(IMatcher.sha1("the quick brown fox jumps over the lazy dog pack my box with five dozen liquor jugs"),
+            IMatcher.textKey(TEXT));
+        assertEquals("imatch-v1:content_type=auto,extract=main,idf=web-en-zh-v1,min_idf=2.0,max_idf=8.0", IMatchSettings.DEFAULT.algorithmId());
+    }
+
+    /** The I-Match key is the SHA-1 of the sorted distinct words inside the IDF band. */
+    @Test
+    public void testIMatchKeyIsTheHashOfTheSortedBandTerms() {
+        IMatchSettings all = new IMatchSettings(IMatchSettings.DEFAULT.contentType(), true, "web-en-zh-v1", 0, 1000, 1000);
+        IMatcher.Keys k = new IMatcher(all).keys("beta alpha beta gamma");
+        assertEquals(IMatcher.sha1("alpha\nbeta\ngamma"), k.imatch());
+        assertEquals(3, k.terms());
+        // "the" is frequent (low idf): out of the default band, so adding one changes nothing
+        assertEquals(DEFAULT.keys(TEXT).imatch(), DEFAULT.keys(TEXT + " The the.").imatch());
+        assertNotEquals(DEFAULT.keys(TEXT).text(), DEFAULT.keys(TEXT + " The the.").text());
+    }
+
+    @Test
+    public void testCosmeticVariantsShareBothKeys() {
+        IMatcher.Keys plain = DEFAULT.keys(TEXT);
+        // two short paragraphs are too little for main-content extraction to keep both: compare full texts here
+        IMatcher full = new IMatcher(IMatchSettings.fromMap(new HashMap<>(Map.of("extract", "none"))));
+        IMatcher.Keys html = full.keys("<html><body><p>The quick brown fox jumps over the lazy dog.</p>\n<p>Pack my box with five dozen liquor jugs.</p></body></html>");
+        IMatcher.Keys cosmetic = DEFAULT.keys("THE  quick brown fox — jumps over the “lazy” dog…\nPack my box with five dozen liquor jugs!");
+        assertEquals(full.keys(TEXT), html);
+        assertEquals(plain.text(), cosmetic.text());
+        assertNotEquals(plain.imatch(), DEFAULT.keys(TEXT.replace("liquor", "whisky")).imatch());
+    }
+
+    @Test
+    public void testBadInputAndSettings() {
+        assertThrows(EngineInputException.class, () -> DEFAULT.keys(null));
+        assertThrows(EngineInputException.class, () -> DEFAULT.keys(" "));
+        assertThrows(IllegalArgumentException.class, () -> IMatchSettings.fromMap(new HashMap<>(Map.of("min_idf", 5, "max_idf", 2))));
+        assertThrows(IllegalArgumentException.class, () -> IMatchSettings.fromMap(new HashMap<>(Map.of("min_idf", "low"))));
+        assertThrows(IllegalArgumentException.class, () -> IMatchSettings.fromMap(new HashMap<>(Map.of("idf", "none"))));
+        assertThrows(IllegalArgumentException.class, () -> new IMatcher(IMatchSettings.fromMap(new HashMap<>(Map.of("idf", "nosuchtable")))));
+        assertThrows(IllegalArgumentException.class, () -> IMatchSettings.fromAlgorithmId("imatch-v2:idf=x"));
+        Map<String, Object> options = new HashMap<>(Map.of("min_idf", 1.5, "extract", "none", "shingle_size", 2));
+        IMatchSettings s = IMatchSettings.fromMap(options);
+        assertEquals(Map.of("shingle_size", 2), options);
+        assertEquals(s, IMatchSettings.fromAlgorithmId(s.algorithmId()));
+    }
+}

@@ -1,0 +1,293 @@
+package org.nearduplicate.core.sketch;
+
+import org.nearduplicate.core.ContentType;
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.features.IdfTable;
+import org.junit.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertTrue;
+import static org.nearduplicate.core.keys.BlockLayoutTests.assertThrows;
+
+public class SimHasherTests {
+    private static final SimHasher DEFAULT = new SimHasher(SimHashSettings.DEFAULT);
+
+    static final String ENGLISH = "The quick brown fox jumps over the lazy dog. Pack my box with five dozen liquor jugs; "
+        + "how vexingly quick daft zebras jump. Sphinx of black quartz, judge my vow.";
+    static final String CHINESE = "我爱北京天安门。自然语言处理是人工智能的一个重要方向，中文分词是它的基础。";
+    static final String MIXED = "使用 Lucene 和 HanLP 对中英文混合文本进行分词，然后计算 SimHash 指纹。";
+    static final String PAGE = """
+        <!DOCTYPE html><html><head><title>Fox</title><style>body{color:red}</style><script>var x=1;</script></head>
+        <body><header><a href="/">Example Site</a> <a href="/login">Login</a></header>
+        <nav><ul><li><a href="/a">Home</a></li><li><a href="/b">News</a></li><li><a href="/c">Sports</a></li></ul></nav>
+        <main><article><h1>A quick fox</h1>
+        <p>The quick brown fox jumps over the lazy dog while the farmer watches from the old wooden porch of his house.</p>
+        <p>Pack my box with five dozen liquor jugs, said the farmer, and then he went back inside to make some tea.</p>
+        </article></main>
+        <aside class="sidebar"><h3>Popular</h3><ul><li><a href="/x">Ten cats</a></li><li><a href="/y">Dogs</a></li></ul></aside>
+        <div class="cookie-banner">This site uses cookies to improve your experience. <button>OK</button></div>
+        <footer><p>© 2024 Example Site. All rights reserved.</p></footer></body></html>
+        """;
+
+    /**
+     * Known answers for the default settings: any change to extraction, normalization, tokenization, weighting or
+     * hashing shows up here. If a change is intended, bump {@link SimHashSettings#VERSION} and update these.
+     */
+    @Test
+    public void testKnownAnswersForDefaultSettings() {
+        Map<String, String> expected = new java.util.LinkedHashMap<>();
+        expected.put(ENGLISH, "0606ca89a210b3e3");
+        expected.put(CHINESE, "0da47a4fe150f2c2");
+        expected.put(MIXED, "b5357b3c14829785");
+        expected.put(PAGE, "9c91868a0842b32b");
+        StringBuilder actual = new StringBuilder();
+        for (Map.Entry<String, String> e : expected.entrySet()) {
+            actual.append(Fingerprints.toHex(DEFAULT.fingerprint(e.getKey()))).append(' ');
+        }
+        assertEquals(String.join(" ", expected.values()) + " ", actual.toString());
+    }
+
+    /** The worked example used in many SimHash write-ups: 6-bit hashes, "100101" weighted 4 and "101011" weighted 5. */
+    @Test
+    public void testWorkedExampleOfWeightedBitSums() {
+        long[] sums = SimHasher.bitSums(new long[] { 0b100101, 0b101011 }, new long[] { 4, 5 }, 6);
+        // written most significant bit first the sums are 9 -9 1 -1 1 9; index i is bit i
+        assertEquals(List.of(9L, 1L, -1L, 1L, -9L, 9L), java.util.Arrays.stream(sums).boxed().toList());
+        assertEquals(0b101011L, SimHasher.fingerprintFromSums(sums));
+    }
+
+    @Test
+    public void testTieGivesZeroBit() {
+        assertEquals(0b010L, SimHasher.fingerprintFromSums(new long[] { 0, 1, -1 }));
+        long[] sums = SimHasher.bitSums(new long[] { 0b01, 0b10 }, new long[] { 3, 3 }, 2);
+        assertEquals(0L, SimHasher.fingerprintFromSums(sums)); // both sums are exactly 0
+    }
+
+    @Test
+    public void testSumsDoNotDependOnFeatureOrder() {
+        Random random = new Random(5);
+        long[] hashes = random.longs(500).toArray();
+        long[] weights = random.longs(500, 1, 1 << 20).toArray();
+        long[] sums = SimHasher.bitSums(hashes, weights, 64);
+        for (int i = hashes.length - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            long h = hashes[i]; hashes[i] = hashes[j]; hashes[j] = h;
+            long w = weights[i]; weights[i] = weights[j]; weights[j] = w;
+        }
+        assertEquals(java.util.Arrays.toString(sums), java.util.Arrays.toString(SimHasher.bitSums(hashes, weights, 64)));
+    }
+
+    @Test
+    public void testIdenticalAndCosmeticallyDifferentTextsMatch() {
+        assertEquals(DEFAULT.fingerprint(ENGLISH), DEFAULT.fingerprint(ENGLISH));
+        assertEquals(DEFAULT.fingerprint(ENGLISH), DEFAULT.fingerprint(ENGLISH.toUpperCase(java.util.Locale.ROOT).replace(" ", "  \n")));
+        assertEquals(DEFAULT.fingerprint("don't stop — “believing”"), DEFAULT.fingerprint("don’t stop - \"believing\""));
+        // full-width forms and spaces between Chinese and Latin
+        assertEquals(DEFAULT.fingerprint("使用Lucene搜索ＡＢＣ"), DEFAULT.fingerprint("使用 Lucene 搜索 ABC"));
+        assertEquals(DEFAULT.fingerprint(PAGE), DEFAULT.fingerprint(PAGE.replace("\n", "").replace("fox", "&#102;ox")));
+    }
+
+    @Test
+    public void testSmallEditsGiveSmallDistancesAndUnrelatedTextsAbout32() {
+        Random random = new Random(17);
+        List<String> vocabulary = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) vocabulary.add(randomWord(random));
+        double editDistance = 0, unrelatedDistance = 0;
+        int trials = 40;
+        for (int t = 0; t < trials; t++) {
+            List<String> words = new ArrayList<>();
+            for (int i = 0; i < 400; i++) words.add(vocabulary.get((int) Math.min(vocabulary.size() - 1, Math.abs(random.nextGaussian()) * 600)));
+            List<String> edited = new ArrayList<>(words);
+            for (int e = 0; e < words.size() * 3 / 100; e++) edited.set(random.nextInt(edited.size()), randomWord(random));
+            List<String> other = new ArrayList<>();
+            for (int i = 0; i < 400; i++) other.add(vocabulary.get(random.nextInt(vocabulary.size())));
+            long fp = DEFAULT.fingerprint(String.join(" ", words));
+            editDistance += Fingerprints.distance(fp, DEFAULT.fingerprint(String.join(" ", edited)));
+            unrelatedDistance += Fingerprints.distance(fp, DEFAULT.fingerprint(String.join(" ", other)));
+        }
+        editDistance /= trials;
+        unrelatedDistance /= trials;
+        assertTrue("3% edits should move few bits, got " + editDistance, editDistance < 6);
+        assertTrue("unrelated texts should differ in about half the bits, got " + unrelatedDistance, unrelatedDistance > 26 && unrelatedDistance < 38);
+    }
+
+    private static String randomWord(Random random) {
+        StringBuilder sb = new StringBuilder();
+        int len = 3 + random.nextInt(7);
+        for (int i = 0; i < len; i++) sb.append((char) ('a' + random.nextInt(26)));
+        return sb.toString();
+    }
+
+    @Test
+    public void testAnalysisOfAPageKeepsTheMainContent() {
+        Analysis a = DEFAULT.analyze(PAGE, 5);
+        assertEquals(ContentType.HTML, a.contentType());
+        assertTrue(a.mainText(), a.mainText().contains("The quick brown fox jumps over the lazy dog"));
+        assertTrue(a.mainText(), a.mainText().contains("Pack my box"));
+        for (String noise : new String[] { "Home", "Login", "Ten cats", "cookies", "All rights reserved", "var x", "color:red" }) {
+            assertFalse("[" + noise + "] is boilerplate: " + a.mainText(), a.mainText().contains(noise));
+        }
+        assertEquals(5, a.topFeatures().size());
+        assertEquals("farmer", a.topFeatures().get(0).feature()); // the only word seen twice
+        assertEquals(2, a.topFeatures().get(0).termFrequency());
+        assertEquals(2.0, a.topFeatures().get(0).weight(), 1e-12); // raw tf by default
+        assertTrue(a.topFeatures().get(1).weight() <= a.topFeatures().get(0).weight());
+        assertEquals(a.fingerprint(), DEFAULT.fingerprint(PAGE));
+        assertTrue(a.featureCount() > 20);
+        // without extraction the navigation counts
+        SimHasher all = new SimHasher(SimHashSettings.fromMap(new HashMap<>(Map.of("extract", "none"))));
+        assertTrue(all.analyze(PAGE, 0).mainText().contains("Ten cats"));
+        assertNotEquals(all.fingerprint(PAGE), DEFAULT.fingerprint(PAGE));
+    }
+
+    @Test
+    public void testTextDumpNavigationIsDropped() {
+        String dump = """
+            Example Site
+
+              • [1]Home
+              • [2]News
+              • [3]Sports
+
+            A quick fox
+
+            The quick brown fox jumps over the lazy dog while the farmer watches from the old wooden porch of his
+            house, and nobody else is around to see it happen on this quiet morning in the valley.
+
+            [4]About us | [5]Contact | [6]Privacy
+
+            © 2024 Example Site
+
+            References
+
+              1. /
+              2. /news
+            """;
+        Analysis a = DEFAULT.analyze(dump, 0);
+        assertEquals(ContentType.TEXT, a.contentType());
+        assertTrue(a.mainText(), a.mainText().contains("The quick brown fox jumps"));
+        for (String noise : new String[] { "Home", "Sports", "Privacy", "©", "/news" }) {
+            assertFalse("[" + noise + "] is boilerplate: " + a.mainText(), a.mainText().contains(noise));
+        }
+    }
+
+    @Test
+    public void testChineseIsSegmentedIntoWords() {
+        List<String> features = DEFAULT.analyze(CHINESE, 100).topFeatures().stream().map(Analysis.WeightedFeature::feature).toList();
+        assertTrue(features.toString(), features.contains("北京"));
+        assertTrue(features.toString(), features.contains("中文"));
+        assertFalse("stopword", features.contains("的"));
+        List<String> mixed = DEFAULT.analyze(MIXED, 100).topFeatures().stream().map(Analysis.WeightedFeature::feature).toList();
+        assertTrue(mixed.toString(), mixed.contains("lucene"));
+        assertTrue(mixed.toString(), mixed.contains("simhash"));
+        assertTrue(mixed.toString(), mixed.contains("指纹"));
+    }
+
+    @Test
+    public void testAlternativeFeaturesAndWeightings() {
+        for (String spec : new String[] { "features=char_ngrams", "shingle_size=2", "weighting=log_tf", "weighting=binary", "weighting=tf_idf", "stopwords=false" }) {
+            Map<String, Object> options = new HashMap<>(Map.of(spec.split("=")[0], spec.split("=")[1]));
+            SimHasher hasher = new SimHasher(SimHashSettings.fromMap(options));
+            assertEquals(spec, hasher.fingerprint(ENGLISH), hasher.fingerprint(ENGLISH + " "));
+            assertTrue(spec, Fingerprints.distance(hasher.fingerprint(ENGLISH), hasher.fingerprint(CHINESE)) > 10);
+        }
+        SimHasher ngrams = new SimHasher(SimHashSettings.fromMap(new HashMap<>(Map.of("features", "char_ngrams", "ngram_size", 2))));
+        List<String> grams = ngrams.analyze("Ab c!", 10).topFeatures().stream().map(Analysis.WeightedFeature::feature).toList();
+        assertEquals(List.of("ab", "bc"), grams);
+    }
+
+    @Test
+    public void testBadInput() {
+        assertThrows("content must not be null", () -> DEFAULT.fingerprint(null));
+        assertThrows("content must not be empty or whitespace only", () -> DEFAULT.fingerprint(""));
+        assertThrows("content must not be empty or whitespace only", () -> DEFAULT.fingerprint(" \n\t "));
+        assertThrows("content has no features", () -> DEFAULT.fingerprint("!!! --- ... ???"));
+        assertThrows("content has no features", () -> DEFAULT.fingerprint("<html><body><script>x()</script></body></html>"));
+        SimHasher small = new SimHasher(SimHashSettings.fromMap(new HashMap<>(Map.of("max_input_chars", 10, "max_features", 3))));
+        assertThrows("content has 11 chars, more than [max_input_chars] = 10", () -> small.fingerprint("abcdefghijk"));
+        SimHasher fewFeatures = new SimHasher(SimHashSettings.fromMap(new HashMap<>(Map.of("max_features", 3))));
+        assertThrows("more than [max_features] = 3", () -> fewFeatures.fingerprint("one two six ten"));
+        try {
+            DEFAULT.fingerprint("");
+        } catch (EngineInputException expected) {
+            return; // the dedicated type, so the plugin can map it to a client error
+        }
+        throw new AssertionError("expected EngineInputException");
+    }
+
+    /** Adversarial input must not crash or recurse; the work stays linear (no timing is asserted). */
+    @Test
+    public void testAdversarialInput() {
+        String deep = "<div>".repeat(100_000) + "deep text inside many divs" + "</div>".repeat(100_000);
+        assertTrue(DEFAULT.analyze(deep, 0).mainText().contains("deep text"));
+        String unclosed = "<p><a href=x><b><i>".repeat(20_000) + " words";
+        DEFAULT.fingerprint(unclosed);
+        Random random = new Random(1);
+        byte[] junk = new byte[200_000];
+        random.nextBytes(junk);
+        DEFAULT.fingerprint(new String(junk, java.nio.charset.StandardCharsets.ISO_8859_1));
+        char[] surrogates = new char[50_000];
+        for (int i = 0; i < surrogates.length; i++) surrogates[i] = i % 3 == 0 ? 'x' : (char) (0xD800 + random.nextInt(0x800));
+        DEFAULT.fingerprint(new String(surrogates));
+        DEFAULT.fingerprint("abc ".repeat(250_000));
+        String longToken = "a".repeat(1_000_000); // far longer than the tokenizer's maximum token length
+        assertEquals(DEFAULT.fingerprint(longToken), DEFAULT.fingerprint(longToken));
+        assertTrue(DEFAULT.analyze("中文".repeat(100_000), 1).topFeatures().get(0).termFrequency() > 1); // one Han run of 200k chars
+    }
+
+    @Test
+    public void testConcurrentUseGivesTheSameFingerprints() throws Exception {
+        String[] inputs = { ENGLISH, CHINESE, MIXED, PAGE };
+        long[] expected = new long[inputs.length];
+        for (int i = 0; i < inputs.length; i++) expected[i] = DEFAULT.fingerprint(inputs[i]);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Boolean>> results = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                results.add(pool.submit(() -> {
+                    for (int r = 0; r < 50; r++) {
+                        for (int i = 0; i < inputs.length; i++) {
+                            if (DEFAULT.fingerprint(inputs[i]) != expected[i]) return false;
+                        }
+                    }
+                    return true;
+                }));
+            }
+            for (Future<Boolean> f : results) assertTrue(f.get());
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    @Test
+    public void testContentTypeDetection() {
+        assertEquals(ContentType.HTML, ContentType.detect("  <!DOCTYPE html><p>x"));
+        assertEquals(ContentType.HTML, ContentType.detect("\uFEFF<html>"));
+        assertEquals(ContentType.HTML, ContentType.detect("Some text then <div>a block</div>"));
+        assertEquals(ContentType.TEXT, ContentType.detect("if a < b then c > d"));
+        assertEquals(ContentType.TEXT, ContentType.detect(CHINESE));
+        SimHasher asText = new SimHasher(SimHashSettings.fromMap(new HashMap<>(Map.of("content_type", "text"))));
+        assertEquals(ContentType.TEXT, asText.analyze(PAGE, 0).contentType());
+    }
+
+    @Test
+    public void testBuiltinIdfTableLoadsFromTheClassPath() {
+        IdfTable table = IdfTable.builtin(IdfTable.BUILTIN);
+        assertTrue(table.documents() > 1000);
+        assertTrue("common words weigh less than rare ones", table.idf("file") < table.idf("zyzzyva"));
+        assertEquals(StrictMath.log(table.documents() + 1.0) + 1.0, table.idf("never-seen-feature"), 1e-12);
+        assertThrows("[idf] unknown table [nope]", () -> IdfTable.builtin("nope"));
+    }
+}

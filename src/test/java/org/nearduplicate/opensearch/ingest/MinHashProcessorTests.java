@@ -1,0 +1,72 @@
+package org.nearduplicate.opensearch.ingest;
+
+import org.nearduplicate.core.IMatchSettings;
+import org.nearduplicate.core.sketch.IMatcher;
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.core.sketch.MinHasher;
+import org.opensearch.OpenSearchParseException;
+import org.opensearch.ingest.IngestDocument;
+import org.opensearch.ingest.RandomDocumentPicks;
+import org.opensearch.test.OpenSearchTestCase;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+/** The {@code minhash} and {@code imatch} processors. */
+public class MinHashProcessorTests extends OpenSearchTestCase {
+    private static final String ARTICLE = "The old harbor bridge reopened to traffic on Monday morning after two years of repairs "
+        + "that cost the city far more than planned. Engineers replaced the rusted steel deck and rebuilt both ramps.";
+
+    private static IngestDocument document(Map<String, Object> source) {
+        return RandomDocumentPicks.randomIngestDocument(random(), new HashMap<>(source));
+    }
+
+    public void testMinHashProcessor() {
+        MinHashProcessor p = new MinHashProcessor.Factory().create(Map.of(), "t", null, new HashMap<>(Map.of("field", "content", "hashes", 64)));
+        IngestDocument doc = document(Map.of("content", ARTICLE));
+        p.execute(doc);
+        Map<?, ?> result = doc.getFieldValue("minhash", Map.class);
+        MinHashSettings s = MinHashSettings.fromMap(new HashMap<>(Map.of("hashes", 64)));
+        assertThat(result.get("signature"), equalTo(MinHashSignatures.toBase64(new MinHasher(s).signature(ARTICLE))));
+        assertThat(result.get("algorithm"), equalTo(s.algorithmId()));
+
+        // several fields, ignore_missing, bad values
+        MinHashProcessor multi = new MinHashProcessor.Factory().create(Map.of(), "t", null,
+            new HashMap<>(Map.of("fields", List.of("title", "body"), "ignore_missing", true, "target_field", "sig")));
+        IngestDocument none = document(Map.of("other", 1));
+        multi.execute(none);
+        assertFalse(none.hasField("sig"));
+        IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> p.execute(document(Map.of("content", 42))));
+        assertThat(e.getMessage(), containsString("is of type [number]"));
+        expectThrows(IllegalArgumentException.class, () -> p.execute(document(Map.of("content", "  "))));
+    }
+
+    public void testMinHashProcessorConfigErrors() {
+        OpenSearchParseException e = expectThrows(OpenSearchParseException.class,
+            () -> new MinHashProcessor.Factory().create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "hashes", 0))));
+        assertThat(e.getMessage(), containsString("[hashes] must be between 1 and 1024"));
+        Map<String, Object> config = new HashMap<>(Map.of("field", "c", "weighting", "tf"));
+        new MinHashProcessor.Factory().create(Map.of(), "t", null, config);
+        assertEquals(Map.of("weighting", "tf"), config); // left for the pipeline to report as unknown
+        expectThrows(OpenSearchParseException.class, () -> new MinHashProcessor.Factory().create(Map.of(), "t", null, new HashMap<>()));
+    }
+
+    public void testIMatchProcessor() {
+        IMatchProcessor p = new IMatchProcessor.Factory().create(Map.of(), "t", null, new HashMap<>(Map.of("field", "content")));
+        IngestDocument doc = document(Map.of("content", ARTICLE));
+        p.execute(doc);
+        Map<?, ?> result = doc.getFieldValue("imatch", Map.class);
+        IMatcher.Keys keys = new IMatcher(IMatchSettings.DEFAULT).keys(ARTICLE);
+        assertThat(result.get("imatch"), equalTo(keys.imatch()));
+        assertThat(result.get("text"), equalTo(keys.text()));
+        assertThat(result.get("algorithm"), equalTo(IMatchSettings.DEFAULT.algorithmId()));
+        OpenSearchParseException e = expectThrows(OpenSearchParseException.class,
+            () -> new IMatchProcessor.Factory().create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "min_idf", 9, "max_idf", 1))));
+        assertThat(e.getMessage(), containsString("min_idf"));
+    }
+}

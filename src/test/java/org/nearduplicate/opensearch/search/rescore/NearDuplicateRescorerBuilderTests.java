@@ -1,0 +1,95 @@
+package org.nearduplicate.opensearch.search.rescore;
+
+import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
+import org.opensearch.common.io.stream.BytesStreamOutput;
+import org.opensearch.common.xcontent.json.JsonXContent;
+import org.opensearch.core.common.ParsingException;
+import org.opensearch.core.common.Strings;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.xcontent.MediaTypeRegistry;
+import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.test.OpenSearchTestCase;
+
+import java.io.IOException;
+
+import static org.hamcrest.Matchers.containsString;
+
+public class NearDuplicateRescorerBuilderTests extends OpenSearchTestCase {
+
+    static NearDuplicateRescorerBuilder randomBuilder() {
+        NearDuplicateProbe probe = switch (randomIntBetween(0, 3)) {
+            case 0 -> NearDuplicateProbe.fingerprint(randomLong());
+            case 1 -> NearDuplicateProbe.fingerprint(randomLong(), randomAlphaOfLength(6));
+            case 2 -> NearDuplicateProbe.like(randomAlphaOfLength(4), randomAlphaOfLength(3), randomBoolean() ? null : "r");
+            default -> randomBoolean() ? NearDuplicateProbe.text(randomAlphaOfLength(20)) : NearDuplicateProbe.html("<p>" + randomAlphaOfLength(5) + "</p>");
+        };
+        NearDuplicateRescorerBuilder builder = new NearDuplicateRescorerBuilder(randomAlphaOfLength(5), probe);
+        if (randomBoolean()) builder.maxDistance(randomIntBetween(0, 64));
+        builder.scoreMode(randomFrom(NearDuplicateRescorer.ScoreMode.values()));
+        builder.queryWeight(randomFloat()).rescoreWeight(randomFloat());
+        if (randomBoolean()) builder.windowSize(randomIntBetween(1, 500));
+        return builder;
+    }
+
+    private NearDuplicateRescorerBuilder parse(String json) throws IOException {
+        try (XContentParser parser = createParser(JsonXContent.jsonXContent, json)) {
+            parser.nextToken(); // START_OBJECT of the rescorer body
+            return NearDuplicateRescorerBuilder.fromXContent(parser);
+        }
+    }
+
+    public void testXContentAndTransportRoundTrip() throws IOException {
+        for (int i = 0; i < 50; i++) {
+            NearDuplicateRescorerBuilder original = randomBuilder();
+            // XContent: the body inside {"near_duplicate": {...}}
+            String json = Strings.toString(MediaTypeRegistry.JSON, original);
+            try (XContentParser parser = createParser(JsonXContent.jsonXContent, json)) {
+                parser.nextToken();
+                parser.nextToken();
+                if ("window_size".equals(parser.currentName())) {
+                    parser.nextToken();
+                    parser.nextToken();
+                }
+                assertEquals(NearDuplicateRescorerBuilder.NAME, parser.currentName());
+                parser.nextToken();
+                NearDuplicateRescorerBuilder parsed = NearDuplicateRescorerBuilder.fromXContent(parser);
+                if (original.windowSize() != null) parsed.windowSize(original.windowSize());
+                assertEquals(original, parsed);
+                assertEquals(original.hashCode(), parsed.hashCode());
+            }
+            try (BytesStreamOutput out = new BytesStreamOutput()) {
+                original.writeTo(out);
+                try (StreamInput in = out.bytes().streamInput()) {
+                    NearDuplicateRescorerBuilder read = new NearDuplicateRescorerBuilder(in);
+                    assertEquals(original, read);
+                }
+            }
+        }
+    }
+
+    public void testParseErrors() {
+        ParsingException mode = expectThrows(
+            ParsingException.class,
+            () -> parse("{\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"score_mode\": \"max\"}")
+        );
+        assertThat(mode.getMessage(), containsString("[score_mode] must be one of [filter, closeness], got [max]"));
+        ParsingException field = expectThrows(ParsingException.class, () -> parse("{\"fingerprint\": \"00000000000000ff\"}"));
+        assertThat(field.getMessage(), containsString("rescorer requires [field]"));
+        ParsingException probe = expectThrows(ParsingException.class, () -> parse("{\"field\": \"fp\"}"));
+        assertThat(probe.getMessage(), containsString("exactly one of [fingerprint], [like], [text] or [html] is required"));
+        ParsingException unknown = expectThrows(
+            ParsingException.class,
+            () -> parse("{\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"window\": 3}")
+        );
+        assertThat(unknown.getMessage(), containsString("rescorer does not support [window]"));
+    }
+
+    public void testDefaults() throws IOException {
+        NearDuplicateRescorerBuilder parsed = parse("{\"field\": \"fp\", \"fingerprint\": 255}");
+        assertNull(parsed.maxDistance());
+        assertEquals(NearDuplicateRescorer.ScoreMode.CLOSENESS, parsed.scoreMode());
+        assertEquals(1f, parsed.queryWeight(), 0f);
+        assertEquals(1f, parsed.rescoreWeight(), 0f);
+        assertEquals(Long.valueOf(255), parsed.probe().fingerprint());
+    }
+}

@@ -1,0 +1,253 @@
+package org.nearduplicate.tools.quality;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.SimHasher;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Precision, recall and F1 of "Hamming distance <= k" as the near-duplicate test, on a labelled corpus, for k = 0 ..
+ * kMax; per language and per kind of pair. Operators run it (scripts/quality.sh) on their own labelled pairs to
+ * choose k.
+ */
+public final class QualityReport {
+    /** Counts for one slice of the pairs at one k. */
+    public static final class Counts {
+        public long tp, fp, fn, tn;
+
+        public double precision() {
+            return tp + fp == 0 ? 1 : (double) tp / (tp + fp);
+        }
+
+        public double recall() {
+            return tp + fn == 0 ? 1 : (double) tp / (tp + fn);
+        }
+
+        public double f1() {
+            double p = precision(), r = recall();
+            return p + r == 0 ? 0 : 2 * p * r / (p + r);
+        }
+
+        public double falsePositiveRate() {
+            return fp + tn == 0 ? 0 : (double) fp / (fp + tn);
+        }
+
+        public long positives() {
+            return tp + fn;
+        }
+
+        public long negatives() {
+            return fp + tn;
+        }
+    }
+
+    /** Results of one settings variant: slice name -> counts per k. */
+    public record Result(SimHashSettings settings, int kMax, Map<String, Counts[]> slices, int failures, double seconds) {
+        public Counts at(String slice, int k) {
+            return slices.get(slice)[k];
+        }
+
+        /** The k with the best overall F1 (the smallest on ties). */
+        public int bestK() {
+            int best = 0;
+            for (int k = 1; k <= kMax; k++) {
+                if (at("all", k).f1() > at("all", best).f1()) best = k;
+            }
+            return best;
+        }
+    }
+
+    private QualityReport() {}
+
+    /** Fingerprints every document of the corpus and scores every pair. Documents that fail never match. */
+    public static Result evaluate(Corpus corpus, SimHashSettings settings, int kMax) {
+        long start = System.nanoTime();
+        SimHasher hasher = new SimHasher(settings);
+        Map<String, Long> fingerprints = new ConcurrentHashMap<>();
+        int[] failures = new int[1];
+        corpus.docs().values().parallelStream().forEach(d -> {
+            try {
+                fingerprints.put(d.id(), hasher.fingerprint(d.content()));
+            } catch (EngineInputException e) {
+                synchronized (failures) {
+                    failures[0]++;
+                }
+            }
+        });
+        Map<String, Counts[]> slices = new TreeMap<>();
+        for (Corpus.Pair p : corpus.pairs()) {
+            Long a = fingerprints.get(p.a()), b = fingerprints.get(p.b());
+            int distance = a == null || b == null ? Integer.MAX_VALUE : Fingerprints.distance(a, b);
+            for (String name : corpus.sliceNames(p)) {
+                Counts[] perK = slices.computeIfAbsent(name, n -> newCounts(kMax));
+                for (int k = 0; k <= kMax; k++) {
+                    Counts c = perK[k];
+                    boolean predicted = distance <= k;
+                    if (p.duplicate()) {
+                        if (predicted) c.tp++;
+                        else c.fn++;
+                    } else {
+                        if (predicted) c.fp++;
+                        else c.tn++;
+                    }
+                }
+            }
+        }
+        return new Result(settings, kMax, slices, failures[0], (System.nanoTime() - start) / 1e9);
+    }
+
+    private static Counts[] newCounts(int kMax) {
+        Counts[] c = new Counts[kMax + 1];
+        for (int k = 0; k <= kMax; k++) c[k] = new Counts();
+        return c;
+    }
+
+    /** Prints the per-k table and the per-kind breakdown at the best k. */
+    public static void print(Result r, PrintStream out) {
+        out.println("## " + r.settings().algorithmId());
+        out.printf(Locale.ROOT, "%d documents failed; %.1f s%n%n", r.failures(), r.seconds());
+        List<String> langs = r.slices().keySet().stream().filter(s -> s.startsWith("lang:")).toList();
+        StringBuilder header = new StringBuilder("|  k | P     | R     | F1    |");
+        for (String l : langs) header.append(String.format(Locale.ROOT, " F1 %-5s|", l.substring(5)));
+        out.println(header);
+        out.println("|" + "---|".repeat(4 + langs.size()));
+        for (int k = 0; k <= r.kMax(); k++) {
+            Counts all = r.at("all", k);
+            StringBuilder row = new StringBuilder(
+                String.format(Locale.ROOT, "| %2d | %.3f | %.3f | %.3f |", k, all.precision(), all.recall(), all.f1())
+            );
+            for (String l : langs) {
+                Counts c = r.at(l, k);
+                row.append(String.format(Locale.ROOT, " %.3f    |", c.positives() == 0 ? Double.NaN : c.f1()));
+            }
+            out.println(row);
+        }
+        int best = r.bestK();
+        out.printf(Locale.ROOT, "%nbest k = %d (F1 %.3f)%n", best, r.at("all", best).f1());
+        // k = 8 is the largest distance the index layouts are tested for; show it next to the best k
+        for (int k : best > 8 && r.kMax() >= 8 ? new int[] { 8, best } : new int[] { best }) {
+            out.printf(Locale.ROOT, "%nBy kind at k = %d:%n%n", k);
+            out.println("| slice | pairs | recall (pos) / false-positive rate (neg) |");
+            out.println("|---|---|---|");
+            for (Map.Entry<String, Counts[]> e : r.slices().entrySet()) {
+                Counts c = e.getValue()[k];
+                if (e.getKey().startsWith("pos:")) {
+                    out.printf(Locale.ROOT, "| %s | %d | recall %.3f |%n", e.getKey(), c.positives(), c.recall());
+                } else if (e.getKey().startsWith("neg:")) {
+                    out.printf(Locale.ROOT, "| %s | %d | FP rate %.4f |%n", e.getKey(), c.negatives(), c.falsePositiveRate());
+                } else if (e.getKey().startsWith("lang:")) {
+                    out.printf(
+                        Locale.ROOT, "| %s | %d | P %.3f R %.3f F1 %.3f |%n", e.getKey(), c.positives() + c.negatives(), c.precision(),
+                        c.recall(), c.f1()
+                    );
+                }
+            }
+        }
+        out.println();
+    }
+
+    /** Settings from {@code key=value,...} (option names of {@link SimHashSettings}) or from an algorithm id. */
+    static SimHashSettings parseSettings(String spec) {
+        if (spec.startsWith(SimHashSettings.VERSION) || spec.startsWith("simhash-")) return SimHashSettings.fromAlgorithmId(spec);
+        Map<String, Object> options = new HashMap<>();
+        if (spec.isBlank() == false && spec.equals("default") == false) {
+            for (String kv : spec.split(",")) {
+                int eq = kv.indexOf('=');
+                if (eq <= 0) throw new IllegalArgumentException("expected key=value, got [" + kv + "]");
+                options.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+            }
+        }
+        SimHashSettings s = SimHashSettings.fromMap(options);
+        if (options.isEmpty() == false) throw new IllegalArgumentException("unknown options " + options.keySet());
+        return s;
+    }
+
+    /**
+     * Usage: {@code QualityReport [corpus-dir] [--pairs pairs.tsv] [--docs docs.jsonl] [--k-max N] [--settings SPEC]...
+     * [--alternatives]}; SPEC is {@code key=value,...} or an algorithm id; without --settings the defaults are used, and
+     * --alternatives adds the standard comparison variants.
+     */
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of("../shared/eval/public");
+        Path pairs = null, docs = null;
+        int kMax = 12;
+        List<SimHashSettings> variants = new ArrayList<>();
+        boolean alternatives = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--pairs" -> pairs = Path.of(args[++i]);
+                case "--docs" -> docs = Path.of(args[++i]);
+                case "--k-max" -> kMax = Integer.parseInt(args[++i]);
+                case "--settings" -> variants.add(parseSettings(args[++i]));
+                case "--alternatives" -> alternatives = true;
+                case "-h", "--help" -> {
+                    System.out.println("usage: quality.sh [corpus-dir] [--pairs FILE] [--docs FILE] [--k-max N] [--settings key=value,...]... [--alternatives]");
+                    return;
+                }
+                default -> dir = Path.of(args[i]);
+            }
+        }
+        if (variants.isEmpty()) variants.add(SimHashSettings.DEFAULT);
+        if (alternatives) variants.addAll(alternatives());
+        Corpus corpus;
+        if (pairs != null || docs != null) {
+            corpus = Corpus.load(docs != null ? docs : dir.resolve("docs.jsonl.gz"), pairs != null ? pairs : dir.resolve("pairs.tsv.gz"));
+        } else {
+            if (Files.isDirectory(dir) == false) throw new IllegalArgumentException("no corpus directory " + dir);
+            corpus = Corpus.load(dir);
+        }
+        System.out.printf(Locale.ROOT, "# corpus %s: %d documents, %d pairs%n%n", dir, corpus.docs().size(), corpus.pairs().size());
+        Map<String, Result> summary = new LinkedHashMap<>();
+        for (SimHashSettings s : variants) {
+            Result r = evaluate(corpus, s, kMax);
+            print(r, System.out);
+            summary.put(s.algorithmId(), r);
+        }
+        if (summary.size() > 1) {
+            System.out.println("## summary (best k per variant)\n");
+            System.out.println("| settings | best k | P | R | F1 | F1 en | F1 zh |");
+            System.out.println("|---|---|---|---|---|---|---|");
+            for (Result r : summary.values()) {
+                int k = r.bestK();
+                System.out.printf(
+                    Locale.ROOT, "| %s | %d | %.3f | %.3f | %.3f | %s | %s |%n", r.settings().algorithmId(), k,
+                    r.at("all", k).precision(), r.at("all", k).recall(), r.at("all", k).f1(), f1(r, "lang:en", k), f1(r, "lang:zh", k)
+                );
+            }
+        }
+    }
+
+    private static String f1(Result r, String slice, int k) {
+        return r.slices().containsKey(slice) ? String.format(Locale.ROOT, "%.3f", r.at(slice, k).f1()) : "-";
+    }
+
+    /** The comparison variants: extraction off, character n-grams, and the other weightings. */
+    static List<SimHashSettings> alternatives() {
+        List<SimHashSettings> list = new ArrayList<>();
+        for (String spec : new String[] {
+            "extract=none",
+            "features=char_ngrams,ngram_size=3",
+            "features=char_ngrams,ngram_size=4",
+            "weighting=log_tf",
+            "weighting=binary",
+            "weighting=tf_idf",
+            "shingle_size=2",
+            "stopwords=false" }) {
+            SimHashSettings s = parseSettings(spec);
+            if (s.equals(SimHashSettings.DEFAULT) == false) list.add(s);
+        }
+        return list;
+    }
+}

@@ -28,8 +28,14 @@ public final class IMatchSettings {
     private final double minIdf;
     private final double maxIdf;
     private final int maxInputChars;
+    private final int maxFeatures;
 
     public IMatchSettings(ContentType contentType, boolean extractMain, String idf, double minIdf, double maxIdf, int maxInputChars) {
+        this(contentType, extractMain, idf, minIdf, maxIdf, maxInputChars, SimHashSettings.DEFAULT_MAX_FEATURES);
+    }
+
+    /** {@code maxFeatures}: a limit (like {@code maxInputChars}), not part of the algorithm id; the node's is applied by the plugin. */
+    public IMatchSettings(ContentType contentType, boolean extractMain, String idf, double minIdf, double maxIdf, int maxInputChars, int maxFeatures) {
         this.contentType = contentType;
         this.extractMain = extractMain;
         this.idf = idf;
@@ -44,6 +50,17 @@ public final class IMatchSettings {
         this.minIdf = minIdf;
         this.maxIdf = maxIdf;
         this.maxInputChars = maxInputChars;
+        if (maxFeatures < 1) throw new IllegalArgumentException("[max_features] must be positive, got " + maxFeatures);
+        this.maxFeatures = maxFeatures;
+    }
+
+    public int maxFeatures() {
+        return maxFeatures;
+    }
+
+    /** The same algorithm with other limits. */
+    public IMatchSettings withLimits(int maxInputChars, int maxFeatures) {
+        return new IMatchSettings(contentType, extractMain, idf, minIdf, maxIdf, maxInputChars, maxFeatures);
     }
 
     public ContentType contentType() {
@@ -81,6 +98,7 @@ public final class IMatchSettings {
         b.weighting = SimHashSettings.Weighting.BINARY;
         b.idf = SimHashSettings.IDF_NONE;
         b.maxInputChars = maxInputChars;
+        b.maxFeatures = maxFeatures;
         return b.build();
     }
 
@@ -136,7 +154,7 @@ public final class IMatchSettings {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof IMatchSettings s && s.algorithmId().equals(algorithmId()) && s.maxInputChars == maxInputChars;
+        return o instanceof IMatchSettings s && s.algorithmId().equals(algorithmId()) && s.maxInputChars == maxInputChars && s.maxFeatures == maxFeatures;
     }
 
     @Override

@@ -1,8 +1,8 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.opensearch.engine.ProbeFingerprinter;
-import org.nearduplicate.opensearch.engine.SimHasherCache;
-import org.nearduplicate.opensearch.engine.SimHasherProbeFingerprinter;
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.ingest.MappedMaxDistance;
+import org.opensearch.common.SetOnce;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.nearduplicate.opensearch.index.mapper.SimHashDocValueFormat;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
@@ -63,25 +63,31 @@ import java.util.function.Supplier;
 /** Wires the near-duplicate processor, field type, query, rescorer and REST API into OpenSearch. */
 public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionPlugin, MapperPlugin, SearchPlugin, CircuitBreakerPlugin {
 
-    private final SimHasherCache hashers;
+    /** The one gateway into the engine of this plugin instance: every processor, field type and REST action uses it. */
+    private final NearDuplicateEngine engine;
     private final RecentFingerprints.Registry recentWindows = new RecentFingerprints.Registry(() -> System.nanoTime() / 1_000_000);
+    private final SetOnce<ClusterService> clusterService = new SetOnce<>();
 
     public NearDuplicatePlugin(Settings settings) {
-        this.hashers = new SimHasherCache(settings);
-        ProbeFingerprinter.register(new SimHasherProbeFingerprinter(hashers));
+        this.engine = new NearDuplicateEngine(settings);
+    }
+
+    /** The engine gateway of this plugin instance. */
+    public NearDuplicateEngine engine() {
+        return engine;
     }
 
     @Override
     public List<Setting<?>> getSettings() {
-        return SimHasherCache.settings();
+        return NearDuplicateEngine.settings();
     }
 
     /** The {@code near_duplicate} breaker: every fingerprint (ingest, text probe, {@code _simhash}) reserves from it. */
     @Override
     public BreakerSettings getCircuitBreaker(Settings settings) {
         return new BreakerSettings(
-            SimHasherCache.BREAKER_NAME,
-            SimHasherCache.BREAKER_LIMIT_SETTING.get(settings).getBytes(),
+            NearDuplicateEngine.BREAKER_NAME,
+            NearDuplicateEngine.BREAKER_LIMIT_SETTING.get(settings).getBytes(),
             1.0,
             CircuitBreaker.Type.MEMORY,
             CircuitBreaker.Durability.TRANSIENT
@@ -90,20 +96,24 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
 
     @Override
     public void setCircuitBreaker(CircuitBreaker circuitBreaker) {
-        hashers.setBreaker(circuitBreaker);
+        engine.setBreaker(circuitBreaker);
     }
 
     @Override
     public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
         return Map.of(
             SimHashProcessor.TYPE,
-            new SimHashProcessor.Factory(hashers),
+            new SimHashProcessor.Factory(engine),
             NearDuplicateCheckProcessor.TYPE,
-            new NearDuplicateCheckProcessor.Factory(parameters, recentWindows),
+            new NearDuplicateCheckProcessor.Factory(
+                parameters,
+                recentWindows,
+                MappedMaxDistance.fromClusterState(() -> clusterService.get() == null ? null : clusterService.get().state())
+            ),
             MinHashProcessor.TYPE,
-            new MinHashProcessor.Factory(),
+            new MinHashProcessor.Factory(engine),
             IMatchProcessor.TYPE,
-            new IMatchProcessor.Factory()
+            new IMatchProcessor.Factory(engine)
         );
     }
 
@@ -122,6 +132,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         IndexNameExpressionResolver indexNameExpressionResolver,
         Supplier<RepositoriesService> repositoriesServiceSupplier
     ) {
+        this.clusterService.set(clusterService);
         clusterService.addListener(event -> event.indicesDeleted().forEach(index -> recentWindows.removeIndex(index.getName())));
         return List.of();
     }
@@ -129,8 +140,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     @Override
     public Map<String, Mapper.TypeParser> getMappers() {
         return Map.of(
-            SimHashFieldMapper.CONTENT_TYPE, SimHashFieldMapper.PARSER,
-            MinHashFieldMapper.CONTENT_TYPE, MinHashFieldMapper.PARSER
+            SimHashFieldMapper.CONTENT_TYPE, SimHashFieldMapper.parser(engine),
+            MinHashFieldMapper.CONTENT_TYPE, MinHashFieldMapper.parser(engine)
         );
     }
 
@@ -177,6 +188,6 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         IndexNameExpressionResolver indexNameExpressionResolver,
         Supplier<DiscoveryNodes> nodesInCluster
     ) {
-        return List.of(new RestSimHashAction(hashers), new RestNearDuplicateGroupsAction());
+        return List.of(new RestSimHashAction(engine), new RestNearDuplicateGroupsAction());
     }
 }

@@ -9,7 +9,7 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.MMapDirectory;
 import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.opensearch.index.query.NearDuplicateQuery;
+import org.nearduplicate.lucene.NearDuplicateQuery;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch;
 
+import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
 import org.nearduplicate.core.sketch.Fingerprints;
@@ -119,7 +120,7 @@ public class FuzzTests extends OpenSearchTestCase {
             } else {
                 assertEquals(fp, Fingerprints.parse(decimal));
             }
-            assertEquals(fp, SimHashFieldMapper.parseFingerprintValue(fp));
+            assertEquals(fp, FingerprintValues.parse(fp));
             String junk = switch (randomIntBetween(0, 5)) {
                 case 0 -> randomUnicodeOfLengthBetween(0, 40);
                 case 1 -> randomAlphaOfLength(randomIntBetween(0, 30));
@@ -137,7 +138,7 @@ public class FuzzTests extends OpenSearchTestCase {
             }
             if (parsed != null) {
                 // whatever parses, parses to the same value through the mapper's entry point, and prints back stably
-                assertEquals(parsed, (Long) SimHashFieldMapper.parseFingerprintValue(junk));
+                assertEquals(parsed, (Long) FingerprintValues.parse(junk));
                 assertEquals(parsed, (Long) Fingerprints.parse(Fingerprints.toHex(parsed)));
             }
         }

@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.opensearch.index.query.NearDuplicateQueryTests;
+import org.nearduplicate.lucene.NearDuplicateQueryTests;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.bulk.BulkResponse;
@@ -93,6 +93,29 @@ public class NearDuplicateCheckClusterTests extends OpenSearchIntegTestCase {
         assertEquals(2, dup.get("distance"));
         assertEquals("recent", dup.get("source"));
         assertEquals("unique", results.get("c").get("status"));
+    }
+
+    /** Without its own max_distance the check uses the target field's mapped one, as the query does (here 1, not 3). */
+    public void testAbsentMaxDistanceIsTheFieldsMappedOne() {
+        assertAcked(
+            prepareCreate("mapped-k").setSettings(Settings.builder().put("index.number_of_shards", 1).put("index.number_of_replicas", 0))
+                .setMapping("fp", "type=simhash,blocks=4,max_distance=1")
+        );
+        ensureGreen("mapped-k");
+        String json = "{\"processors\": [{\"near_duplicate_check\": {\"field\": \"fp\", \"window_size\": 0}}]}";
+        assertAcked(client().admin().cluster().preparePutPipeline("check-mapped", new BytesArray(json), XContentType.JSON).get());
+        long fp = randomLong();
+        bulk(client(), "mapped-k", "check-mapped", Map.of("a", fp));
+        refresh("mapped-k");
+        Map<String, Long> docs = new java.util.LinkedHashMap<>();
+        docs.put("near", NearDuplicateQueryTests.flipBits(fp, 1));
+        docs.put("two-bits", NearDuplicateQueryTests.flipBits(fp, 2));
+        bulk(client(), "mapped-k", "check-mapped", docs);
+        Map<String, Map<String, Object>> results = results("mapped-k");
+        assertEquals("duplicate", results.get("near").get("status"));
+        assertEquals(1, results.get("near").get("distance"));
+        // within the old fixed default of 3, but beyond the field's max_distance of 1
+        assertEquals("unique", results.get("two-bits").get("status"));
     }
 
     public void testDropInOneBulkRequestKeepsOneCopy() {

@@ -2,9 +2,9 @@ package org.nearduplicate.opensearch;
 
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
-import org.nearduplicate.opensearch.index.query.NearDuplicateQuery;
+import org.nearduplicate.lucene.NearDuplicateQuery;
 import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
-import org.nearduplicate.opensearch.index.query.NearDuplicateQueryTests;
+import org.nearduplicate.lucene.NearDuplicateQueryTests;
 import org.nearduplicate.opensearch.search.fetch.NearDuplicateDistanceFetchSubPhase;
 import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorer;
 import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorerBuilder;

@@ -2,7 +2,7 @@ package org.nearduplicate.opensearch;
 
 import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
 import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
-import org.nearduplicate.opensearch.index.query.NearDuplicateQueryTests;
+import org.nearduplicate.lucene.NearDuplicateQueryTests;
 import org.nearduplicate.opensearch.search.fetch.NearDuplicateDistanceFetchSubPhase;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.action.bulk.BulkRequestBuilder;

@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.opensearch.index.query.NearDuplicateQueryTests;
+import org.nearduplicate.lucene.NearDuplicateQueryTests;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.opensearch.action.groups.DuplicateGroupCollector;

@@ -1,9 +1,68 @@
 package org.nearduplicate.opensearch;
 
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.startsWith;
+
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.opensearch.OpenSearchParseException;
+import org.opensearch.common.settings.Setting;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.ingest.Processor;
+import org.opensearch.plugins.SearchPlugin;
 import org.opensearch.test.OpenSearchTestCase;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** What the plugin wires, and that each plugin instance owns its engine (no state shared through statics). */
 public class NearDuplicatePluginTests extends OpenSearchTestCase {
-    public void testPluginConstructs() {
-        assertNotNull(new NearDuplicatePlugin(org.opensearch.common.settings.Settings.EMPTY));
+
+    private static Processor.Parameters parameters() {
+        return new Processor.Parameters(null, null, null, null, () -> 0L, (delay, command) -> null, null, null, r -> {}, null);
+    }
+
+    public void testRegistersEveryExtension() {
+        NearDuplicatePlugin plugin = new NearDuplicatePlugin(Settings.EMPTY);
+        assertEquals(Set.of("simhash", "near_duplicate_check", "minhash", "imatch"), plugin.getProcessors(parameters()).keySet());
+        assertEquals(Set.of("simhash", "minhash"), plugin.getMappers().keySet());
+        assertEquals(
+            Set.of("near_duplicate", "minhash_similar"),
+            plugin.getQueries().stream().map(spec -> spec.getName().getPreferredName()).collect(Collectors.toSet())
+        );
+        assertEquals(List.of("near_duplicate"), plugin.getRescorers().stream().map(spec -> spec.getName().getPreferredName()).toList());
+        assertEquals(1, plugin.getFetchSubPhases(null).size());
+        Set<String> settings = plugin.getSettings().stream().map(Setting::getKey).collect(Collectors.toSet());
+        assertEquals(Set.of("near_duplicate.max_input_chars", "near_duplicate.max_features", "near_duplicate.breaker.limit"), settings);
+    }
+
+    public void testBreakerTakesItsLimitFromTheNodeSettings() {
+        long limit = randomLongBetween(1024, 1 << 30);
+        NearDuplicatePlugin plugin = new NearDuplicatePlugin(Settings.EMPTY);
+        var breaker = plugin.getCircuitBreaker(Settings.builder().put("near_duplicate.breaker.limit", limit + "b").build());
+        assertEquals(NearDuplicateEngine.BREAKER_NAME, breaker.getName());
+        assertEquals(limit, breaker.getLimit());
+    }
+
+    public void testEachInstanceOwnsItsEngine() throws Exception {
+        int smallLimit = randomIntBetween(10, 1000);
+        NearDuplicatePlugin limited = new NearDuplicatePlugin(Settings.builder().put("near_duplicate.max_input_chars", smallLimit).build());
+        NearDuplicatePlugin defaults = new NearDuplicatePlugin(Settings.EMPTY);
+        assertNotSame(limited.engine(), defaults.engine());
+        assertEquals(smallLimit, limited.engine().maxInputChars());
+        // a node limit of one plugin instance never leaks into another (the engine is not static state)
+        assertEquals(NearDuplicateEngine.MAX_INPUT_CHARS_SETTING.getDefault(Settings.EMPTY).intValue(), defaults.engine().maxInputChars());
+        for (String type : List.of("simhash", "minhash", "imatch")) {
+            Map<String, Object> config = new HashMap<>(Map.of("field", "content", "max_input_chars", smallLimit + 1));
+            Exception e = expectThrows(
+                OpenSearchParseException.class,
+                () -> limited.getProcessors(parameters()).get(type).create(Map.of(), "t", null, config)
+            );
+            assertThat(type, e.getMessage(), containsString("node limit [near_duplicate.max_input_chars] = " + smallLimit));
+            Map<String, Object> accepted = new HashMap<>(Map.of("field", "content", "max_input_chars", smallLimit + 1));
+            assertNotNull(defaults.getProcessors(parameters()).get(type).create(Map.of(), "t", null, accepted));
+        }
     }
 }

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.core.IMatchSettings;
 import org.nearduplicate.core.sketch.IMatcher;
 import org.opensearch.ingest.AbstractProcessor;
@@ -11,7 +12,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@code imatch} ingest processor: exact-content keys for {@code term} lookups and {@code collapse}. Writes
@@ -20,30 +20,32 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class IMatchProcessor extends AbstractProcessor {
     public static final String TYPE = "imatch";
-    private static final Map<String, IMatcher> MATCHERS = new ConcurrentHashMap<>();
 
     private final List<String> fields;
     private final String targetField;
     private final boolean ignoreMissing;
-    private final IMatcher matcher;
+    private final NearDuplicateEngine engine;
+    private final IMatchSettings settings;
 
-    IMatchProcessor(String tag, String description, List<String> fields, String targetField, boolean ignoreMissing, IMatcher matcher) {
+    IMatchProcessor(String tag, String description, List<String> fields, String targetField, boolean ignoreMissing, NearDuplicateEngine engine,
+                    IMatchSettings settings) {
         super(tag, description);
         this.fields = List.copyOf(fields);
         this.targetField = targetField;
         this.ignoreMissing = ignoreMissing;
-        this.matcher = matcher;
+        this.engine = engine;
+        this.settings = settings;
     }
 
     @Override
     public IngestDocument execute(IngestDocument document) {
-        String content = SourceText.read(document, fields, ignoreMissing, "imatch keys", matcher.settings().maxInputChars());
+        String content = SourceText.read(document, fields, ignoreMissing, "imatch keys", settings.maxInputChars());
         if (content == null) return document;
-        IMatcher.Keys keys = matcher.keys(content);
+        IMatcher.Keys keys = engine.iMatch(settings, content);
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("imatch", keys.imatch());
         result.put("text", keys.text());
-        result.put("algorithm", matcher.settings().algorithmId());
+        result.put("algorithm", settings.algorithmId());
         document.setFieldValue(targetField, result);
         return document;
     }
@@ -54,22 +56,26 @@ public final class IMatchProcessor extends AbstractProcessor {
     }
 
     public static final class Factory implements Processor.Factory {
+        private final NearDuplicateEngine engine;
+
+        public Factory(NearDuplicateEngine engine) {
+            this.engine = engine;
+        }
+
         @Override
         public IMatchProcessor create(Map<String, Processor.Factory> registry, String tag, String description, Map<String, Object> config) {
             List<String> fields = SourceText.readFields(TYPE, tag, config);
             String targetField = ConfigurationUtils.readStringProperty(TYPE, tag, config, "target_field", "imatch");
             boolean ignoreMissing = ConfigurationUtils.readBooleanProperty(TYPE, tag, config, "ignore_missing", false);
             Map<String, Object> options = new HashMap<>(config);
-            IMatcher matcher;
+            IMatchSettings settings;
             try {
-                IMatchSettings settings = IMatchSettings.fromMap(options);
-                if (MATCHERS.size() > 256) MATCHERS.clear();
-                matcher = MATCHERS.computeIfAbsent(settings.algorithmId() + "|" + settings.maxInputChars(), k -> new IMatcher(settings));
+                settings = engine.iMatchSettings(options);
             } catch (IllegalArgumentException e) {
                 throw ConfigurationUtils.newConfigurationException(TYPE, tag, SourceText.optionNamedIn(e.getMessage()), e.getMessage());
             }
             config.keySet().retainAll(options.keySet());
-            return new IMatchProcessor(tag, description, fields, targetField, ignoreMissing, matcher);
+            return new IMatchProcessor(tag, description, fields, targetField, ignoreMissing, engine, settings);
         }
     }
 }

@@ -1,10 +1,9 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.opensearch.engine.MinHasherCache;
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.nearduplicate.core.MinHashSettings;
 import org.nearduplicate.core.sketch.MinHashSignatures;
-import org.nearduplicate.core.sketch.MinHasher;
 import org.opensearch.ingest.AbstractProcessor;
 import org.opensearch.ingest.ConfigurationUtils;
 import org.opensearch.ingest.IngestDocument;
@@ -25,23 +24,26 @@ public final class MinHashProcessor extends AbstractProcessor {
     private final List<String> fields;
     private final String targetField;
     private final boolean ignoreMissing;
-    private final MinHasher hasher;
+    private final NearDuplicateEngine engine;
+    private final MinHashSettings settings;
 
-    MinHashProcessor(String tag, String description, List<String> fields, String targetField, boolean ignoreMissing, MinHasher hasher) {
+    MinHashProcessor(String tag, String description, List<String> fields, String targetField, boolean ignoreMissing, NearDuplicateEngine engine,
+                     MinHashSettings settings) {
         super(tag, description);
         this.fields = List.copyOf(fields);
         this.targetField = targetField;
         this.ignoreMissing = ignoreMissing;
-        this.hasher = hasher;
+        this.engine = engine;
+        this.settings = settings;
     }
 
     @Override
     public IngestDocument execute(IngestDocument document) {
-        String content = SourceText.read(document, fields, ignoreMissing, "a minhash signature", hasher.settings().features().maxInputChars());
+        String content = SourceText.read(document, fields, ignoreMissing, "a minhash signature", settings.features().maxInputChars());
         if (content == null) return document;
         Map<String, Object> result = new LinkedHashMap<>();
-        result.put(MinHashFieldMapper.OBJECT_SIGNATURE, MinHashSignatures.toBase64(hasher.signature(content)));
-        result.put(MinHashFieldMapper.OBJECT_ALGORITHM, hasher.settings().algorithmId());
+        result.put(MinHashFieldMapper.OBJECT_SIGNATURE, MinHashSignatures.toBase64(engine.minHash(settings, content)));
+        result.put(MinHashFieldMapper.OBJECT_ALGORITHM, settings.algorithmId());
         document.setFieldValue(targetField, result);
         return document;
     }
@@ -51,11 +53,17 @@ public final class MinHashProcessor extends AbstractProcessor {
         return TYPE;
     }
 
-    MinHasher hasher() {
-        return hasher;
+    MinHashSettings settings() {
+        return settings;
     }
 
     public static final class Factory implements Processor.Factory {
+        private final NearDuplicateEngine engine;
+
+        public Factory(NearDuplicateEngine engine) {
+            this.engine = engine;
+        }
+
         @Override
         public MinHashProcessor create(Map<String, Processor.Factory> registry, String tag, String description, Map<String, Object> config) {
             List<String> fields = SourceText.readFields(TYPE, tag, config);
@@ -64,12 +72,12 @@ public final class MinHashProcessor extends AbstractProcessor {
             Map<String, Object> options = new HashMap<>(config);
             MinHashSettings settings;
             try {
-                settings = MinHashSettings.fromMap(options);
+                settings = engine.minHashSettings(options);
             } catch (IllegalArgumentException e) {
                 throw ConfigurationUtils.newConfigurationException(TYPE, tag, SourceText.optionNamedIn(e.getMessage()), e.getMessage());
             }
             config.keySet().retainAll(options.keySet()); // the rest is reported as unknown by the pipeline
-            return new MinHashProcessor(tag, description, fields, targetField, ignoreMissing, MinHasherCache.get(settings));
+            return new MinHashProcessor(tag, description, fields, targetField, ignoreMissing, engine, settings);
         }
     }
 }

@@ -1,5 +1,7 @@
 package org.nearduplicate.opensearch.ingest;
 
+import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
 import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
@@ -62,7 +64,9 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
     private final String field;
     private final String index;
     private final String indexField;
-    private final int maxDistance;
+    /** Null: the target field's mapped {@code max_distance} ({@link MaxDistance#orField}). */
+    private final Integer maxDistance;
+    private final MappedMaxDistance mappedMaxDistance;
     private final OnDuplicate onDuplicate;
     private final OnUnavailable onUnavailable;
     private final String resultField;
@@ -86,7 +90,8 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         String field,
         String index,
         String indexField,
-        int maxDistance,
+        Integer maxDistance,
+        MappedMaxDistance mappedMaxDistance,
         OnDuplicate onDuplicate,
         OnUnavailable onUnavailable,
         String resultField,
@@ -106,6 +111,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         this.index = index;
         this.indexField = indexField;
         this.maxDistance = maxDistance;
+        this.mappedMaxDistance = mappedMaxDistance;
         this.onDuplicate = onDuplicate;
         this.onUnavailable = onUnavailable;
         this.resultField = resultField;
@@ -132,6 +138,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         final long fingerprint;
         final String targetIndex;
         final String id;
+        final int maxDistance;
         try {
             Object value = document.getFieldValue(field, Object.class, true);
             if (value == null) {
@@ -147,9 +154,11 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
                     throw new IllegalArgumentException("field [" + field + "] has no [" + SimHashProcessor.FINGERPRINT_KEY + "]");
                 }
             }
-            fingerprint = SimHashFieldMapper.parseFingerprintValue(value);
+            fingerprint = FingerprintValues.parse(value);
             targetIndex = index != null ? index : document.getFieldValue(IngestDocument.Metadata.INDEX.getFieldName(), String.class);
             id = document.getFieldValue(IngestDocument.Metadata.ID.getFieldName(), String.class, true);
+            maxDistance = MaxDistance.orField(this.maxDistance, mappedMaxDistance.of(targetIndex, indexField));
+            RecentFingerprints.checkMaxDistance(maxDistance);
         } catch (Exception e) {
             handler.accept(null, e);
             return;
@@ -188,7 +197,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
                 release();
                 return;
             }
-            search(fingerprint, targetIndex, id, fromWindow, timer, finish);
+            search(fingerprint, maxDistance, targetIndex, id, fromWindow, timer, finish);
         };
         if (submit(lookup) == false) {
             timer.cancel();
@@ -228,7 +237,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         }
     }
 
-    private void search(long fingerprint, String targetIndex, String id, Outcome fromWindow, Scheduler.ScheduledCancellable timer,
+    private void search(long fingerprint, int maxDistance, String targetIndex, String id, Outcome fromWindow, Scheduler.ScheduledCancellable timer,
                         BiConsumer<Outcome, String> finish) {
         BoolQueryBuilder query = QueryBuilders.boolQuery()
             .must(
@@ -252,7 +261,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         try {
             client.search(request, ActionListener.runAfter(ActionListener.wrap(response -> {
                 timer.cancel();
-                Outcome fromIndex = closest(response, fingerprint);
+                Outcome fromIndex = closest(response, fingerprint, maxDistance);
                 finish.accept(better(fromIndex, fromWindow), response.getFailedShards() > 0 && fromIndex == null ? "lookup failed on "
                     + response.getFailedShards() + " shard(s)" : null);
             }, e -> {
@@ -275,14 +284,14 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         return fromWindow.distance() < fromIndex.distance() ? fromWindow : fromIndex;
     }
 
-    private Outcome closest(SearchResponse response, long fingerprint) {
+    private Outcome closest(SearchResponse response, long fingerprint, int maxDistance) {
         Outcome best = null;
         for (SearchHit hit : response.getHits().getHits()) {
             DocumentField values = hit.field(indexField);
             if (values == null || values.getValue() == null) {
                 continue;
             }
-            int d = Fingerprints.distance(fingerprint, SimHashFieldMapper.parseFingerprintValue(values.getValue()));
+            int d = Fingerprints.distance(fingerprint, FingerprintValues.parse(values.getValue()));
             if (d > maxDistance) {
                 continue;
             }
@@ -375,10 +384,17 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
     public static final class Factory implements Processor.Factory {
         private final Processor.Parameters parameters;
         private final RecentFingerprints.Registry windows;
+        private final MappedMaxDistance mappedMaxDistance;
 
+        /** Without a cluster state: an absent {@code max_distance} is the default of a new field (tests). */
         public Factory(Processor.Parameters parameters, RecentFingerprints.Registry windows) {
+            this(parameters, windows, MappedMaxDistance.DEFAULT);
+        }
+
+        public Factory(Processor.Parameters parameters, RecentFingerprints.Registry windows, MappedMaxDistance mappedMaxDistance) {
             this.parameters = parameters;
             this.windows = windows;
+            this.mappedMaxDistance = mappedMaxDistance;
         }
 
         @Override
@@ -386,9 +402,13 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
             String field = ConfigurationUtils.readStringProperty(TYPE, tag, config, "field", "simhash");
             String index = ConfigurationUtils.readOptionalStringProperty(TYPE, tag, config, "index");
             String indexField = ConfigurationUtils.readStringProperty(TYPE, tag, config, "index_field", field);
-            int maxDistance = ConfigurationUtils.readIntProperty(TYPE, tag, config, "max_distance", 3);
-            if (maxDistance < 0 || maxDistance >= BlockLayout.MAX_BLOCKS) {
-                throw ConfigurationUtils.newConfigurationException(TYPE, tag, "max_distance", "must be between 0 and 15, got " + maxDistance);
+            Integer maxDistance;
+            try {
+                maxDistance = MaxDistance.parse(config.remove(MaxDistance.NAME), null);
+                if (maxDistance != null) RecentFingerprints.checkMaxDistance(maxDistance);
+            } catch (IllegalArgumentException e) {
+                // the exception names the option itself
+                throw ConfigurationUtils.newConfigurationException(TYPE, tag, MaxDistance.NAME, e.getMessage().replace("[" + MaxDistance.NAME + "] ", ""));
             }
             OnDuplicate onDuplicate = readEnum(OnDuplicate.class, tag, config, "on_duplicate", OnDuplicate.TAG);
             OnUnavailable onUnavailable = readEnum(OnUnavailable.class, tag, config, "on_unavailable", OnUnavailable.FAIL);
@@ -410,7 +430,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
             }
             TimeValue windowTtl = readTime(tag, config, "window_ttl", TimeValue.timeValueMinutes(5));
             return new NearDuplicateCheckProcessor(
-                tag, description, field, index, indexField, maxDistance, onDuplicate, onUnavailable, resultField, groupField, timeout,
+                tag, description, field, index, indexField, maxDistance, mappedMaxDistance, onDuplicate, onUnavailable, resultField, groupField, timeout,
                 ignoreMissing, maxInFlight, maxQueued, windowSize, windowTtl, parameters.client, parameters.scheduler, windows
             );
         }

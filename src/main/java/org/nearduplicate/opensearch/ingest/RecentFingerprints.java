@@ -68,12 +68,22 @@ public final class RecentFingerprints {
     private final ArrayDeque<Entry> order = new ArrayDeque<>();
     /** Per combination: kept bits -> entries. */
     private final List<Map<Long, List<Entry>>> buckets;
+
+    /**
+     * The window answers k up to 15 (its in-memory keys are pigeonhole blocks, at most 16): a capacity of the window,
+     * checked where a k meets it; the option itself is parsed by {@link org.nearduplicate.opensearch.common.MaxDistance}.
+     */
+    public static void checkMaxDistance(int maxDistance) {
+        if (maxDistance < 0 || maxDistance >= BlockLayout.MAX_BLOCKS) {
+            throw new IllegalArgumentException(
+                "[max_distance] must be between 0 and " + (BlockLayout.MAX_BLOCKS - 1) + " for the recent-fingerprints window, got " + maxDistance
+            );
+        }
+    }
     private volatile long lastAddMillis;
 
     public RecentFingerprints(int maxDistance, int capacity, long ttlMillis, LongSupplier clock) {
-        if (maxDistance < 0 || maxDistance >= BlockLayout.MAX_BLOCKS) {
-            throw new IllegalArgumentException("[max_distance] must be between 0 and " + (BlockLayout.MAX_BLOCKS - 1) + ", got " + maxDistance);
-        }
+        checkMaxDistance(maxDistance);
         this.maxDistance = maxDistance;
         this.capacity = capacity;
         this.ttlMillis = ttlMillis;

@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.opensearch.engine.SimHasherCache;
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.SimHasher;
@@ -30,7 +30,7 @@ public final class SimHashProcessor extends AbstractProcessor {
     private final List<String> fields;
     private final String targetField;
     private final boolean ignoreMissing;
-    private final SimHasherCache hashers;
+    private final NearDuplicateEngine engine;
     private final SimHashSettings settings;
     private final String algorithm;
 
@@ -40,14 +40,14 @@ public final class SimHashProcessor extends AbstractProcessor {
         List<String> fields,
         String targetField,
         boolean ignoreMissing,
-        SimHasherCache hashers,
+        NearDuplicateEngine engine,
         SimHashSettings settings
     ) {
         super(tag, description);
         this.fields = List.copyOf(fields);
         this.targetField = targetField;
         this.ignoreMissing = ignoreMissing;
-        this.hashers = hashers;
+        this.engine = engine;
         this.settings = settings;
         this.algorithm = settings.algorithmId();
     }
@@ -58,7 +58,7 @@ public final class SimHashProcessor extends AbstractProcessor {
         if (content == null) {
             return document; // ignore_missing: none of the fields is present
         }
-        long fingerprint = hashers.fingerprint(settings, content);
+        long fingerprint = engine.simHash(settings, content);
         Map<String, Object> result = new LinkedHashMap<>();
         result.put(FINGERPRINT_KEY, Fingerprints.toHex(fingerprint));
         result.put(ALGORITHM_KEY, algorithm);
@@ -79,20 +79,16 @@ public final class SimHashProcessor extends AbstractProcessor {
         return targetField;
     }
 
-    SimHasher hasher() {
-        return hashers.get(settings);
-    }
-
     SimHashSettings settings() {
         return settings;
     }
 
     /** Reads the processor's options; engine options are validated by {@link SimHashSettings#fromMap}. */
     public static final class Factory implements Processor.Factory {
-        private final SimHasherCache hashers;
+        private final NearDuplicateEngine engine;
 
-        public Factory(SimHasherCache hashers) {
-            this.hashers = hashers;
+        public Factory(NearDuplicateEngine engine) {
+            this.engine = engine;
         }
 
         @Override
@@ -108,17 +104,13 @@ public final class SimHashProcessor extends AbstractProcessor {
             SimHashSettings settings;
             Map<String, Object> engineOptions = new HashMap<>(config);
             try {
-                settings = hashers.withNodeLimits(
-                    SimHashSettings.fromMap(engineOptions),
-                    config.get(SimHashSettings.MAX_INPUT_CHARS) != null,
-                    config.get(SimHashSettings.MAX_FEATURES) != null
-                );
+                settings = engine.simHashSettings(engineOptions);
             } catch (IllegalArgumentException e) {
                 throw ConfigurationUtils.newConfigurationException(TYPE, tag, SourceText.optionNamedIn(e.getMessage()), e.getMessage());
             }
             // only the options the engine consumed are removed, so the pipeline reports the rest as unknown
             config.keySet().retainAll(engineOptions.keySet());
-            return new SimHashProcessor(tag, description, fields, targetField, ignoreMissing, hashers, settings);
+            return new SimHashProcessor(tag, description, fields, targetField, ignoreMissing, engine, settings);
         }
 
     }

@@ -4,7 +4,8 @@ import org.nearduplicate.core.sketch.Analysis;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.opensearch.engine.SimHasherCache;
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsResponse;
 import org.opensearch.core.action.ActionListener;
@@ -40,10 +41,10 @@ public class RestSimHashAction extends BaseRestHandler {
         "text", "html", "compare", "settings", "field", "blocks", "max_distance", "top_features", "include_text"
     );
 
-    private final SimHasherCache hashers;
+    private final NearDuplicateEngine engine;
 
-    public RestSimHashAction(SimHasherCache hashers) {
-        this.hashers = hashers;
+    public RestSimHashAction(NearDuplicateEngine engine) {
+        this.engine = engine;
     }
 
     @Override
@@ -71,7 +72,7 @@ public class RestSimHashAction extends BaseRestHandler {
         try (XContentParser parser = request.contentOrSourceParamParser()) {
             body = parser.map();
         }
-        SimHashRequest parsed = SimHashRequest.parse(body, index, hashers);
+        SimHashRequest parsed = SimHashRequest.parse(body, index, engine);
         return channel -> {
             ActionListener<XContentBuilder> respond = ActionListener.wrap(
                 builder -> channel.sendResponse(new BytesRestResponse(RestStatus.OK, builder)),
@@ -97,8 +98,8 @@ public class RestSimHashAction extends BaseRestHandler {
         GetFieldMappingsRequest mappings = new GetFieldMappingsRequest().indices(parsed.index).fields(parsed.field).includeDefaults(true);
         client.admin().indices().getFieldMappings(mappings, ActionListener.wrap(response -> {
             Map<String, Object> field = simhashFieldMapping(response, parsed.index, parsed.field);
-            SimHashSettings settings = hashers.forAlgorithmId(String.valueOf(field.get("algorithm")));
-            BlockLayout layout = new BlockLayout(toInt(field.get("blocks")), toInt(field.get("max_distance")));
+            SimHashSettings settings = engine.simHashSettings(String.valueOf(field.get("algorithm")));
+            BlockLayout layout = SimHashFieldMapper.layoutOf(field);
             runAnalysis(client, parsed, settings, layout, builder, listener);
         }, listener::onFailure));
     }
@@ -123,10 +124,6 @@ public class RestSimHashAction extends BaseRestHandler {
         return (Map<String, Object>) mapping;
     }
 
-    private static int toInt(Object value) {
-        return value instanceof Number n ? n.intValue() : Integer.parseInt(String.valueOf(value));
-    }
-
     /** Fingerprinting is CPU work on possibly large pages: it runs on the search pool, not on a network thread. */
     private void runAnalysis(
         NodeClient client,
@@ -138,8 +135,8 @@ public class RestSimHashAction extends BaseRestHandler {
     ) {
         client.threadPool().executor(ThreadPool.Names.SEARCH).execute(() -> {
             try {
-                Analysis first = hashers.analyze(settings, parsed.input, parsed.topFeatures);
-                Analysis second = parsed.compareInput == null ? null : hashers.analyze(settings, parsed.compareInput, parsed.topFeatures);
+                Analysis first = engine.analyze(settings, parsed.input, parsed.topFeatures);
+                Analysis second = parsed.compareInput == null ? null : engine.analyze(settings, parsed.compareInput, parsed.topFeatures);
                 builder.startObject();
                 builder.field("algorithm", settings.algorithmId());
                 if (layout != null) {
@@ -260,7 +257,7 @@ public class RestSimHashAction extends BaseRestHandler {
         }
 
         @SuppressWarnings("unchecked")
-        static SimHashRequest parse(Map<String, Object> body, String index, SimHasherCache hashers) {
+        static SimHashRequest parse(Map<String, Object> body, String index, NearDuplicateEngine engine) {
             for (String key : body.keySet()) {
                 if (BODY_KEYS.contains(key) == false) {
                     throw new IllegalArgumentException("[_simhash] unknown parameter [" + key + "], expected one of " + new java.util.TreeSet<>(BODY_KEYS));
@@ -309,17 +306,12 @@ public class RestSimHashAction extends BaseRestHandler {
                     throw new IllegalArgumentException("[settings] must be an object of simhash processor options");
                 }
                 Map<String, Object> options = new HashMap<>((Map<String, Object>) settingsValue);
-                boolean explicitInputChars = options.get(SimHashSettings.MAX_INPUT_CHARS) != null;
-                boolean explicitFeatures = options.get(SimHashSettings.MAX_FEATURES) != null;
-                settings = hashers.withNodeLimits(SimHashSettings.fromMap(options), explicitInputChars, explicitFeatures);
+                settings = engine.simHashSettings(options);
                 if (options.isEmpty() == false) {
                     throw new IllegalArgumentException("[settings] unknown options " + options.keySet());
                 }
                 if (body.containsKey("blocks") || body.containsKey("max_distance")) {
-                    layout = new BlockLayout(
-                        readInt(body, "blocks", 4, 1, BlockLayout.MAX_BLOCKS),
-                        readInt(body, "max_distance", 3, 0, BlockLayout.MAX_BLOCKS - 1)
-                    );
+                    layout = SimHashFieldMapper.layoutOf(body);
                 }
             }
             return new SimHashRequest(index, field, input, compareInput, settings, layout, topFeatures, (Boolean) includeTextValue);

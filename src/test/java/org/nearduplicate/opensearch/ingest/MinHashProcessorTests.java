@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.core.IMatchSettings;
 import org.nearduplicate.core.sketch.IMatcher;
 import org.nearduplicate.core.MinHashSettings;
@@ -27,7 +28,7 @@ public class MinHashProcessorTests extends OpenSearchTestCase {
     }
 
     public void testMinHashProcessor() {
-        MinHashProcessor p = new MinHashProcessor.Factory().create(Map.of(), "t", null, new HashMap<>(Map.of("field", "content", "hashes", 64)));
+        MinHashProcessor p = new MinHashProcessor.Factory(new NearDuplicateEngine()).create(Map.of(), "t", null, new HashMap<>(Map.of("field", "content", "hashes", 64)));
         IngestDocument doc = document(Map.of("content", ARTICLE));
         p.execute(doc);
         Map<?, ?> result = doc.getFieldValue("minhash", Map.class);
@@ -36,7 +37,7 @@ public class MinHashProcessorTests extends OpenSearchTestCase {
         assertThat(result.get("algorithm"), equalTo(s.algorithmId()));
 
         // several fields, ignore_missing, bad values
-        MinHashProcessor multi = new MinHashProcessor.Factory().create(Map.of(), "t", null,
+        MinHashProcessor multi = new MinHashProcessor.Factory(new NearDuplicateEngine()).create(Map.of(), "t", null,
             new HashMap<>(Map.of("fields", List.of("title", "body"), "ignore_missing", true, "target_field", "sig")));
         IngestDocument none = document(Map.of("other", 1));
         multi.execute(none);
@@ -48,16 +49,16 @@ public class MinHashProcessorTests extends OpenSearchTestCase {
 
     public void testMinHashProcessorConfigErrors() {
         OpenSearchParseException e = expectThrows(OpenSearchParseException.class,
-            () -> new MinHashProcessor.Factory().create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "hashes", 0))));
+            () -> new MinHashProcessor.Factory(new NearDuplicateEngine()).create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "hashes", 0))));
         assertThat(e.getMessage(), containsString("[hashes] must be between 1 and 1024"));
         Map<String, Object> config = new HashMap<>(Map.of("field", "c", "weighting", "tf"));
-        new MinHashProcessor.Factory().create(Map.of(), "t", null, config);
+        new MinHashProcessor.Factory(new NearDuplicateEngine()).create(Map.of(), "t", null, config);
         assertEquals(Map.of("weighting", "tf"), config); // left for the pipeline to report as unknown
-        expectThrows(OpenSearchParseException.class, () -> new MinHashProcessor.Factory().create(Map.of(), "t", null, new HashMap<>()));
+        expectThrows(OpenSearchParseException.class, () -> new MinHashProcessor.Factory(new NearDuplicateEngine()).create(Map.of(), "t", null, new HashMap<>()));
     }
 
     public void testIMatchProcessor() {
-        IMatchProcessor p = new IMatchProcessor.Factory().create(Map.of(), "t", null, new HashMap<>(Map.of("field", "content")));
+        IMatchProcessor p = new IMatchProcessor.Factory(new NearDuplicateEngine()).create(Map.of(), "t", null, new HashMap<>(Map.of("field", "content")));
         IngestDocument doc = document(Map.of("content", ARTICLE));
         p.execute(doc);
         Map<?, ?> result = doc.getFieldValue("imatch", Map.class);
@@ -66,7 +67,7 @@ public class MinHashProcessorTests extends OpenSearchTestCase {
         assertThat(result.get("text"), equalTo(keys.text()));
         assertThat(result.get("algorithm"), equalTo(IMatchSettings.DEFAULT.algorithmId()));
         OpenSearchParseException e = expectThrows(OpenSearchParseException.class,
-            () -> new IMatchProcessor.Factory().create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "min_idf", 9, "max_idf", 1))));
+            () -> new IMatchProcessor.Factory(new NearDuplicateEngine()).create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "min_idf", 9, "max_idf", 1))));
         assertThat(e.getMessage(), containsString("min_idf"));
     }
 }

@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.opensearch.index.query.NearDuplicateQueryTests;
+import org.nearduplicate.lucene.NearDuplicateQueryTests;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.OpenSearchParseException;
 import org.opensearch.action.search.SearchRequest;

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.nearduplicate.opensearch.common.MaxDistance;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.action.IndicesRequest;
@@ -66,7 +67,7 @@ public class NearDuplicateGroupsRequest extends ActionRequest implements Indices
             Object v = e.getValue();
             switch (e.getKey()) {
                 case "field" -> request.field = string(e.getKey(), v);
-                case "max_distance" -> request.maxDistance = integer(e.getKey(), v);
+                case MaxDistance.NAME -> request.maxDistance = MaxDistance.parse(v, null);
                 case "size" -> request.size = integer(e.getKey(), v);
                 case "after" -> request.after = v == null ? null : string(e.getKey(), v);
                 case "partitions" -> request.partitions = integer(e.getKey(), v);
@@ -92,7 +93,13 @@ public class NearDuplicateGroupsRequest extends ActionRequest implements Indices
         ActionRequestValidationException e = null;
         if (index == null || index.isEmpty()) e = addValidationError("an index is required", e);
         if (field == null || field.isEmpty()) e = addValidationError("[field] is required", e);
-        if (maxDistance != null && (maxDistance < 0 || maxDistance > 64)) e = addValidationError("[max_distance] must be between 0 and 64", e);
+        if (maxDistance != null) {
+            try {
+                MaxDistance.check(maxDistance, null);
+            } catch (IllegalArgumentException invalid) {
+                e = addValidationError(invalid.getMessage(), e);
+            }
+        }
         if (size < 0 || size > 10_000) e = addValidationError("[size] must be between 0 and 10000, got " + size, e);
         if (partitions < 1 || partitions > 256) e = addValidationError("[partitions] must be between 1 and 256, got " + partitions, e);
         if (maxMembers < 1) e = addValidationError("[max_members] must be at least 1, got " + maxMembers, e);

@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch.index.mapper;
 
-import org.nearduplicate.opensearch.index.query.MinHashQuery;
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.lucene.MinHashQuery;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.index.IndexableField;
@@ -61,9 +62,17 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
             m -> toType(m).fieldType().algorithm()
         ).alwaysSerialize();
         private final Parameter<Map<String, String>> meta = Parameter.metaParam();
+        private final NearDuplicateEngine engine;
 
+        /** A field whose text probes cannot be signed (no engine): for tests and tools. */
         public Builder(String name) {
+            this(name, null);
+        }
+
+        /** {@code engine}: the node's gateway that signs this field's text probes (null: none). */
+        public Builder(String name, NearDuplicateEngine engine) {
             super(name);
+            this.engine = engine;
         }
 
         @Override
@@ -80,7 +89,7 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
             } catch (IllegalArgumentException e) {
                 throw new MapperParsingException("invalid [" + CONTENT_TYPE + "] field [" + name + "]: " + e.getMessage(), e);
             }
-            MinHashFieldType ft = new MinHashFieldType(buildFullName(context), lsh, algorithm.getValue(), meta.getValue());
+            MinHashFieldType ft = new MinHashFieldType(buildFullName(context), lsh, algorithm.getValue(), meta.getValue(), engine);
             return new MinHashFieldMapper(name, ft, multiFieldsBuilder.build(this, context), copyTo.build());
         }
     }
@@ -97,18 +106,43 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
         }
     }
 
-    public static final TypeParser PARSER = new TypeParser((n, c) -> new Builder(n));
+    /** The mapping parser of the plugin instance: its fields sign text probes through {@code engine}. */
+    public static TypeParser parser(NearDuplicateEngine engine) {
+        return new TypeParser((n, c) -> new Builder(n, engine));
+    }
 
     public static final class MinHashFieldType extends MappedFieldType {
         private final Lsh lsh;
         private final String algorithm;
         private final int hashes;
+        private final NearDuplicateEngine engine;
 
         public MinHashFieldType(String name, Lsh lsh, String algorithm, Map<String, String> meta) {
+            this(name, lsh, algorithm, meta, null);
+        }
+
+        public MinHashFieldType(String name, Lsh lsh, String algorithm, Map<String, String> meta, NearDuplicateEngine engine) {
             super(name, true, false, true, TextSearchInfo.NONE, meta);
             this.lsh = Objects.requireNonNull(lsh);
             this.algorithm = Objects.requireNonNull(algorithm);
             this.hashes = MinHashSettings.fromAlgorithmId(algorithm).hashes();
+            this.engine = engine;
+        }
+
+        /**
+         * The signature of a {@code text}/{@code html} probe, made with this field's algorithm by the node's engine
+         * (its limits and breaker apply).
+         *
+         * @throws IllegalArgumentException if the probe cannot be signed
+         */
+        public int[] probeSignature(String content, NearDuplicateEngine.ProbeContent type) {
+            if (engine == null) {
+                throw new IllegalArgumentException(
+                    "[" + type.name().toLowerCase(java.util.Locale.ROOT) + "] probes are not available: field [" + name()
+                        + "] has no signing engine on this node; send a [signature] instead"
+                );
+            }
+            return engine.minHashProbe(algorithm, content, type);
         }
 
         public MinHashFieldType(String name) {
@@ -234,7 +268,7 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
 
     @Override
     public ParametrizedFieldMapper.Builder getMergeBuilder() {
-        return new Builder(simpleName()).init(this);
+        return new Builder(simpleName(), fieldType().engine).init(this);
     }
 
     @Override

@@ -1,6 +1,8 @@
 package org.nearduplicate.opensearch.index.mapper;
 
-import org.nearduplicate.opensearch.index.query.NearDuplicateQuery;
+import org.nearduplicate.opensearch.common.FingerprintValues;
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.lucene.NearDuplicateQuery;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.BytesTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;
@@ -115,9 +117,17 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
         private final Parameter<Integer> checkBits = Parameter.intParam("check_bits", false, m -> toType(m).layout.checkBits(), -1)
             .alwaysSerialize();
         private final Parameter<Map<String, String>> meta = Parameter.metaParam();
+        private final NearDuplicateEngine engine;
 
+        /** A field whose text probes cannot be fingerprinted (no engine): for tests and tools. */
         public Builder(String name) {
+            this(name, null);
+        }
+
+        /** {@code engine}: the node's gateway that fingerprints this field's text probes (null: none). */
+        public Builder(String name, NearDuplicateEngine engine) {
             super(name);
+            this.engine = engine;
         }
 
         @Override
@@ -133,7 +143,7 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
             } catch (IllegalArgumentException e) {
                 throw new MapperParsingException("invalid [" + CONTENT_TYPE + "] field [" + name + "]: " + e.getMessage(), e);
             }
-            SimHashFieldType ft = new SimHashFieldType(buildFullName(context), layout, algorithm.getValue(), meta.getValue());
+            SimHashFieldType ft = new SimHashFieldType(buildFullName(context), layout, algorithm.getValue(), meta.getValue(), engine);
             return new SimHashFieldMapper(name, ft, multiFieldsBuilder.build(this, context), copyTo.build(), layout);
         }
     }
@@ -158,17 +168,71 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
         return algorithm;
     }
 
-    public static final TypeParser PARSER = new TypeParser((n, c) -> new Builder(n));
+    /**
+     * The one reader of a layout given as a map, e.g. a field's mapping as {@code GET _mapping} returns it or the
+     * {@code _simhash} API's options: {@code blocks}, {@code max_distance} and {@code check_bits} default as in a new
+     * mapping and are validated by {@link BlockLayout}.
+     *
+     * @throws IllegalArgumentException naming the bad option
+     */
+    public static BlockLayout layoutOf(Map<String, ?> options) {
+        return new BlockLayout(
+            intOption(options, "blocks", DEFAULT_BLOCKS),
+            intOption(options, "max_distance", DEFAULT_MAX_DISTANCE),
+            intOption(options, "check_bits", -1)
+        );
+    }
+
+    private static int intOption(Map<String, ?> options, String name, int defaultValue) {
+        Object value = options.get(name);
+        if (value == null) return defaultValue;
+        if (value instanceof Integer i) return i;
+        if (value instanceof String s) {
+            try {
+                return Integer.parseInt(s.trim());
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + value + "]");
+    }
+
+    /** The mapping parser of the plugin instance: its fields fingerprint text probes through {@code engine}. */
+    public static TypeParser parser(NearDuplicateEngine engine) {
+        return new TypeParser((n, c) -> new Builder(n, engine));
+    }
 
     /** The field type: knows the block layout and the algorithm the indexed fingerprints were made with. */
     public static final class SimHashFieldType extends MappedFieldType {
         private final BlockLayout layout;
         private final String algorithm;
+        private final NearDuplicateEngine engine;
 
         public SimHashFieldType(String name, BlockLayout layout, String algorithm, Map<String, String> meta) {
+            this(name, layout, algorithm, meta, null);
+        }
+
+        public SimHashFieldType(String name, BlockLayout layout, String algorithm, Map<String, String> meta, NearDuplicateEngine engine) {
             super(name, true, false, true, TextSearchInfo.NONE, meta);
             this.layout = Objects.requireNonNull(layout);
             this.algorithm = Objects.requireNonNull(algorithm);
+            this.engine = engine;
+        }
+
+        /**
+         * The fingerprint of a {@code text}/{@code html} probe, made with this field's algorithm by the node's engine
+         * (its limits and breaker apply), so that it compares with the indexed fingerprints.
+         *
+         * @throws IllegalArgumentException if the probe cannot be fingerprinted
+         */
+        public long probeFingerprint(String content, NearDuplicateEngine.ProbeContent type) {
+            if (engine == null) {
+                throw new IllegalArgumentException(
+                    "[" + type.name().toLowerCase(java.util.Locale.ROOT) + "] probes are not available: field [" + name()
+                        + "] has no fingerprinting engine on this node; send a [fingerprint] or a [like] document instead"
+                );
+            }
+            return engine.simHashProbe(algorithm, content, type);
         }
 
         public SimHashFieldType(String name) {
@@ -204,7 +268,7 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
                     if (value instanceof Map<?, ?> map) {
                         value = map.get(OBJECT_FINGERPRINT);
                     }
-                    return value == null ? null : Fingerprints.toHex(parseFingerprintValue(value));
+                    return value == null ? null : Fingerprints.toHex(FingerprintValues.parse(value));
                 }
             };
         }
@@ -240,64 +304,13 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
         public Query termQuery(Object value, @Nullable QueryShardContext context) {
             long fingerprint;
             try {
-                fingerprint = parseFingerprintValue(value);
+                fingerprint = FingerprintValues.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new QueryShardException(context, "field [" + name() + "]: " + e.getMessage(), e);
             }
             Query query = new NearDuplicateQuery(name(), fingerprint, 0, layout, false);
             return boost() == 1f ? query : new BoostQuery(query, boost());
         }
-    }
-
-    /**
-     * Reads a fingerprint from a query or source value: strings (hex or decimal, see {@link Fingerprints#parse}),
-     * {@link BytesRef}s holding such strings, and integral numbers.
-     */
-    public static long parseFingerprintValue(Object value) {
-        if (value == null) {
-            throw new IllegalArgumentException("fingerprint must not be null");
-        }
-        if (value instanceof BytesRef bytes) {
-            return Fingerprints.parse(bytes.utf8ToString());
-        }
-        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
-            return ((Number) value).longValue();
-        }
-        if (value instanceof BigInteger big) {
-            return Fingerprints.fromBigInteger(big, big.toString());
-        }
-        if (value instanceof Number n) {
-            throw new IllegalArgumentException("invalid fingerprint [" + n + "]: a numeric fingerprint must be an integer");
-        }
-        if (value instanceof String s) {
-            return Fingerprints.parse(s);
-        }
-        throw new IllegalArgumentException(
-            "invalid fingerprint: expected a string or an integer, got [" + value.getClass().getSimpleName() + "]"
-        );
-    }
-
-    /** Reads a fingerprint at the parser's current (value) token. */
-    public static long parseFingerprintToken(XContentParser parser) throws IOException {
-        XContentParser.Token token = parser.currentToken();
-        if (token == XContentParser.Token.VALUE_STRING) {
-            return Fingerprints.parse(parser.text());
-        }
-        if (token == XContentParser.Token.VALUE_NUMBER) {
-            switch (parser.numberType()) {
-                case INT:
-                case LONG:
-                    return parser.longValue();
-                case BIG_INTEGER:
-                    BigInteger big = (BigInteger) parser.numberValue();
-                    return Fingerprints.fromBigInteger(big, big.toString());
-                default:
-                    throw new IllegalArgumentException(
-                        "invalid fingerprint [" + parser.text() + "]: a numeric fingerprint must be an integer"
-                    );
-            }
-        }
-        throw new IllegalArgumentException("invalid fingerprint: expected a string or an integer, got [" + token + "]");
     }
 
     private final BlockLayout layout;
@@ -320,7 +333,7 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
             return;
         }
         // errors surface as "failed to parse field [..] of type [simhash]" with the reason below as the cause
-        long fingerprint = token == XContentParser.Token.START_OBJECT ? parseObject(parser) : parseFingerprintToken(parser);
+        long fingerprint = token == XContentParser.Token.START_OBJECT ? parseObject(parser) : FingerprintValues.parseToken(parser);
         String name = fieldType().name();
         if (context.doc().getField(name) != null) {
             throw new IllegalArgumentException(
@@ -397,7 +410,7 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
                 if (token == XContentParser.Token.VALUE_NULL) {
                     throw new IllegalArgumentException("[" + OBJECT_FINGERPRINT + "] must not be null");
                 }
-                fingerprint = parseFingerprintToken(parser);
+                fingerprint = FingerprintValues.parseToken(parser);
             } else if (OBJECT_ALGORITHM.equals(current)) {
                 if (token != XContentParser.Token.VALUE_STRING) {
                     throw new IllegalArgumentException("[" + OBJECT_ALGORITHM + "] must be a string");
@@ -423,7 +436,7 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
 
     @Override
     public ParametrizedFieldMapper.Builder getMergeBuilder() {
-        return new Builder(simpleName()).init(this);
+        return new Builder(simpleName(), fieldType().engine).init(this);
     }
 
     @Override

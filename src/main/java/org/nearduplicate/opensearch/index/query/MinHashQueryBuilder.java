@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.opensearch.engine.MinHasherCache;
+import org.nearduplicate.lucene.MinHashQuery;
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
@@ -222,13 +223,7 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
             if (signature != null) {
                 probe = MinHashFieldMapper.parseSignature(signature, ft.hashes());
             } else {
-                org.nearduplicate.core.MinHashSettings s = org.nearduplicate.core.MinHashSettings.fromAlgorithmId(ft.algorithm());
-                if (html) {
-                    java.util.Map<String, Object> m = s.toMap();
-                    m.put("content_type", "html");
-                    s = org.nearduplicate.core.MinHashSettings.fromMap(m);
-                }
-                probe = MinHasherCache.get(s).signature(text);
+                probe = ft.probeSignature(text, html ? NearDuplicateEngine.ProbeContent.HTML : NearDuplicateEngine.ProbeContent.TEXT);
             }
         } catch (IllegalArgumentException e) {
             throw new QueryShardException(context, "[" + NAME + "] " + e.getMessage(), e);

@@ -1,9 +1,15 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.opensearch.engine.ProbeFingerprinter;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.opensearch.action.get.GetRequest;
+import org.opensearch.common.SetOnce;
+import org.opensearch.index.mapper.MappedFieldType;
+import org.opensearch.index.query.QueryRewriteContext;
+import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.index.query.QueryShardException;
 import org.opensearch.common.xcontent.support.XContentMapValues;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.action.ActionListener;
@@ -20,11 +26,12 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * What a {@code near_duplicate} query or rescorer compares against: exactly one of a {@code fingerprint}, a
  * {@code like} document (resolved to its fingerprint during rewrite), a {@code text} or an {@code html} (fingerprinted
- * with the field's algorithm by the registered {@link ProbeFingerprinter}). An optional {@code algorithm} names how a
+ * with the field's algorithm by the node's engine, through the field type). An optional {@code algorithm} names how a
  * given fingerprint was made; it must then equal the field's mapping.
  */
 public final class NearDuplicateProbe implements Writeable {
@@ -121,37 +128,67 @@ public final class NearDuplicateProbe implements Writeable {
     }
 
     /**
-     * The probe's fingerprint for a field mapped with {@code fieldAlgorithm}.
+     * The {@code simhash} field a query or rescorer targets, or null when the field is not mapped (the caller decides
+     * what that means).
      *
-     * @throws IllegalArgumentException if the probe was made with another algorithm or a text probe cannot be
-     *                                  fingerprinted
+     * @param owner named in errors, e.g. {@code [near_duplicate]} or {@code [near_duplicate] rescorer}
+     * @throws QueryShardException if the field has another type
      */
-    public long resolve(String field, String fieldAlgorithm) {
+    public static SimHashFieldMapper.SimHashFieldType simHashField(QueryShardContext context, String field, String owner) {
+        MappedFieldType mapped = context.fieldMapper(field);
+        if (mapped == null) {
+            return null;
+        }
+        if (mapped.unwrap() instanceof SimHashFieldMapper.SimHashFieldType fieldType) {
+            return fieldType;
+        }
+        throw new QueryShardException(
+            context,
+            owner + " requires a field of type [" + SimHashFieldMapper.CONTENT_TYPE + "], but field [" + field + "] is of type ["
+                + mapped.typeName() + "]"
+        );
+    }
+
+    /**
+     * The probe's fingerprint for {@code fieldType}: a given fingerprint (whose {@code algorithm}, if named, must be the
+     * field's), or a text/html probe fingerprinted with the field's algorithm by the node's engine.
+     *
+     * @throws QueryShardException if the probe was made with another algorithm or cannot be fingerprinted
+     */
+    public long resolve(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
         if (like != null) {
             throw new IllegalStateException("[like] probe must be fetched (rewritten) before the query is built");
         }
-        if (fingerprint != null) {
-            if (algorithm != null && algorithm.equals(fieldAlgorithm) == false) {
-                throw new IllegalArgumentException(
-                    "the probe fingerprint was made with algorithm [" + algorithm + "] but field [" + field
-                        + "] is mapped with algorithm [" + fieldAlgorithm + "]; fingerprints made differently cannot be compared"
-                );
+        try {
+            if (fingerprint != null) {
+                if (algorithm != null && algorithm.equals(fieldType.algorithm()) == false) {
+                    throw new IllegalArgumentException(
+                        "the probe fingerprint was made with algorithm [" + algorithm + "] but field [" + fieldType.name()
+                            + "] is mapped with algorithm [" + fieldType.algorithm() + "]; fingerprints made differently cannot be compared"
+                    );
+                }
+                return fingerprint;
             }
-            return fingerprint;
+            return text != null
+                ? fieldType.probeFingerprint(text, NearDuplicateEngine.ProbeContent.TEXT)
+                : fieldType.probeFingerprint(html, NearDuplicateEngine.ProbeContent.HTML);
+        } catch (IllegalArgumentException e) {
+            throw new QueryShardException(context, owner + " " + e.getMessage(), e);
         }
-        ProbeFingerprinter fingerprinter = ProbeFingerprinter.registered();
-        String kind = text != null ? "text" : "html";
-        if (fingerprinter == null) {
-            throw new IllegalArgumentException(
-                "[" + kind + "] probes are not available: no fingerprinting engine is registered on this node; "
-                    + "send a [fingerprint] or a [like] document instead"
-            );
-        }
-        return fingerprinter.fingerprint(
-            fieldAlgorithm,
-            text != null ? text : html,
-            text != null ? ProbeFingerprinter.ContentType.TEXT : ProbeFingerprinter.ContentType.HTML
-        );
+    }
+
+    /**
+     * For a {@code like} probe: registers the GET of the document with the rewrite, and returns what supplies the
+     * document's fingerprint probe once it is fetched (null until then). Shared by the query and the rescorer.
+     */
+    public Supplier<NearDuplicateProbe> fetchOnRewrite(QueryRewriteContext context, String field) {
+        assert like != null;
+        SetOnce<NearDuplicateProbe> fetched = new SetOnce<>();
+        context.registerAsyncAction((client, listener) -> fetch(client, field, ActionListener.map(listener, p -> {
+            fetched.set(p);
+            return null;
+        })));
+        return fetched::get;
     }
 
     /**
@@ -202,7 +239,7 @@ public final class NearDuplicateProbe implements Writeable {
             }
         }
         try {
-            return fingerprint(SimHashFieldMapper.parseFingerprintValue(value), algorithm);
+            return fingerprint(FingerprintValues.parse(value), algorithm);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(what + " has an invalid value in field [" + field + "]: " + e.getMessage(), e);
         }
@@ -245,7 +282,7 @@ public final class NearDuplicateProbe implements Writeable {
         public boolean parse(String name, XContentParser parser) throws IOException {
             if (FINGERPRINT_FIELD.match(name, parser.getDeprecationHandler())) {
                 try {
-                    fingerprint = SimHashFieldMapper.parseFingerprintToken(parser);
+                    fingerprint = FingerprintValues.parseToken(parser);
                 } catch (IllegalArgumentException e) {
                     throw new ParsingException(parser.getTokenLocation(), "[fingerprint]: " + e.getMessage(), e);
                 }

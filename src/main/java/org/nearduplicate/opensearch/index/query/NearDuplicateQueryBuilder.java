@@ -1,5 +1,7 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.lucene.NearDuplicateQuery;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
@@ -38,7 +40,7 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
     public static final String NAME = "near_duplicate";
 
     public static final ParseField FIELD_FIELD = new ParseField("field");
-    public static final ParseField MAX_DISTANCE_FIELD = new ParseField("max_distance");
+    public static final ParseField MAX_DISTANCE_FIELD = MaxDistance.FIELD;
     public static final ParseField ALLOW_SCAN_FIELD = new ParseField("allow_scan");
     public static final ParseField IGNORE_UNMAPPED_FIELD = new ParseField("ignore_unmapped");
 
@@ -117,10 +119,7 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
     }
 
     public NearDuplicateQueryBuilder maxDistance(Integer maxDistance) {
-        if (maxDistance != null && (maxDistance < 0 || maxDistance > BlockLayout.BITS)) {
-            throw new IllegalArgumentException("[" + NAME + "] [max_distance] must be between 0 and 64, got " + maxDistance);
-        }
-        this.maxDistance = maxDistance;
+        this.maxDistance = MaxDistance.checkOptional(maxDistance, NAME);
         return this;
     }
 
@@ -186,7 +185,7 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
             } else if (FIELD_FIELD.match(current, parser.getDeprecationHandler())) {
                 field = parser.text();
             } else if (MAX_DISTANCE_FIELD.match(current, parser.getDeprecationHandler())) {
-                maxDistance = parseMaxDistance(parser, NAME);
+                maxDistance = MaxDistance.parse(parser, NAME);
             } else if (ALLOW_SCAN_FIELD.match(current, parser.getDeprecationHandler())) {
                 allowScan = parser.booleanValue();
             } else if (IGNORE_UNMAPPED_FIELD.match(current, parser.getDeprecationHandler())) {
@@ -211,25 +210,6 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
         return builder.allowScan(allowScan).ignoreUnmapped(ignoreUnmapped).boost(boost).queryName(queryName);
     }
 
-    /** An integer (or integer string) {@code max_distance}; fractions and other values are rejected. */
-    public static int parseMaxDistance(XContentParser parser, String owner) throws IOException {
-        XContentParser.Token token = parser.currentToken();
-        if (token == XContentParser.Token.VALUE_NUMBER
-            && (parser.numberType() == XContentParser.NumberType.INT || parser.numberType() == XContentParser.NumberType.LONG)) {
-            long value = parser.longValue();
-            if (value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE) {
-                return (int) value;
-            }
-        } else if (token == XContentParser.Token.VALUE_STRING) {
-            try {
-                return Integer.parseInt(parser.text().trim());
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-        }
-        throw new ParsingException(parser.getTokenLocation(), "[" + owner + "] [max_distance] must be an integer between 0 and 64, got [" + parser.text() + "]");
-    }
-
     @Override
     protected QueryBuilder doRewrite(QueryRewriteContext queryRewriteContext) throws IOException {
         if (fetchedProbe != null) {
@@ -237,14 +217,7 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
             return fetched == null ? this : new NearDuplicateQueryBuilder(this, fetched);
         }
         if (probe.needsFetch()) {
-            SetOnce<NearDuplicateProbe> fetched = new SetOnce<>();
-            queryRewriteContext.registerAsyncAction(
-                (client, listener) -> probe.fetch(client, fieldName, ActionListener.map(listener, p -> {
-                    fetched.set(p);
-                    return null;
-                }))
-            );
-            return new NearDuplicateQueryBuilder(this, fetched::get);
+            return new NearDuplicateQueryBuilder(this, probe.fetchOnRewrite(queryRewriteContext, fieldName));
         }
         return this;
     }
@@ -254,29 +227,16 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
         if (fetchedProbe != null || probe.needsFetch()) {
             throw new IllegalStateException("[" + NAME + "] query must be rewritten first to fetch its [like] document");
         }
-        MappedFieldType mapped = context.fieldMapper(fieldName);
-        if (mapped == null) {
+        SimHashFieldMapper.SimHashFieldType fieldType = NearDuplicateProbe.simHashField(context, fieldName, "[" + NAME + "]");
+        if (fieldType == null) {
             if (ignoreUnmapped) {
                 return new MatchNoDocsQuery("[" + NAME + "] field [" + fieldName + "] is not mapped");
             }
             throw new QueryShardException(context, "[" + NAME + "] failed to find field [" + fieldName + "]; set [ignore_unmapped] to match nothing instead");
         }
-        if ((mapped.unwrap() instanceof SimHashFieldMapper.SimHashFieldType) == false) {
-            throw new QueryShardException(
-                context,
-                "[" + NAME + "] requires a field of type [" + SimHashFieldMapper.CONTENT_TYPE + "], but field [" + fieldName + "] is of type ["
-                    + mapped.typeName() + "]"
-            );
-        }
-        SimHashFieldMapper.SimHashFieldType fieldType = (SimHashFieldMapper.SimHashFieldType) mapped.unwrap();
-        long fingerprint;
-        try {
-            fingerprint = probe.resolve(fieldName, fieldType.algorithm());
-        } catch (IllegalArgumentException e) {
-            throw new QueryShardException(context, "[" + NAME + "] " + e.getMessage(), e);
-        }
+        long fingerprint = probe.resolve(context, "[" + NAME + "]", fieldType);
         int indexed = fieldType.indexedMaxDistance();
-        int k = maxDistance == null ? indexed : maxDistance;
+        int k = MaxDistance.orField(maxDistance, indexed);
         boolean scan = k > indexed;
         if (scan && allowScan == false) {
             throw new QueryShardException(

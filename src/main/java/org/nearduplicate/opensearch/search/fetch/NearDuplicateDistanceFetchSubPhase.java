@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.search.fetch;
 
-import org.nearduplicate.opensearch.index.query.NearDuplicateQuery;
+import org.nearduplicate.lucene.NearDuplicateQuery;
 import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorer;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;

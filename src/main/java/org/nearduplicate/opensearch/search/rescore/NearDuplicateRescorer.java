@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.search.rescore;
 
-import org.nearduplicate.opensearch.index.query.NearDuplicateQuery;
+import org.nearduplicate.lucene.NearDuplicateQuery;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.ReaderUtil;

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.search.rescore;
 
+import org.nearduplicate.opensearch.common.MaxDistance;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
 import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
@@ -37,7 +38,7 @@ import java.util.function.Supplier;
 public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateRescorerBuilder> {
     public static final String NAME = "near_duplicate";
     public static final ParseField FIELD_FIELD = new ParseField("field");
-    public static final ParseField MAX_DISTANCE_FIELD = new ParseField("max_distance");
+    public static final ParseField MAX_DISTANCE_FIELD = MaxDistance.FIELD;
     public static final ParseField SCORE_MODE_FIELD = new ParseField("score_mode");
     public static final ParseField QUERY_WEIGHT_FIELD = new ParseField("query_weight");
     public static final ParseField RESCORE_WEIGHT_FIELD = new ParseField("rescore_weight");
@@ -115,10 +116,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
 
     /** Null: the mapping's {@code max_distance}. Any value 0..64 works (the rescorer reads doc values). */
     public NearDuplicateRescorerBuilder maxDistance(Integer maxDistance) {
-        if (maxDistance != null && (maxDistance < 0 || maxDistance > BlockLayout.BITS)) {
-            throw new IllegalArgumentException("[" + NAME + "] [max_distance] must be between 0 and 64, got " + maxDistance);
-        }
-        this.maxDistance = maxDistance;
+        this.maxDistance = MaxDistance.checkOptional(maxDistance, NAME);
         return this;
     }
 
@@ -182,7 +180,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
             } else if (FIELD_FIELD.match(current, parser.getDeprecationHandler())) {
                 field = parser.text();
             } else if (MAX_DISTANCE_FIELD.match(current, parser.getDeprecationHandler())) {
-                maxDistance = NearDuplicateQueryBuilder.parseMaxDistance(parser, NAME);
+                maxDistance = MaxDistance.parse(parser, NAME);
             } else if (SCORE_MODE_FIELD.match(current, parser.getDeprecationHandler())) {
                 try {
                     scoreMode = NearDuplicateRescorer.ScoreMode.fromString(parser.text());
@@ -216,12 +214,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
             return fetched == null ? this : new NearDuplicateRescorerBuilder(this, fetched, null);
         }
         if (probe.needsFetch()) {
-            SetOnce<NearDuplicateProbe> fetched = new SetOnce<>();
-            ctx.registerAsyncAction((client, listener) -> probe.fetch(client, fieldName, ActionListener.map(listener, p -> {
-                fetched.set(p);
-                return null;
-            })));
-            return new NearDuplicateRescorerBuilder(this, probe, fetched::get);
+            return new NearDuplicateRescorerBuilder(this, probe, probe.fetchOnRewrite(ctx, fieldName));
         }
         return this;
     }
@@ -231,22 +224,16 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
         if (fetchedProbe != null || probe.needsFetch()) {
             throw new IllegalStateException("[" + NAME + "] rescorer must be rewritten first to fetch its [like] document");
         }
-        MappedFieldType mapped = context.fieldMapper(fieldName);
-        if (mapped == null || (mapped.unwrap() instanceof SimHashFieldMapper.SimHashFieldType) == false) {
+        String owner = "[" + NAME + "] rescorer";
+        SimHashFieldMapper.SimHashFieldType fieldType = NearDuplicateProbe.simHashField(context, fieldName, owner);
+        if (fieldType == null) {
             throw new QueryShardException(
                 context,
-                "[" + NAME + "] rescorer requires a field of type [" + SimHashFieldMapper.CONTENT_TYPE + "], but field [" + fieldName + "] "
-                    + (mapped == null ? "is not mapped" : "is of type [" + mapped.typeName() + "]")
+                owner + " requires a field of type [" + SimHashFieldMapper.CONTENT_TYPE + "], but field [" + fieldName + "] is not mapped"
             );
         }
-        SimHashFieldMapper.SimHashFieldType fieldType = (SimHashFieldMapper.SimHashFieldType) mapped.unwrap();
-        long fingerprint;
-        try {
-            fingerprint = probe.resolve(fieldName, fieldType.algorithm());
-        } catch (IllegalArgumentException e) {
-            throw new QueryShardException(context, "[" + NAME + "] " + e.getMessage(), e);
-        }
-        int k = maxDistance == null ? fieldType.indexedMaxDistance() : maxDistance;
+        long fingerprint = probe.resolve(context, "[" + NAME + "]", fieldType);
+        int k = MaxDistance.orField(maxDistance, fieldType.indexedMaxDistance());
         return new NearDuplicateRescorer.Context(windowSize, fieldType.name(), fingerprint, k, scoreMode, queryWeight, rescoreWeight);
     }
 

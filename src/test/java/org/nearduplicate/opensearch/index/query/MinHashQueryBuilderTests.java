@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.nearduplicate.lucene.MinHashQuery;
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
 import org.apache.lucene.search.Query;
 import org.nearduplicate.core.MinHashSettings;

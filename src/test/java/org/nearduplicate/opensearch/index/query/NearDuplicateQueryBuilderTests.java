@@ -1,7 +1,10 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.nearduplicate.lucene.NearDuplicateQuery;
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
-import org.nearduplicate.opensearch.engine.ProbeFingerprinter;
+import org.nearduplicate.core.ContentType;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
@@ -246,20 +249,24 @@ public class NearDuplicateQueryBuilderTests extends AbstractQueryTestCase<NearDu
 
     public void testTextProbeUsesFieldAlgorithm() throws IOException {
         QueryShardContext context = createShardContext();
-        ProbeFingerprinter previous = ProbeFingerprinter.registered();
-        try {
-            // a test double standing in for the engine: records what it was asked
-            ProbeFingerprinter.register((algorithm, content, type) -> {
-                assertEquals(FP_ALGORITHM, algorithm);
-                return (type == ProbeFingerprinter.ContentType.HTML ? 1L << 63 : 0L) | content.length();
-            });
-            NearDuplicateQuery text = (NearDuplicateQuery) new NearDuplicateQueryBuilder(FP_FIELD, NearDuplicateProbe.text("abc")).toQuery(context);
-            assertEquals(3L, text.getFingerprint());
-            NearDuplicateQuery html = (NearDuplicateQuery) new NearDuplicateQueryBuilder(FP_FIELD, NearDuplicateProbe.html("<p>x</p>")).toQuery(context);
-            assertEquals((1L << 63) | 8, html.getFingerprint());
-        } finally {
-            ProbeFingerprinter.register(previous);
-        }
+        // the field type fingerprints text probes with its own algorithm through the plugin instance's engine, using
+        // the probe's declared content type
+        SimHashSettings.Builder asText = new SimHashSettings.Builder(SimHashSettings.DEFAULT);
+        asText.contentType = ContentType.TEXT;
+        SimHashSettings.Builder asHtml = new SimHashSettings.Builder(SimHashSettings.DEFAULT);
+        asHtml.contentType = ContentType.HTML;
+        String words = "harbor bridge opens after ten years of repairs, the city council said on monday";
+        String page = "<html><body><p>" + words + "</p></body></html>";
+        NearDuplicateQuery text = (NearDuplicateQuery) new NearDuplicateQueryBuilder(FP_DEFAULT_FIELD, NearDuplicateProbe.text(words))
+            .toQuery(context);
+        assertEquals(new SimHasher(asText.build()).fingerprint(words), text.getFingerprint());
+        NearDuplicateQuery html = (NearDuplicateQuery) new NearDuplicateQueryBuilder(FP_DEFAULT_FIELD, NearDuplicateProbe.html(page))
+            .toQuery(context);
+        assertEquals(new SimHasher(asHtml.build()).fingerprint(page), html.getFingerprint());
+        // declared as text, the page's markup is read as words: another fingerprint than the HTML probe's
+        NearDuplicateQuery pageAsText = (NearDuplicateQuery) new NearDuplicateQueryBuilder(FP_DEFAULT_FIELD, NearDuplicateProbe.text(page))
+            .toQuery(context);
+        assertEquals(new SimHasher(asText.build()).fingerprint(page), pageAsText.getFingerprint());
     }
 
     public void testLikeErrors() {

@@ -1,6 +1,5 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.lucene;
 
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.LeafReaderContext;
@@ -29,7 +28,7 @@ import java.util.Objects;
  * <p>Key mode ({@code maxDistance <= } the layout's indexed k): per segment, the probe's block keys are looked up
  * in the terms dictionary; the union of their postings is the candidate set (two-phase approximation), and each
  * candidate is verified against its doc-value fingerprint. When the keys carry check bits (as term frequencies, see
- * {@link BlockLayout} and {@link SimHashFieldMapper}), a posting whose check bits are already more than
+ * {@link BlockLayout} and the {@code simhash} field mapper), a posting whose check bits are already more than
  * {@code maxDistance} from the probe's is dropped while the postings are read, sequentially, so only ~1 % of the
  * random candidates cost a doc-values read. Scan mode: every document with a fingerprint is a
  * candidate (the doc values are the approximation) — exact for any distance, but linear in the segment size.

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.lucene;
 
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;

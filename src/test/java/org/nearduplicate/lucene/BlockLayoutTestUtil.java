@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.lucene;
 
 final class BlockLayoutTestUtil {
     private BlockLayoutTestUtil() {}

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.lucene;
 
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.tools.quality.Corpus;

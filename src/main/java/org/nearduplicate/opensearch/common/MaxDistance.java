@@ -1,0 +1,90 @@
+package org.nearduplicate.opensearch.common;
+
+import org.opensearch.core.ParseField;
+import org.opensearch.core.common.ParsingException;
+import org.opensearch.core.xcontent.XContentParser;
+
+import java.io.IOException;
+
+/**
+ * The one parser of {@code max_distance}, the Hamming radius k, for every caller (the query, the rescorer, the
+ * {@code near_duplicate_check} processor, the {@code _near_duplicates} API): an integer, or an integer string, from 0 to
+ * 64. Absent means the field's mapped {@code max_distance}, resolved where the field is known ({@link #orField}).
+ * Whether a component can answer a given k (the index's layout, the recent-fingerprints window) is that
+ * component's check, not a second range of the option.
+ */
+public final class MaxDistance {
+    public static final String NAME = "max_distance";
+    public static final ParseField FIELD = new ParseField(NAME);
+    public static final int MIN = 0;
+    /** A 64-bit fingerprint's largest Hamming distance. */
+    public static final int MAX = 64;
+
+    private MaxDistance() {}
+
+    /**
+     * @param owner named in the message, e.g. {@code near_duplicate}
+     * @throws IllegalArgumentException if {@code k} is outside 0..64
+     */
+    public static int check(int k, String owner) {
+        if (k < MIN || k > MAX) {
+            throw new IllegalArgumentException(prefix(owner) + "[" + NAME + "] must be between " + MIN + " and " + MAX + ", got " + k);
+        }
+        return k;
+    }
+
+    /** {@link #check} that lets null (absent) through. */
+    public static Integer checkOptional(Integer k, String owner) {
+        return k == null ? null : check(k, owner);
+    }
+
+    /** Reads the value at the parser's current token: an integer or an integer string, 0..64. */
+    public static int parse(XContentParser parser, String owner) throws IOException {
+        XContentParser.Token token = parser.currentToken();
+        Object value = null;
+        if (token == XContentParser.Token.VALUE_NUMBER
+            && (parser.numberType() == XContentParser.NumberType.INT || parser.numberType() == XContentParser.NumberType.LONG)) {
+            value = parser.longValue();
+        } else if (token == XContentParser.Token.VALUE_STRING) {
+            value = parser.text();
+        }
+        try {
+            return parse(value == null ? parser.text() : value, owner);
+        } catch (IllegalArgumentException e) {
+            throw new ParsingException(parser.getTokenLocation(), e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads a value of a parsed map (a REST body, a processor's configuration): an integer or an integer string, 0..64;
+     * null stays null (absent).
+     */
+    public static Integer parse(Object value, String owner) {
+        if (value == null) return null;
+        Long k = null;
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+            k = ((Number) value).longValue();
+        } else if (value instanceof String s) {
+            try {
+                k = Long.parseLong(s.trim());
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        if (k == null || k != k.intValue()) {
+            throw new IllegalArgumentException(
+                prefix(owner) + "[" + NAME + "] must be an integer between " + MIN + " and " + MAX + ", got [" + value + "]"
+            );
+        }
+        return check(k.intValue(), owner);
+    }
+
+    /** The one default rule: the requested k, or the field's mapped {@code max_distance} when none was given. */
+    public static int orField(Integer requested, int fieldMaxDistance) {
+        return requested != null ? requested : fieldMaxDistance;
+    }
+
+    private static String prefix(String owner) {
+        return owner == null ? "" : "[" + owner + "] ";
+    }
+}

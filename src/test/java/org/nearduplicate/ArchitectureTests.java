@@ -1,0 +1,83 @@
+package org.nearduplicate;
+
+import org.opensearch.test.OpenSearchTestCase;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The layering the README's Architecture section promises, read from the sources: no package cycles, an engine
+ * ({@code org.nearduplicate.core}) without OpenSearch types, Lucene queries without OpenSearch types, and no tools in
+ * the plugin's main code.
+ */
+public class ArchitectureTests extends OpenSearchTestCase {
+    private static final Path MAIN = Path.of("src", "main", "java");
+    private static final Pattern REFERENCE = Pattern.compile("\\b((?:org\\.nearduplicate|org\\.opensearch)(?:\\.[a-z]\\w*)+)\\.[A-Z]");
+
+    /** Package -> the packages its files name (imports and fully qualified names). */
+    private static Map<String, Set<String>> references() throws IOException {
+        assumeTrue("the sources are read from " + MAIN.toAbsolutePath(), Files.isDirectory(MAIN));
+        Map<String, Set<String>> graph = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            for (Path file : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String pkg = MAIN.relativize(file.getParent()).toString().replace(file.getFileSystem().getSeparator(), ".");
+                Set<String> to = graph.computeIfAbsent(pkg, k -> new TreeSet<>());
+                Matcher m = REFERENCE.matcher(Files.readString(file));
+                while (m.find()) {
+                    if (m.group(1).equals(pkg) == false) to.add(m.group(1));
+                }
+            }
+        }
+        return graph;
+    }
+
+    public void testNoPackageCycles() throws IOException {
+        Map<String, Set<String>> graph = references();
+        for (String start : graph.keySet()) {
+            // a cycle through start: start reaches itself
+            Deque<String> todo = new ArrayDeque<>(graph.get(start));
+            Set<String> seen = new HashSet<>();
+            while (todo.isEmpty() == false) {
+                String next = todo.pop();
+                assertNotEquals("package cycle through " + start, start, next);
+                if (seen.add(next)) todo.addAll(graph.getOrDefault(next, Set.of()));
+            }
+        }
+    }
+
+    public void testEngineAndLuceneQueriesAreFreeOfOpenSearch() throws IOException {
+        Map<String, Set<String>> graph = references();
+        Map<String, Set<String>> offending = new HashMap<>();
+        graph.forEach((pkg, to) -> {
+            if (pkg.startsWith("org.nearduplicate.core") || pkg.equals("org.nearduplicate.lucene")) {
+                for (String target : to) {
+                    if (target.startsWith("org.opensearch") || target.startsWith("org.nearduplicate.opensearch")) {
+                        offending.computeIfAbsent(pkg, k -> new TreeSet<>()).add(target);
+                    }
+                }
+            }
+        });
+        assertEquals(Map.of(), offending);
+        assertTrue("the engine packages exist", graph.keySet().containsAll(List.of("org.nearduplicate.core.extract",
+            "org.nearduplicate.core.features", "org.nearduplicate.core.sketch", "org.nearduplicate.core.keys")));
+    }
+
+    public void testNoToolsInThePlugin() throws IOException {
+        for (String pkg : references().keySet()) {
+            assertFalse(pkg, pkg.startsWith("org.nearduplicate.tools") || pkg.startsWith("org.nearduplicate.bench"));
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package org.nearduplicate.opensearch.common;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.startsWith;
+
+import org.opensearch.common.xcontent.json.JsonXContent;
+import org.opensearch.core.common.ParsingException;
+import org.opensearch.core.xcontent.DeprecationHandler;
+import org.opensearch.core.xcontent.NamedXContentRegistry;
+import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.test.OpenSearchTestCase;
+
+import java.io.IOException;
+
+/** One range (0..64), one format (integer or integer string) and one default rule for every caller of max_distance. */
+public class MaxDistanceTests extends OpenSearchTestCase {
+
+    private static XContentParser valueParser(String json) throws IOException {
+        XContentParser parser = JsonXContent.jsonXContent.createParser(
+            NamedXContentRegistry.EMPTY,
+            DeprecationHandler.THROW_UNSUPPORTED_OPERATION,
+            "{\"max_distance\": " + json + "}"
+        );
+        parser.nextToken();
+        parser.nextToken();
+        parser.nextToken();
+        return parser;
+    }
+
+    public void testAcceptsIntegersAndIntegerStringsInRange() throws IOException {
+        int k = randomIntBetween(0, 64);
+        assertEquals(k, MaxDistance.parse(valueParser(Integer.toString(k)), "q"));
+        assertEquals(k, MaxDistance.parse(valueParser("\"" + k + "\""), "q"));
+        assertEquals(Integer.valueOf(k), MaxDistance.parse((Object) k, "q"));
+        assertEquals(Integer.valueOf(k), MaxDistance.parse((Object) (" " + k + " "), "q"));
+        assertEquals(Integer.valueOf(k), MaxDistance.parse((Object) (long) k, "q"));
+        assertEquals(k, MaxDistance.check(k, "q"));
+        assertNull(MaxDistance.parse((Object) null, "q"));
+        assertNull(MaxDistance.checkOptional(null, "q"));
+    }
+
+    public void testRejectsEverythingElseNamingTheOptionAndOwner() throws IOException {
+        int outside = randomBoolean() ? randomIntBetween(-1000, -1) : randomIntBetween(65, 1000);
+        ParsingException range = expectThrows(ParsingException.class, () -> MaxDistance.parse(valueParser(Integer.toString(outside)), "q"));
+        assertThat(range.getMessage(), containsString("[q] [max_distance] must be between 0 and 64, got " + outside));
+        for (String json : new String[] { "1.5", "\"x\"", "true", "99999999999" }) {
+            ParsingException e = expectThrows(ParsingException.class, () -> MaxDistance.parse(valueParser(json), "near_duplicate"));
+            assertThat(json, e.getMessage(), containsString("[near_duplicate] [max_distance] must be an integer between 0 and 64"));
+        }
+        for (Object value : new Object[] { 1.5, "x", true, 1L << 40 }) {
+            IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> MaxDistance.parse(value, null));
+            assertThat(e.getMessage(), startsWith("[max_distance] must be an integer between 0 and 64"));
+        }
+        IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> MaxDistance.check(outside, "near_duplicate"));
+        assertEquals("[near_duplicate] [max_distance] must be between 0 and 64, got " + outside, e.getMessage());
+    }
+
+    public void testAbsentMeansTheFieldsValue() {
+        int field = randomIntBetween(0, 15);
+        int requested = randomIntBetween(0, 64);
+        assertEquals(field, MaxDistance.orField(null, field));
+        assertEquals(requested, MaxDistance.orField(requested, field));
+    }
+}

@@ -1,6 +1,12 @@
 package org.nearduplicate;
 
-import org.opensearch.test.OpenSearchTestCase;
+import org.junit.Test;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,9 +27,9 @@ import java.util.stream.Stream;
 /**
  * The layering the README's Architecture section promises, read from the sources: no package cycles, an engine
  * ({@code org.nearduplicate.core}) without OpenSearch types, Lucene queries without OpenSearch types, and no tools in
- * the plugin's main code.
+ * the plugin's main code. A plain JUnit test: it reads files, which the OpenSearch test framework's agent forbids.
  */
-public class ArchitectureTests extends OpenSearchTestCase {
+public class ArchitectureTests {
     private static final Path MAIN = Path.of("src", "main", "java");
     private static final Pattern REFERENCE = Pattern.compile("\\b((?:org\\.nearduplicate|org\\.opensearch)(?:\\.[a-z]\\w*)+)\\.[A-Z]");
 
@@ -44,6 +50,7 @@ public class ArchitectureTests extends OpenSearchTestCase {
         return graph;
     }
 
+    @Test
     public void testNoPackageCycles() throws IOException {
         Map<String, Set<String>> graph = references();
         for (String start : graph.keySet()) {
@@ -58,6 +65,7 @@ public class ArchitectureTests extends OpenSearchTestCase {
         }
     }
 
+    @Test
     public void testEngineAndLuceneQueriesAreFreeOfOpenSearch() throws IOException {
         Map<String, Set<String>> graph = references();
         Map<String, Set<String>> offending = new HashMap<>();
@@ -75,6 +83,7 @@ public class ArchitectureTests extends OpenSearchTestCase {
             "org.nearduplicate.core.features", "org.nearduplicate.core.sketch", "org.nearduplicate.core.keys")));
     }
 
+    @Test
     public void testNoToolsInThePlugin() throws IOException {
         for (String pkg : references().keySet()) {
             assertFalse(pkg, pkg.startsWith("org.nearduplicate.tools") || pkg.startsWith("org.nearduplicate.bench"));

@@ -41,9 +41,12 @@ public final class NearDuplicateQuery extends Query {
     private final int maxDistance;
     private final BlockLayout layout;
     private final boolean scan;
+    /** The probed keys: the probe's own keys and, beyond the layout's exact distance, their variants. */
     private final BytesRef[] keys;
-    /** The probe's check value per key (see {@link BlockLayout#check}). */
+    /** Per probed key: the probe's check value of its combination (see {@link BlockLayout#check}). */
     private final long[] checks;
+    /** Per probed key: how many of the key's bits differ from the probe's (0 for the probe's own keys). */
+    private final int[] keyDistances;
 
     /**
      * @param scan read every fingerprint instead of looking up block keys; required when {@code maxDistance}
@@ -66,13 +69,28 @@ public final class NearDuplicateQuery extends Query {
         if (scan) {
             this.keys = new BytesRef[0];
             this.checks = new long[0];
+            this.keyDistances = new int[0];
         } else {
-            byte[][] raw = layout.keys(fingerprint);
-            this.keys = new BytesRef[raw.length];
-            this.checks = new long[raw.length];
-            for (int i = 0; i < raw.length; i++) {
-                keys[i] = new BytesRef(raw[i]);
-                checks[i] = layout.check(fingerprint, i);
+            int n = Math.toIntExact(layout.probeKeyCount(maxDistance));
+            this.keys = new BytesRef[n];
+            this.checks = new long[n];
+            this.keyDistances = new int[n];
+            long[] combinationChecks = new long[layout.keyCount()];
+            for (int c = 0; c < combinationChecks.length; c++) {
+                combinationChecks[c] = layout.check(fingerprint, c);
+            }
+            record Probed(BytesRef key, long check, int distance) {}
+            Probed[] probed = new Probed[n];
+            int[] next = { 0 };
+            layout.probeKeys(fingerprint, maxDistance, (combination, key, keyDistance) -> {
+                probed[next[0]++] = new Probed(new BytesRef(key), combinationChecks[combination], keyDistance);
+            });
+            // in term order, so that the terms dictionary is walked forward
+            Arrays.sort(probed, (a, b) -> a.key().compareTo(b.key()));
+            for (int i = 0; i < n; i++) {
+                keys[i] = probed[i].key();
+                checks[i] = probed[i].check();
+                keyDistances[i] = probed[i].distance();
             }
         }
     }
@@ -178,7 +196,10 @@ public final class NearDuplicateQuery extends Query {
             FieldInfo info = context.reader().getFieldInfos().fieldInfo(field);
             boolean checked = layout.checkBits() > 0 && info != null && info.getIndexOptions() == IndexOptions.DOCS_AND_FREQS;
             // the check bits are stored as term frequency - 1
-            KeyPostings.FrequencyCheck check = checked ? (key, frequency) -> Long.bitCount((frequency - 1) ^ checks[key]) <= maxDistance : null;
+            // a key's own distance and its check bits' distance lie on disjoint bits: their sum is a lower bound
+            KeyPostings.FrequencyCheck check = checked
+                ? (key, frequency) -> keyDistances[key] + Long.bitCount((frequency - 1) ^ checks[key]) <= maxDistance
+                : null;
             return new ScorerSupplier() {
                 @Override
                 public Scorer get(long leadCost) throws IOException {
@@ -219,10 +240,9 @@ public final class NearDuplicateQuery extends Query {
         }
 
         private boolean sharesKey(long value) {
-            byte[] key = new byte[layout.keyBytes()];
+            int[] thresholds = layout.probeThresholds(maxDistance);
             for (int c = 0; c < layout.keyCount(); c++) {
-                layout.key(value, c, key, 0);
-                if (Arrays.equals(key, 0, key.length, keys[c].bytes, keys[c].offset, keys[c].offset + keys[c].length)) {
+                if (Long.bitCount((value ^ fingerprint) & layout.keptMask(c)) <= thresholds[c]) {
                     return true;
                 }
             }

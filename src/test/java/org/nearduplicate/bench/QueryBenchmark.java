@@ -34,7 +34,8 @@ import java.util.concurrent.TimeUnit;
  * The shard-level cost of one {@code near_duplicate} query, without HTTP or OpenSearch around it: a Lucene index of
  * {@code docs} random fingerprints (one segment, memory-mapped, as a force-merged shard), searched for the top 20
  * within {@code k} of a probe. Probes are near-copies (0..k flipped bits) of indexed fingerprints, so every query
- * has hits. {@code checkBits} compares key layouts with and without check bits; {@code scan} is the doc-values scan.
+ * has hits. {@code checkBits} compares key layouts with and without check bits; {@code scan} is the doc-values scan;
+ * {@code k} queries one index at another distance than its layout's maximum (multi-probe layouts such as 4:16).
  * The index is built once per (docs, blocks, k, checkBits) under {@code target/query-bench/} and reused.
  */
 @State(Scope.Benchmark)
@@ -53,6 +54,10 @@ public class QueryBenchmark {
     @Param({ "false" })
     public boolean scan;
 
+    /** The query's distance; -1: the layout's max_distance. Probes are copies with 0..k bits flipped. */
+    @Param({ "-1" })
+    public int k;
+
     private Directory directory;
     private DirectoryReader reader;
     private IndexSearcher searcher;
@@ -64,6 +69,9 @@ public class QueryBenchmark {
     public void open() throws IOException {
         String[] parts = layout.split(":");
         blockLayout = new BlockLayout(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), checkBits);
+        if (k < 0) {
+            k = blockLayout.maxDistance();
+        }
         Path path = Path.of("target", "query-bench", docs + "-" + parts[0] + "-" + parts[1] + "-check" + checkBits);
         long[] sample = new long[4096];
         SplittableRandom random = new SplittableRandom(42);
@@ -97,7 +105,7 @@ public class QueryBenchmark {
         SplittableRandom flips = new SplittableRandom(7);
         for (int i = 0; i < probes.length; i++) {
             long probe = sample[i];
-            for (int f = flips.nextInt(blockLayout.maxDistance() + 1); f > 0; f--) {
+            for (int f = flips.nextInt(k + 1); f > 0; f--) {
                 probe ^= 1L << flips.nextInt(64);
             }
             probes[i] = probe;
@@ -116,7 +124,7 @@ public class QueryBenchmark {
     @Benchmark
     public TopDocs query() throws IOException {
         long probe = probes[next++ & (probes.length - 1)];
-        return searcher.search(new NearDuplicateQuery("fp", probe, blockLayout.maxDistance(), blockLayout, scan), 20);
+        return searcher.search(new NearDuplicateQuery("fp", probe, k, blockLayout, scan), 20);
     }
 
     public static void main(String[] args) throws Exception {

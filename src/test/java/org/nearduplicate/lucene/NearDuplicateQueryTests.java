@@ -91,7 +91,7 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
                 fp = randomLong();
             } else {
                 // planted neighbour of a center at a random distance, including beyond k_max
-                fp = flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 12));
+                fp = flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, Math.max(12, layout.maxDistance() + 4)));
             }
             Document doc = new Document();
             doc.add(new StringField("id", id, Field.Store.YES));
@@ -122,7 +122,28 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
         return corpus;
     }
 
+    /** A layout whose keys are single blocks and whose queries probe block variants up to k = 16. */
+    private static BlockLayout randomMultiProbeLayout() {
+        while (true) {
+            int blocks = randomIntBetween(4, 8);
+            int k = randomIntBetween(blocks, BlockLayout.MAX_DISTANCE);
+            try {
+                BlockLayout layout = new BlockLayout(blocks, k);
+                return switch (randomIntBetween(0, 2)) {
+                    case 0 -> layout;
+                    case 1 -> new BlockLayout(blocks, k, 0);
+                    default -> new BlockLayout(blocks, k, randomIntBetween(0, layout.maxCheckBits()));
+                };
+            } catch (IllegalArgumentException tooManyProbeKeys) {
+                // e.g. 4 wide blocks at k = 16 fit, fewer blocks would not: draw again
+            }
+        }
+    }
+
     private static BlockLayout randomLayout() {
+        if (randomBoolean()) {
+            return randomMultiProbeLayout();
+        }
         int blocks = randomIntBetween(2, 8);
         int k = randomIntBetween(0, blocks - 1);
         while (BlockLayoutTestUtil.keyCount(blocks, k) > BlockLayout.MAX_KEYS) {
@@ -184,6 +205,20 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
                     assertEquals(layout + " probe " + Fingerprints.toHex(probe) + " k " + k, bruteForce(corpus, probe, k), hits(corpus, query, 1f));
                     assertEquals(bruteForce(corpus, probe, k).size(), corpus.searcher.count(query));
                 }
+            }
+        }
+    }
+
+    /** Any k from 0 to 16 from one multi-probe index, with and without check bits, equals the brute force. */
+    public void testMultiProbeAnswersEveryKExactly() throws IOException {
+        BlockLayout layout = randomBoolean() ? new BlockLayout(4, 16) : randomMultiProbeLayout();
+        try (Corpus corpus = buildCorpus(layout)) {
+            for (int k = 0; k <= layout.maxDistance(); k++) {
+                long probe = randomBoolean() ? corpus.centers[randomIntBetween(0, corpus.centers.length - 1)] : randomProbe(corpus);
+                NearDuplicateQuery query = new NearDuplicateQuery(FIELD, probe, k, layout, false);
+                Map<String, Integer> expected = bruteForce(corpus, probe, k);
+                assertEquals(layout + " probe " + Fingerprints.toHex(probe) + " k " + k, expected, hits(corpus, query, 1f));
+                assertEquals(expected.size(), corpus.searcher.count(query));
             }
         }
     }

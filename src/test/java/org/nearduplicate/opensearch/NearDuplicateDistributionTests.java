@@ -69,7 +69,9 @@ public class NearDuplicateDistributionTests extends OpenSearchIntegTestCase {
             String index = "pages-" + shards;
             assertAcked(
                 prepareCreate(index).setSettings(Settings.builder().put("index.number_of_shards", shards).put("index.number_of_replicas", replicas))
-                    .setMapping("fp", "type=simhash,blocks=4,max_distance=3")
+                    .setMapping("fp", promised.computeIfAbsent(index, i -> randomBoolean() ? 16 : 3) == 16
+                        ? "type=simhash" // the default: any k up to 16 by multi-probe
+                        : "type=simhash,blocks=4,max_distance=3,check_bits=16") // the 0.1.0 default
             );
             Map<String, Long> corpus = new HashMap<>();
             corpora.put(index, corpus);
@@ -129,7 +131,7 @@ public class NearDuplicateDistributionTests extends OpenSearchIntegTestCase {
     }
 
     private long randomFingerprint() {
-        return randomBoolean() ? randomLong() : NearDuplicateQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 6));
+        return randomBoolean() ? randomLong() : NearDuplicateQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 18));
     }
 
     private void index(String index, Map<String, Long> corpus, int firstId, int count) {
@@ -145,6 +147,8 @@ public class NearDuplicateDistributionTests extends OpenSearchIntegTestCase {
     }
 
     private List<long[]> probes;
+    /** Per index, the max_distance its mapping promises. */
+    private final Map<String, Integer> promised = new HashMap<>();
 
     /** The same probes for every check, so that results before and after a restart are comparable. */
     private List<long[]> probes() {
@@ -153,14 +157,17 @@ public class NearDuplicateDistributionTests extends OpenSearchIntegTestCase {
         for (long center : centers) {
             probes.add(new long[] { center, 3 });
             probes.add(new long[] { NearDuplicateQueryTests.flipBits(center, 2), 2 });
-            probes.add(new long[] { center, 7 }); // beyond k_max: scan
+            probes.add(new long[] { center, randomIntBetween(4, 16) }); // multi-probe, or a scan on the 0.1.0 layout
+            probes.add(new long[] { NearDuplicateQueryTests.flipBits(center, randomIntBetween(0, 16)), randomIntBetween(0, 16) });
+            probes.add(new long[] { center, 17 }); // beyond every layout: scan
         }
         probes.add(new long[] { 0x5555_5555_5555_5555L, 3 });
         return probes;
     }
 
     private TreeMap<String, Integer> search(String index, long probe, int k) {
-        NearDuplicateQueryBuilder query = new NearDuplicateQueryBuilder("fp", NearDuplicateProbe.fingerprint(probe)).maxDistance(k).allowScan(k > 3);
+        NearDuplicateQueryBuilder query = new NearDuplicateQueryBuilder("fp", NearDuplicateProbe.fingerprint(probe)).maxDistance(k)
+            .allowScan(k > promised.get(index));
         SearchResponse response = client().prepareSearch(index).setQuery(query).setSize(10_000).setTrackTotalHits(true).get();
         assertEquals(0, response.getFailedShards());
         TreeMap<String, Integer> hits = new TreeMap<>();

@@ -174,7 +174,7 @@ public class NearDuplicateGroupsClusterTests extends OpenSearchIntegTestCase {
         assertAcked(prepareCreate("errors").setMapping("fp", "type=simhash,blocks=4,max_distance=2", "title", "type=text"));
         client().prepareIndex("errors").setId("1").setSource("fp", "0000000000000001").setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
         Exception tooFar = expectThrows(Exception.class, () -> groups(new NearDuplicateGroupsRequest("errors", "fp").maxDistance(3)));
-        assertThat(ExceptionsHelper.unwrapCause(tooFar).getMessage(), containsString("exceeds the indexed max_distance [2]"));
+        assertThat(ExceptionsHelper.unwrapCause(tooFar).getMessage(), containsString("exceeds [2], the largest distance the groups API answers"));
         assertEquals(RestStatus.BAD_REQUEST, ExceptionsHelper.status(tooFar));
         Exception wrongType = expectThrows(Exception.class, () -> groups(new NearDuplicateGroupsRequest("errors", "title")));
         assertThat(ExceptionsHelper.unwrapCause(wrongType).getMessage(), containsString("is of type [text], expected [simhash]"));

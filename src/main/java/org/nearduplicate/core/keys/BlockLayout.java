@@ -25,6 +25,14 @@ import java.util.Objects;
  * their distance is a lower bound of the full distance and no near-duplicate is ever rejected. The default is the
  * fewest whole bytes that let about 1 % of random candidates through at {@code maxDistance}
  * ({@link #defaultCheckBits}), at most {@link #MAX_CHECK_BITS}.
+ *
+ * <p><b>Multi-probe: any k up to {@link #MAX_DISTANCE} from one index.</b> When {@code maxDistance >= blocks}, each key
+ * is one block, and a query for distance k probes, for block i, every variant of the probe's block within
+ * {@code t_i} bits, with thresholds that sum to {@code k + 1 - blocks} (pigeonhole with variable thresholds: Qin et
+ * al., "GPH", ICDE 2018; with equal thresholds it is the multi-index hashing of Norouzi, Punjani and Fleet, TPAMI
+ * 2014). Exact: if every block i differed in more than {@code t_i} bits, the distance would be at least
+ * {@code sum(t_i + 1) = k + 1}. A variant's own distance adds to its check-bit distance, so the posting-level lower
+ * bound stays exact. The same probing serves any k up to the layout's {@code maxDistance}: users choose k per query.
  */
 public final class BlockLayout {
     public static final int BITS = 64;
@@ -33,12 +41,20 @@ public final class BlockLayout {
     public static final int MAX_KEYS = 256;
     /**
      * Check bits are stored as a term frequency ({@code check + 1}), and Lucene sums a document's term frequencies
-     * per field into an int: at most 24 bits, and fewer when {@code keys * 2^bits} would not fit.
+     * per field into an int: at most 28 bits, and fewer when {@code keys * 2^bits} would not fit.
      */
-    public static final int MAX_CHECK_BITS = 24;
+    public static final int MAX_CHECK_BITS = 28;
+    /** The most check bits an exact (non multi-probe) layout takes by default. */
+    static final int DEFAULT_MAX_CHECK_BITS = 24;
+    /** The largest {@code maxDistance} a layout may promise; beyond, queries scan doc values. */
+    public static final int MAX_DISTANCE = 16;
+    /** Bounds the keys one query looks up (block variants included). */
+    public static final long MAX_PROBE_KEYS = 20_000;
 
     private final int blocks;
     private final int maxDistance;
+    /** Blocks per key. */
+    private final int kept;
     private final int[] blockStart;
     private final int[] blockWidth;
     /** For each combination, the indices of the kept blocks, ascending. */
@@ -62,12 +78,13 @@ public final class BlockLayout {
         if (blocks < 1 || blocks > MAX_BLOCKS) {
             throw new IllegalArgumentException("[blocks] must be between 1 and " + MAX_BLOCKS + ", got " + blocks);
         }
-        if (maxDistance < 0 || maxDistance >= blocks) {
-            throw new IllegalArgumentException(
-                "[max_distance] must be between 0 and blocks - 1 = " + (blocks - 1) + ", got " + maxDistance
-            );
+        if (maxDistance < 0 || maxDistance > MAX_DISTANCE) {
+            throw new IllegalArgumentException("[max_distance] must be between 0 and " + MAX_DISTANCE + ", got " + maxDistance);
         }
-        long keyCount = binomial(blocks, blocks - maxDistance);
+        // below blocks, keys are combinations of the blocks - max_distance kept blocks and match exactly; from blocks on,
+        // keys are single blocks and queries probe block variants (multi-probe)
+        int kept = maxDistance < blocks ? blocks - maxDistance : 1;
+        long keyCount = binomial(blocks, kept);
         if (keyCount > MAX_KEYS) {
             throw new IllegalArgumentException(
                 "blocks [" + blocks + "] with max_distance [" + maxDistance + "] would need " + keyCount
@@ -76,6 +93,7 @@ public final class BlockLayout {
         }
         this.blocks = blocks;
         this.maxDistance = maxDistance;
+        this.kept = kept;
         this.blockStart = new int[blocks];
         this.blockWidth = new int[blocks];
         int start = BITS;
@@ -85,7 +103,7 @@ public final class BlockLayout {
             blockStart[b] = start; // block 0 holds the most significant bits
         }
         List<int[]> combos = new ArrayList<>();
-        choose(blocks, blocks - maxDistance, 0, new int[blocks - maxDistance], 0, combos);
+        choose(blocks, kept, 0, new int[kept], 0, combos);
         this.combinations = combos.toArray(new int[0][]);
         this.keptBits = new int[combinations.length];
         this.keptMask = new long[combinations.length];
@@ -104,7 +122,9 @@ public final class BlockLayout {
         }
         this.maxCheckBits = limit;
         if (checkBits == -1) {
-            checkBits = defaultCheckBits(maxDistance, limit);
+            // multi-probe layouts take every check bit they can carry: at k = 16 each one halves the doc-value reads;
+            // exact layouts keep the fewest whole bytes (at most 24, the defaults their mappings were made with)
+            checkBits = maxDistance >= blocks ? limit : defaultCheckBits(maxDistance, Math.min(limit, DEFAULT_MAX_CHECK_BITS));
         } else if (checkBits < 0 || checkBits > limit) {
             throw new IllegalArgumentException(
                 "[check_bits] must be between 0 and " + limit + " for blocks [" + blocks + "] with max_distance [" + maxDistance
@@ -112,7 +132,94 @@ public final class BlockLayout {
             );
         }
         this.checkBits = checkBits;
+        long probeKeys = probeKeyCount(maxDistance);
+        if (probeKeys > MAX_PROBE_KEYS) {
+            throw new IllegalArgumentException(
+                "blocks [" + blocks + "] with max_distance [" + maxDistance + "] would look up " + probeKeys
+                    + " keys per query, more than the limit of " + MAX_PROBE_KEYS + "; use more blocks or a smaller max_distance"
+            );
+        }
     }
+
+    /** The largest distance answered by keys that match exactly ({@code blocks - kept}); beyond it, block variants are probed. */
+    public int exactDistance() {
+        return blocks - kept;
+    }
+
+    /**
+     * Per combination, how many bits its probed variants may differ from the probe's (-1: not probed) for a query at
+     * distance {@code k}. Up to {@link #exactDistance()} every key is probed exactly (thresholds 0); beyond, keys are
+     * single blocks and the thresholds sum to {@code k + 1 - blocks}, the larger ones on the first (widest) blocks.
+     *
+     * @throws IllegalArgumentException if {@code k} exceeds {@link #maxDistance()}
+     */
+    public int[] probeThresholds(int k) {
+        if (k < 0 || k > maxDistance) {
+            throw new IllegalArgumentException("distance [" + k + "] is outside the layout's 0.." + maxDistance);
+        }
+        int[] thresholds = new int[combinations.length];
+        if (kept > 1) {
+            return thresholds; // combinations of blocks, matched exactly (then k <= maxDistance = exactDistance())
+        }
+        // single blocks: sum(t_i + 1) = k + 1
+        int base = (k + 1) / blocks - 1;
+        int extra = (k + 1) % blocks;
+        for (int b = 0; b < blocks; b++) {
+            thresholds[b] = base + (b < extra ? 1 : 0);
+        }
+        return thresholds;
+    }
+
+    /** The keys a query at distance {@code k} looks up (variants included). */
+    public long probeKeyCount(int k) {
+        int[] thresholds = probeThresholds(k);
+        long total = 0;
+        for (int c = 0; c < thresholds.length; c++) {
+            for (int d = 0; d <= thresholds[c]; d++) {
+                total += binomial(keptBits[c], d);
+            }
+        }
+        return total;
+    }
+
+    /** Receives one probed key: its combination, its bytes and how many bits it differs from the probe's own key. */
+    @FunctionalInterface
+    public interface ProbeKeyConsumer {
+        void accept(int combination, byte[] key, int keyDistance);
+    }
+
+    /**
+     * Every key a query for {@code fingerprint} at distance {@code k} looks up, with its distance from the probe's key:
+     * exactly {@link #probeKeyCount} keys, each a fresh array. Every document within {@code k} has at least one of them
+     * among its own keys, with at most its distance on the key's bits.
+     */
+    public void probeKeys(long fingerprint, int k, ProbeKeyConsumer out) {
+        int[] thresholds = probeThresholds(k);
+        for (int c = 0; c < combinations.length; c++) {
+            if (thresholds[c] < 0) continue;
+            int[] positions = new int[keptBits[c]];
+            int p = 0;
+            for (int bit = 0; bit < BITS; bit++) {
+                if ((keptMask[c] >>> bit & 1L) != 0) positions[p++] = bit;
+            }
+            for (int d = 0; d <= thresholds[c]; d++) {
+                flips(fingerprint, c, positions, d, 0, out, d);
+            }
+        }
+    }
+
+    private void flips(long fingerprint, int c, int[] positions, int remaining, int from, ProbeKeyConsumer out, int distance) {
+        if (remaining == 0) {
+            byte[] key = new byte[keyBytes];
+            key(fingerprint, c, key, 0);
+            out.accept(c, key, distance);
+            return;
+        }
+        for (int i = from; i <= positions.length - remaining; i++) {
+            flips(fingerprint ^ (1L << positions[i]), c, positions, remaining - 1, i + 1, out, distance);
+        }
+    }
+
 
     /**
      * The fewest whole bytes of check bits that let at most ~1.2 % of random candidates through at distance

@@ -199,7 +199,8 @@ public class BlockLayoutTests {
         assertEquals(0, new BlockLayout(1, 0).checkBits()); // the key keeps all 64 bits
         assertEquals(0, new BlockLayout(2, 0).checkBits()); // k = 0: the one key keeps all 64 bits
         assertEquals(16, new BlockLayout(2, 1).checkBits());
-        assertEquals(24, new BlockLayout(4, 3).maxCheckBits());
+        assertEquals(28, new BlockLayout(4, 3).maxCheckBits());
+        assertEquals(28, new BlockLayout(4, 16).checkBits()); // multi-probe layouts take all they can carry
         assertEquals(16, new BlockLayout(4, 1).maxCheckBits()); // keys of 48 bits leave 16 out
         assertEquals(23, new BlockLayout(10, 5).maxCheckBits()); // 252 keys: 252 * 2^24 would overflow an int
         assertEquals(new BlockLayout(4, 3), new BlockLayout(4, 3, 16));
@@ -208,8 +209,8 @@ public class BlockLayoutTests {
 
     @Test
     public void testRejectsUnsupportedCheckBits() {
-        assertThrows("[check_bits] must be between 0 and 24 for blocks [4] with max_distance [3]", () -> new BlockLayout(4, 3, 25));
-        assertThrows("[check_bits] must be between 0 and 24", () -> new BlockLayout(4, 3, -8));
+        assertThrows("[check_bits] must be between 0 and 28 for blocks [4] with max_distance [3]", () -> new BlockLayout(4, 3, 29));
+        assertThrows("[check_bits] must be between 0 and 28", () -> new BlockLayout(4, 3, -8));
         assertThrows("[check_bits] must be between 0 and 16", () -> new BlockLayout(4, 1, 17));
         assertThrows("[check_bits] must be between 0 and 0", () -> new BlockLayout(1, 0, 8));
     }
@@ -218,8 +219,9 @@ public class BlockLayoutTests {
     public void testRejectsUnsupportedLayouts() {
         assertThrows("[blocks] must be between 1 and 16", () -> new BlockLayout(0, 0));
         assertThrows("[blocks] must be between 1 and 16", () -> new BlockLayout(17, 3));
-        assertThrows("[max_distance] must be between 0 and blocks - 1", () -> new BlockLayout(4, 4));
-        assertThrows("[max_distance] must be between 0 and blocks - 1", () -> new BlockLayout(4, -1));
+        assertThrows("[max_distance] must be between 0 and 16", () -> new BlockLayout(4, 17));
+        assertThrows("[max_distance] must be between 0 and 16", () -> new BlockLayout(4, -1));
+        assertThrows("keys per query", () -> new BlockLayout(3, 16)); // 22-bit blocks: too many variants
         assertThrows("more than the limit of 256", () -> new BlockLayout(16, 8)); // 12870 keys
     }
 

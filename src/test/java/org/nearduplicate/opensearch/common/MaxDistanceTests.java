@@ -55,10 +55,12 @@ public class MaxDistanceTests extends OpenSearchTestCase {
         assertEquals("[near_duplicate] [max_distance] must be between 0 and 64, got " + outside, e.getMessage());
     }
 
-    public void testAbsentMeansTheFieldsValue() {
-        int field = randomIntBetween(0, 15);
+    public void testAbsentMeansTheRecommendedDistanceCappedByTheField() {
+        int field = randomIntBetween(0, 16);
         int requested = randomIntBetween(0, 64);
-        assertEquals(field, MaxDistance.orField(null, field));
+        assertEquals(Math.min(MaxDistance.RECOMMENDED, field), MaxDistance.orField(null, field));
+        assertEquals(3, MaxDistance.orField(null, 3)); // an index made by 0.1.0 keeps its default
+        assertEquals(MaxDistance.RECOMMENDED, MaxDistance.orField(null, 16));
         assertEquals(requested, MaxDistance.orField(requested, field));
     }
 }

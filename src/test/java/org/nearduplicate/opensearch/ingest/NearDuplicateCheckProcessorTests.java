@@ -151,7 +151,7 @@ public class NearDuplicateCheckProcessorTests extends OpenSearchTestCase {
     public void testLookupsOverTheCapWaitInABoundedQueue() {
         try (PendingClient client = new PendingClient(getTestName())) {
             NearDuplicateCheckProcessor p = processor(client, new RecentFingerprints.Registry(() -> 0L),
-                Map.of("max_in_flight", 1, "max_queued", 1, "on_unavailable", "tag"));
+                Map.of("max_in_flight", 1, "max_queued", 1, "on_unavailable", "tag", "max_distance", 3));
             Outcome a = run(p, doc("a", 0x1111_0000_0000_0000L));
             Outcome b = run(p, doc("b", 0x0000_2222_0000_0000L));
             Outcome c = run(p, doc("c", 0x0000_0000_3333_0000L));

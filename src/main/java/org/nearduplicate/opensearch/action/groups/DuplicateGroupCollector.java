@@ -41,9 +41,12 @@ public final class DuplicateGroupCollector {
     private long verifiedPairs;
 
     public DuplicateGroupCollector(BlockLayout layout, int maxDistance) {
-        if (maxDistance > layout.maxDistance()) {
+        // groups are pairs that share a key exactly; block variants (multi-probe) are a query-time technique
+        if (maxDistance > layout.exactDistance()) {
             throw new IllegalArgumentException(
-                "[max_distance] [" + maxDistance + "] exceeds the indexed max_distance [" + layout.maxDistance() + "] of the field"
+                "[max_distance] [" + maxDistance + "] exceeds [" + layout.exactDistance() + "], the largest distance the groups API answers "
+                    + "from the keys of this field (blocks [" + layout.blocks() + "], max_distance [" + layout.maxDistance() + "]); "
+                    + "find larger distances with [near_duplicate] queries"
             );
         }
         this.layout = layout;

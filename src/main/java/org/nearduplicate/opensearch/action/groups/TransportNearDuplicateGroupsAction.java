@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.nearduplicate.opensearch.common.MaxDistance;
 import org.apache.lucene.util.BytesRef;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.opensearch.action.support.ActionFilters;
@@ -131,7 +132,7 @@ public class TransportNearDuplicateGroupsAction extends HandledTransportAction<N
             if (collector == null) {
                 NearDuplicateShardKeysResponse any = responses.iterator().next();
                 layout = new BlockLayout(any.blocks(), any.maxDistance());
-                maxDistance = request.maxDistance() == null ? layout.maxDistance() : request.maxDistance();
+                maxDistance = MaxDistance.orField(request.maxDistance(), layout.exactDistance());
                 collector = new DuplicateGroupCollector(layout, maxDistance);
                 for (NearDuplicateShardKeysResponse r : responses) {
                     docs += r.docs();

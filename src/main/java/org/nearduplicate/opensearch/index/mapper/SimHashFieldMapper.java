@@ -63,7 +63,8 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
     /** The engine's default algorithm, pinned into each new mapping. */
     public static final String DEFAULT_ALGORITHM = SimHashSettings.DEFAULT.algorithmId();
     public static final int DEFAULT_BLOCKS = 4;
-    public static final int DEFAULT_MAX_DISTANCE = 3;
+    /** Any k up to 16 from the index (multi-probe of the 4 block keys); indices made by 0.1.0 pinned 3. */
+    public static final int DEFAULT_MAX_DISTANCE = BlockLayout.MAX_DISTANCE;
 
     public static final String OBJECT_FINGERPRINT = "fingerprint";
     public static final String OBJECT_ALGORITHM = "algorithm";

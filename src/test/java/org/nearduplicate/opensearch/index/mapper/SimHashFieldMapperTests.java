@@ -92,25 +92,25 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
     public void testCheckBitsParameter() throws IOException {
         long fp = randomLong();
         DocumentMapper defaults = mapper(b -> {});
-        assertThat(defaults.mappingSource().string(), containsString("\"check_bits\":16"));
+        assertThat(defaults.mappingSource().string(), containsString("\"check_bits\":28"));
         DocumentMapper none = mapper(b -> b.field("check_bits", 0));
         assertThat(none.mappingSource().string(), containsString("\"check_bits\":0"));
-        assertKeys(none.parse(source(b -> b.field("field", Fingerprints.toHex(fp)))), new BlockLayout(4, 3, 0), fp);
+        assertKeys(none.parse(source(b -> b.field("field", Fingerprints.toHex(fp)))), new BlockLayout(4, 16, 0), fp);
         DocumentMapper narrow = mapper(b -> b.field("blocks", 8).field("max_distance", 6).field("check_bits", 11));
         assertKeys(narrow.parse(source(b -> b.field("field", Fingerprints.toHex(fp)))), new BlockLayout(8, 6, 11), fp);
         assertThat(mapper(b -> b.field("blocks", 8).field("max_distance", 6)).mappingSource().string(), containsString("\"check_bits\":24"));
 
-        MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", 25)));
-        assertThat(e.getMessage(), containsString("[check_bits] must be between 0 and 24 for blocks [4] with max_distance [3]"));
+        MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", 29)));
+        assertThat(e.getMessage(), containsString("[check_bits] must be between 0 and 28 for blocks [4] with max_distance [16]"));
         e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", -2)));
-        assertThat(e.getMessage(), containsString("[check_bits] must be between 0 and 24"));
+        assertThat(e.getMessage(), containsString("[check_bits] must be between 0 and 28"));
         e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", "many")));
         assertThat(e.getMessage() + e.getCause(), containsString("many"));
     }
 
     public void testValueForms() throws IOException {
         DocumentMapper mapper = mapper(b -> {});
-        BlockLayout layout = new BlockLayout(4, 3);
+        BlockLayout layout = new BlockLayout(4, 16);
         long fp = randomLong();
 
         ParsedDocument hex = mapper.parse(source(b -> b.field("field", Fingerprints.toHex(fp))));
@@ -155,7 +155,7 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         String mapping = mapper.mappingSource().string();
         assertThat(mapping, containsString("\"algorithm\":\"" + canonical + "\""));
         assertThat(mapping, containsString("\"blocks\":4"));
-        assertThat(mapping, containsString("\"max_distance\":3"));
+        assertThat(mapping, containsString("\"max_distance\":16"));
 
         SimHashFieldMapper bare = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v1")).mappers().getMapper("field");
         assertEquals("a bare version pins today's defaults", SimHashFieldMapper.DEFAULT_ALGORITHM, bare.fieldType().algorithm());
@@ -193,8 +193,8 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
     public void testMappingValidation() {
         MapperParsingException blocks = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("blocks", 17)));
         assertThat(blocks.getMessage() + blocks.getCause(), containsString("[blocks] must be between 1 and 16, got 17"));
-        MapperParsingException k = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("blocks", 4).field("max_distance", 4)));
-        assertThat(k.getMessage() + k.getCause(), containsString("[max_distance] must be between 0 and blocks - 1 = 3, got 4"));
+        MapperParsingException k = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("blocks", 4).field("max_distance", 17)));
+        assertThat(k.getMessage() + k.getCause(), containsString("[max_distance] must be between 0 and 16, got 17"));
         MapperParsingException keys = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("blocks", 16).field("max_distance", 8)));
         assertThat(keys.getMessage() + keys.getCause(), containsString("more than the limit of 256"));
         MapperParsingException alg = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", " ")));
@@ -214,8 +214,8 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         }
         // repeating the mapping, with or without the resolved default check bits, is no update
         merge(service, fieldMapping(b -> b.field("type", "simhash")));
-        merge(service, fieldMapping(b -> b.field("type", "simhash").field("check_bits", 16)));
-        assertThat(service.documentMapper().mappingSource().toString(), containsString("\"check_bits\":16"));
+        merge(service, fieldMapping(b -> b.field("type", "simhash").field("check_bits", 28)));
+        assertThat(service.documentMapper().mappingSource().toString(), containsString("\"check_bits\":28"));
     }
 
     public void testMappingSerializesDefaults() throws IOException {

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.nearduplicate.opensearch.common.MaxDistance;
 import org.nearduplicate.lucene.NearDuplicateQuery;
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
 import org.nearduplicate.core.ContentType;
@@ -132,9 +133,11 @@ public class NearDuplicateQueryBuilderTests extends AbstractQueryTestCase<NearDu
             ? fingerprintOfDoc(builder.probe().like().id())
             : builder.probe().fingerprint();
         assertEquals(expected, q.getFingerprint());
-        int expectedK = builder.maxDistance() == null ? 3 : builder.maxDistance();
+        // FP_FIELD promises 3 (a 6/3 layout); the default field 16 (any k by multi-probe), where an absent k is 12
+        int promised = builder.fieldName().equals(FP_FIELD) ? 3 : 16;
+        int expectedK = builder.maxDistance() == null ? Math.min(MaxDistance.RECOMMENDED, promised) : builder.maxDistance();
         assertEquals(expectedK, q.getMaxDistance());
-        assertEquals(expectedK > 3, q.isScan());
+        assertEquals(expectedK > promised, q.isScan());
         assertEquals(builder.fieldName().equals(FP_FIELD) ? 6 : 4, q.getLayout().blocks());
     }
 

@@ -1,5 +1,6 @@
 package org.nearduplicate.core;
 
+import com.carrotsearch.randomizedtesting.RandomizedTest;
 import org.nearduplicate.core.features.IdfTable;
 import org.junit.Test;
 
@@ -10,13 +11,13 @@ import java.util.Map;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
-import static org.nearduplicate.core.keys.BlockLayoutTests.assertThrows;
+import static org.nearduplicate.core.EngineAsserts.assertThrows;
 
-public class SimHashSettingsTests {
+public class SimHashSettingsTests extends RandomizedTest {
 
     @Test
     public void testDefaultAlgorithmIdIsPinned() {
-        // changing the default changes every stored fingerprint's meaning: it must be deliberate
+        // fixed on purpose: changing the default changes every stored fingerprint's meaning, so it must be deliberate
         assertEquals(
             "simhash-v1:content_type=auto,extract=main,features=words,shingle_size=1,stopwords=true,weighting=tf,idf=none",
             SimHashSettings.DEFAULT.algorithmId()
@@ -44,6 +45,40 @@ public class SimHashSettingsTests {
         assertEquals(SimHashSettings.DEFAULT, SimHashSettings.fromAlgorithmId(SimHashSettings.DEFAULT.algorithmId()));
     }
 
+    /** Random combinations of the output-affecting options (as strings or typed values) round-trip through the id. */
+    @Test
+    public void testRandomSettingsRoundTrip() {
+        for (int i = 0; i < 200; i++) {
+            Map<String, Object> options = new HashMap<>();
+            if (randomBoolean()) options.put("content_type", randomFrom(new String[] { "text", "html", "auto" }));
+            if (randomBoolean()) options.put("extract", randomFrom(new Object[] { "main", "none", true, false }));
+            String features = randomFrom(new String[] { "words", "char_ngrams", "spotsigs" });
+            if (randomBoolean() || features.equals("words") == false) options.put("features", features);
+            // only the options the id keeps for these features: the others would come back as their defaults
+            if (features.equals("char_ngrams")) {
+                if (randomBoolean()) options.put("ngram_size", intOption(randomIntBetween(1, SimHashSettings.MAX_NGRAM_SIZE)));
+            } else if (randomBoolean()) {
+                options.put("shingle_size", intOption(randomIntBetween(1, SimHashSettings.MAX_SHINGLE_SIZE)));
+            }
+            if (features.equals("words") && randomBoolean()) options.put("stopwords", randomBoolean() ? randomBoolean() : randomFrom(new String[] { "true", "false" }));
+            if (randomBoolean()) {
+                String weighting = randomFrom(new String[] { "tf", "log_tf", "binary", "tf_idf" });
+                options.put("weighting", weighting);
+                if (weighting.equals("tf_idf") && randomBoolean()) options.put("idf", randomFrom(new String[] { SimHashSettings.BUILTIN_IDF, "custom-table" }));
+            }
+            Map<String, Object> consumed = new HashMap<>(options);
+            SimHashSettings s = SimHashSettings.fromMap(consumed);
+            assertTrue("all options consumed: " + consumed, consumed.isEmpty());
+            assertEquals(options.toString(), s, SimHashSettings.fromAlgorithmId(s.algorithmId()));
+            assertEquals(options.toString(), s.algorithmId(), SimHashSettings.fromAlgorithmId(s.algorithmId()).algorithmId());
+            assertEquals(options.toString(), s, SimHashSettings.fromMap(new HashMap<>(s.toMap())));
+        }
+    }
+
+    private static Object intOption(int value) {
+        return randomBoolean() ? value : String.valueOf(value);
+    }
+
     @Test
     public void testEveryOutputAffectingOptionChangesTheId() {
         String base = SimHashSettings.DEFAULT.algorithmId();
@@ -55,11 +90,12 @@ public class SimHashSettingsTests {
             assertNotEquals(change.getKey(), base, SimHashSettings.fromMap(options).algorithmId());
         }
         // limits only reject input, they do not change fingerprints
-        Map<String, Object> limits = new HashMap<>(Map.of("max_input_chars", 10, "max_features", "5"));
+        int maxInputChars = randomIntBetween(1, Integer.MAX_VALUE), maxFeatures = randomIntBetween(1, Integer.MAX_VALUE);
+        Map<String, Object> limits = new HashMap<>(Map.of("max_input_chars", maxInputChars, "max_features", String.valueOf(maxFeatures)));
         SimHashSettings limited = SimHashSettings.fromMap(limits);
         assertEquals(base, limited.algorithmId());
-        assertEquals(10, limited.maxInputChars());
-        assertEquals(5, limited.maxFeatures());
+        assertEquals(maxInputChars, limited.maxInputChars());
+        assertEquals(maxFeatures, limited.maxFeatures());
     }
 
     @Test

@@ -1,5 +1,7 @@
 package org.nearduplicate.core.features;
 
+import com.carrotsearch.randomizedtesting.RandomizedTest;
+import org.apache.lucene.analysis.CharArraySet;
 import org.nearduplicate.core.EngineInputException;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.SimHasher;
@@ -8,13 +10,15 @@ import org.junit.Test;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.assertThrows;
 
-public class SpotSignaturesTests {
+public class SpotSignaturesTests extends RandomizedTest {
 
     @Test
     public void testEnglishSpots() {
@@ -23,6 +27,57 @@ public class SpotSignaturesTests {
             SpotSignatures.defaultAntecedents(), 2, out::add);
         // "is" skips the stopword "a"; the trailing "the" has no chain
         assertEquals(List.of("the:quick:brown", "is:over:lazy", "a:lazy:dog"), out);
+    }
+
+    /**
+     * On a random token list with a random chain length: one spot per antecedent that has {@code chain} non-antecedents
+     * after it, in order, made of the antecedent and the next {@code chain} non-antecedents (antecedents in between are
+     * skipped).
+     */
+    @Test
+    public void testSpotsOfARandomTokenList() {
+        CharArraySet antecedents = SpotSignatures.defaultAntecedents();
+        String[] someAntecedents = { "the", "a", "is", "of", "and", "to", "in", "的", "我们", "在" };
+        for (String a : someAntecedents) assertTrue(a, antecedents.contains(a));
+        int chain = randomIntBetween(1, 5);
+        double antecedentShare = 0.1 + 0.6 * randomDouble();
+        List<String> tokens = new ArrayList<>();
+        for (int i = randomIntBetween(0, 200); i > 0; i--) {
+            if (randomDouble() < antecedentShare) {
+                tokens.add(randomFrom(someAntecedents));
+            } else {
+                String word;
+                do {
+                    word = randomAsciiLettersOfLengthBetween(2, 8).toLowerCase(Locale.ROOT);
+                } while (antecedents.contains(word));
+                tokens.add(word);
+            }
+        }
+        List<String> out = new ArrayList<>();
+        SpotSignatures.extract(tokens, antecedents, chain, out::add);
+
+        // expected, from the positions of the non-antecedents
+        List<Integer> content = new ArrayList<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            if (antecedents.contains(tokens.get(i)) == false) content.add(i);
+        }
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            if (antecedents.contains(tokens.get(i)) == false) continue;
+            int first = 0;
+            while (first < content.size() && content.get(first) < i) first++;
+            if (content.size() - first < chain) continue; // incomplete chain: no spot
+            StringBuilder spot = new StringBuilder(tokens.get(i));
+            for (int c = first; c < first + chain; c++) spot.append(':').append(tokens.get(content.get(c)));
+            expected.add(spot.toString());
+        }
+        assertEquals("chain " + chain + " tokens " + tokens, expected, out);
+        for (String spot : out) {
+            String[] parts = spot.split(":");
+            assertEquals(spot, chain + 1, parts.length);
+            assertTrue(spot, antecedents.contains(parts[0]));
+            for (int p = 1; p < parts.length; p++) assertFalse(spot, antecedents.contains(parts[p]));
+        }
     }
 
     @Test

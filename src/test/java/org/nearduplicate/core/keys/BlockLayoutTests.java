@@ -1,18 +1,27 @@
 package org.nearduplicate.core.keys;
 
+import com.carrotsearch.randomizedtesting.RandomizedTest;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.junit.Test;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Random;
+import java.util.Set;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
+import static org.nearduplicate.core.EngineAsserts.assertThrows;
 
-public class BlockLayoutTests {
+/**
+ * Properties of the pigeonhole layout, checked on every supported layout with fingerprints, distances and check bits
+ * drawn from the test seed ({@code -Dtests.seed=...} reproduces a failure); the known-answer tests pin the key format.
+ */
+public class BlockLayoutTests extends RandomizedTest {
     private static final int MAX_K = 8;
 
     /** Every (blocks, maxDistance) the layout accepts with maxDistance <= 8. */
@@ -42,7 +51,7 @@ public class BlockLayoutTests {
      */
     @Test
     public void testEverySetOfMaxDistanceDifferingBlocksSharesAKey() {
-        Random random = new Random(42);
+        Random random = getRandom();
         forEachSupportedLayout(layout -> {
             int b = layout.blocks(), k = layout.maxDistance();
             int[] subset = new int[k];
@@ -81,7 +90,7 @@ public class BlockLayoutTests {
 
     @Test
     public void testRandomPairsWithinMaxDistanceShareAKey() {
-        Random random = new Random(7);
+        Random random = getRandom();
         forEachSupportedLayout(layout -> {
             for (int i = 0; i < 300; i++) {
                 long a = random.nextLong();
@@ -96,7 +105,7 @@ public class BlockLayoutTests {
     /** Equal key c <=> the fingerprints agree on all blocks of combination c, for near and far pairs. */
     @Test
     public void testEqualKeysMeanEqualKeptBlocks() {
-        Random random = new Random(11);
+        Random random = getRandom();
         forEachSupportedLayout(layout -> {
             byte[] ka = new byte[layout.keyBytes()], kb = new byte[layout.keyBytes()];
             for (int i = 0; i < 100; i++) {
@@ -115,15 +124,17 @@ public class BlockLayoutTests {
         });
     }
 
+    /** The combination byte keeps the keys of one fingerprint distinct, even for 0 (all kept blocks equal). */
     @Test
     public void testKeysOfDifferentCombinationsNeverCollide() {
-        BlockLayout layout = new BlockLayout(5, 2);
-        byte[][] keys = layout.keys(0L);
-        for (int i = 0; i < keys.length; i++) {
-            for (int j = i + 1; j < keys.length; j++) {
-                assertFalse(Arrays.equals(keys[i], keys[j]));
+        Random random = getRandom();
+        forEachSupportedLayout(layout -> {
+            for (long fp : new long[] { 0L, -1L, random.nextLong() }) {
+                Set<ByteBuffer> distinct = new HashSet<>();
+                for (byte[] key : layout.keys(fp)) distinct.add(ByteBuffer.wrap(key));
+                assertEquals(layout + " " + Fingerprints.toHex(fp), layout.keyCount(), distinct.size());
             }
-        }
+        });
     }
 
     @Test
@@ -138,6 +149,7 @@ public class BlockLayoutTests {
         });
     }
 
+    /** Fixed on purpose: keys are stored in indexes, so their byte format must not change between versions. */
     @Test
     public void testKnownLayout() {
         BlockLayout layout = new BlockLayout(4, 1);
@@ -168,26 +180,32 @@ public class BlockLayoutTests {
     /** Check values are a lower bound of the distance: whenever two fingerprints share key c, check distance <= distance. */
     @Test
     public void testCheckDistanceNeverExceedsDistance() {
-        Random random = new Random(7);
+        Random random = getRandom();
         forEachSupportedLayout(base -> {
-            BlockLayout layout = new BlockLayout(base.blocks(), base.maxDistance(), base.maxCheckBits());
-            for (int i = 0; i < 200; i++) {
-                long a = random.nextLong();
-                long b = a;
-                for (int f = random.nextInt(20); f > 0; f--) {
-                    b ^= 1L << random.nextInt(64);
-                }
-                int distance = Long.bitCount(a ^ b);
-                for (int c = 0; c < layout.keyCount(); c++) {
-                    int checkDistance = Long.bitCount(layout.check(a, c) ^ layout.check(b, c));
-                    assertTrue(layout + " key " + c, checkDistance <= distance);
-                    if ((a & layout.keptMask(c)) == (b & layout.keptMask(c)) && layout.checkBits() == 64 - Long.bitCount(layout.keptMask(c))) {
-                        assertEquals("all free bits checked: check distance is the distance", distance, checkDistance);
-                    }
-                    assertTrue("a check fits a term frequency", layout.check(a, c) + 1 <= Integer.MAX_VALUE / layout.keyCount());
-                }
+            // the most check bits the layout allows, and a random number of them
+            for (int checkBits : new int[] { base.maxCheckBits(), randomIntBetween(0, base.maxCheckBits()) }) {
+                checkDistanceNeverExceedsDistance(new BlockLayout(base.blocks(), base.maxDistance(), checkBits), random);
             }
         });
+    }
+
+    private static void checkDistanceNeverExceedsDistance(BlockLayout layout, Random random) {
+        for (int i = 0; i < 200; i++) {
+            long a = random.nextLong();
+            long b = a;
+            for (int f = random.nextInt(20); f > 0; f--) {
+                b ^= 1L << random.nextInt(64);
+            }
+            int distance = Long.bitCount(a ^ b);
+            for (int c = 0; c < layout.keyCount(); c++) {
+                int checkDistance = Long.bitCount(layout.check(a, c) ^ layout.check(b, c));
+                assertTrue(layout + " key " + c, checkDistance <= distance);
+                if ((a & layout.keptMask(c)) == (b & layout.keptMask(c)) && layout.checkBits() == 64 - Long.bitCount(layout.keptMask(c))) {
+                    assertEquals("all free bits checked: check distance is the distance", distance, checkDistance);
+                }
+                assertTrue("a check fits a term frequency", layout.check(a, c) + 1 <= Integer.MAX_VALUE / layout.keyCount());
+            }
+        }
     }
 
     @Test
@@ -223,15 +241,5 @@ public class BlockLayoutTests {
         assertThrows("[max_distance] must be between 0 and 16", () -> new BlockLayout(4, -1));
         assertThrows("keys per query", () -> new BlockLayout(3, 16)); // 22-bit blocks: too many variants
         assertThrows("more than the limit of 256", () -> new BlockLayout(16, 8)); // 12870 keys
-    }
-
-    public static void assertThrows(String messagePart, Runnable r) {
-        try {
-            r.run();
-        } catch (IllegalArgumentException e) {
-            assertTrue("message [" + e.getMessage() + "] should contain [" + messagePart + "]", e.getMessage().contains(messagePart));
-            return;
-        }
-        fail("expected IllegalArgumentException containing [" + messagePart + "]");
     }
 }

@@ -1,5 +1,7 @@
 package org.nearduplicate.core.keys;
 
+import com.carrotsearch.randomizedtesting.RandomizedTest;
+import org.nearduplicate.core.MinHashSettings;
 import org.nearduplicate.core.sketch.MinHasher;
 import org.junit.Test;
 
@@ -13,25 +15,30 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.assertThrows;
 
-public class LshTests {
+public class LshTests extends RandomizedTest {
 
-    /** A shared key iff a whole band agrees: checked on random signatures with planted agreement. */
+    /**
+     * A shared key iff a whole band agrees: checked on random layouts and signatures (with unbanded values after the
+     * bands) with planted agreement.
+     */
     @Test
     public void testKeysAgreeExactlyWhenABandAgrees() {
-        Random random = new Random(7);
-        Lsh lsh = new Lsh(16, 4);
+        Random random = getRandom();
         for (int trial = 0; trial < 2000; trial++) {
-            int[] a = random.ints(64).toArray();
+            Lsh lsh = new Lsh(randomIntBetween(1, 32), randomIntBetween(1, 8));
+            int m = lsh.width() + randomIntBetween(0, 8);
+            int[] a = random.ints(m).toArray();
             int[] b = a.clone();
-            int changes = random.nextInt(70);
-            for (int c = 0; c < changes; c++) b[random.nextInt(64)] = random.nextInt(4); // small values: collisions too
+            // few changes half of the time, so that the pigeonhole case (fewer mismatches than bands) is common
+            int changes = random.nextInt(randomBoolean() ? lsh.bands() + 1 : m + 6);
+            for (int c = 0; c < changes; c++) b[random.nextInt(m)] = random.nextInt(4); // small values: collisions too
             Set<String> ka = new HashSet<>();
             for (byte[] k : lsh.keys(a)) ka.add(Arrays.toString(k));
             boolean shared = false;
             for (byte[] k : lsh.keys(b)) shared |= ka.contains(Arrays.toString(k));
-            assertEquals(lsh.shareBand(a, b), shared);
-            int mismatches = 64 - MinHasher.matches(a, b);
-            if (mismatches < lsh.bands()) assertTrue("pigeonhole: " + mismatches + " mismatches", shared);
+            assertEquals(lsh + " " + trial, lsh.shareBand(a, b), shared);
+            int mismatches = lsh.width() - MinHasher.matches(Arrays.copyOf(a, lsh.width()), Arrays.copyOf(b, lsh.width()));
+            if (mismatches < lsh.bands()) assertTrue(lsh + " pigeonhole: " + mismatches + " mismatches", shared);
         }
     }
 
@@ -44,6 +51,16 @@ public class LshTests {
         assertTrue(lsh.exactFor(1.0, 128));
         assertEquals(0, Lsh.maxMismatches(1.0, 128));
         assertEquals(64, Lsh.maxMismatches(0.5, 128));
+        // the same bound on random layouts and signature sizes
+        for (int i = 0; i < 200; i++) {
+            Lsh l = new Lsh(randomIntBetween(1, 64), randomIntBetween(1, 16));
+            int m = randomIntBetween(l.width(), MinHashSettings.MAX_HASHES);
+            double from = l.exactFrom(m);
+            assertEquals(l + " m=" + m, l.bands() - 1, Lsh.maxMismatches(from, m));
+            assertTrue(l + " m=" + m, l.exactFor(from, m));
+            assertFalse(l + " m=" + m, l.exactFor(from - 1.0 / m, m));
+            assertEquals(0, Lsh.maxMismatches(1.0, m));
+        }
     }
 
     /** The S-curve: 1-(1-s^r)^b; the threshold (1/b)^(1/r). */
@@ -54,8 +71,15 @@ public class LshTests {
         assertEquals(0.0, lsh.candidateProbability(0), 0);
         assertEquals(1.0, lsh.candidateProbability(1), 0);
         assertEquals(Math.pow(0.05, 0.2), lsh.threshold(), 1e-12);
-        // the chosen layout puts the S-curve's threshold near the requested one and uses at most m values
-        for (double t : new double[] { 0.3, 0.5, 0.7, 0.9 }) {
+        // the same on a random layout, and the curve rises with the similarity
+        Lsh l = new Lsh(randomIntBetween(1, 64), randomIntBetween(1, 16));
+        double s1 = randomDouble(), s2 = randomDouble(), lo = Math.min(s1, s2), hi = Math.max(s1, s2);
+        assertEquals(l + " s=" + s1, 1 - Math.pow(1 - Math.pow(s1, l.rows()), l.bands()), l.candidateProbability(s1), 1e-12);
+        assertEquals(l.toString(), Math.pow(1.0 / l.bands(), 1.0 / l.rows()), l.threshold(), 1e-12);
+        assertTrue(l + " " + lo + " " + hi, l.candidateProbability(lo) <= l.candidateProbability(hi));
+        // the chosen layout puts the S-curve's threshold near the requested one and uses at most m values; besides the
+        // fixed thresholds one drawn from [0.05, 0.95] (for m = 128 the chosen threshold is within 0.09 of every such t)
+        for (double t : new double[] { 0.3, 0.5, 0.7, 0.9, 0.05 + 0.9 * randomDouble() }) {
             Lsh chosen = Lsh.forThreshold(t, 128);
             assertTrue(chosen + " for " + t, chosen.width() <= 128 && Math.abs(chosen.threshold() - t) < 0.12);
             // no other layout has a smaller error

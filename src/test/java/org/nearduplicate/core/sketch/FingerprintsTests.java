@@ -1,20 +1,28 @@
 package org.nearduplicate.core.sketch;
 
+import com.carrotsearch.randomizedtesting.RandomizedTest;
 import org.junit.Test;
 
 import java.util.Random;
 
 import static org.junit.Assert.assertEquals;
-import static org.nearduplicate.core.keys.BlockLayoutTests.assertThrows;
+import static org.junit.Assert.assertTrue;
+import static org.nearduplicate.core.EngineAsserts.assertThrows;
 
-public class FingerprintsTests {
+public class FingerprintsTests extends RandomizedTest {
     private static final long[] EDGES = { 0L, 1L, -1L, Long.MIN_VALUE, Long.MAX_VALUE, 0x00ff_0000_0000_0000L };
+
+    /** A random fingerprint of any magnitude: full 64-bit values are most likely, short ones test the decimal forms. */
+    private static long randomFingerprint(Random random) {
+        long fp = random.nextLong() >>> random.nextInt(64);
+        return random.nextBoolean() ? fp : -fp;
+    }
 
     @Test
     public void testRoundTrips() {
-        Random random = new Random(3);
+        Random random = getRandom();
         for (int i = 0; i < 10_000; i++) {
-            long fp = i < EDGES.length ? EDGES[i] : random.nextLong();
+            long fp = i < EDGES.length ? EDGES[i] : random.nextBoolean() ? random.nextLong() : randomFingerprint(random);
             String hex = Fingerprints.toHex(fp);
             assertEquals(16, hex.length());
             assertEquals(fp, Fingerprints.parse(hex));
@@ -33,6 +41,27 @@ public class FingerprintsTests {
         }
     }
 
+    /** The Hamming distance is a metric on fingerprints, and flipping d bits moves a fingerprint by d. */
+    @Test
+    public void testDistanceIsAMetric() {
+        Random random = getRandom();
+        for (int i = 0; i < 1000; i++) {
+            long a = randomFingerprint(random), b = randomFingerprint(random), c = randomFingerprint(random);
+            int ab = Fingerprints.distance(a, b);
+            assertEquals(ab, Fingerprints.distance(b, a));
+            assertEquals(Long.bitCount(a ^ b), ab);
+            assertEquals(0, Fingerprints.distance(a, a));
+            assertTrue(ab >= 0 && ab <= 64);
+            assertTrue("triangle inequality", Fingerprints.distance(a, c) <= ab + Fingerprints.distance(b, c));
+            long flips = 0;
+            int d = randomIntBetween(0, 64);
+            while (Long.bitCount(flips) < d) flips |= 1L << random.nextInt(64);
+            assertEquals(d, Fingerprints.distance(a, a ^ flips));
+            assertEquals(64 - d, Fingerprints.distance(a, ~(a ^ flips)));
+        }
+    }
+
+    /** Fixed on purpose: the documented string forms of fingerprints (golden values). */
     @Test
     public void testKnownForms() {
         assertEquals("0000000000000000", Fingerprints.toHex(0));

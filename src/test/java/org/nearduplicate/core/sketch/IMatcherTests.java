@@ -1,20 +1,26 @@
 package org.nearduplicate.core.sketch;
 
+import com.carrotsearch.randomizedtesting.RandomizedTest;
 import org.nearduplicate.core.IMatchSettings;
 import org.junit.Test;
 import org.nearduplicate.core.EngineInputException;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertThrows;
 
-public class IMatcherTests {
+public class IMatcherTests extends RandomizedTest {
     private static final IMatcher DEFAULT = new IMatcher(IMatchSettings.DEFAULT);
     static final String TEXT = "The quick brown fox jumps over the lazy dog. Pack my box with five dozen liquor jugs.";
 
+    /** Fixed on purpose: a published SHA-1 test vector and the pinned algorithm id. */
     @Test
     public void testKnownAnswers() {
         // FIPS 180 test vector
@@ -32,6 +38,17 @@ public class IMatcherTests {
         IMatcher.Keys k = new IMatcher(all).keys("beta alpha beta gamma");
         assertEquals(IMatcher.sha1("alpha\nbeta\ngamma"), k.imatch());
         assertEquals(3, k.terms());
+        // the same for random words, repeated and shuffled: only the set of words counts
+        TreeSet<String> distinct = new TreeSet<>();
+        for (int i = randomIntBetween(1, 20); i > 0; i--) distinct.add(randomAsciiLettersOfLengthBetween(3, 9).toLowerCase(java.util.Locale.ROOT));
+        List<String> words = new ArrayList<>();
+        for (String w : distinct) {
+            for (int copies = randomIntBetween(1, 3); copies > 0; copies--) words.add(w);
+        }
+        Collections.shuffle(words, getRandom());
+        IMatcher.Keys shuffled = new IMatcher(all).keys(String.join(" ", words));
+        assertEquals(words.toString(), IMatcher.sha1(String.join("\n", distinct)), shuffled.imatch());
+        assertEquals(words.toString(), distinct.size(), shuffled.terms());
         // "the" is frequent (low idf): out of the default band, so adding one changes nothing
         assertEquals(DEFAULT.keys(TEXT).imatch(), DEFAULT.keys(TEXT + " The the.").imatch());
         assertNotEquals(DEFAULT.keys(TEXT).text(), DEFAULT.keys(TEXT + " The the.").text());

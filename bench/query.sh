@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # JMH benchmark of one near_duplicate query on a shard, without HTTP: microseconds per query on a memory-mapped,
 # one-segment Lucene index of random fingerprints, with and without check bits (see docs/performance.md).
 # usage: bench/query.sh [jmh options]   default: -p docs=1000000 -p checkBits=0,16 -wi 2 -i 5 -f 1 -w 2s -r 3s

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Precision/recall against k on YOUR labelled pairs, to choose max_distance (docs/workflows.md, "Choosing k").
 # usage: scripts/quality-report.sh --docs docs.jsonl[.gz] --pairs pairs.tsv[.gz] [--k-max N] [--settings key=value,...] [--svg out.svg]
+# The tools are test-scope classes (org.nearduplicate.tools.quality): built by test-compile, run from target/test-classes.
 set -e
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/scripts/env.sh"
@@ -18,6 +19,6 @@ cd "$ROOT"
 if [ ! -f target/classpath.txt ] || [ pom.xml -nt target/classpath.txt ]; then
   $MVN -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
 fi
-$MVN -q -Dskip.node=true compile >&2
+$MVN -q -Dskip.node=true test-compile >&2
 # shellcheck disable=SC2086
-exec "$JAVA_HOME/bin/java" -Xmx3g -cp "target/classes:$(cat target/classpath.txt)" org.nearduplicate.tools.quality.QualityPlot $ARGS
+exec "$JAVA_HOME/bin/java" -Xmx3g -cp "target/test-classes:target/classes:$(cat target/classpath.txt)" org.nearduplicate.tools.quality.QualityPlot $ARGS

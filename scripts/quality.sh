@@ -1,5 +1,6 @@
 #!/bin/sh
 # Quality report of the SimHash engine on a labelled corpus (see docs/engine.md).
+# The tools are test-scope classes (org.nearduplicate.tools.quality): built by test-compile, run from target/test-classes.
 # usage: scripts/quality.sh [corpus-dir] [--pairs FILE] [--docs FILE] [--k-max N] [--settings key=value,...]... [--alternatives]
 #        scripts/quality.sh --methods [corpus-dir] [--only name,...] [--curves]   (compare all methods, docs/methods.md)
 # The corpus dir defaults to ../shared/eval/public relative to the project root.
@@ -11,7 +12,7 @@ cd "$ROOT"
 if [ ! -f target/classpath.txt ] || [ pom.xml -nt target/classpath.txt ]; then
   mvn -B -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
 fi
-mvn -B -q -Dskip.node=true compile >&2
+mvn -B -q -Dskip.node=true test-compile >&2
 MAIN=org.nearduplicate.tools.quality.QualityReport
 if [ "${1:-}" = "--methods" ]; then
   MAIN=org.nearduplicate.tools.quality.MethodComparison
@@ -20,5 +21,5 @@ fi
 case "${1:-}" in
   ""|-*) set -- "$ROOT/../shared/eval/public" "$@" ;;
 esac
-exec "$JAVA_HOME/bin/java" -Xmx3g -cp "target/classes:$(cat target/classpath.txt)" \
+exec "$JAVA_HOME/bin/java" -Xmx3g -cp "target/test-classes:target/classes:$(cat target/classpath.txt)" \
   $MAIN "$@"

@@ -7,6 +7,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$PROJECT_ROOT"
 $MVN verify "$@"
 status=$?
+# the plugin zip holds only what a node needs (no quality tools, benchmarks, JMH or test classes)
+[ $status = 0 ] && { scripts/check-zip.sh || status=1; }
 # a real-node restart keeps every fingerprint and every answer (needs the plugin zip the build just made)
 if [ $status = 0 ] && [[ " $* " != *" -Dskip.node=true "* ]]; then
   python3 scripts/restart_check.py || status=1

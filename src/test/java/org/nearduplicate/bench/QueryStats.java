@@ -22,13 +22,16 @@ import java.util.SplittableRandom;
  * the postings of those keys (candidates), the postings that pass the check bits (fingerprint reads) and the hits.
  * Counts, not times: they explain the JMH figures.
  *
- * <p>usage: {@code QueryStats <index dir> <blocks:max_distance:check_bits> <k,k,...> [probes]}
+ * <p>usage: {@code QueryStats <index dir> <blocks:max_distance:check_bits> <k,k,...> [probes] [gph|mih]}: {@code gph}
+ * (default) probes with the layout's variable thresholds, {@code mih} with the equal thresholds floor(k / blocks) of
+ * multi-index hashing, for comparison.
  */
 public final class QueryStats {
     public static void main(String[] args) throws Exception {
         String[] parts = args[1].split(":");
         BlockLayout layout = new BlockLayout(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2]));
         int probes = args.length > 3 ? Integer.parseInt(args[3]) : 200;
+        boolean mih = args.length > 4 && args[4].equals("mih");
         try (var dir = new MMapDirectory(Path.of(args[0])); var reader = DirectoryReader.open(dir)) {
             LeafReader leaf = reader.leaves().get(0).reader();
             long[] sample = new long[probes];
@@ -41,6 +44,7 @@ public final class QueryStats {
                 v.advanceExact(doc);
                 sample[i] = v.longValue();
             }
+            System.out.println("thresholds: " + (mih ? "equal (multi-index hashing)" : "variable (the layout's)") + ", layout " + layout);
             System.out.println("| k | keys looked up | candidates (postings) | fingerprint reads (pass the check bits) | hits |");
             System.out.println("|---|---|---|---|---|");
             for (String ks : args[2].split(",")) {
@@ -51,7 +55,11 @@ public final class QueryStats {
                     for (int f = random.nextInt(k + 1); f > 0; f--) probe ^= 1L << random.nextInt(64);
                     final long p = probe;
                     List<Object[]> probed = new ArrayList<>();
-                    layout.probeKeys(p, k, (c, key, distance) -> probed.add(new Object[] { c, key, distance }));
+                    int[] thresholds = layout.probeThresholds(k);
+                    if (mih && layout.exactDistance() < k) {
+                        java.util.Arrays.fill(thresholds, k / layout.blocks());
+                    }
+                    layout.probeKeys(p, thresholds, (c, key, distance) -> probed.add(new Object[] { c, key, distance }));
                     keys += probed.size();
                     Terms terms = leaf.terms("fp");
                     TermsEnum te = terms.iterator();

@@ -194,7 +194,18 @@ public final class BlockLayout {
      * among its own keys, with at most its distance on the key's bits.
      */
     public void probeKeys(long fingerprint, int k, ProbeKeyConsumer out) {
-        int[] thresholds = probeThresholds(k);
+        probeKeys(fingerprint, probeThresholds(k), out);
+    }
+
+    /**
+     * The keys within {@code thresholds[c]} bits of the probe's key {@code c} (-1: none of combination c). Exact for
+     * distance k when the thresholds satisfy the pigeonhole condition, e.g. {@link #probeThresholds}; other choices
+     * (equal thresholds of multi-index hashing) are compared in the benchmark.
+     */
+    public void probeKeys(long fingerprint, int[] thresholds, ProbeKeyConsumer out) {
+        if (thresholds.length != combinations.length) {
+            throw new IllegalArgumentException("one threshold per key combination: " + combinations.length + ", got " + thresholds.length);
+        }
         for (int c = 0; c < combinations.length; c++) {
             if (thresholds[c] < 0) continue;
             int[] positions = new int[keptBits[c]];

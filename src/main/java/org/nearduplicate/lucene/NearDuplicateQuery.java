@@ -36,11 +36,23 @@ import java.util.Objects;
  * <p>Score: {@code boost / (1 + distance)} — 1 for an identical fingerprint, 0.5 at distance 1, 0.25 at 3.
  */
 public final class NearDuplicateQuery extends Query {
+    /*
+     * The per-segment choice between the probed keys and a scan of every fingerprint, both exact, from the in-process
+     * measurements of bench/anyk.sh (4 x 16-bit keys, 28 check bits, one segment of 1M and of 10M documents): one
+     * probed key costs ~1.9 us plus ~0.85 ns per million documents of the segment (its postings and the fingerprint
+     * reads that pass the check bits grow with the segment), one scanned fingerprint ~7.2 ns. Keys win everywhere up
+     * to k = 10; at k = 16 (4,608 keys) a segment under ~2.8M documents is scanned, at k = 12 one under ~0.35M.
+     */
+    static final double KEY_NANOS = 1900;
+    static final double KEY_NANOS_PER_DOC = 0.00085;
+    static final double SCAN_NANOS_PER_DOC = 7.2;
+
     private final String field;
     private final long fingerprint;
     private final int maxDistance;
     private final BlockLayout layout;
     private final boolean scan;
+    private final boolean scanByCost;
     /** The probed keys: the probe's own keys and, beyond the layout's exact distance, their variants. */
     private final BytesRef[] keys;
     /** Per probed key: the probe's check value of its combination (see {@link BlockLayout#check}). */
@@ -53,6 +65,12 @@ public final class NearDuplicateQuery extends Query {
      *             exceeds {@code layout.maxDistance()}
      */
     public NearDuplicateQuery(String field, long fingerprint, int maxDistance, BlockLayout layout, boolean scan) {
+        this(field, fingerprint, maxDistance, layout, scan, true);
+    }
+
+    /** {@code scanByCost}: scan a segment where that is cheaper than the probed keys (false: always the keys; tests). */
+    NearDuplicateQuery(String field, long fingerprint, int maxDistance, BlockLayout layout, boolean scan, boolean scanByCost) {
+        this.scanByCost = scanByCost;
         this.field = Objects.requireNonNull(field);
         this.layout = Objects.requireNonNull(layout);
         if (maxDistance < 0 || maxDistance > BlockLayout.BITS) {
@@ -93,6 +111,11 @@ public final class NearDuplicateQuery extends Query {
                 keyDistances[i] = probed[i].distance();
             }
         }
+    }
+
+    /** Whether reading every fingerprint of a segment of {@code maxDoc} documents costs less than the probed keys. */
+    boolean scanIsCheaper(int maxDoc) {
+        return keys.length * (KEY_NANOS + KEY_NANOS_PER_DOC * maxDoc) > SCAN_NANOS_PER_DOC * maxDoc;
     }
 
     public String getField() {
@@ -175,7 +198,8 @@ public final class NearDuplicateQuery extends Query {
             if (values == null) {
                 return null;
             }
-            if (scan) {
+            // both ways are exact; scan small segments when the probed keys would cost more than reading every fingerprint
+            if (scan || scanByCost && scanIsCheaper(context.reader().maxDoc())) {
                 return new ScorerSupplier() {
                     @Override
                     public Scorer get(long leadCost) {

@@ -166,6 +166,11 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
         };
     }
 
+    /** A key-lookup query that uses its keys in every segment, or, at random, scans the segments too small for them. */
+    private static NearDuplicateQuery keyQuery(long probe, int k, BlockLayout layout) {
+        return new NearDuplicateQuery(FIELD, probe, k, layout, false, randomBoolean());
+    }
+
     private static Map<String, Integer> bruteForce(Corpus corpus, long probe, int k) {
         Map<String, Integer> expected = new HashMap<>();
         for (Map.Entry<String, Long> e : corpus.live.entrySet()) {
@@ -201,12 +206,26 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
                 for (int i = 0; i < 20; i++) {
                     long probe = randomProbe(corpus);
                     int k = randomIntBetween(0, layout.maxDistance());
-                    NearDuplicateQuery query = new NearDuplicateQuery(FIELD, probe, k, layout, false);
+                    NearDuplicateQuery query = keyQuery(probe, k, layout);
                     assertEquals(layout + " probe " + Fingerprints.toHex(probe) + " k " + k, bruteForce(corpus, probe, k), hits(corpus, query, 1f));
                     assertEquals(bruteForce(corpus, probe, k).size(), corpus.searcher.count(query));
                 }
             }
         }
+    }
+
+    public void testScanIsChosenOnlyWhereItIsCheaper() {
+        BlockLayout layout = new BlockLayout(4, 16);
+        long probe = randomLong();
+        for (int k : new int[] { 0, 3, 8, 10 }) {
+            assertFalse("k " + k, new NearDuplicateQuery(FIELD, probe, k, layout, false).scanIsCheaper(10_000_000));
+        }
+        NearDuplicateQuery k16 = new NearDuplicateQuery(FIELD, probe, 16, layout, false);
+        assertTrue(k16.scanIsCheaper(1_000_000)); // 4,608 keys: measured 8.9 ms against a 7.0 ms scan at 1M
+        assertFalse(k16.scanIsCheaper(10_000_000)); // 48 ms against 72 ms at 10M
+        NearDuplicateQuery k12 = new NearDuplicateQuery(FIELD, probe, 12, layout, false);
+        assertTrue(k12.scanIsCheaper(100_000));
+        assertFalse(k12.scanIsCheaper(1_000_000)); // 1.9 ms against 7.0 ms
     }
 
     /** Any k from 0 to 16 from one multi-probe index, with and without check bits, equals the brute force. */
@@ -215,7 +234,7 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
         try (Corpus corpus = buildCorpus(layout)) {
             for (int k = 0; k <= layout.maxDistance(); k++) {
                 long probe = randomBoolean() ? corpus.centers[randomIntBetween(0, corpus.centers.length - 1)] : randomProbe(corpus);
-                NearDuplicateQuery query = new NearDuplicateQuery(FIELD, probe, k, layout, false);
+                NearDuplicateQuery query = keyQuery(probe, k, layout);
                 Map<String, Integer> expected = bruteForce(corpus, probe, k);
                 assertEquals(layout + " probe " + Fingerprints.toHex(probe) + " k " + k, expected, hits(corpus, query, 1f));
                 assertEquals(expected.size(), corpus.searcher.count(query));
@@ -229,7 +248,7 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
         try (Corpus corpus = buildCorpus(layout)) {
             for (long center : corpus.centers) {
                 for (int k = 0; k <= 3; k++) {
-                    NearDuplicateQuery query = new NearDuplicateQuery(FIELD, center, k, layout, false);
+                    NearDuplicateQuery query = keyQuery(center, k, layout);
                     assertEquals(layout + " k " + k, bruteForce(corpus, center, k), hits(corpus, query, 1f));
                 }
             }
@@ -244,7 +263,7 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
             for (int i = 0; i < 20; i++) {
                 long probe = randomProbe(corpus);
                 int k = randomIntBetween(0, 3);
-                assertEquals(bruteForce(corpus, probe, k), hits(corpus, new NearDuplicateQuery(FIELD, probe, k, checked, false), 1f));
+                assertEquals(bruteForce(corpus, probe, k), hits(corpus, keyQuery(probe, k, checked), 1f));
             }
         }
     }
@@ -258,7 +277,7 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
                 NearDuplicateQuery query = new NearDuplicateQuery(FIELD, probe, k, layout, true);
                 assertEquals(bruteForce(corpus, probe, k), hits(corpus, query, 1f));
                 if (k <= layout.maxDistance()) {
-                    assertEquals(hits(corpus, query, 1f), hits(corpus, new NearDuplicateQuery(FIELD, probe, k, layout, false), 1f));
+                    assertEquals(hits(corpus, query, 1f), hits(corpus, keyQuery(probe, k, layout), 1f));
                 }
             }
         }

@@ -14,4 +14,4 @@ export PATH="$JAVA_HOME/bin:$PATH"
 export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
 PROJECT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export PROJECT_ROOT
-MVN="mvn -B -ntp"
+MVN="mvn -B -ntp -Dstyle.color=never"

@@ -72,7 +72,7 @@ public final class IMatchProcessor extends AbstractProcessor {
             try {
                 settings = engine.iMatchSettings(options);
             } catch (IllegalArgumentException e) {
-                throw ConfigurationUtils.newConfigurationException(TYPE, tag, SourceText.optionNamedIn(e.getMessage()), e.getMessage());
+                throw SourceText.configurationError(TYPE, tag, e);
             }
             config.keySet().retainAll(options.keySet());
             return new IMatchProcessor(tag, description, fields, targetField, ignoreMissing, engine, settings);

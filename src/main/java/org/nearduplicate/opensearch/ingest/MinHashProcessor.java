@@ -74,7 +74,7 @@ public final class MinHashProcessor extends AbstractProcessor {
             try {
                 settings = engine.minHashSettings(options);
             } catch (IllegalArgumentException e) {
-                throw ConfigurationUtils.newConfigurationException(TYPE, tag, SourceText.optionNamedIn(e.getMessage()), e.getMessage());
+                throw SourceText.configurationError(TYPE, tag, e);
             }
             config.keySet().retainAll(options.keySet()); // the rest is reported as unknown by the pipeline
             return new MinHashProcessor(tag, description, fields, targetField, ignoreMissing, engine, settings);

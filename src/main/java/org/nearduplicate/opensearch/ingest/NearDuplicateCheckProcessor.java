@@ -407,8 +407,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
                 maxDistance = MaxDistance.parse(config.remove(MaxDistance.NAME), null);
                 if (maxDistance != null) RecentFingerprints.checkMaxDistance(maxDistance);
             } catch (IllegalArgumentException e) {
-                // the exception names the option itself
-                throw ConfigurationUtils.newConfigurationException(TYPE, tag, MaxDistance.NAME, e.getMessage().replace("[" + MaxDistance.NAME + "] ", ""));
+                throw SourceText.configurationError(TYPE, tag, e);
             }
             OnDuplicate onDuplicate = readEnum(OnDuplicate.class, tag, config, "on_duplicate", OnDuplicate.TAG);
             OnUnavailable onUnavailable = readEnum(OnUnavailable.class, tag, config, "on_unavailable", OnUnavailable.FAIL);

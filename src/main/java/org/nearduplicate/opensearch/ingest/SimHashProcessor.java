@@ -106,7 +106,7 @@ public final class SimHashProcessor extends AbstractProcessor {
             try {
                 settings = engine.simHashSettings(engineOptions);
             } catch (IllegalArgumentException e) {
-                throw ConfigurationUtils.newConfigurationException(TYPE, tag, SourceText.optionNamedIn(e.getMessage()), e.getMessage());
+                throw SourceText.configurationError(TYPE, tag, e);
             }
             // only the options the engine consumed are removed, so the pipeline reports the rest as unknown
             config.keySet().retainAll(engineOptions.keySet());

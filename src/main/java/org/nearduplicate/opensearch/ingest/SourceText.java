@@ -113,6 +113,18 @@ final class SourceText {
     }
 
     /** The engine names the option in brackets at the start of its messages: {@code [hashes] ...}. */
+    /**
+     * The configuration error of a processor for an engine option's {@code IllegalArgumentException}: it names the
+     * option once (OpenSearch prefixes {@code [option]} itself; the engine's message starts with it too).
+     */
+    static org.opensearch.OpenSearchException configurationError(String type, String tag, IllegalArgumentException e) {
+        String option = optionNamedIn(e.getMessage());
+        String message = e.getMessage() == null ? "invalid" : e.getMessage();
+        String prefix = "[" + option + "] ";
+        if (message.startsWith(prefix)) message = message.substring(prefix.length());
+        return ConfigurationUtils.newConfigurationException(type, tag, option, message);
+    }
+
     static String optionNamedIn(String message) {
         if (message != null && message.startsWith("[")) {
             int end = message.indexOf(']');

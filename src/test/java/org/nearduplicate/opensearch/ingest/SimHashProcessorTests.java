@@ -113,4 +113,14 @@ public class SimHashProcessorTests extends OpenSearchTestCase {
         factory.create(Map.of(), "tag", null, config);
         assertEquals(Map.of("no_such_option", 1), config);
     }
+
+    public void testBadOptionIsNamedOnce() {
+        for (String type : new String[] { "weighting", "features" }) {
+            Map<String, Object> config = new java.util.HashMap<>(Map.of("field", "content", type, "nonsense"));
+            Exception e = expectThrows(Exception.class, () -> factory.create(Map.of(), "t", null, config));
+            String message = e.getMessage();
+            assertThat(message, containsString("[" + type + "] must be one of"));
+            assertEquals(message, message.indexOf("[" + type + "]"), message.lastIndexOf("[" + type + "]"));
+        }
+    }
 }

@@ -92,8 +92,17 @@ def main():
         for member in group["members"]:
             grouped.add(member["_id"])
             print(f"      {member['_id']:<32} distance {member['distance']:>2}  {by_id[member['_id']]['variant']}")
+    # a page whose article has other versions in the demo is a near-duplicate the fingerprints missed at this k;
+    # a page that is the only one of its article has none to find
+    family_size = {}
+    for p in pages:
+        family_size[p["group"]] = family_size.get(p["group"], 0) + 1
     singles = sorted(p["id"] for p in pages if p["id"] not in grouped)
-    print(f"    {len(singles)} pages without a near-duplicate: {', '.join(singles)}")
+    missed = [i for i in singles if family_size[by_id[i]["group"]] > 1]
+    unique = [i for i in singles if family_size[by_id[i]["group"]] == 1]
+    print(f"    {len(unique)} pages with no other version in the demo (correctly alone): {', '.join(unique) or '-'}")
+    print(f"    {len(missed)} versions missed at k = {k} (their article has other versions; a larger k or MinHash finds"
+          f" more, see README's quality table): {', '.join(missed) or '-'}")
     mixed = [g["representative"] for g in response["groups"]
              if len({by_id[m["_id"]]["group"] for m in g["members"]}) > 1]
     print(f"    groups mixing different source articles: {len(mixed)}")

@@ -13,8 +13,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 DOCS=${1:-1000000}
 KS=${2:-0,3,4,6,8,10,12,14,16}
-mvn -B -q -Dstyle.color=never -Dskip.node=true test-compile >&2
-mvn -B -q -Dstyle.color=never -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
+$MVN -q -Dskip.node=true test-compile >&2
+$MVN -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
 CP="target/test-classes:target/classes:$(cat target/classpath.txt)"
 JMH="$JAVA_HOME/bin/java -Xmx2g -cp $CP org.nearduplicate.bench.QueryBenchmark QueryBenchmark -bm sample -tu us -wi 2 -i 4 -f 1 -w 2s -r 3s -jvmArgs -Xmx2g -p docs=$DOCS"
 echo "== multi-probe layout 4:16, check_bits 28, k = $KS"

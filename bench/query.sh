@@ -7,7 +7,7 @@ set -e
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/scripts/env.sh"
 cd "$ROOT"
-mvn -B -q -Dskip.node=true test-compile >&2
-mvn -B -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
+$MVN -q -Dskip.node=true test-compile >&2
+$MVN -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
 exec "$JAVA_HOME/bin/java" -Xmx2g -cp "target/test-classes:target/classes:$(cat target/classpath.txt)" \
   org.nearduplicate.bench.QueryBenchmark QueryBenchmark -wi 2 -i 5 -f 1 -w 2s -r 3s -jvmArgs -Xmx2g "$@"

@@ -14,4 +14,9 @@ export PATH="$JAVA_HOME/bin:$PATH"
 export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
 PROJECT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export PROJECT_ROOT
-MVN="mvn -B -ntp -Dstyle.color=never"
+# Maven's console library writes colour resets (ESC[0m) even in batch mode: strip them from both streams, keep the status.
+mvn_plain() {
+  "$@" 2> >(sed -u 's/\x1b\[[0-9;]*m//g' >&2) | sed -u 's/\x1b\[[0-9;]*m//g'
+  return "${PIPESTATUS[0]}"
+}
+MVN="mvn_plain mvn -B -ntp -Dstyle.color=never"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Quality report of the SimHash engine on a labelled corpus (see docs/engine.md).
 # The tools are test-scope classes (org.nearduplicate.tools.quality): built by test-compile, run from target/test-classes.
 # usage: scripts/quality.sh [corpus-dir] [--pairs FILE] [--docs FILE] [--k-max N] [--settings key=value,...]... [--alternatives]
@@ -6,13 +6,12 @@
 # The corpus dir defaults to ../shared/eval/public relative to the project root.
 set -e
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-export JAVA_HOME=${JAVA_HOME_25:-/usr/lib/jvm/temurin-25-jdk-amd64}
-export MAVEN_OPTS="${MAVEN_OPTS:---sun-misc-unsafe-memory-access=allow}"
+. "$ROOT/scripts/env.sh"
 cd "$ROOT"
 if [ ! -f target/classpath.txt ] || [ pom.xml -nt target/classpath.txt ]; then
-  mvn -B -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
+  $MVN -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
 fi
-mvn -B -q -Dskip.node=true test-compile >&2
+$MVN -q -Dskip.node=true test-compile >&2
 MAIN=org.nearduplicate.tools.quality.QualityReport
 if [ "${1:-}" = "--methods" ]; then
   MAIN=org.nearduplicate.tools.quality.MethodComparison

@@ -68,6 +68,11 @@ public final class QualityPlot {
         return s.toString();
     }
 
+    /** What the two inputs hold (also in README and docs/workflows.md). */
+    static final String INPUT_FORMAT = "input: --docs a JSON-lines file (.gz allowed), one document per line:"
+        + " {\"id\": \"...\", \"content\": \"text or HTML\", \"lang\": \"en\", \"format\": \"html\"};"
+        + " --pairs a TSV file (.gz allowed) with a header line, then id_a <TAB> id_b <TAB> 1|0 (near-duplicate or not) [<TAB> kind]";
+
     public static void main(String[] args) throws IOException {
         Path docs = null, pairs = null, svg = Path.of("quality.svg");
         int kMax = 12;
@@ -89,8 +94,26 @@ public final class QualityPlot {
             System.err.println("usage: quality-report.sh --docs FILE --pairs FILE [--k-max N] [--settings key=value,...] [--svg out.svg]");
             System.exit(2);
         }
-        if (kMax < 0 || kMax > 64) throw new IllegalArgumentException("--k-max must be between 0 and 64");
-        Corpus corpus = Corpus.load(docs, pairs);
+        if (kMax < 0 || kMax > 64) {
+            System.err.println("error: --k-max must be between 0 and 64, got " + kMax);
+            System.exit(2);
+        }
+        for (Path input : new Path[] { docs, pairs }) {
+            if (java.nio.file.Files.isReadable(input) == false) {
+                System.err.println("error: cannot read " + input.toAbsolutePath() + " (" + (java.nio.file.Files.exists(input) ? "not readable" : "no such file") + ")");
+                System.err.println(INPUT_FORMAT);
+                System.exit(2);
+            }
+        }
+        Corpus corpus;
+        try {
+            corpus = Corpus.load(docs, pairs);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("error: cannot read the labelled pairs: " + e.getMessage());
+            System.err.println(INPUT_FORMAT);
+            System.exit(2);
+            return;
+        }
         System.out.printf(Locale.ROOT, "# %s + %s: %d documents, %d pairs%n%n", docs, pairs, corpus.docs().size(), corpus.pairs().size());
         QualityReport.Result r = QualityReport.evaluate(corpus, settings, kMax);
         QualityReport.print(r, System.out);

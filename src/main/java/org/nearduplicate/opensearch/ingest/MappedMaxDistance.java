@@ -7,6 +7,7 @@ import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.cluster.metadata.MappingMetadata;
 
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -22,18 +23,33 @@ public interface MappedMaxDistance {
     /** Always the default of a new field (tests, or no cluster state). */
     MappedMaxDistance DEFAULT = (index, field) -> SimHashFieldMapper.DEFAULT_MAX_DISTANCE;
 
+    /**
+     * Reads the mapping from the cluster state; the parsed value is cached per index, mapping version and field, so a
+     * document costs a map lookup, not a mapping parse.
+     */
     static MappedMaxDistance fromClusterState(Supplier<ClusterState> state) {
+        Map<String, Integer> cache = new ConcurrentHashMap<>();
         return (index, field) -> {
-            Integer mapped = read(state.get(), index, field);
+            Integer mapped = read(state.get(), index, field, cache);
             return mapped != null ? mapped : SimHashFieldMapper.DEFAULT_MAX_DISTANCE;
         };
     }
 
-    private static Integer read(ClusterState state, String name, String field) {
+    private static Integer read(ClusterState state, String name, String field, Map<String, Integer> cache) {
         if (state == null || name == null) return null;
         IndexAbstraction abstraction = state.metadata().getIndicesLookup().get(name);
         if (abstraction == null || abstraction.getIndices().isEmpty()) return null;
         IndexMetadata index = abstraction.getWriteIndex() != null ? abstraction.getWriteIndex() : abstraction.getIndices().get(0);
+        String key = index.getIndexUUID() + "/" + index.getMappingVersion() + "/" + field;
+        Integer cached = cache.get(key);
+        if (cached != null) return cached < 0 ? null : cached;
+        Integer value = parse(index, field);
+        if (cache.size() > 1_000) cache.clear(); // old mapping versions and deleted indices
+        cache.put(key, value == null ? -1 : value);
+        return value;
+    }
+
+    private static Integer parse(IndexMetadata index, String field) {
         MappingMetadata mapping = index.mapping();
         if (mapping == null) return null;
         Object node = mapping.sourceAsMap();

@@ -16,6 +16,13 @@
 //  4. per-field disk usage (_disk_usage?run_expensive_tasks=true);
 //  5. ingest of ../shared/eval/public/docs.jsonl.gz through the simhash pipeline vs plain indexing;
 //  6. writes bench/results/RESULTS.md (and raw lines under bench/results/raw/).
+//
+// --ks 0,3,4,6,8,10,12,14,16 (any k from one index) replaces step 3 and the method tables: it loads only base, fp
+// (the default mapping {"type":"simhash"}: 4 blocks, max_distance 16), long (unless --reps says otherwise) and
+// fpscan (a simhash field mapped blocks 4 / max_distance 0), and runs per k, at concurrency 1, interleaved in one
+// group: near_duplicate on fp at max_distance k (--queries), the same query with allow_scan on fpscan (a forced
+// doc-values scan, since k > 0 exceeds its mapping; --scan-queries; n/a at k = 0), the painless brute force over
+// long (--script-queries) and the round-trip floor; the results file has one row per k with the ratios.
 
 import java.io.*;
 import java.net.URI;
@@ -48,6 +55,8 @@ public class Bench {
     static int bulkThreads = 2;
     static int ingestRounds = 3;
     static String resultsName = null; // --results FILE: name of the results file (default RESULTS.md / RESULTS-10M.md)
+    /** --ks 0,3,4,...: instead of the method comparison, per k: near_duplicate on the default field, a forced scan, painless. */
+    static int[] ks = null;
     static final int PLANT = 11; // distances 0..10
 
     static HttpClient http;
@@ -76,6 +85,7 @@ public class Bench {
                 case "--out" -> outDir = Paths.get(args[++i]);
                 case "--bulk-docs" -> bulkDocs = Integer.parseInt(args[++i]);
                 case "--results" -> resultsName = args[++i];
+                case "--ks" -> ks = Arrays.stream(args[++i].split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
@@ -89,6 +99,7 @@ public class Bench {
         Map<?, ?> root = (Map<?, ?>) Json.parse(get("/"));
         facts.put("opensearch", ((Map<?, ?>) root.get("version")).get("number"));
         facts.put("plugins", get("/_cat/plugins?h=component,version").trim().replace('\n', ';'));
+        facts.put("loadStart", cmd("cat", "/proc/loadavg"));
         try {
             Synthetic syn = new Synthetic();
             syn.run();
@@ -197,6 +208,22 @@ public class Bench {
         }
     }
 
+    // --ks: the field the forced scan runs on (a mapping promising k_max 0, so allow_scan at any k > 0 reads every fingerprint)
+    static final int SCAN_KMAX = 0;
+    static final String SCAN_FIELD = "fps";
+    static final String SCAN_MAPPING = "{\"type\":\"simhash\",\"blocks\":4,\"max_distance\":" + SCAN_KMAX + "}";
+    /** keys a query at distance k probes on the default 4-block, k_max 16 layout (mirror of BlockLayout.probeKeyCount) */
+    static long defaultProbeKeys(int k) {
+        long total = 0;
+        for (int b = 0; b < 4; b++) {
+            int t = (k + 1) / 4 - 1 + (b < (k + 1) % 4 ? 1 : 0);
+            for (int d = 0; d <= t; d++) total += binom(16, d);
+        }
+        return total;
+    }
+    /** mirror of NearDuplicateQuery.scanIsCheaper: the path the default field's query takes on a segment of maxDoc documents */
+    static boolean scanIsCheaper(long keys, long maxDoc) { return keys * (1900 + 0.00085 * maxDoc) > 7.2 * maxDoc; }
+
     static long binom(int n, int k) { long r = 1; for (int i = 1; i <= k; i++) r = r * (n - k + i) / i; return r; }
 
     // ---------------------------------------------------------------- synthetic data set
@@ -237,7 +264,7 @@ public class Bench {
         /** ids of the planted docs of probe p within distance k. */
         Set<String> expected(int p, int k) {
             Set<String> s = new HashSet<>();
-            for (int d = 0; d <= k; d++) s.add(Long.toString(((long) p * PLANT + d) * stride));
+            for (int d = 0; d <= Math.min(k, PLANT - 1); d++) s.add(Long.toString(((long) p * PLANT + d) * stride)); // planted: 0..10
             return s;
         }
     }
@@ -332,6 +359,7 @@ public class Bench {
         final List<Rep> reps = new ArrayList<>();
         final Map<String, Map<String, Long>> files = new LinkedHashMap<>();
         final Map<String, Double> loadSecs = new LinkedHashMap<>();
+        final Map<String, Double> mergeSecs = new LinkedHashMap<>();
 
         String idx(String rep) { return index + rep; }
 
@@ -357,6 +385,13 @@ public class Bench {
             }
             reps.add(new Rep("minhash", "\"mh\":{\"type\":\"minhash\"}", (i, sb) -> sb.append("\"mh\":\"").append(b64(mhSig(data, i))).append('"'), true));
             reps.add(new Rep("imatch", "\"im\":{\"type\":\"keyword\"}", (i, sb) -> sb.append("\"im\":\"").append(imDoc(data, i)).append('"'), true));
+            if (ks != null) {
+                // --ks: the forced scan runs on a simhash field whose mapping promises k_max 0 (one 64-bit key, no check
+                // bits), queried with allow_scan: every k > 0 exceeds its mapping, so every fingerprint is read
+                reps.add(new Rep("fpscan", "\"" + SCAN_FIELD + "\":" + SCAN_MAPPING, (fp, sb) -> sb.append("\"" + SCAN_FIELD + "\":\"").append(hex(fp)).append('"')));
+                if (onlyReps == null) onlyReps = new HashSet<>(List.of("base", "fp", "long"));
+                onlyReps.add("fpscan");
+            }
             if (onlyReps != null) reps.removeIf(r -> !onlyReps.contains(r.name));
             for (Rep r : reps) {
                 long have = -1;
@@ -376,6 +411,7 @@ public class Bench {
                     long t = System.nanoTime();
                     post("/" + idx(r.name) + "/_forcemerge?max_num_segments=1", "");
                     post("/" + idx(r.name) + "/_refresh", "");
+                    mergeSecs.put(r.name, (System.nanoTime() - t) / 1e9);
                     log("  force-merged " + idx(r.name) + " in " + (int) ((System.nanoTime() - t) / 1e9) + " s");
                 }
                 Map<?, ?> st = (Map<?, ?>) Json.parse(get("/" + idx(r.name) + "/_stats/segments,store?include_segment_file_sizes=true"));
@@ -490,11 +526,12 @@ public class Bench {
             final String name, rep; final int k, n, warmup; final Q q;
             java.util.function.IntFunction<Set<String>> exp; // planted ids a query of probe p must find (default: within k)
             final long[] lat; final double[] took;
+            final long[] totals; // hits.total.value per query
             final AtomicLong found = new AtomicLong(), expected = new AtomicLong(), falseHits = new AtomicLong();
             long nanos;
             M(String name, int k, String rep, int n, int warmup, Q q) {
                 this.name = name; this.k = k; this.rep = rep; this.n = n; this.warmup = warmup; this.q = q;
-                lat = new long[n]; took = new double[n];
+                lat = new long[n]; took = new double[n]; totals = new long[n];
             }
             String path() { return "/" + idx(rep) + "/_search?request_cache=false"; }
         }
@@ -555,6 +592,8 @@ public class Bench {
                     m.lat[i] = System.nanoTime() - t;
                     int tk = r.indexOf("\"took\":");
                     m.took[i] = Integer.parseInt(r.substring(tk + 7, r.indexOf(',', tk)));
+                    int tv = r.indexOf("\"total\":{\"value\":");
+                    if (tv >= 0) { tv += 17; int e = tv; while (Character.isDigit(r.charAt(e))) e++; m.totals[i] = Long.parseLong(r.substring(tv, e)); }
                     if (m.k >= 0 || m.exp != null) {
                         Set<String> exp = m.exp != null ? m.exp.apply(p) : data.expected(p, m.k);
                         Set<String> got = new HashSet<>();
@@ -577,7 +616,49 @@ public class Bench {
 
         void add(Stats st) { if (st != null) stats.add(st); }
 
+        /** --ks: one row per k, the three methods and the round-trip floor measured in the same interleaved group. */
+        record KsRow(int k, Stats floor, Stats nd, Stats scan, Stats script, double ndHits, double scanHits, double scriptHits, String agree) { }
+        final List<KsRow> ksRows = new ArrayList<>();
+
+        static Stats statsOf(List<Stats> l, M m) {
+            if (m == null) return null;
+            for (Stats s : l) if (s.name.equals(m.name) && s.k == m.k) return s;
+            return null;
+        }
+        static double meanHits(M m) { return m == null ? Double.NaN : Arrays.stream(m.totals).average().orElse(Double.NaN); }
+
+        void ksQueries() throws Exception {
+            log("any-k queries (request_cache=false, distinct probes per query, size 20, concurrency 1, methods interleaved in 10 rounds), k = " + Arrays.toString(ks));
+            int nFloor = Math.min(queries, 500);
+            for (int k : ks) {
+                M floor = m("round-trip floor (match_none, size 0)", -1, "fp", nFloor, 100, p -> "{\"size\":0,\"query\":{\"match_none\":{}}}");
+                M nd = m("near_duplicate, default simhash field (4 blocks, k_max 16, check_bits 28)", k, "fp", queries, 200, p -> ndQuery("fp", p, k, false));
+                M scan = k > SCAN_KMAX && files.containsKey("fpscan")
+                    ? m("near_duplicate allow_scan on a k_max " + SCAN_KMAX + " field (forced doc-values scan)", k, "fpscan", scanQueries, 10, p -> ndQuery(SCAN_FIELD, p, k, true))
+                    : null;
+                M script = m("painless brute-force script filter (long)", k, "long", scriptQueries, 3, p -> scriptQuery(p, k));
+                List<M> g = new ArrayList<>(List.of(floor, nd));
+                if (scan != null) g.add(scan);
+                g.add(script);
+                List<Stats> st = measureGroup(g, 1, 0, 10);
+                stats.addAll(st);
+                // every method saw the same probes (query i = probe i): their exact hit counts must agree
+                StringBuilder agree = new StringBuilder();
+                int bad = 0, compared = 0;
+                for (M o : new M[]{scan, script}) {
+                    if (o == null || statsOf(st, o) == null || statsOf(st, nd) == null) continue;
+                    for (int i = 0; i < Math.min(o.n, nd.n); i++) { compared++; if (o.totals[i] != nd.totals[i]) { bad++; if (agree.length() < 200) agree.append(" probe ").append(i).append(": ").append(nd.totals[i]).append(" vs ").append(o.totals[i]); } }
+                }
+                String ag = compared == 0 ? "n/a" : bad == 0 ? "yes (" + compared + " pairs)" : "**NO** (" + bad + " of " + compared + ":" + agree + ")";
+                if (bad > 0) log("  hit counts differ at k=" + k + ":" + agree);
+                ksRows.add(new KsRow(k, statsOf(st, floor), statsOf(st, nd), statsOf(st, scan), statsOf(st, script),
+                    statsOf(st, nd) == null ? Double.NaN : meanHits(nd), statsOf(st, scan) == null ? Double.NaN : meanHits(scan),
+                    statsOf(st, script) == null ? Double.NaN : meanHits(script), ag));
+            }
+        }
+
         void queries() throws Exception {
+            if (ks != null) { ksQueries(); return; }
             log("queries (request_cache=false, distinct probes per query, size 20, methods interleaved in 10 rounds)");
             int off = 0;
             for (int conc : new int[]{1, 4}) {
@@ -715,6 +796,14 @@ public class Bench {
         md.append("| index | 1 shard, 0 replicas, `_source` disabled, loaded with `_bulk` (").append(bulkDocs).append(" docs, ").append(bulkThreads).append(" threads) and `refresh_interval: -1`, then force-merged to 1 segment |\n");
         md.append("| queries | HTTP round trip from a local client, `request_cache=false`, a distinct probe per query, `size: 20`, ").append(queries).append(" queries per fast method (").append(scriptQueries).append(" brute-force, ").append(scanQueries).append(" allow_scan) after a warm-up with other probes |\n");
         md.append("| run time | ").append((int) seconds).append(" s |\n\n");
+        if (ks != null) {
+            md.setLength(md.length() - 1); // inside the table above
+            md.append("| load average (`/proc/loadavg`) | at the start ").append(facts.get("loadStart")).append("; at the end ").append(cmd("cat", "/proc/loadavg")).append(" (the node and this client included) |\n\n");
+            ksResults(s);
+            Files.writeString(outDir.resolve(resultsName), md.toString());
+            Files.write(outDir.resolve("raw/latencies_" + docs + "_ks.tsv"), rawLines);
+            return;
+        }
         md.append("k-NN (binary vectors, hamming space): **not measured** — the integ-test distribution has no k-NN plugin and Maven Central only has `org.opensearch.plugin:opensearch-knn` 2.19.1.0 and 3.5.0.0, none for 3.6.0 (plugins must match the node version exactly).\n\n");
 
         // latency table
@@ -809,6 +898,52 @@ public class Bench {
         md.append("\n");
         Files.writeString(outDir.resolve(resultsName), md.toString());
         Files.write(outDir.resolve("raw/latencies_" + docs + ".tsv"), rawLines);
+    }
+
+    /** --ks results: per k, near_duplicate on the default field vs a forced scan vs painless, same probes, same group. */
+    static void ksResults(Synthetic s) {
+        md.append("## Any k on a real node: `near_duplicate` on the default field vs a forced scan vs painless\n\n");
+        md.append("One group per k, run at concurrency 1 with the methods interleaved in 10 rounds (so that the machine's noise hits them alike); every query of a group uses a distinct probe, and query i of every method uses the same probe i (a planted probe with neighbours at distances 0..10). Latency = client-side HTTP round trip in ms (`_search?request_cache=false`, `size: 20`, `_source: false`). The round-trip floor (`match_none`, `size: 0`) is measured in the same group.\n\n");
+        md.append("* **near_duplicate**: `{\"near_duplicate\":{\"field\":\"fp\",\"max_distance\":k}}` on a field mapped `{\"type\":\"simhash\"}` (the default layout: 4 blocks, `max_distance` 16, 28 check bits), index `").append(s.idx("fp")).append("`. The query picks keys or a doc-values scan per segment by its cost model; the `path` column is that model evaluated for this index's single segment of ").append(docs).append(" documents (a mirror of `NearDuplicateQuery.scanIsCheaper`, computed, not observed).\n");
+        md.append("* **forced scan**: the same query with `\"allow_scan\": true` on a separate index `").append(s.idx("fpscan")).append("` whose field `").append(SCAN_FIELD).append("` is mapped `").append(SCAN_MAPPING).append("` (one 64-bit key, no check bits, same fingerprints, same doc values). Every k > ").append(SCAN_KMAX).append(" exceeds that mapping, so the query reads every document's fingerprint from doc values (`NearDuplicateQuery` scan mode) — the cost `allow_scan` has on any field beyond its `max_distance`. At k = 0 the mapping covers k, so no scan can be forced: n/a. (`allow_scan: true` on the default field would not force a scan: up to its `max_distance` 16 the keys / cost model answer.)\n");
+        md.append("* **painless**: `bool.filter` of a `script` query `").append(Synthetic.HAMMING).append("` over a `long` field holding the same fingerprints (index `").append(s.idx("long")).append("`), i.e. the brute force a user would write without the plugin.\n\n");
+        md.append("Recall = planted neighbours within k found in the returned 20 hits / planted within k (planted distances are 0..10). `near_duplicate` sorts closest first, so its top 20 hold every planted neighbour; the painless filter is constant-score (index order), so at large k, where more than 20 documents match, its top 20 can miss planted ones: compare the exact hit counts instead (`hits` = mean `hits.total.value`, exact below 10,000). `counts agree` compares `hits.total.value` of near_duplicate with the scan's and painless's query by query on the probes they share.\n\n");
+        md.append("| k | probed keys | path (1 segment of ").append(docs).append(") | near_duplicate p50 / p95 / p99 | scan p50 / p99 | painless p50 / p99 | scan / nd (p50) | painless / nd (p50) | floor p50 / p99 | nd - floor (p50) | hits nd / scan / painless | recall nd / scan / painless | counts agree | n nd / scan / painless |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (Synthetic.KsRow r : s.ksRows) {
+            long keys = defaultProbeKeys(r.k());
+            md.append("| ").append(r.k()).append(" | ").append(keys).append(" | ").append(scanIsCheaper(keys, docs) ? "scan" : "keys").append(" | ");
+            md.append(r.nd() == null ? "" : "**" + f(r.nd().p50()) + "** / " + f(r.nd().p95()) + " / " + f(r.nd().p99())).append(" | ");
+            md.append(r.scan() == null ? "n/a" : f(r.scan().p50()) + " / " + f(r.scan().p99())).append(" | ");
+            md.append(r.script() == null ? "" : f(r.script().p50()) + " / " + f(r.script().p99())).append(" | ");
+            md.append(r.scan() == null || r.nd() == null ? "" : f(r.scan().p50() / r.nd().p50()) + "x").append(" | ");
+            md.append(r.script() == null || r.nd() == null ? "" : f(r.script().p50() / r.nd().p50()) + "x").append(" | ");
+            md.append(r.floor() == null ? "" : f(r.floor().p50()) + " / " + f(r.floor().p99())).append(" | ");
+            md.append(r.floor() == null || r.nd() == null ? "" : f(r.nd().p50() - r.floor().p50())).append(" | ");
+            md.append(f(r.ndHits())).append(" / ").append(f(r.scanHits())).append(" / ").append(f(r.scriptHits())).append(" | ");
+            md.append(r.nd() == null ? "" : f(r.nd().recall())).append(" / ").append(r.scan() == null ? "n/a" : f(r.scan().recall())).append(" / ").append(r.script() == null ? "" : f(r.script().recall())).append(" | ");
+            md.append(r.agree()).append(" | ");
+            md.append(r.nd() == null ? "" : r.nd().n()).append(" / ").append(r.scan() == null ? "-" : r.scan().n()).append(" / ").append(r.script() == null ? "" : r.script().n()).append(" |\n");
+        }
+        md.append("\n### Every row, with the server's `took`\n\n| method | k | n | p50 | p95 | p99 | mean | q/s | recall | server `took` p50 (ms, integer) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        for (Stats st : s.stats) {
+            md.append("| ").append(st.name()).append(" | ").append(st.k() < 0 ? "-" : st.k()).append(" | ").append(st.n()).append(" | ").append(f(st.p50())).append(" | ").append(f(st.p95())).append(" | ")
+                .append(f(st.p99())).append(" | ").append(f(st.mean())).append(" | ").append(f(st.qps())).append(" | ").append(Double.isNaN(st.recall()) ? "" : f(st.recall())).append(" | ").append(f(st.tookP50())).append(" |\n");
+        }
+        if (s.unmerged != null) {
+            md.append("\nUn-merged (").append(s.segmentsUnmerged).append(" segments, right after the bulk load, before force-merge): near_duplicate k=3 c=1 p50 ")
+                .append(f(s.unmerged.p50())).append(" ms, p99 ").append(f(s.unmerged.p99())).append(" ms (n=").append(s.unmerged.n()).append(").\n");
+        }
+        md.append("\n## Indices: size and load time\n\nBytes per document minus a base index with the same ids and no fields (as in RESULTS.md). Load = `_bulk` (").append(bulkDocs).append(" docs, ").append(bulkThreads).append(" client threads) up to the refresh; merge = `_forcemerge?max_num_segments=1`.\n\n");
+        md.append("| representation | index | terms + postings | doc values | points | load s | load docs/s | force-merge s |\n|---|---|---|---|---|---|---|---|\n");
+        String[][] rows = {{"base (ids only)", "base"}, {"simhash, default mapping `{\"type\":\"simhash\"}`", "fp"}, {"simhash `" + SCAN_MAPPING + "` (forced scan)", "fpscan"}, {"long (painless)", "long"}};
+        for (String[] r : rows) {
+            if (!s.files.containsKey(r[1])) continue;
+            Double secs = s.loadSecs.get(r[1]), merge = s.mergeSecs.get(r[1]);
+            md.append("| ").append(r[0]).append(" | `").append(s.idx(r[1])).append("` | ")
+                .append(r[1].equals("base") ? "" : f(s.per(r[1], TERMS))).append(" | ").append(r[1].equals("base") ? "" : f(s.per(r[1], DV))).append(" | ").append(r[1].equals("base") ? "" : f(s.per(r[1], POINTS))).append(" | ")
+                .append(secs == null ? "(reused)" : f(secs)).append(" | ").append(secs == null ? "" : f(docs / secs)).append(" | ").append(merge == null ? "" : f(merge)).append(" |\n");
+        }
+        md.append("\n");
     }
 
     /** one row per method: bytes per document and latency side by side (the figures of the two tables above). */

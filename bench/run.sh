@@ -10,6 +10,8 @@
 # Options after the script name go to Bench.java: --docs N --probes N --queries N --script-queries N --scan-queries N
 # --layouts "5:3,8:6,10:8" --reps fp,long,hand4,hand10,fp_5_3,minhash,imatch --seed N --reuse --skip-ingest --eval DIR
 # --out DIR --results FILE (results file name; default RESULTS.md, RESULTS-10M.md from 10M docs).
+# --ks 0,3,4,...: per k, near_duplicate on the default-mapped field vs a forced allow_scan scan vs painless (see Bench.java):
+#   bench/run.sh --docs 1000000 --reps fp,long --layouts "" --skip-ingest --script-queries 10 --ks 0,3,4,6,8,10,12,14,16 --results RESULTS-anyk-node.md
 # Per method (SimHash vs MinHash vs I-Match) only, 1M docs -> bench/results/RESULTS-methods.md:
 #   bench/run.sh --reps fp,minhash,imatch --layouts "" --skip-ingest --results RESULTS-methods.md
 set -euo pipefail

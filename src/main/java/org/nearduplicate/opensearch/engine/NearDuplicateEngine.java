@@ -76,6 +76,20 @@ public final class NearDuplicateEngine {
         }
     }
 
+    /**
+     * {@code engine}, or the 400-style error of a text/html probe on a field that has none (a field type built outside
+     * a node, e.g. in a test): fingerprints are never guessed.
+     */
+    public static NearDuplicateEngine forProbe(NearDuplicateEngine engine, String field, ProbeContent type, String instead) {
+        if (engine == null) {
+            throw new IllegalArgumentException(
+                "[" + type.name().toLowerCase(java.util.Locale.ROOT) + "] probes are not available: field [" + field
+                    + "] has no fingerprinting engine on this node; send " + instead + " instead"
+            );
+        }
+        return engine;
+    }
+
     public static List<Setting<?>> settings() {
         return List.of(MAX_INPUT_CHARS_SETTING, MAX_FEATURES_SETTING, BREAKER_LIMIT_SETTING);
     }

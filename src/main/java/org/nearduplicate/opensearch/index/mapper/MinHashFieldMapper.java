@@ -136,13 +136,7 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
          * @throws IllegalArgumentException if the probe cannot be signed
          */
         public int[] probeSignature(String content, NearDuplicateEngine.ProbeContent type) {
-            if (engine == null) {
-                throw new IllegalArgumentException(
-                    "[" + type.name().toLowerCase(java.util.Locale.ROOT) + "] probes are not available: field [" + name()
-                        + "] has no signing engine on this node; send a [signature] instead"
-                );
-            }
-            return engine.minHashProbe(algorithm, content, type);
+            return NearDuplicateEngine.forProbe(engine, name(), type, "a [signature]").minHashProbe(algorithm, content, type);
         }
 
         public MinHashFieldType(String name) {

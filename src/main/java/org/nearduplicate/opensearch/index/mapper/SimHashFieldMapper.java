@@ -227,13 +227,8 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
          * @throws IllegalArgumentException if the probe cannot be fingerprinted
          */
         public long probeFingerprint(String content, NearDuplicateEngine.ProbeContent type) {
-            if (engine == null) {
-                throw new IllegalArgumentException(
-                    "[" + type.name().toLowerCase(java.util.Locale.ROOT) + "] probes are not available: field [" + name()
-                        + "] has no fingerprinting engine on this node; send a [fingerprint] or a [like] document instead"
-                );
-            }
-            return engine.simHashProbe(algorithm, content, type);
+            return NearDuplicateEngine.forProbe(engine, name(), type, "a [fingerprint] or a [like] document")
+                .simHashProbe(algorithm, content, type);
         }
 
         public SimHashFieldType(String name) {

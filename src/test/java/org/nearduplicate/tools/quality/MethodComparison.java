@@ -203,6 +203,8 @@ public final class MethodComparison {
         list.add(imatch(0.0, 100.0));
         list.add(keywords(10));
         list.add(simhash("simhash", SimHashSettings.DEFAULT, 16));
+        list.add(simhash("simhash-v1", SimHashSettings.DEFAULT_V1, 16));
+        list.add(cosine("cosine (exact)", SimHashSettings.DEFAULT));
         list.add(simhash("simhash spotsigs", spotsigs(SimHashSettings.DEFAULT, 2), 16));
         for (int shingles : new int[] { 1, 2, 3 }) {
             list.add(minhash("minhash w" + shingles, minhashSettings(shingles, false)));

@@ -236,7 +236,7 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
         }
         long fingerprint = probe.resolve(context, "[" + NAME + "]", fieldType);
         int indexed = fieldType.indexedMaxDistance();
-        int k = MaxDistance.orField(maxDistance, indexed);
+        int k = MaxDistance.orField(maxDistance, indexed, fieldType.algorithm());
         boolean scan = k > indexed;
         if (scan && allowScan == false) {
             throw new QueryShardException(

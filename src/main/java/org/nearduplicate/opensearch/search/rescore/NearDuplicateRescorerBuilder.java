@@ -233,7 +233,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
             );
         }
         long fingerprint = probe.resolve(context, "[" + NAME + "]", fieldType);
-        int k = MaxDistance.orField(maxDistance, fieldType.indexedMaxDistance());
+        int k = MaxDistance.orField(maxDistance, fieldType.indexedMaxDistance(), fieldType.algorithm());
         return new NearDuplicateRescorer.Context(windowSize, fieldType.name(), fingerprint, k, scoreMode, queryWeight, rescoreWeight);
     }
 

@@ -7,6 +7,7 @@ import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
 import org.nearduplicate.lucene.NearDuplicateQueryTests;
 import org.nearduplicate.opensearch.search.fetch.NearDuplicateDistanceFetchSubPhase;
 import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorer;
+import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
 import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorerBuilder;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.ExceptionsHelper;
@@ -205,7 +206,7 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
         // rescorer, filter mode, window over everything: exactly the brute-force set, any distance
         int rk = randomIntBetween(0, 10);
         NearDuplicateRescorerBuilder filter = new NearDuplicateRescorerBuilder("fp", NearDuplicateProbe.fingerprint(probe)).maxDistance(rk)
-            .scoreMode(NearDuplicateRescorer.ScoreMode.FILTER);
+            .scoreMode(RescoreScoreMode.FILTER);
         filter.windowSize(corpus.size() + 10);
         SearchResponse rescored = client().prepareSearch(INDEX)
             .setQuery(QueryBuilders.matchAllQuery())

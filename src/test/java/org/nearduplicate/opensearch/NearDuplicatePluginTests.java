@@ -33,7 +33,7 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
             plugin.getQueries().stream().map(spec -> spec.getName().getPreferredName()).collect(Collectors.toSet())
         );
         assertEquals(List.of("near_duplicate"), plugin.getRescorers().stream().map(spec -> spec.getName().getPreferredName()).toList());
-        assertEquals(1, plugin.getFetchSubPhases(null).size());
+        assertEquals(2, plugin.getFetchSubPhases(null).size());
         Set<String> settings = plugin.getSettings().stream().map(Setting::getKey).collect(Collectors.toSet());
         assertEquals(Set.of("near_duplicate.max_input_chars", "near_duplicate.max_features", "near_duplicate.breaker.limit"), settings);
     }

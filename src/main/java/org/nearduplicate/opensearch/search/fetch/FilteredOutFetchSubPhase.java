@@ -66,8 +66,11 @@ public final class FilteredOutFetchSubPhase implements FetchSubPhase {
                 open(); // doc values only move forward; re-open for an out-of-order (or repeated) hit
             }
             lastDoc = doc;
-            for (ProbeRescorer.LeafCloseness filter : leaves) {
-                if (Float.isNaN(filter.closeness(doc))) {
+            int topLevelDoc = leaf.docBase + doc;
+            for (int i = 0; i < filters.length; i++) {
+                // only the hits the rescorer checked (restored for the fetch phase from the query phase's rescore doc
+                // ids): inner hits of the same request (nested documents, children) were never filtered
+                if (filters[i].isRescored(topLevelDoc) && Float.isNaN(leaves[i].closeness(doc))) {
                     hitContext.hit().setDocumentField(MARK.getName(), MARK);
                     return;
                 }

@@ -25,8 +25,8 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * {@code near_duplicate} rescorer: re-ranks (or filters) the top {@code window_size} hits of every shard by their
- * fingerprint's Hamming distance to a probe.
+ * {@code near_duplicate} rescorer: re-ranks the top {@code window_size} hits of every shard (or filters every hit a
+ * shard returns) by their fingerprint's Hamming distance to a probe; the modes are {@link ProbeRescorer}'s.
  *
  * <pre>
  * "rescore": {"window_size": 100, "near_duplicate": {"field": "fp", "fingerprint": "...", "max_distance": 6,

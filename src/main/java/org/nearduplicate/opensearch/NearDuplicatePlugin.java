@@ -50,6 +50,10 @@ import org.opensearch.plugins.IngestPlugin;
 import org.opensearch.plugins.MapperPlugin;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.plugins.SearchPlugin;
+import org.nearduplicate.opensearch.search.fetch.FilteredOutFetchSubPhase;
+import org.nearduplicate.opensearch.search.response.FilteredOutHitsActionFilter;
+import org.opensearch.action.support.ActionFilter;
+import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
 import org.opensearch.rest.RestController;
 import org.opensearch.rest.RestHandler;
 import org.opensearch.search.DocValueFormat;
@@ -156,13 +160,19 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     @Override
     public List<RescorerSpec<?>> getRescorers() {
         return List.of(
-            new RescorerSpec<>(NearDuplicateRescorerBuilder.NAME, NearDuplicateRescorerBuilder::new, NearDuplicateRescorerBuilder::fromXContent)
+            new RescorerSpec<>(NearDuplicateRescorerBuilder.NAME, NearDuplicateRescorerBuilder::new, NearDuplicateRescorerBuilder::fromXContent),
+            new RescorerSpec<>(MinHashRescorerBuilder.NAME, MinHashRescorerBuilder::new, MinHashRescorerBuilder::fromXContent)
         );
     }
 
     @Override
     public List<FetchSubPhase> getFetchSubPhases(FetchPhaseConstructionContext context) {
-        return List.of(new NearDuplicateDistanceFetchSubPhase());
+        return List.of(new NearDuplicateDistanceFetchSubPhase(), new FilteredOutFetchSubPhase());
+    }
+
+    @Override
+    public List<ActionFilter> getActionFilters() {
+        return List.of(new FilteredOutHitsActionFilter());
     }
 
     @Override

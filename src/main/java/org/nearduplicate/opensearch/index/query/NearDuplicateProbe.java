@@ -4,26 +4,19 @@ import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.opensearch.action.get.GetRequest;
-import org.opensearch.common.SetOnce;
 import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
-import org.opensearch.common.xcontent.support.XContentMapValues;
 import org.opensearch.core.ParseField;
-import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.search.fetch.subphase.FetchSourceContext;
-import org.opensearch.transport.client.Client;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -183,52 +176,11 @@ public final class NearDuplicateProbe implements Writeable {
      */
     public Supplier<NearDuplicateProbe> fetchOnRewrite(QueryRewriteContext context, String field) {
         assert like != null;
-        SetOnce<NearDuplicateProbe> fetched = new SetOnce<>();
-        context.registerAsyncAction((client, listener) -> fetch(client, field, ActionListener.map(listener, p -> {
-            fetched.set(p);
-            return null;
-        })));
-        return fetched::get;
+        return like.fetchOnRewrite(context, field, (what, value) -> fromSourceValue(what, field, value));
     }
 
-    /**
-     * Fetches the {@code like} document and answers a fingerprint probe read from {@code field} of its _source
-     * (a fingerprint string or number, or the ingest processor's {@code {"fingerprint", "algorithm"}} object).
-     */
-    public void fetch(Client client, String field, ActionListener<NearDuplicateProbe> listener) {
-        assert like != null;
-        GetRequest request = new GetRequest(like.index(), like.id());
-        request.routing(like.routing());
-        request.fetchSourceContext(new FetchSourceContext(true, new String[] { field }, null));
-        client.get(request, ActionListener.delegateFailure(listener, (delegate, response) -> {
-            String what = "[like] document [" + like.index() + "][" + like.id() + "]";
-            NearDuplicateProbe probe;
-            try {
-                if (response.isExists() == false) {
-                    throw new IllegalArgumentException(what + " does not exist");
-                }
-                if (response.isSourceEmpty()) {
-                    throw new IllegalArgumentException(what + " has no _source to read field [" + field + "] from");
-                }
-                probe = fromSourceValue(what, field, XContentMapValues.extractValue(field, response.getSourceAsMap()));
-            } catch (Exception e) {
-                delegate.onFailure(e);
-                return;
-            }
-            delegate.onResponse(probe);
-        }));
-    }
-
+    /** A fingerprint probe of a {@code like} document's value: a fingerprint string or number, or the processor's object. */
     static NearDuplicateProbe fromSourceValue(String what, String field, Object value) {
-        if (value instanceof List<?> list) {
-            if (list.size() != 1) {
-                throw new IllegalArgumentException(what + " has " + list.size() + " values in field [" + field + "], expected one fingerprint");
-            }
-            value = list.get(0);
-        }
-        if (value == null) {
-            throw new IllegalArgumentException(what + " has no value in field [" + field + "]");
-        }
         String algorithm = null;
         if (value instanceof Map<?, ?> map) {
             Object alg = map.get(SimHashFieldMapper.OBJECT_ALGORITHM);
@@ -254,13 +206,7 @@ public final class NearDuplicateProbe implements Writeable {
             builder.field(ALGORITHM_FIELD.getPreferredName(), algorithm);
         }
         if (like != null) {
-            builder.startObject(LIKE_FIELD.getPreferredName());
-            builder.field("_index", like.index());
-            builder.field("_id", like.id());
-            if (like.routing() != null) {
-                builder.field("routing", like.routing());
-            }
-            builder.endObject();
+            like.toXContent(LIKE_FIELD.getPreferredName(), builder);
         }
         if (text != null) {
             builder.field(TEXT_FIELD.getPreferredName(), text);
@@ -338,60 +284,5 @@ public final class NearDuplicateProbe implements Writeable {
         if (fingerprint != null) return Fingerprints.toHex(fingerprint) + (algorithm == null ? "" : " (" + algorithm + ")");
         if (like != null) return like.toString();
         return text != null ? "text[" + text.length() + " chars]" : "html[" + html.length() + " chars]";
-    }
-
-    /** The {@code like} reference: {@code {"_index": ..., "_id": ..., "routing": ...}}. */
-    public record LikeDocument(String index, String id, String routing) implements Writeable {
-        public LikeDocument {
-            if (index == null || index.isEmpty()) {
-                throw new IllegalArgumentException("[like] requires [_index]");
-            }
-            if (id == null || id.isEmpty()) {
-                throw new IllegalArgumentException("[like] requires [_id]");
-            }
-        }
-
-        LikeDocument(StreamInput in) throws IOException {
-            this(in.readString(), in.readString(), in.readOptionalString());
-        }
-
-        @Override
-        public void writeTo(StreamOutput out) throws IOException {
-            out.writeString(index);
-            out.writeString(id);
-            out.writeOptionalString(routing);
-        }
-
-        static LikeDocument parse(XContentParser parser) throws IOException {
-            if (parser.currentToken() != XContentParser.Token.START_OBJECT) {
-                throw new ParsingException(parser.getTokenLocation(), "[like] must be an object {\"_index\": ..., \"_id\": ...}");
-            }
-            String index = null, id = null, routing = null;
-            String current = null;
-            XContentParser.Token token;
-            while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
-                if (token == XContentParser.Token.FIELD_NAME) {
-                    current = parser.currentName();
-                } else if (token.isValue() && "_index".equals(current)) {
-                    index = parser.text();
-                } else if (token.isValue() && "_id".equals(current)) {
-                    id = parser.text();
-                } else if (token.isValue() && "routing".equals(current)) {
-                    routing = parser.text();
-                } else {
-                    throw new ParsingException(parser.getTokenLocation(), "[like] does not support [" + current + "]");
-                }
-            }
-            try {
-                return new LikeDocument(index, id, routing);
-            } catch (IllegalArgumentException e) {
-                throw new ParsingException(parser.getTokenLocation(), e.getMessage());
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "like[" + index + "][" + id + "]";
-        }
     }
 }

@@ -25,8 +25,8 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * {@code near_duplicate} rescorer: re-ranks (or filters) the top {@code window_size} hits of every shard by their
- * fingerprint's Hamming distance to a probe.
+ * {@code near_duplicate} rescorer: re-ranks the top {@code window_size} hits of every shard (or filters every hit a
+ * shard returns) by their fingerprint's Hamming distance to a probe; the modes are {@link ProbeRescorer}'s.
  *
  * <pre>
  * "rescore": {"window_size": 100, "near_duplicate": {"field": "fp", "fingerprint": "...", "max_distance": 6,
@@ -47,7 +47,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
     private final NearDuplicateProbe probe;
     private final Supplier<NearDuplicateProbe> fetchedProbe;
     private Integer maxDistance;
-    private NearDuplicateRescorer.ScoreMode scoreMode = NearDuplicateRescorer.ScoreMode.CLOSENESS;
+    private RescoreScoreMode scoreMode = RescoreScoreMode.CLOSENESS;
     private float queryWeight = 1f;
     private float rescoreWeight = 1f;
 
@@ -79,7 +79,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
         this.probe = new NearDuplicateProbe(in);
         this.fetchedProbe = null;
         this.maxDistance = in.readOptionalVInt();
-        this.scoreMode = in.readEnum(NearDuplicateRescorer.ScoreMode.class);
+        this.scoreMode = in.readEnum(RescoreScoreMode.class);
         this.queryWeight = in.readFloat();
         this.rescoreWeight = in.readFloat();
     }
@@ -120,11 +120,11 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
         return this;
     }
 
-    public NearDuplicateRescorer.ScoreMode scoreMode() {
+    public RescoreScoreMode scoreMode() {
         return scoreMode;
     }
 
-    public NearDuplicateRescorerBuilder scoreMode(NearDuplicateRescorer.ScoreMode scoreMode) {
+    public NearDuplicateRescorerBuilder scoreMode(RescoreScoreMode scoreMode) {
         this.scoreMode = Objects.requireNonNull(scoreMode);
         return this;
     }
@@ -164,7 +164,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
     public static NearDuplicateRescorerBuilder fromXContent(XContentParser parser) throws IOException {
         String field = null;
         Integer maxDistance = null;
-        NearDuplicateRescorer.ScoreMode scoreMode = NearDuplicateRescorer.ScoreMode.CLOSENESS;
+        RescoreScoreMode scoreMode = RescoreScoreMode.CLOSENESS;
         float queryWeight = 1f;
         float rescoreWeight = 1f;
         NearDuplicateProbe.Parser probeParser = new NearDuplicateProbe.Parser();
@@ -183,7 +183,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
                 maxDistance = MaxDistance.parse(parser, NAME);
             } else if (SCORE_MODE_FIELD.match(current, parser.getDeprecationHandler())) {
                 try {
-                    scoreMode = NearDuplicateRescorer.ScoreMode.fromString(parser.text());
+                    scoreMode = RescoreScoreMode.fromString(parser.text());
                 } catch (IllegalArgumentException e) {
                     throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] " + e.getMessage());
                 }

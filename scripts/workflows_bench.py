@@ -63,6 +63,7 @@ def main():
     ap.add_argument("--shards", type=int, default=2)
     ap.add_argument("--partitions", type=int, default=4)
     ap.add_argument("--groups-only", action="store_true", help="index without the pipeline and only time _near_duplicates")
+    ap.add_argument("--skip-groups", action="store_true", help="only the ingest comparison (bench/ingest_check.sh)")
     a = ap.parse_args()
     call(a.port, "PUT", "/_ingest/pipeline/wf-bench-check",
          {"processors": [{"near_duplicate_check": {"field": "fp", "max_distance": 3, "on_unavailable": "tag"}}]})
@@ -79,7 +80,8 @@ def main():
           f"with near_duplicate_check {a.docs / check:.0f} docs/s ({check:.1f}s)")
     print("check outcomes:", {b["key"]: b["doc_count"] for b in status["aggregations"]["s"]["buckets"]},
           {b["key"]: b["doc_count"] for b in status["aggregations"]["src"]["buckets"]})
-    groups(a)
+    if not a.skip_groups:
+        groups(a)
 
 def groups(a):
     start = time.time()

@@ -4,9 +4,13 @@ import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.opensearch.action.IndicesRequest;
+import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
+import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsResponse;
 import org.opensearch.action.get.GetRequest;
 import org.opensearch.common.SetOnce;
 import org.opensearch.index.mapper.MappedFieldType;
+import org.opensearch.index.query.QueryCoordinatorContext;
 import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
@@ -20,12 +24,15 @@ import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.search.fetch.subphase.FetchSourceContext;
+import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.client.Client;
 
 import java.io.IOException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -175,6 +182,82 @@ public final class NearDuplicateProbe implements Writeable {
         } catch (IllegalArgumentException e) {
             throw new QueryShardException(context, owner + " " + e.getMessage(), e);
         }
+    }
+
+    /** True for a {@code text} or {@code html} probe (fingerprinted with the target field's algorithm). */
+    public boolean isContent() {
+        return text != null || html != null;
+    }
+
+    /**
+     * For a {@code text}/{@code html} probe on the coordinating node of a search: registers, with the rewrite, a lookup
+     * of the target field's algorithm in the mappings of the searched indices, and fingerprints the probe once there,
+     * so that the shards receive a {@code fingerprint} probe (with its {@code algorithm}, which each shard checks
+     * against its mapping) instead of fingerprinting the text each. Returns what supplies the rewritten probe once
+     * known (null until then): the fingerprint probe, or this probe unchanged when the searched indices map the field
+     * with several algorithms or not as a {@code simhash} field (the shards then fingerprint it, or report the error).
+     * Returns null without registering anything outside a search's coordinating rewrite or without an engine.
+     */
+    public Supplier<NearDuplicateProbe> fingerprintOnCoordinator(QueryRewriteContext context, String field, NearDuplicateEngine engine, String owner) {
+        assert isContent();
+        QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
+        if (engine == null || coordinator == null || coordinator.getSearchRequest() == null) {
+            return null;
+        }
+        IndicesRequest searched = coordinator.getSearchRequest();
+        SetOnce<NearDuplicateProbe> rewritten = new SetOnce<>();
+        context.registerAsyncAction((client, listener) -> {
+            GetFieldMappingsRequest mappings = new GetFieldMappingsRequest().indices(searched.indices())
+                .indicesOptions(searched.indicesOptions())
+                .fields(field)
+                .includeDefaults(true);
+            client.admin().indices().getFieldMappings(mappings, ActionListener.wrap(response -> {
+                String algorithm = singleAlgorithm(response, field);
+                if (algorithm == null) {
+                    rewritten.set(this);
+                    listener.onResponse(null);
+                    return;
+                }
+                // fingerprinting is CPU work on a possibly large page: not on the thread that received the mappings
+                client.threadPool().executor(ThreadPool.Names.SEARCH).execute(() -> {
+                    long fingerprint;
+                    try {
+                        fingerprint = text != null
+                            ? engine.simHashProbe(algorithm, text, NearDuplicateEngine.ProbeContent.TEXT)
+                            : engine.simHashProbe(algorithm, html, NearDuplicateEngine.ProbeContent.HTML);
+                    } catch (IllegalArgumentException e) {
+                        listener.onFailure(new IllegalArgumentException(owner + " " + e.getMessage(), e));
+                        return;
+                    } catch (Exception e) {
+                        listener.onFailure(e);
+                        return;
+                    }
+                    rewritten.set(fingerprint(fingerprint, algorithm));
+                    listener.onResponse(null);
+                });
+            }, listener::onFailure));
+        });
+        return rewritten::get;
+    }
+
+    /** The one algorithm of {@code field} among the indices that map it, or null if several or if one maps another type. */
+    static String singleAlgorithm(GetFieldMappingsResponse response, String field) {
+        Set<String> algorithms = new HashSet<>();
+        for (String index : response.mappings().keySet()) {
+            GetFieldMappingsResponse.FieldMappingMetadata metadata = response.fieldMappings(index, field);
+            if (metadata == null || metadata.sourceAsMap().isEmpty()) {
+                continue; // not mapped there: that index matches nothing or reports it
+            }
+            Object mapping = metadata.sourceAsMap().values().iterator().next();
+            if (mapping instanceof Map<?, ?> definition && SimHashFieldMapper.CONTENT_TYPE.equals(definition.get("type"))) {
+                Object algorithm = definition.get("algorithm");
+                if (algorithm == null) return null;
+                algorithms.add(algorithm.toString());
+            } else {
+                return null;
+            }
+        }
+        return algorithms.size() == 1 ? algorithms.iterator().next() : null;
     }
 
     /**

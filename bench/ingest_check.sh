@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Check on ingest, before/after in one run: for each plugin zip given, starts a real node with it, runs
-# scripts/workflows_bench.py (the same synthetic corpus indexed without a pipeline and through near_duplicate_check)
-# and keeps its output; prints the ratio "with check / without" per build. Ratios, not absolute docs/s, are compared:
-# the machine is shared.
+# Check on ingest, before/after in one run: for each plugin zip given, starts a real node with it and runs
+# scripts/workflows_bench.py on it (the same synthetic corpus indexed without a pipeline, through a one-processor
+# pipeline, and through near_duplicate_check), printing docs/s and the share of the no-pipeline rate. Compare the
+# shares (ratios) within one run, not absolute docs/s: the machine is shared.
 #
-#   bench/ingest_check.sh [--docs 50000] before.zip after.zip ...   (NODE_PORT, default 9400; NODE_HEAP, default 1g)
-# Each zip is named by its file name in the output (copy them to before.zip / after.zip).
+#   bench/ingest_check.sh [--docs 50000] before.zip after.zip:100,1000 ...
+#
+# A zip may be followed by ':' and the batch_size values to run (comma-separated; default: the option left out).
+# ROUNDS (default 3: interleaved repetitions, medians reported), NODE_PORT (default 9400), NODE_HEAP (default 1g); outputs in target/ingest-check-bench/<zip name>.txt.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/env.sh
@@ -16,16 +18,17 @@ if [ "${1:-}" = "--docs" ]; then docs=$2; shift 2; fi
 out=${BENCH_OUT:-target/ingest-check-bench}
 mkdir -p "$out"
 trap 'scripts/node.sh stop >/dev/null 2>&1 || true' EXIT
-for zip in "$@"; do
+for spec in "$@"; do
+  zip=${spec%%:*}
+  sizes=default
+  [ "$spec" = "$zip" ] || sizes=${spec#*:}
   name=$(basename "$zip" .zip)
   PLUGIN_ZIP=$(readlink -f "$zip") scripts/node.sh start
-  python3 scripts/workflows_bench.py --port "$NODE_PORT" --docs "$docs" --skip-groups | tee "$out/$name.txt"
+  python3 scripts/workflows_bench.py --port "$NODE_PORT" --docs "$docs" --skip-groups --noop --batch-sizes "$sizes" --rounds "${ROUNDS:-3}" | tee "$out/$name.txt"
   scripts/node.sh stop
 done
-echo "== with near_duplicate_check / without, per build"
-for f in "$out"/*.txt; do
-  awk -v f="$(basename "$f" .txt)" '/with near_duplicate_check/ {
-    match($0, /plain [0-9]+/); p = substr($0, RSTART + 6, RLENGTH - 6);
-    match($0, /check [0-9]+/); c = substr($0, RSTART + 6, RLENGTH - 6);
-    printf "%s: plain %d docs/s, with check %d docs/s, ratio %.0f %%\n", f, p, c, 100 * c / p }' "$f"
+for spec in "$@"; do
+  name=$(basename "${spec%%:*}" .zip)
+  echo "== $name"
+  grep '^|' "$out/$name.txt"
 done

@@ -161,7 +161,11 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
                 in -> new NearDuplicateQueryBuilder(in).engine(engine),
                 parser -> NearDuplicateQueryBuilder.fromXContent(parser).engine(engine)
             ),
-            new QuerySpec<>(MinHashQueryBuilder.NAME, MinHashQueryBuilder::new, MinHashQueryBuilder::fromXContent)
+            new QuerySpec<>(
+                MinHashQueryBuilder.NAME,
+                in -> new MinHashQueryBuilder(in).engine(engine),
+                parser -> MinHashQueryBuilder.fromXContent(parser).engine(engine)
+            )
         );
     }
 

@@ -34,7 +34,7 @@ import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 /**
  * Every way into fingerprinting on a node goes through its {@link NearDuplicateEngine}: the {@code simhash},
  * {@code minhash} and {@code imatch} processors and the text probes of the {@code near_duplicate} query, its rescorer
- * and {@code minhash_similar} all refuse an input over {@code near_duplicate.max_input_chars} with the same error, and
+ * and {@code minhash_similar} (signed on the coordinating node or on the shards) all refuse an input over {@code near_duplicate.max_input_chars} with the same error, and
  * all trip the {@code near_duplicate} breaker on an input it cannot afford (releasing it after; a 429 where the
  * coordinating node fingerprints, a shard failure where the shards do). ({@code _simhash}:
  * LimitsIT on the real node, and the engine's own tests.)
@@ -116,9 +116,11 @@ public class NearDuplicateEngineGatewayTests extends OpenSearchIntegTestCase {
             page -> client().prepareSearch("probes").setQuery(QueryBuilders.matchAllQuery())
                 .addRescorer(new NearDuplicateRescorerBuilder("fp", NearDuplicateProbe.html(page)).engine(engine)),
             "minhash_similar query",
+            page -> client().prepareSearch("probes").setQuery(new MinHashQueryBuilder("mh", null, page, true).engine(engine)),
+            "minhash_similar query, parsed without the engine (signed by the shards)",
             page -> client().prepareSearch("probes").setQuery(new MinHashQueryBuilder("mh", null, page, true))
         );
-        Set<String> coordinated = Set.of("near_duplicate query", "near_duplicate rescorer");
+        Set<String> coordinated = Set.of("near_duplicate query", "near_duplicate rescorer", "minhash_similar query");
         long before = engine.probesFingerprinted();
         probes.forEach((name, search) -> {
             Exception tooLong = expectThrows(Exception.class, () -> search.apply(html(MAX_INPUT_CHARS + 500)).get());

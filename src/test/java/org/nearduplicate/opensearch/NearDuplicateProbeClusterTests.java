@@ -2,6 +2,7 @@ package org.nearduplicate.opensearch;
 
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
 import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
 import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
 import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorerBuilder;
@@ -107,6 +108,22 @@ public class NearDuplicateProbeClusterTests extends OpenSearchIntegTestCase {
         assertEquals(2, response.getHits().getHits().length);
         assertEquals("the rescorer's probe too", "page", response.getHits().getAt(0).getId());
         assertEquals(1, probesFingerprinted() - before);
+
+        // minhash_similar: the text probe is signed once too
+        assertAcked(
+            prepareCreate("signed").setSettings(Settings.builder().put("index.number_of_shards", shards).put("index.number_of_replicas", 0))
+                .setMapping("mh", "type=minhash")
+        );
+        ensureGreen("signed");
+        client().admin().cluster().preparePutPipeline("sign",
+            new org.opensearch.core.common.bytes.BytesArray("{\"processors\": [{\"minhash\": {\"field\": \"content\", \"target_field\": \"mh\"}}]}"),
+            org.opensearch.common.xcontent.XContentType.JSON).get();
+        client().prepareIndex("signed").setId("page").setSource("content", PAGE).setPipeline("sign").setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        client().prepareIndex("signed").setId("other").setSource("content", OTHER).setPipeline("sign").setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        before = probesFingerprinted();
+        response = client.prepareSearch("signed").setQuery(new MinHashQueryBuilder("mh", null, PAGE, false).minSimilarity(0.99).engine(engine)).get();
+        assertEquals(Set.of("signed/page"), ids(response));
+        assertEquals("one signature for all shards", 1, probesFingerprinted() - before);
 
         // two algorithms among the searched indices: each shard fingerprints with its own mapping, as before
         before = probesFingerprinted();

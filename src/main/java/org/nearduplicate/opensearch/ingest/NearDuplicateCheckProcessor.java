@@ -29,11 +29,9 @@ import org.opensearch.transport.client.Client;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -73,7 +71,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
     static final int HITS_PER_BATCHED_DOCUMENT = 10;
     /** The default {@code index.max_result_window}: a batched search never asks for more hits. */
     static final int MAX_BATCH_HITS = 10_000;
-    /** Bounded by the default {@code indices.query.bool.max_clause_count} (1024): one clause per fingerprint. */
+    /** With {@link #HITS_PER_BATCHED_DOCUMENT}, a batch asks for at most {@link #MAX_BATCH_HITS} hits. */
     static final int MAX_BATCH_SIZE = 1_000;
 
     private final String field;
@@ -337,7 +335,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
 
     /**
      * One document: the closest hit of a size-1 search without the document itself. Several: one search for all their
-     * fingerprints (a should of {@code near_duplicate} queries) returning up to {@link #HITS_PER_BATCHED_DOCUMENT} hits
+     * fingerprints (a {@code near_duplicate} query with {@code fingerprints}) returning up to {@link #HITS_PER_BATCHED_DOCUMENT} hits
      * per document, from which each document takes its closest hit within k. When that many hits come back, some may
      * be missing: each document is then looked up alone, under the same timer, so that the answer stays exact.
      */
@@ -353,14 +351,14 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
             source.query(query);
             size = 1;
         } else {
-            BoolQueryBuilder anyOf = QueryBuilders.boolQuery();
-            Set<Long> fingerprints = new LinkedHashSet<>();
-            for (Lookup l : lookups) {
-                if (fingerprints.add(l.fingerprint)) {
-                    anyOf.should(probeQuery(l.fingerprint, l.maxDistance));
-                }
-            }
-            source.query(QueryBuilders.constantScoreQuery(anyOf));
+            // one query for all fingerprints: one pass over each segment's terms (or one scan of a small segment)
+            long[] fingerprints = lookups.stream().mapToLong(l -> l.fingerprint).distinct().toArray();
+            source.query(
+                QueryBuilders.constantScoreQuery(
+                    new NearDuplicateQueryBuilder(indexField, NearDuplicateProbe.fingerprints(fingerprints)).maxDistance(first.maxDistance)
+                        .ignoreUnmapped(true)
+                )
+            );
             size = Math.min(MAX_BATCH_HITS, lookups.size() * HITS_PER_BATCHED_DOCUMENT);
         }
         source.size(size).docValueField(indexField).timeout(timeout).trackTotalHits(false);

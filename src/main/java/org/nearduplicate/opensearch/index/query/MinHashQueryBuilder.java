@@ -14,12 +14,16 @@ import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.AbstractQueryBuilder;
+import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
 
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * {@code minhash_similar}: documents whose {@code minhash} signature has estimated Jaccard similarity ≥
@@ -63,6 +67,14 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
     private double minSimilarity = DEFAULT_MIN_SIMILARITY;
     private Candidates candidates = Candidates.LSH;
     private boolean ignoreUnmapped = false;
+    /** The algorithm a signature was made with by the coordinating node (checked against each shard's mapping), or null. */
+    private String signatureAlgorithm;
+    /** The node's engine, where the query was parsed or received: signs a text probe once on the coordinator. */
+    private NearDuplicateEngine engine;
+    /** Until the coordinator's lookup completes: the signed probe, or empty when left to the shards; not sent. */
+    private Supplier<Optional<String[]>> coordinatorSignature;
+    /** True once the coordinator left a text probe to the shards (several algorithms); not sent. */
+    private boolean contentProbeLeftToShards;
 
     /** Exactly one of {@code signature} and {@code content}; {@code html} says how to read the content. */
     public MinHashQueryBuilder(String fieldName, String signature, String content, boolean html) {
@@ -86,10 +98,14 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
         minSimilarity = in.readDouble();
         candidates = in.readEnum(Candidates.class);
         ignoreUnmapped = in.readBoolean();
+        signatureAlgorithm = in.readOptionalString();
     }
 
     @Override
     protected void doWriteTo(StreamOutput out) throws IOException {
+        if (coordinatorSignature != null) {
+            throw new IllegalStateException("[" + NAME + "] text probe not signed yet; the query must be rewritten before it is sent");
+        }
         out.writeString(fieldName);
         out.writeOptionalString(signature);
         out.writeOptionalString(text);
@@ -97,6 +113,68 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
         out.writeDouble(minSimilarity);
         out.writeEnum(candidates);
         out.writeBoolean(ignoreUnmapped);
+        out.writeOptionalString(signatureAlgorithm);
+    }
+
+    /** The engine that signs a {@code text}/{@code html} probe on the coordinating node (see {@link #doRewrite}). */
+    public MinHashQueryBuilder engine(NearDuplicateEngine engine) {
+        this.engine = engine;
+        return this;
+    }
+
+    /** A copy with the coordinator's signature of the text probe, made with {@code algorithm}. */
+    private MinHashQueryBuilder signed(String signature, String algorithm) {
+        MinHashQueryBuilder b = new MinHashQueryBuilder(fieldName, signature, null, false);
+        b.signatureAlgorithm = algorithm;
+        b.minSimilarity = minSimilarity;
+        b.candidates = candidates;
+        b.ignoreUnmapped = ignoreUnmapped;
+        b.engine = engine;
+        return b.boost(boost()).queryName(queryName());
+    }
+
+    private MinHashQueryBuilder copy() {
+        MinHashQueryBuilder b = new MinHashQueryBuilder(fieldName, signature, text, html);
+        b.signatureAlgorithm = signatureAlgorithm;
+        b.minSimilarity = minSimilarity;
+        b.candidates = candidates;
+        b.ignoreUnmapped = ignoreUnmapped;
+        b.engine = engine;
+        return b.boost(boost()).queryName(queryName());
+    }
+
+    /**
+     * A text probe is signed once, on the coordinating node, when the searched indices map the field with one
+     * algorithm (see {@link CoordinatorFingerprinting}); otherwise each shard signs it with its own mapping.
+     */
+    @Override
+    protected QueryBuilder doRewrite(QueryRewriteContext context) throws IOException {
+        if (coordinatorSignature != null) {
+            Optional<String[]> known = coordinatorSignature.get();
+            if (known == null) return this;
+            if (known.isPresent()) return signed(known.get()[0], known.get()[1]);
+            MinHashQueryBuilder left = copy();
+            left.contentProbeLeftToShards = true;
+            return left;
+        }
+        if (text == null || contentProbeLeftToShards) {
+            return this;
+        }
+        NearDuplicateEngine.ProbeContent type = html ? NearDuplicateEngine.ProbeContent.HTML : NearDuplicateEngine.ProbeContent.TEXT;
+        Supplier<Optional<String[]>> outcome = CoordinatorFingerprinting.register(
+            context,
+            fieldName,
+            MinHashFieldMapper.CONTENT_TYPE,
+            engine,
+            "[" + NAME + "]",
+            algorithm -> new String[] { MinHashSignatures.toBase64(engine.minHashProbe(algorithm, text, type)), algorithm }
+        );
+        if (outcome == null) {
+            return this;
+        }
+        MinHashQueryBuilder waiting = copy();
+        waiting.coordinatorSignature = outcome;
+        return waiting;
     }
 
     public MinHashQueryBuilder minSimilarity(double minSimilarity) {
@@ -208,6 +286,9 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
 
     @Override
     protected Query doToQuery(QueryShardContext context) throws IOException {
+        if (coordinatorSignature != null) {
+            throw new IllegalStateException("[" + NAME + "] query must be rewritten first to sign its text probe");
+        }
         MappedFieldType mapped = context.fieldMapper(fieldName);
         if (mapped == null) {
             if (ignoreUnmapped) return new MatchNoDocsQuery("[" + NAME + "] field [" + fieldName + "] is not mapped");
@@ -220,6 +301,12 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
         MinHashFieldMapper.MinHashFieldType ft = (MinHashFieldMapper.MinHashFieldType) mapped.unwrap();
         int[] probe;
         try {
+            if (signatureAlgorithm != null && signatureAlgorithm.equals(ft.algorithm()) == false) {
+                throw new IllegalArgumentException(
+                    "the probe signature was made with algorithm [" + signatureAlgorithm + "] but field [" + ft.name()
+                        + "] is mapped with algorithm [" + ft.algorithm() + "]; signatures made differently cannot be compared"
+                );
+            }
             if (signature != null) {
                 probe = MinHashFieldMapper.parseSignature(signature, ft.hashes());
             } else {
@@ -234,11 +321,12 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
     @Override
     protected boolean doEquals(MinHashQueryBuilder o) {
         return fieldName.equals(o.fieldName) && Objects.equals(signature, o.signature) && Objects.equals(text, o.text) && html == o.html
+            && Objects.equals(signatureAlgorithm, o.signatureAlgorithm) && Objects.equals(coordinatorSignature, o.coordinatorSignature)
             && minSimilarity == o.minSimilarity && candidates == o.candidates && ignoreUnmapped == o.ignoreUnmapped;
     }
 
     @Override
     protected int doHashCode() {
-        return Objects.hash(fieldName, signature, text, html, minSimilarity, candidates, ignoreUnmapped);
+        return Objects.hash(fieldName, signature, text, html, signatureAlgorithm, coordinatorSignature, minSimilarity, candidates, ignoreUnmapped);
     }
 }

@@ -4,13 +4,9 @@ import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.opensearch.action.IndicesRequest;
-import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
-import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsResponse;
 import org.opensearch.action.get.GetRequest;
 import org.opensearch.common.SetOnce;
 import org.opensearch.index.mapper.MappedFieldType;
-import org.opensearch.index.query.QueryCoordinatorContext;
 import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
@@ -24,15 +20,13 @@ import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.search.fetch.subphase.FetchSourceContext;
-import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.client.Client;
 
 import java.io.IOException;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -43,28 +37,40 @@ import java.util.function.Supplier;
  */
 public final class NearDuplicateProbe implements Writeable {
     public static final ParseField FINGERPRINT_FIELD = new ParseField("fingerprint");
+    public static final ParseField FINGERPRINTS_FIELD = new ParseField("fingerprints");
     public static final ParseField ALGORITHM_FIELD = new ParseField("algorithm");
     public static final ParseField LIKE_FIELD = new ParseField("like");
     public static final ParseField TEXT_FIELD = new ParseField("text");
     public static final ParseField HTML_FIELD = new ParseField("html");
 
     private final Long fingerprint;
+    /** Several fingerprints: documents within k of any of them (the query only; {@code near_duplicate_check} batches). */
+    private final long[] fingerprints;
     private final String algorithm;
     private final LikeDocument like;
     private final String text;
     private final String html;
 
     private NearDuplicateProbe(Long fingerprint, String algorithm, LikeDocument like, String text, String html) {
-        int probes = (fingerprint != null ? 1 : 0) + (like != null ? 1 : 0) + (text != null ? 1 : 0) + (html != null ? 1 : 0);
+        this(fingerprint, null, algorithm, like, text, html);
+    }
+
+    private NearDuplicateProbe(Long fingerprint, long[] fingerprints, String algorithm, LikeDocument like, String text, String html) {
+        int probes = (fingerprint != null ? 1 : 0) + (fingerprints != null ? 1 : 0) + (like != null ? 1 : 0) + (text != null ? 1 : 0)
+            + (html != null ? 1 : 0);
         if (probes != 1) {
             throw new IllegalArgumentException(
-                "exactly one of [fingerprint], [like], [text] or [html] is required, got " + (probes == 0 ? "none" : probes)
+                "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got " + (probes == 0 ? "none" : probes)
             );
         }
-        if (algorithm != null && (fingerprint == null)) {
+        if (fingerprints != null && fingerprints.length == 0) {
+            throw new IllegalArgumentException("[fingerprints] must not be empty");
+        }
+        if (algorithm != null && fingerprint == null && fingerprints == null) {
             throw new IllegalArgumentException("[algorithm] describes a [fingerprint] probe and cannot be combined with [like], [text] or [html]");
         }
         this.fingerprint = fingerprint;
+        this.fingerprints = fingerprints;
         this.algorithm = algorithm;
         this.like = like;
         this.text = text;
@@ -78,6 +84,11 @@ public final class NearDuplicateProbe implements Writeable {
     /** A fingerprint that was made with {@code algorithm} (null: unknown, assumed to match the field). */
     public static NearDuplicateProbe fingerprint(long fingerprint, String algorithm) {
         return new NearDuplicateProbe(fingerprint, algorithm, null, null, null);
+    }
+
+    /** Documents within k of any of {@code fingerprints}; the {@code near_duplicate} query only (not the rescorer). */
+    public static NearDuplicateProbe fingerprints(long[] fingerprints) {
+        return new NearDuplicateProbe(null, fingerprints.clone(), null, null, null, null);
     }
 
     public static NearDuplicateProbe like(String index, String id, String routing) {
@@ -94,6 +105,7 @@ public final class NearDuplicateProbe implements Writeable {
 
     public NearDuplicateProbe(StreamInput in) throws IOException {
         this.fingerprint = in.readOptionalLong();
+        this.fingerprints = in.readBoolean() ? in.readLongArray() : null;
         this.algorithm = in.readOptionalString();
         this.like = in.readOptionalWriteable(LikeDocument::new);
         this.text = in.readOptionalString();
@@ -103,6 +115,10 @@ public final class NearDuplicateProbe implements Writeable {
     @Override
     public void writeTo(StreamOutput out) throws IOException {
         out.writeOptionalLong(fingerprint);
+        out.writeBoolean(fingerprints != null);
+        if (fingerprints != null) {
+            out.writeLongArray(fingerprints);
+        }
         out.writeOptionalString(algorithm);
         out.writeOptionalWriteable(like);
         out.writeOptionalString(text);
@@ -167,6 +183,9 @@ public final class NearDuplicateProbe implements Writeable {
             throw new IllegalStateException("[like] probe must be fetched (rewritten) before the query is built");
         }
         try {
+            if (fingerprints != null) {
+                throw new IllegalArgumentException("[fingerprints] (several probes) is supported by the query only; give one [fingerprint]");
+            }
             if (fingerprint != null) {
                 if (algorithm != null && algorithm.equals(fieldType.algorithm()) == false) {
                     throw new IllegalArgumentException(
@@ -182,6 +201,24 @@ public final class NearDuplicateProbe implements Writeable {
         } catch (IllegalArgumentException e) {
             throw new QueryShardException(context, owner + " " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The probe's fingerprints for {@code fieldType}: the {@code fingerprints} of a several-probe form, otherwise the one
+     * of {@link #resolve}.
+     */
+    public long[] resolveAll(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
+        if (fingerprints == null) {
+            return new long[] { resolve(context, owner, fieldType) };
+        }
+        if (algorithm != null && algorithm.equals(fieldType.algorithm()) == false) {
+            throw new QueryShardException(
+                context,
+                owner + " the probe fingerprints were made with algorithm [" + algorithm + "] but field [" + fieldType.name()
+                    + "] is mapped with algorithm [" + fieldType.algorithm() + "]; fingerprints made differently cannot be compared"
+            );
+        }
+        return fingerprints.clone();
     }
 
     /** True for a {@code text} or {@code html} probe (fingerprinted with the target field's algorithm). */
@@ -200,64 +237,26 @@ public final class NearDuplicateProbe implements Writeable {
      */
     public Supplier<NearDuplicateProbe> fingerprintOnCoordinator(QueryRewriteContext context, String field, NearDuplicateEngine engine, String owner) {
         assert isContent();
-        QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
-        if (engine == null || coordinator == null || coordinator.getSearchRequest() == null) {
+        Supplier<Optional<NearDuplicateProbe>> outcome = CoordinatorFingerprinting.register(
+            context,
+            field,
+            SimHashFieldMapper.CONTENT_TYPE,
+            engine,
+            owner,
+            algorithm -> fingerprint(
+                text != null
+                    ? engine.simHashProbe(algorithm, text, NearDuplicateEngine.ProbeContent.TEXT)
+                    : engine.simHashProbe(algorithm, html, NearDuplicateEngine.ProbeContent.HTML),
+                algorithm
+            )
+        );
+        if (outcome == null) {
             return null;
         }
-        IndicesRequest searched = coordinator.getSearchRequest();
-        SetOnce<NearDuplicateProbe> rewritten = new SetOnce<>();
-        context.registerAsyncAction((client, listener) -> {
-            GetFieldMappingsRequest mappings = new GetFieldMappingsRequest().indices(searched.indices())
-                .indicesOptions(searched.indicesOptions())
-                .fields(field)
-                .includeDefaults(true);
-            client.admin().indices().getFieldMappings(mappings, ActionListener.wrap(response -> {
-                String algorithm = singleAlgorithm(response, field);
-                if (algorithm == null) {
-                    rewritten.set(this);
-                    listener.onResponse(null);
-                    return;
-                }
-                // fingerprinting is CPU work on a possibly large page: not on the thread that received the mappings
-                client.threadPool().executor(ThreadPool.Names.SEARCH).execute(() -> {
-                    long fingerprint;
-                    try {
-                        fingerprint = text != null
-                            ? engine.simHashProbe(algorithm, text, NearDuplicateEngine.ProbeContent.TEXT)
-                            : engine.simHashProbe(algorithm, html, NearDuplicateEngine.ProbeContent.HTML);
-                    } catch (IllegalArgumentException e) {
-                        listener.onFailure(new IllegalArgumentException(owner + " " + e.getMessage(), e));
-                        return;
-                    } catch (Exception e) {
-                        listener.onFailure(e);
-                        return;
-                    }
-                    rewritten.set(fingerprint(fingerprint, algorithm));
-                    listener.onResponse(null);
-                });
-            }, listener::onFailure));
-        });
-        return rewritten::get;
-    }
-
-    /** The one algorithm of {@code field} among the indices that map it, or null if several or if one maps another type. */
-    static String singleAlgorithm(GetFieldMappingsResponse response, String field) {
-        Set<String> algorithms = new HashSet<>();
-        for (String index : response.mappings().keySet()) {
-            GetFieldMappingsResponse.FieldMappingMetadata metadata = response.fieldMappings(index, field);
-            if (metadata == null || metadata.sourceAsMap().isEmpty()) {
-                continue; // not mapped there: that index matches nothing or reports it
-            }
-            Object mapping = metadata.sourceAsMap().values().iterator().next();
-            if (mapping instanceof Map<?, ?> definition && SimHashFieldMapper.CONTENT_TYPE.equals(definition.get("type"))) {
-                Object algorithm = definition.get("algorithm");
-                if (algorithm == null) return null;
-                algorithms.add(algorithm.toString());
-            } else {
-                return null;
-            }
-        }
-        return algorithms.size() == 1 ? algorithms.iterator().next() : null;
+        return () -> {
+            Optional<NearDuplicateProbe> known = outcome.get();
+            return known == null ? null : known.orElse(this);
+        };
     }
 
     /**
@@ -333,6 +332,13 @@ public final class NearDuplicateProbe implements Writeable {
         if (fingerprint != null) {
             builder.field(FINGERPRINT_FIELD.getPreferredName(), Fingerprints.toHex(fingerprint));
         }
+        if (fingerprints != null) {
+            builder.startArray(FINGERPRINTS_FIELD.getPreferredName());
+            for (long f : fingerprints) {
+                builder.value(Fingerprints.toHex(f));
+            }
+            builder.endArray();
+        }
         if (algorithm != null) {
             builder.field(ALGORITHM_FIELD.getPreferredName(), algorithm);
         }
@@ -356,6 +362,7 @@ public final class NearDuplicateProbe implements Writeable {
     /** Collects probe keys while an enclosing object is parsed. */
     public static final class Parser {
         private Long fingerprint;
+        private long[] fingerprints;
         private String algorithm;
         private LikeDocument like;
         private String text;
@@ -369,6 +376,19 @@ public final class NearDuplicateProbe implements Writeable {
                 } catch (IllegalArgumentException e) {
                     throw new ParsingException(parser.getTokenLocation(), "[fingerprint]: " + e.getMessage(), e);
                 }
+            } else if (FINGERPRINTS_FIELD.match(name, parser.getDeprecationHandler())) {
+                if (parser.currentToken() != XContentParser.Token.START_ARRAY) {
+                    throw new ParsingException(parser.getTokenLocation(), "[fingerprints] must be an array of fingerprints");
+                }
+                java.util.ArrayList<Long> values = new java.util.ArrayList<>();
+                while (parser.nextToken() != XContentParser.Token.END_ARRAY) {
+                    try {
+                        values.add(FingerprintValues.parseToken(parser));
+                    } catch (IllegalArgumentException e) {
+                        throw new ParsingException(parser.getTokenLocation(), "[fingerprints]: " + e.getMessage(), e);
+                    }
+                }
+                fingerprints = values.stream().mapToLong(Long::longValue).toArray();
             } else if (ALGORITHM_FIELD.match(name, parser.getDeprecationHandler())) {
                 algorithm = string(name, parser);
             } else if (TEXT_FIELD.match(name, parser.getDeprecationHandler())) {
@@ -392,7 +412,7 @@ public final class NearDuplicateProbe implements Writeable {
 
         public NearDuplicateProbe build(XContentParser parser, String owner) {
             try {
-                return new NearDuplicateProbe(fingerprint, algorithm, like, text, html);
+                return new NearDuplicateProbe(fingerprint, fingerprints, algorithm, like, text, html);
             } catch (IllegalArgumentException e) {
                 throw new ParsingException(parser.getTokenLocation(), "[" + owner + "] " + e.getMessage());
             }
@@ -405,6 +425,7 @@ public final class NearDuplicateProbe implements Writeable {
         if (o == null || getClass() != o.getClass()) return false;
         NearDuplicateProbe that = (NearDuplicateProbe) o;
         return Objects.equals(fingerprint, that.fingerprint)
+            && java.util.Arrays.equals(fingerprints, that.fingerprints)
             && Objects.equals(algorithm, that.algorithm)
             && Objects.equals(like, that.like)
             && Objects.equals(text, that.text)
@@ -413,12 +434,13 @@ public final class NearDuplicateProbe implements Writeable {
 
     @Override
     public int hashCode() {
-        return Objects.hash(fingerprint, algorithm, like, text, html);
+        return Objects.hash(fingerprint, java.util.Arrays.hashCode(fingerprints), algorithm, like, text, html);
     }
 
     @Override
     public String toString() {
         if (fingerprint != null) return Fingerprints.toHex(fingerprint) + (algorithm == null ? "" : " (" + algorithm + ")");
+        if (fingerprints != null) return fingerprints.length + " fingerprints" + (algorithm == null ? "" : " (" + algorithm + ")");
         if (like != null) return like.toString();
         return text != null ? "text[" + text.length() + " chars]" : "html[" + html.length() + " chars]";
     }

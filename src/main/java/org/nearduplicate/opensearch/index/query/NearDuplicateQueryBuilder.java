@@ -255,7 +255,7 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
             }
             throw new QueryShardException(context, "[" + NAME + "] failed to find field [" + fieldName + "]; set [ignore_unmapped] to match nothing instead");
         }
-        long fingerprint = probe.resolve(context, "[" + NAME + "]", fieldType);
+        long[] fingerprints = probe.resolveAll(context, "[" + NAME + "]", fieldType);
         int indexed = fieldType.indexedMaxDistance();
         int k = MaxDistance.orField(maxDistance, indexed);
         boolean scan = k > indexed;
@@ -267,7 +267,7 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
                     + "document's fingerprint (exact but slow), or reindex with a larger [max_distance]"
             );
         }
-        return new NearDuplicateQuery(fieldType.name(), fingerprint, k, fieldType.layout(), scan);
+        return new NearDuplicateQuery(fieldType.name(), fingerprints, k, fieldType.layout(), scan);
     }
 
     @Override

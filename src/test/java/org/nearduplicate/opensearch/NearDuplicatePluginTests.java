@@ -36,7 +36,10 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
         assertEquals(2, plugin.getFetchSubPhases(null).size());
         assertEquals(1, plugin.getActionFilters().size());
         Set<String> settings = plugin.getSettings().stream().map(Setting::getKey).collect(Collectors.toSet());
-        assertEquals(Set.of("near_duplicate.max_input_chars", "near_duplicate.max_features", "near_duplicate.breaker.limit"), settings);
+        assertEquals(
+            Set.of("near_duplicate.max_input_chars", "near_duplicate.max_features", "near_duplicate.breaker.limit", "near_duplicate.check.window_max_entries"),
+            settings
+        );
     }
 
     public void testBreakerTakesItsLimitFromTheNodeSettings() {

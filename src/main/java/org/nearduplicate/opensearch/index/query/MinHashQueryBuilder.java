@@ -1,6 +1,8 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.nearduplicate.core.sketch.MinHashSignatures;
 import org.nearduplicate.lucene.MinHashQuery;
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
@@ -19,6 +21,7 @@ import org.opensearch.index.query.QueryShardException;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -60,6 +63,12 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
     private double minSimilarity = DEFAULT_MIN_SIMILARITY;
     private Candidates candidates = Candidates.LSH;
     private boolean ignoreUnmapped = false;
+    /** The node's engine, where the query was parsed or received: signs a text probe once on the coordinator; not sent. */
+    private NearDuplicateEngine engine;
+    /** Until the coordinator's lookup completes: the signed probe and its algorithm, or empty when left to the shards; not sent. */
+    private Supplier<Optional<String[]>> coordinatorSignature;
+    /** True once the coordinator left a text probe to the shards (several algorithms); not sent. */
+    private boolean contentProbeLeftToShards;
 
     public MinHashQueryBuilder(String fieldName, MinHashProbe probe) {
         if (fieldName == null || fieldName.isEmpty()) throw new IllegalArgumentException("[" + NAME + "] requires [field]");
@@ -76,6 +85,7 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
         this.minSimilarity = original.minSimilarity;
         this.candidates = original.candidates;
         this.ignoreUnmapped = original.ignoreUnmapped;
+        this.engine = original.engine;
         boost(original.boost());
         queryName(original.queryName());
     }
@@ -92,14 +102,20 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
 
     @Override
     protected void doWriteTo(StreamOutput out) throws IOException {
-        if (fetchedProbe != null) {
-            throw new IllegalStateException("[" + NAME + "] [like] document not fetched yet; the query must be rewritten before it is sent");
+        if (fetchedProbe != null || coordinatorSignature != null) {
+            throw new IllegalStateException("[" + NAME + "] probe not resolved yet; the query must be rewritten before it is sent");
         }
         out.writeString(fieldName);
         probe.writeTo(out);
         out.writeDouble(minSimilarity);
         out.writeEnum(candidates);
         out.writeBoolean(ignoreUnmapped);
+    }
+
+    /** The engine that signs a {@code text}/{@code html} probe on the coordinating node (see {@link #doRewrite}). */
+    public MinHashQueryBuilder engine(NearDuplicateEngine engine) {
+        this.engine = engine;
+        return this;
     }
 
     public MinHashQueryBuilder minSimilarity(double minSimilarity) {
@@ -220,13 +236,51 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
         if (probe.needsFetch()) {
             return new MinHashQueryBuilder(this, probe, probe.fetchOnRewrite(queryRewriteContext, fieldName));
         }
-        return this;
+        return signOnCoordinator(queryRewriteContext);
+    }
+
+    /**
+     * A text probe is signed once, on the coordinating node, when the searched indices map the field with one
+     * algorithm (see {@link CoordinatorFingerprinting}); otherwise each shard signs it with its own mapping.
+     */
+    private QueryBuilder signOnCoordinator(QueryRewriteContext context) {
+        if (coordinatorSignature != null) {
+            Optional<String[]> known = coordinatorSignature.get();
+            if (known == null) return this;
+            MinHashQueryBuilder next = new MinHashQueryBuilder(
+                this,
+                known.isPresent() ? MinHashProbe.signature(known.get()[0], known.get()[1]) : probe,
+                null
+            );
+            next.contentProbeLeftToShards = known.isPresent() == false;
+            return next;
+        }
+        String content = probe.text() != null ? probe.text() : probe.html();
+        if (content == null || contentProbeLeftToShards) {
+            return this;
+        }
+        NearDuplicateEngine.ProbeContent type = probe.html() != null ? NearDuplicateEngine.ProbeContent.HTML : NearDuplicateEngine.ProbeContent.TEXT;
+        NearDuplicateEngine signer = engine;
+        Supplier<Optional<String[]>> outcome = CoordinatorFingerprinting.register(
+            context,
+            fieldName,
+            MinHashFieldMapper.CONTENT_TYPE,
+            signer,
+            "[" + NAME + "]",
+            algorithm -> new String[] { MinHashSignatures.toBase64(signer.minHashProbe(algorithm, content, type)), algorithm }
+        );
+        if (outcome == null) {
+            return this;
+        }
+        MinHashQueryBuilder waiting = new MinHashQueryBuilder(this, probe, null);
+        waiting.coordinatorSignature = outcome;
+        return waiting;
     }
 
     @Override
     protected Query doToQuery(QueryShardContext context) throws IOException {
-        if (fetchedProbe != null || probe.needsFetch()) {
-            throw new IllegalStateException("[" + NAME + "] query must be rewritten first to fetch its [like] document");
+        if (fetchedProbe != null || probe.needsFetch() || coordinatorSignature != null) {
+            throw new IllegalStateException("[" + NAME + "] query must be rewritten first to resolve its probe");
         }
         MinHashFieldMapper.MinHashFieldType ft = MinHashProbe.minHashField(context, fieldName, "[" + NAME + "]");
         if (ft == null) {
@@ -240,11 +294,12 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
     @Override
     protected boolean doEquals(MinHashQueryBuilder o) {
         return fieldName.equals(o.fieldName) && probe.equals(o.probe) && Objects.equals(fetchedProbe, o.fetchedProbe)
+            && Objects.equals(coordinatorSignature, o.coordinatorSignature)
             && minSimilarity == o.minSimilarity && candidates == o.candidates && ignoreUnmapped == o.ignoreUnmapped;
     }
 
     @Override
     protected int doHashCode() {
-        return Objects.hash(fieldName, probe, fetchedProbe, minSimilarity, candidates, ignoreUnmapped);
+        return Objects.hash(fieldName, probe, fetchedProbe, coordinatorSignature, minSimilarity, candidates, ignoreUnmapped);
     }
 }

@@ -19,6 +19,7 @@ import org.opensearch.core.xcontent.XContentParser;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -29,28 +30,40 @@ import java.util.function.Supplier;
  */
 public final class NearDuplicateProbe implements Writeable {
     public static final ParseField FINGERPRINT_FIELD = new ParseField("fingerprint");
+    public static final ParseField FINGERPRINTS_FIELD = new ParseField("fingerprints");
     public static final ParseField ALGORITHM_FIELD = new ParseField("algorithm");
     public static final ParseField LIKE_FIELD = new ParseField("like");
     public static final ParseField TEXT_FIELD = new ParseField("text");
     public static final ParseField HTML_FIELD = new ParseField("html");
 
     private final Long fingerprint;
+    /** Several fingerprints: documents within k of any of them (the query only; {@code near_duplicate_check} batches). */
+    private final long[] fingerprints;
     private final String algorithm;
     private final LikeDocument like;
     private final String text;
     private final String html;
 
     private NearDuplicateProbe(Long fingerprint, String algorithm, LikeDocument like, String text, String html) {
-        int probes = (fingerprint != null ? 1 : 0) + (like != null ? 1 : 0) + (text != null ? 1 : 0) + (html != null ? 1 : 0);
+        this(fingerprint, null, algorithm, like, text, html);
+    }
+
+    private NearDuplicateProbe(Long fingerprint, long[] fingerprints, String algorithm, LikeDocument like, String text, String html) {
+        int probes = (fingerprint != null ? 1 : 0) + (fingerprints != null ? 1 : 0) + (like != null ? 1 : 0) + (text != null ? 1 : 0)
+            + (html != null ? 1 : 0);
         if (probes != 1) {
             throw new IllegalArgumentException(
-                "exactly one of [fingerprint], [like], [text] or [html] is required, got " + (probes == 0 ? "none" : probes)
+                "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got " + (probes == 0 ? "none" : probes)
             );
         }
-        if (algorithm != null && (fingerprint == null)) {
+        if (fingerprints != null && fingerprints.length == 0) {
+            throw new IllegalArgumentException("[fingerprints] must not be empty");
+        }
+        if (algorithm != null && fingerprint == null && fingerprints == null) {
             throw new IllegalArgumentException("[algorithm] describes a [fingerprint] probe and cannot be combined with [like], [text] or [html]");
         }
         this.fingerprint = fingerprint;
+        this.fingerprints = fingerprints;
         this.algorithm = algorithm;
         this.like = like;
         this.text = text;
@@ -64,6 +77,11 @@ public final class NearDuplicateProbe implements Writeable {
     /** A fingerprint that was made with {@code algorithm} (null: unknown, assumed to match the field). */
     public static NearDuplicateProbe fingerprint(long fingerprint, String algorithm) {
         return new NearDuplicateProbe(fingerprint, algorithm, null, null, null);
+    }
+
+    /** Documents within k of any of {@code fingerprints}; the {@code near_duplicate} query only (not the rescorer). */
+    public static NearDuplicateProbe fingerprints(long[] fingerprints) {
+        return new NearDuplicateProbe(null, fingerprints.clone(), null, null, null, null);
     }
 
     public static NearDuplicateProbe like(String index, String id, String routing) {
@@ -80,6 +98,7 @@ public final class NearDuplicateProbe implements Writeable {
 
     public NearDuplicateProbe(StreamInput in) throws IOException {
         this.fingerprint = in.readOptionalLong();
+        this.fingerprints = in.readBoolean() ? in.readLongArray() : null;
         this.algorithm = in.readOptionalString();
         this.like = in.readOptionalWriteable(LikeDocument::new);
         this.text = in.readOptionalString();
@@ -89,6 +108,10 @@ public final class NearDuplicateProbe implements Writeable {
     @Override
     public void writeTo(StreamOutput out) throws IOException {
         out.writeOptionalLong(fingerprint);
+        out.writeBoolean(fingerprints != null);
+        if (fingerprints != null) {
+            out.writeLongArray(fingerprints);
+        }
         out.writeOptionalString(algorithm);
         out.writeOptionalWriteable(like);
         out.writeOptionalString(text);
@@ -153,6 +176,9 @@ public final class NearDuplicateProbe implements Writeable {
             throw new IllegalStateException("[like] probe must be fetched (rewritten) before the query is built");
         }
         try {
+            if (fingerprints != null) {
+                throw new IllegalArgumentException("[fingerprints] (several probes) is supported by the query only; give one [fingerprint]");
+            }
             if (fingerprint != null) {
                 if (algorithm != null && algorithm.equals(fieldType.algorithm()) == false) {
                     throw new IllegalArgumentException(
@@ -168,6 +194,62 @@ public final class NearDuplicateProbe implements Writeable {
         } catch (IllegalArgumentException e) {
             throw new QueryShardException(context, owner + " " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The probe's fingerprints for {@code fieldType}: the {@code fingerprints} of a several-probe form, otherwise the one
+     * of {@link #resolve}.
+     */
+    public long[] resolveAll(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
+        if (fingerprints == null) {
+            return new long[] { resolve(context, owner, fieldType) };
+        }
+        if (algorithm != null && algorithm.equals(fieldType.algorithm()) == false) {
+            throw new QueryShardException(
+                context,
+                owner + " the probe fingerprints were made with algorithm [" + algorithm + "] but field [" + fieldType.name()
+                    + "] is mapped with algorithm [" + fieldType.algorithm() + "]; fingerprints made differently cannot be compared"
+            );
+        }
+        return fingerprints.clone();
+    }
+
+    /** True for a {@code text} or {@code html} probe (fingerprinted with the target field's algorithm). */
+    public boolean isContent() {
+        return text != null || html != null;
+    }
+
+    /**
+     * For a {@code text}/{@code html} probe on the coordinating node of a search: registers, with the rewrite, a lookup
+     * of the target field's algorithm in the mappings of the searched indices, and fingerprints the probe once there,
+     * so that the shards receive a {@code fingerprint} probe (with its {@code algorithm}, which each shard checks
+     * against its mapping) instead of fingerprinting the text each. Returns what supplies the rewritten probe once
+     * known (null until then): the fingerprint probe, or this probe unchanged when the searched indices map the field
+     * with several algorithms or not as a {@code simhash} field (the shards then fingerprint it, or report the error).
+     * Returns null without registering anything outside a search's coordinating rewrite or without an engine.
+     */
+    public Supplier<NearDuplicateProbe> fingerprintOnCoordinator(QueryRewriteContext context, String field, NearDuplicateEngine engine, String owner) {
+        assert isContent();
+        Supplier<Optional<NearDuplicateProbe>> outcome = CoordinatorFingerprinting.register(
+            context,
+            field,
+            SimHashFieldMapper.CONTENT_TYPE,
+            engine,
+            owner,
+            algorithm -> fingerprint(
+                text != null
+                    ? engine.simHashProbe(algorithm, text, NearDuplicateEngine.ProbeContent.TEXT)
+                    : engine.simHashProbe(algorithm, html, NearDuplicateEngine.ProbeContent.HTML),
+                algorithm
+            )
+        );
+        if (outcome == null) {
+            return null;
+        }
+        return () -> {
+            Optional<NearDuplicateProbe> known = outcome.get();
+            return known == null ? null : known.orElse(this);
+        };
     }
 
     /**
@@ -202,6 +284,13 @@ public final class NearDuplicateProbe implements Writeable {
         if (fingerprint != null) {
             builder.field(FINGERPRINT_FIELD.getPreferredName(), Fingerprints.toHex(fingerprint));
         }
+        if (fingerprints != null) {
+            builder.startArray(FINGERPRINTS_FIELD.getPreferredName());
+            for (long f : fingerprints) {
+                builder.value(Fingerprints.toHex(f));
+            }
+            builder.endArray();
+        }
         if (algorithm != null) {
             builder.field(ALGORITHM_FIELD.getPreferredName(), algorithm);
         }
@@ -219,6 +308,7 @@ public final class NearDuplicateProbe implements Writeable {
     /** Collects probe keys while an enclosing object is parsed. */
     public static final class Parser {
         private Long fingerprint;
+        private long[] fingerprints;
         private String algorithm;
         private LikeDocument like;
         private String text;
@@ -232,6 +322,19 @@ public final class NearDuplicateProbe implements Writeable {
                 } catch (IllegalArgumentException e) {
                     throw new ParsingException(parser.getTokenLocation(), "[fingerprint]: " + e.getMessage(), e);
                 }
+            } else if (FINGERPRINTS_FIELD.match(name, parser.getDeprecationHandler())) {
+                if (parser.currentToken() != XContentParser.Token.START_ARRAY) {
+                    throw new ParsingException(parser.getTokenLocation(), "[fingerprints] must be an array of fingerprints");
+                }
+                java.util.ArrayList<Long> values = new java.util.ArrayList<>();
+                while (parser.nextToken() != XContentParser.Token.END_ARRAY) {
+                    try {
+                        values.add(FingerprintValues.parseToken(parser));
+                    } catch (IllegalArgumentException e) {
+                        throw new ParsingException(parser.getTokenLocation(), "[fingerprints]: " + e.getMessage(), e);
+                    }
+                }
+                fingerprints = values.stream().mapToLong(Long::longValue).toArray();
             } else if (ALGORITHM_FIELD.match(name, parser.getDeprecationHandler())) {
                 algorithm = string(name, parser);
             } else if (TEXT_FIELD.match(name, parser.getDeprecationHandler())) {
@@ -255,7 +358,7 @@ public final class NearDuplicateProbe implements Writeable {
 
         public NearDuplicateProbe build(XContentParser parser, String owner) {
             try {
-                return new NearDuplicateProbe(fingerprint, algorithm, like, text, html);
+                return new NearDuplicateProbe(fingerprint, fingerprints, algorithm, like, text, html);
             } catch (IllegalArgumentException e) {
                 throw new ParsingException(parser.getTokenLocation(), "[" + owner + "] " + e.getMessage());
             }
@@ -268,6 +371,7 @@ public final class NearDuplicateProbe implements Writeable {
         if (o == null || getClass() != o.getClass()) return false;
         NearDuplicateProbe that = (NearDuplicateProbe) o;
         return Objects.equals(fingerprint, that.fingerprint)
+            && java.util.Arrays.equals(fingerprints, that.fingerprints)
             && Objects.equals(algorithm, that.algorithm)
             && Objects.equals(like, that.like)
             && Objects.equals(text, that.text)
@@ -276,12 +380,13 @@ public final class NearDuplicateProbe implements Writeable {
 
     @Override
     public int hashCode() {
-        return Objects.hash(fingerprint, algorithm, like, text, html);
+        return Objects.hash(fingerprint, java.util.Arrays.hashCode(fingerprints), algorithm, like, text, html);
     }
 
     @Override
     public String toString() {
         if (fingerprint != null) return Fingerprints.toHex(fingerprint) + (algorithm == null ? "" : " (" + algorithm + ")");
+        if (fingerprints != null) return fingerprints.length + " fingerprints" + (algorithm == null ? "" : " (" + algorithm + ")");
         if (like != null) return like.toString();
         return text != null ? "text[" + text.length() + " chars]" : "html[" + html.length() + " chars]";
     }

@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch.search.rescore;
 
 import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
 import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
@@ -50,6 +51,10 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
     private RescoreScoreMode scoreMode = RescoreScoreMode.CLOSENESS;
     private float queryWeight = 1f;
     private float rescoreWeight = 1f;
+    /** The node's engine, where the rescorer was parsed or received: fingerprints a text probe once on the coordinator. */
+    private NearDuplicateEngine engine;
+    /** True once the coordinator decided to leave a text probe to the shards (several algorithms); not sent. */
+    private boolean contentProbeLeftToShards;
 
     public NearDuplicateRescorerBuilder(String fieldName, NearDuplicateProbe probe) {
         if (fieldName == null || fieldName.isEmpty()) {
@@ -68,6 +73,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
         this.scoreMode = original.scoreMode;
         this.queryWeight = original.queryWeight;
         this.rescoreWeight = original.rescoreWeight;
+        this.engine = original.engine;
         if (original.windowSize() != null) {
             windowSize(original.windowSize());
         }
@@ -211,11 +217,26 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
     public RescorerBuilder<NearDuplicateRescorerBuilder> rewrite(QueryRewriteContext ctx) throws IOException {
         if (fetchedProbe != null) {
             NearDuplicateProbe fetched = fetchedProbe.get();
-            return fetched == null ? this : new NearDuplicateRescorerBuilder(this, fetched, null);
+            if (fetched == null) return this;
+            NearDuplicateRescorerBuilder resolved = new NearDuplicateRescorerBuilder(this, fetched, null);
+            resolved.contentProbeLeftToShards = fetched.isContent();
+            return resolved;
         }
         if (probe.needsFetch()) {
             return new NearDuplicateRescorerBuilder(this, probe, probe.fetchOnRewrite(ctx, fieldName));
         }
+        if (probe.isContent() && contentProbeLeftToShards == false) {
+            Supplier<NearDuplicateProbe> rewritten = probe.fingerprintOnCoordinator(ctx, fieldName, engine, "[" + NAME + "] rescorer");
+            if (rewritten != null) {
+                return new NearDuplicateRescorerBuilder(this, probe, rewritten);
+            }
+        }
+        return this;
+    }
+
+    /** The engine that fingerprints a {@code text}/{@code html} probe on the coordinating node (see {@link #rewrite}). */
+    public NearDuplicateRescorerBuilder engine(NearDuplicateEngine engine) {
+        this.engine = engine;
         return this;
     }
 

@@ -76,7 +76,7 @@ public class NearDuplicateRescorerBuilderTests extends OpenSearchTestCase {
         ParsingException field = expectThrows(ParsingException.class, () -> parse("{\"fingerprint\": \"00000000000000ff\"}"));
         assertThat(field.getMessage(), containsString("rescorer requires [field]"));
         ParsingException probe = expectThrows(ParsingException.class, () -> parse("{\"field\": \"fp\"}"));
-        assertThat(probe.getMessage(), containsString("exactly one of [fingerprint], [like], [text] or [html] is required"));
+        assertThat(probe.getMessage(), containsString("exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required"));
         ParsingException unknown = expectThrows(
             ParsingException.class,
             () -> parse("{\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"window\": 3}")

@@ -142,9 +142,9 @@ public class NearDuplicateProbeClusterTests extends OpenSearchIntegTestCase {
             return SimHashSettings.DEFAULT.algorithmId();
         }
 
-        static String withShingles() {
+        static String withShingles() { // another algorithm than the default (trigrams)
             HashMap<String, Object> options = new HashMap<>();
-            options.put(SimHashSettings.SHINGLE_SIZE, 2);
+            options.put(SimHashSettings.SHINGLE_SIZE, 3);
             String id = new NearDuplicateEngine().simHashSettings(options).algorithmId();
             assertNotEquals(defaultAlgorithm(), id);
             return id;

@@ -137,7 +137,11 @@ public final class QualityReport {
         int best = r.bestK();
         out.printf(Locale.ROOT, "%nbest k = %d (F1 %.3f)%n", best, r.at("all", best).f1());
         // k = 8 is the largest distance the index layouts are tested for; show it next to the best k
-        for (int k : best > 8 && r.kMax() >= 8 ? new int[] { 8, best } : new int[] { best }) {
+        int recommended = r.settings().recommendedMaxDistance();
+        java.util.TreeSet<Integer> ks = new java.util.TreeSet<>(List.of(best));
+        if (r.kMax() >= 8) ks.add(8);
+        if (r.kMax() >= recommended) ks.add(recommended); // the query's default k for this version
+        for (int k : ks) {
             out.printf(Locale.ROOT, "%nBy kind at k = %d:%n%n", k);
             out.println("| slice | pairs | recall (pos) / false-positive rate (neg) |");
             out.println("|---|---|---|");

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Starts or stops a real single-node OpenSearch 3.6.0 with the freshly built near-duplicate plugin.
+# Starts or stops a real single-node OpenSearch with the freshly built near-duplicate plugin.
 #
-#   scripts/node.sh start    # unpack the distribution, install target/near-duplicate-*.zip, start, wait for health
+#   scripts/node.sh start    # unpack the distribution, install target/near-duplicate-*+os<version>.zip, start, wait for health
 #   scripts/node.sh stop     # stop the node started by 'start' (by its pid file)
 #   scripts/node.sh restart  # stop and start the same installation, keeping its data
 #   scripts/node.sh status
 #
-# The distribution (org.opensearch.distribution.integ-test-zip:opensearch:3.6.0:zip, no bundled JDK) comes from
-# Maven Central through Maven. Node files, data and logs live in target/node (NODE_DIR to override). OpenSearch
+# OPENSEARCH_VERSION selects the OpenSearch release (default: the pom's opensearch.version, the newest supported);
+# the plugin zip built for it must be in target/ (mvn -Dopensearch.version=<version> package). The distribution
+# (org.opensearch.distribution.integ-test-zip:opensearch:<version>:zip, no bundled JDK) comes from Maven Central. Node files, data and logs live in target/node (NODE_DIR to override). OpenSearch
 # refuses to run as root: as root, the node runs as the unprivileged user 'opensearch' (NODE_USER), created if
 # missing. The node binds to 127.0.0.1 only, on port NODE_PORT (default 9200). PLUGIN_ZIP installs another plugin zip
 # than the newest in target/ (bench/ingest_check.sh compares two builds).
@@ -15,7 +16,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$PROJECT_ROOT"
 
-OPENSEARCH_VERSION=3.6.0
+OPENSEARCH_VERSION=${OPENSEARCH_VERSION:-$(opensearch_version_default)}
 NODE_PORT=${NODE_PORT:-9200}
 NODE_USER=${NODE_USER:-opensearch}
 NODE_HEAP=${NODE_HEAP:-1g}
@@ -61,9 +62,9 @@ start() {
     exit 1
   fi
   local plugin_zip
-  plugin_zip=${PLUGIN_ZIP:-$(ls -t "$PROJECT_ROOT"/target/near-duplicate-*.zip 2>/dev/null | head -1 || true)}
+  plugin_zip=${PLUGIN_ZIP:-$(ls -t "$PROJECT_ROOT"/target/near-duplicate-*+os"$OPENSEARCH_VERSION".zip 2>/dev/null | head -1 || true)}
   if [ -z "$plugin_zip" ]; then
-    log "error: no plugin zip in target/; build it first: $MVN -DskipTests package"
+    log "error: no plugin zip for OpenSearch $OPENSEARCH_VERSION in target/; build it first: $MVN -DskipTests -Dopensearch.version=$OPENSEARCH_VERSION package"
     exit 1
   fi
   local dist=$PROJECT_ROOT/target/distribution/opensearch-$OPENSEARCH_VERSION.zip

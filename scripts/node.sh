@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Starts or stops a real single-node OpenSearch with the freshly built near-duplicate plugin.
 #
-#   scripts/node.sh start    # unpack the distribution, install target/near-duplicate-*+os<version>.zip, start, wait for health
+#   scripts/node.sh start    # unpack the distribution, install target/near-duplicate-*-os<version>.zip, start, wait for health
 #   scripts/node.sh stop     # stop the node started by 'start' (by its pid file)
 #   scripts/node.sh restart  # stop and start the same installation, keeping its data
+#   scripts/node.sh upgrade  # stop, install the distribution and plugin zip afresh, start on the same data (upgrades)
 #   scripts/node.sh status
 #
 # OPENSEARCH_VERSION selects the OpenSearch release (default: the pom's opensearch.version, the newest supported);
@@ -57,13 +58,29 @@ start() {
     log "a node started from $NODE_DIR is still running; restarting it with the current build"
     stop
   fi
+  rm -rf "$NODE_DIR"
+  install
+  launch
+}
+
+# A plugin upgrade as a user does it: the node stopped, a new installation (OpenSearch and plugin) on the same data.
+upgrade() {
+  [ -d "$NODE_DIR/data" ] || { log "error: no data in $NODE_DIR to upgrade; use start"; exit 1; }
+  stop
+  rm -rf "$NODE_DIR"/opensearch-*
+  install
+  launch
+}
+
+# Unpacks the distribution into $NODE_DIR, installs the plugin zip, configures the node; $NODE_DIR/data is kept.
+install() {
   if curl -s -o /dev/null "$URL"; then
     log "error: something else already listens on $URL; stop it or set NODE_PORT"
     exit 1
   fi
-  local plugin_zip
-  plugin_zip=${PLUGIN_ZIP:-$(ls -t "$PROJECT_ROOT"/target/near-duplicate-*+os"$OPENSEARCH_VERSION".zip 2>/dev/null | head -1 || true)}
-  if [ -z "$plugin_zip" ]; then
+  local plugin_zip=${PLUGIN_ZIP:-}
+  [ -n "$plugin_zip" ] || plugin_zip=$(ls -t "$PROJECT_ROOT"/target/near-duplicate-*-os"$OPENSEARCH_VERSION".zip 2>/dev/null | head -1 || true)
+  if [ -z "$plugin_zip" ] || [ ! -f "$plugin_zip" ]; then
     log "error: no plugin zip for OpenSearch $OPENSEARCH_VERSION in target/; build it first: $MVN -DskipTests -Dopensearch.version=$OPENSEARCH_VERSION package"
     exit 1
   fi
@@ -75,11 +92,10 @@ start() {
   fi
   ensure_user
   log "unpacking $(basename "$dist") into $NODE_DIR"
-  rm -rf "$NODE_DIR"
   mkdir -p "$NODE_DIR"
   unzip -q "$dist" -d "$NODE_DIR"
   log "installing $(basename "$plugin_zip")"
-  OPENSEARCH_JAVA_HOME=$JAVA_HOME "$HOME_DIR/bin/opensearch-plugin" install --batch "file://$plugin_zip" >"$NODE_DIR/plugin-install.log" 2>&1 \
+  OPENSEARCH_JAVA_HOME=$JAVA_HOME "$HOME_DIR/bin/opensearch-plugin" install --batch "file://$(realpath "$plugin_zip")" >"$NODE_DIR/plugin-install.log" 2>&1 \
     || { cat "$NODE_DIR/plugin-install.log" >&2; exit 1; }
   mkdir -p "$NODE_DIR/data" "$NODE_DIR/logs"
   cat >> "$HOME_DIR/config/opensearch.yml" <<YML
@@ -93,8 +109,7 @@ path.data: $NODE_DIR/data
 path.logs: $NODE_DIR/logs
 action.destructive_requires_name: false
 YML
-  [ "$(id -u)" = 0 ] && chown -R "$NODE_USER" "$NODE_DIR"
-  launch
+  if [ "$(id -u)" = 0 ]; then chown -R "$NODE_USER" "$NODE_DIR"; fi
 }
 
 launch() {
@@ -143,7 +158,8 @@ restart() {
 case "${1:-}" in
   start) start ;;
   restart) restart ;;
+  upgrade) upgrade ;;
   stop) stop ;;
   status) if is_running; then echo "running (pid $(cat "$PID_FILE")) at $URL"; else echo "stopped"; exit 3; fi ;;
-  *) echo "usage: $0 start|stop|restart|status" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|restart|upgrade|status" >&2; exit 2 ;;
 esac

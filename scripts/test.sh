@@ -12,7 +12,7 @@ echo "[test] OpenSearch $OPENSEARCH_VERSION"
 $MVN verify -Dopensearch.version="$OPENSEARCH_VERSION" "$@"
 status=$?
 # the plugin zip holds only what a node needs (no quality tools, benchmarks, JMH or test classes)
-[ $status = 0 ] && { scripts/check-zip.sh target/near-duplicate-*+os"$OPENSEARCH_VERSION".zip || status=1; }
+[ $status = 0 ] && { scripts/check-zip.sh target/near-duplicate-*-os"$OPENSEARCH_VERSION".zip || status=1; }
 # a real-node restart keeps every fingerprint and every answer (needs the plugin zip the build just made)
 if [ $status = 0 ] && [[ " $* " != *" -Dskip.node=true "* ]]; then
   python3 scripts/restart_check.py || status=1

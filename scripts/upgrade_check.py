@@ -14,9 +14,9 @@ For each previous release (0.1.0 and 0.2.0; --from picks one), on a fresh node:
    (scripts/node.sh upgrade), then requires:
    - the same documents and values, identical answers and groups;
    - k above the index's max_distance refused with a 400 that names the reindex;
-   - the old simhash pipeline (no `version`: it now makes the new default algorithm) refused by the old field with a
-     400 that names the pipeline's [version] and the reindex; the pipeline with that version fingerprints new pages
-     exactly as the old release did, and they are found; the old MinHash and I-Match pipelines write what they wrote;
+   - the old simhash and MinHash pipelines (no `version`: they now make the new default algorithm) refused by the old
+     fields with a 400 that names the processor's [version] and the reindex; with that version the pipelines write
+     exactly what the old release wrote (SimHash, MinHash, I-Match), and new pages are found;
    - a reindex into today's layout with the old algorithm keeps the fingerprints and answers and serves k up to 16; a
      reindex through today's default pipeline into today's default mapping finds every page by itself.
 4. With --then-opensearch VERSION, upgrades OpenSearch too (this build's zip for VERSION, same data) and compares again.
@@ -311,6 +311,16 @@ class Upgrade:
                 fail(f"page {page_id}: the re-indexed copy is not found at distance 0")
         call("POST", f"/{INDEX}/_delete_by_query?refresh=true",
              {"query": {"ids": {"values": [f"again-{page_id}" for page_id, _ in demo_pages()]}}})
+        status, answer = request("PUT", f"/{MINHASH_INDEX}/_doc/again?pipeline={MINHASH_PIPELINE}&refresh=true",
+                                 {"content": content})
+        reason = json.dumps(answer.get("error", {}))
+        if status != 400 or "Set [version] to 1" not in reason or "reindex" not in reason:
+            fail(f"a page through the unversioned old MinHash pipeline into the {self.version} index: expected a 400 "
+                 f"that names [version] 1 and the reindex, got HTTP {status}: {reason[:600]}")
+        log(f"the unversioned old MinHash pipeline into the old index: HTTP 400: {answer['error']['caused_by']['reason']}")
+        call("PUT", f"/_ingest/pipeline/{MINHASH_PIPELINE}", {"processors": [
+            {"minhash": {"field": "content", "target_field": "mh", "version": 1}},
+            {"imatch": {"field": "content", "target_field": "exact", "version": 1}}]})
         lines = []
         for page_id, content in demo_pages():
             lines += [json.dumps({"index": {"_index": MINHASH_INDEX, "_id": f"again-{page_id}",
@@ -320,11 +330,12 @@ class Upgrade:
         now = scroll(MINHASH_INDEX, {})
         for page_id, _ in demo_pages():
             if now[f"again-{page_id}"] != self.before["minhash_sources"][page_id]:
-                fail(f"page {page_id}: MinHash/I-Match values through the old pipeline differ from {self.version}'s")
+                fail(f"page {page_id}: MinHash/I-Match values through the pipeline with version 1 differ from "
+                     f"{self.version}'s")
         call("POST", f"/{MINHASH_INDEX}/_delete_by_query?refresh=true",
              {"query": {"ids": {"values": [f"again-{page_id}" for page_id, _ in demo_pages()]}}})
-        log("with [version] 1 the old simhash pipeline fingerprints new pages as the release did (found at distance 0);"
-            " the old MinHash and I-Match pipelines write the same values")
+        log("with [version] 1 the old pipelines write what the release wrote: SimHash (new pages found at distance 0), "
+            "MinHash and I-Match")
 
     def check_reindex(self):
         # today's layout, the old algorithm: the fingerprint objects are copied as they are

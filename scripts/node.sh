@@ -7,9 +7,12 @@
 #   scripts/node.sh upgrade  # stop, install the distribution and plugin zip afresh, start on the same data (upgrades)
 #   scripts/node.sh status
 #
-# OPENSEARCH_VERSION selects the OpenSearch release (default: the pom's opensearch.version, the newest supported);
-# the plugin zip built for it must be in target/ (mvn -Dopensearch.version=<version> package). The distribution
-# (org.opensearch.distribution.integ-test-zip:opensearch:<version>:zip, no bundled JDK) comes from Maven Central. Node files, data and logs live in target/node (NODE_DIR to override). OpenSearch
+# OPENSEARCH_VERSION selects the OpenSearch release; by default it follows the build: start and upgrade take the
+# opensearch.version of the plugin zip they install (PLUGIN_ZIP, or the newest target/near-duplicate-*.zip), stop,
+# restart and status the installation in NODE_DIR; without either, the pom's default. The plugin zip for a version is
+# built with mvn -Dopensearch.version=<version> package. The distribution
+# (org.opensearch.distribution.integ-test-zip:opensearch:<version>:zip, no bundled JDK) comes from Maven Central.
+# Node files, data and logs live in target/node (NODE_DIR to override). OpenSearch
 # refuses to run as root: as root, the node runs as the unprivileged user 'opensearch' (NODE_USER), created if
 # missing. The node binds to 127.0.0.1 only, on port NODE_PORT (default 9200). PLUGIN_ZIP installs another plugin zip
 # than the newest in target/ (bench/ingest_check.sh compares two builds).
@@ -17,11 +20,26 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$PROJECT_ROOT"
 
-OPENSEARCH_VERSION=${OPENSEARCH_VERSION:-$(opensearch_version_default)}
 NODE_PORT=${NODE_PORT:-9200}
 NODE_USER=${NODE_USER:-opensearch}
 NODE_HEAP=${NODE_HEAP:-1g}
 NODE_DIR=${NODE_DIR:-$PROJECT_ROOT/target/node}
+
+# The OpenSearch version the build made a zip for, read from the zip's descriptor.
+zip_opensearch_version() {
+  { unzip -p "$1" plugin-descriptor.properties 2>/dev/null || true; } | sed -n 's/^opensearch\.version=//p' | tr -d '\r'
+}
+if [ -z "${OPENSEARCH_VERSION:-}" ]; then
+  case "${1:-}" in
+    start|upgrade)
+      zip=${PLUGIN_ZIP:-$(ls -t "$PROJECT_ROOT"/target/near-duplicate-*.zip 2>/dev/null | head -1 || true)}
+      if [ -n "$zip" ] && [ -f "$zip" ]; then OPENSEARCH_VERSION=$(zip_opensearch_version "$zip"); fi ;;
+    *)
+      installed=$(ls -d "$NODE_DIR"/opensearch-*/ 2>/dev/null | head -1 || true)
+      if [ -n "$installed" ]; then OPENSEARCH_VERSION=$(basename "$installed" | sed 's/^opensearch-//'); fi ;;
+  esac
+  OPENSEARCH_VERSION=${OPENSEARCH_VERSION:-$(opensearch_version_default)}
+fi
 HOME_DIR=$NODE_DIR/opensearch-$OPENSEARCH_VERSION
 PID_FILE=$NODE_DIR/opensearch.pid
 URL=http://127.0.0.1:$NODE_PORT

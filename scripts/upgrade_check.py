@@ -126,7 +126,8 @@ def current_zip(opensearch_version):
         build_dir = os.path.join(ROOT, "target", f"os-{opensearch_version}")
         extra = f" -Dbuild.dir={build_dir}"
     log(f"packaging this build for OpenSearch {opensearch_version} into {os.path.relpath(build_dir, ROOT)}/")
-    shell(f"$MVN -q -o -DskipTests -Dskip.node=true -Dopensearch.version={opensearch_version}{extra} package")
+    build = f"$MVN -q -DskipTests -Dskip.node=true -Dopensearch.version={opensearch_version}{extra} package"
+    shell(f"{build} -o || {build}")  # offline when ~/.m2 has everything
     found = sorted(f for f in os.listdir(build_dir)
                    if f.startswith("near-duplicate-") and f.endswith(f"-os{opensearch_version}.zip"))
     if not found:

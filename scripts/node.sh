@@ -9,7 +9,8 @@
 # The distribution (org.opensearch.distribution.integ-test-zip:opensearch:3.6.0:zip, no bundled JDK) comes from
 # Maven Central through Maven. Node files, data and logs live in target/node (NODE_DIR to override). OpenSearch
 # refuses to run as root: as root, the node runs as the unprivileged user 'opensearch' (NODE_USER), created if
-# missing. The node binds to 127.0.0.1 only, on port NODE_PORT (default 9200).
+# missing. The node binds to 127.0.0.1 only, on port NODE_PORT (default 9200). PLUGIN_ZIP installs another plugin zip
+# than the newest in target/ (bench/ingest_check.sh compares two builds).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$PROJECT_ROOT"
@@ -60,7 +61,7 @@ start() {
     exit 1
   fi
   local plugin_zip
-  plugin_zip=$(ls -t "$PROJECT_ROOT"/target/near-duplicate-*.zip 2>/dev/null | head -1 || true)
+  plugin_zip=${PLUGIN_ZIP:-$(ls -t "$PROJECT_ROOT"/target/near-duplicate-*.zip 2>/dev/null | head -1 || true)}
   if [ -z "$plugin_zip" ]; then
     log "error: no plugin zip in target/; build it first: $MVN -DskipTests package"
     exit 1

@@ -12,6 +12,8 @@ status=$?
 # a real-node restart keeps every fingerprint and every answer (needs the plugin zip the build just made)
 if [ $status = 0 ] && [[ " $* " != *" -Dskip.node=true "* ]]; then
   python3 scripts/restart_check.py || status=1
+  # every REST example of README.md, verbatim and in order, on a fresh demo node
+  python3 scripts/readme_check.py || status=1
 fi
 # skipped tests say why at the end, where a reader looks
 skipped=$(grep -ho '<skipped message="[^"]*"' target/surefire-reports/*.xml target/failsafe-reports/*.xml 2>/dev/null \

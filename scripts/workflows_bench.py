@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Ingest cost of near_duplicate_check and cost of _near_duplicates on a synthetic corpus of fingerprints.
 
-usage: scripts/workflows_bench.py [--port 9200] [--docs 100000] [--shards 2] [--partitions 4]
+usage: scripts/workflows_bench.py [--port 9200] [--docs 100000] [--shards 2] [--partitions 4] [--noop] [--batch-sizes 1,100] [--rounds 3]
 Indexes the same random corpus (fingerprints; 30% near copies of a few thousand centers) twice: without a pipeline
 and through a near_duplicate_check pipeline, and reports docs/s for both; then runs _near_duplicates on it.
 The fingerprints are given directly, so the simhash processor's own cost (text -> fingerprint) is not part of it.
 """
-import argparse, json, random, time, urllib.request
+import argparse, json, random, statistics, time, urllib.request
 
 def call(port, method, path, body=None, ndjson=False):
     data = None
@@ -56,6 +56,13 @@ def index(port, name, n, shards, pipeline):
     call(port, "POST", f"/{name}/_refresh")
     return took
 
+def outcomes(port, label):
+    status = call(port, "POST", "/wf-bench-check/_search",
+                  {"size": 0, "aggs": {"s": {"terms": {"field": "near_duplicate.status.keyword"}},
+                                       "src": {"terms": {"field": "near_duplicate.source.keyword"}}}})
+    print(f"{label} outcomes:", {b["key"]: b["doc_count"] for b in status["aggregations"]["s"]["buckets"]},
+          {b["key"]: b["doc_count"] for b in status["aggregations"]["src"]["buckets"]}, flush=True)
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=9200)
@@ -63,23 +70,44 @@ def main():
     ap.add_argument("--shards", type=int, default=2)
     ap.add_argument("--partitions", type=int, default=4)
     ap.add_argument("--groups-only", action="store_true", help="index without the pipeline and only time _near_duplicates")
+    ap.add_argument("--skip-groups", action="store_true", help="only the ingest comparison (bench/ingest_check.sh)")
+    ap.add_argument("--noop", action="store_true", help="also index through a pipeline of one 'set' processor (the ingest service's own cost)")
+    ap.add_argument("--batch-sizes", default="default",
+                    help="comma-separated batch_size values of near_duplicate_check, one run each; 'default' leaves the option out")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="repeat all variants, interleaved, and report medians (the machine's load drifts between runs)")
     a = ap.parse_args()
-    call(a.port, "PUT", "/_ingest/pipeline/wf-bench-check",
-         {"processors": [{"near_duplicate_check": {"field": "fp", "max_distance": 3, "on_unavailable": "tag"}}]})
-    plain = index(a.port, "wf-bench-plain", a.docs, a.shards, None)
-    print(f"ingest {a.docs} docs, {a.shards} shards, no pipeline: {a.docs / plain:.0f} docs/s ({plain:.1f}s)", flush=True)
     if a.groups_only:
+        plain = index(a.port, "wf-bench-plain", a.docs, a.shards, None)
+        print(f"ingest {a.docs} docs, {a.shards} shards, no pipeline: {a.docs / plain:.0f} docs/s ({plain:.1f}s)", flush=True)
         groups(a)
         return
-    check = index(a.port, "wf-bench-check", a.docs, a.shards, "wf-bench-check")
-    status = call(a.port, "POST", "/wf-bench-check/_search",
-                  {"size": 0, "aggs": {"s": {"terms": {"field": "near_duplicate.status.keyword"}},
-                                       "src": {"terms": {"field": "near_duplicate.source.keyword"}}}})
-    print(f"ingest {a.docs} docs, {a.shards} shards: plain {a.docs / plain:.0f} docs/s ({plain:.1f}s), "
-          f"with near_duplicate_check {a.docs / check:.0f} docs/s ({check:.1f}s)")
-    print("check outcomes:", {b["key"]: b["doc_count"] for b in status["aggregations"]["s"]["buckets"]},
-          {b["key"]: b["doc_count"] for b in status["aggregations"]["src"]["buckets"]})
-    groups(a)
+    variants = [("none", None, None)]
+    if a.noop:
+        call(a.port, "PUT", "/_ingest/pipeline/wf-bench-noop", {"processors": [{"set": {"field": "seen", "value": True}}]})
+        variants.append(("pipeline of one set processor", "wf-bench-noop", None))
+    for size in a.batch_sizes.split(","):
+        options = {"field": "fp", "max_distance": 3, "on_unavailable": "tag"}
+        if size != "default":
+            options["batch_size"] = int(size)
+        name = "wf-bench-check-" + size
+        call(a.port, "PUT", f"/_ingest/pipeline/{name}", {"processors": [{"near_duplicate_check": options}]})
+        variants.append(("near_duplicate_check" + ("" if size == "default" else f" batch_size {size}"), name, True))
+    rates = {label: [] for label, _, _ in variants}
+    for r in range(a.rounds):
+        for label, pipeline, check in variants:
+            took = index(a.port, "wf-bench-check" if check else "wf-bench-plain", a.docs, a.shards, pipeline)
+            rates[label].append(a.docs / took)
+            print(f"round {r + 1}: {label}: {a.docs / took:.0f} docs/s", flush=True)
+            if check and r == 0:
+                outcomes(a.port, label)
+    med = {label: statistics.median(v) for label, v in rates.items()}
+    print(f"ingest {a.docs} docs, {a.shards} shards, bulk requests of 1000, median of {a.rounds} interleaved round(s):")
+    print("| pipeline | docs/s | % of no pipeline |\n| --- | --- | --- |")
+    for label, _, _ in variants:
+        print(f"| {label} | {med[label]:.0f} | {100 * med[label] / med['none']:.0f} % |", flush=True)
+    if not a.skip_groups:
+        groups(a)
 
 def groups(a):
     start = time.time()

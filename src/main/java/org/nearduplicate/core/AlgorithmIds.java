@@ -44,6 +44,67 @@ public final class AlgorithmIds {
         return options;
     }
 
+    /** The option under which {@link #parseVersioned} returns the version number. */
+    public static final String VERSION_OPTION = "version";
+
+    /**
+     * As {@link #parse}, for a method with numbered versions {@code name-v1 .. name-v<latest>}: the options plus
+     * {@link #VERSION_OPTION} = the version number.
+     */
+    public static Map<String, Object> parseVersioned(String algorithmId, String name, int latest, Set<String> notAllowed) {
+        if (algorithmId == null) throw new IllegalArgumentException("algorithm id must not be null");
+        int colon = algorithmId.indexOf(':');
+        String actualVersion = colon < 0 ? algorithmId : algorithmId.substring(0, colon);
+        int version = -1;
+        String prefix = name + "-v";
+        if (actualVersion.startsWith(prefix) && actualVersion.length() > prefix.length() && actualVersion.length() <= prefix.length() + 3) {
+            try {
+                version = Integer.parseInt(actualVersion.substring(prefix.length()));
+            } catch (NumberFormatException e) {
+                version = -1;
+            }
+        }
+        if (version < 1 || version > latest) {
+            StringBuilder supported = new StringBuilder();
+            for (int v = 1; v <= latest; v++) supported.append(v == 1 ? "" : ", ").append(prefix).append(v);
+            throw new IllegalArgumentException(
+                "unknown algorithm version [" + actualVersion + "] in [" + algorithmId + "]; this build supports [" + supported + "]"
+            );
+        }
+        Map<String, Object> options = parse(algorithmId, actualVersion, notAllowed);
+        if (options.containsKey(VERSION_OPTION)) {
+            throw new IllegalArgumentException("unexpected parameter [" + VERSION_OPTION + "] in algorithm id [" + algorithmId + "]");
+        }
+        options.put(VERSION_OPTION, version);
+        return options;
+    }
+
+    /**
+     * The version option of a processor or id: an integer (or integer string) from 1 to {@code latest}.
+     *
+     * @throws IllegalArgumentException naming the option
+     */
+    public static int version(Object value, String name, int latest) {
+        int v = -1;
+        if (value instanceof Integer i) v = i;
+        else if (value instanceof Long l && l == l.intValue()) v = l.intValue();
+        else if (value instanceof String s) {
+            String t = s.trim();
+            if (t.startsWith(name + "-v")) t = t.substring(name.length() + 2);
+            else if (t.startsWith("v")) t = t.substring(1);
+            try {
+                v = Integer.parseInt(t);
+            } catch (NumberFormatException e) {
+                v = -1;
+            }
+        }
+        if (v < 1 || v > latest) {
+            throw new IllegalArgumentException("[" + VERSION_OPTION + "] must be an integer from 1 to " + latest + " (" + name + "-v1 .. "
+                + name + "-v" + latest + "), got [" + value + "]");
+        }
+        return v;
+    }
+
     /** After a method's {@code fromMap} has removed the options it knows, anything left is unknown. */
     public static void requireConsumed(Map<String, Object> options, String algorithmId) {
         if (options.isEmpty() == false) {

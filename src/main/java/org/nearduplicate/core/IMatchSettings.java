@@ -14,7 +14,9 @@ import java.util.Set;
  * output-affecting option; the normalized-text key depends only on content type and extraction.
  */
 public final class IMatchSettings {
-    public static final String VERSION = "imatch-v1";
+    public static final String NAME = "imatch";
+    /** Follows the feature pipeline's version ({@link SimHashSettings#LATEST_VERSION}): v2 extracts with the v2 rules. */
+    public static final String VERSION = NAME + "-v" + SimHashSettings.LATEST_VERSION;
     public static final String MIN_IDF = "min_idf";
     public static final String MAX_IDF = "max_idf";
 
@@ -22,6 +24,7 @@ public final class IMatchSettings {
     public static final IMatchSettings DEFAULT = new IMatchSettings(SimHashSettings.DEFAULT.contentType(), true, SimHashSettings.BUILTIN_IDF, 2.0, 8.0,
         SimHashSettings.DEFAULT.maxInputChars());
 
+    private final int version;
     private final ContentType contentType;
     private final boolean extractMain;
     private final String idf;
@@ -36,6 +39,16 @@ public final class IMatchSettings {
 
     /** {@code maxFeatures}: a limit (like {@code maxInputChars}), not part of the algorithm id; the node's is applied by the plugin. */
     public IMatchSettings(ContentType contentType, boolean extractMain, String idf, double minIdf, double maxIdf, int maxInputChars, int maxFeatures) {
+        this(SimHashSettings.LATEST_VERSION, contentType, extractMain, idf, minIdf, maxIdf, maxInputChars, maxFeatures);
+    }
+
+    /** {@code version}: of the feature pipeline (extraction rules), 1 .. {@link SimHashSettings#LATEST_VERSION}. */
+    public IMatchSettings(int version, ContentType contentType, boolean extractMain, String idf, double minIdf, double maxIdf, int maxInputChars,
+        int maxFeatures) {
+        if (version < 1 || version > SimHashSettings.LATEST_VERSION) {
+            throw new IllegalArgumentException("[version] must be from 1 to " + SimHashSettings.LATEST_VERSION + ", got " + version);
+        }
+        this.version = version;
         this.contentType = contentType;
         this.extractMain = extractMain;
         this.idf = idf;
@@ -60,7 +73,11 @@ public final class IMatchSettings {
 
     /** The same algorithm with other limits. */
     public IMatchSettings withLimits(int maxInputChars, int maxFeatures) {
-        return new IMatchSettings(contentType, extractMain, idf, minIdf, maxIdf, maxInputChars, maxFeatures);
+        return new IMatchSettings(version, contentType, extractMain, idf, minIdf, maxIdf, maxInputChars, maxFeatures);
+    }
+
+    public int version() {
+        return version;
     }
 
     public ContentType contentType() {
@@ -90,6 +107,7 @@ public final class IMatchSettings {
     /** The engine settings of the term pipeline: words, no stopword list (the IDF band does that job), no shingles. */
     public SimHashSettings termSettings() {
         SimHashSettings.Builder b = new SimHashSettings.Builder(SimHashSettings.DEFAULT);
+        b.version = version;
         b.contentType = contentType;
         b.extractMain = extractMain;
         b.features = SimHashSettings.Features.WORDS;
@@ -106,7 +124,8 @@ public final class IMatchSettings {
     public static IMatchSettings fromMap(Map<String, Object> options) {
         if (options == null) return DEFAULT;
         Map<String, Object> engine = new HashMap<>();
-        for (String key : new String[] { SimHashSettings.CONTENT_TYPE, SimHashSettings.EXTRACT, SimHashSettings.MAX_INPUT_CHARS }) {
+        for (String key : new String[] { SimHashSettings.VERSION_OPTION, SimHashSettings.CONTENT_TYPE, SimHashSettings.EXTRACT,
+            SimHashSettings.MAX_INPUT_CHARS }) {
             if (options.containsKey(key)) engine.put(key, options.remove(key));
         }
         SimHashSettings s = SimHashSettings.fromMap(engine);
@@ -118,7 +137,8 @@ public final class IMatchSettings {
         }
         double min = number(MIN_IDF, options.remove(MIN_IDF), DEFAULT.minIdf);
         double max = number(MAX_IDF, options.remove(MAX_IDF), DEFAULT.maxIdf);
-        return new IMatchSettings(s.contentType(), s.extractMain(), idf, min, max, s.maxInputChars());
+        return new IMatchSettings(s.version(), s.contentType(), s.extractMain(), idf, min, max, s.maxInputChars(),
+            SimHashSettings.DEFAULT_MAX_FEATURES);
     }
 
     private static double number(String name, Object v, double dflt) {
@@ -135,7 +155,7 @@ public final class IMatchSettings {
     }
 
     public String algorithmId() {
-        return VERSION + ":" + SimHashSettings.CONTENT_TYPE + "=" + contentType.id() + "," + SimHashSettings.EXTRACT + "="
+        return NAME + "-v" + version + ":" + SimHashSettings.CONTENT_TYPE + "=" + contentType.id() + "," + SimHashSettings.EXTRACT + "="
             + (extractMain ? "main" : "none") + "," + SimHashSettings.IDF + "=" + idf + "," + MIN_IDF + "=" + format(minIdf) + ","
             + MAX_IDF + "=" + format(maxIdf);
     }
@@ -146,7 +166,7 @@ public final class IMatchSettings {
 
     /** Parses an {@link #algorithmId()}. */
     public static IMatchSettings fromAlgorithmId(String id) {
-        Map<String, Object> options = AlgorithmIds.parse(id, VERSION, Set.of(SimHashSettings.MAX_INPUT_CHARS));
+        Map<String, Object> options = AlgorithmIds.parseVersioned(id, NAME, SimHashSettings.LATEST_VERSION, Set.of(SimHashSettings.MAX_INPUT_CHARS));
         IMatchSettings s = fromMap(options);
         AlgorithmIds.requireConsumed(options, id);
         return s;

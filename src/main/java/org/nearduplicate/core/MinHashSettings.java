@@ -17,7 +17,9 @@ import java.util.Set;
  */
 public final class MinHashSettings {
     /** Bumped whenever the code changes signatures for unchanged settings. */
-    public static final String VERSION = "minhash-v1";
+    public static final String NAME = "minhash";
+    /** Follows the feature pipeline's version ({@link SimHashSettings#LATEST_VERSION}): v2 extracts with the v2 rules. */
+    public static final String VERSION = NAME + "-v" + SimHashSettings.LATEST_VERSION;
     public static final String HASHES = "hashes";
     public static final int DEFAULT_HASHES = 128;
     public static final int MAX_HASHES = 1024;
@@ -53,6 +55,10 @@ public final class MinHashSettings {
         return features;
     }
 
+    public int version() {
+        return features.version();
+    }
+
     public int hashes() {
         return hashes;
     }
@@ -68,6 +74,7 @@ public final class MinHashSettings {
         if (v != null) m = integer(v);
         Map<String, Object> featureOptions = new HashMap<>();
         for (String key : new String[] {
+            SimHashSettings.VERSION_OPTION,
             SimHashSettings.CONTENT_TYPE,
             SimHashSettings.EXTRACT,
             SimHashSettings.FEATURES,
@@ -113,14 +120,15 @@ public final class MinHashSettings {
         String simhash = features.algorithmId();
         String params = simhash.substring(simhash.indexOf(':') + 1);
         int weighting = params.indexOf("," + SimHashSettings.WEIGHTING + "=");
-        return VERSION + ":" + params.substring(0, weighting) + "," + HASHES + "=" + hashes;
+        return NAME + "-v" + features.version() + ":" + params.substring(0, weighting) + "," + HASHES + "=" + hashes;
     }
 
     /** Parses an {@link #algorithmId()}; rejects other versions and unknown parameters. */
     public static MinHashSettings fromAlgorithmId(String algorithmId) {
-        Map<String, Object> options = AlgorithmIds.parse(
+        Map<String, Object> options = AlgorithmIds.parseVersioned(
             algorithmId,
-            VERSION,
+            NAME,
+            SimHashSettings.LATEST_VERSION,
             Set.of(SimHashSettings.MAX_INPUT_CHARS, SimHashSettings.MAX_FEATURES)
         );
         MinHashSettings s = fromMap(options);

@@ -44,7 +44,7 @@ public final class MinHashQuery extends Query {
         }
         lsh.checkFits(signature.length);
         this.minSimilarity = minSimilarity;
-        this.minMatches = signature.length - Lsh.maxMismatches(minSimilarity, signature.length);
+        this.minMatches = minMatches(minSimilarity, signature.length);
         this.scan = scan;
         byte[][] raw = scan ? new byte[0][] : lsh.keys(signature);
         this.keys = new BytesRef[raw.length];
@@ -69,6 +69,16 @@ public final class MinHashQuery extends Query {
     }
 
     int countMatches(BytesRef stored) {
+        return countMatches(signature, stored);
+    }
+
+    /** Minimum number of agreeing values for {@code minSimilarity} with signatures of {@code length} values. */
+    public static int minMatches(double minSimilarity, int length) {
+        return length - Lsh.maxMismatches(minSimilarity, length);
+    }
+
+    /** How many values of a stored signature (a binary doc value) agree with {@code signature}; -1 if the lengths differ. */
+    public static int countMatches(int[] signature, BytesRef stored) {
         if (stored.length != 4 * signature.length) return -1; // cannot happen for one mapping
         int same = 0;
         byte[] b = stored.bytes;

@@ -33,6 +33,10 @@ import java.util.Objects;
  * random candidates cost a doc-values read. Scan mode: every document with a fingerprint is a
  * candidate (the doc values are the approximation) — exact for any distance, but linear in the segment size.
  *
+ * <p>Several probes ({@link #NearDuplicateQuery(String, long[], int, BlockLayout, boolean)}): documents within the
+ * distance of any of them, found with one pass over the terms dictionary (all probes' keys in term order) and one scan
+ * per small segment, instead of one query per probe; the distance is the one to the closest probe.
+ *
  * <p>Score: {@code boost / (1 + distance)} — 1 for an identical fingerprint, 0.5 at distance 1, 0.25 at 3.
  */
 public final class NearDuplicateQuery extends Query {
@@ -46,9 +50,13 @@ public final class NearDuplicateQuery extends Query {
     static final double KEY_NANOS = 1900;
     static final double KEY_NANOS_PER_DOC = 0.00085;
     static final double SCAN_NANOS_PER_DOC = 7.2;
+    /** Each further probe of a scan: one more XOR and popcount per fingerprint read (an estimate, not measured). */
+    static final double SCAN_NANOS_PER_DOC_PER_EXTRA_PROBE = 0.5;
 
     private final String field;
     private final long fingerprint;
+    /** Every probe, distinct and sorted ({@code fingerprint} is the first); one for the single-probe query. */
+    private final long[] fingerprints;
     private final int maxDistance;
     private final BlockLayout layout;
     private final boolean scan;
@@ -70,6 +78,15 @@ public final class NearDuplicateQuery extends Query {
 
     /** {@code scanByCost}: scan a segment where that is cheaper than the probed keys (false: always the keys; tests). */
     NearDuplicateQuery(String field, long fingerprint, int maxDistance, BlockLayout layout, boolean scan, boolean scanByCost) {
+        this(field, new long[] { fingerprint }, maxDistance, layout, scan, scanByCost);
+    }
+
+    /** Documents within {@code maxDistance} of any of {@code fingerprints} (at least one). */
+    public NearDuplicateQuery(String field, long[] fingerprints, int maxDistance, BlockLayout layout, boolean scan) {
+        this(field, fingerprints, maxDistance, layout, scan, true);
+    }
+
+    NearDuplicateQuery(String field, long[] fingerprints, int maxDistance, BlockLayout layout, boolean scan, boolean scanByCost) {
         this.scanByCost = scanByCost;
         this.field = Objects.requireNonNull(field);
         this.layout = Objects.requireNonNull(layout);
@@ -81,7 +98,11 @@ public final class NearDuplicateQuery extends Query {
                 "max_distance [" + maxDistance + "] exceeds the indexed max_distance [" + layout.maxDistance() + "] of field [" + field + "]"
             );
         }
-        this.fingerprint = fingerprint;
+        this.fingerprints = Arrays.stream(fingerprints).distinct().sorted().toArray();
+        if (this.fingerprints.length == 0) {
+            throw new IllegalArgumentException("at least one fingerprint is required");
+        }
+        this.fingerprint = this.fingerprints[0];
         this.maxDistance = maxDistance;
         this.scan = scan;
         if (scan) {
@@ -89,20 +110,22 @@ public final class NearDuplicateQuery extends Query {
             this.checks = new long[0];
             this.keyDistances = new int[0];
         } else {
-            int n = Math.toIntExact(layout.probeKeyCount(maxDistance));
+            int n = Math.toIntExact(layout.probeKeyCount(maxDistance) * this.fingerprints.length);
             this.keys = new BytesRef[n];
             this.checks = new long[n];
             this.keyDistances = new int[n];
-            long[] combinationChecks = new long[layout.keyCount()];
-            for (int c = 0; c < combinationChecks.length; c++) {
-                combinationChecks[c] = layout.check(fingerprint, c);
-            }
             record Probed(BytesRef key, long check, int distance) {}
             Probed[] probed = new Probed[n];
             int[] next = { 0 };
-            layout.probeKeys(fingerprint, maxDistance, (combination, key, keyDistance) -> {
-                probed[next[0]++] = new Probed(new BytesRef(key), combinationChecks[combination], keyDistance);
-            });
+            for (long probe : this.fingerprints) {
+                long[] combinationChecks = new long[layout.keyCount()];
+                for (int c = 0; c < combinationChecks.length; c++) {
+                    combinationChecks[c] = layout.check(probe, c);
+                }
+                layout.probeKeys(probe, maxDistance, (combination, key, keyDistance) -> {
+                    probed[next[0]++] = new Probed(new BytesRef(key), combinationChecks[combination], keyDistance);
+                });
+            }
             // in term order, so that the terms dictionary is walked forward
             Arrays.sort(probed, (a, b) -> a.key().compareTo(b.key()));
             for (int i = 0; i < n; i++) {
@@ -115,15 +138,31 @@ public final class NearDuplicateQuery extends Query {
 
     /** Whether reading every fingerprint of a segment of {@code maxDoc} documents costs less than the probed keys. */
     boolean scanIsCheaper(int maxDoc) {
-        return keys.length * (KEY_NANOS + KEY_NANOS_PER_DOC * maxDoc) > SCAN_NANOS_PER_DOC * maxDoc;
+        double scanPerDoc = SCAN_NANOS_PER_DOC + SCAN_NANOS_PER_DOC_PER_EXTRA_PROBE * (fingerprints.length - 1);
+        return keys.length * (KEY_NANOS + KEY_NANOS_PER_DOC * maxDoc) > scanPerDoc * maxDoc;
     }
 
     public String getField() {
         return field;
     }
 
+    /** The probe (the first one of several). */
     public long getFingerprint() {
         return fingerprint;
+    }
+
+    /** Every probe, distinct and sorted. */
+    public long[] getFingerprints() {
+        return fingerprints.clone();
+    }
+
+    /** The distance from {@code value} to the closest probe. */
+    private int distanceToClosest(long value) {
+        int best = Integer.MAX_VALUE;
+        for (long probe : fingerprints) {
+            best = Math.min(best, Long.bitCount(value ^ probe));
+        }
+        return best;
     }
 
     public int getMaxDistance() {
@@ -161,7 +200,7 @@ public final class NearDuplicateQuery extends Query {
         if (field.equals(defaultField) == false) {
             sb.append(field).append(':');
         }
-        sb.append(Fingerprints.toHex(fingerprint)).append(" ~").append(maxDistance);
+        sb.append(fingerprints.length == 1 ? Fingerprints.toHex(fingerprint) : fingerprints.length + " fingerprints").append(" ~").append(maxDistance);
         sb.append(scan ? " scan" : " keys " + layout.id());
         return sb.append(')').toString();
     }
@@ -173,7 +212,7 @@ public final class NearDuplicateQuery extends Query {
         }
         NearDuplicateQuery o = (NearDuplicateQuery) other;
         return field.equals(o.field)
-            && fingerprint == o.fingerprint
+            && Arrays.equals(fingerprints, o.fingerprints)
             && maxDistance == o.maxDistance
             && scan == o.scan
             && layout.equals(o.layout);
@@ -181,7 +220,7 @@ public final class NearDuplicateQuery extends Query {
 
     @Override
     public int hashCode() {
-        return 31 * classHash() + Objects.hash(field, fingerprint, maxDistance, scan, layout);
+        return 31 * classHash() + Objects.hash(field, Arrays.hashCode(fingerprints), maxDistance, scan, layout);
     }
 
     private final class NearDuplicateWeight extends Weight {
@@ -244,12 +283,19 @@ public final class NearDuplicateQuery extends Query {
                 return Explanation.noMatch("document has no fingerprint in field [" + field + "]");
             }
             long value = values.longValue();
-            int distance = Fingerprints.distance(value, fingerprint);
-            String pair = "probe " + Fingerprints.toHex(fingerprint) + " and fingerprint " + Fingerprints.toHex(value) + " in field [" + field + "]";
+            int distance = distanceToClosest(value);
+            long closest = fingerprint;
+            for (long probe : fingerprints) {
+                if (Long.bitCount(value ^ probe) == distance) {
+                    closest = probe;
+                    break;
+                }
+            }
+            String pair = "probe " + Fingerprints.toHex(closest) + " and fingerprint " + Fingerprints.toHex(value) + " in field [" + field + "]";
             if (distance > maxDistance) {
                 return Explanation.noMatch("hamming distance " + distance + " > " + maxDistance + " between " + pair);
             }
-            if (scan == false && sharesKey(value) == false) {
+            if (scan == false && sharesKey(value, closest) == false) {
                 // cannot happen for a consistent index (pigeonhole), reported rather than hidden
                 return Explanation.noMatch("no block key shared with the probe although hamming distance " + distance + " <= " + maxDistance);
             }
@@ -263,10 +309,10 @@ public final class NearDuplicateQuery extends Query {
             );
         }
 
-        private boolean sharesKey(long value) {
+        private boolean sharesKey(long value, long probe) {
             int[] thresholds = layout.probeThresholds(maxDistance);
             for (int c = 0; c < layout.keyCount(); c++) {
-                if (Long.bitCount((value ^ fingerprint) & layout.keptMask(c)) <= thresholds[c]) {
+                if (Long.bitCount((value ^ probe) & layout.keptMask(c)) <= thresholds[c]) {
                     return true;
                 }
             }
@@ -293,7 +339,7 @@ public final class NearDuplicateQuery extends Query {
             if (positioned == false && values.advanceExact(doc) == false) {
                 return false;
             }
-            distance = Long.bitCount(values.longValue() ^ fingerprint);
+            distance = fingerprints.length == 1 ? Long.bitCount(values.longValue() ^ fingerprint) : distanceToClosest(values.longValue());
             return distance <= maxDistance;
         }
 

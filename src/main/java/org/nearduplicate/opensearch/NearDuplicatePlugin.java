@@ -50,6 +50,10 @@ import org.opensearch.plugins.IngestPlugin;
 import org.opensearch.plugins.MapperPlugin;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.plugins.SearchPlugin;
+import org.nearduplicate.opensearch.search.fetch.FilteredOutFetchSubPhase;
+import org.nearduplicate.opensearch.search.response.FilteredOutHitsActionFilter;
+import org.opensearch.action.support.ActionFilter;
+import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
 import org.opensearch.rest.RestController;
 import org.opensearch.rest.RestHandler;
 import org.opensearch.search.DocValueFormat;
@@ -65,11 +69,16 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
 
     /** The one gateway into the engine of this plugin instance: every processor, field type and REST action uses it. */
     private final NearDuplicateEngine engine;
-    private final RecentFingerprints.Registry recentWindows = new RecentFingerprints.Registry(() -> System.nanoTime() / 1_000_000);
+    private final RecentFingerprints.Registry recentWindows;
     private final SetOnce<ClusterService> clusterService = new SetOnce<>();
 
     public NearDuplicatePlugin(Settings settings) {
         this.engine = new NearDuplicateEngine(settings);
+        this.recentWindows = new RecentFingerprints.Registry(
+            () -> System.nanoTime() / 1_000_000,
+            RecentFingerprints.MAX_NODE_ENTRIES_SETTING.get(settings),
+            engine::breaker
+        );
     }
 
     /** The engine gateway of this plugin instance. */
@@ -79,7 +88,9 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
 
     @Override
     public List<Setting<?>> getSettings() {
-        return NearDuplicateEngine.settings();
+        List<Setting<?>> settings = new java.util.ArrayList<>(NearDuplicateEngine.settings());
+        settings.add(RecentFingerprints.MAX_NODE_ENTRIES_SETTING);
+        return settings;
     }
 
     /** The {@code near_duplicate} breaker: every fingerprint (ingest, text probe, {@code _simhash}) reserves from it. */
@@ -148,21 +159,40 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     @Override
     public List<QuerySpec<?>> getQueries() {
         return List.of(
-            new QuerySpec<>(NearDuplicateQueryBuilder.NAME, NearDuplicateQueryBuilder::new, NearDuplicateQueryBuilder::fromXContent),
-            new QuerySpec<>(MinHashQueryBuilder.NAME, MinHashQueryBuilder::new, MinHashQueryBuilder::fromXContent)
+            // the engine fingerprints a text probe once, on the coordinating node
+            new QuerySpec<>(
+                NearDuplicateQueryBuilder.NAME,
+                in -> new NearDuplicateQueryBuilder(in).engine(engine),
+                parser -> NearDuplicateQueryBuilder.fromXContent(parser).engine(engine)
+            ),
+            new QuerySpec<>(
+                MinHashQueryBuilder.NAME,
+                in -> new MinHashQueryBuilder(in).engine(engine),
+                parser -> MinHashQueryBuilder.fromXContent(parser).engine(engine)
+            )
         );
     }
 
     @Override
     public List<RescorerSpec<?>> getRescorers() {
         return List.of(
-            new RescorerSpec<>(NearDuplicateRescorerBuilder.NAME, NearDuplicateRescorerBuilder::new, NearDuplicateRescorerBuilder::fromXContent)
+            new RescorerSpec<>(
+                NearDuplicateRescorerBuilder.NAME,
+                in -> new NearDuplicateRescorerBuilder(in).engine(engine),
+                parser -> NearDuplicateRescorerBuilder.fromXContent(parser).engine(engine)
+            ),
+            new RescorerSpec<>(MinHashRescorerBuilder.NAME, MinHashRescorerBuilder::new, MinHashRescorerBuilder::fromXContent)
         );
     }
 
     @Override
     public List<FetchSubPhase> getFetchSubPhases(FetchPhaseConstructionContext context) {
-        return List.of(new NearDuplicateDistanceFetchSubPhase());
+        return List.of(new NearDuplicateDistanceFetchSubPhase(), new FilteredOutFetchSubPhase());
+    }
+
+    @Override
+    public List<ActionFilter> getActionFilters() {
+        return List.of(new FilteredOutHitsActionFilter());
     }
 
     @Override

@@ -97,7 +97,9 @@ public class BadInputTests extends OpenSearchTestCase {
     public void testEmojiOnlyIsAFeature() {
         // Lucene's StandardTokenizer emits emoji as tokens: emoji-only text has a defined fingerprint of its own
         long emoji = DEFAULT.fingerprint("\uD83D\uDE00 \uD83C\uDF89 \uD83D\uDC4D");
-        assertEquals(emoji, DEFAULT.fingerprint("\uD83D\uDC4D \uD83C\uDF89 \uD83D\uDE00"));
+        assertEquals(emoji, DEFAULT.fingerprint("\uD83D\uDE00  \uD83C\uDF89\n\uD83D\uDC4D"));
+        SimHasher unigrams = new SimHasher(SimHashSettings.DEFAULT_V1);
+        assertEquals(unigrams.fingerprint("\uD83D\uDE00 \uD83C\uDF89 \uD83D\uDC4D"), unigrams.fingerprint("\uD83D\uDC4D \uD83C\uDF89 \uD83D\uDE00"));
         assertNotEquals(emoji, DEFAULT.fingerprint("\uD83D\uDE00"));
     }
 
@@ -110,7 +112,7 @@ public class BadInputTests extends OpenSearchTestCase {
     public void testTooLongIsRejectedBeforeAnyWork() {
         SimHasher small = with(1000, 100);
         assertRejected(small, "x ".repeat(501), "content has 1002 chars, more than [max_input_chars] = 1000");
-        assertEquals(SimHasher.featureHash("x"), small.fingerprint("x ".repeat(500)));
+        assertEquals(SimHasher.featureHash("x x"), small.fingerprint("x ".repeat(500))); // one bigram
     }
 
     public void testTenMegabytesOfTextIsRejectedByDefault() {
@@ -126,7 +128,8 @@ public class BadInputTests extends OpenSearchTestCase {
 
     public void testTenMegabytesOfTextAndHtmlWorkWhenAllowed() {
         // work is linear: 10 MB complete in seconds when the operator raises the limit
-        SimHasher big = with(12 * 1024 * 1024, SimHashSettings.DEFAULT_MAX_FEATURES);
+        // random words: about as many distinct bigrams as words, so the feature limit is raised too
+        SimHasher big = with(12 * 1024 * 1024, 4_000_000);
         String text = prose(10 * 1024 * 1024, randomLong());
         long fromText = big.fingerprint(text);
         assertEquals(fromText, big.fingerprint(text));

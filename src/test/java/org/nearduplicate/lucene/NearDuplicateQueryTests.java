@@ -199,6 +199,28 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
         return hits;
     }
 
+    public void testSeveralProbesMatchBruteForceToTheClosest() throws IOException {
+        for (int round = 0; round < 3; round++) {
+            BlockLayout layout = randomLayout();
+            try (Corpus corpus = buildCorpus(layout)) {
+                for (int i = 0; i < 10; i++) {
+                    long[] probes = new long[randomIntBetween(1, 30)];
+                    for (int p = 0; p < probes.length; p++) {
+                        probes[p] = randomProbe(corpus);
+                    }
+                    int k = randomIntBetween(0, layout.maxDistance());
+                    Map<String, Integer> expected = new HashMap<>();
+                    for (long probe : probes) {
+                        bruteForce(corpus, probe, k).forEach((id, d) -> expected.merge(id, d, Math::min));
+                    }
+                    boolean scan = randomBoolean();
+                    NearDuplicateQuery query = new NearDuplicateQuery(FIELD, probes, k, layout, scan, randomBoolean());
+                    assertEquals(layout + " " + probes.length + " probes k " + k + (scan ? " scan" : ""), expected, hits(corpus, query, 1f));
+                }
+            }
+        }
+    }
+
     public void testKeyLookupMatchesBruteForce() throws IOException {
         for (int round = 0; round < 3; round++) {
             BlockLayout layout = randomLayout();

@@ -240,4 +240,70 @@ public class NearDuplicateCheckClusterTests extends OpenSearchIntegTestCase {
         assertEquals("x", y.get("_id"));
         assertEquals(0, y.get("distance"));
     }
+    public void testDottedGroupFieldIsReadBackFromTheIndex() {
+        // group_field "dup.group" is written as an object; a later document must read it back, not fall back to the _id
+        assertAcked(
+            prepareCreate("dotted").setSettings(Settings.builder().put("index.number_of_shards", 1).put("index.number_of_replicas", 0))
+                .setMapping("fp", "type=simhash,blocks=4,max_distance=3", "dup.group", "type=keyword")
+        );
+        ensureGreen("dotted");
+        pipeline("check-dotted", ", \"window_size\": 0, \"group_field\": \"dup.group\"");
+        long x = randomLong();
+        long a = NearDuplicateQueryTests.flipBits(x, 2);
+        long b = a ^ (Long.lowestOneBit(~(x ^ a) & ~0b11L)) ^ Long.highestOneBit(~(x ^ a) & ~0b11L);
+        assertEquals(2, Fingerprints.distance(a, b));
+        assertTrue("b is too far from x to match it", Fingerprints.distance(x, b) > 3);
+        bulk(client(), "dotted", "check-dotted", Map.of("x", x));
+        refresh("dotted");
+        bulk(client(), "dotted", "check-dotted", Map.of("a", a));
+        refresh("dotted");
+        bulk(client(), "dotted", "check-dotted", Map.of("b", b));
+        refresh("dotted");
+        Map<String, Object> source = client().prepareGet("dotted", "b").get().getSourceAsMap();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> dup = (Map<String, Object>) source.get("dup");
+        assertEquals(source.toString(), "a", ((Map<?, ?>) source.get("near_duplicate")).get("_id"));
+        assertEquals("the group of a, read through the dotted path", "x", dup.get("group"));
+    }
+
+    public void testBatchedLookupsFindTheClosestLikeBruteForce() {
+        // documents of one bulk request are looked up together (batch_size per search); with the window off, each
+        // must get the closest refreshed document within k, as a brute-force scan says
+        index("batched", 2);
+        pipeline("check-batched", ", \"window_size\": 0, \"batch_size\": " + randomIntBetween(2, 7));
+        long[] centers = new long[4];
+        Map<String, Long> existing = new HashMap<>();
+        for (int c = 0; c < centers.length; c++) {
+            centers[c] = randomLong();
+            existing.put("e" + c, centers[c]);
+        }
+        // one center with many identical copies: a batch asking for 10 hits per document gets truncated and its
+        // documents are looked up one by one
+        for (int i = 0; i < 40; i++) {
+            existing.put("same" + i, centers[0]);
+        }
+        bulk(client(), "batched", null, existing);
+        refresh("batched");
+        Map<String, Long> incoming = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 30; i++) {
+            long fp = i % 3 == 2 ? randomLong() : NearDuplicateQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 4));
+            incoming.put(String.format(Locale.ROOT, "n%02d", i), fp);
+        }
+        bulk(client(), "batched", "check-batched", incoming);
+        Map<String, Map<String, Object>> results = results("batched");
+        for (Map.Entry<String, Long> doc : incoming.entrySet()) {
+            int best = Integer.MAX_VALUE;
+            for (long e : existing.values()) {
+                best = Math.min(best, Fingerprints.distance(e, doc.getValue()));
+            }
+            Map<String, Object> r = results.get(doc.getKey());
+            if (best <= 3) {
+                assertEquals(doc.getKey() + " " + r, "duplicate", r.get("status"));
+                assertEquals(doc.getKey() + " " + r, best, ((Number) r.get("distance")).intValue());
+                assertEquals(best, Fingerprints.distance(existing.get((String) r.get("_id")), doc.getValue()));
+            } else {
+                assertEquals(doc.getKey() + " " + r, "unique", r.get("status"));
+            }
+        }
+    }
 }

@@ -32,10 +32,14 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
             Set.of("near_duplicate", "minhash_similar"),
             plugin.getQueries().stream().map(spec -> spec.getName().getPreferredName()).collect(Collectors.toSet())
         );
-        assertEquals(List.of("near_duplicate"), plugin.getRescorers().stream().map(spec -> spec.getName().getPreferredName()).toList());
-        assertEquals(1, plugin.getFetchSubPhases(null).size());
+        assertEquals(List.of("near_duplicate", "minhash_similar"), plugin.getRescorers().stream().map(spec -> spec.getName().getPreferredName()).toList());
+        assertEquals(2, plugin.getFetchSubPhases(null).size());
+        assertEquals(1, plugin.getActionFilters().size());
         Set<String> settings = plugin.getSettings().stream().map(Setting::getKey).collect(Collectors.toSet());
-        assertEquals(Set.of("near_duplicate.max_input_chars", "near_duplicate.max_features", "near_duplicate.breaker.limit"), settings);
+        assertEquals(
+            Set.of("near_duplicate.max_input_chars", "near_duplicate.max_features", "near_duplicate.breaker.limit", "near_duplicate.check.window_max_entries"),
+            settings
+        );
     }
 
     public void testBreakerTakesItsLimitFromTheNodeSettings() {

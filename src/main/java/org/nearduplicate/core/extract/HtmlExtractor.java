@@ -70,11 +70,11 @@ final class HtmlExtractor {
     }
 
     /** The main content of the page, one kept block per line. */
-    static String mainText(String html) {
+    static String mainText(String html, boolean keepSentences) {
         Element body = parseBody(html);
         prune(body);
         List<TextBlock> blocks = blocks(body);
-        boolean[] content = TextBlock.classify(blocks);
+        boolean[] content = TextBlock.classify(blocks, keepSentences);
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < blocks.size(); i++) {
             if (content[i]) sb.append(blocks.get(i).text).append('\n');

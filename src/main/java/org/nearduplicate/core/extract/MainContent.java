@@ -10,18 +10,22 @@ import org.nearduplicate.core.ContentType;
 public final class MainContent {
     private MainContent() {}
 
-    /** {@code type}: HTML or TEXT (resolved, never AUTO). */
-    public static String extract(String content, ContentType type, boolean extractMain) {
+    /**
+     * {@code type}: HTML or TEXT (resolved, never AUTO); {@code version}: the algorithm version whose rules apply (1:
+     * boilerpipe's word counts; 2: sentences are also kept, see {@link TextBlock#classify}).
+     */
+    public static String extract(String content, ContentType type, boolean extractMain, int version) {
+        boolean keepSentences = version >= 2;
         if (type == ContentType.HTML) {
             if (extractMain) {
-                String main = HtmlExtractor.mainText(content);
+                String main = HtmlExtractor.mainText(content, keepSentences);
                 // a page can be all "boilerplate" to the classifier (e.g. a bare list); then its text is all we have
                 return main.isBlank() ? HtmlExtractor.fullText(content) : main;
             }
             return HtmlExtractor.fullText(content);
         }
         if (extractMain) {
-            String main = TextExtractor.mainText(content);
+            String main = TextExtractor.mainText(content, keepSentences);
             return main.isBlank() ? content : main;
         }
         return content;

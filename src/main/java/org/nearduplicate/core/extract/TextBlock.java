@@ -45,8 +45,13 @@ final class TextBlock {
     /**
      * Boilerpipe's word-count rules (Kohlschütter et al., "Boilerplate Detection using Shallow Text Features", WSDM
      * 2010, NumWordsRulesClassifier): a block is content unless it is link dense, or short among short neighbours.
+     * With {@code keepSentences} (algorithm version 2), a block that is not link dense and reads as a sentence (at
+     * least {@link #SENTENCE_MIN_WORDS} words ending in . ! ? or their CJK forms) is content whatever its neighbours:
+     * the word-count rules were fitted on news articles, and on short pages (help pages, product pages, e-mails) they
+     * keep a different arbitrary subset of the short paragraphs in the HTML page and in its text dump. Navigation
+     * labels, menus and link lists rarely end like sentences.
      */
-    static boolean[] classify(java.util.List<TextBlock> blocks) {
+    static boolean[] classify(java.util.List<TextBlock> blocks, boolean keepSentences) {
         boolean[] content = new boolean[blocks.size()];
         TextBlock empty = new TextBlock("", 0, 0);
         for (int i = 0; i < blocks.size(); i++) {
@@ -63,9 +68,19 @@ final class TextBlock {
             } else {
                 isContent = false;
             }
+            if (isContent == false && keepSentences && curr.linkDensity() <= 0.333333) isContent = readsAsSentence(curr);
             content[i] = isContent && !isCopyrightLine(curr);
         }
         return content;
+    }
+
+    /** A sentence has at least this many words (8 CJK characters). */
+    static final int SENTENCE_MIN_WORDS = 4;
+    /** Ends like a sentence: terminal punctuation, then optionally a closing quote or bracket. */
+    private static final java.util.regex.Pattern SENTENCE_END = java.util.regex.Pattern.compile("[.!?。！？][\"'”’)）」』]?\\s*$");
+
+    static boolean readsAsSentence(TextBlock b) {
+        return b.words >= SENTENCE_MIN_WORDS && SENTENCE_END.matcher(b.text).find();
     }
 
     private static final java.util.regex.Pattern COPYRIGHT = java.util.regex.Pattern.compile(

@@ -22,7 +22,7 @@ final class TextExtractor {
 
     private TextExtractor() {}
 
-    static String mainText(String text) {
+    static String mainText(String text, boolean keepSentences) {
         List<String> lines = text.lines().toList();
         int end = referencesStart(lines);
         List<TextBlock> blocks = new ArrayList<>();
@@ -41,7 +41,7 @@ final class TextExtractor {
             }
         }
         flush(paragraph, blocks);
-        boolean[] content = TextBlock.classify(blocks);
+        boolean[] content = TextBlock.classify(blocks, keepSentences);
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < blocks.size(); i++) {
             if (content[i]) sb.append(blocks.get(i).text).append('\n');

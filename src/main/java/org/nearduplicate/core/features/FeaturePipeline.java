@@ -39,7 +39,7 @@ public final class FeaturePipeline {
     public Features features(String content) {
         checkInput(content);
         ContentType type = resolveType(content);
-        String text = MainContent.extract(content, type, settings.extractMain());
+        String text = MainContent.extract(content, type, settings.extractMain(), settings.version());
         Map<String, Integer> counts = extractor.countFeatures(TextNormalizer.normalize(text));
         if (counts.isEmpty()) {
             throw new EngineInputException("content has no features to fingerprint (read as " + type.id() + ")");
@@ -50,7 +50,7 @@ public final class FeaturePipeline {
     /** The text features are taken from: the main content (or all text when extraction is off), not yet normalized. */
     public String extractText(String content) {
         checkInput(content);
-        return MainContent.extract(content, resolveType(content), settings.extractMain());
+        return MainContent.extract(content, resolveType(content), settings.extractMain(), settings.version());
     }
 
     private void checkInput(String content) {

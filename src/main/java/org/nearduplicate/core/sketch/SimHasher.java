@@ -86,6 +86,19 @@ public final class SimHasher {
         return pipeline.features(content).counts();
     }
 
+    /**
+     * The features of {@code content} with the weights the fingerprint gives them (the vector whose cosine similarity
+     * SimHash estimates; the quality tools compare the two).
+     *
+     * @throws EngineInputException as {@link #analyze}
+     */
+    public Map<String, Double> weightedFeatures(String content) {
+        Map<String, Integer> counts = pipeline.features(content).counts();
+        Map<String, Double> weights = new java.util.HashMap<>(counts.size() * 2);
+        counts.forEach((f, tf) -> weights.put(f, weight(f, tf)));
+        return weights;
+    }
+
     private Analysis run(String content, int topFeatures) {
         FeaturePipeline.Features doc = pipeline.features(content);
         Map<String, Integer> counts = doc.counts();

@@ -4,6 +4,8 @@ import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.xcontent.XContentParser;
 
+import org.nearduplicate.core.SimHashSettings;
+
 import java.io.IOException;
 
 /**
@@ -20,10 +22,11 @@ public final class MaxDistance {
     /** A 64-bit fingerprint's largest Hamming distance. */
     public static final int MAX = 64;
     /**
-     * The default k: the distance with the best F1 on the public labelled corpus (scripts/quality.sh; precision 0.964,
-     * recall 0.937 with {@code simhash-v1}, see README). Larger k finds more edited copies and more false pairs.
+     * The default k of the newest algorithm ({@link SimHashSettings#recommendedMaxDistance()}: for {@code simhash-v2}
+     * the largest k with precision >= 0.98 on the public labelled corpus, see README). Larger k finds more edited copies
+     * and more false pairs. Fields of older algorithms keep their own default ({@link #recommended(String)}).
      */
-    public static final int RECOMMENDED = 12;
+    public static final int RECOMMENDED = SimHashSettings.DEFAULT.recommendedMaxDistance();
 
     private MaxDistance() {}
 
@@ -90,6 +93,26 @@ public final class MaxDistance {
      */
     public static int orField(Integer requested, int fieldMaxDistance) {
         return requested != null ? requested : Math.min(RECOMMENDED, fieldMaxDistance);
+    }
+
+    /** {@link #orField(Integer, int)} for a field whose fingerprints were made by {@code algorithm}: its own recommended k. */
+    public static int orField(Integer requested, int fieldMaxDistance, String algorithm) {
+        return requested != null ? requested : Math.min(recommended(algorithm), fieldMaxDistance);
+    }
+
+    /**
+     * The recommended k of fingerprints made by {@code algorithm} (12 for {@code simhash-v1}, 15 for {@code simhash-v2});
+     * {@link #RECOMMENDED} for fingerprints this engine did not make.
+     */
+    public static int recommended(String algorithm) {
+        if (algorithm != null && algorithm.startsWith(SimHashSettings.NAME + "-v")) {
+            try {
+                return SimHashSettings.fromAlgorithmId(algorithm).recommendedMaxDistance();
+            } catch (IllegalArgumentException e) {
+                return RECOMMENDED; // a mapping checked when it was created; an id from a newer release keeps the default
+            }
+        }
+        return RECOMMENDED;
     }
 
     private static String prefix(String owner) {

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -100,6 +101,7 @@ public final class NearDuplicateEngine {
     private final Cache<MinHashSettings, MinHasher> minHashers = new Cache<>(MinHasher::new);
     private final Cache<IMatchSettings, IMatcher> iMatchers = new Cache<>(IMatcher::new);
     private volatile CircuitBreaker breaker = new NoopCircuitBreaker(BREAKER_NAME);
+    private final LongAdder probesFingerprinted = new LongAdder();
 
     /** Default limits and no breaker (tests). */
     public NearDuplicateEngine() {
@@ -114,6 +116,16 @@ public final class NearDuplicateEngine {
     /** Installed by the plugin once the node has created the {@code near_duplicate} breaker. */
     public void setBreaker(CircuitBreaker breaker) {
         this.breaker = breaker;
+    }
+
+    /** The {@code near_duplicate} breaker (a no-op one until the node installs it). */
+    public CircuitBreaker breaker() {
+        return breaker;
+    }
+
+    /** Text/html probes this node has fingerprinted (queries and rescorers): one per search, on its coordinating node. */
+    public long probesFingerprinted() {
+        return probesFingerprinted.sum();
     }
 
     public int maxInputChars() {
@@ -160,13 +172,22 @@ public final class NearDuplicateEngine {
      * what the probe is.
      */
     public long simHashProbe(String algorithmId, String content, ProbeContent type) {
-        SimHashSettings settings = simHashSettings(algorithmId);
-        if (settings.contentType() == ContentType.AUTO) {
-            SimHashSettings.Builder declared = new SimHashSettings.Builder(settings);
-            declared.contentType = type.contentType();
-            settings = declared.build();
+        probesFingerprinted.increment();
+        return simHash(declared(simHashSettings(algorithmId), type), content);
+    }
+
+    /**
+     * {@code settings} for an input whose type the caller declared ({@code text} or {@code html}): an algorithm that
+     * detects the type ({@code content_type=auto}) uses the declared one; an explicit content type stays. Every probe
+     * and the {@code _simhash} API go through it, so they fingerprint an input the same way.
+     */
+    public static SimHashSettings declared(SimHashSettings settings, ProbeContent type) {
+        if (settings.contentType() != ContentType.AUTO) {
+            return settings;
         }
-        return simHash(settings, content);
+        SimHashSettings.Builder declared = new SimHashSettings.Builder(settings);
+        declared.contentType = type.contentType();
+        return declared.build();
     }
 
     // ---------------------------------------------------------------- MinHash
@@ -186,12 +207,9 @@ public final class NearDuplicateEngine {
 
     /** The signature of a {@code text}/{@code html} probe, made with the field's algorithm (see {@link #simHashProbe}). */
     public int[] minHashProbe(String algorithmId, String content, ProbeContent type) {
+        probesFingerprinted.increment();
         MinHashSettings mapped = MinHashSettings.fromAlgorithmId(algorithmId);
-        SimHashSettings.Builder features = new SimHashSettings.Builder(withNodeLimits(mapped.features(), false, false));
-        if (features.contentType == ContentType.AUTO) {
-            features.contentType = type.contentType();
-        }
-        return minHash(new MinHashSettings(features.build(), mapped.hashes()), content);
+        return minHash(new MinHashSettings(declared(withNodeLimits(mapped.features(), false, false), type), mapped.hashes()), content);
     }
 
     // ---------------------------------------------------------------- I-Match

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
+import org.nearduplicate.opensearch.common.MaxDistance;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.metadata.IndexAbstraction;
@@ -12,8 +13,10 @@ import java.util.function.Supplier;
 
 /**
  * The {@code max_distance} a target index maps for a {@code simhash} field, read from the cluster state, so that a
- * {@code near_duplicate_check} without its own {@code max_distance} uses the field's, as the query does. Where the
- * index or the field does not exist yet, the default a new {@code simhash} field gets.
+ * {@code near_duplicate_check} without its own {@code max_distance} uses the field's, as the query does; capped by
+ * the recommended k of the field's algorithm ({@link MaxDistance#recommended}), so that a field of
+ * {@code simhash-v1} keeps its default. Where the index or the field does not exist yet, the default a new
+ * {@code simhash} field gets.
  */
 @FunctionalInterface
 public interface MappedMaxDistance {
@@ -63,7 +66,8 @@ public interface MappedMaxDistance {
         if (node instanceof Map<?, ?> definition
             && SimHashFieldMapper.CONTENT_TYPE.equals(definition.get("type"))
             && definition.get("max_distance") instanceof Number k) {
-            return k.intValue();
+            Object algorithm = definition.get("algorithm");
+            return Math.min(k.intValue(), MaxDistance.recommended(algorithm == null ? null : algorithm.toString()));
         }
         return null;
     }

@@ -17,14 +17,19 @@ import org.opensearch.index.query.BoolQueryBuilder;
 import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.ingest.AbstractProcessor;
 import org.opensearch.ingest.ConfigurationUtils;
+import org.opensearch.common.util.concurrent.AtomicArray;
+import org.opensearch.common.xcontent.support.XContentMapValues;
 import org.opensearch.ingest.IngestDocument;
+import org.opensearch.ingest.IngestDocumentWrapper;
 import org.opensearch.ingest.Processor;
 import org.opensearch.search.SearchHit;
 import org.opensearch.search.builder.SearchSourceBuilder;
 import org.opensearch.threadpool.Scheduler;
 import org.opensearch.transport.client.Client;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -33,6 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
  * {@code near_duplicate_check}: after {@code simhash} has fingerprinted a document, looks for the closest existing
@@ -61,6 +67,13 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         TAG
     }
 
+    /** Hits a batched search returns per document it looks up (beyond that, its documents are looked up one by one). */
+    static final int HITS_PER_BATCHED_DOCUMENT = 10;
+    /** The default {@code index.max_result_window}: a batched search never asks for more hits. */
+    static final int MAX_BATCH_HITS = 10_000;
+    /** With {@link #HITS_PER_BATCHED_DOCUMENT}, a batch asks for at most {@link #MAX_BATCH_HITS} hits. */
+    static final int MAX_BATCH_SIZE = 1_000;
+
     private final String field;
     private final String index;
     private final String indexField;
@@ -75,6 +88,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
     private final boolean ignoreMissing;
     private final int windowSize;
     private final TimeValue windowTtl;
+    private final int batchSize;
     private final Semaphore inFlight;
     private final int maxInFlight;
     private final int maxQueued;
@@ -102,6 +116,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         int maxQueued,
         int windowSize,
         TimeValue windowTtl,
+        int batchSize,
         Client client,
         BiFunction<Long, Runnable, Scheduler.ScheduledCancellable> scheduler,
         RecentFingerprints.Registry windows
@@ -123,6 +138,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         this.inFlight = new Semaphore(maxInFlight);
         this.windowSize = windowSize;
         this.windowTtl = windowTtl;
+        this.batchSize = batchSize;
         this.client = client;
         this.scheduler = scheduler;
         this.windows = windows;
@@ -135,6 +151,52 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
 
     @Override
     public void execute(IngestDocument document, BiConsumer<IngestDocument, Exception> handler) {
+        Lookup lookup = prepare(document, handler);
+        if (lookup != null) {
+            dispatch(List.of(lookup));
+        }
+    }
+
+    /**
+     * A bulk request's documents (OpenSearch hands a processor all documents of one bulk request for one index and
+     * pipeline): each is checked against the window in order, then their searches go out together, {@code batch_size}
+     * fingerprints per search, instead of one search per document.
+     */
+    @Override
+    public void batchExecute(List<IngestDocumentWrapper> documents, Consumer<List<IngestDocumentWrapper>> handler) {
+        if (documents.isEmpty()) {
+            handler.accept(List.of());
+            return;
+        }
+        AtomicArray<IngestDocumentWrapper> results = new AtomicArray<>(documents.size());
+        AtomicInteger remaining = new AtomicInteger(documents.size());
+        Map<String, List<Lookup>> byTarget = new LinkedHashMap<>();
+        for (int i = 0; i < documents.size(); i++) {
+            int slot = i;
+            IngestDocumentWrapper wrapper = documents.get(i);
+            Lookup lookup = prepare(wrapper.getIngestDocument(), (doc, e) -> {
+                results.set(slot, new IngestDocumentWrapper(wrapper.getSlot(), wrapper.getChildSlot(), doc, e));
+                if (remaining.decrementAndGet() == 0) {
+                    handler.accept(results.asList());
+                }
+            });
+            if (lookup != null) {
+                byTarget.computeIfAbsent(lookup.targetIndex + '\u0000' + lookup.maxDistance, k -> new ArrayList<>()).add(lookup);
+            }
+        }
+        for (List<Lookup> lookups : byTarget.values()) {
+            for (int from = 0; from < lookups.size(); from += batchSize) {
+                dispatch(lookups.subList(from, Math.min(from + batchSize, lookups.size())));
+            }
+        }
+    }
+
+    /**
+     * Reads the document's fingerprint and target, and checks it against the window and adds it there (synchronous and
+     * atomic: of two copies in one bulk request, the second sees the first). Null when the document is already answered
+     * (missing field with {@code ignore_missing}, or an error).
+     */
+    private Lookup prepare(IngestDocument document, BiConsumer<IngestDocument, Exception> handler) {
         final long fingerprint;
         final String targetIndex;
         final String id;
@@ -144,7 +206,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
             if (value == null) {
                 if (ignoreMissing) {
                     handler.accept(document, null);
-                    return;
+                    return null;
                 }
                 throw new IllegalArgumentException("field [" + field + "] is missing, cannot check for near-duplicates");
             }
@@ -161,21 +223,46 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
             RecentFingerprints.checkMaxDistance(maxDistance);
         } catch (Exception e) {
             handler.accept(null, e);
-            return;
+            return null;
         }
-        // synchronous and atomic: of two copies in one bulk request, the second sees the first
         RecentFingerprints.Result recent = windowSize > 0
             ? windows.window(targetIndex, indexField, maxDistance, windowSize, windowTtl.millis()).checkAndAdd(fingerprint, id)
             : null;
         Outcome fromWindow = recent == null || recent.match() == null
             ? null
             : new Outcome(recent.match().entry().id(), targetIndex, recent.match().distance(), "recent", null, recent.match().entry());
-        String ownGroup = id != null ? id : Fingerprints.toHex(fingerprint);
-        AtomicBoolean done = new AtomicBoolean();
-        BiConsumer<Outcome, String> finish = (outcome, unavailableReason) -> {
+        return new Lookup(document, fingerprint, targetIndex, id, maxDistance, recent, fromWindow, handler);
+    }
+
+    /** One document waiting for its search; {@link #finish} answers it once (the first of search, timeout, refusal). */
+    private final class Lookup {
+        final IngestDocument document;
+        final long fingerprint;
+        final String targetIndex;
+        final String id;
+        final int maxDistance;
+        final RecentFingerprints.Result recent;
+        final Outcome fromWindow;
+        final BiConsumer<IngestDocument, Exception> handler;
+        final AtomicBoolean done = new AtomicBoolean();
+
+        Lookup(IngestDocument document, long fingerprint, String targetIndex, String id, int maxDistance, RecentFingerprints.Result recent,
+               Outcome fromWindow, BiConsumer<IngestDocument, Exception> handler) {
+            this.document = document;
+            this.fingerprint = fingerprint;
+            this.targetIndex = targetIndex;
+            this.id = id;
+            this.maxDistance = maxDistance;
+            this.recent = recent;
+            this.fromWindow = fromWindow;
+            this.handler = handler;
+        }
+
+        void finish(Outcome outcome, String unavailableReason) {
             if (done.compareAndSet(false, true) == false) {
                 return;
             }
+            String ownGroup = id != null ? id : Fingerprints.toHex(fingerprint);
             try {
                 complete(document, fingerprint, ownGroup, outcome, unavailableReason, recent == null ? null : recent.added(), handler);
             } catch (Exception e) {
@@ -184,24 +271,33 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
                 }
                 handler.accept(null, e);
             }
-        };
+        }
+
+        /** Answers from the window alone (the search is unavailable). */
+        void finishFromWindow(String unavailableReason) {
+            finish(fromWindow, unavailableReason);
+        }
+    }
+
+    /** Sends one search for {@code lookups} (same target index and k), under the timeout and the in-flight cap. */
+    private void dispatch(List<Lookup> lookups) {
         Scheduler.ScheduledCancellable timer;
         try {
-            timer = scheduler.apply(timeout.millis(), () -> finish.accept(fromWindow, "lookup timed out after " + timeout));
+            timer = scheduler.apply(timeout.millis(), () -> lookups.forEach(l -> l.finishFromWindow("lookup timed out after " + timeout)));
         } catch (Exception e) {
-            finish.accept(fromWindow, "lookup could not be scheduled: " + e.getMessage());
+            lookups.forEach(l -> l.finishFromWindow("lookup could not be scheduled: " + e.getMessage()));
             return;
         }
         Runnable lookup = () -> {
-            if (done.get()) { // timed out while queued
+            if (lookups.stream().allMatch(l -> l.done.get())) { // timed out while queued
                 release();
                 return;
             }
-            search(fingerprint, maxDistance, targetIndex, id, fromWindow, timer, finish);
+            search(lookups, timer);
         };
         if (submit(lookup) == false) {
             timer.cancel();
-            finish.accept(fromWindow, "too many lookups in flight (max_in_flight " + maxInFlight + ", max_queued " + maxQueued + ")");
+            lookups.forEach(l -> l.finishFromWindow("too many lookups in flight (max_in_flight " + maxInFlight + ", max_queued " + maxQueued + ")"));
         }
     }
 
@@ -237,42 +333,80 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         }
     }
 
-    private void search(long fingerprint, int maxDistance, String targetIndex, String id, Outcome fromWindow, Scheduler.ScheduledCancellable timer,
-                        BiConsumer<Outcome, String> finish) {
-        BoolQueryBuilder query = QueryBuilders.boolQuery()
-            .must(
-                new NearDuplicateQueryBuilder(indexField, NearDuplicateProbe.fingerprint(fingerprint)).maxDistance(maxDistance)
-                    .ignoreUnmapped(true)
+    /**
+     * One document: the closest hit of a size-1 search without the document itself. Several: one search for all their
+     * fingerprints (a {@code near_duplicate} query with {@code fingerprints}) returning up to {@link #HITS_PER_BATCHED_DOCUMENT} hits
+     * per document, from which each document takes its closest hit within k. When that many hits come back, some may
+     * be missing: each document is then looked up alone, under the same timer, so that the answer stays exact.
+     */
+    private void search(List<Lookup> lookups, Scheduler.ScheduledCancellable timer) {
+        Lookup first = lookups.get(0);
+        int size;
+        SearchSourceBuilder source = new SearchSourceBuilder();
+        if (lookups.size() == 1) {
+            BoolQueryBuilder query = QueryBuilders.boolQuery().must(probeQuery(first.fingerprint, first.maxDistance));
+            if (first.id != null) {
+                query.mustNot(QueryBuilders.idsQuery().addIds(first.id));
+            }
+            source.query(query);
+            size = 1;
+        } else {
+            // one query for all fingerprints: one pass over each segment's terms (or one scan of a small segment)
+            long[] fingerprints = lookups.stream().mapToLong(l -> l.fingerprint).distinct().toArray();
+            source.query(
+                QueryBuilders.constantScoreQuery(
+                    new NearDuplicateQueryBuilder(indexField, NearDuplicateProbe.fingerprints(fingerprints)).maxDistance(first.maxDistance)
+                        .ignoreUnmapped(true)
+                )
             );
-        if (id != null) {
-            query.mustNot(QueryBuilders.idsQuery().addIds(id));
+            size = Math.min(MAX_BATCH_HITS, lookups.size() * HITS_PER_BATCHED_DOCUMENT);
         }
-        SearchSourceBuilder source = new SearchSourceBuilder().query(query)
-            .size(1)
-            .docValueField(indexField)
-            .timeout(timeout)
-            .trackTotalHits(false);
+        source.size(size).docValueField(indexField).timeout(timeout).trackTotalHits(false);
         if (groupField != null) {
             source.fetchSource(new String[] { groupField }, null);
         } else {
             source.fetchSource(false);
         }
-        SearchRequest request = new SearchRequest(targetIndex).source(source).indicesOptions(IndicesOptions.lenientExpandOpen());
+        SearchRequest request = new SearchRequest(first.targetIndex).source(source).indicesOptions(IndicesOptions.lenientExpandOpen());
         try {
             client.search(request, ActionListener.runAfter(ActionListener.wrap(response -> {
-                timer.cancel();
-                Outcome fromIndex = closest(response, fingerprint, maxDistance);
-                finish.accept(better(fromIndex, fromWindow), response.getFailedShards() > 0 && fromIndex == null ? "lookup failed on "
-                    + response.getFailedShards() + " shard(s)" : null);
+                SearchHit[] hits = response.getHits().getHits();
+                if (lookups.size() > 1 && hits.length >= size) {
+                    for (Lookup l : lookups) {
+                        Runnable alone = () -> {
+                            if (l.done.get()) {
+                                release();
+                            } else {
+                                search(List.of(l), null);
+                            }
+                        };
+                        if (submit(alone) == false) {
+                            l.finishFromWindow("too many lookups in flight (max_in_flight " + maxInFlight + ", max_queued " + maxQueued + ")");
+                        }
+                    }
+                    return;
+                }
+                if (timer != null) timer.cancel();
+                for (Lookup l : lookups) {
+                    Outcome fromIndex = closest(hits, l.fingerprint, l.maxDistance, l.id);
+                    l.finish(
+                        better(fromIndex, l.fromWindow),
+                        response.getFailedShards() > 0 && fromIndex == null ? "lookup failed on " + response.getFailedShards() + " shard(s)" : null
+                    );
+                }
             }, e -> {
-                timer.cancel();
-                finish.accept(fromWindow, "lookup failed: " + e.getMessage());
+                if (timer != null) timer.cancel();
+                lookups.forEach(l -> l.finishFromWindow("lookup failed: " + e.getMessage()));
             }), this::release));
         } catch (Exception e) {
-            timer.cancel();
+            if (timer != null) timer.cancel();
             release();
-            finish.accept(fromWindow, "lookup failed: " + e.getMessage());
+            lookups.forEach(l -> l.finishFromWindow("lookup failed: " + e.getMessage()));
         }
+    }
+
+    private NearDuplicateQueryBuilder probeQuery(long fingerprint, int maxDistance) {
+        return new NearDuplicateQueryBuilder(indexField, NearDuplicateProbe.fingerprint(fingerprint)).maxDistance(maxDistance).ignoreUnmapped(true);
     }
 
     /** A found near-duplicate. {@code group} is known for index hits (when {@code group_field} is set), pending for recent ones. */
@@ -284,25 +418,28 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         return fromWindow.distance() < fromIndex.distance() ? fromWindow : fromIndex;
     }
 
-    private Outcome closest(SearchResponse response, long fingerprint, int maxDistance) {
+    /** The closest hit within k, other than the document itself ({@code id}). */
+    private Outcome closest(SearchHit[] hits, long fingerprint, int maxDistance, String id) {
         Outcome best = null;
-        for (SearchHit hit : response.getHits().getHits()) {
+        for (SearchHit hit : hits) {
+            if (id != null && id.equals(hit.getId())) {
+                continue;
+            }
             DocumentField values = hit.field(indexField);
             if (values == null || values.getValue() == null) {
                 continue;
             }
             int d = Fingerprints.distance(fingerprint, FingerprintValues.parse(values.getValue()));
-            if (d > maxDistance) {
+            if (d > maxDistance || (best != null && d >= best.distance())) {
                 continue;
             }
             String group = null;
             if (groupField != null && hit.getSourceAsMap() != null) {
-                Object g = hit.getSourceAsMap().get(groupField);
+                // group_field is written path-aware (a dotted name makes objects), so it is read the same way
+                Object g = XContentMapValues.extractValue(groupField, hit.getSourceAsMap());
                 group = g == null ? null : g.toString();
             }
-            if (best == null || d < best.distance()) {
-                best = new Outcome(hit.getId(), hit.getIndex(), d, "index", group != null ? group : hit.getId(), null);
-            }
+            best = new Outcome(hit.getId(), hit.getIndex(), d, "index", group != null ? group : hit.getId(), null);
         }
         return best;
     }
@@ -428,9 +565,13 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
                 throw ConfigurationUtils.newConfigurationException(TYPE, tag, "window_size", "must be between 0 and 1000000, got " + windowSize);
             }
             TimeValue windowTtl = readTime(tag, config, "window_ttl", TimeValue.timeValueMinutes(5));
+            int batchSize = ConfigurationUtils.readIntProperty(TYPE, tag, config, "batch_size", 100);
+            if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
+                throw ConfigurationUtils.newConfigurationException(TYPE, tag, "batch_size", "must be between 1 and " + MAX_BATCH_SIZE + ", got " + batchSize);
+            }
             return new NearDuplicateCheckProcessor(
                 tag, description, field, index, indexField, maxDistance, mappedMaxDistance, onDuplicate, onUnavailable, resultField, groupField, timeout,
-                ignoreMissing, maxInFlight, maxQueued, windowSize, windowTtl, parameters.client, parameters.scheduler, windows
+                ignoreMissing, maxInFlight, maxQueued, windowSize, windowTtl, batchSize, parameters.client, parameters.scheduler, windows
             );
         }
 

@@ -2,6 +2,10 @@ package org.nearduplicate.opensearch.ingest;
 
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.opensearch.common.settings.Setting;
+import org.opensearch.core.common.breaker.CircuitBreaker;
+import org.opensearch.core.common.breaker.CircuitBreakingException;
+import org.opensearch.core.common.breaker.NoopCircuitBreaker;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,7 +16,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * A per-node window of the fingerprints the {@code near_duplicate_check} processor has recently seen for one target
@@ -24,7 +30,8 @@ import java.util.function.LongSupplier;
  * processed at the same time one always sees the other.
  *
  * <p>Bounded: at most {@code capacity} entries (oldest evicted first) and entries older than {@code ttlMillis} are
- * ignored and evicted.
+ * ignored and evicted; every entry is also reserved from the node's {@link Budget} (all windows of a node together),
+ * and a window that cannot reserve makes room from its own oldest entries, or does not keep the new one.
  */
 public final class RecentFingerprints {
 
@@ -80,10 +87,53 @@ public final class RecentFingerprints {
             );
         }
     }
+    /**
+     * What all windows of a node may hold together: {@link #tryReserve} before an entry is kept, {@link #release}
+     * when it leaves. Implementations are thread-safe.
+     */
+    public interface Budget {
+        boolean tryReserve(long bytes);
+
+        void release(long bytes);
+
+        Budget UNLIMITED = new Budget() {
+            @Override
+            public boolean tryReserve(long bytes) {
+                return true;
+            }
+
+            @Override
+            public void release(long bytes) {}
+        };
+    }
+
+    /**
+     * Estimated heap of one kept entry: the entry and its group future, its slot in the eviction order, and per key a
+     * map node, a boxed key and a small list (an upper bound: keys usually share buckets only by chance).
+     */
+    static long entryBytes(int maxDistance, String id) {
+        return 96 + (id == null ? 0 : 40 + 2L * id.length()) + (maxDistance + 1) * 112L;
+    }
+
+    /** Entries all recent windows of a node may hold together (each one also reserved from the breaker). */
+    public static final Setting<Long> MAX_NODE_ENTRIES_SETTING = Setting.longSetting(
+        "near_duplicate.check.window_max_entries",
+        200_000,
+        0,
+        Setting.Property.NodeScope
+    );
+
+    private final Budget budget;
+    private boolean retired;
     private volatile long lastAddMillis;
 
     public RecentFingerprints(int maxDistance, int capacity, long ttlMillis, LongSupplier clock) {
+        this(maxDistance, capacity, ttlMillis, clock, Budget.UNLIMITED);
+    }
+
+    public RecentFingerprints(int maxDistance, int capacity, long ttlMillis, LongSupplier clock, Budget budget) {
         checkMaxDistance(maxDistance);
+        this.budget = budget;
         this.maxDistance = maxDistance;
         this.capacity = capacity;
         this.ttlMillis = ttlMillis;
@@ -120,8 +170,15 @@ public final class RecentFingerprints {
             }
         }
         Entry added = new Entry(fingerprint, id, now);
-        if (capacity > 0) {
+        if (capacity > 0 && retired == false) {
             while (order.size() >= capacity) {
+                remove(order.pollFirst());
+            }
+            while (budget.tryReserve(entryBytes(maxDistance, id)) == false) {
+                if (order.isEmpty()) { // the node's windows are full: this one has nothing to give back
+                    lastAddMillis = now;
+                    return new Result(best, added);
+                }
                 remove(order.pollFirst());
             }
             order.addLast(added);
@@ -140,6 +197,7 @@ public final class RecentFingerprints {
     }
 
     private void remove(Entry e) {
+        budget.release(entryBytes(maxDistance, e.id));
         for (int c = 0; c < layout.keyCount(); c++) {
             long key = e.fingerprint & layout.keptMask(c);
             List<Entry> bucket = buckets.get(c).get(key);
@@ -156,46 +214,122 @@ public final class RecentFingerprints {
         return order.size();
     }
 
+    /**
+     * Empties the window and gives its entries back to the budget: the registry forgot it. A processor that still
+     * holds it may check against it, but it keeps nothing more (nobody would release it).
+     */
+    synchronized void retire() {
+        retired = true;
+        while (order.isEmpty() == false) {
+            remove(order.pollFirst());
+        }
+    }
+
     long lastAddMillis() {
         return lastAddMillis;
     }
 
-    /** The node's windows, one per (target index, field, k); windows idle for longer than their TTL are dropped. */
+    /**
+     * The node's windows, one per (target index, field, k, window size, TTL): a pipeline's window options are its own,
+     * and pipelines with the same options share a window. Windows idle for longer than their TTL are dropped. All
+     * windows reserve their entries from one budget: at most {@code maxEntries} entries on the node, each also
+     * reserved from the circuit breaker {@code breaker} supplies (released when it leaves).
+     */
     public static final class Registry {
         private final ConcurrentHashMap<String, RecentFingerprints> windows = new ConcurrentHashMap<>();
         private final LongSupplier clock;
-        private long calls;
+        private final AtomicLong calls = new AtomicLong();
+        private final long maxEntries;
+        private final AtomicLong entries = new AtomicLong();
+        private final AtomicLong bytes = new AtomicLong();
+        private final Supplier<CircuitBreaker> breaker;
+        private final Budget budget = new Budget() {
+            @Override
+            public boolean tryReserve(long size) {
+                if (entries.incrementAndGet() > maxEntries) {
+                    entries.decrementAndGet();
+                    return false;
+                }
+                try {
+                    breaker.get().addEstimateBytesAndMaybeBreak(size, "near_duplicate_check recent window");
+                } catch (CircuitBreakingException e) {
+                    entries.decrementAndGet();
+                    return false;
+                }
+                bytes.addAndGet(size);
+                return true;
+            }
 
+            @Override
+            public void release(long size) {
+                entries.decrementAndGet();
+                bytes.addAndGet(-size);
+                breaker.get().addWithoutBreaking(-size);
+            }
+        };
+
+        /** Unbounded and without a breaker (tests). */
         public Registry(LongSupplier clock) {
-            this.clock = clock;
+            this(clock, Long.MAX_VALUE, () -> NOOP_BREAKER);
         }
 
+        public Registry(LongSupplier clock, long maxEntries, Supplier<CircuitBreaker> breaker) {
+            this.clock = clock;
+            this.maxEntries = maxEntries;
+            this.breaker = breaker;
+        }
+
+        private static final CircuitBreaker NOOP_BREAKER =
+            new NoopCircuitBreaker("near_duplicate");
+
         public RecentFingerprints window(String index, String field, int maxDistance, int capacity, long ttlMillis) {
-            String key = index + '\u0000' + field + '\u0000' + maxDistance;
-            if ((++calls & 1023) == 0) {
+            String key = index + '\u0000' + field + '\u0000' + maxDistance + '\u0000' + capacity + '\u0000' + ttlMillis;
+            if ((calls.incrementAndGet() & 1023) == 0) {
                 long now = clock.getAsLong();
-                for (Iterator<RecentFingerprints> it = windows.values().iterator(); it.hasNext();) {
-                    RecentFingerprints w = it.next();
-                    if (now - w.lastAddMillis() > w.ttlMillis) {
-                        it.remove();
+                for (Iterator<Map.Entry<String, RecentFingerprints>> it = windows.entrySet().iterator(); it.hasNext();) {
+                    Map.Entry<String, RecentFingerprints> w = it.next();
+                    if (now - w.getValue().lastAddMillis() > w.getValue().ttlMillis && windows.remove(w.getKey(), w.getValue())) {
+                        w.getValue().retire();
                     }
                 }
             }
-            return windows.computeIfAbsent(Objects.requireNonNull(key), k -> new RecentFingerprints(maxDistance, capacity, ttlMillis, clock));
+            return windows.computeIfAbsent(
+                Objects.requireNonNull(key),
+                k -> new RecentFingerprints(maxDistance, capacity, ttlMillis, clock, budget)
+            );
         }
 
         /** Forgets the windows of a deleted index. */
         public void removeIndex(String index) {
-            windows.keySet().removeIf(key -> key.startsWith(index + '\u0000'));
+            String prefix = index + '\u0000';
+            for (String key : windows.keySet()) {
+                if (key.startsWith(prefix)) {
+                    RecentFingerprints w = windows.remove(key);
+                    if (w != null) w.retire();
+                }
+            }
         }
 
         /** Forgets every window (tests). */
         public void clear() {
-            windows.clear();
+            for (String key : windows.keySet()) {
+                RecentFingerprints w = windows.remove(key);
+                if (w != null) w.retire();
+            }
         }
 
         public int windowCount() {
             return windows.size();
+        }
+
+        /** Entries kept by all windows of the node. */
+        public long entryCount() {
+            return entries.get();
+        }
+
+        /** Their estimated heap, as reserved from the breaker. */
+        public long reservedBytes() {
+            return bytes.get();
         }
     }
 }

@@ -135,8 +135,11 @@ public class RestSimHashAction extends BaseRestHandler {
     ) {
         client.threadPool().executor(ThreadPool.Names.SEARCH).execute(() -> {
             try {
-                Analysis first = engine.analyze(settings, parsed.input, parsed.topFeatures);
-                Analysis second = parsed.compareInput == null ? null : engine.analyze(settings, parsed.compareInput, parsed.topFeatures);
+                // the declared type (text or html) counts as it does for a probe of the query, so both show one fingerprint
+                Analysis first = engine.analyze(NearDuplicateEngine.declared(settings, parsed.input.type()), parsed.input.content(), parsed.topFeatures);
+                Analysis second = parsed.compareInput == null
+                    ? null
+                    : engine.analyze(NearDuplicateEngine.declared(settings, parsed.compareInput.type()), parsed.compareInput.content(), parsed.topFeatures);
                 builder.startObject();
                 builder.field("algorithm", settings.algorithmId());
                 if (layout != null) {
@@ -231,19 +234,22 @@ public class RestSimHashAction extends BaseRestHandler {
         builder.endObject();
     }
 
+    /** An input and the key it came under ({@code text} or {@code html}), which decides how it is read. */
+    record Input(String content, NearDuplicateEngine.ProbeContent type) {}
+
     /** The parsed and validated request body. */
     static final class SimHashRequest {
         final String index;
         final String field;
-        final String input;
-        final String compareInput;
+        final Input input;
+        final Input compareInput;
         final SimHashSettings settings;
         final BlockLayout layout;
         final int topFeatures;
         final boolean includeText;
 
         private SimHashRequest(
-            String index, String field, String input, String compareInput, SimHashSettings settings, BlockLayout layout,
+            String index, String field, Input input, Input compareInput, SimHashSettings settings, BlockLayout layout,
             int topFeatures, boolean includeText
         ) {
             this.index = index;
@@ -263,8 +269,8 @@ public class RestSimHashAction extends BaseRestHandler {
                     throw new IllegalArgumentException("[_simhash] unknown parameter [" + key + "], expected one of " + new java.util.TreeSet<>(BODY_KEYS));
                 }
             }
-            String input = readInput(body, "");
-            String compareInput = null;
+            Input input = readInput(body, "");
+            Input compareInput = null;
             Object compare = body.get("compare");
             if (compare != null) {
                 if (compare instanceof Map == false) {
@@ -317,7 +323,7 @@ public class RestSimHashAction extends BaseRestHandler {
             return new SimHashRequest(index, field, input, compareInput, settings, layout, topFeatures, (Boolean) includeTextValue);
         }
 
-        private static String readInput(Map<String, Object> body, String prefix) {
+        private static Input readInput(Map<String, Object> body, String prefix) {
             Object text = body.get("text");
             Object html = body.get("html");
             if ((text == null) == (html == null)) {
@@ -327,7 +333,7 @@ public class RestSimHashAction extends BaseRestHandler {
             if (value instanceof String == false) {
                 throw new IllegalArgumentException("[" + prefix + (text != null ? "text" : "html") + "] must be a string");
             }
-            return (String) value;
+            return new Input((String) value, text != null ? NearDuplicateEngine.ProbeContent.TEXT : NearDuplicateEngine.ProbeContent.HTML);
         }
 
         private static int readInt(Map<String, Object> body, String key, int defaultValue, int min, int max) {

@@ -83,7 +83,7 @@ public class SpotSignaturesTests extends RandomizedTest {
     @Test
     public void testChineseSpotsThroughTheSimHashPipeline() {
         SimHashSettings s = SimHashSettings.fromMap(new HashMap<>(Map.of("features", "spotsigs", "shingle_size", 1)));
-        assertEquals("simhash-v1:content_type=auto,extract=main,features=spotsigs,shingle_size=1,weighting=tf,idf=none", s.algorithmId());
+        assertEquals("simhash-v2:content_type=auto,extract=main,features=spotsigs,shingle_size=1,weighting=tf,idf=none", s.algorithmId());
         assertEquals(s, SimHashSettings.fromAlgorithmId(s.algorithmId()));
         Map<String, Integer> f = new SimHasher(s).features("我们的系统在北京");
         // HanLP: 我们 / 的 / 系统 / 在 / 北京; antecedents 我们, 的, 在
@@ -93,7 +93,10 @@ public class SpotSignaturesTests extends RandomizedTest {
     @Test
     public void testExistingAlgorithmIdsAreUnchanged() {
         assertEquals("simhash-v1:content_type=auto,extract=main,features=words,shingle_size=1,stopwords=true,weighting=tf,idf=none",
-            SimHashSettings.DEFAULT.algorithmId());
+            SimHashSettings.DEFAULT_V1.algorithmId());
+        assertEquals("simhash-v1:content_type=auto,extract=main,features=spotsigs,shingle_size=1,weighting=tf,idf=none",
+            SimHashSettings.fromAlgorithmId("simhash-v1:content_type=auto,extract=main,features=spotsigs,shingle_size=1,weighting=tf,idf=none")
+                .algorithmId());
         assertTrue(SimHashSettings.fromAlgorithmId("simhash-v1:features=char_ngrams,ngram_size=3").algorithmId().contains("ngram_size=3"));
     }
 

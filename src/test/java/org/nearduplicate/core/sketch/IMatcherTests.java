@@ -28,7 +28,12 @@ public class IMatcherTests extends RandomizedTest {
         // the normalized text of TEXT is its words, lower case, single spaces
         assertEquals(IMatcher.sha1("the quick brown fox jumps over the lazy dog pack my box with five dozen liquor jugs"),
             IMatcher.textKey(TEXT));
-        assertEquals("imatch-v1:content_type=auto,extract=main,idf=web-en-zh-v1,min_idf=2.0,max_idf=8.0", IMatchSettings.DEFAULT.algorithmId());
+        assertEquals("imatch-v2:content_type=auto,extract=main,idf=web-en-zh-v1,min_idf=2.0,max_idf=8.0", IMatchSettings.DEFAULT.algorithmId());
+        // version 1 (0.1.0, 0.2.0) stays readable and selectable
+        IMatchSettings v1 = IMatchSettings.fromAlgorithmId("imatch-v1:content_type=auto,extract=main,idf=web-en-zh-v1,min_idf=2.0,max_idf=8.0");
+        assertEquals(1, v1.version());
+        assertEquals(1, v1.termSettings().version());
+        assertEquals(v1, IMatchSettings.fromMap(new HashMap<>(Map.of("version", 1))));
     }
 
     /** The I-Match key is the SHA-1 of the sorted distinct words inside the IDF band. */
@@ -74,7 +79,7 @@ public class IMatcherTests extends RandomizedTest {
         assertThrows(IllegalArgumentException.class, () -> IMatchSettings.fromMap(new HashMap<>(Map.of("min_idf", "low"))));
         assertThrows(IllegalArgumentException.class, () -> IMatchSettings.fromMap(new HashMap<>(Map.of("idf", "none"))));
         assertThrows(IllegalArgumentException.class, () -> new IMatcher(IMatchSettings.fromMap(new HashMap<>(Map.of("idf", "nosuchtable")))));
-        assertThrows(IllegalArgumentException.class, () -> IMatchSettings.fromAlgorithmId("imatch-v2:idf=x"));
+        assertThrows(IllegalArgumentException.class, () -> IMatchSettings.fromAlgorithmId("imatch-v3:idf=x"));
         Map<String, Object> options = new HashMap<>(Map.of("min_idf", 1.5, "extract", "none", "shingle_size", 2));
         IMatchSettings s = IMatchSettings.fromMap(options);
         assertEquals(Map.of("shingle_size", 2), options);

@@ -74,11 +74,16 @@ public class MinHasherTests extends RandomizedTest {
     @Test
     public void testKnownAnswersForDefaultSettings() {
         assertEquals(
-            "minhash-v1:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=false,hashes=128",
+            "minhash-v2:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=false,hashes=128",
             MinHashSettings.DEFAULT.algorithmId()
         );
         assertEquals(KNOWN_EN, Arrays.toString(Arrays.copyOf(DEFAULT.signature(ENGLISH), 4)));
         assertEquals(KNOWN_ZH, Arrays.toString(Arrays.copyOf(DEFAULT.signature(CHINESE), 4)));
+        // version 1 (0.1.0, 0.2.0): the same texts are single paragraphs, which both versions' extraction keep whole
+        MinHasher v1 = new MinHasher(MinHashSettings.fromAlgorithmId("minhash-v1"));
+        assertEquals(1, v1.settings().version());
+        assertEquals(KNOWN_EN, Arrays.toString(Arrays.copyOf(v1.signature(ENGLISH), 4)));
+        assertEquals(KNOWN_ZH, Arrays.toString(Arrays.copyOf(v1.signature(CHINESE), 4)));
     }
 
     static final String KNOWN_EN = "[125495924, 11747357, 126847237, 56376847]";
@@ -152,11 +157,11 @@ public class MinHasherTests extends RandomizedTest {
         Map<String, Object> options = new HashMap<>(Map.of("shingle_size", 3, "hashes", "64", "features", "spotsigs", "weighting", "tf"));
         MinHashSettings s = MinHashSettings.fromMap(options);
         assertEquals(Map.of("weighting", "tf"), options); // not a MinHash option: left for the caller to report
-        assertEquals("minhash-v1:content_type=auto,extract=main,features=spotsigs,shingle_size=3,hashes=64", s.algorithmId());
+        assertEquals("minhash-v2:content_type=auto,extract=main,features=spotsigs,shingle_size=3,hashes=64", s.algorithmId());
         assertEquals(s, MinHashSettings.fromAlgorithmId(s.algorithmId()));
         assertEquals(s, MinHashSettings.fromMap(new HashMap<>(s.toMap())));
-        assertEquals(MinHashSettings.DEFAULT, MinHashSettings.fromAlgorithmId("minhash-v1"));
-        assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromAlgorithmId("minhash-v2:hashes=128"));
+        assertEquals(MinHashSettings.DEFAULT, MinHashSettings.fromAlgorithmId("minhash-v2"));
+        assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromAlgorithmId("minhash-v3:hashes=128"));
         assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromAlgorithmId("minhash-v1:hashes=128,color=red"));
         assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromAlgorithmId("minhash-v1:weighting=tf"));
         assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromMap(new HashMap<>(Map.of("hashes", 0))));

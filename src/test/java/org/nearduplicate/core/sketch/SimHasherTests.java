@@ -25,6 +25,8 @@ import static org.nearduplicate.core.EngineAsserts.assertThrows;
 
 public class SimHasherTests extends RandomizedTest {
     private static final SimHasher DEFAULT = new SimHasher(SimHashSettings.DEFAULT);
+    /** Version 1 (0.1.0, 0.2.0): what existing indices hold, computed exactly as then. */
+    private static final SimHasher V1 = new SimHasher(SimHashSettings.DEFAULT_V1);
 
     static final String ENGLISH = "The quick brown fox jumps over the lazy dog. Pack my box with five dozen liquor jugs; "
         + "how vexingly quick daft zebras jump. Sphinx of black quartz, judge my vow.";
@@ -49,17 +51,54 @@ public class SimHasherTests extends RandomizedTest {
      * Fixed on purpose (golden values): stored fingerprints must stay identical across versions.
      */
     @Test
-    public void testKnownAnswersForDefaultSettings() {
+    public void testKnownAnswersForVersion1() {
         Map<String, String> expected = new java.util.LinkedHashMap<>();
         expected.put(ENGLISH, "0606ca89a210b3e3");
         expected.put(CHINESE, "0da47a4fe150f2c2");
         expected.put(MIXED, "b5357b3c14829785");
         expected.put(PAGE, "9c91868a0842b32b");
+        assertKnownAnswers(V1, expected);
+        // the same through its algorithm id, as a v1 mapping pins it
+        assertKnownAnswers(new SimHasher(SimHashSettings.fromAlgorithmId("simhash-v1")), expected);
+    }
+
+    /** Known answers of version 2, the default since 0.3.0 (fixed on purpose, like version 1's). */
+    @Test
+    public void testKnownAnswersForDefaultSettings() {
+        assertEquals("simhash-v2", SimHashSettings.VERSION);
+        Map<String, String> expected = new java.util.LinkedHashMap<>();
+        expected.put(ENGLISH, "9c9d494f7db06760");
+        expected.put(CHINESE, "48f60927ef3e0f57");
+        expected.put(MIXED, "2a3aa5430c9cb5d4");
+        expected.put(PAGE, "8aed0257ef49473c");
+        assertKnownAnswers(DEFAULT, expected);
+        assertKnownAnswers(new SimHasher(SimHashSettings.fromAlgorithmId("simhash-v2")), expected);
+    }
+
+    private static void assertKnownAnswers(SimHasher hasher, Map<String, String> expected) {
         StringBuilder actual = new StringBuilder();
         for (Map.Entry<String, String> e : expected.entrySet()) {
-            actual.append(Fingerprints.toHex(DEFAULT.fingerprint(e.getKey()))).append(' ');
+            actual.append(Fingerprints.toHex(hasher.fingerprint(e.getKey()))).append(' ');
         }
         assertEquals(String.join(" ", expected.values()) + " ", actual.toString());
+    }
+
+    /**
+     * Version 2's extraction keeps a short sentence that version 1's word-count rules drop (a sentence between a heading
+     * and a short line), in the HTML page and in its text dump alike.
+     */
+    @Test
+    public void testVersion2KeepsShortSentences() {
+        String html = "<html><body><h1>Form Wizard - Set Name</h1><p>Specifies the name of the form and how to proceed.</p>"
+            + "<p>To access this command...</p><h2>Name of the form</h2><p>Specifies the name of the form.</p></body></html>";
+        String text = "Form Wizard - Set Name\n\nSpecifies the name of the form and how to proceed.\n\nTo access this command...\n\n"
+            + "Name of the form\n\nSpecifies the name of the form.\n";
+        for (String page : new String[] { html, text }) {
+            assertTrue(page, DEFAULT.extractText(page).contains("Specifies the name of the form and how to proceed."));
+            assertTrue(page, DEFAULT.extractText(page).contains("Specifies the name of the form."));
+            assertFalse("version 1 is unchanged", V1.extractText(page).contains("Specifies the name of the form and how to proceed."));
+        }
+        assertEquals(DEFAULT.fingerprint(html), DEFAULT.fingerprint(text));
     }
 
     /** The worked example used in many SimHash write-ups: 6-bit hashes, "100101" weighted 4 and "101011" weighted 5. */
@@ -118,7 +157,7 @@ public class SimHasherTests extends RandomizedTest {
     public void testSmallEditsGiveSmallDistancesAndUnrelatedTextsAbout32() {
         Random random = getRandom();
         List<String> vocabulary = new ArrayList<>();
-        double editDistance = 0, unrelatedDistance = 0;
+        double editDistance = 0, unrelatedDistance = 0, bigramEditDistance = 0, bigramUnrelatedDistance = 0;
         int trials = 100;
         for (int t = 0; t < trials; t++) {
             if (t % 10 == 0) {
@@ -131,13 +170,21 @@ public class SimHasherTests extends RandomizedTest {
             for (int e = 0; e < words.size() * 3 / 100; e++) edited.set(random.nextInt(edited.size()), randomWord(random));
             List<String> other = new ArrayList<>();
             for (int i = 0; i < 400; i++) other.add(vocabulary.get(random.nextInt(vocabulary.size())));
-            long fp = DEFAULT.fingerprint(String.join(" ", words));
-            editDistance += Fingerprints.distance(fp, DEFAULT.fingerprint(String.join(" ", edited)));
-            unrelatedDistance += Fingerprints.distance(fp, DEFAULT.fingerprint(String.join(" ", other)));
+            long fp = V1.fingerprint(String.join(" ", words));
+            editDistance += Fingerprints.distance(fp, V1.fingerprint(String.join(" ", edited)));
+            unrelatedDistance += Fingerprints.distance(fp, V1.fingerprint(String.join(" ", other)));
+            long bigrams = DEFAULT.fingerprint(String.join(" ", words));
+            bigramEditDistance += Fingerprints.distance(bigrams, DEFAULT.fingerprint(String.join(" ", edited)));
+            bigramUnrelatedDistance += Fingerprints.distance(bigrams, DEFAULT.fingerprint(String.join(" ", other)));
         }
         editDistance /= trials;
         unrelatedDistance /= trials;
         assertTrue("3% edits should move few bits, got " + editDistance, editDistance < 6);
+        // an edited word changes two bigrams: cos about 0.94, about 7 bits expected
+        bigramEditDistance /= trials;
+        bigramUnrelatedDistance /= trials;
+        assertTrue("3% edits should move few bigram bits, got " + bigramEditDistance, bigramEditDistance < 10);
+        assertTrue("unrelated: about half the bits, got " + bigramUnrelatedDistance, bigramUnrelatedDistance > 26 && bigramUnrelatedDistance < 38);
         assertTrue("unrelated texts should differ in about half the bits, got " + unrelatedDistance, unrelatedDistance > 26 && unrelatedDistance < 38);
     }
 
@@ -150,7 +197,7 @@ public class SimHasherTests extends RandomizedTest {
 
     @Test
     public void testAnalysisOfAPageKeepsTheMainContent() {
-        Analysis a = DEFAULT.analyze(PAGE, 5);
+        Analysis a = V1.analyze(PAGE, 5);
         assertEquals(ContentType.HTML, a.contentType());
         assertTrue(a.mainText(), a.mainText().contains("The quick brown fox jumps over the lazy dog"));
         assertTrue(a.mainText(), a.mainText().contains("Pack my box"));
@@ -162,8 +209,13 @@ public class SimHasherTests extends RandomizedTest {
         assertEquals(2, a.topFeatures().get(0).termFrequency());
         assertEquals(2.0, a.topFeatures().get(0).weight(), 1e-12); // raw tf by default
         assertTrue(a.topFeatures().get(1).weight() <= a.topFeatures().get(0).weight());
-        assertEquals(a.fingerprint(), DEFAULT.fingerprint(PAGE));
+        assertEquals(a.fingerprint(), V1.fingerprint(PAGE));
         assertTrue(a.featureCount() > 20);
+        Analysis v2 = DEFAULT.analyze(PAGE, 5);
+        assertEquals(a.mainText(), v2.mainText());
+        // word bigrams; a removed stopword leaves an empty first word (" farmer" follows "the")
+        assertTrue(v2.topFeatures().toString(), v2.topFeatures().stream().allMatch(f -> f.feature().contains(" ")));
+        assertEquals(" farmer", v2.topFeatures().get(0).feature());
         // without extraction the navigation counts
         SimHasher all = new SimHasher(SimHashSettings.fromMap(new HashMap<>(Map.of("extract", "none"))));
         assertTrue(all.analyze(PAGE, 0).mainText().contains("Ten cats"));
@@ -203,11 +255,13 @@ public class SimHasherTests extends RandomizedTest {
 
     @Test
     public void testChineseIsSegmentedIntoWords() {
-        List<String> features = DEFAULT.analyze(CHINESE, 100).topFeatures().stream().map(Analysis.WeightedFeature::feature).toList();
+        List<String> features = V1.analyze(CHINESE, 100).topFeatures().stream().map(Analysis.WeightedFeature::feature).toList();
         assertTrue(features.toString(), features.contains("北京"));
         assertTrue(features.toString(), features.contains("中文"));
         assertFalse("stopword", features.contains("的"));
-        List<String> mixed = DEFAULT.analyze(MIXED, 100).topFeatures().stream().map(Analysis.WeightedFeature::feature).toList();
+        List<String> bigrams = DEFAULT.analyze(CHINESE, 100).topFeatures().stream().map(Analysis.WeightedFeature::feature).toList();
+        assertTrue(bigrams.toString(), bigrams.contains("北京 天安门"));
+        List<String> mixed = V1.analyze(MIXED, 100).topFeatures().stream().map(Analysis.WeightedFeature::feature).toList();
         assertTrue(mixed.toString(), mixed.contains("lucene"));
         assertTrue(mixed.toString(), mixed.contains("simhash"));
         assertTrue(mixed.toString(), mixed.contains("指纹"));
@@ -236,7 +290,7 @@ public class SimHasherTests extends RandomizedTest {
         SimHasher small = new SimHasher(SimHashSettings.fromMap(new HashMap<>(Map.of("max_input_chars", 10, "max_features", 3))));
         assertThrows("content has 11 chars, more than [max_input_chars] = 10", () -> small.fingerprint("abcdefghijk"));
         SimHasher fewFeatures = new SimHasher(SimHashSettings.fromMap(new HashMap<>(Map.of("max_features", 3))));
-        assertThrows("more than [max_features] = 3", () -> fewFeatures.fingerprint("one two six ten"));
+        assertThrows("more than [max_features] = 3", () -> fewFeatures.fingerprint("one two six ten red"));
         try {
             DEFAULT.fingerprint("");
         } catch (EngineInputException expected) {

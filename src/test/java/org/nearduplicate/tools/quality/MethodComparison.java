@@ -125,6 +125,53 @@ public final class MethodComparison {
             range(0.2, 1.0, 0.05), v -> "J>=" + v);
     }
 
+    /** A sparse vector of feature hashes (sorted) and unit-length weights, for exact cosine similarity. */
+    public record UnitVector(long[] hashes, double[] weights) {
+        static UnitVector of(Map<String, Double> features) {
+            long[] h = new long[features.size()];
+            double[] w = new double[features.size()];
+            Integer[] order = new Integer[h.length];
+            int i = 0;
+            double norm = 0;
+            for (Map.Entry<String, Double> e : features.entrySet()) {
+                h[i] = SimHasher.featureHash(e.getKey());
+                w[i] = e.getValue();
+                norm += w[i] * w[i];
+                order[i] = i;
+                i++;
+            }
+            Arrays.sort(order, (x, y) -> Long.compare(h[x], h[y]));
+            long[] hs = new long[h.length];
+            double[] ws = new double[h.length];
+            double scale = norm == 0 ? 0 : 1 / Math.sqrt(norm);
+            for (int j = 0; j < h.length; j++) {
+                hs[j] = h[order[j]];
+                ws[j] = w[order[j]] * scale;
+            }
+            return new UnitVector(hs, ws);
+        }
+
+        double cosine(UnitVector o) {
+            double dot = 0;
+            for (int i = 0, j = 0; i < hashes.length && j < o.hashes.length;) {
+                if (hashes[i] == o.hashes[j]) dot += weights[i++] * o.weights[j++];
+                else if (hashes[i] < o.hashes[j]) i++;
+                else j++;
+            }
+            return dot;
+        }
+    }
+
+    /**
+     * The exact cosine similarity of the weighted features SimHash hashes (no sketch): the ceiling of SimHash at these
+     * features and weights. SimHash estimates the angle: P[bit differs] = angle / pi.
+     */
+    public static Method<UnitVector> cosine(String name, SimHashSettings s) {
+        SimHasher h = new SimHasher(s);
+        return new Method<>(name, "exact cosine of the weighted features of " + s.algorithmId(),
+            c -> UnitVector.of(h.weightedFeatures(c)), UnitVector::cosine, range(0.3, 1.0, 0.01), v -> "cos>=" + v);
+    }
+
     /**
      * Keyword signature: the top {@code n} words by tf × idf (ties by word), sorted, hashed: an exact key like I-Match,
      * but over the document's most characteristic words.
@@ -156,6 +203,8 @@ public final class MethodComparison {
         list.add(imatch(0.0, 100.0));
         list.add(keywords(10));
         list.add(simhash("simhash", SimHashSettings.DEFAULT, 16));
+        list.add(simhash("simhash-v1", SimHashSettings.DEFAULT_V1, 16));
+        list.add(cosine("cosine (exact)", SimHashSettings.DEFAULT));
         list.add(simhash("simhash spotsigs", spotsigs(SimHashSettings.DEFAULT, 2), 16));
         for (int shingles : new int[] { 1, 2, 3 }) {
             list.add(minhash("minhash w" + shingles, minhashSettings(shingles, false)));

@@ -137,7 +137,11 @@ public final class QualityReport {
         int best = r.bestK();
         out.printf(Locale.ROOT, "%nbest k = %d (F1 %.3f)%n", best, r.at("all", best).f1());
         // k = 8 is the largest distance the index layouts are tested for; show it next to the best k
-        for (int k : best > 8 && r.kMax() >= 8 ? new int[] { 8, best } : new int[] { best }) {
+        int recommended = r.settings().recommendedMaxDistance();
+        java.util.TreeSet<Integer> ks = new java.util.TreeSet<>(List.of(best));
+        if (r.kMax() >= 8) ks.add(8);
+        if (r.kMax() >= recommended) ks.add(recommended); // the query's default k for this version
+        for (int k : ks) {
             out.printf(Locale.ROOT, "%nBy kind at k = %d:%n%n", k);
             out.println("| slice | pairs | recall (pos) / false-positive rate (neg) |");
             out.println("|---|---|---|");
@@ -185,6 +189,7 @@ public final class QualityReport {
         int kMax = 12;
         List<SimHashSettings> variants = new ArrayList<>();
         boolean alternatives = false;
+        boolean ceilings = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--pairs" -> pairs = Path.of(args[++i]);
@@ -192,8 +197,9 @@ public final class QualityReport {
                 case "--k-max" -> kMax = Integer.parseInt(args[++i]);
                 case "--settings" -> variants.add(parseSettings(args[++i]));
                 case "--alternatives" -> alternatives = true;
+                case "--no-ceilings" -> ceilings = false;
                 case "-h", "--help" -> {
-                    System.out.println("usage: quality.sh [corpus-dir] [--pairs FILE] [--docs FILE] [--k-max N] [--settings key=value,...]... [--alternatives]");
+                    System.out.println("usage: quality.sh [corpus-dir] [--pairs FILE] [--docs FILE] [--k-max N] [--settings key=value,...]... [--alternatives] [--no-ceilings]");
                     return;
                 }
                 default -> dir = Path.of(args[i]);
@@ -214,6 +220,7 @@ public final class QualityReport {
             Result r = evaluate(corpus, s, kMax);
             print(r, System.out);
             summary.put(s.algorithmId(), r);
+            if (ceilings) printCeilings(corpus, r, System.out);
         }
         if (summary.size() > 1) {
             System.out.println("## summary (best k per variant)\n");
@@ -227,6 +234,66 @@ public final class QualityReport {
                 );
             }
         }
+    }
+
+    /** One column of the ceilings table: a method's counts per slice at its best threshold. */
+    private record Column(String name, String threshold, Map<String, Counts[]> slices, int index) {
+        Counts at(String slice) {
+            Counts[] c = slices.get(slice);
+            return c == null ? null : c[index];
+        }
+    }
+
+    private static Column column(MethodComparison.Result r) {
+        int b = r.best();
+        return new Column(r.method().name(), r.method().label().apply(r.method().thresholds()[b]), r.slices(), b);
+    }
+
+    /**
+     * Sketch loss and feature loss as two numbers: next to SimHash at its best k, the exact cosine similarity of the same
+     * weighted features (what SimHash estimates), and MinHash's estimate next to the exact Jaccard of its shingles, each
+     * at its own best threshold, per language and per kind of change.
+     */
+    static void printCeilings(Corpus corpus, Result simhash, PrintStream out) {
+        List<Column> columns = new ArrayList<>();
+        columns.add(new Column("simhash", "k<=" + simhash.bestK(), simhash.slices(), simhash.bestK()));
+        columns.add(column(MethodComparison.evaluate(corpus, MethodComparison.cosine("cosine (exact)", simhash.settings()))));
+        org.nearduplicate.core.MinHashSettings minhash = org.nearduplicate.core.MinHashSettings.DEFAULT;
+        columns.add(column(MethodComparison.evaluate(corpus, MethodComparison.minhash("minhash", minhash))));
+        columns.add(column(MethodComparison.evaluate(corpus, MethodComparison.jaccard("jaccard (exact)", minhash))));
+        out.println("### Ceilings: the sketches against the exact similarity they estimate\n");
+        out.println("SimHash estimates the cosine of its weighted features; MinHash the Jaccard of its shingles ("
+            + minhash.algorithmId() + "). 1 - ceiling is the features' loss, ceiling - sketch the sketch's loss; each column at"
+            + " its own best threshold. F1 for languages, recall for positive kinds, false-positive rate for negative kinds.\n");
+        StringBuilder header = new StringBuilder("| slice |");
+        for (Column c : columns) header.append(' ').append(c.name()).append(" (").append(c.threshold()).append(") |");
+        out.println(header);
+        out.println("|---|" + "---|".repeat(columns.size()));
+        List<String> slices = new ArrayList<>(simhash.slices().keySet());
+        slices.sort((a, b) -> Integer.compare(rank(a), rank(b)) != 0 ? Integer.compare(rank(a), rank(b)) : a.compareTo(b));
+        for (String slice : slices) {
+            if (slice.equals("lang:cross")) continue;
+            StringBuilder row = new StringBuilder("| " + slice + " |");
+            for (Column c : columns) {
+                Counts n = c.at(slice);
+                if (n == null) row.append(" - |");
+                else if (slice.startsWith("neg:")) row.append(String.format(Locale.ROOT, " %.4f |", n.falsePositiveRate()));
+                else if (slice.startsWith("pos:")) row.append(String.format(Locale.ROOT, " %.3f |", n.recall()));
+                else row.append(String.format(Locale.ROOT, " %.3f |", n.f1()));
+            }
+            out.println(row);
+        }
+        double sketch = columns.get(0).at("all").f1(), cosine = columns.get(1).at("all").f1();
+        double minhashF1 = columns.get(2).at("all").f1(), jaccard = columns.get(3).at("all").f1();
+        out.printf(Locale.ROOT, "%nSimHash: feature loss %.3f, sketch loss %.3f; MinHash: feature loss %.3f, sketch loss %.3f (F1)%n%n",
+            1 - cosine, cosine - sketch, 1 - jaccard, jaccard - minhashF1);
+    }
+
+    private static int rank(String slice) {
+        if (slice.equals("all")) return 0;
+        if (slice.startsWith("lang:")) return 1;
+        if (slice.startsWith("pos:")) return 2;
+        return 3;
     }
 
     private static String f1(Result r, String slice, int k) {

@@ -1,25 +1,28 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.nearduplicate.core.sketch.MinHashSignatures;
 import org.nearduplicate.lucene.MinHashQuery;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
-import org.nearduplicate.core.sketch.MinHashSignatures;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.AbstractQueryBuilder;
+import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
 
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * {@code minhash_similar}: documents whose {@code minhash} signature has estimated Jaccard similarity ≥
@@ -28,6 +31,7 @@ import java.util.Objects;
  * <pre>
  * {"minhash_similar": {"field": "mh", "signature": "&lt;base64&gt;", "min_similarity": 0.8}}
  * {"minhash_similar": {"field": "mh", "text": "...", "min_similarity": 0.4, "candidates": "lsh"}}
+ * {"minhash_similar": {"field": "mh", "like": {"_index": "pages", "_id": "42"}}}
  * </pre>
  *
  * {@code candidates}: {@code lsh} (default) verifies the documents sharing an LSH band key — exact for
@@ -37,9 +41,6 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
     public static final String NAME = "minhash_similar";
     public static final double DEFAULT_MIN_SIMILARITY = 0.4;
     static final ParseField FIELD = new ParseField("field");
-    static final ParseField SIGNATURE = new ParseField("signature");
-    static final ParseField TEXT = new ParseField("text");
-    static final ParseField HTML = new ParseField("html");
     static final ParseField MIN_SIMILARITY = new ParseField("min_similarity");
     static final ParseField CANDIDATES = new ParseField("candidates");
     static final ParseField IGNORE_UNMAPPED = new ParseField("ignore_unmapped");
@@ -57,32 +58,43 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
     }
 
     private final String fieldName;
-    private final String signature; // base64, or null
-    private final String text; // text or HTML content, or null
-    private final boolean html;
+    private final MinHashProbe probe;
+    private final Supplier<MinHashProbe> fetchedProbe;
     private double minSimilarity = DEFAULT_MIN_SIMILARITY;
     private Candidates candidates = Candidates.LSH;
     private boolean ignoreUnmapped = false;
+    /** The node's engine, where the query was parsed or received: signs a text probe once on the coordinator; not sent. */
+    private NearDuplicateEngine engine;
+    /** Until the coordinator's lookup completes: the signed probe and its algorithm, or empty when left to the shards; not sent. */
+    private Supplier<Optional<String[]>> coordinatorSignature;
+    /** True once the coordinator left a text probe to the shards (several algorithms); not sent. */
+    private boolean contentProbeLeftToShards;
 
-    /** Exactly one of {@code signature} and {@code content}; {@code html} says how to read the content. */
-    public MinHashQueryBuilder(String fieldName, String signature, String content, boolean html) {
+    public MinHashQueryBuilder(String fieldName, MinHashProbe probe) {
         if (fieldName == null || fieldName.isEmpty()) throw new IllegalArgumentException("[" + NAME + "] requires [field]");
-        if ((signature == null) == (content == null)) {
-            throw new IllegalArgumentException("[" + NAME + "] requires exactly one of [signature], [text] and [html]");
-        }
-        if (signature != null) MinHashSignatures.fromBase64(signature); // fails early on malformed input
         this.fieldName = fieldName;
-        this.signature = signature;
-        this.text = content;
-        this.html = html;
+        this.probe = Objects.requireNonNull(probe, "probe");
+        this.fetchedProbe = null;
+    }
+
+    /** The builder that waits for its {@code like} document, or the one that got it (see {@link #doRewrite}). */
+    private MinHashQueryBuilder(MinHashQueryBuilder original, MinHashProbe probe, Supplier<MinHashProbe> fetchedProbe) {
+        this.fieldName = original.fieldName;
+        this.probe = probe;
+        this.fetchedProbe = fetchedProbe;
+        this.minSimilarity = original.minSimilarity;
+        this.candidates = original.candidates;
+        this.ignoreUnmapped = original.ignoreUnmapped;
+        this.engine = original.engine;
+        boost(original.boost());
+        queryName(original.queryName());
     }
 
     public MinHashQueryBuilder(StreamInput in) throws IOException {
         super(in);
         fieldName = in.readString();
-        signature = in.readOptionalString();
-        text = in.readOptionalString();
-        html = in.readBoolean();
+        probe = new MinHashProbe(in);
+        fetchedProbe = null;
         minSimilarity = in.readDouble();
         candidates = in.readEnum(Candidates.class);
         ignoreUnmapped = in.readBoolean();
@@ -90,20 +102,24 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
 
     @Override
     protected void doWriteTo(StreamOutput out) throws IOException {
+        if (fetchedProbe != null || coordinatorSignature != null) {
+            throw new IllegalStateException("[" + NAME + "] probe not resolved yet; the query must be rewritten before it is sent");
+        }
         out.writeString(fieldName);
-        out.writeOptionalString(signature);
-        out.writeOptionalString(text);
-        out.writeBoolean(html);
+        probe.writeTo(out);
         out.writeDouble(minSimilarity);
         out.writeEnum(candidates);
         out.writeBoolean(ignoreUnmapped);
     }
 
+    /** The engine that signs a {@code text}/{@code html} probe on the coordinating node (see {@link #doRewrite}). */
+    public MinHashQueryBuilder engine(NearDuplicateEngine engine) {
+        this.engine = engine;
+        return this;
+    }
+
     public MinHashQueryBuilder minSimilarity(double minSimilarity) {
-        if (Double.isNaN(minSimilarity) || minSimilarity < 0 || minSimilarity > 1) {
-            throw new IllegalArgumentException("[" + NAME + "] [min_similarity] must be between 0 and 1, got " + minSimilarity);
-        }
-        this.minSimilarity = minSimilarity;
+        this.minSimilarity = checkMinSimilarity(minSimilarity, NAME);
         return this;
     }
 
@@ -129,6 +145,10 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
         return fieldName;
     }
 
+    public MinHashProbe probe() {
+        return probe;
+    }
+
     @Override
     public String getWriteableName() {
         return NAME;
@@ -138,8 +158,7 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
     protected void doXContent(XContentBuilder builder, Params params) throws IOException {
         builder.startObject(NAME);
         builder.field(FIELD.getPreferredName(), fieldName);
-        if (signature != null) builder.field(SIGNATURE.getPreferredName(), signature);
-        else builder.field(html ? HTML.getPreferredName() : TEXT.getPreferredName(), text);
+        probe.toXContentFields(builder);
         builder.field(MIN_SIMILARITY.getPreferredName(), minSimilarity);
         builder.field(CANDIDATES.getPreferredName(), candidates.name().toLowerCase(Locale.ROOT));
         builder.field(IGNORE_UNMAPPED.getPreferredName(), ignoreUnmapped);
@@ -148,12 +167,12 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
     }
 
     public static MinHashQueryBuilder fromXContent(XContentParser parser) throws IOException {
-        String field = null, signature = null, content = null, queryName = null;
-        boolean html = false, ignoreUnmapped = false;
-        int probes = 0;
+        String field = null, queryName = null;
+        boolean ignoreUnmapped = false;
         Double minSimilarity = null;
         Candidates candidates = Candidates.LSH;
         float boost = DEFAULT_BOOST;
+        MinHashProbe.Parser probeParser = new MinHashProbe.Parser();
         String current = null;
         XContentParser.Token token;
         if (parser.currentToken() != XContentParser.Token.START_OBJECT) {
@@ -163,25 +182,14 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
             while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
                 if (token == XContentParser.Token.FIELD_NAME) {
                     current = parser.currentName();
+                } else if (probeParser.parse(current, parser)) {
+                    // consumed
                 } else if (token.isValue() == false) {
                     throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] query does not support [" + current + "] with an object or array value");
                 } else if (FIELD.match(current, parser.getDeprecationHandler())) {
                     field = parser.text();
-                } else if (SIGNATURE.match(current, parser.getDeprecationHandler())) {
-                    signature = parser.text();
-                    probes++;
-                } else if (TEXT.match(current, parser.getDeprecationHandler())) {
-                    content = parser.text();
-                    probes++;
-                } else if (HTML.match(current, parser.getDeprecationHandler())) {
-                    content = parser.text();
-                    html = true;
-                    probes++;
                 } else if (MIN_SIMILARITY.match(current, parser.getDeprecationHandler())) {
-                    if (token != XContentParser.Token.VALUE_NUMBER && token != XContentParser.Token.VALUE_STRING) {
-                        throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] [min_similarity] must be a number");
-                    }
-                    minSimilarity = parser.doubleValue();
+                    minSimilarity = parseMinSimilarity(parser, NAME);
                 } else if (CANDIDATES.match(current, parser.getDeprecationHandler())) {
                     candidates = Candidates.parse(parser.text());
                 } else if (IGNORE_UNMAPPED.match(current, parser.getDeprecationHandler())) {
@@ -195,10 +203,7 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
                 }
             }
             if (field == null) throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] requires [field]");
-            if (probes != 1) {
-                throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] requires exactly one of [signature], [text] and [html]");
-            }
-            MinHashQueryBuilder b = new MinHashQueryBuilder(field, signature, content, html);
+            MinHashQueryBuilder b = new MinHashQueryBuilder(field, probeParser.build(parser, NAME));
             if (minSimilarity != null) b.minSimilarity(minSimilarity);
             return b.candidates(candidates).ignoreUnmapped(ignoreUnmapped).boost(boost).queryName(queryName);
         } catch (IllegalArgumentException e) {
@@ -206,39 +211,95 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
         }
     }
 
+    /** {@code min_similarity}: a number (or numeric string) between 0 and 1; shared with the rescorer. */
+    public static double parseMinSimilarity(XContentParser parser, String owner) throws IOException {
+        XContentParser.Token token = parser.currentToken();
+        if (token != XContentParser.Token.VALUE_NUMBER && token != XContentParser.Token.VALUE_STRING) {
+            throw new ParsingException(parser.getTokenLocation(), "[" + owner + "] [min_similarity] must be a number");
+        }
+        return checkMinSimilarity(parser.doubleValue(), owner);
+    }
+
+    public static double checkMinSimilarity(double minSimilarity, String owner) {
+        if (Double.isNaN(minSimilarity) || minSimilarity < 0 || minSimilarity > 1) {
+            throw new IllegalArgumentException("[" + owner + "] [min_similarity] must be between 0 and 1, got " + minSimilarity);
+        }
+        return minSimilarity;
+    }
+
+    @Override
+    protected QueryBuilder doRewrite(QueryRewriteContext queryRewriteContext) throws IOException {
+        if (fetchedProbe != null) {
+            MinHashProbe fetched = fetchedProbe.get();
+            return fetched == null ? this : new MinHashQueryBuilder(this, fetched, null);
+        }
+        if (probe.needsFetch()) {
+            return new MinHashQueryBuilder(this, probe, probe.fetchOnRewrite(queryRewriteContext, fieldName));
+        }
+        return signOnCoordinator(queryRewriteContext);
+    }
+
+    /**
+     * A text probe is signed once, on the coordinating node, when the searched indices map the field with one
+     * algorithm (see {@link CoordinatorFingerprinting}); otherwise each shard signs it with its own mapping.
+     */
+    private QueryBuilder signOnCoordinator(QueryRewriteContext context) {
+        if (coordinatorSignature != null) {
+            Optional<String[]> known = coordinatorSignature.get();
+            if (known == null) return this;
+            MinHashQueryBuilder next = new MinHashQueryBuilder(
+                this,
+                known.isPresent() ? MinHashProbe.signature(known.get()[0], known.get()[1]) : probe,
+                null
+            );
+            next.contentProbeLeftToShards = known.isPresent() == false;
+            return next;
+        }
+        String content = probe.text() != null ? probe.text() : probe.html();
+        if (content == null || contentProbeLeftToShards) {
+            return this;
+        }
+        NearDuplicateEngine.ProbeContent type = probe.html() != null ? NearDuplicateEngine.ProbeContent.HTML : NearDuplicateEngine.ProbeContent.TEXT;
+        NearDuplicateEngine signer = engine;
+        Supplier<Optional<String[]>> outcome = CoordinatorFingerprinting.register(
+            context,
+            fieldName,
+            MinHashFieldMapper.CONTENT_TYPE,
+            signer,
+            "[" + NAME + "]",
+            algorithm -> new String[] { MinHashSignatures.toBase64(signer.minHashProbe(algorithm, content, type)), algorithm }
+        );
+        if (outcome == null) {
+            return this;
+        }
+        MinHashQueryBuilder waiting = new MinHashQueryBuilder(this, probe, null);
+        waiting.coordinatorSignature = outcome;
+        return waiting;
+    }
+
     @Override
     protected Query doToQuery(QueryShardContext context) throws IOException {
-        MappedFieldType mapped = context.fieldMapper(fieldName);
-        if (mapped == null) {
+        if (fetchedProbe != null || probe.needsFetch() || coordinatorSignature != null) {
+            throw new IllegalStateException("[" + NAME + "] query must be rewritten first to resolve its probe");
+        }
+        MinHashFieldMapper.MinHashFieldType ft = MinHashProbe.minHashField(context, fieldName, "[" + NAME + "]");
+        if (ft == null) {
             if (ignoreUnmapped) return new MatchNoDocsQuery("[" + NAME + "] field [" + fieldName + "] is not mapped");
             throw new QueryShardException(context, "[" + NAME + "] failed to find field [" + fieldName + "]; set [ignore_unmapped] to match nothing instead");
         }
-        if ((mapped.unwrap() instanceof MinHashFieldMapper.MinHashFieldType) == false) {
-            throw new QueryShardException(context, "[" + NAME + "] requires a field of type [" + MinHashFieldMapper.CONTENT_TYPE + "], but field ["
-                + fieldName + "] is of type [" + mapped.typeName() + "]");
-        }
-        MinHashFieldMapper.MinHashFieldType ft = (MinHashFieldMapper.MinHashFieldType) mapped.unwrap();
-        int[] probe;
-        try {
-            if (signature != null) {
-                probe = MinHashFieldMapper.parseSignature(signature, ft.hashes());
-            } else {
-                probe = ft.probeSignature(text, html ? NearDuplicateEngine.ProbeContent.HTML : NearDuplicateEngine.ProbeContent.TEXT);
-            }
-        } catch (IllegalArgumentException e) {
-            throw new QueryShardException(context, "[" + NAME + "] " + e.getMessage(), e);
-        }
-        return new MinHashQuery(ft.name(), probe, minSimilarity, ft.lsh(), candidates == Candidates.SCAN);
+        int[] signature = probe.resolve(context, "[" + NAME + "]", ft);
+        return new MinHashQuery(ft.name(), signature, minSimilarity, ft.lsh(), candidates == Candidates.SCAN);
     }
 
     @Override
     protected boolean doEquals(MinHashQueryBuilder o) {
-        return fieldName.equals(o.fieldName) && Objects.equals(signature, o.signature) && Objects.equals(text, o.text) && html == o.html
+        return fieldName.equals(o.fieldName) && probe.equals(o.probe) && Objects.equals(fetchedProbe, o.fetchedProbe)
+            && Objects.equals(coordinatorSignature, o.coordinatorSignature)
             && minSimilarity == o.minSimilarity && candidates == o.candidates && ignoreUnmapped == o.ignoreUnmapped;
     }
 
     @Override
     protected int doHashCode() {
-        return Objects.hash(fieldName, signature, text, html, minSimilarity, candidates, ignoreUnmapped);
+        return Objects.hash(fieldName, probe, fetchedProbe, coordinatorSignature, minSimilarity, candidates, ignoreUnmapped);
     }
 }

@@ -4,28 +4,22 @@ import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.opensearch.action.get.GetRequest;
-import org.opensearch.common.SetOnce;
 import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
-import org.opensearch.common.xcontent.support.XContentMapValues;
 import org.opensearch.core.ParseField;
-import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.search.fetch.subphase.FetchSourceContext;
-import org.opensearch.transport.client.Client;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -36,28 +30,40 @@ import java.util.function.Supplier;
  */
 public final class NearDuplicateProbe implements Writeable {
     public static final ParseField FINGERPRINT_FIELD = new ParseField("fingerprint");
+    public static final ParseField FINGERPRINTS_FIELD = new ParseField("fingerprints");
     public static final ParseField ALGORITHM_FIELD = new ParseField("algorithm");
     public static final ParseField LIKE_FIELD = new ParseField("like");
     public static final ParseField TEXT_FIELD = new ParseField("text");
     public static final ParseField HTML_FIELD = new ParseField("html");
 
     private final Long fingerprint;
+    /** Several fingerprints: documents within k of any of them (the query only; {@code near_duplicate_check} batches). */
+    private final long[] fingerprints;
     private final String algorithm;
     private final LikeDocument like;
     private final String text;
     private final String html;
 
     private NearDuplicateProbe(Long fingerprint, String algorithm, LikeDocument like, String text, String html) {
-        int probes = (fingerprint != null ? 1 : 0) + (like != null ? 1 : 0) + (text != null ? 1 : 0) + (html != null ? 1 : 0);
+        this(fingerprint, null, algorithm, like, text, html);
+    }
+
+    private NearDuplicateProbe(Long fingerprint, long[] fingerprints, String algorithm, LikeDocument like, String text, String html) {
+        int probes = (fingerprint != null ? 1 : 0) + (fingerprints != null ? 1 : 0) + (like != null ? 1 : 0) + (text != null ? 1 : 0)
+            + (html != null ? 1 : 0);
         if (probes != 1) {
             throw new IllegalArgumentException(
-                "exactly one of [fingerprint], [like], [text] or [html] is required, got " + (probes == 0 ? "none" : probes)
+                "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got " + (probes == 0 ? "none" : probes)
             );
         }
-        if (algorithm != null && (fingerprint == null)) {
+        if (fingerprints != null && fingerprints.length == 0) {
+            throw new IllegalArgumentException("[fingerprints] must not be empty");
+        }
+        if (algorithm != null && fingerprint == null && fingerprints == null) {
             throw new IllegalArgumentException("[algorithm] describes a [fingerprint] probe and cannot be combined with [like], [text] or [html]");
         }
         this.fingerprint = fingerprint;
+        this.fingerprints = fingerprints;
         this.algorithm = algorithm;
         this.like = like;
         this.text = text;
@@ -71,6 +77,11 @@ public final class NearDuplicateProbe implements Writeable {
     /** A fingerprint that was made with {@code algorithm} (null: unknown, assumed to match the field). */
     public static NearDuplicateProbe fingerprint(long fingerprint, String algorithm) {
         return new NearDuplicateProbe(fingerprint, algorithm, null, null, null);
+    }
+
+    /** Documents within k of any of {@code fingerprints}; the {@code near_duplicate} query only (not the rescorer). */
+    public static NearDuplicateProbe fingerprints(long[] fingerprints) {
+        return new NearDuplicateProbe(null, fingerprints.clone(), null, null, null, null);
     }
 
     public static NearDuplicateProbe like(String index, String id, String routing) {
@@ -87,6 +98,7 @@ public final class NearDuplicateProbe implements Writeable {
 
     public NearDuplicateProbe(StreamInput in) throws IOException {
         this.fingerprint = in.readOptionalLong();
+        this.fingerprints = in.readBoolean() ? in.readLongArray() : null;
         this.algorithm = in.readOptionalString();
         this.like = in.readOptionalWriteable(LikeDocument::new);
         this.text = in.readOptionalString();
@@ -96,6 +108,10 @@ public final class NearDuplicateProbe implements Writeable {
     @Override
     public void writeTo(StreamOutput out) throws IOException {
         out.writeOptionalLong(fingerprint);
+        out.writeBoolean(fingerprints != null);
+        if (fingerprints != null) {
+            out.writeLongArray(fingerprints);
+        }
         out.writeOptionalString(algorithm);
         out.writeOptionalWriteable(like);
         out.writeOptionalString(text);
@@ -160,6 +176,9 @@ public final class NearDuplicateProbe implements Writeable {
             throw new IllegalStateException("[like] probe must be fetched (rewritten) before the query is built");
         }
         try {
+            if (fingerprints != null) {
+                throw new IllegalArgumentException("[fingerprints] (several probes) is supported by the query only; give one [fingerprint]");
+            }
             if (fingerprint != null) {
                 if (algorithm != null && algorithm.equals(fieldType.algorithm()) == false) {
                     throw new IllegalArgumentException(
@@ -178,57 +197,72 @@ public final class NearDuplicateProbe implements Writeable {
     }
 
     /**
+     * The probe's fingerprints for {@code fieldType}: the {@code fingerprints} of a several-probe form, otherwise the one
+     * of {@link #resolve}.
+     */
+    public long[] resolveAll(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
+        if (fingerprints == null) {
+            return new long[] { resolve(context, owner, fieldType) };
+        }
+        if (algorithm != null && algorithm.equals(fieldType.algorithm()) == false) {
+            throw new QueryShardException(
+                context,
+                owner + " the probe fingerprints were made with algorithm [" + algorithm + "] but field [" + fieldType.name()
+                    + "] is mapped with algorithm [" + fieldType.algorithm() + "]; fingerprints made differently cannot be compared"
+            );
+        }
+        return fingerprints.clone();
+    }
+
+    /** True for a {@code text} or {@code html} probe (fingerprinted with the target field's algorithm). */
+    public boolean isContent() {
+        return text != null || html != null;
+    }
+
+    /**
+     * For a {@code text}/{@code html} probe on the coordinating node of a search: registers, with the rewrite, a lookup
+     * of the target field's algorithm in the mappings of the searched indices, and fingerprints the probe once there,
+     * so that the shards receive a {@code fingerprint} probe (with its {@code algorithm}, which each shard checks
+     * against its mapping) instead of fingerprinting the text each. Returns what supplies the rewritten probe once
+     * known (null until then): the fingerprint probe, or this probe unchanged when the searched indices map the field
+     * with several algorithms or not as a {@code simhash} field (the shards then fingerprint it, or report the error).
+     * Returns null without registering anything outside a search's coordinating rewrite or without an engine.
+     */
+    public Supplier<NearDuplicateProbe> fingerprintOnCoordinator(QueryRewriteContext context, String field, NearDuplicateEngine engine, String owner) {
+        assert isContent();
+        Supplier<Optional<NearDuplicateProbe>> outcome = CoordinatorFingerprinting.register(
+            context,
+            field,
+            SimHashFieldMapper.CONTENT_TYPE,
+            engine,
+            owner,
+            algorithm -> fingerprint(
+                text != null
+                    ? engine.simHashProbe(algorithm, text, NearDuplicateEngine.ProbeContent.TEXT)
+                    : engine.simHashProbe(algorithm, html, NearDuplicateEngine.ProbeContent.HTML),
+                algorithm
+            )
+        );
+        if (outcome == null) {
+            return null;
+        }
+        return () -> {
+            Optional<NearDuplicateProbe> known = outcome.get();
+            return known == null ? null : known.orElse(this);
+        };
+    }
+
+    /**
      * For a {@code like} probe: registers the GET of the document with the rewrite, and returns what supplies the
      * document's fingerprint probe once it is fetched (null until then). Shared by the query and the rescorer.
      */
     public Supplier<NearDuplicateProbe> fetchOnRewrite(QueryRewriteContext context, String field) {
         assert like != null;
-        SetOnce<NearDuplicateProbe> fetched = new SetOnce<>();
-        context.registerAsyncAction((client, listener) -> fetch(client, field, ActionListener.map(listener, p -> {
-            fetched.set(p);
-            return null;
-        })));
-        return fetched::get;
+        return like.fetchOnRewrite(context, field, (what, value) -> fromSourceValue(what, field, value));
     }
 
-    /**
-     * Fetches the {@code like} document and answers a fingerprint probe read from {@code field} of its _source
-     * (a fingerprint string or number, or the ingest processor's {@code {"fingerprint", "algorithm"}} object).
-     */
-    public void fetch(Client client, String field, ActionListener<NearDuplicateProbe> listener) {
-        assert like != null;
-        GetRequest request = new GetRequest(like.index(), like.id());
-        request.routing(like.routing());
-        request.fetchSourceContext(new FetchSourceContext(true, new String[] { field }, null));
-        client.get(request, ActionListener.delegateFailure(listener, (delegate, response) -> {
-            String what = "[like] document [" + like.index() + "][" + like.id() + "]";
-            NearDuplicateProbe probe;
-            try {
-                if (response.isExists() == false) {
-                    throw new IllegalArgumentException(what + " does not exist");
-                }
-                if (response.isSourceEmpty()) {
-                    throw new IllegalArgumentException(what + " has no _source to read field [" + field + "] from");
-                }
-                probe = fromSourceValue(what, field, XContentMapValues.extractValue(field, response.getSourceAsMap()));
-            } catch (Exception e) {
-                delegate.onFailure(e);
-                return;
-            }
-            delegate.onResponse(probe);
-        }));
-    }
-
+    /** A fingerprint probe of a {@code like} document's value: a fingerprint string or number, or the processor's object. */
     static NearDuplicateProbe fromSourceValue(String what, String field, Object value) {
-        if (value instanceof List<?> list) {
-            if (list.size() != 1) {
-                throw new IllegalArgumentException(what + " has " + list.size() + " values in field [" + field + "], expected one fingerprint");
-            }
-            value = list.get(0);
-        }
-        if (value == null) {
-            throw new IllegalArgumentException(what + " has no value in field [" + field + "]");
-        }
         String algorithm = null;
         if (value instanceof Map<?, ?> map) {
             Object alg = map.get(SimHashFieldMapper.OBJECT_ALGORITHM);
@@ -250,17 +284,18 @@ public final class NearDuplicateProbe implements Writeable {
         if (fingerprint != null) {
             builder.field(FINGERPRINT_FIELD.getPreferredName(), Fingerprints.toHex(fingerprint));
         }
+        if (fingerprints != null) {
+            builder.startArray(FINGERPRINTS_FIELD.getPreferredName());
+            for (long f : fingerprints) {
+                builder.value(Fingerprints.toHex(f));
+            }
+            builder.endArray();
+        }
         if (algorithm != null) {
             builder.field(ALGORITHM_FIELD.getPreferredName(), algorithm);
         }
         if (like != null) {
-            builder.startObject(LIKE_FIELD.getPreferredName());
-            builder.field("_index", like.index());
-            builder.field("_id", like.id());
-            if (like.routing() != null) {
-                builder.field("routing", like.routing());
-            }
-            builder.endObject();
+            like.toXContent(LIKE_FIELD.getPreferredName(), builder);
         }
         if (text != null) {
             builder.field(TEXT_FIELD.getPreferredName(), text);
@@ -273,6 +308,7 @@ public final class NearDuplicateProbe implements Writeable {
     /** Collects probe keys while an enclosing object is parsed. */
     public static final class Parser {
         private Long fingerprint;
+        private long[] fingerprints;
         private String algorithm;
         private LikeDocument like;
         private String text;
@@ -286,6 +322,19 @@ public final class NearDuplicateProbe implements Writeable {
                 } catch (IllegalArgumentException e) {
                     throw new ParsingException(parser.getTokenLocation(), "[fingerprint]: " + e.getMessage(), e);
                 }
+            } else if (FINGERPRINTS_FIELD.match(name, parser.getDeprecationHandler())) {
+                if (parser.currentToken() != XContentParser.Token.START_ARRAY) {
+                    throw new ParsingException(parser.getTokenLocation(), "[fingerprints] must be an array of fingerprints");
+                }
+                java.util.ArrayList<Long> values = new java.util.ArrayList<>();
+                while (parser.nextToken() != XContentParser.Token.END_ARRAY) {
+                    try {
+                        values.add(FingerprintValues.parseToken(parser));
+                    } catch (IllegalArgumentException e) {
+                        throw new ParsingException(parser.getTokenLocation(), "[fingerprints]: " + e.getMessage(), e);
+                    }
+                }
+                fingerprints = values.stream().mapToLong(Long::longValue).toArray();
             } else if (ALGORITHM_FIELD.match(name, parser.getDeprecationHandler())) {
                 algorithm = string(name, parser);
             } else if (TEXT_FIELD.match(name, parser.getDeprecationHandler())) {
@@ -309,7 +358,7 @@ public final class NearDuplicateProbe implements Writeable {
 
         public NearDuplicateProbe build(XContentParser parser, String owner) {
             try {
-                return new NearDuplicateProbe(fingerprint, algorithm, like, text, html);
+                return new NearDuplicateProbe(fingerprint, fingerprints, algorithm, like, text, html);
             } catch (IllegalArgumentException e) {
                 throw new ParsingException(parser.getTokenLocation(), "[" + owner + "] " + e.getMessage());
             }
@@ -322,6 +371,7 @@ public final class NearDuplicateProbe implements Writeable {
         if (o == null || getClass() != o.getClass()) return false;
         NearDuplicateProbe that = (NearDuplicateProbe) o;
         return Objects.equals(fingerprint, that.fingerprint)
+            && java.util.Arrays.equals(fingerprints, that.fingerprints)
             && Objects.equals(algorithm, that.algorithm)
             && Objects.equals(like, that.like)
             && Objects.equals(text, that.text)
@@ -330,68 +380,14 @@ public final class NearDuplicateProbe implements Writeable {
 
     @Override
     public int hashCode() {
-        return Objects.hash(fingerprint, algorithm, like, text, html);
+        return Objects.hash(fingerprint, java.util.Arrays.hashCode(fingerprints), algorithm, like, text, html);
     }
 
     @Override
     public String toString() {
         if (fingerprint != null) return Fingerprints.toHex(fingerprint) + (algorithm == null ? "" : " (" + algorithm + ")");
+        if (fingerprints != null) return fingerprints.length + " fingerprints" + (algorithm == null ? "" : " (" + algorithm + ")");
         if (like != null) return like.toString();
         return text != null ? "text[" + text.length() + " chars]" : "html[" + html.length() + " chars]";
-    }
-
-    /** The {@code like} reference: {@code {"_index": ..., "_id": ..., "routing": ...}}. */
-    public record LikeDocument(String index, String id, String routing) implements Writeable {
-        public LikeDocument {
-            if (index == null || index.isEmpty()) {
-                throw new IllegalArgumentException("[like] requires [_index]");
-            }
-            if (id == null || id.isEmpty()) {
-                throw new IllegalArgumentException("[like] requires [_id]");
-            }
-        }
-
-        LikeDocument(StreamInput in) throws IOException {
-            this(in.readString(), in.readString(), in.readOptionalString());
-        }
-
-        @Override
-        public void writeTo(StreamOutput out) throws IOException {
-            out.writeString(index);
-            out.writeString(id);
-            out.writeOptionalString(routing);
-        }
-
-        static LikeDocument parse(XContentParser parser) throws IOException {
-            if (parser.currentToken() != XContentParser.Token.START_OBJECT) {
-                throw new ParsingException(parser.getTokenLocation(), "[like] must be an object {\"_index\": ..., \"_id\": ...}");
-            }
-            String index = null, id = null, routing = null;
-            String current = null;
-            XContentParser.Token token;
-            while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
-                if (token == XContentParser.Token.FIELD_NAME) {
-                    current = parser.currentName();
-                } else if (token.isValue() && "_index".equals(current)) {
-                    index = parser.text();
-                } else if (token.isValue() && "_id".equals(current)) {
-                    id = parser.text();
-                } else if (token.isValue() && "routing".equals(current)) {
-                    routing = parser.text();
-                } else {
-                    throw new ParsingException(parser.getTokenLocation(), "[like] does not support [" + current + "]");
-                }
-            }
-            try {
-                return new LikeDocument(index, id, routing);
-            } catch (IllegalArgumentException e) {
-                throw new ParsingException(parser.getTokenLocation(), e.getMessage());
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "like[" + index + "][" + id + "]";
-        }
     }
 }

@@ -2,6 +2,7 @@ package org.nearduplicate.opensearch.index.query;
 
 import org.nearduplicate.opensearch.common.MaxDistance;
 import org.nearduplicate.lucene.NearDuplicateQuery;
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
@@ -50,6 +51,10 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
     private Integer maxDistance;
     private boolean allowScan = false;
     private boolean ignoreUnmapped = false;
+    /** The node's engine, where the query was parsed or received: fingerprints a text probe once on the coordinator. */
+    private NearDuplicateEngine engine;
+    /** True once the coordinator decided to leave a text probe to the shards (several algorithms); not sent. */
+    private boolean contentProbeLeftToShards;
 
     public NearDuplicateQueryBuilder(String fieldName, NearDuplicateProbe probe) {
         if (fieldName == null || fieldName.isEmpty()) {
@@ -79,8 +84,15 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
         to.maxDistance = from.maxDistance;
         to.allowScan = from.allowScan;
         to.ignoreUnmapped = from.ignoreUnmapped;
+        to.engine = from.engine;
         to.boost(from.boost());
         to.queryName(from.queryName());
+    }
+
+    /** The engine that fingerprints a {@code text}/{@code html} probe on the coordinating node (see {@link #doRewrite}). */
+    public NearDuplicateQueryBuilder engine(NearDuplicateEngine engine) {
+        this.engine = engine;
+        return this;
     }
 
     public NearDuplicateQueryBuilder(StreamInput in) throws IOException {
@@ -214,10 +226,19 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
     protected QueryBuilder doRewrite(QueryRewriteContext queryRewriteContext) throws IOException {
         if (fetchedProbe != null) {
             NearDuplicateProbe fetched = fetchedProbe.get();
-            return fetched == null ? this : new NearDuplicateQueryBuilder(this, fetched);
+            if (fetched == null) return this;
+            NearDuplicateQueryBuilder resolved = new NearDuplicateQueryBuilder(this, fetched);
+            resolved.contentProbeLeftToShards = fetched.isContent();
+            return resolved;
         }
         if (probe.needsFetch()) {
             return new NearDuplicateQueryBuilder(this, probe.fetchOnRewrite(queryRewriteContext, fieldName));
+        }
+        if (probe.isContent() && contentProbeLeftToShards == false) {
+            Supplier<NearDuplicateProbe> rewritten = probe.fingerprintOnCoordinator(queryRewriteContext, fieldName, engine, "[" + NAME + "]");
+            if (rewritten != null) {
+                return new NearDuplicateQueryBuilder(this, rewritten);
+            }
         }
         return this;
     }
@@ -234,9 +255,9 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
             }
             throw new QueryShardException(context, "[" + NAME + "] failed to find field [" + fieldName + "]; set [ignore_unmapped] to match nothing instead");
         }
-        long fingerprint = probe.resolve(context, "[" + NAME + "]", fieldType);
+        long[] fingerprints = probe.resolveAll(context, "[" + NAME + "]", fieldType);
         int indexed = fieldType.indexedMaxDistance();
-        int k = MaxDistance.orField(maxDistance, indexed);
+        int k = MaxDistance.orField(maxDistance, indexed, fieldType.algorithm());
         boolean scan = k > indexed;
         if (scan && allowScan == false) {
             throw new QueryShardException(
@@ -246,7 +267,7 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
                     + "document's fingerprint (exact but slow), or reindex with a larger [max_distance]"
             );
         }
-        return new NearDuplicateQuery(fieldType.name(), fingerprint, k, fieldType.layout(), scan);
+        return new NearDuplicateQuery(fieldType.name(), fingerprints, k, fieldType.layout(), scan);
     }
 
     @Override

@@ -71,7 +71,9 @@ public final class NearDuplicateDistanceFetchSubPhase implements FetchSubPhase {
             @Override
             public void visitLeaf(Query leaf) {
                 if (leaf instanceof NearDuplicateQuery q) {
-                    probes.add(new Probe(q.getField(), q.getFingerprint(), q.getMaxDistance()));
+                    for (long fingerprint : q.getFingerprints()) {
+                        probes.add(new Probe(q.getField(), fingerprint, q.getMaxDistance()));
+                    }
                 }
             }
 

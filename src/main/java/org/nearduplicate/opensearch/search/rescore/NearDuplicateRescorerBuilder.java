@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch.search.rescore;
 
 import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
 import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
@@ -25,8 +26,8 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * {@code near_duplicate} rescorer: re-ranks (or filters) the top {@code window_size} hits of every shard by their
- * fingerprint's Hamming distance to a probe.
+ * {@code near_duplicate} rescorer: re-ranks the top {@code window_size} hits of every shard (or filters every hit a
+ * shard returns) by their fingerprint's Hamming distance to a probe; the modes are {@link ProbeRescorer}'s.
  *
  * <pre>
  * "rescore": {"window_size": 100, "near_duplicate": {"field": "fp", "fingerprint": "...", "max_distance": 6,
@@ -47,9 +48,13 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
     private final NearDuplicateProbe probe;
     private final Supplier<NearDuplicateProbe> fetchedProbe;
     private Integer maxDistance;
-    private NearDuplicateRescorer.ScoreMode scoreMode = NearDuplicateRescorer.ScoreMode.CLOSENESS;
+    private RescoreScoreMode scoreMode = RescoreScoreMode.CLOSENESS;
     private float queryWeight = 1f;
     private float rescoreWeight = 1f;
+    /** The node's engine, where the rescorer was parsed or received: fingerprints a text probe once on the coordinator. */
+    private NearDuplicateEngine engine;
+    /** True once the coordinator decided to leave a text probe to the shards (several algorithms); not sent. */
+    private boolean contentProbeLeftToShards;
 
     public NearDuplicateRescorerBuilder(String fieldName, NearDuplicateProbe probe) {
         if (fieldName == null || fieldName.isEmpty()) {
@@ -68,6 +73,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
         this.scoreMode = original.scoreMode;
         this.queryWeight = original.queryWeight;
         this.rescoreWeight = original.rescoreWeight;
+        this.engine = original.engine;
         if (original.windowSize() != null) {
             windowSize(original.windowSize());
         }
@@ -79,7 +85,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
         this.probe = new NearDuplicateProbe(in);
         this.fetchedProbe = null;
         this.maxDistance = in.readOptionalVInt();
-        this.scoreMode = in.readEnum(NearDuplicateRescorer.ScoreMode.class);
+        this.scoreMode = in.readEnum(RescoreScoreMode.class);
         this.queryWeight = in.readFloat();
         this.rescoreWeight = in.readFloat();
     }
@@ -120,11 +126,11 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
         return this;
     }
 
-    public NearDuplicateRescorer.ScoreMode scoreMode() {
+    public RescoreScoreMode scoreMode() {
         return scoreMode;
     }
 
-    public NearDuplicateRescorerBuilder scoreMode(NearDuplicateRescorer.ScoreMode scoreMode) {
+    public NearDuplicateRescorerBuilder scoreMode(RescoreScoreMode scoreMode) {
         this.scoreMode = Objects.requireNonNull(scoreMode);
         return this;
     }
@@ -164,7 +170,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
     public static NearDuplicateRescorerBuilder fromXContent(XContentParser parser) throws IOException {
         String field = null;
         Integer maxDistance = null;
-        NearDuplicateRescorer.ScoreMode scoreMode = NearDuplicateRescorer.ScoreMode.CLOSENESS;
+        RescoreScoreMode scoreMode = RescoreScoreMode.CLOSENESS;
         float queryWeight = 1f;
         float rescoreWeight = 1f;
         NearDuplicateProbe.Parser probeParser = new NearDuplicateProbe.Parser();
@@ -183,7 +189,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
                 maxDistance = MaxDistance.parse(parser, NAME);
             } else if (SCORE_MODE_FIELD.match(current, parser.getDeprecationHandler())) {
                 try {
-                    scoreMode = NearDuplicateRescorer.ScoreMode.fromString(parser.text());
+                    scoreMode = RescoreScoreMode.fromString(parser.text());
                 } catch (IllegalArgumentException e) {
                     throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] " + e.getMessage());
                 }
@@ -211,11 +217,26 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
     public RescorerBuilder<NearDuplicateRescorerBuilder> rewrite(QueryRewriteContext ctx) throws IOException {
         if (fetchedProbe != null) {
             NearDuplicateProbe fetched = fetchedProbe.get();
-            return fetched == null ? this : new NearDuplicateRescorerBuilder(this, fetched, null);
+            if (fetched == null) return this;
+            NearDuplicateRescorerBuilder resolved = new NearDuplicateRescorerBuilder(this, fetched, null);
+            resolved.contentProbeLeftToShards = fetched.isContent();
+            return resolved;
         }
         if (probe.needsFetch()) {
             return new NearDuplicateRescorerBuilder(this, probe, probe.fetchOnRewrite(ctx, fieldName));
         }
+        if (probe.isContent() && contentProbeLeftToShards == false) {
+            Supplier<NearDuplicateProbe> rewritten = probe.fingerprintOnCoordinator(ctx, fieldName, engine, "[" + NAME + "] rescorer");
+            if (rewritten != null) {
+                return new NearDuplicateRescorerBuilder(this, probe, rewritten);
+            }
+        }
+        return this;
+    }
+
+    /** The engine that fingerprints a {@code text}/{@code html} probe on the coordinating node (see {@link #rewrite}). */
+    public NearDuplicateRescorerBuilder engine(NearDuplicateEngine engine) {
+        this.engine = engine;
         return this;
     }
 
@@ -233,7 +254,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
             );
         }
         long fingerprint = probe.resolve(context, "[" + NAME + "]", fieldType);
-        int k = MaxDistance.orField(maxDistance, fieldType.indexedMaxDistance());
+        int k = MaxDistance.orField(maxDistance, fieldType.indexedMaxDistance(), fieldType.algorithm());
         return new NearDuplicateRescorer.Context(windowSize, fieldType.name(), fingerprint, k, scoreMode, queryWeight, rescoreWeight);
     }
 

@@ -26,6 +26,7 @@ import java.util.Collection;
 import java.util.List;
 
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.startsWith;
 
 public class SimHashFieldMapperTests extends MapperServiceTestCase {
 
@@ -158,7 +159,11 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         assertThat(mapping, containsString("\"max_distance\":16"));
 
         SimHashFieldMapper bare = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v1")).mappers().getMapper("field");
-        assertEquals("a bare version pins today's defaults", SimHashFieldMapper.DEFAULT_ALGORITHM, bare.fieldType().algorithm());
+        assertEquals("a bare version pins that version's defaults", org.nearduplicate.core.SimHashSettings.DEFAULT_V1.algorithmId(),
+            bare.fieldType().algorithm());
+        SimHashFieldMapper latest = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v2")).mappers().getMapper("field");
+        assertEquals("the newest version is the default", SimHashFieldMapper.DEFAULT_ALGORITHM, latest.fieldType().algorithm());
+        assertThat(SimHashFieldMapper.DEFAULT_ALGORITHM, startsWith("simhash-v2:"));
 
         MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", "simhash-v9")));
         assertThat(e.getMessage() + e.getCause(), containsString("unknown algorithm version [simhash-v9]"));

@@ -6,7 +6,12 @@ import org.apache.lucene.search.Query;
 import org.nearduplicate.core.MinHashSettings;
 import org.nearduplicate.core.sketch.MinHashSignatures;
 import org.nearduplicate.core.sketch.MinHasher;
+import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.opensearch.action.get.GetRequest;
+import org.opensearch.action.get.GetResponse;
 import org.opensearch.common.compress.CompressedXContent;
+import org.opensearch.core.common.bytes.BytesReference;
+import org.opensearch.index.get.GetResult;
 import org.opensearch.common.xcontent.XContentFactory;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.xcontent.XContentBuilder;
@@ -19,6 +24,9 @@ import org.opensearch.test.AbstractQueryTestCase;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Map;
+import java.util.Random;
+import java.io.UncheckedIOException;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.instanceOf;
@@ -49,18 +57,63 @@ public class MinHashQueryBuilderTests extends AbstractQueryTestCase<MinHashQuery
         return field.equals(MH_FIELD) ? 64 : MinHashSettings.DEFAULT_HASHES;
     }
 
+    private static String algorithmOf(String field) {
+        return field.equals(MH_FIELD) ? MinHashSettings.fromAlgorithmId(MH_ALGORITHM).algorithmId() : MinHashFieldMapper.DEFAULT_ALGORITHM;
+    }
+
+    /** The signature stored in the fake document {@code <field>-...}: seeded by the id, sized for the field. */
+    static int[] signatureOfDoc(String id) {
+        String field = id.startsWith(MH_DEFAULT_FIELD) ? MH_DEFAULT_FIELD : MH_FIELD;
+        Random random = new Random(id.hashCode());
+        int[] signature = new int[hashesOf(field)];
+        for (int i = 0; i < signature.length; i++) signature[i] = random.nextInt();
+        return signature;
+    }
+
+    /** Fake documents for {@code like}: {@code <field>-*} hold the processor's object for that field, the rest test errors. */
+    @Override
+    protected GetResponse executeGet(GetRequest getRequest) {
+        String id = getRequest.id();
+        try {
+            XContentBuilder source = XContentFactory.jsonBuilder().startObject();
+            String field = getRequest.fetchSourceContext().includes()[0];
+            if (id.startsWith("missing")) {
+                return new GetResponse(new GetResult(getRequest.index(), id, -2, 0, -1, false, null, Map.of(), Map.of()));
+            } else if (id.startsWith("nofield")) {
+                source.field("title", "no signature here");
+            } else if (id.startsWith("plain")) {
+                source.field(field, MinHashSignatures.toBase64(signatureOfDoc(id)));
+            } else if (id.startsWith("other-alg")) {
+                source.startObject(field).field("signature", MinHashSignatures.toBase64(signatureOfDoc(id))).field("algorithm", "simhash-v1").endObject();
+            } else if (id.startsWith("several")) {
+                source.array(field, MinHashSignatures.toBase64(signatureOfDoc(id)), MinHashSignatures.toBase64(signatureOfDoc(id)));
+            } else {
+                source.startObject(field)
+                    .field("signature", MinHashSignatures.toBase64(signatureOfDoc(id)))
+                    .field("algorithm", algorithmOf(field))
+                    .endObject();
+            }
+            source.endObject();
+            return new GetResponse(new GetResult(getRequest.index(), id, 0, 1, 1, true, BytesReference.bytes(source), Map.of(), Map.of()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Override
     protected MinHashQueryBuilder doCreateTestQueryBuilder() {
         String field = randomFrom(MH_FIELD, MH_DEFAULT_FIELD);
         MinHashQueryBuilder b;
-        if (randomBoolean()) {
+        if (randomInt(4) == 0) {
+            b = new MinHashQueryBuilder(field, MinHashProbe.like("pages", field + "-" + randomAlphaOfLength(5), randomBoolean() ? null : "r1"));
+        } else if (randomBoolean()) {
             int[] sig = new int[hashesOf(field)];
             for (int i = 0; i < sig.length; i++) sig[i] = randomInt();
-            b = new MinHashQueryBuilder(field, MinHashSignatures.toBase64(sig), null, false);
+            b = new MinHashQueryBuilder(field, MinHashProbe.signature(MinHashSignatures.toBase64(sig), randomBoolean() ? null : algorithmOf(field)));
         } else {
             boolean html = randomBoolean();
             String words = "the harbor bridge reopened " + randomAlphaOfLength(6) + " after two years of repairs " + randomAlphaOfLength(5);
-            b = new MinHashQueryBuilder(field, null, html ? "<html><body><p>" + words + "</p></body></html>" : words, html);
+            b = new MinHashQueryBuilder(field, html ? MinHashProbe.html("<html><body><p>" + words + "</p></body></html>") : MinHashProbe.text(words));
         }
         if (randomBoolean()) b.minSimilarity(randomDoubleBetween(0, 1, true));
         if (randomBoolean()) b.candidates(randomFrom(MinHashQueryBuilder.Candidates.values()));
@@ -75,11 +128,46 @@ public class MinHashQueryBuilderTests extends AbstractQueryTestCase<MinHashQuery
         assertEquals(builder.fieldName(), q.getField());
         assertEquals(builder.minSimilarity(), q.getMinSimilarity(), 0);
         assertEquals(builder.candidates() == MinHashQueryBuilder.Candidates.SCAN, q.isScan());
+        if (builder.probe().like() != null) {
+            int[] stored = signatureOfDoc(builder.probe().like().id());
+            assertEquals(new MinHashQuery(q.getField(), stored, q.getMinSimilarity(), ((MinHashFieldMapper.MinHashFieldType) context
+                .fieldMapper(builder.fieldName())).lsh(), q.isScan()), q);
+        }
+    }
+
+    @Override
+    public void testMustRewrite() throws IOException {
+        QueryShardContext context = createShardContext();
+        MinHashQueryBuilder builder = new MinHashQueryBuilder(MH_FIELD, MinHashProbe.like("pages", MH_FIELD + "-1", null));
+        IllegalStateException e = expectThrows(IllegalStateException.class, () -> builder.toQuery(context));
+        assertThat(e.getMessage(), containsString("must be rewritten first"));
+    }
+
+    public void testLikeReadsTheStoredSignatureOfTheSameField() throws IOException {
+        for (String id : new String[] { MH_FIELD + "-object", "plain-1" }) {
+            MinHashQueryBuilder builder = new MinHashQueryBuilder(MH_FIELD, MinHashProbe.like("pages", id, "r1")).minSimilarity(0.8);
+            MinHashQuery q = (MinHashQuery) rewriteAndFetch(builder, createShardContext()).toQuery(createShardContext());
+            assertEquals(new MinHashQuery(MH_FIELD, signatureOfDoc(id), 0.8, new org.nearduplicate.core.keys.Lsh(16, 4), false), q);
+        }
+    }
+
+    public void testLikeErrors() {
+        for (String id : new String[] { "missing-1", "nofield-1", "other-alg-1", "several-1" }) {
+            MinHashQueryBuilder builder = new MinHashQueryBuilder(MH_FIELD, MinHashProbe.like("pages", id, null));
+            Exception e = expectThrows(Exception.class, () -> rewriteAndFetch(builder, createShardContext()).toQuery(createShardContext()));
+            String message = e.getMessage() + (e.getCause() == null ? "" : " " + e.getCause().getMessage());
+            switch (id) {
+                case "missing-1" -> assertThat(message, containsString("[like] document [pages][missing-1] does not exist"));
+                case "nofield-1" -> assertThat(message, containsString("[like] document [pages][nofield-1] has no value in field [mh]"));
+                case "several-1" -> assertThat(message, containsString("[like] document [pages][several-1] has 2 values in field [mh]"));
+                default -> assertThat(message, containsString("made with algorithm [simhash-v1] but field [mh] is mapped with algorithm"));
+            }
+        }
     }
 
     public void testTextProbeUsesTheFieldsAlgorithm() throws IOException {
         String text = "The old harbor bridge reopened to traffic on Monday morning after two years of repairs.";
-        MinHashQuery q = (MinHashQuery) new MinHashQueryBuilder(MH_FIELD, null, text, false).minSimilarity(1).toQuery(createShardContext());
+        MinHashQuery q = (MinHashQuery) new MinHashQueryBuilder(MH_FIELD, MinHashProbe.text(text)).minSimilarity(1).toQuery(createShardContext());
         int[] expected = new MinHasher(MinHashSettings.fromAlgorithmId(MH_ALGORITHM)).signature(text);
         assertEquals(new MinHashQuery(MH_FIELD, expected, 1, new org.nearduplicate.core.keys.Lsh(16, 4), false), q);
         assertTrue(q.isExact());
@@ -89,17 +177,17 @@ public class MinHashQueryBuilderTests extends AbstractQueryTestCase<MinHashQuery
         QueryShardContext context = createShardContext();
         String wrongLength = MinHashSignatures.toBase64(new int[8]);
         QueryShardException e = expectThrows(QueryShardException.class,
-            () -> new MinHashQueryBuilder(MH_FIELD, wrongLength, null, false).toQuery(context));
+            () -> new MinHashQueryBuilder(MH_FIELD, MinHashProbe.signature(wrongLength, null)).toQuery(context));
         assertThat(e.getMessage(), containsString("signature has 8 values but the field's algorithm makes 64"));
-        e = expectThrows(QueryShardException.class, () -> new MinHashQueryBuilder(TEXT_FIELD_NAME, wrongLength, null, false).toQuery(context));
+        e = expectThrows(QueryShardException.class, () -> new MinHashQueryBuilder(TEXT_FIELD_NAME, MinHashProbe.signature(wrongLength, null)).toQuery(context));
         assertThat(e.getMessage(), containsString("requires a field of type [minhash]"));
-        e = expectThrows(QueryShardException.class, () -> new MinHashQueryBuilder("nope", wrongLength, null, false).toQuery(context));
+        e = expectThrows(QueryShardException.class, () -> new MinHashQueryBuilder("nope", MinHashProbe.signature(wrongLength, null)).toQuery(context));
         assertThat(e.getMessage(), containsString("failed to find field [nope]"));
-        e = expectThrows(QueryShardException.class, () -> new MinHashQueryBuilder(MH_FIELD, null, " ", false).toQuery(context));
+        e = expectThrows(QueryShardException.class, () -> new MinHashQueryBuilder(MH_FIELD, MinHashProbe.text(" ")).toQuery(context));
         assertThat(e.getMessage(), containsString("empty or whitespace only"));
-        expectThrows(IllegalArgumentException.class, () -> new MinHashQueryBuilder(MH_FIELD, "%%%", null, false));
-        expectThrows(IllegalArgumentException.class, () -> new MinHashQueryBuilder(MH_FIELD, null, null, false));
-        expectThrows(IllegalArgumentException.class, () -> new MinHashQueryBuilder(MH_FIELD, wrongLength, null, false).minSimilarity(1.5));
+        expectThrows(IllegalArgumentException.class, () -> MinHashProbe.signature("%%%", null));
+        expectThrows(IllegalArgumentException.class, () -> new MinHashQueryBuilder("", MinHashProbe.text("a")));
+        expectThrows(IllegalArgumentException.class, () -> new MinHashQueryBuilder(MH_FIELD, MinHashProbe.signature(wrongLength, null)).minSimilarity(1.5));
         ParsingException p = expectThrows(ParsingException.class,
             () -> parseQuery("{\"minhash_similar\": {\"field\": \"mh\", \"text\": \"a\", \"signature\": \"" + wrongLength + "\"}}"));
         assertThat(p.getMessage(), containsString("exactly one of"));

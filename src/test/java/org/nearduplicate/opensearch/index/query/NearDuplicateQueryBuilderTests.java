@@ -179,10 +179,10 @@ public class NearDuplicateQueryBuilderTests extends AbstractQueryTestCase<NearDu
 
     public void testParseErrors() {
         assertParseError("{\"near_duplicate\": {\"fingerprint\": \"00000000000000ff\"}}", "[near_duplicate] requires [field]");
-        assertParseError("{\"near_duplicate\": {\"field\": \"fp\"}}", "exactly one of [fingerprint], [like], [text] or [html] is required, got none");
+        assertParseError("{\"near_duplicate\": {\"field\": \"fp\"}}", "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got none");
         assertParseError(
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"text\": \"hello\"}}",
-            "exactly one of [fingerprint], [like], [text] or [html] is required, got 2"
+            "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got 2"
         );
         assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"xyz\"}}", "invalid fingerprint [xyz]");
         assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"\"}}", "fingerprint must not be empty");

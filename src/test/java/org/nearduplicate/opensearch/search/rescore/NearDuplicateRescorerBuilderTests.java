@@ -25,7 +25,7 @@ public class NearDuplicateRescorerBuilderTests extends OpenSearchTestCase {
         };
         NearDuplicateRescorerBuilder builder = new NearDuplicateRescorerBuilder(randomAlphaOfLength(5), probe);
         if (randomBoolean()) builder.maxDistance(randomIntBetween(0, 64));
-        builder.scoreMode(randomFrom(NearDuplicateRescorer.ScoreMode.values()));
+        builder.scoreMode(randomFrom(RescoreScoreMode.values()));
         builder.queryWeight(randomFloat()).rescoreWeight(randomFloat());
         if (randomBoolean()) builder.windowSize(randomIntBetween(1, 500));
         return builder;
@@ -76,7 +76,7 @@ public class NearDuplicateRescorerBuilderTests extends OpenSearchTestCase {
         ParsingException field = expectThrows(ParsingException.class, () -> parse("{\"fingerprint\": \"00000000000000ff\"}"));
         assertThat(field.getMessage(), containsString("rescorer requires [field]"));
         ParsingException probe = expectThrows(ParsingException.class, () -> parse("{\"field\": \"fp\"}"));
-        assertThat(probe.getMessage(), containsString("exactly one of [fingerprint], [like], [text] or [html] is required"));
+        assertThat(probe.getMessage(), containsString("exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required"));
         ParsingException unknown = expectThrows(
             ParsingException.class,
             () -> parse("{\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"window\": 3}")
@@ -87,7 +87,7 @@ public class NearDuplicateRescorerBuilderTests extends OpenSearchTestCase {
     public void testDefaults() throws IOException {
         NearDuplicateRescorerBuilder parsed = parse("{\"field\": \"fp\", \"fingerprint\": 255}");
         assertNull(parsed.maxDistance());
-        assertEquals(NearDuplicateRescorer.ScoreMode.CLOSENESS, parsed.scoreMode());
+        assertEquals(RescoreScoreMode.CLOSENESS, parsed.scoreMode());
         assertEquals(1f, parsed.queryWeight(), 0f);
         assertEquals(1f, parsed.rescoreWeight(), 0f);
         assertEquals(Long.valueOf(255), parsed.probe().fingerprint());

@@ -1,0 +1,124 @@
+package org.nearduplicate.opensearch.search.rescore;
+
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopDocs;
+import org.opensearch.search.rescore.RescoreContext;
+import org.opensearch.search.rescore.Rescorer;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The rescoring shared by the {@code near_duplicate} and {@code minhash_similar} rescorers: each hit's closeness to the
+ * probe (from doc values) is either added to its score ({@link RescoreScoreMode#CLOSENESS}, window hits only) or
+ * decides whether it stays ({@link RescoreScoreMode#FILTER}, every hit the shard returns).
+ *
+ * <p>OpenSearch's rescore phase (3.6 to 3.8, {@code RescoreProcessor}) reads {@code scoreDocs[0]} of what the
+ * rescorers return, so a shard cannot answer with no hit at all: a filter that keeps nothing keeps one placeholder,
+ * the shard's first hit with score 0. The fetch phase marks it with {@value #FILTERED_OUT_FIELD} and the plugin's
+ * action filter on the search action removes it from the response (see docs/query.md).
+ */
+public abstract class ProbeRescorer implements Rescorer {
+    /** Hit field on a placeholder: a hit the filter rejected, returned only because a shard must return one. */
+    public static final String FILTERED_OUT_FIELD = "_near_duplicate_filtered_out";
+
+    /** One leaf's closeness to the probe. */
+    public interface LeafCloseness {
+        /** The closeness added in closeness mode, or NaN if the segment document is not close enough or has no value. */
+        float closeness(int segmentDoc) throws IOException;
+    }
+
+    /** The per-shard context: mode and weights; subclasses add the field and the resolved probe. */
+    public abstract static class Context extends RescoreContext {
+        final RescoreScoreMode scoreMode;
+        final float queryWeight;
+        final float rescoreWeight;
+
+        protected Context(int windowSize, ProbeRescorer rescorer, RescoreScoreMode scoreMode, float queryWeight, float rescoreWeight) {
+            super(windowSize, rescorer);
+            this.scoreMode = scoreMode;
+            this.queryWeight = queryWeight;
+            this.rescoreWeight = rescoreWeight;
+        }
+
+        public RescoreScoreMode scoreMode() {
+            return scoreMode;
+        }
+
+        /** Reads the values of one leaf forward only (doc ids must not go down). */
+        public abstract LeafCloseness leaf(LeafReaderContext leaf) throws IOException;
+    }
+
+    @Override
+    public TopDocs rescore(TopDocs topDocs, IndexSearcher searcher, RescoreContext rescoreContext) throws IOException {
+        if (topDocs == null || topDocs.scoreDocs.length == 0) {
+            return topDocs;
+        }
+        Context ctx = (Context) rescoreContext;
+        ScoreDoc[] all = topDocs.scoreDocs;
+        boolean filter = ctx.scoreMode == RescoreScoreMode.FILTER;
+        // the filter checks every hit the shard returns (window_size or from + size, whichever is larger), so no hit
+        // outside the filter is returned; closeness re-ranks the window only, as rescorers do
+        int checked = filter ? all.length : Math.min(ctx.getWindowSize(), all.length);
+        float[] closeness = closeness(all, checked, searcher, ctx);
+        Set<Integer> rescored = new HashSet<>();
+        for (int i = 0; i < checked; i++) {
+            rescored.add(all[i].doc);
+        }
+        ctx.setRescoredDocs(rescored);
+
+        if (filter) {
+            List<ScoreDoc> kept = new ArrayList<>(all.length);
+            for (int i = 0; i < all.length; i++) {
+                if (Float.isNaN(closeness[i]) == false) {
+                    kept.add(all[i]);
+                }
+            }
+            if (kept.isEmpty()) {
+                kept.add(new ScoreDoc(all[0].doc, 0f, all[0].shardIndex)); // the placeholder, see the class comment
+            }
+            return new TopDocs(topDocs.totalHits, kept.toArray(new ScoreDoc[0]));
+        }
+        ScoreDoc[] out = new ScoreDoc[all.length];
+        for (int i = 0; i < all.length; i++) {
+            float score = all[i].score * ctx.queryWeight;
+            if (i < checked && Float.isNaN(closeness[i]) == false) {
+                score += ctx.rescoreWeight * closeness[i];
+            }
+            out[i] = new ScoreDoc(all[i].doc, score, all[i].shardIndex);
+        }
+        Arrays.sort(out, Comparator.comparingDouble((ScoreDoc d) -> -d.score).thenComparingInt(d -> d.doc));
+        return new TopDocs(topDocs.totalHits, out);
+    }
+
+    /** Closeness of the first {@code count} hits, read in doc id order (doc values are forward-only). */
+    private static float[] closeness(ScoreDoc[] hits, int count, IndexSearcher searcher, Context ctx) throws IOException {
+        Integer[] order = new Integer[count];
+        for (int i = 0; i < count; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, Comparator.comparingInt(i -> hits[i].doc));
+        float[] closeness = new float[count];
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        int currentLeaf = -1;
+        LeafCloseness values = null;
+        for (int i : order) {
+            int doc = hits[i].doc;
+            int leaf = ReaderUtil.subIndex(doc, leaves);
+            if (leaf != currentLeaf) {
+                currentLeaf = leaf;
+                values = ctx.leaf(leaves.get(leaf));
+            }
+            closeness[i] = values.closeness(doc - leaves.get(leaf).docBase);
+        }
+        return closeness;
+    }
+}

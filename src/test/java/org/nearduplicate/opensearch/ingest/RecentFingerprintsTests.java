@@ -1,0 +1,129 @@
+package org.nearduplicate.opensearch.ingest;
+
+import org.opensearch.common.unit.TimeValue;
+import org.opensearch.core.common.breaker.CircuitBreaker;
+import org.opensearch.core.common.unit.ByteSizeValue;
+import org.opensearch.common.settings.ClusterSettings;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.indices.breaker.BreakerSettings;
+import org.opensearch.indices.breaker.HierarchyCircuitBreakerService;
+import org.opensearch.test.OpenSearchTestCase;
+
+import java.util.List;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The node's windows together: bounded in entries and bytes (the breaker), per pipeline options, thread-safe upkeep. */
+public class RecentFingerprintsTests extends OpenSearchTestCase {
+
+    private static CircuitBreaker breaker(long limit) {
+        HierarchyCircuitBreakerService service = new HierarchyCircuitBreakerService(
+            Settings.builder().put("indices.breaker.total.use_real_memory", false).build(),
+            List.of(new BreakerSettings("near_duplicate", limit, 1.0, CircuitBreaker.Type.MEMORY, CircuitBreaker.Durability.TRANSIENT)),
+            new ClusterSettings(Settings.EMPTY, ClusterSettings.BUILT_IN_CLUSTER_SETTINGS)
+        );
+        return service.getBreaker("near_duplicate");
+    }
+
+    public void testAllWindowsOfANodeShareOneEntryLimit() {
+        CircuitBreaker breaker = breaker(ByteSizeValue.parseBytesSizeValue("100mb", "test").getBytes());
+        RecentFingerprints.Registry registry = new RecentFingerprints.Registry(() -> 0L, 100, () -> breaker);
+        RecentFingerprints a = registry.window("a", "fp", 3, 1000, 60_000);
+        RecentFingerprints b = registry.window("b", "fp", 3, 1000, 60_000);
+        for (int i = 0; i < 80; i++) {
+            a.checkAndAdd(randomLong(), "a" + i);
+        }
+        for (int i = 0; i < 80; i++) {
+            b.checkAndAdd(randomLong(), "b" + i);
+        }
+        assertEquals(100, registry.entryCount());
+        assertEquals("b has only what a left", 20, b.size());
+        // a full node: a window makes room from its own oldest entries, so it keeps the newest
+        long fp = randomLong();
+        b.checkAndAdd(fp, "newest");
+        assertEquals(20, b.size());
+        assertEquals("newest", b.checkAndAdd(fp, "again").match().entry().id());
+        assertEquals(registry.reservedBytes(), breaker.getUsed());
+        assertTrue(breaker.getUsed() > 0);
+        registry.removeIndex("a");
+        assertEquals(20, registry.entryCount());
+        assertEquals(registry.reservedBytes(), breaker.getUsed());
+        registry.clear();
+        assertEquals(0, registry.entryCount());
+        assertEquals("every reservation is released", 0, breaker.getUsed());
+    }
+
+    public void testTheBreakerBoundsTheWindowsAndAFullNodeStillChecks() {
+        long perEntry = RecentFingerprints.entryBytes(3, "d00");
+        CircuitBreaker breaker = breaker(perEntry * 10);
+        RecentFingerprints.Registry registry = new RecentFingerprints.Registry(() -> 0L, Long.MAX_VALUE, () -> breaker);
+        RecentFingerprints first = registry.window("a", "fp", 3, 1000, 60_000);
+        long fp = randomLong();
+        for (int i = 0; i < 10; i++) {
+            first.checkAndAdd(fp ^ (1L << i), String.format(java.util.Locale.ROOT, "d%02d", i));
+        }
+        assertEquals(10, first.size());
+        // another window gets nothing from the breaker and has nothing of its own to evict: it does not keep the
+        // entry, but still answers from what it holds
+        RecentFingerprints second = registry.window("b", "fp", 3, 1000, 60_000);
+        RecentFingerprints.Result r = second.checkAndAdd(fp, "d99");
+        assertNull(r.match());
+        assertEquals(0, second.size());
+        assertEquals(10, registry.entryCount());
+        assertEquals(perEntry * 10, breaker.getUsed());
+        assertEquals("the window answers while the node is full", "d00", first.checkAndAdd(fp ^ 1, "d98").match().entry().id());
+        registry.clear();
+        assertEquals(0, breaker.getUsed());
+    }
+
+    public void testEachPipelinesWindowOptionsAreItsOwn() {
+        RecentFingerprints.Registry registry = new RecentFingerprints.Registry(() -> 0L);
+        RecentFingerprints small = registry.window("pages", "fp", 3, 2, TimeValue.timeValueMinutes(5).millis());
+        RecentFingerprints large = registry.window("pages", "fp", 3, 1000, TimeValue.timeValueMinutes(5).millis());
+        RecentFingerprints shortLived = registry.window("pages", "fp", 3, 1000, TimeValue.timeValueSeconds(1).millis());
+        assertNotSame(small, large);
+        assertNotSame(large, shortLived);
+        assertSame("same options share a window", large, registry.window("pages", "fp", 3, 1000, TimeValue.timeValueMinutes(5).millis()));
+        for (int i = 0; i < 10; i++) {
+            small.checkAndAdd(randomLong(), "s" + i);
+            large.checkAndAdd(randomLong(), "l" + i);
+        }
+        assertEquals("the first pipeline's capacity is not imposed on the second", 2, small.size());
+        assertEquals(10, large.size());
+    }
+
+    public void testConcurrentUseKeepsTheAccountsExact() throws Exception {
+        AtomicLong clock = new AtomicLong();
+        CircuitBreaker breaker = breaker(ByteSizeValue.parseBytesSizeValue("100mb", "test").getBytes());
+        RecentFingerprints.Registry registry = new RecentFingerprints.Registry(clock::get, 500, () -> breaker);
+        int threads = 4;
+        CountDownLatch start = new CountDownLatch(1);
+        Thread[] workers = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            workers[t] = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                for (int i = 0; i < 3000; i++) {
+                    clock.addAndGet(1);
+                    // short TTLs: idle windows are dropped by the periodic sweep while other threads use them
+                    registry.window("idx" + (i % 7), "fp", i % 4, 50 + i % 100, 200).checkAndAdd(i * 31L + thread, "t" + thread + "-" + i);
+                }
+            });
+            workers[t].start();
+        }
+        start.countDown();
+        for (Thread w : workers) {
+            w.join();
+        }
+        assertTrue(registry.entryCount() <= 500);
+        assertEquals(registry.reservedBytes(), breaker.getUsed());
+        registry.clear();
+        assertEquals(0, registry.entryCount());
+        assertEquals(0, breaker.getUsed());
+    }
+}

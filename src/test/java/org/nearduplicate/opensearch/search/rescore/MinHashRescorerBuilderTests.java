@@ -1,0 +1,101 @@
+package org.nearduplicate.opensearch.search.rescore;
+
+import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.opensearch.index.query.MinHashProbe;
+import org.opensearch.common.io.stream.BytesStreamOutput;
+import org.opensearch.common.xcontent.json.JsonXContent;
+import org.opensearch.core.common.ParsingException;
+import org.opensearch.core.common.Strings;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.xcontent.MediaTypeRegistry;
+import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.test.OpenSearchTestCase;
+
+import java.io.IOException;
+
+import static org.hamcrest.Matchers.containsString;
+
+/** Parsing, XContent and wire round trips and parse errors of the {@code minhash_similar} rescorer. */
+public class MinHashRescorerBuilderTests extends OpenSearchTestCase {
+
+    static MinHashRescorerBuilder randomBuilder() {
+        int[] signature = new int[randomIntBetween(1, 8) * 16];
+        for (int i = 0; i < signature.length; i++) signature[i] = randomInt();
+        MinHashProbe probe = switch (randomIntBetween(0, 3)) {
+            case 0 -> MinHashProbe.signature(MinHashSignatures.toBase64(signature), null);
+            case 1 -> MinHashProbe.signature(MinHashSignatures.toBase64(signature), randomAlphaOfLength(6));
+            case 2 -> MinHashProbe.like(randomAlphaOfLength(4), randomAlphaOfLength(3), randomBoolean() ? null : "r");
+            default -> randomBoolean() ? MinHashProbe.text(randomAlphaOfLength(20)) : MinHashProbe.html("<p>" + randomAlphaOfLength(5) + "</p>");
+        };
+        MinHashRescorerBuilder builder = new MinHashRescorerBuilder(randomAlphaOfLength(5), probe);
+        if (randomBoolean()) builder.minSimilarity(randomDoubleBetween(0, 1, true));
+        builder.scoreMode(randomFrom(RescoreScoreMode.values()));
+        builder.queryWeight(randomFloat()).rescoreWeight(randomFloat());
+        if (randomBoolean()) builder.windowSize(randomIntBetween(1, 500));
+        return builder;
+    }
+
+    private MinHashRescorerBuilder parse(String json) throws IOException {
+        try (XContentParser parser = createParser(JsonXContent.jsonXContent, json)) {
+            parser.nextToken(); // START_OBJECT of the rescorer body
+            return MinHashRescorerBuilder.fromXContent(parser);
+        }
+    }
+
+    public void testXContentAndTransportRoundTrip() throws IOException {
+        for (int i = 0; i < 50; i++) {
+            MinHashRescorerBuilder original = randomBuilder();
+            String json = Strings.toString(MediaTypeRegistry.JSON, original);
+            try (XContentParser parser = createParser(JsonXContent.jsonXContent, json)) {
+                parser.nextToken();
+                parser.nextToken();
+                if ("window_size".equals(parser.currentName())) {
+                    parser.nextToken();
+                    parser.nextToken();
+                }
+                assertEquals(MinHashRescorerBuilder.NAME, parser.currentName());
+                parser.nextToken();
+                MinHashRescorerBuilder parsed = MinHashRescorerBuilder.fromXContent(parser);
+                if (original.windowSize() != null) parsed.windowSize(original.windowSize());
+                assertEquals(original, parsed);
+                assertEquals(original.hashCode(), parsed.hashCode());
+            }
+            try (BytesStreamOutput out = new BytesStreamOutput()) {
+                original.writeTo(out);
+                try (StreamInput in = out.bytes().streamInput()) {
+                    assertEquals(original, new MinHashRescorerBuilder(in));
+                }
+            }
+        }
+    }
+
+    public void testParseErrors() {
+        ParsingException mode = expectThrows(ParsingException.class, () -> parse("{\"field\": \"mh\", \"text\": \"a b\", \"score_mode\": \"max\"}"));
+        assertThat(mode.getMessage(), containsString("[minhash_similar] [score_mode] must be one of [filter, closeness], got [max]"));
+        ParsingException field = expectThrows(ParsingException.class, () -> parse("{\"text\": \"a b\"}"));
+        assertThat(field.getMessage(), containsString("rescorer requires [field]"));
+        ParsingException probe = expectThrows(ParsingException.class, () -> parse("{\"field\": \"mh\"}"));
+        assertThat(probe.getMessage(), containsString("exactly one of [signature], [like], [text] or [html] is required, got none"));
+        ParsingException two = expectThrows(ParsingException.class,
+            () -> parse("{\"field\": \"mh\", \"text\": \"a\", \"like\": {\"_index\": \"i\", \"_id\": \"1\"}}"));
+        assertThat(two.getMessage(), containsString("is required, got 2"));
+        ParsingException similarity = expectThrows(ParsingException.class, () -> parse("{\"field\": \"mh\", \"text\": \"a\", \"min_similarity\": -1}"));
+        assertThat(similarity.getMessage(), containsString("[minhash_similar] [min_similarity] must be between 0 and 1, got -1.0"));
+        assertFalse(similarity.getMessage().contains("[minhash_similar] [minhash_similar]"));
+        ParsingException base64 = expectThrows(ParsingException.class, () -> parse("{\"field\": \"mh\", \"signature\": \"%%%\"}"));
+        assertThat(base64.getMessage(), containsString("not base64"));
+        ParsingException unknown = expectThrows(ParsingException.class, () -> parse("{\"field\": \"mh\", \"text\": \"a\", \"window\": 3}"));
+        assertThat(unknown.getMessage(), containsString("rescorer does not support [window]"));
+        ParsingException like = expectThrows(ParsingException.class, () -> parse("{\"field\": \"mh\", \"like\": {\"_index\": \"i\"}}"));
+        assertThat(like.getMessage(), containsString("[like] requires [_id]"));
+    }
+
+    public void testDefaults() throws IOException {
+        MinHashRescorerBuilder parsed = parse("{\"field\": \"mh\", \"like\": {\"_index\": \"pages\", \"_id\": \"7\"}}");
+        assertEquals(0.4, parsed.minSimilarity(), 0);
+        assertEquals(RescoreScoreMode.CLOSENESS, parsed.scoreMode());
+        assertEquals(1f, parsed.queryWeight(), 0f);
+        assertEquals(1f, parsed.rescoreWeight(), 0f);
+        assertEquals("7", parsed.probe().like().id());
+    }
+}

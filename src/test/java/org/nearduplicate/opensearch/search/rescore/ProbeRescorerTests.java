@@ -1,0 +1,142 @@
+package org.nearduplicate.opensearch.search.rescore;
+
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.nearduplicate.core.keys.Lsh;
+import org.nearduplicate.lucene.NearDuplicateQuery;
+import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.opensearch.test.OpenSearchTestCase;
+
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The rescoring both rescorers share, on a small Lucene index: docs 0..9 carry fingerprint {@code i} (distance
+ * bitCount(i) to the probe 0) and a 16-value signature agreeing with the probe's in {@code 16 - i} values.
+ */
+public class ProbeRescorerTests extends OpenSearchTestCase {
+    private static final int DOCS = 10;
+    private static final int[] PROBE_SIGNATURE = new int[16];
+
+    private static int[] signature(int mismatches) {
+        int[] signature = PROBE_SIGNATURE.clone();
+        for (int i = 0; i < mismatches; i++) signature[i] = 1000 + i;
+        return signature;
+    }
+
+    private interface Check {
+        void run(IndexSearcher searcher, TopDocs all) throws IOException;
+    }
+
+    private void withIndex(Check check) throws IOException {
+        try (Directory dir = new ByteBuffersDirectory(); IndexWriter writer = new IndexWriter(dir, new IndexWriterConfig())) {
+            for (int i = 0; i < DOCS; i++) {
+                Document doc = new Document();
+                doc.add(new StringField("id", Integer.toString(i), Field.Store.NO));
+                doc.add(new NumericDocValuesField("fp", i));
+                for (IndexableField f : MinHashFieldMapper.createFields("mh", new Lsh(4, 4), signature(i))) doc.add(f);
+                writer.addDocument(doc);
+                if (i == 4) writer.commit(); // two segments: values are read per leaf
+            }
+            writer.commit();
+            try (DirectoryReader reader = DirectoryReader.open(writer)) {
+                IndexSearcher searcher = new IndexSearcher(reader);
+                // the query's order: by doc id, descending scores
+                ScoreDoc[] hits = new ScoreDoc[DOCS];
+                for (int i = 0; i < DOCS; i++) hits[i] = new ScoreDoc(i, DOCS - i, 0);
+                check.run(searcher, new TopDocs(searcher.search(new MatchAllDocsQuery(), 1).totalHits, hits));
+            }
+        }
+    }
+
+    private static Set<Integer> docs(TopDocs topDocs) {
+        Set<Integer> docs = new HashSet<>();
+        for (ScoreDoc d : topDocs.scoreDocs) docs.add(d.doc);
+        return docs;
+    }
+
+    public void testFilterChecksEveryHitNotOnlyTheWindow() throws IOException {
+        withIndex((searcher, all) -> {
+            // distance <= 1 from 0: fingerprints 0, 1, 2, 4, 8; window 2 covers only docs 0 and 1
+            NearDuplicateRescorer.Context ctx = new NearDuplicateRescorer.Context(2, "fp", 0L, 1, RescoreScoreMode.FILTER, 1f, 1f);
+            TopDocs out = NearDuplicateRescorer.INSTANCE.rescore(all, searcher, ctx);
+            assertEquals(Set.of(0, 1, 2, 4, 8), docs(out));
+            assertEquals(all.totalHits, out.totalHits);
+            assertEquals(DOCS, out.scoreDocs[0].score, 0f); // kept hits keep score and order
+            assertTrue(ctx.isRescored(9));
+        });
+    }
+
+    public void testFilterThatKeepsNothingLeavesOnePlaceholderWithScoreZero() throws IOException {
+        withIndex((searcher, all) -> {
+            NearDuplicateRescorer.Context ctx = new NearDuplicateRescorer.Context(10, "fp", -1L, 3, RescoreScoreMode.FILTER, 1f, 1f);
+            TopDocs out = NearDuplicateRescorer.INSTANCE.rescore(all, searcher, ctx);
+            assertEquals(1, out.scoreDocs.length);
+            assertEquals(0, out.scoreDocs[0].doc);
+            assertEquals(0f, out.scoreDocs[0].score, 0f);
+            // the fetch phase recognises it by the same test
+            assertTrue(Float.isNaN(ctx.leaf(searcher.getIndexReader().leaves().get(0)).closeness(0)));
+        });
+    }
+
+    public void testClosenessRescoresTheWindowOnly() throws IOException {
+        withIndex((searcher, all) -> {
+            NearDuplicateRescorer.Context ctx = new NearDuplicateRescorer.Context(3, "fp", 0L, 1, RescoreScoreMode.CLOSENESS, 0f, 1f);
+            TopDocs out = NearDuplicateRescorer.INSTANCE.rescore(all, searcher, ctx);
+            assertEquals(DOCS, out.scoreDocs.length);
+            assertEquals(0, out.scoreDocs[0].doc);
+            assertEquals(1f, out.scoreDocs[0].score, 0f);
+            assertEquals(1, out.scoreDocs[1].doc);
+            assertEquals(NearDuplicateQuery.closeness(1), out.scoreDocs[1].score, 0f);
+            assertEquals(2, out.scoreDocs[2].doc); // fingerprint 2, distance 1 too
+            assertEquals(NearDuplicateQuery.closeness(1), out.scoreDocs[2].score, 0f);
+            // doc 4 (distance 1) is outside the window of 3: query_weight 0 leaves it 0, as every hit after the window
+            for (ScoreDoc d : out.scoreDocs) {
+                if (d.doc >= 3) assertEquals(0f, d.score, 0f);
+            }
+        });
+    }
+
+    public void testMinHashFilterAndCloseness() throws IOException {
+        withIndex((searcher, all) -> {
+            // min_similarity 0.75 with 16 values: at most 4 mismatches, docs 0..4
+            MinHashRescorer.Context filter = new MinHashRescorer.Context(1, "mh", PROBE_SIGNATURE, 0.75, RescoreScoreMode.FILTER, 1f, 1f);
+            assertEquals(Set.of(0, 1, 2, 3, 4), docs(MinHashRescorer.INSTANCE.rescore(all, searcher, filter)));
+
+            MinHashRescorer.Context closeness = new MinHashRescorer.Context(DOCS, "mh", PROBE_SIGNATURE, 0.75, RescoreScoreMode.CLOSENESS,
+                0f, 2f);
+            TopDocs out = MinHashRescorer.INSTANCE.rescore(all, searcher, closeness);
+            assertEquals(0, out.scoreDocs[0].doc);
+            assertEquals(2f, out.scoreDocs[0].score, 0f);
+            assertEquals(3, out.scoreDocs[3].doc);
+            assertEquals(2f * 13 / 16, out.scoreDocs[3].score, 1e-6f);
+            assertEquals(0f, out.scoreDocs[5].score, 0f);
+
+            MinHashRescorer.Context none = new MinHashRescorer.Context(DOCS, "mh", signature(16), 0.9, RescoreScoreMode.FILTER, 1f, 1f);
+            TopDocs placeholder = MinHashRescorer.INSTANCE.rescore(all, searcher, none);
+            assertEquals(1, placeholder.scoreDocs.length);
+            assertEquals(0f, placeholder.scoreDocs[0].score, 0f);
+        });
+    }
+
+    public void testEmptyTopDocsStayEmpty() throws IOException {
+        withIndex((searcher, all) -> {
+            TopDocs empty = new TopDocs(all.totalHits, new ScoreDoc[0]);
+            NearDuplicateRescorer.Context ctx = new NearDuplicateRescorer.Context(10, "fp", 0L, 3, RescoreScoreMode.FILTER, 1f, 1f);
+            assertSame(empty, NearDuplicateRescorer.INSTANCE.rescore(empty, searcher, ctx));
+        });
+    }
+}

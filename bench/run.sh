@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# One-line benchmark: builds the plugin, starts a real OpenSearch 3.6.0 node with it on port 9400 (4 GB heap),
+# One-line benchmark: builds the plugin, starts a real OpenSearch node with it on port 9400 (4 GB heap; OPENSEARCH_VERSION
+# selects a supported version, default the newest),
 # runs bench/Bench.java (synthetic fingerprints + eval-corpus ingest, all methods side by side) and stops the node.
 #
 #   bench/run.sh                          # 1M docs (~15 min on 2 cores) -> bench/results/RESULTS.md
@@ -21,7 +22,7 @@ export NODE_PORT=${NODE_PORT:-9400}
 export NODE_HEAP=${NODE_HEAP:-4g}
 url=${BENCH_URL:-}
 if [ -z "$url" ]; then
-  $MVN -q -DskipTests -Dskip.node=true package
+  $MVN -q -DskipTests -Dskip.node=true -Dopensearch.version="${OPENSEARCH_VERSION:-$(opensearch_version_default)}" package
   scripts/node.sh start
   url=http://127.0.0.1:$NODE_PORT
   [ "${BENCH_KEEP:-0}" = 1 ] || trap 'scripts/node.sh stop' EXIT

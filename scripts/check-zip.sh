@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The plugin zip holds only what a node needs: fails if it (or the plugin jar inside it) contains test-scope code:
 # the quality tools (org/nearduplicate/tools), the JMH benchmarks (org/nearduplicate/bench, JMH), test classes.
-# usage: scripts/check-zip.sh [plugin.zip]   (default: target/near-duplicate-*.zip, built by `mvn package`)
+# usage: scripts/check-zip.sh [plugin.zip]   (default: the newest target/near-duplicate-*.zip, built by `mvn package`)
 set -euo pipefail
-zip=${1:-$(ls "$(dirname "${BASH_SOURCE[0]}")"/../target/near-duplicate-*.zip)}
+zip=${1:-$(ls -t "$(dirname "${BASH_SOURCE[0]}")"/../target/near-duplicate-*.zip | head -1)}
 jar=$(mktemp) && trap 'rm -f "$jar"' EXIT
 unzip -p "$zip" 'near-duplicate-*.jar' > "$jar"
 bad=$( { unzip -Z1 "$zip"; unzip -Z1 "$jar"; } | grep -E '^org/nearduplicate/(tools|bench)/|jmh|(Tests|IT)(\$.*)?\.class$' || true)

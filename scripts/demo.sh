@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the plugin, starts a real OpenSearch 3.6.0 node with it (scripts/node.sh), fingerprints the bundled demo
+# Builds the plugin, starts a real OpenSearch node with it (scripts/node.sh; OPENSEARCH_VERSION selects a supported
+# version, default the newest), fingerprints the bundled demo
 # pages through a simhash ingest pipeline and prints the near-duplicate groups and one near_duplicate query.
 #   scripts/demo.sh          # stops the node at the end
 #   scripts/demo.sh --keep   # leaves it running at http://127.0.0.1:9200 (stop: scripts/node.sh stop)
@@ -10,7 +11,7 @@ keep=false
 [ "${1:-}" = "--keep" ] && keep=true
 
 echo "==> building the plugin (tests skipped; scripts/test.sh runs them)"
-$MVN -q -DskipTests -Dskip.node=true package
+$MVN -q -DskipTests -Dskip.node=true -Dopensearch.version="${OPENSEARCH_VERSION:-$(opensearch_version_default)}" package
 echo "==> starting OpenSearch with the plugin"
 scripts/node.sh start
 $keep || trap 'scripts/node.sh stop' EXIT

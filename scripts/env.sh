@@ -20,3 +20,9 @@ mvn_plain() {
   return "${PIPESTATUS[0]}"
 }
 MVN="mvn_plain mvn -B -ntp -Dstyle.color=never"
+# The OpenSearch releases this plugin builds for (README "Supported OpenSearch versions"); the pom's default
+# opensearch.version is the newest. scripts/test-all-versions.sh runs the suites for each.
+SUPPORTED_OPENSEARCH_VERSIONS="3.6.0 3.7.0 3.8.0"
+opensearch_version_default() {
+  sed -n 's:^ *<opensearch.version>\(.*\)</opensearch.version>.*:\1:p' "$PROJECT_ROOT/pom.xml" | head -1
+}

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: unit and internal-cluster tests (Surefire), then REST tests (Failsafe) against a real
-# OpenSearch 3.6.0 node that the build starts with the freshly built plugin (scripts/node.sh) and stops afterwards.
+# OpenSearch node that the build starts with the freshly built plugin (scripts/node.sh) and stops afterwards.
 # Tests that read the labelled corpus in ../shared/eval skip with a message when it is absent.
+# OPENSEARCH_VERSION=3.6.0 scripts/test.sh tests another supported version (default: the newest, the pom's);
+# scripts/test-all-versions.sh tests every supported version.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$PROJECT_ROOT"
-$MVN verify "$@"
+export OPENSEARCH_VERSION=${OPENSEARCH_VERSION:-$(opensearch_version_default)}
+echo "[test] OpenSearch $OPENSEARCH_VERSION"
+$MVN verify -Dopensearch.version="$OPENSEARCH_VERSION" "$@"
 status=$?
 # the plugin zip holds only what a node needs (no quality tools, benchmarks, JMH or test classes)
-[ $status = 0 ] && { scripts/check-zip.sh || status=1; }
+[ $status = 0 ] && { scripts/check-zip.sh target/near-duplicate-*-os"$OPENSEARCH_VERSION".zip || status=1; }
 # a real-node restart keeps every fingerprint and every answer (needs the plugin zip the build just made)
 if [ $status = 0 ] && [[ " $* " != *" -Dskip.node=true "* ]]; then
   python3 scripts/restart_check.py || status=1

@@ -255,9 +255,20 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
         if (signature == null) throw new IllegalArgumentException("object value is missing [" + OBJECT_SIGNATURE + "]");
         if (algorithm != null && algorithm.equals(fieldType().algorithm()) == false) {
             throw new IllegalArgumentException("signature was made with algorithm [" + algorithm + "] but the field is mapped with algorithm ["
-                + fieldType().algorithm() + "]; signatures made differently cannot be compared");
+                + fieldType().algorithm() + "]; signatures made differently cannot be compared. " + howToMatch(fieldType().algorithm())
+                + ", or reindex into a field mapped with algorithm [" + algorithm + "]");
         }
         return signature;
+    }
+
+    /** The pipeline change that makes a field's algorithm (as for simhash fields: README "Upgrades"). */
+    private static String howToMatch(String fieldAlgorithm) {
+        try {
+            int version = MinHashSettings.fromAlgorithmId(fieldAlgorithm).version();
+            return "Set [version] to " + version + " (and the field's other options) on the minhash processor that feeds it";
+        } catch (IllegalArgumentException e) {
+            return "Make the signatures with the field's algorithm";
+        }
     }
 
     @Override

@@ -424,10 +424,24 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
         if (algorithm != null && algorithm.equals(fieldType().algorithm()) == false) {
             throw new IllegalArgumentException(
                 "fingerprint was made with algorithm [" + algorithm + "] but the field is mapped with algorithm ["
-                    + fieldType().algorithm() + "]; fingerprints made differently cannot be compared"
+                    + fieldType().algorithm() + "]; fingerprints made differently cannot be compared. "
+                    + howToMatch(fieldType().algorithm()) + ", or reindex into a field mapped with algorithm [" + algorithm + "]"
             );
         }
         return fingerprint;
+    }
+
+    /**
+     * The pipeline change that makes a field's algorithm. After an upgrade that changes the default version, a pipeline
+     * without {@code version} makes the new one, while indices of the earlier release keep theirs (README "Upgrades").
+     */
+    private static String howToMatch(String fieldAlgorithm) {
+        try {
+            int version = SimHashSettings.fromAlgorithmId(fieldAlgorithm).version();
+            return "Set [version] to " + version + " (and the field's other options) on the simhash processor that feeds it";
+        } catch (IllegalArgumentException e) {
+            return "Make the fingerprints with the field's algorithm"; // not one of this plugin's ids: made outside
+        }
     }
 
     @Override

@@ -1,0 +1,414 @@
+#!/usr/bin/env python3
+"""Real-node upgrade check (README "Upgrades"): indices written by the previous releases of the plugin keep working
+after the node is upgraded to this build, or fail with a message that names the way out.
+
+For each previous release (0.1.0 and 0.2.0; --from picks one), on a fresh node:
+1. Builds the release's plugin zip from a git worktree of its commit in /tmp (kept in /tmp/near-duplicate-releases
+   for later runs; never inside this repository).
+2. Starts OpenSearch 3.6.0 (the version the release was built for) with it, creates a simhash pipeline, a MinHash and
+   I-Match pipeline and indices with the release's default mappings, indexes the demo pages through the pipelines and
+   synthetic fingerprints with planted neighbours, and records every stored value and the answers of near_duplicate
+   (by fingerprint, by `like` and, from 0.2.0 on, by `text`; for every k the mapping promises), of the groups API and
+   of minhash_similar and I-Match lookups.
+3. Stops the node and installs this build's zip for the same OpenSearch version on the same data directory
+   (scripts/node.sh upgrade), then requires:
+   - the same documents and values, identical answers and groups;
+   - k above the index's max_distance refused with a 400 that names the reindex;
+   - the old simhash and MinHash pipelines (no `version`: they now make the new default algorithm) refused by the old
+     fields with a 400 that names the processor's [version] and the reindex; with that version the pipelines write
+     exactly what the old release wrote (SimHash, MinHash, I-Match), and new pages are found;
+   - a reindex into today's layout with the old algorithm keeps the fingerprints and answers and serves k up to 16; a
+     reindex through today's default pipeline into today's default mapping finds every page by itself.
+4. With --then-opensearch VERSION, upgrades OpenSearch too (this build's zip for VERSION, same data) and compares again.
+
+Exit code 1 on any difference. Needs git and Maven (the releases build offline once ~/.m2 holds their dependencies);
+a few minutes per release.
+  python3 scripts/upgrade_check.py                                  # 0.1.0 and 0.2.0 -> this build, OpenSearch 3.6.0
+  python3 scripts/upgrade_check.py --from 0.2.0 --then-opensearch 3.8.0
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+URL = f"http://127.0.0.1:{os.environ.get('NODE_PORT', '9200')}"
+NODE_DIR = os.path.join(ROOT, "target", "upgrade-node")
+# The previous releases, both built for OpenSearch 3.6.0. 0.1.0: the last commit before the any-k layout (default
+# simhash mapping: 4 blocks, max_distance 3); no text probes. 0.2.0: the any-k layout (max_distance 16), text probes;
+# both fingerprint with simhash-v1, pinned into their mappings.
+RELEASES = {
+    "0.1.0": {"commit": "de3b2e0a99b0cab46a3dec8a7246ffb51f02b472", "opensearch": "3.6.0", "text_probes": False},
+    "0.2.0": {"commit": "5df5ee988fd0f7e2192997959a7a09f97e7ce677", "opensearch": "3.6.0", "text_probes": True},
+}
+KS = (0, 1, 2, 3, 5, 8, 12, 16)
+INDEX = "upgrade-check"
+PIPELINE = "upgrade-check"
+MINHASH_INDEX = "upgrade-check-mh"
+MINHASH_PIPELINE = "upgrade-check-mh"
+
+
+def log(message):
+    print(f"[upgrade-check] {message}", flush=True)
+
+
+def fail(message):
+    log("FAILED: " + message)
+    sys.exit(1)
+
+
+def request(method, path, body=None, ndjson=False):
+    """Returns (status, parsed body); HTTP errors are answers here, not exceptions."""
+    data = None
+    headers = {}
+    if body is not None:
+        data = body.encode("utf-8") if ndjson else json.dumps(body).encode("utf-8")
+        headers["Content-Type"] = "application/x-ndjson" if ndjson else "application/json"
+    req = urllib.request.Request(URL + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=120) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")
+
+
+def call(method, path, body=None, ndjson=False):
+    status, answer = request(method, path, body, ndjson)
+    if status >= 300:
+        fail(f"{method} {path} -> HTTP {status}: {json.dumps(answer)[:800]}")
+    return answer
+
+
+def shell(command, cwd=ROOT):
+    """Runs a bash command with the project's JDK and Maven settings (scripts/env.sh)."""
+    subprocess.run(["bash", "-c", f"source {ROOT}/scripts/env.sh && {command}"], check=True, cwd=cwd)
+
+
+def release_zip(version):
+    """The zip of a previous release, built from its commit in a worktree outside this repository."""
+    release = RELEASES[version]
+    out_dir = f"/tmp/near-duplicate-releases/{version}"
+    zip_path = os.path.join(out_dir, f"near-duplicate-{version}.zip")
+    if os.path.isfile(zip_path):
+        log(f"release {version}: {zip_path} (built before)")
+        return zip_path
+    source = f"/tmp/near-duplicate-{version}-src-{os.getpid()}"
+    log(f"building release {version} ({release['commit'][:7]}) in a worktree at {source}")
+    subprocess.run(["git", "worktree", "add", "--detach", source, release["commit"]], check=True, cwd=ROOT)
+    try:
+        build = "$MVN -q -DskipTests -Dskip.node=true package"
+        shell(f"{build} -o || {build}", cwd=source)  # offline when ~/.m2 has everything
+        os.makedirs(out_dir, exist_ok=True)
+        shutil.copy(os.path.join(source, "target", f"near-duplicate-{version}.zip"), zip_path)
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", source], check=True, cwd=ROOT)
+    return zip_path
+
+
+def default_opensearch_version():
+    out = subprocess.run(["bash", "-c", f"source {ROOT}/scripts/env.sh && opensearch_version_default"],
+                         check=True, capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def current_zip(opensearch_version):
+    """This build's plugin zip for an OpenSearch version: the default version's in target/, others in
+    target/os-<version>/ (so that the default build stays as it is); packaged (incrementally) on every run."""
+    if opensearch_version == default_opensearch_version():
+        build_dir = os.path.join(ROOT, "target")
+        extra = ""
+    else:
+        build_dir = os.path.join(ROOT, "target", f"os-{opensearch_version}")
+        extra = f" -Dbuild.dir={build_dir}"
+    log(f"packaging this build for OpenSearch {opensearch_version} into {os.path.relpath(build_dir, ROOT)}/")
+    build = f"$MVN -q -DskipTests -Dskip.node=true -Dopensearch.version={opensearch_version}{extra} package"
+    shell(f"{build} -o || {build}")  # offline when ~/.m2 has everything
+    found = sorted(f for f in os.listdir(build_dir)
+                   if f.startswith("near-duplicate-") and f.endswith(f"-os{opensearch_version}.zip"))
+    if not found:
+        fail(f"no plugin zip for OpenSearch {opensearch_version} in {build_dir}")
+    return os.path.join(build_dir, found[-1])
+
+
+def node(command, opensearch_version, plugin_zip=None):
+    env = {"NODE_DIR": NODE_DIR, "OPENSEARCH_VERSION": opensearch_version}
+    if plugin_zip:
+        env["PLUGIN_ZIP"] = plugin_zip
+    subprocess.run([os.path.join(ROOT, "scripts", "node.sh"), command], check=True, env={**os.environ, **env})
+
+
+def demo_pages():
+    with open(os.path.join(ROOT, "demo", "pages.json"), encoding="utf-8") as f:
+        pages = json.load(f)
+    for page in pages:
+        with open(os.path.join(ROOT, "demo", "pages", page["file"]), encoding="utf-8") as f:
+            yield page["id"], f.read()
+
+
+def bulk(lines):
+    result = call("POST", "/_bulk?refresh=true", "\n".join(lines) + "\n", ndjson=True)
+    if result["errors"]:
+        fail("bulk errors: " + json.dumps([i for i in result["items"] if i["index"].get("error")][:3]))
+
+
+def scroll(index, body):
+    found = {}
+    response = call("POST", f"/{index}/_search?scroll=1m", {"size": 1000, "sort": ["_doc"], **body})
+    while response["hits"]["hits"]:
+        for hit in response["hits"]["hits"]:
+            found[hit["_id"]] = hit["_source"]
+        response = call("POST", "/_search/scroll", {"scroll": "1m", "scroll_id": response["_scroll_id"]})
+    return found
+
+
+def fingerprints(index):
+    """id -> the stored fingerprint object or hex string, as written."""
+    return {i: source["fp"] for i, source in scroll(index, {"_source": ["fp"]}).items()}
+
+
+class Upgrade:
+    def __init__(self, version, then_opensearch):
+        self.version = version
+        self.release = RELEASES[version]
+        self.then_opensearch = then_opensearch
+        self.rng = random.Random(16)
+
+    def ks(self):
+        return [k for k in KS if k <= self.max_distance]
+
+    def probes(self):
+        """Every near_duplicate probe the release understood: fingerprints, `like` and (0.2.0 on) `text`."""
+        queries = [{"fingerprint": p} for p in self.fingerprint_probes]
+        queries += [{"like": {"_index": INDEX, "_id": i}} for i in self.likes]
+        if self.release["text_probes"]:
+            queries += [{"text": content} for _, content in list(demo_pages())[:8]]
+        return queries
+
+    def answers(self, index, queries):
+        """near_duplicate hits (id, distance) for every probe and every k the mapping promises."""
+        result = []
+        for probe in queries:
+            for k in self.ks():
+                response = call("POST", f"/{index}/_search", {
+                    "size": 200, "track_total_hits": True, "_source": False,
+                    "query": {"near_duplicate": {"field": "fp", "max_distance": k, **probe}}})
+                result.append((response["hits"]["total"]["value"],
+                               sorted((h["_id"], h["fields"]["_near_duplicate_distance"][0])
+                                      for h in response["hits"]["hits"])))
+        return result
+
+    def minhash_answers(self):
+        """minhash_similar hits (id, score) for the demo pages' texts, and I-Match key lookups."""
+        result = []
+        for _, content in list(demo_pages())[:12]:
+            response = call("POST", f"/{MINHASH_INDEX}/_search", {"size": 50, "_source": False, "query": {
+                "minhash_similar": {"field": "mh", "text": content, "min_similarity": 0.4}}})
+            result.append(sorted((h["_id"], round(h["_score"], 5)) for h in response["hits"]["hits"]))
+        for source in list(scroll(MINHASH_INDEX, {}).values())[:12]:
+            response = call("POST", f"/{MINHASH_INDEX}/_search", {"size": 50, "_source": False, "query": {
+                "term": {"exact.imatch": source["exact"]["imatch"]}}})
+            result.append(sorted(h["_id"] for h in response["hits"]["hits"]))
+        return result
+
+    def snapshot(self):
+        groups = call("POST", f"/{INDEX}/_near_duplicates", {"field": "fp", "max_distance": min(3, self.max_distance),
+                                                              "size": 1000})
+        return {"count": call("GET", f"/{INDEX}/_count")["count"], "fingerprints": fingerprints(INDEX),
+                "answers": self.answers(INDEX, self.probes()), "groups": groups["groups"],
+                "minhash_sources": scroll(MINHASH_INDEX, {}), "minhash_answers": self.minhash_answers()}
+
+    def compare(self, after, when):
+        for key in ("count", "fingerprints", "answers", "groups", "minhash_sources", "minhash_answers"):
+            if self.before[key] != after[key]:
+                fail(f"{self.version}: {key} differ {when}")
+        log(f"identical {when}: {after['count']} documents and their fingerprints, {len(after['answers'])} "
+            f"near_duplicate answers (k in {self.ks()}, by fingerprint, like{', text' if self.release['text_probes'] else ''}),"
+            f" {len(after['groups'])} groups, {len(after['minhash_sources'])} MinHash/I-Match documents and "
+            f"{len(after['minhash_answers'])} minhash_similar and I-Match answers")
+
+    def fill(self):
+        call("PUT", f"/_ingest/pipeline/{PIPELINE}",
+             {"processors": [{"simhash": {"field": "content", "target_field": "fp"}}]})
+        call("PUT", f"/{INDEX}", {"settings": {"number_of_shards": 2, "number_of_replicas": 0},
+                                  "mappings": {"properties": {"fp": {"type": "simhash"}}}})
+        call("PUT", f"/_ingest/pipeline/{MINHASH_PIPELINE}", {"processors": [
+            {"minhash": {"field": "content", "target_field": "mh"}},
+            {"imatch": {"field": "content", "target_field": "exact"}}]})
+        call("PUT", f"/{MINHASH_INDEX}", {"settings": {"number_of_shards": 2, "number_of_replicas": 0},
+                                          "mappings": {"properties": {"mh": {"type": "minhash"},
+                                                                      "exact.imatch": {"type": "keyword"},
+                                                                      "exact.text": {"type": "keyword"}}}})
+        self.mapping = call("GET", f"/{INDEX}/_mapping")[INDEX]["mappings"]["properties"]["fp"]
+        self.max_distance = int(self.mapping["max_distance"])
+        log(f"{self.version}'s default mapping: {json.dumps(self.mapping)}")
+        lines = []
+        for page_id, content in demo_pages():
+            lines += [json.dumps({"index": {"_index": INDEX, "_id": page_id, "pipeline": PIPELINE}}),
+                      json.dumps({"content": content}, ensure_ascii=False)]
+        bulk([line for page_id, content in demo_pages() for line in (
+            json.dumps({"index": {"_index": MINHASH_INDEX, "_id": page_id, "pipeline": MINHASH_PIPELINE}}),
+            json.dumps({"content": content}, ensure_ascii=False))])
+        probes = []
+        for i in range(200):
+            base = self.rng.getrandbits(64)
+            probes.append(f"{base:016x}")
+            for j in (0, 1, 2, 3, 4, 6, 9, 13):  # planted neighbours on both sides of every k checked
+                fp = base
+                for bit in self.rng.sample(range(64), j):
+                    fp ^= 1 << bit
+                lines += [json.dumps({"index": {"_index": INDEX, "_id": f"s{i}-{j}"}}), json.dumps({"fp": f"{fp:016x}"})]
+        bulk(lines)
+        self.fingerprint_probes = self.rng.sample(probes, 20) + [f"{self.rng.getrandbits(64):016x}" for _ in range(4)]
+        self.likes = [page_id for page_id, _ in demo_pages()][:10] + ["s0-3", "s1-6"]
+        self.before = self.snapshot()
+        # every planted probe finds its neighbours and every text probe its page: nothing compared is empty
+        per_probe = len(self.ks())
+        if not all(self.before["minhash_answers"]) or not all(
+                total for total, _ in self.before["answers"][:20 * per_probe]):
+            fail(f"{self.version}'s answers are empty where a hit was planted; nothing to compare")
+        log(f"recorded {self.before['count']} documents, {len(self.before['answers'])} answers, "
+            f"{len(self.before['groups'])} groups")
+
+    def check_larger_k_names_reindex(self):
+        k = self.max_distance + 1
+        status, answer = request("POST", f"/{INDEX}/_search", {
+            "query": {"near_duplicate": {"field": "fp", "fingerprint": "0123456789abcdef", "max_distance": k}}})
+        reason = json.dumps(answer.get("error", {}))
+        if status != 400 or "reindex" not in reason:
+            fail(f"k = {k} on the {self.version} index: expected a 400 that names the reindex, got HTTP {status}: "
+                 f"{reason[:500]}")
+        log(f"k = {k} on the {self.version} index: HTTP 400: {answer['error']['root_cause'][0]['reason']}")
+
+    def check_old_pipelines(self):
+        """The old simhash pipeline has no version: it now makes the new default, which the old field refuses with
+        the fix in the message. With the version the message names, it fingerprints exactly as the release did."""
+        page_id, content = next(iter(demo_pages()))
+        status, answer = request("PUT", f"/{INDEX}/_doc/again?pipeline={PIPELINE}&refresh=true", {"content": content})
+        reason = json.dumps(answer.get("error", {}))
+        if status != 400 or "Set [version] to 1" not in reason or "reindex" not in reason:
+            fail(f"a page through the unversioned old pipeline into the {self.version} index: expected a 400 that "
+                 f"names [version] 1 and the reindex, got HTTP {status}: {reason[:600]}")
+        log(f"the unversioned old pipeline into the old index: HTTP 400: {answer['error']['caused_by']['reason']}")
+        call("PUT", f"/_ingest/pipeline/{PIPELINE}",
+             {"processors": [{"simhash": {"field": "content", "target_field": "fp", "version": 1}}]})
+        lines = []
+        for page_id, content in demo_pages():
+            lines += [json.dumps({"index": {"_index": INDEX, "_id": f"again-{page_id}", "pipeline": PIPELINE}}),
+                      json.dumps({"content": content}, ensure_ascii=False)]
+        bulk(lines)
+        now = fingerprints(INDEX)
+        for page_id, _ in demo_pages():
+            if now[f"again-{page_id}"] != self.before["fingerprints"][page_id]:
+                fail(f"page {page_id}: the pipeline with version 1 fingerprints differently from {self.version}: "
+                     f"{self.before['fingerprints'][page_id]} -> {now[f'again-{page_id}']}")
+            hits = call("POST", f"/{INDEX}/_search", {"size": 200, "_source": False, "query": {"near_duplicate": {
+                "field": "fp", "max_distance": 0, "like": {"_index": INDEX, "_id": page_id}}}})["hits"]["hits"]
+            if f"again-{page_id}" not in {h["_id"] for h in hits}:
+                fail(f"page {page_id}: the re-indexed copy is not found at distance 0")
+        call("POST", f"/{INDEX}/_delete_by_query?refresh=true",
+             {"query": {"ids": {"values": [f"again-{page_id}" for page_id, _ in demo_pages()]}}})
+        status, answer = request("PUT", f"/{MINHASH_INDEX}/_doc/again?pipeline={MINHASH_PIPELINE}&refresh=true",
+                                 {"content": content})
+        reason = json.dumps(answer.get("error", {}))
+        if status != 400 or "Set [version] to 1" not in reason or "reindex" not in reason:
+            fail(f"a page through the unversioned old MinHash pipeline into the {self.version} index: expected a 400 "
+                 f"that names [version] 1 and the reindex, got HTTP {status}: {reason[:600]}")
+        log(f"the unversioned old MinHash pipeline into the old index: HTTP 400: {answer['error']['caused_by']['reason']}")
+        call("PUT", f"/_ingest/pipeline/{MINHASH_PIPELINE}", {"processors": [
+            {"minhash": {"field": "content", "target_field": "mh", "version": 1}},
+            {"imatch": {"field": "content", "target_field": "exact", "version": 1}}]})
+        lines = []
+        for page_id, content in demo_pages():
+            lines += [json.dumps({"index": {"_index": MINHASH_INDEX, "_id": f"again-{page_id}",
+                                            "pipeline": MINHASH_PIPELINE}}),
+                      json.dumps({"content": content}, ensure_ascii=False)]
+        bulk(lines)
+        now = scroll(MINHASH_INDEX, {})
+        for page_id, _ in demo_pages():
+            if now[f"again-{page_id}"] != self.before["minhash_sources"][page_id]:
+                fail(f"page {page_id}: MinHash/I-Match values through the pipeline with version 1 differ from "
+                     f"{self.version}'s")
+        call("POST", f"/{MINHASH_INDEX}/_delete_by_query?refresh=true",
+             {"query": {"ids": {"values": [f"again-{page_id}" for page_id, _ in demo_pages()]}}})
+        log("with [version] 1 the old pipelines write what the release wrote: SimHash (new pages found at distance 0), "
+            "MinHash and I-Match")
+
+    def check_reindex(self):
+        # today's layout, the old algorithm: the fingerprint objects are copied as they are
+        same = INDEX + "-layout"
+        call("PUT", f"/{same}", {"settings": {"number_of_shards": 2, "number_of_replicas": 0}, "mappings": {
+            "properties": {"fp": {"type": "simhash", "algorithm": self.mapping["algorithm"]}}}})
+        call("POST", "/_reindex?refresh=true", {"source": {"index": INDEX}, "dest": {"index": same}})
+        max_distance = call("GET", f"/{same}/_mapping")[same]["mappings"]["properties"]["fp"]["max_distance"]
+        if fingerprints(same) != self.before["fingerprints"]:
+            fail("the fingerprints reindexed into today's layout differ")
+        if self.answers(same, self.probes()) != self.before["answers"]:
+            fail(f"the index reindexed into today's layout answers k in {self.ks()} differently")
+        wide = call("POST", f"/{same}/_search", {"size": 0, "track_total_hits": True, "query": {"near_duplicate": {
+            "field": "fp", "fingerprint": self.fingerprint_probes[0], "max_distance": 16}}})
+        call("DELETE", f"/{same}")
+        # today's defaults: new fingerprints, made from the source text by today's default pipeline
+        fresh = INDEX + "-v2"
+        call("PUT", "/_ingest/pipeline/upgrade-check-v2",
+             {"processors": [{"simhash": {"field": "content", "target_field": "fp"}}]})
+        call("PUT", f"/{fresh}", {"settings": {"number_of_shards": 1, "number_of_replicas": 0},
+                                  "mappings": {"properties": {"fp": {"type": "simhash"}}}})
+        call("POST", "/_reindex?refresh=true", {"source": {"index": MINHASH_INDEX, "_source": ["content"]},
+                                                "dest": {"index": fresh, "pipeline": "upgrade-check-v2"}})
+        algorithm = call("GET", f"/{fresh}/_mapping")[fresh]["mappings"]["properties"]["fp"]["algorithm"]
+        for page_id, _ in demo_pages():
+            hits = call("POST", f"/{fresh}/_search", {"size": 100, "_source": False, "query": {"near_duplicate": {
+                "field": "fp", "max_distance": 0, "like": {"_index": fresh, "_id": page_id}}}})["hits"]["hits"]
+            if page_id not in {h["_id"] for h in hits}:
+                fail(f"page {page_id} reindexed through today's default pipeline is not found by itself")
+        call("DELETE", f"/{fresh}")
+        call("DELETE", "/_ingest/pipeline/upgrade-check-v2")
+        log(f"reindexed into today's layout with {self.version}'s algorithm (max_distance {max_distance}): same "
+            f"fingerprints and answers, k = 16 served ({wide['hits']['total']['value']} hits for a probe); through "
+            f"today's default pipeline ({algorithm.split(':')[0]}): every page found by itself")
+
+    def run(self):
+        old_os = self.release["opensearch"]
+        old_zip = release_zip(self.version)
+        new_zip = current_zip(old_os)
+        later_zip = current_zip(self.then_opensearch) if self.then_opensearch else None
+        log(f"node with near-duplicate {self.version} on OpenSearch {old_os}")
+        node("start", old_os, old_zip)
+        try:
+            self.fill()
+            log(f"upgrading the plugin to {os.path.basename(new_zip)} on the same data")
+            node("upgrade", old_os, new_zip)
+            log(f"running: {[(p['component'], p['version']) for p in call('GET', '/_cat/plugins?format=json')]}")
+            self.compare(self.snapshot(), f"after the plugin upgrade {self.version} -> {os.path.basename(new_zip)}")
+            self.check_larger_k_names_reindex()
+            self.check_old_pipelines()
+            self.check_reindex()
+            if later_zip:
+                log(f"upgrading OpenSearch to {self.then_opensearch} with {os.path.basename(later_zip)} on the same data")
+                node("upgrade", self.then_opensearch, later_zip)
+                self.compare(self.snapshot(), f"after the OpenSearch upgrade to {self.then_opensearch}")
+                self.check_larger_k_names_reindex()
+        finally:
+            node("stop", self.then_opensearch or old_os)
+        log(f"{self.version} -> this build: passed")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--from", dest="releases", action="append", choices=sorted(RELEASES),
+                        help="the previous release to upgrade from (repeatable; default: all)")
+    parser.add_argument("--then-opensearch", metavar="VERSION",
+                        help="afterwards also upgrade OpenSearch to VERSION (e.g. 3.8.0) on the same data")
+    args = parser.parse_args()
+    for version in args.releases or sorted(RELEASES):
+        Upgrade(version, args.then_opensearch).run()
+    log("passed")
+
+
+if __name__ == "__main__":
+    main()

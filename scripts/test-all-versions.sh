@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite (scripts/test.sh: unit and internal-cluster tests, REST tests on a real node, the restart
 # check, the zip check) once for every supported OpenSearch version, from a clean build each time, and prints one
-# line per version. Slow (about 6 minutes per version on 2 cores); scripts/test.sh alone tests the default version.
+# line per version. Slow (6-9 minutes per version on 2 cores); scripts/test.sh alone tests the default version.
 #   scripts/test-all-versions.sh               # every version in SUPPORTED_OPENSEARCH_VERSIONS (scripts/env.sh)
 #   scripts/test-all-versions.sh 3.6.0 3.7.0   # only these
 # Logs: target/test-all-versions/<version>.log (kept across the clean builds). Ends with the default version built.

@@ -26,6 +26,7 @@ final class TextExtractor {
         List<String> lines = text.lines().toList();
         int end = referencesStart(lines);
         List<TextBlock> blocks = new ArrayList<>();
+        List<Boolean> listItems = new ArrayList<>();
         StringBuilder paragraph = new StringBuilder();
         for (int i = 0; i < end; i++) {
             String line = lines.get(i).strip();
@@ -33,15 +34,19 @@ final class TextExtractor {
             // navigation lists are classified line by line while wrapped running text stays one block
             boolean standalone = LIST_BULLET.matcher(line).find() || LINK_MARKER.matcher(line).find();
             if (line.isEmpty() || standalone) {
-                flush(paragraph, blocks);
-                if (standalone) blocks.add(block(line));
+                flush(paragraph, blocks, listItems);
+                if (standalone) {
+                    blocks.add(block(line));
+                    listItems.add(LIST_BULLET.matcher(line).find());
+                }
             } else {
                 if (paragraph.length() > 0) paragraph.append(' ');
                 paragraph.append(line);
             }
         }
-        flush(paragraph, blocks);
+        flush(paragraph, blocks, listItems);
         boolean[] content = TextBlock.classify(blocks, keepSentences);
+        if (keepSentences) dropMenus(blocks, listItems, content); // version 2
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < blocks.size(); i++) {
             if (content[i]) sb.append(blocks.get(i).text).append('\n');
@@ -49,8 +54,34 @@ final class TextExtractor {
         return sb.toString();
     }
 
-    private static void flush(StringBuilder paragraph, List<TextBlock> blocks) {
+    /**
+     * Version 2: a run of at least {@link #MENU_MIN_ITEMS} list items that are all short labels (at most
+     * {@link #MENU_MAX_WORDS} words, none reading as a sentence) is a menu or a link list of the page's template, as
+     * the HTML page's {@code nav}, sidebar and "related" lists are: a text dump loses the markup and the links that
+     * tell them apart, not their shape.
+     */
+    private static void dropMenus(List<TextBlock> blocks, List<Boolean> listItems, boolean[] content) {
+        int i = 0;
+        while (i < blocks.size()) {
+            int end = i;
+            while (end < blocks.size() && listItems.get(end) && isLabel(blocks.get(end))) end++;
+            if (end - i >= MENU_MIN_ITEMS) {
+                for (int j = i; j < end; j++) content[j] = false;
+            }
+            i = Math.max(end, i + 1);
+        }
+    }
+
+    static final int MENU_MIN_ITEMS = 4;
+    static final int MENU_MAX_WORDS = 8;
+
+    private static boolean isLabel(TextBlock b) {
+        return b.words <= MENU_MAX_WORDS && TextBlock.readsAsSentence(b) == false;
+    }
+
+    private static void flush(StringBuilder paragraph, List<TextBlock> blocks, List<Boolean> listItems) {
         if (paragraph.length() > 0) {
+            listItems.add(false);
             blocks.add(block(paragraph.toString()));
             paragraph.setLength(0);
         }

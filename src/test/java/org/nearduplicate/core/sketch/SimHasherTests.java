@@ -83,6 +83,22 @@ public class SimHasherTests extends RandomizedTest {
         assertEquals(String.join(" ", expected.values()) + " ", actual.toString());
     }
 
+    /** Version 2 drops a text dump's menus: runs of 4+ list items that are short labels, not sentences. */
+    @Test
+    public void testVersion2DropsMenusOfTextDumps() {
+        String dump = "Example Hub\n\n  - Home\n  - Network configuration\n  - Package management tips\n  - Backup and recovery\n\n"
+            + "The old harbor bridge reopened to traffic on Monday morning after two years of repairs.\n\n"
+            + "Options:\n\n  - Radius: the blur radius.\n  - Quality: slower but smoother.\n\n"
+            + "Engineers replaced the rusted steel deck and rebuilt both approach ramps before the opening.\n\n"
+            + "### Most read\n\n  - Debian package internals\n  - Printable data\n  - The kernel\n  - Source code merge tools\n";
+        String main = DEFAULT.extractText(dump);
+        assertTrue(main, main.contains("harbor bridge reopened"));
+        assertTrue("items that read as sentences stay: " + main, main.contains("Radius: the blur radius."));
+        for (String menu : new String[] { "Network configuration", "Package management tips", "Printable data", "Source code merge tools" }) {
+            assertFalse("[" + menu + "] is a menu item: " + main, main.contains(menu));
+        }
+    }
+
     /**
      * Version 2's extraction keeps a short sentence that version 1's word-count rules drop (a sentence between a heading
      * and a short line), in the HTML page and in its text dump alike.

@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch.index.query;
 
 import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.opensearch.common.OptionValues;
 import org.nearduplicate.lucene.MinHashQuery;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
@@ -193,9 +194,9 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
                 } else if (CANDIDATES.match(current, parser.getDeprecationHandler())) {
                     candidates = Candidates.parse(parser.text());
                 } else if (IGNORE_UNMAPPED.match(current, parser.getDeprecationHandler())) {
-                    ignoreUnmapped = parser.booleanValue();
+                    ignoreUnmapped = OptionValues.booleanValue(parser, NAME, current);
                 } else if (BOOST_FIELD.match(current, parser.getDeprecationHandler())) {
-                    boost = parser.floatValue();
+                    boost = OptionValues.floatValue(parser, NAME, current);
                 } else if (NAME_FIELD.match(current, parser.getDeprecationHandler())) {
                     queryName = parser.text();
                 } else {

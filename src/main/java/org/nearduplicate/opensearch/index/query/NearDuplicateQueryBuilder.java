@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch.index.query;
 
 import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.opensearch.common.OptionValues;
 import org.nearduplicate.lucene.NearDuplicateQuery;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
@@ -199,11 +200,11 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
             } else if (MAX_DISTANCE_FIELD.match(current, parser.getDeprecationHandler())) {
                 maxDistance = MaxDistance.parse(parser, NAME);
             } else if (ALLOW_SCAN_FIELD.match(current, parser.getDeprecationHandler())) {
-                allowScan = parser.booleanValue();
+                allowScan = OptionValues.booleanValue(parser, NAME, current);
             } else if (IGNORE_UNMAPPED_FIELD.match(current, parser.getDeprecationHandler())) {
-                ignoreUnmapped = parser.booleanValue();
+                ignoreUnmapped = OptionValues.booleanValue(parser, NAME, current);
             } else if (BOOST_FIELD.match(current, parser.getDeprecationHandler())) {
-                boost = parser.floatValue();
+                boost = OptionValues.floatValue(parser, NAME, current);
             } else if (NAME_FIELD.match(current, parser.getDeprecationHandler())) {
                 queryName = parser.text();
             } else {

@@ -2,6 +2,7 @@ package org.nearduplicate.opensearch.search.rescore;
 
 import org.nearduplicate.opensearch.common.MaxDistance;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.common.OptionValues;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
 import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
@@ -194,9 +195,9 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
                     throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] " + e.getMessage());
                 }
             } else if (QUERY_WEIGHT_FIELD.match(current, parser.getDeprecationHandler())) {
-                queryWeight = parser.floatValue();
+                queryWeight = OptionValues.floatValue(parser, NAME, current);
             } else if (RESCORE_WEIGHT_FIELD.match(current, parser.getDeprecationHandler())) {
-                rescoreWeight = parser.floatValue();
+                rescoreWeight = OptionValues.floatValue(parser, NAME, current);
             } else {
                 throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer does not support [" + current + "]");
             }

@@ -214,11 +214,7 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
 
     /** {@code min_similarity}: a number (or numeric string) between 0 and 1; shared with the rescorer. */
     public static double parseMinSimilarity(XContentParser parser, String owner) throws IOException {
-        XContentParser.Token token = parser.currentToken();
-        if (token != XContentParser.Token.VALUE_NUMBER && token != XContentParser.Token.VALUE_STRING) {
-            throw new ParsingException(parser.getTokenLocation(), "[" + owner + "] [min_similarity] must be a number");
-        }
-        return checkMinSimilarity(parser.doubleValue(), owner);
+        return checkMinSimilarity(OptionValues.doubleValue(parser, owner, MIN_SIMILARITY.getPreferredName()), owner);
     }
 
     public static double checkMinSimilarity(double minSimilarity, String owner) {

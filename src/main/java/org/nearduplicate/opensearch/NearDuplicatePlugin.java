@@ -16,9 +16,10 @@ import org.nearduplicate.opensearch.ingest.SimHashProcessor;
 import org.nearduplicate.opensearch.search.fetch.NearDuplicateDistanceFetchSubPhase;
 import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorerBuilder;
 import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsAction;
-import org.nearduplicate.opensearch.action.groups.NearDuplicateShardKeysAction;
+import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsTask;
+import org.nearduplicate.opensearch.action.groups.NearDuplicateShardFingerprintsAction;
 import org.nearduplicate.opensearch.action.groups.TransportNearDuplicateGroupsAction;
-import org.nearduplicate.opensearch.action.groups.TransportNearDuplicateShardKeysAction;
+import org.nearduplicate.opensearch.action.groups.TransportNearDuplicateShardFingerprintsAction;
 import org.nearduplicate.opensearch.rest.RestNearDuplicateGroupsAction;
 import org.nearduplicate.opensearch.rest.RestSimHashAction;
 import org.opensearch.action.ActionRequest;
@@ -58,6 +59,7 @@ import org.opensearch.rest.RestController;
 import org.opensearch.rest.RestHandler;
 import org.opensearch.search.DocValueFormat;
 import org.opensearch.search.fetch.FetchSubPhase;
+import org.opensearch.tasks.Task;
 
 import java.util.Collection;
 import java.util.List;
@@ -145,7 +147,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     ) {
         this.clusterService.set(clusterService);
         clusterService.addListener(event -> event.indicesDeleted().forEach(index -> recentWindows.removeIndex(index.getName())));
-        return List.of();
+        return List.of(engine); // injected into the transport actions
     }
 
     @Override
@@ -197,14 +199,17 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
 
     @Override
     public List<NamedWriteableRegistry.Entry> getNamedWriteables() {
-        return List.of(new NamedWriteableRegistry.Entry(DocValueFormat.class, SimHashDocValueFormat.NAME, SimHashDocValueFormat::readFrom));
+        return List.of(
+            new NamedWriteableRegistry.Entry(DocValueFormat.class, SimHashDocValueFormat.NAME, SimHashDocValueFormat::readFrom),
+            new NamedWriteableRegistry.Entry(Task.Status.class, NearDuplicateGroupsTask.Status.NAME, NearDuplicateGroupsTask.Status::new)
+        );
     }
 
     @Override
     public List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> getActions() {
         return List.of(
             new ActionHandler<>(NearDuplicateGroupsAction.INSTANCE, TransportNearDuplicateGroupsAction.class),
-            new ActionHandler<>(NearDuplicateShardKeysAction.INSTANCE, TransportNearDuplicateShardKeysAction.class)
+            new ActionHandler<>(NearDuplicateShardFingerprintsAction.INSTANCE, TransportNearDuplicateShardFingerprintsAction.class)
         );
     }
 

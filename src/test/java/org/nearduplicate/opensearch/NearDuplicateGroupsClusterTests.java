@@ -1,9 +1,9 @@
 package org.nearduplicate.opensearch;
 
 import org.nearduplicate.lucene.NearDuplicateQueryTests;
-import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.opensearch.action.groups.DuplicateGroupCollector;
+import org.nearduplicate.opensearch.action.groups.GroupsComputation;
+import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsTask;
 import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsAction;
 import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsRequest;
 import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsResponse;
@@ -84,17 +84,18 @@ public class NearDuplicateGroupsClusterTests extends OpenSearchIntegTestCase {
         return x;
     }
 
-    private void indexCorpus(String index, Map<String, Long> corpus, int shards, int blocks, int kMax) {
+    void indexCorpus(String index, Map<String, Long> corpus, int shards, int blocks, int kMax) {
         assertAcked(
             prepareCreate(index).setSettings(Settings.builder().put("index.number_of_shards", shards).put("index.number_of_replicas", randomIntBetween(0, 1)))
                 .setMapping("fp", "type=simhash,blocks=" + blocks + ",max_distance=" + kMax)
         );
         // several bulks, so that shards have several segments
         List<String> ids = new ArrayList<>(corpus.keySet());
-        for (int from = 0; from < ids.size(); from += 150) {
+        int batch = Math.max(150, ids.size() / 8);
+        for (int from = 0; from < ids.size(); from += batch) {
             BulkRequestBuilder bulk = client().prepareBulk();
-            for (String id : ids.subList(from, Math.min(ids.size(), from + 150))) {
-                bulk.add(client().prepareIndex(index).setId(id).setSource("fp", Fingerprints.toHex(corpus.get(id))));
+            for (String id : ids.subList(from, Math.min(ids.size(), from + batch))) {
+                bulk.add(client().prepareIndex(index).setId(id).setRouting(routing(id)).setSource("fp", Fingerprints.toHex(corpus.get(id))));
             }
             BulkResponse r = bulk.get();
             assertFalse(r.buildFailureMessage(), r.hasFailures());
@@ -102,6 +103,11 @@ public class NearDuplicateGroupsClusterTests extends OpenSearchIntegTestCase {
         }
         client().prepareIndex(index).setId("no-fp").setSource("other", 1).get();
         ensureGreen(index);
+    }
+
+    /** Every seventh document has a custom routing, which the groups must report (a write-back needs it). */
+    static String routing(String id) {
+        return id.hashCode() % 7 == 0 ? "r-" + id : null;
     }
 
     private NearDuplicateGroupsResponse groups(NearDuplicateGroupsRequest request) {
@@ -113,32 +119,32 @@ public class NearDuplicateGroupsClusterTests extends OpenSearchIntegTestCase {
             String index = "corpus" + round;
             int blocks = randomIntBetween(4, 7);
             int kMax = randomIntBetween(1, 3);
-            Map<String, Long> corpus = randomCorpus(randomIntBetween(200, 600), kMax + 2);
+            // any k, whatever the layout: the groups are computed from the doc values, not from the field's keys
+            int k = randomIntBetween(0, 20);
+            Map<String, Long> corpus = randomCorpus(randomIntBetween(200, 600), k + 3);
             int shards = round == 0 ? 1 : randomIntBetween(2, 4);
             indexCorpus(index, corpus, shards, blocks, kMax);
             // deleted documents are not scanned
             List<String> deleted = randomSubsetOf(randomIntBetween(0, 10), corpus.keySet());
             for (String id : deleted) {
-                client().prepareDelete(index, id).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+                client().prepareDelete(index, id).setRouting(routing(id)).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
                 corpus.remove(id);
             }
-            int k = randomIntBetween(0, kMax);
             long[] pairs = new long[1];
             Set<Set<String>> expected = bruteForce(corpus, k, pairs);
 
-            NearDuplicateGroupsRequest request = new NearDuplicateGroupsRequest(index, "fp").maxDistance(k)
-                .partitions(randomIntBetween(1, 8))
-                .size(10_000);
+            NearDuplicateGroupsRequest request = new NearDuplicateGroupsRequest(index, "fp").maxDistance(k).size(10_000);
             NearDuplicateGroupsResponse response = groups(request);
             Set<Set<String>> actual = new HashSet<>();
             String previous = "";
             for (NearDuplicateGroupsResponse.Group g : response.groups()) {
                 Set<String> members = new TreeSet<>();
                 long rep = corpus.get(g.representative());
-                for (DuplicateGroupCollector.Member m : g.members()) {
+                for (GroupsComputation.Member m : g.members()) {
                     members.add(m.id());
                     assertEquals((long) corpus.get(m.id()), m.fingerprint());
                     assertEquals(Fingerprints.distance(rep, m.fingerprint()), m.distance());
+                    assertEquals(routing(m.id()), m.routing());
                 }
                 assertEquals(((TreeSet<String>) members).first(), g.representative());
                 assertTrue("sorted by representative", g.representative().compareTo(previous) > 0);
@@ -173,21 +179,27 @@ public class NearDuplicateGroupsClusterTests extends OpenSearchIntegTestCase {
     public void testErrors() {
         assertAcked(prepareCreate("errors").setMapping("fp", "type=simhash,blocks=4,max_distance=2", "title", "type=text"));
         client().prepareIndex("errors").setId("1").setSource("fp", "0000000000000001").setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
-        Exception tooFar = expectThrows(Exception.class, () -> groups(new NearDuplicateGroupsRequest("errors", "fp").maxDistance(3)));
-        assertThat(ExceptionsHelper.unwrapCause(tooFar).getMessage(), containsString("exceeds [2], the largest distance the groups API answers"));
-        assertEquals(RestStatus.BAD_REQUEST, ExceptionsHelper.status(tooFar));
+        client().prepareIndex("errors").setId("2").setSource("fp", "00000000000000ff").setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        // beyond the mapping's max_distance: answered all the same (the keys are not used)
+        NearDuplicateGroupsResponse far = groups(new NearDuplicateGroupsRequest("errors", "fp").maxDistance(7));
+        assertEquals(1, far.groupCount());
+        assertEquals(7, far.maxDistance());
+        assertEquals(0, groups(new NearDuplicateGroupsRequest("errors", "fp").maxDistance(6)).groupCount());
+        // the default: the recommended k of the field's algorithm
+        assertEquals(15, groups(new NearDuplicateGroupsRequest("errors", "fp")).maxDistance());
         Exception wrongType = expectThrows(Exception.class, () -> groups(new NearDuplicateGroupsRequest("errors", "title")));
         assertThat(ExceptionsHelper.unwrapCause(wrongType).getMessage(), containsString("is of type [text], expected [simhash]"));
         expectThrows(Exception.class, () -> groups(new NearDuplicateGroupsRequest("missing-index", "fp")));
     }
 
     public void testCancellation() throws Exception {
-        Map<String, Long> corpus = randomCorpus(1500, 4);
-        indexCorpus("big", corpus, 3, 6, 3);
-        // 20 combinations x 256 partitions = 5120 rounds over 3 shards: long enough to be seen and cancelled
+        Map<String, Long> corpus = new TreeMap<>();
+        for (int i = 0; i < 40_000; i++) corpus.put("d" + i, randomLong());
+        indexCorpus("big", corpus, 3, 4, 3);
+        // k = 40 over 40,000 random fingerprints: the brute force, 800M comparisons, long enough to be seen and cancelled
         ActionFuture<NearDuplicateGroupsResponse> future = client().execute(
             NearDuplicateGroupsAction.INSTANCE,
-            new NearDuplicateGroupsRequest("big", "fp").partitions(256)
+            new NearDuplicateGroupsRequest("big", "fp").maxDistance(40)
         );
         TaskInfo running = null;
         for (int i = 0; i < 200 && running == null; i++) {
@@ -201,43 +213,12 @@ public class NearDuplicateGroupsClusterTests extends OpenSearchIntegTestCase {
         assertNotNull("the task shows in _tasks", running);
         assertTrue(running.isCancellable());
         assertThat(running.getDescription(), containsString("near_duplicate groups index[big] field[fp]"));
+        assertTrue(String.valueOf(running.getStatus()), running.getStatus() instanceof NearDuplicateGroupsTask.Status);
         client().admin().cluster().prepareCancelTasks().setTaskId(running.getTaskId()).get();
         ExecutionException e = expectThrows(ExecutionException.class, future::get);
         assertNotNull(e.toString(), ExceptionsHelper.unwrap(e, TaskCancelledException.class));
         assertBusy(() -> assertTrue(
             client().admin().cluster().prepareListTasks().setActions(NearDuplicateGroupsAction.NAME + "*").get().getTasks().isEmpty()
         ));
-    }
-
-    /** The collector alone, fed with keys computed by the layout, against brute force (no cluster needed). */
-    public void testCollectorAgainstBruteForce() {
-        for (int round = 0; round < 20; round++) {
-            int blocks = randomIntBetween(2, 8);
-            int kMax = randomIntBetween(0, Math.min(blocks - 1, 4));
-            BlockLayout layout = new BlockLayout(blocks, kMax);
-            int k = randomIntBetween(0, kMax);
-            Map<String, Long> corpus = randomCorpus(randomIntBetween(10, 300), kMax + 2);
-            DuplicateGroupCollector collector = new DuplicateGroupCollector(layout, k);
-            for (int c = 0; c < layout.keyCount(); c++) {
-                Map<String, List<String>> byKey = new HashMap<>();
-                for (Map.Entry<String, Long> e : corpus.entrySet()) {
-                    byKey.computeIfAbsent(layout.keyToString(layout.keys(e.getValue())[c]), x -> new ArrayList<>()).add(e.getKey());
-                }
-                for (List<String> ids : byKey.values()) {
-                    long[] fps = ids.stream().mapToLong(corpus::get).toArray();
-                    collector.addKey(c, fps, ids.toArray(new String[0]), ids.size(), () -> {});
-                }
-            }
-            long[] pairs = new long[1];
-            Set<Set<String>> expected = bruteForce(corpus, k, pairs);
-            Set<Set<String>> actual = new HashSet<>();
-            for (DuplicateGroupCollector.Group g : collector.groups(() -> {})) {
-                Set<String> members = new TreeSet<>();
-                g.members().forEach(m -> members.add(m.id()));
-                actual.add(members);
-            }
-            assertEquals(expected, actual);
-            assertEquals(pairs[0], collector.verifiedPairs());
-        }
     }
 }

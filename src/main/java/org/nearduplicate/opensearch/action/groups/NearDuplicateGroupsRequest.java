@@ -9,7 +9,6 @@ import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.tasks.TaskId;
 import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.tasks.CancellableTask;
 import org.opensearch.tasks.Task;
 
 import java.io.IOException;
@@ -20,7 +19,6 @@ import static org.opensearch.action.ValidateActions.addValidationError;
 /** The groups request; see docs/workflows.md for the options. */
 public class NearDuplicateGroupsRequest extends ActionRequest implements IndicesRequest {
     public static final int DEFAULT_SIZE = 100;
-    public static final int DEFAULT_PARTITIONS = 4;
     public static final int DEFAULT_MAX_MEMBERS = 1000;
 
     private String index;
@@ -28,7 +26,6 @@ public class NearDuplicateGroupsRequest extends ActionRequest implements Indices
     private Integer maxDistance;
     private int size = DEFAULT_SIZE;
     private String after;
-    private int partitions = DEFAULT_PARTITIONS;
     private int maxMembers = DEFAULT_MAX_MEMBERS;
 
     public NearDuplicateGroupsRequest(String index, String field) {
@@ -43,7 +40,6 @@ public class NearDuplicateGroupsRequest extends ActionRequest implements Indices
         maxDistance = in.readOptionalVInt();
         size = in.readVInt();
         after = in.readOptionalString();
-        partitions = in.readVInt();
         maxMembers = in.readVInt();
     }
 
@@ -55,11 +51,10 @@ public class NearDuplicateGroupsRequest extends ActionRequest implements Indices
         out.writeOptionalVInt(maxDistance);
         out.writeVInt(size);
         out.writeOptionalString(after);
-        out.writeVInt(partitions);
         out.writeVInt(maxMembers);
     }
 
-    /** Reads the body: {@code field}, {@code max_distance}, {@code size}, {@code after}, {@code partitions}, {@code max_members}. */
+    /** Reads the body: {@code field}, {@code max_distance}, {@code size}, {@code after}, {@code max_members}. */
     public static NearDuplicateGroupsRequest fromXContent(String index, XContentParser parser) throws IOException {
         Map<String, Object> body = parser.map();
         NearDuplicateGroupsRequest request = new NearDuplicateGroupsRequest(index, null);
@@ -70,7 +65,10 @@ public class NearDuplicateGroupsRequest extends ActionRequest implements Indices
                 case MaxDistance.NAME -> request.maxDistance = MaxDistance.parse(v, null);
                 case "size" -> request.size = integer(e.getKey(), v);
                 case "after" -> request.after = v == null ? null : string(e.getKey(), v);
-                case "partitions" -> request.partitions = integer(e.getKey(), v);
+                case "partitions" -> throw new IllegalArgumentException(
+                    "[_near_duplicates] option [partitions] was removed in 0.4.0: the groups are computed from the fingerprints' doc values, "
+                        + "for any max_distance, and the near_duplicate breaker bounds their memory"
+                );
                 case "max_members" -> request.maxMembers = integer(e.getKey(), v);
                 default -> throw new IllegalArgumentException("[_near_duplicates] unknown option [" + e.getKey() + "]");
             }
@@ -101,25 +99,19 @@ public class NearDuplicateGroupsRequest extends ActionRequest implements Indices
             }
         }
         if (size < 0 || size > 10_000) e = addValidationError("[size] must be between 0 and 10000, got " + size, e);
-        if (partitions < 1 || partitions > 256) e = addValidationError("[partitions] must be between 1 and 256, got " + partitions, e);
         if (maxMembers < 1) e = addValidationError("[max_members] must be at least 1, got " + maxMembers, e);
         return e;
     }
 
     @Override
     public Task createTask(long id, String type, String action, TaskId parentTaskId, Map<String, String> headers) {
-        return new CancellableTask(id, type, action, getDescription(), parentTaskId, headers) {
-            @Override
-            public boolean shouldCancelChildrenOnCancellation() {
-                return true;
-            }
-        };
+        return new NearDuplicateGroupsTask(id, type, action, getDescription(), parentTaskId, headers);
     }
 
     @Override
     public String getDescription() {
         return "near_duplicate groups index[" + index + "] field[" + field + "] max_distance[" + (maxDistance == null ? "mapping" : maxDistance)
-            + "] partitions[" + partitions + "]";
+            + "]";
     }
 
     @Override
@@ -164,15 +156,6 @@ public class NearDuplicateGroupsRequest extends ActionRequest implements Indices
 
     public NearDuplicateGroupsRequest after(String after) {
         this.after = after;
-        return this;
-    }
-
-    public int partitions() {
-        return partitions;
-    }
-
-    public NearDuplicateGroupsRequest partitions(int partitions) {
-        this.partitions = partitions;
         return this;
     }
 

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.nearduplicate.core.groups.HammingGroups;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -15,7 +16,7 @@ import java.util.List;
 public class NearDuplicateGroupsResponse extends ActionResponse implements ToXContentObject {
 
     /** A returned group; {@code size} is the full size even when {@code members} is cut at {@code max_members}. */
-    public record Group(String representative, int size, long verifiedPairs, List<DuplicateGroupCollector.Member> members) {}
+    public record Group(String representative, int size, long verifiedPairs, List<GroupsComputation.Member> members) {}
 
     private final String index;
     private final String field;
@@ -26,6 +27,7 @@ public class NearDuplicateGroupsResponse extends ActionResponse implements ToXCo
     private final long verifiedPairs;
     private final long groupCount;
     private final long docsInGroups;
+    private final HammingGroups.Plan plan;
     private final List<Group> groups;
     private final String nextAfter;
 
@@ -39,6 +41,7 @@ public class NearDuplicateGroupsResponse extends ActionResponse implements ToXCo
         long verifiedPairs,
         long groupCount,
         long docsInGroups,
+        HammingGroups.Plan plan,
         List<Group> groups,
         String nextAfter
     ) {
@@ -51,6 +54,7 @@ public class NearDuplicateGroupsResponse extends ActionResponse implements ToXCo
         this.verifiedPairs = verifiedPairs;
         this.groupCount = groupCount;
         this.docsInGroups = docsInGroups;
+        this.plan = plan;
         this.groups = groups;
         this.nextAfter = nextAfter;
     }
@@ -66,6 +70,7 @@ public class NearDuplicateGroupsResponse extends ActionResponse implements ToXCo
         verifiedPairs = in.readVLong();
         groupCount = in.readVLong();
         docsInGroups = in.readVLong();
+        plan = new HammingGroups.Plan(in.readVInt(), in.readVInt(), in.readVInt(), in.readVInt(), in.readDouble());
         int n = in.readVInt();
         groups = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -73,9 +78,9 @@ public class NearDuplicateGroupsResponse extends ActionResponse implements ToXCo
             int size = in.readVInt();
             long pairs = in.readVLong();
             int m = in.readVInt();
-            List<DuplicateGroupCollector.Member> members = new ArrayList<>(m);
+            List<GroupsComputation.Member> members = new ArrayList<>(m);
             for (int j = 0; j < m; j++) {
-                members.add(new DuplicateGroupCollector.Member(in.readString(), in.readLong(), in.readVInt()));
+                members.add(new GroupsComputation.Member(in.readString(), in.readOptionalString(), in.readLong(), in.readVInt()));
             }
             groups.add(new Group(rep, size, pairs, members));
         }
@@ -93,14 +98,20 @@ public class NearDuplicateGroupsResponse extends ActionResponse implements ToXCo
         out.writeVLong(verifiedPairs);
         out.writeVLong(groupCount);
         out.writeVLong(docsInGroups);
+        out.writeVInt(plan.blocks());
+        out.writeVInt(plan.keyBlocks());
+        out.writeVInt(plan.tables());
+        out.writeVInt(plan.bucketBits());
+        out.writeDouble(plan.estimatedComparisons());
         out.writeVInt(groups.size());
         for (Group g : groups) {
             out.writeString(g.representative());
             out.writeVInt(g.size());
             out.writeVLong(g.verifiedPairs());
             out.writeVInt(g.members().size());
-            for (DuplicateGroupCollector.Member m : g.members()) {
+            for (GroupsComputation.Member m : g.members()) {
                 out.writeString(m.id());
+                out.writeOptionalString(m.routing());
                 out.writeLong(m.fingerprint());
                 out.writeVInt(m.distance());
             }
@@ -122,6 +133,12 @@ public class NearDuplicateGroupsResponse extends ActionResponse implements ToXCo
         builder.field("groups", groupCount);
         builder.field("docs_in_groups", docsInGroups);
         builder.endObject();
+        // how the run was cut (Manku's tables): what the cost of another max_distance would be is in docs/workflows.md
+        builder.startObject("plan");
+        builder.field("blocks", plan.blocks());
+        builder.field("key_blocks", plan.keyBlocks());
+        builder.field("tables", plan.tables());
+        builder.endObject();
         builder.startArray("groups");
         for (Group g : groups) {
             builder.startObject();
@@ -129,8 +146,10 @@ public class NearDuplicateGroupsResponse extends ActionResponse implements ToXCo
             builder.field("size", g.size());
             builder.field("verified_pairs", g.verifiedPairs());
             builder.startArray("members");
-            for (DuplicateGroupCollector.Member m : g.members()) {
-                builder.startObject().field("_id", m.id()).field("fingerprint", Fingerprints.toHex(m.fingerprint())).field("distance", m.distance()).endObject();
+            for (GroupsComputation.Member m : g.members()) {
+                builder.startObject().field("_id", m.id());
+                if (m.routing() != null) builder.field("_routing", m.routing());
+                builder.field("fingerprint", Fingerprints.toHex(m.fingerprint())).field("distance", m.distance()).endObject();
             }
             builder.endArray();
             builder.endObject();

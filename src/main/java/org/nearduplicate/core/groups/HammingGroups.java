@@ -1,0 +1,311 @@
+package org.nearduplicate.core.groups;
+
+import java.util.Arrays;
+
+/**
+ * All pairs of fingerprints within Hamming distance k, as connected components, without comparing all pairs and
+ * without quadratic work in unrelated fingerprints (Manku, Jain and Das Sarma's batch mode, with hashed buckets
+ * instead of sorted runs).
+ *
+ * <p>The 64 bits are cut into {@code b} blocks. Two fingerprints within distance k differ in at most k blocks, so
+ * they agree on at least {@code b - k} of them. One <em>table</em> per choice of {@code b - k} blocks: the
+ * fingerprints are bucketed by the bits of those blocks (a counting sort into 2^B buckets, O(n) per table), and only
+ * fingerprints of one bucket are compared. Every pair within k shares the key of at least one table, so the result is
+ * exact for any k. A pair is counted (and united) only in the first table whose key it shares, the lowest
+ * {@code b - k} blocks on which it agrees, so each pair is counted once however many tables it shares. {@code b} is
+ * chosen per run to minimise the estimated work: tables times (bucketing + expected comparisons in a bucket).
+ *
+ * <p>The input is the sorted distinct fingerprints with the number of documents holding each: identical fingerprints
+ * are one vertex, so a thousand exact copies cost nothing more than one. Memory: the input, an {@code int} parent and
+ * a {@code long} pair count per distinct fingerprint, and per table a {@code long} per fingerprint plus an
+ * {@code int} per bucket; {@link #memoryBytes} gives the total for accounting before anything is allocated.
+ */
+public final class HammingGroups {
+
+    /** Largest number of bucket bits: 2^22 {@code int} counters, 16 MiB (more buckets only save cheap mask checks). */
+    static final int MAX_BUCKET_BITS = 22;
+    /** Estimated cost of bucketing one fingerprint in one table, in comparisons. */
+    private static final double BUCKETING_COST = 6.0;
+
+    /** Told after every table; {@link #checkCancelled} is called every few thousand buckets and may throw. */
+    public interface Progress {
+        void tableDone(int done, int total);
+
+        default void checkCancelled() {}
+    }
+
+    /**
+     * How a run is cut: {@code blocks} blocks, one table per choice of {@code keyBlocks} of them ({@code tables} in
+     * all), {@code bucketBits} hashed bits per table. The brute force is one block and no key block.
+     */
+    public record Plan(int blocks, int keyBlocks, int tables, int bucketBits, double estimatedComparisons) {}
+
+    /** The components and counts of one run. {@link #root} and {@link #pairsAt} are indexed like the input. */
+    public static final class Result {
+        private final int[] parent;
+        private final long[] pairsAt;
+        private final long comparisons;
+        private final long verifiedPairs;
+        private final Plan plan;
+
+        Result(int[] parent, long[] pairsAt, long comparisons, long verifiedPairs, Plan plan) {
+            this.parent = parent;
+            this.pairsAt = pairsAt;
+            this.comparisons = comparisons;
+            this.verifiedPairs = verifiedPairs;
+            this.plan = plan;
+        }
+
+        /** The component of distinct fingerprint {@code i}: the smallest index in it. */
+        public int root(int i) {
+            int r = i;
+            while (parent[r] != r) r = parent[r];
+            return r;
+        }
+
+        /** The component of every distinct fingerprint, as {@link #root} (the result's own array, flattened in place). */
+        public int[] roots() {
+            for (int i = 0; i < parent.length; i++) parent[i] = parent[parent[i]]; // parents have smaller indices: done first
+            return parent;
+        }
+
+        /** Document pairs within k counted at distinct fingerprint {@code i} (sum them over a component). */
+        public long pairsAt(int i) {
+            return pairsAt[i];
+        }
+
+        /**
+         * Pairs compared (sharing the key of a table): distinct-fingerprint pairs, where a matching pair counts as the
+         * document pairs it stands for; identical copies are not compared (see {@link #verifiedPairs}).
+         */
+        public long comparisons() {
+            return comparisons;
+        }
+
+        /** Document pairs within k, each counted once (identical fingerprints included). */
+        public long verifiedPairs() {
+            return verifiedPairs;
+        }
+
+        public Plan plan() {
+            return plan;
+        }
+    }
+
+    private HammingGroups() {}
+
+    /** The cheapest plan for {@code n} distinct fingerprints and distance {@code k} (0..64). */
+    public static Plan plan(long n, int k) {
+        if (k < 0 || k > 64) throw new IllegalArgumentException("k must be between 0 and 64, got " + k);
+        int bucketBits = bucketBits(n);
+        double allPairs = n * (double) (n - 1) / 2;
+        // b = k + 1 .. 64 blocks (b = 64 with k = 64 would leave no key): the brute force is one table without key
+        Plan best = new Plan(1, 0, 1, 0, allPairs);
+        double bestCost = allPairs + n;
+        for (int b = k + 1; b <= 64; b++) {
+            double tables = binomial(b, k);
+            if (tables > 1e7) break; // already far beyond any useful plan and growing
+            int keyBits = (b - k) * 64 / b; // the narrowest table key
+            int effective = Math.min(keyBits, bucketBits);
+            double comparisons = tables * allPairs / Math.pow(2, effective);
+            double cost = tables * n * BUCKETING_COST + comparisons;
+            if (cost < bestCost) {
+                bestCost = cost;
+                best = new Plan(b, b - k, (int) tables, effective, comparisons);
+            }
+        }
+        return best;
+    }
+
+    /** Heap of the input: the distinct fingerprints and their counts. */
+    public static long inputBytes(long n) {
+        return 12 * n;
+    }
+
+    /** Heap of a {@link Result}: a parent and a pair count per distinct fingerprint. */
+    public static long resultBytes(long n) {
+        return 12 * n;
+    }
+
+    /** Heap used by {@link #find} while it runs, besides the input and the result: one table. */
+    public static long tableBytes(long n, Plan plan) {
+        return 8 * n + (4L << plan.bucketBits()) + 4096;
+    }
+
+    /**
+     * Groups {@code distinct} (sorted ascending as signed longs, no repeats), {@code counts[i]} documents holding
+     * {@code distinct[i]}, at distance {@code k}.
+     */
+    public static Result find(long[] distinct, int[] counts, int k, Progress progress) {
+        return find(distinct, counts, k, plan(distinct.length, k), progress);
+    }
+
+    static Result find(long[] distinct, int[] counts, int k, Plan plan, Progress progress) {
+        int n = distinct.length;
+        if (counts.length != n) throw new IllegalArgumentException("one count per fingerprint");
+        for (int i = 1; i < n; i++) {
+            if (distinct[i - 1] >= distinct[i]) throw new IllegalArgumentException("fingerprints must be sorted and distinct");
+        }
+        int[] parent = new int[n];
+        for (int i = 0; i < n; i++) parent[i] = i;
+        long[] pairsAt = new long[n];
+        long verified = 0;
+        for (int i = 0; i < n; i++) {
+            long c = counts[i];
+            if (c > 1) {
+                pairsAt[i] = c * (c - 1) / 2;
+                verified += pairsAt[i];
+            }
+        }
+        Run run = new Run(distinct, counts, k, plan, parent, pairsAt, progress);
+        run.all();
+        return new Result(parent, pairsAt, run.comparisons, verified + run.verified, plan);
+    }
+
+    private static final class Run {
+        final long[] distinct;
+        final int[] counts;
+        final int k;
+        final Plan plan;
+        final int[] parent;
+        final long[] pairsAt;
+        final Progress progress;
+        final long[] blockMasks;
+        final int keep;
+        long comparisons;
+        long verified;
+
+        Run(long[] distinct, int[] counts, int k, Plan plan, int[] parent, long[] pairsAt, Progress progress) {
+            this.distinct = distinct;
+            this.counts = counts;
+            this.k = k;
+            this.plan = plan;
+            this.parent = parent;
+            this.pairsAt = pairsAt;
+            this.progress = progress;
+            int b = plan.blocks();
+            blockMasks = new long[b];
+            for (int i = 0; i < b; i++) {
+                int from = i * 64 / b, to = (i + 1) * 64 / b;
+                blockMasks[i] = to - from == 64 ? -1L : ((1L << (to - from)) - 1) << from;
+            }
+            keep = plan.keyBlocks();
+        }
+
+        void all() {
+            int b = plan.blocks();
+            int n = distinct.length;
+            if (n < 2) {
+                progress.tableDone(plan.tables(), plan.tables());
+                return;
+            }
+            int bucketBits = plan.bucketBits();
+            int[] start = new int[(1 << bucketBits) + 1];
+            long[] order = new long[n];
+            int[] combination = new int[keep];
+            for (int i = 0; i < keep; i++) combination[i] = i;
+            int done = 0;
+            while (true) {
+                long mask = 0;
+                long tableBlocks = 0;
+                for (int c : combination) {
+                    mask |= blockMasks[c];
+                    tableBlocks |= 1L << c;
+                }
+                table(mask, tableBlocks, bucketBits, start, order);
+                progress.tableDone(++done, plan.tables());
+                if (next(combination, b) == false) break;
+            }
+        }
+
+        /** Next {@code keep}-subset of 0..b-1 in lexicographic order; false after the last. */
+        private static boolean next(int[] c, int b) {
+            int i = c.length - 1;
+            while (i >= 0 && c[i] == b - c.length + i) i--;
+            if (i < 0) return false;
+            c[i]++;
+            for (int j = i + 1; j < c.length; j++) c[j] = c[j - 1] + 1;
+            return true;
+        }
+
+        private void table(long mask, long tableBlocks, int bucketBits, int[] start, long[] order) {
+            int n = distinct.length;
+            int buckets = 1 << bucketBits;
+            Arrays.fill(start, 0);
+            for (long fp : distinct) start[bucket(fp & mask, bucketBits) + 1]++;
+            for (int i = 1; i <= buckets; i++) start[i] += start[i - 1];
+            // place, then restore start[] (the placing shifted every bucket's start to its end)
+            for (long fp : distinct) order[start[bucket(fp & mask, bucketBits)]++] = fp;
+            for (int i = buckets; i > 0; i--) start[i] = start[i - 1];
+            start[0] = 0;
+            for (int bucket = 0; bucket < buckets; bucket++) {
+                int from = start[bucket], to = start[bucket + 1];
+                for (int i = from; i < to; i++) {
+                    if ((i & 0xFFF) == 0) progress.checkCancelled();
+                    long a = order[i];
+                    for (int j = i + 1; j < to; j++) {
+                        long diff = a ^ order[j];
+                        if ((diff & mask) != 0) continue; // another key in the same hashed bucket
+                        comparisons++;
+                        if (Long.bitCount(diff) <= k && firstSharedTable(diff) == tableBlocks) {
+                            pair(a, order[j]);
+                        }
+                    }
+                }
+            }
+            assert start[buckets] == n;
+        }
+
+        /** The blocks of the first table (lexicographic) whose key the pair shares: its lowest {@code keep} agreeing blocks. */
+        private long firstSharedTable(long diff) {
+            long chosen = 0;
+            int need = keep;
+            for (int i = 0; i < blockMasks.length && need > 0; i++) {
+                if ((diff & blockMasks[i]) == 0) {
+                    chosen |= 1L << i;
+                    need--;
+                }
+            }
+            return chosen;
+        }
+
+        private void pair(long a, long b) {
+            int ia = Arrays.binarySearch(distinct, a), ib = Arrays.binarySearch(distinct, b);
+            long p = (long) counts[ia] * counts[ib];
+            verified += p;
+            comparisons += p - 1; // the comparison stands for p document pairs
+            pairsAt[ia] += p;
+            int ra = find(ia), rb = find(ib);
+            if (ra != rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+        }
+
+        private int find(int x) {
+            while (parent[x] != x) {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            return x;
+        }
+    }
+
+    private static int bucket(long key, int bits) {
+        if (bits == 0) return 0;
+        long h = key * 0x9E3779B97F4A7C15L;
+        h ^= h >>> 29;
+        h *= 0xBF58476D1CE4E5B9L;
+        return (int) (h >>> (64 - bits));
+    }
+
+    /** About log2(n) + 1 bits: on average under one fingerprint per bucket, at most {@link #MAX_BUCKET_BITS}. */
+    static int bucketBits(long n) {
+        if (n < 2) return 0;
+        int bits = 64 - Long.numberOfLeadingZeros(n - 1) + 1;
+        return Math.min(bits, MAX_BUCKET_BITS);
+    }
+
+    private static double binomial(int n, int r) {
+        double v = 1;
+        for (int i = 1; i <= r; i++) v = v * (n - r + i) / i;
+        return v;
+    }
+}

@@ -1,0 +1,60 @@
+package org.nearduplicate.opensearch.action.groups;
+
+import org.opensearch.action.ActionRequestValidationException;
+import org.opensearch.action.support.single.shard.SingleShardRequest;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.common.io.stream.StreamOutput;
+import org.opensearch.core.index.shard.ShardId;
+
+import java.io.IOException;
+
+/**
+ * One shard's part of a groups run. Without {@code members}: every live document's fingerprint. With {@code members}
+ * (sorted, distinct): the documents whose fingerprint is one of them, with their {@code _id} and routing.
+ */
+public class NearDuplicateShardFingerprintsRequest extends SingleShardRequest<NearDuplicateShardFingerprintsRequest> {
+    private final ShardId shardId;
+    private final String field;
+    private final long[] members;
+
+    public NearDuplicateShardFingerprintsRequest(ShardId shardId, String field, long[] members) {
+        super(shardId.getIndexName());
+        this.shardId = shardId;
+        this.field = field;
+        this.members = members;
+    }
+
+    public NearDuplicateShardFingerprintsRequest(StreamInput in) throws IOException {
+        super(in);
+        shardId = new ShardId(in);
+        field = in.readString();
+        members = in.readBoolean() ? SortedFingerprints.read(in) : null;
+    }
+
+    @Override
+    public void writeTo(StreamOutput out) throws IOException {
+        super.writeTo(out);
+        shardId.writeTo(out);
+        out.writeString(field);
+        out.writeBoolean(members != null);
+        if (members != null) SortedFingerprints.write(out, members, members.length);
+    }
+
+    @Override
+    public ActionRequestValidationException validate() {
+        return validateNonNullIndex();
+    }
+
+    public ShardId shardId() {
+        return shardId;
+    }
+
+    public String field() {
+        return field;
+    }
+
+    /** The fingerprints whose documents are wanted, sorted and distinct; null for the fingerprints pass. */
+    public long[] members() {
+        return members;
+    }
+}

@@ -17,10 +17,13 @@ import org.nearduplicate.opensearch.search.fetch.NearDuplicateDistanceFetchSubPh
 import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorerBuilder;
 import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsAction;
 import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsTask;
+import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsWriteAction;
+import org.nearduplicate.opensearch.action.groups.TransportNearDuplicateGroupsWriteAction;
 import org.nearduplicate.opensearch.action.groups.NearDuplicateShardFingerprintsAction;
 import org.nearduplicate.opensearch.action.groups.TransportNearDuplicateGroupsAction;
 import org.nearduplicate.opensearch.action.groups.TransportNearDuplicateShardFingerprintsAction;
 import org.nearduplicate.opensearch.rest.RestNearDuplicateGroupsAction;
+import org.nearduplicate.opensearch.rest.RestNearDuplicateGroupsWriteAction;
 import org.nearduplicate.opensearch.rest.RestSimHashAction;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.core.action.ActionResponse;
@@ -209,7 +212,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     public List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> getActions() {
         return List.of(
             new ActionHandler<>(NearDuplicateGroupsAction.INSTANCE, TransportNearDuplicateGroupsAction.class),
-            new ActionHandler<>(NearDuplicateShardFingerprintsAction.INSTANCE, TransportNearDuplicateShardFingerprintsAction.class)
+            new ActionHandler<>(NearDuplicateShardFingerprintsAction.INSTANCE, TransportNearDuplicateShardFingerprintsAction.class),
+            new ActionHandler<>(NearDuplicateGroupsWriteAction.INSTANCE, TransportNearDuplicateGroupsWriteAction.class)
         );
     }
 
@@ -223,6 +227,6 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         IndexNameExpressionResolver indexNameExpressionResolver,
         Supplier<DiscoveryNodes> nodesInCluster
     ) {
-        return List.of(new RestSimHashAction(engine), new RestNearDuplicateGroupsAction());
+        return List.of(new RestSimHashAction(engine), new RestNearDuplicateGroupsAction(), new RestNearDuplicateGroupsWriteAction());
     }
 }

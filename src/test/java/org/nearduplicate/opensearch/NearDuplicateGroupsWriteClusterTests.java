@@ -8,7 +8,12 @@ import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsResponse;
 import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsWriteAction;
 import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsWriteRequest;
 import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsWriteResponse;
+import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsTask;
 import org.opensearch.ExceptionsHelper;
+import org.opensearch.common.action.ActionFuture;
+import org.opensearch.core.tasks.TaskCancelledException;
+import org.opensearch.tasks.TaskInfo;
+import java.util.concurrent.ExecutionException;
 import org.opensearch.action.admin.indices.mapping.get.GetMappingsResponse;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.search.SearchResponse;
@@ -168,6 +173,38 @@ public class NearDuplicateGroupsWriteClusterTests extends OpenSearchIntegTestCas
             assertThat(r.throttledMillis(), greaterThan(0L));
         }
         assertWritten("slow", 6, NearDuplicateGroupsWriteRequest.DEFAULT_GROUP_FIELD, NearDuplicateGroupsWriteRequest.DEFAULT_DISTANCE_FIELD);
+    }
+
+    /** A throttled write shows its progress in _tasks and stops when cancelled; what it wrote stays, a re-run completes it. */
+    public void testProgressAndCancellation() throws Exception {
+        assertAcked(prepareCreate("cancel").setMapping("fp", "type=simhash"));
+        BulkRequestBuilder bulk = client().prepareBulk();
+        for (int i = 0; i < 40; i++) bulk.add(client().prepareIndex("cancel").setId("c" + i).setSource("fp", Fingerprints.toHex(0xF0F0L + (i % 20) * (1L << 40))));
+        assertFalse(bulk.get().hasFailures());
+        refresh("cancel");
+        // 20 groups of 2 copies, one document per second
+        ActionFuture<NearDuplicateGroupsWriteResponse> future = client().execute(
+            NearDuplicateGroupsWriteAction.INSTANCE,
+            new NearDuplicateGroupsWriteRequest("cancel", "fp").maxDistance(0).batchSize(1).requestsPerSecond(1)
+        );
+        TaskInfo[] running = new TaskInfo[1];
+        assertBusy(() -> {
+            List<TaskInfo> tasks = client().admin().cluster().prepareListTasks().setActions(NearDuplicateGroupsWriteAction.NAME).setDetailed(true).get().getTasks();
+            assertEquals(1, tasks.size());
+            NearDuplicateGroupsTask.Status status = (NearDuplicateGroupsTask.Status) tasks.get(0).getStatus();
+            assertEquals("writing groups", status.phase());
+            assertEquals(40, status.toWrite());
+            assertThat(status.written(), greaterThan(0L));
+            running[0] = tasks.get(0);
+        });
+        assertTrue(running[0].isCancellable());
+        client().admin().cluster().prepareCancelTasks().setTaskId(running[0].getTaskId()).get();
+        ExecutionException e = expectThrows(ExecutionException.class, future::get);
+        assertNotNull(e.toString(), ExceptionsHelper.unwrap(e, TaskCancelledException.class));
+        NearDuplicateGroupsWriteResponse rerun = write(new NearDuplicateGroupsWriteRequest("cancel", "fp").maxDistance(0));
+        assertThat(rerun.noops(), greaterThan(0L));
+        assertEquals(40, rerun.noops() + rerun.written());
+        assertWritten("cancel", 0, NearDuplicateGroupsWriteRequest.DEFAULT_GROUP_FIELD, NearDuplicateGroupsWriteRequest.DEFAULT_DISTANCE_FIELD);
     }
 
     public void testRefusesFieldsOfTheWrongType() {

@@ -36,7 +36,8 @@ def step(message):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--url", default="http://127.0.0.1:9200")
-    parser.add_argument("--max-distance", type=int, default=None, help="k; default: the index's max_distance")
+    parser.add_argument("--max-distance", type=int, default=None,
+                        help="k; default: the recommended k of the field's algorithm (15 for simhash-v2)")
     args = parser.parse_args()
     url = args.url
 
@@ -49,22 +50,18 @@ def main():
         "processors": [{"simhash": {"field": "content", "target_field": "simhash", "content_type": "auto"}}],
     })
 
-    step(f"creating index [{INDEX}] with a simhash field served up to k=8 (10 blocks, 2 shards)")
+    step(f"creating index [{INDEX}] with a default simhash field (exact for any k up to 16; 2 shards)")
     call(url, "DELETE", f"/{INDEX}?ignore_unavailable=true")
     call(url, "PUT", f"/{INDEX}", {
         "settings": {"number_of_shards": 2, "number_of_replicas": 0},
         "mappings": {"properties": {
             "content": {"type": "text", "index": False},
-            # k=8 is the engine's recommended distance for re-posted and edited pages (docs/engine.md);
-            # 10 blocks keep 2 of them per key: C(10,2)=45 keys per page
-            "simhash": {"type": "simhash", "blocks": 10, "max_distance": 8},
+            "simhash": {"type": "simhash"},
             "group": {"type": "keyword"},
             "variant": {"type": "keyword"},
             "lang": {"type": "keyword"},
         }},
     })
-    mapping = call(url, "GET", f"/{INDEX}/_mapping")[INDEX]["mappings"]["properties"]["simhash"]
-    k = args.max_distance if args.max_distance is not None else mapping.get("max_distance", 3)
 
     step(f"indexing {len(pages)} demo pages through the pipeline")
     lines = []
@@ -80,11 +77,14 @@ def main():
         sys.exit(f"error: {len(failed)} pages failed: {json.dumps(failed[:3])}")
     print(f"    indexed {len(result['items'])} pages in {result['took']} ms")
 
-    step(f"finding near-duplicate groups (max_distance {k}) with the _near_duplicates API")
+    given = {} if args.max_distance is None else {"max_distance": args.max_distance}
+    step("finding near-duplicate groups with the _near_duplicates API"
+         + (f" (max_distance {args.max_distance})" if given else " (default max_distance)"))
     by_id = {p["id"]: p for p in pages}
-    response = call(url, "POST", f"/{INDEX}/_near_duplicates", {"field": "simhash", "max_distance": k, "size": 100})
+    response = call(url, "POST", f"/{INDEX}/_near_duplicates", {"field": "simhash", "size": 100, **given})
+    k = response["max_distance"]
     counts = response["counts"]
-    print(f"    scanned {counts['docs_scanned']} pages, {counts['candidate_pairs']} candidate pairs from shared block keys,"
+    print(f"    scanned {counts['docs_scanned']} pages, {counts['candidate_pairs']} candidate pairs compared,"
           f" {counts['verified_pairs']} verified within {k} bits, {counts['groups']} groups, in {response['took']} ms")
     grouped = set()
     for number, group in enumerate(response["groups"], start=1):
@@ -106,6 +106,24 @@ def main():
     mixed = [g["representative"] for g in response["groups"]
              if len({by_id[m["_id"]]["group"] for m in g["members"]}) > 1]
     print(f"    groups mixing different source articles: {len(mixed)}")
+
+    step("writing the groups into the pages (_near_duplicates/_write, a background task), then collapsing on them")
+    task = call(url, "POST", f"/{INDEX}/_near_duplicates/_write?wait_for_completion=false",
+                {"field": "simhash", **given})["task"]
+    done = call(url, "GET", f"/_tasks/{task}?wait_for_completion=true&timeout=120s")
+    if "error" in done or not done.get("completed"):
+        sys.exit(f"error: the write-back task did not complete: {json.dumps(done)[:500]}")
+    written = done["response"]
+    print(f"    task {task}: {written['written']} pages written ({written['noops']} unchanged), duplicate_group ="
+          f" the group's representative, duplicate_distance = the distance to it")
+    call(url, "POST", f"/{INDEX}/_refresh")
+    collapsed = call(url, "POST", f"/{INDEX}/_search", {
+        "size": 100, "_source": False, "query": {"exists": {"field": "duplicate_group"}},
+        "collapse": {"field": "duplicate_group"}})
+    shown = len(collapsed["hits"]["hits"])
+    alone = len(pages) - written["docs_in_groups"]
+    print(f"    collapse on duplicate_group: {shown} pages stand for the {written['docs_in_groups']} grouped ones;"
+          f" with the {alone} pages in no group, {shown + alone} distinct articles out of {len(pages)} pages")
 
     probe = "harbor-bridge-edited"
     step(f"one near_duplicate query: pages within {k} bits of [{probe}], closest first")

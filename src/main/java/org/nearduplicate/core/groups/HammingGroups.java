@@ -1,6 +1,8 @@
 package org.nearduplicate.core.groups;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * All pairs of fingerprints within Hamming distance k, as connected components, without comparing all pairs and
@@ -24,6 +26,10 @@ public final class HammingGroups {
 
     /** Largest number of bucket bits: 2^22 {@code int} counters, 16 MiB (more buckets only save cheap mask checks). */
     static final int MAX_BUCKET_BITS = 22;
+    /** Target size of a first-level partition (log2): a few thousand fingerprints, which stay in the L1/L2 caches. */
+    static final int PARTITION_BITS = 12;
+    /** Largest partition bucketed in the scratch arrays; larger ones (skewed data) are sorted in place instead. */
+    static final int SCRATCH_BITS = 16;
     /** Estimated cost of bucketing one fingerprint in one table, in comparisons. */
     private static final double BUCKETING_COST = 6.0;
 
@@ -129,7 +135,8 @@ public final class HammingGroups {
 
     /** Heap used by {@link #find} while it runs, besides the input and the result: one table. */
     public static long tableBytes(long n, Plan plan) {
-        return 8 * n + (4L << plan.bucketBits()) + 4096;
+        long scratch = prefixBlocks(n, plan) > 0 ? (8L << SCRATCH_BITS) + (4L << (SCRATCH_BITS + 1)) : 0;
+        return 8 * n + (4L << plan.bucketBits()) + scratch + 4096;
     }
 
     /**
@@ -141,6 +148,23 @@ public final class HammingGroups {
     }
 
     static Result find(long[] distinct, int[] counts, int k, Plan plan, Progress progress) {
+        return find(distinct, counts, k, plan, prefixBlocks(distinct.length, plan), progress);
+    }
+
+    /**
+     * How many leading blocks of each table the first level partitions by (0: one level, every table bucketed over
+     * all fingerprints): enough for partitions of about 2^{@value #PARTITION_BITS} fingerprints, which the second
+     * level buckets per table within the CPU caches instead of scattering N fingerprints through memory per table.
+     */
+    static int prefixBlocks(long n, Plan plan) {
+        if (plan.keyBlocks() < 2 || n < (1L << (PARTITION_BITS + 2))) return 0;
+        double blockBits = 64.0 / plan.blocks();
+        double wanted = (64 - Long.numberOfLeadingZeros(n)) - PARTITION_BITS;
+        int blocks = (int) Math.round(wanted / blockBits);
+        return Math.max(1, Math.min(plan.keyBlocks() - 1, blocks));
+    }
+
+    static Result find(long[] distinct, int[] counts, int k, Plan plan, int prefixBlocks, Progress progress) {
         int n = distinct.length;
         if (counts.length != n) throw new IllegalArgumentException("one count per fingerprint");
         for (int i = 1; i < n; i++) {
@@ -158,7 +182,11 @@ public final class HammingGroups {
             }
         }
         Run run = new Run(distinct, counts, k, plan, parent, pairsAt, progress);
-        run.all();
+        if (prefixBlocks > 0 && distinct.length > 1) {
+            run.twoLevel(prefixBlocks);
+        } else {
+            run.all();
+        }
         return new Result(parent, pairsAt, run.comparisons, verified + run.verified, plan);
     }
 
@@ -216,6 +244,133 @@ public final class HammingGroups {
                 progress.tableDone(++done, plan.tables());
                 if (next(combination, b) == false) break;
             }
+        }
+
+        /**
+         * The tables grouped by their first {@code prefixBlocks} blocks: all fingerprints are partitioned once per
+         * prefix (a counting sort by its bits), then every table with that prefix is bucketed within each partition.
+         * The same tables, so the same exact result and pair counts, with far less memory traffic.
+         */
+        void twoLevel(int prefixBlocks) {
+            int b = plan.blocks();
+            int n = distinct.length;
+            int suffixLength = keep - prefixBlocks;
+            long[] order = new long[n];
+            long[] scratch = new long[1 << SCRATCH_BITS];
+            int[] scratchStart = new int[(1 << (SCRATCH_BITS + 1)) + 1];
+            int[] prefix = new int[prefixBlocks];
+            for (int i = 0; i < prefixBlocks; i++) prefix[i] = i;
+            int done = 0;
+            do {
+                int last = prefix[prefixBlocks - 1];
+                int free = b - last - 1;
+                if (free < suffixLength) continue; // no table starts with this prefix
+                long prefixMask = 0, prefixSet = 0;
+                for (int c : prefix) {
+                    prefixMask |= blockMasks[c];
+                    prefixSet |= 1L << c;
+                }
+                // the suffixes: every suffixLength-subset of the blocks after the prefix's last
+                List<long[]> suffixes = new ArrayList<>();
+                int[] suffix = new int[suffixLength];
+                for (int i = 0; i < suffixLength; i++) suffix[i] = last + 1 + i;
+                do {
+                    long mask = 0, set = 0;
+                    for (int c : suffix) {
+                        mask |= blockMasks[c];
+                        set |= 1L << c;
+                    }
+                    suffixes.add(new long[] { mask, set });
+                } while (nextAbove(suffix, b));
+                int prefixBits = Math.min(Long.bitCount(prefixMask), bucketBits(n)); // wider keys are hashed
+                int[] start = partition(prefixMask, prefixBits, order);
+                for (int p = 0; p < (1 << prefixBits); p++) {
+                    int from = start[p], to = start[p + 1];
+                    if (to - from < 2) continue;
+                    progress.checkCancelled();
+                    for (long[] s : suffixes) {
+                        within(order, from, to, prefixMask | s[0], s[0], prefixSet | s[1], scratch, scratchStart);
+                    }
+                }
+                done += suffixes.size();
+                progress.tableDone(done, plan.tables());
+            } while (next(prefix, b));
+            assert done == plan.tables() : done + " tables of " + plan.tables();
+        }
+
+        /** Counting sort of all fingerprints into {@code order} by their bits under {@code mask}; bucket starts. */
+        private int[] partition(long mask, int bits, long[] order) {
+            boolean exact = Long.bitCount(mask) <= bits;
+            int[] start = new int[(1 << bits) + 1];
+            for (long fp : distinct) start[key(fp, mask, bits, exact) + 1]++;
+            for (int i = 1; i < start.length; i++) start[i] += start[i - 1];
+            int[] next = Arrays.copyOf(start, start.length - 1);
+            for (long fp : distinct) order[next[key(fp, mask, bits, exact)]++] = fp;
+            return start;
+        }
+
+        private static int key(long fp, long mask, int bits, boolean exact) {
+            return exact ? (int) Long.compress(fp, mask) : bucket(fp & mask, bits);
+        }
+
+        /** One table within one partition {@code order[from, to)}: compares the fingerprints that share its key. */
+        private void within(long[] order, int from, int to, long mask, long suffixMask, long tableBlocks, long[] scratch, int[] scratchStart) {
+            int size = to - from;
+            if (size <= 16) {
+                for (int i = from; i < to; i++) {
+                    for (int j = i + 1; j < to; j++) compare(order[i], order[j], mask, tableBlocks);
+                }
+                return;
+            }
+            if (size <= scratch.length) {
+                // by the suffix's bits (the prefix's are shared within the partition, or hashed and checked by mask)
+                int wanted = Math.min(32 - Integer.numberOfLeadingZeros(size - 1) + 1, SCRATCH_BITS + 1);
+                boolean exact = Long.bitCount(suffixMask) <= wanted;
+                int bits = exact ? Long.bitCount(suffixMask) : wanted;
+                int buckets = 1 << bits;
+                Arrays.fill(scratchStart, 0, buckets + 1, 0);
+                for (int i = from; i < to; i++) scratchStart[key(order[i], suffixMask, bits, exact) + 1]++;
+                for (int i = 1; i <= buckets; i++) scratchStart[i] += scratchStart[i - 1];
+                for (int i = from; i < to; i++) scratch[scratchStart[key(order[i], suffixMask, bits, exact)]++] = order[i];
+                for (int i = buckets; i > 0; i--) scratchStart[i] = scratchStart[i - 1];
+                scratchStart[0] = 0;
+                for (int bucket = 0; bucket < buckets; bucket++) {
+                    int end = scratchStart[bucket + 1];
+                    for (int i = scratchStart[bucket]; i < end; i++) {
+                        for (int j = i + 1; j < end; j++) compare(scratch[i], scratch[j], mask, tableBlocks);
+                    }
+                }
+                return;
+            }
+            // a partition too large for the scratch (skewed data): sort it in place by the table key, which a bit
+            // permutation moves to the top bits (distances are unchanged by it), then restore the fingerprints
+            int keyBits = Long.bitCount(mask);
+            long rest = ~mask;
+            for (int i = from; i < to; i++) order[i] = Long.compress(order[i], mask) << (64 - keyBits) | Long.compress(order[i], rest);
+            Arrays.sort(order, from, to);
+            for (int i = from; i < to; i++) order[i] = Long.expand(order[i] >>> (64 - keyBits), mask) | Long.expand(order[i], rest);
+            int runStart = from;
+            for (int i = from + 1; i <= to; i++) {
+                if (i == to || ((order[i] ^ order[runStart]) & mask) != 0) {
+                    for (int x = runStart; x < i; x++) {
+                        if ((x & 0xFFF) == 0) progress.checkCancelled();
+                        for (int y = x + 1; y < i; y++) compare(order[x], order[y], mask, tableBlocks);
+                    }
+                    runStart = i;
+                }
+            }
+        }
+
+        private void compare(long a, long b, long mask, long tableBlocks) {
+            long diff = a ^ b;
+            if ((diff & mask) != 0) return; // another key in the same hashed bucket
+            comparisons++;
+            if (Long.bitCount(diff) <= k && firstSharedTable(diff) == tableBlocks) pair(a, b);
+        }
+
+        /** Next subset in lexicographic order keeping its values below {@code b} (the first value may move). */
+        private static boolean nextAbove(int[] c, int b) {
+            return c.length > 0 && next(c, b);
         }
 
         /** Next {@code keep}-subset of 0..b-1 in lexicographic order; false after the last. */

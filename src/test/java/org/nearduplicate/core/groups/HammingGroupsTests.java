@@ -96,7 +96,10 @@ public class HammingGroupsTests extends RandomizedTest {
                 if (tables > 20_000) continue;
                 int bits = HammingGroups.bucketBits(fps.length);
                 HammingGroups.Plan plan = new HammingGroups.Plan(b, b - k, (int) tables, bits, 0);
-                assertSameAsBruteForce(fps, counts, k, HammingGroups.find(fps, counts, k, plan, NONE));
+                // one level, and two levels with the shortest, a random and the longest prefix
+                for (int prefix : new TreeSet<>(List.of(0, Math.min(1, b - k - 1), randomIntBetween(0, Math.max(0, b - k - 1)), Math.max(0, b - k - 1)))) {
+                    assertSameAsBruteForce(fps, counts, k, HammingGroups.find(fps, counts, k, plan, prefix, NONE));
+                }
             }
             HammingGroups.Plan brute = new HammingGroups.Plan(1, 0, 1, 0, 0);
             assertSameAsBruteForce(fps, counts, k, HammingGroups.find(fps, counts, k, brute, NONE));
@@ -104,6 +107,42 @@ public class HammingGroupsTests extends RandomizedTest {
     }
 
     /** Fingerprints that differ only in the top or bottom bits, and the extremes of the signed order. */
+    /**
+     * Two levels against one on data skewed so that a first-level partition exceeds the scratch arrays (the in-place
+     * sort path), and on random data with planted clusters at the sizes where the planner picks two levels.
+     */
+    @Test
+    public void testTwoLevelsEqualOneLevel() {
+        // 8 blocks of 8 bits, k = 2: tables of 6 blocks; the first level partitions by block 0, which 90 % of the
+        // fingerprints share, so that partition (~80,000) is sorted in place rather than bucketed in the scratch
+        TreeSet<Long> skewed = new TreeSet<>();
+        long shared = randomLong() & 0xFFL;
+        while (skewed.size() < 90_000) {
+            long fp = (randomLong() & ~0xFFL) | (randomInt(9) == 0 ? randomLong() & 0xFFL : shared);
+            skewed.add(fp);
+            if (randomInt(9) == 0) skewed.add(fp ^ (1L << randomIntBetween(0, 63)) ^ (1L << randomIntBetween(0, 63)));
+        }
+        long[] fps = skewed.stream().mapToLong(Long::longValue).toArray();
+        HammingGroups.Plan skewedPlan = new HammingGroups.Plan(8, 6, 28, HammingGroups.bucketBits(fps.length), 0);
+        HammingGroups.Result oneLevel = HammingGroups.find(fps, ones(fps.length), 2, skewedPlan, 0, NONE);
+        for (int prefix = 1; prefix < 6; prefix++) {
+            HammingGroups.Result two = HammingGroups.find(fps, ones(fps.length), 2, skewedPlan, prefix, NONE);
+            assertEquals(oneLevel.verifiedPairs(), two.verifiedPairs());
+            assertTrue(Arrays.equals(oneLevel.roots(), two.roots()));
+        }
+        assertTrue(oneLevel.verifiedPairs() > 1000);
+        long[] random = plantedSet(200_000, 3_000, 4, 6);
+        for (int k : new int[] { 4, 7 }) {
+            HammingGroups.Plan plan = HammingGroups.plan(random.length, k);
+            assertTrue(plan.toString(), HammingGroups.prefixBlocks(random.length, plan) > 0);
+            HammingGroups.Result two = HammingGroups.find(random, ones(random.length), k, NONE);
+            HammingGroups.Result one = HammingGroups.find(random, ones(random.length), k, plan, 0, NONE);
+            assertEquals(one.verifiedPairs(), two.verifiedPairs());
+            assertTrue(one.verifiedPairs() > 1000);
+            assertTrue(Arrays.equals(one.roots(), two.roots()));
+        }
+    }
+
     @Test
     public void testEdgeFingerprints() {
         long[] fps = { Long.MIN_VALUE, Long.MIN_VALUE + 1, -2, -1, 0, 1, 3, 7, Long.MAX_VALUE - 1, Long.MAX_VALUE };

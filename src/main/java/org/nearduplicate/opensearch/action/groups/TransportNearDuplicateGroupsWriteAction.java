@@ -80,6 +80,7 @@ public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAct
 
     @Override
     protected void doExecute(Task task, NearDuplicateGroupsWriteRequest request, ActionListener<NearDuplicateGroupsWriteResponse> listener) {
+        long startNanos = System.nanoTime();
         try {
             String[] concrete = resolver.concreteIndexNames(clusterService.state(), request);
             if (concrete.length != 1) {
@@ -94,7 +95,7 @@ public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAct
                 request.field(),
                 request.maxDistance(),
                 groupsTask,
-                ActionListener.wrap(result -> new Writer(groupsTask, request, index.getIndex().getName(), result, listener).start(), listener::onFailure)
+                ActionListener.wrap(result -> new Writer(groupsTask, request, index.getIndex().getName(), result, startNanos, listener).start(), listener::onFailure)
             );
             if (missing.isEmpty()) {
                 compute.run();
@@ -171,7 +172,8 @@ public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAct
         private final String index;
         private final GroupsComputation.Result result;
         private final ActionListener<NearDuplicateGroupsWriteResponse> listener;
-        private final long startNanos = System.nanoTime();
+        private final long startNanos; // the request's: took covers the grouping and the writing
+        private final long writeStartNanos = System.nanoTime(); // the throttle's clock
         private final Iterator<UpdateRequest> pending;
         private final List<String> failures = new ArrayList<>();
         private final Set<String> members = new HashSet<>();
@@ -183,8 +185,10 @@ public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAct
             NearDuplicateGroupsWriteRequest request,
             String index,
             GroupsComputation.Result result,
+            long startNanos,
             ActionListener<NearDuplicateGroupsWriteResponse> listener
         ) {
+            this.startNanos = startNanos;
             this.task = task;
             this.request = request;
             this.index = index;
@@ -243,7 +247,7 @@ public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAct
         private void sendThrottled(BulkRequest bulk, Runnable then) {
             long delayNanos = 0;
             if (request.requestsPerSecond() > 0) {
-                long dueNanos = startNanos + (long) (sent * 1e9 / request.requestsPerSecond());
+                long dueNanos = writeStartNanos + (long) (sent * 1e9 / request.requestsPerSecond());
                 delayNanos = Math.max(0, dueNanos - System.nanoTime());
             }
             sent += bulk.numberOfActions();

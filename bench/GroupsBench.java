@@ -749,6 +749,17 @@ public class GroupsBench {
         }
         md.setLength(md.length() - 2);
         md.append(".\n\n");
+        // the grouping step's reservation, from the plugin's own accounting (HammingGroups.inputBytes/resultBytes/tableBytes)
+        md.append("Breaker reservation of the grouping step (distinct fingerprints + counts, result, one table: `HammingGroups.inputBytes + resultBytes + tableBytes`): ");
+        for (int k : ks) {
+            InProcess.PerK p = in.perK.get(k);
+            long bytes = HammingGroups.inputBytes(in.distinct) + HammingGroups.resultBytes(in.distinct) + HammingGroups.tableBytes(in.distinct, p.plan);
+            md.append("k=").append(k).append(": ").append(mb(bytes)).append(" (").append(f(100.0 * bytes / limit)).append("% of the limit); ");
+        }
+        long perDoc = HammingGroups.inputBytes(1) + HammingGroups.resultBytes(1) + 8;
+        long fixed = (4L << 22) + 4096;
+        md.append("at 32 bytes per distinct fingerprint plus at most 16 MiB of bucket counters, one run fits this node's limit up to about ")
+            .append((limit - fixed) / perDoc).append(" distinct fingerprints; two concurrent runs share the limit (the second one gets the breaker's 429).\n\n");
         if (w != null) {
             md.append("## Write-back (`_near_duplicates/_write?wait_for_completion=false`, k=").append(w.k).append(")\n\n");
             if (w.error != null) {
@@ -759,6 +770,8 @@ public class GroupsBench {
                 md.append("| `").append(w.task).append("` | ").append(secs(w.wallMs)).append(" | ").append(secs(w.took)).append(" | ").append(w.written).append(" | ").append(w.noops)
                     .append(" | ").append(w.cleared).append(" | ").append(w.groups).append(" | ").append(w.docsInGroups).append(" | ").append(w.failed).append(" | ").append(w.batches)
                     .append(" | ").append((long) (w.written / (w.wallMs / 1000))).append(" | ").append(w.took > 0 ? (long) (w.written / (w.took / 1000.0)) : 0).append(" | ").append(mb(w.maxHeap)).append(" (").append(w.maxHeapPct).append("%) | ").append(mb(w.maxBreaker)).append(" |\n\n");
+                md.append("`took` is the task response's: it counts from the start of the writing, after the groups were computed (so wall - took ~ the grouping, "
+                    + "the task's start and the ").append(pollMs).append(" ms polling); docs/s (took) is the writing rate alone.\n\n");
                 md.append("Check after a refresh: a composite aggregation over `duplicate_group` found ").append(w.aggGroups).append(" distinct values (")
                     .append(w.aggSmallBuckets).append(" with a single document) over ").append(w.aggDocs).append(" documents; `cardinality` (precision_threshold 40000) says ")
                     .append(w.cardinality).append("; ").append(w.exists).append(" documents have the field. Expected (the `_near_duplicates` answer at k=").append(w.k).append("): ")

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Groups benchmark: builds the plugin, starts a real OpenSearch node with it on port 9500 (2 GB heap: the target node
+# of the groups issue is 2 cores / 2 GB heap), runs bench/GroupsBench.java (N seeded fingerprints with planted
+# near-duplicate clusters, POST /<index>/_near_duplicates per k with heap and breaker polling, in-process
+# HammingGroups and brute-force baselines on the same fingerprints with an exactness check, the _write task) and stops
+# the node.
+#
+#   bench/groups.sh                                   # 1M docs, k = 3,8  -> bench/results/RESULTS-groups.md
+#   bench/groups.sh --docs 100000 --results RESULTS-groups-100k.md
+#   bench/groups.sh --docs 10000000 --results RESULTS-groups-10M.md
+#   BENCH_URL=http://127.0.0.1:9500 bench/groups.sh --reuse   # target a running node, reuse a loaded index
+#
+# Environment: NODE_PORT (9500), NODE_HEAP (2g), BENCH_URL (skip build and node start), BENCH_KEEP=1 (leave the node
+# up), CLIENT_HEAP (client JVM -Xmx, default 3g: it holds the N fingerprints and HammingGroups' arrays),
+# NODE_DIR (default target/node of this checkout). The node's settings are node.sh's: near_duplicate.breaker.limit
+# keeps its default (20% of the heap).
+# Options after the script name go to GroupsBench.java: --docs N --shards S --ks 3,8 --reps R --brute-sample M
+# --seed N --cluster-share F --index NAME --reuse --skip-write --bulk-docs N --bulk-threads N --poll-ms N
+# --results NAME (default RESULTS-groups.md) --out DIR. Exit status 2: the node's groups differ from the in-process
+# HammingGroups (not exact) or the write-back's groups differ from the groups count.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/env.sh
+export NODE_PORT=${NODE_PORT:-9500}
+export NODE_HEAP=${NODE_HEAP:-2g}
+url=${BENCH_URL:-}
+# the in-process baseline calls HammingGroups from target/classes: always build
+$MVN -q -DskipTests -Dskip.node=true -Dopensearch.version="${OPENSEARCH_VERSION:-$(opensearch_version_default)}" package
+if [ -z "$url" ]; then
+  scripts/node.sh start
+  url=http://127.0.0.1:$NODE_PORT
+  [ "${BENCH_KEEP:-0}" = 1 ] || trap 'scripts/node.sh stop' EXIT
+fi
+export BENCH_COMMAND="${BENCH_COMMAND:-$( [ -n "${BENCH_URL:-}" ] && echo "BENCH_URL=$BENCH_URL " )NODE_HEAP=$NODE_HEAP bench/groups.sh $*}"
+java -Xmx"${CLIENT_HEAP:-3g}" -cp target/classes bench/GroupsBench.java --url "$url" "$@"

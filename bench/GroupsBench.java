@@ -770,8 +770,8 @@ public class GroupsBench {
                 md.append("| `").append(w.task).append("` | ").append(secs(w.wallMs)).append(" | ").append(secs(w.took)).append(" | ").append(w.written).append(" | ").append(w.noops)
                     .append(" | ").append(w.cleared).append(" | ").append(w.groups).append(" | ").append(w.docsInGroups).append(" | ").append(w.failed).append(" | ").append(w.batches)
                     .append(" | ").append((long) (w.written / (w.wallMs / 1000))).append(" | ").append(w.took > 0 ? (long) (w.written / (w.took / 1000.0)) : 0).append(" | ").append(mb(w.maxHeap)).append(" (").append(w.maxHeapPct).append("%) | ").append(mb(w.maxBreaker)).append(" |\n\n");
-                md.append("`took` is the task response's: it counts from the start of the writing, after the groups were computed (so wall - took ~ the grouping, "
-                    + "the task's start and the ").append(pollMs).append(" ms polling); docs/s (took) is the writing rate alone.\n\n");
+                md.append("`took` is the task response's: from the request to the last write, the grouping included (0.4.0 on; wall - took ~ the task's start, "
+                    + "the result's storing and the ").append(pollMs).append(" ms polling); docs/s (took) is documents written per second of the whole task.\n\n");
                 md.append("Check after a refresh: a composite aggregation over `duplicate_group` found ").append(w.aggGroups).append(" distinct values (")
                     .append(w.aggSmallBuckets).append(" with a single document) over ").append(w.aggDocs).append(" documents; `cardinality` (precision_threshold 40000) says ")
                     .append(w.cardinality).append("; ").append(w.exists).append(" documents have the field. Expected (the `_near_duplicates` answer at k=").append(w.k).append("): ")

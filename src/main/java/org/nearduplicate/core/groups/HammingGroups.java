@@ -112,12 +112,14 @@ public final class HammingGroups {
             double tables = binomial(b, k);
             if (tables > 1e7) break; // already far beyond any useful plan and growing
             int keyBits = (b - k) * 64 / b; // the narrowest table key
-            int effective = Math.min(keyBits, bucketBits);
+            // two levels bucket by the whole key (prefix partition + suffix bits); one level by at most bucketBits
+            boolean twoLevels = b - k >= 2 && n >= 1L << (PARTITION_BITS + 2);
+            int effective = twoLevels ? keyBits : Math.min(keyBits, bucketBits);
             double comparisons = tables * allPairs / Math.pow(2, effective);
             double cost = tables * n * BUCKETING_COST + comparisons;
             if (cost < bestCost) {
                 bestCost = cost;
-                best = new Plan(b, b - k, (int) tables, effective, comparisons);
+                best = new Plan(b, b - k, (int) tables, Math.min(keyBits, bucketBits), comparisons);
             }
         }
         return best;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Ingest cost of near_duplicate_check and cost of _near_duplicates on a synthetic corpus of fingerprints.
 
-usage: scripts/workflows_bench.py [--port 9200] [--docs 100000] [--shards 2] [--partitions 4] [--noop] [--batch-sizes 1,100] [--rounds 3]
+usage: scripts/workflows_bench.py [--port 9200] [--docs 100000] [--shards 2] [--noop] [--batch-sizes 1,100] [--rounds 3]
 Indexes the same random corpus (fingerprints; 30% near copies of a few thousand centers) twice: without a pipeline
 and through a near_duplicate_check pipeline, and reports docs/s for both; then runs _near_duplicates on it.
 The fingerprints are given directly, so the simhash processor's own cost (text -> fingerprint) is not part of it.
@@ -68,7 +68,6 @@ def main():
     ap.add_argument("--port", type=int, default=9200)
     ap.add_argument("--docs", type=int, default=100000)
     ap.add_argument("--shards", type=int, default=2)
-    ap.add_argument("--partitions", type=int, default=4)
     ap.add_argument("--groups-only", action="store_true", help="index without the pipeline and only time _near_duplicates")
     ap.add_argument("--skip-groups", action="store_true", help="only the ingest comparison (bench/ingest_check.sh)")
     ap.add_argument("--noop", action="store_true", help="also index through a pipeline of one 'set' processor (the ingest service's own cost)")
@@ -111,7 +110,7 @@ def main():
 
 def groups(a):
     start = time.time()
-    g = call(a.port, "POST", f"/wf-bench-plain/_near_duplicates", {"field": "fp", "size": 10, "partitions": a.partitions})
+    g = call(a.port, "POST", f"/wf-bench-plain/_near_duplicates", {"field": "fp", "size": 10})
     print(f"_near_duplicates: {time.time() - start:.1f}s (took {g['took']} ms), counts {g['counts']}")
 
 if __name__ == "__main__":

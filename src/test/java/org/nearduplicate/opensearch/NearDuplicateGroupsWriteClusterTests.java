@@ -70,7 +70,7 @@ public class NearDuplicateGroupsWriteClusterTests extends OpenSearchIntegTestCas
         refresh(index);
         NearDuplicateGroupsResponse groups = client().execute(
             NearDuplicateGroupsAction.INSTANCE,
-            new NearDuplicateGroupsRequest(index, "fp").maxDistance(k).size(10_000).maxMembers(100_000)
+            new NearDuplicateGroupsRequest(index, "fp").maxDistance(k).size(10_000).maxMembers(10_000)
         ).actionGet();
         Map<String, Object[]> expected = new HashMap<>();
         for (NearDuplicateGroupsResponse.Group g : groups.groups()) {

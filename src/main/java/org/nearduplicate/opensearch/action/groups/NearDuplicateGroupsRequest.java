@@ -20,6 +20,8 @@ import static org.opensearch.action.ValidateActions.addValidationError;
 public class NearDuplicateGroupsRequest extends ActionRequest implements IndicesRequest {
     public static final int DEFAULT_SIZE = 100;
     public static final int DEFAULT_MAX_MEMBERS = 1000;
+    /** A response lists at most size x max_members members; larger groups are counted in full and listed in part. */
+    public static final int MAX_MEMBERS_LIMIT = 10_000;
 
     private String index;
     private String field;
@@ -99,7 +101,9 @@ public class NearDuplicateGroupsRequest extends ActionRequest implements Indices
             }
         }
         if (size < 0 || size > 10_000) e = addValidationError("[size] must be between 0 and 10000, got " + size, e);
-        if (maxMembers < 1) e = addValidationError("[max_members] must be at least 1, got " + maxMembers, e);
+        if (maxMembers < 1 || maxMembers > MAX_MEMBERS_LIMIT) {
+            e = addValidationError("[max_members] must be between 1 and " + MAX_MEMBERS_LIMIT + ", got " + maxMembers, e);
+        }
         return e;
     }
 

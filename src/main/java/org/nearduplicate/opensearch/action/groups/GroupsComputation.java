@@ -103,7 +103,7 @@ public final class GroupsComputation {
         private final ActionListener<Result> listener;
         private final AtomicBoolean done = new AtomicBoolean();
         private final CircuitBreaker breaker = breakers.get();
-        private long reserved; // bytes held in the breaker; touched by one thread at a time (the steps run in sequence)
+        private long reserved; // bytes held in the breaker (guarded by this)
 
         Run(CancellableTask task, IndexMetadata index, String field, Integer maxDistance, Progress progress, ActionListener<Result> listener) {
             this.task = task;
@@ -120,28 +120,33 @@ public final class GroupsComputation {
             }
         }
 
+        /** Reserves in the breaker (or throws its 429); nothing once the run has ended, so a late answer cannot leak. */
         private synchronized void reserve(long bytes, String what) {
+            if (done.get()) return;
             breaker.addEstimateBytesAndMaybeBreak(bytes, "near_duplicate groups: " + what);
             reserved += bytes;
         }
 
         private synchronized void release(long bytes) {
+            if (done.get()) return;
             breaker.addWithoutBreaking(-bytes);
             reserved -= bytes;
         }
 
+        /** Ends the run: gives back everything it still holds, exactly once. */
+        private synchronized boolean end() {
+            if (done.compareAndSet(false, true) == false) return false;
+            breaker.addWithoutBreaking(-reserved);
+            reserved = 0;
+            return true;
+        }
+
         private void fail(Exception e) {
-            if (done.compareAndSet(false, true)) {
-                release(reserved);
-                listener.onFailure(e);
-            }
+            if (end()) listener.onFailure(e);
         }
 
         private void succeed(Result result) {
-            if (done.compareAndSet(false, true)) {
-                release(reserved);
-                listener.onResponse(result);
-            }
+            if (end()) listener.onResponse(result);
         }
 
         /** Sends one request per shard, then runs {@code next} on the generic pool with all answers. */

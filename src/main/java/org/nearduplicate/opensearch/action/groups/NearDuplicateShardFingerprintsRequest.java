@@ -16,12 +16,19 @@ public class NearDuplicateShardFingerprintsRequest extends SingleShardRequest<Ne
     private final ShardId shardId;
     private final String field;
     private final long[] members;
+    /** Set for the write-back's stale pass: documents holding this field whose fingerprint is not in {@code members}. */
+    private final String staleField;
 
     public NearDuplicateShardFingerprintsRequest(ShardId shardId, String field, long[] members) {
+        this(shardId, field, members, null);
+    }
+
+    public NearDuplicateShardFingerprintsRequest(ShardId shardId, String field, long[] members, String staleField) {
         super(shardId.getIndexName());
         this.shardId = shardId;
         this.field = field;
         this.members = members;
+        this.staleField = staleField;
     }
 
     public NearDuplicateShardFingerprintsRequest(StreamInput in) throws IOException {
@@ -29,6 +36,7 @@ public class NearDuplicateShardFingerprintsRequest extends SingleShardRequest<Ne
         shardId = new ShardId(in);
         field = in.readString();
         members = in.readBoolean() ? SortedFingerprints.read(in) : null;
+        staleField = in.readOptionalString();
     }
 
     @Override
@@ -38,6 +46,7 @@ public class NearDuplicateShardFingerprintsRequest extends SingleShardRequest<Ne
         out.writeString(field);
         out.writeBoolean(members != null);
         if (members != null) SortedFingerprints.write(out, members, members.length);
+        out.writeOptionalString(staleField);
     }
 
     @Override
@@ -56,5 +65,9 @@ public class NearDuplicateShardFingerprintsRequest extends SingleShardRequest<Ne
     /** The fingerprints whose documents are wanted, sorted and distinct; null for the fingerprints pass. */
     public long[] members() {
         return members;
+    }
+
+    public String staleField() {
+        return staleField;
     }
 }

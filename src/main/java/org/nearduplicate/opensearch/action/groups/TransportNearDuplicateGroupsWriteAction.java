@@ -5,11 +5,8 @@ import org.opensearch.action.DocWriteResponse;
 import org.opensearch.action.admin.indices.mapping.put.PutMappingRequest;
 import org.opensearch.action.bulk.BulkItemResponse;
 import org.opensearch.action.bulk.BulkRequest;
-import org.opensearch.action.search.ClearScrollRequest;
-import org.opensearch.action.search.SearchRequest;
-import org.opensearch.action.search.SearchResponse;
-import org.opensearch.action.search.SearchScrollRequest;
 import org.opensearch.action.support.ActionFilters;
+import org.opensearch.action.support.GroupedActionListener;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.action.update.UpdateRequest;
 import org.opensearch.cluster.metadata.IndexMetadata;
@@ -19,17 +16,16 @@ import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.index.shard.ShardId;
 import org.opensearch.core.tasks.TaskCancelledException;
 import org.opensearch.core.tasks.TaskId;
-import org.opensearch.index.query.QueryBuilders;
-import org.opensearch.search.SearchHit;
-import org.opensearch.search.builder.SearchSourceBuilder;
 import org.opensearch.tasks.Task;
 import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.TransportService;
 import org.opensearch.transport.client.node.NodeClient;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -45,13 +41,12 @@ import java.util.concurrent.TimeUnit;
  * distance to the representative. Partial updates with {@code detect_noop}, in bulk requests of {@code batch_size},
  * throttled to {@code requests_per_second} documents per second, as children of this task (cancelling it cancels
  * them). A re-run updates what changed and clears both fields from documents that were in a group and no longer are
- * (found with an {@code exists} scroll). Unmapped fields are mapped first ({@code keyword} and {@code integer}, the
+ * (listed by every shard from the doc values of {@code group_field}). Unmapped fields are mapped first ({@code keyword} and {@code integer}, the
  * types {@code collapse} and aggregations need); fields mapped with other types are refused before anything is written.
  */
 public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAction<NearDuplicateGroupsWriteRequest, NearDuplicateGroupsWriteResponse> {
 
     private static final int MAX_REPORTED_FAILURES = 20;
-    private static final TimeValue SCROLL_KEEP_ALIVE = TimeValue.timeValueMinutes(5);
     private static final Set<String> INTEGER_TYPES = Set.of("integer", "long", "short", "byte");
 
     private final ClusterService clusterService;
@@ -95,7 +90,7 @@ public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAct
                 request.field(),
                 request.maxDistance(),
                 groupsTask,
-                ActionListener.wrap(result -> new Writer(groupsTask, request, index.getIndex().getName(), result, startNanos, listener).start(), listener::onFailure)
+                ActionListener.wrap(result -> new Writer(groupsTask, request, index, result, startNanos, listener).start(), listener::onFailure)
             );
             if (missing.isEmpty()) {
                 compute.run();
@@ -169,6 +164,7 @@ public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAct
     private final class Writer {
         private final NearDuplicateGroupsTask task;
         private final NearDuplicateGroupsWriteRequest request;
+        private final IndexMetadata indexMetadata;
         private final String index;
         private final GroupsComputation.Result result;
         private final ActionListener<NearDuplicateGroupsWriteResponse> listener;
@@ -183,7 +179,7 @@ public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAct
         Writer(
             NearDuplicateGroupsTask task,
             NearDuplicateGroupsWriteRequest request,
-            String index,
+            IndexMetadata indexMetadata,
             GroupsComputation.Result result,
             long startNanos,
             ActionListener<NearDuplicateGroupsWriteResponse> listener
@@ -191,7 +187,8 @@ public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAct
             this.startNanos = startNanos;
             this.task = task;
             this.request = request;
-            this.index = index;
+            this.indexMetadata = indexMetadata;
+            this.index = indexMetadata.getIndex().getName();
             this.result = result;
             this.listener = listener;
             List<UpdateRequest> updates = new ArrayList<>();
@@ -287,64 +284,68 @@ public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAct
         }
 
         private boolean clearing;
-        private String scrollId;
 
-        /** Documents holding a group from an earlier run that are in no group now lose both fields. */
+        /**
+         * Documents holding a group from an earlier run that are in no group now lose both fields. Every shard lists
+         * them from doc values (the group field's, then the fingerprint's): no search context to keep open.
+         */
         private void clearStale() {
             clearing = true;
             task.phase("clearing documents no longer in a group");
-            SearchRequest search = new SearchRequest(index).scroll(SCROLL_KEEP_ALIVE)
-                .source(new SearchSourceBuilder().query(QueryBuilders.existsQuery(request.groupField())).size(request.batchSize()).fetchSource(false).sort("_doc"));
-            search.setParentTask(new TaskId(clusterService.localNode().getId(), task.getId()));
-            client.search(search, ActionListener.wrap(this::clearPage, this::fail));
+            long[] inGroups = result.groups().stream().flatMap(g -> g.members().stream()).mapToLong(GroupsComputation.Member::fingerprint).sorted().distinct().toArray();
+            int shards = indexMetadata.getNumberOfShards();
+            GroupedActionListener<NearDuplicateShardFingerprintsResponse> all = new GroupedActionListener<>(
+                ActionListener.wrap(responses -> threadPool.generic().execute(() -> clearAll(responses)), this::fail),
+                shards
+            );
+            for (int s = 0; s < shards; s++) {
+                NearDuplicateShardFingerprintsRequest stale = new NearDuplicateShardFingerprintsRequest(
+                    new ShardId(indexMetadata.getIndex(), s),
+                    request.field(),
+                    inGroups,
+                    request.groupField()
+                );
+                stale.setParentTask(new TaskId(clusterService.localNode().getId(), task.getId()));
+                client.executeLocally(NearDuplicateShardFingerprintsAction.INSTANCE, stale, all);
+            }
         }
 
-        private void clearPage(SearchResponse page) {
+        private void clearAll(Collection<NearDuplicateShardFingerprintsResponse> responses) {
             try {
-                checkCancelled();
-                scrollId = page.getScrollId();
-                SearchHit[] hits = page.getHits().getHits();
-                if (hits.length == 0) {
-                    finish();
-                    return;
+                List<UpdateRequest> clears = new ArrayList<>();
+                for (NearDuplicateShardFingerprintsResponse r : responses) {
+                    for (int i = 0; i < r.ids().length; i++) clears.add(update(r.ids()[i], r.routings()[i], null, null));
                 }
-                BulkRequest bulk = new BulkRequest();
-                for (SearchHit hit : hits) {
-                    String routing = hit.field("_routing") == null ? null : hit.field("_routing").getValue();
-                    if (members.contains(key(hit.getId(), routing)) == false) bulk.add(update(hit.getId(), routing, null, null));
-                }
-                Runnable nextPage = () -> {
-                    SearchScrollRequest scroll = new SearchScrollRequest(scrollId).scroll(SCROLL_KEEP_ALIVE);
-                    scroll.setParentTask(new TaskId(clusterService.localNode().getId(), task.getId()));
-                    client.searchScroll(scroll, ActionListener.wrap(this::clearPage, this::fail));
-                };
-                if (bulk.numberOfActions() == 0) {
-                    nextPage.run();
-                } else {
-                    sendThrottled(bulk, nextPage);
-                }
+                pendingClears = clears.iterator();
+                nextClear();
             } catch (Exception e) {
                 fail(e);
             }
         }
 
-        private void releaseScroll() {
-            if (scrollId != null) {
-                ClearScrollRequest clear = new ClearScrollRequest();
-                clear.addScrollId(scrollId);
-                client.clearScroll(clear, ActionListener.wrap(r -> {}, e -> {}));
-                scrollId = null;
+        private Iterator<UpdateRequest> pendingClears;
+
+        private void nextClear() {
+            try {
+                checkCancelled();
+                if (pendingClears.hasNext() == false) {
+                    finish();
+                    return;
+                }
+                BulkRequest bulk = new BulkRequest();
+                while (pendingClears.hasNext() && bulk.numberOfActions() < request.batchSize()) bulk.add(pendingClears.next());
+                sendThrottled(bulk, this::nextClear);
+            } catch (Exception e) {
+                fail(e);
             }
         }
 
         /** Documents written until then keep their values; a re-run completes them. */
         private void fail(Exception e) {
-            releaseScroll();
             listener.onFailure(e);
         }
 
         private void finish() {
-            releaseScroll();
             listener.onResponse(
                 new NearDuplicateGroupsWriteResponse(
                     index,

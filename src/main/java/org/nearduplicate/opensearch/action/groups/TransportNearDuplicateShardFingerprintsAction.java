@@ -118,6 +118,9 @@ public class TransportNearDuplicateShardFingerprintsAction extends TransportSing
                     breaker.addWithoutBreaking(-bytes);
                 }
             }
+            if (request.staleField() != null) {
+                return stale(searcher, field, type.algorithm(), request.members(), shard.mapperService().fieldType(request.staleField()));
+            }
             return members(searcher, field, type.algorithm(), request.members());
         }
     }
@@ -135,6 +138,46 @@ public class TransportNearDuplicateShardFingerprintsAction extends TransportSing
         }
         Arrays.sort(out, 0, n);
         return n == out.length ? out : Arrays.copyOf(out, n);
+    }
+
+    /**
+     * The write-back's stale pass: live documents that hold {@code staleField} (doc values) but whose fingerprint is in
+     * no group now (or who have none), with {@code _id} and routing; their group fields are to be cleared.
+     */
+    private static NearDuplicateShardFingerprintsResponse stale(
+        Engine.Searcher searcher,
+        String field,
+        String algorithm,
+        long[] inGroups,
+        MappedFieldType staleField
+    ) throws IOException {
+        List<Long> fps = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        List<String> routings = new ArrayList<>();
+        if (staleField == null) return new NearDuplicateShardFingerprintsResponse(algorithm, new long[0], new String[0], new String[0]);
+        FieldsVisitor visitor = new FieldsVisitor(false);
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            LeafReader reader = leaf.reader();
+            Bits live = reader.getLiveDocs();
+            DocIdSetIterator holding = DocValues.getSortedSet(reader, staleField.name());
+            NumericDocValues values = DocValues.getNumeric(reader, field);
+            StoredFields stored = null;
+            for (int doc = holding.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = holding.nextDoc()) {
+                if (live != null && live.get(doc) == false) continue;
+                boolean hasFingerprint = values.advanceExact(doc);
+                long fp = hasFingerprint ? values.longValue() : 0;
+                if (hasFingerprint && Arrays.binarySearch(inGroups, fp) >= 0) continue; // a member: rewritten anyway
+                if (stored == null) stored = reader.storedFields();
+                visitor.reset();
+                stored.document(doc, visitor);
+                fps.add(fp);
+                ids.add(visitor.id());
+                routings.add(visitor.routing());
+            }
+        }
+        long[] out = new long[fps.size()];
+        for (int i = 0; i < out.length; i++) out[i] = fps.get(i);
+        return new NearDuplicateShardFingerprintsResponse(algorithm, out, ids.toArray(new String[0]), routings.toArray(new String[0]));
     }
 
     private static NearDuplicateShardFingerprintsResponse members(Engine.Searcher searcher, String field, String algorithm, long[] wanted)

@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch.action.groups;
 
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.opensearch.action.IndicesRequest;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.cluster.ClusterState;
@@ -44,10 +45,12 @@ public class TransportNearDuplicateGroupsAction extends HandledTransportAction<N
     }
 
     /** The one index a groups request names, or a 400. */
-    static IndexMetadata singleIndex(ClusterState state, IndexNameExpressionResolver resolver, NearDuplicateGroupsRequest request) {
+    static IndexMetadata singleIndex(ClusterState state, IndexNameExpressionResolver resolver, IndicesRequest request, String api) {
         String[] concrete = resolver.concreteIndexNames(state, request);
         if (concrete.length != 1) {
-            throw new IllegalArgumentException("[_near_duplicates] needs exactly one index, [" + request.index() + "] resolves to " + concrete.length);
+            throw new IllegalArgumentException(
+                "[" + api + "] needs exactly one index, [" + String.join(",", request.indices()) + "] resolves to " + concrete.length
+            );
         }
         return state.metadata().index(concrete[0]);
     }
@@ -56,7 +59,7 @@ public class TransportNearDuplicateGroupsAction extends HandledTransportAction<N
     protected void doExecute(Task task, NearDuplicateGroupsRequest request, ActionListener<NearDuplicateGroupsResponse> listener) {
         long start = System.nanoTime();
         try {
-            IndexMetadata index = singleIndex(clusterService.state(), resolver, request);
+            IndexMetadata index = singleIndex(clusterService.state(), resolver, request, "_near_duplicates");
             NearDuplicateGroupsTask groupsTask = (NearDuplicateGroupsTask) task;
             computation.run(
                 groupsTask,

@@ -77,11 +77,7 @@ public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAct
     protected void doExecute(Task task, NearDuplicateGroupsWriteRequest request, ActionListener<NearDuplicateGroupsWriteResponse> listener) {
         long startNanos = System.nanoTime();
         try {
-            String[] concrete = resolver.concreteIndexNames(clusterService.state(), request);
-            if (concrete.length != 1) {
-                throw new IllegalArgumentException("[_near_duplicates/_write] needs exactly one index, [" + request.index() + "] resolves to " + concrete.length);
-            }
-            IndexMetadata index = clusterService.state().metadata().index(concrete[0]);
+            IndexMetadata index = TransportNearDuplicateGroupsAction.singleIndex(clusterService.state(), resolver, request, "_near_duplicates/_write");
             Map<String, Object> missing = missingMappings(index, request);
             NearDuplicateGroupsTask groupsTask = (NearDuplicateGroupsTask) task;
             Runnable compute = () -> computation.run(

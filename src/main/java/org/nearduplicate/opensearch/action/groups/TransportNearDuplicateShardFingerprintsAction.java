@@ -151,11 +151,8 @@ public class TransportNearDuplicateShardFingerprintsAction extends TransportSing
         long[] inGroups,
         MappedFieldType staleField
     ) throws IOException {
-        List<Long> fps = new ArrayList<>();
-        List<String> ids = new ArrayList<>();
-        List<String> routings = new ArrayList<>();
-        if (staleField == null) return new NearDuplicateShardFingerprintsResponse(algorithm, new long[0], new String[0], new String[0]);
-        FieldsVisitor visitor = new FieldsVisitor(false);
+        Found found = new Found();
+        if (staleField == null) return found.response(algorithm);
         for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
             LeafReader reader = leaf.reader();
             Bits live = reader.getLiveDocs();
@@ -168,24 +165,37 @@ public class TransportNearDuplicateShardFingerprintsAction extends TransportSing
                 long fp = hasFingerprint ? values.longValue() : 0;
                 if (hasFingerprint && Arrays.binarySearch(inGroups, fp) >= 0) continue; // a member: rewritten anyway
                 if (stored == null) stored = reader.storedFields();
-                visitor.reset();
-                stored.document(doc, visitor);
-                fps.add(fp);
-                ids.add(visitor.id());
-                routings.add(visitor.routing());
+                found.add(fp, stored, doc);
             }
         }
-        long[] out = new long[fps.size()];
-        for (int i = 0; i < out.length; i++) out[i] = fps.get(i);
-        return new NearDuplicateShardFingerprintsResponse(algorithm, out, ids.toArray(new String[0]), routings.toArray(new String[0]));
+        return found.response(algorithm);
+    }
+
+    /** Documents found by a pass: fingerprint, {@code _id} and routing, read from stored fields. */
+    private static final class Found {
+        private final FieldsVisitor visitor = new FieldsVisitor(false);
+        private final List<Long> fps = new ArrayList<>();
+        private final List<String> ids = new ArrayList<>();
+        private final List<String> routings = new ArrayList<>();
+
+        void add(long fp, StoredFields stored, int doc) throws IOException {
+            visitor.reset();
+            stored.document(doc, visitor);
+            fps.add(fp);
+            ids.add(visitor.id());
+            routings.add(visitor.routing());
+        }
+
+        NearDuplicateShardFingerprintsResponse response(String algorithm) {
+            long[] out = new long[fps.size()];
+            for (int i = 0; i < out.length; i++) out[i] = fps.get(i);
+            return new NearDuplicateShardFingerprintsResponse(algorithm, out, ids.toArray(new String[0]), routings.toArray(new String[0]));
+        }
     }
 
     private static NearDuplicateShardFingerprintsResponse members(Engine.Searcher searcher, String field, String algorithm, long[] wanted)
         throws IOException {
-        List<Long> fps = new ArrayList<>();
-        List<String> ids = new ArrayList<>();
-        List<String> routings = new ArrayList<>();
-        FieldsVisitor visitor = new FieldsVisitor(false);
+        Found found = new Found();
         for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
             LeafReader reader = leaf.reader();
             Bits live = reader.getLiveDocs();
@@ -196,15 +206,9 @@ public class TransportNearDuplicateShardFingerprintsAction extends TransportSing
                 long fp = values.longValue();
                 if (Arrays.binarySearch(wanted, fp) < 0) continue;
                 if (stored == null) stored = reader.storedFields();
-                visitor.reset();
-                stored.document(doc, visitor);
-                fps.add(fp);
-                ids.add(visitor.id());
-                routings.add(visitor.routing());
+                found.add(fp, stored, doc);
             }
         }
-        long[] out = new long[fps.size()];
-        for (int i = 0; i < out.length; i++) out[i] = fps.get(i);
-        return new NearDuplicateShardFingerprintsResponse(algorithm, out, ids.toArray(new String[0]), routings.toArray(new String[0]));
+        return found.response(algorithm);
     }
 }

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Text of an HTML page, optionally reduced to the main content.
@@ -42,17 +41,23 @@ final class HtmlExtractor {
     private static final Set<String> DROP_ROLES = Set.of(
         "navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar", "dialog", "alertdialog", "toolbar"
     );
-    /** Readability's "unlikely candidates", matched against class/id words. */
-    private static final Pattern UNLIKELY = Pattern.compile(
-        "ads?|advert\\w*|adsense|sponsor\\w*|banner|breadcrumbs?|combx|comments?|community|cookies?|consent|gdpr|disqus|"
-            + "footer|header|masthead|menu|nav|navbar|navigation|topbar|toolbar|pagination|pager|popup|modal|related|"
-            + "remark|replies|rss|share|sharing|social|shoutbox|sidebar|skyscraper|subscribe|newsletter|widget|"
-            + "supplemental|promo|ticker|similar|tags|catlinks|login|signup|copyright|credits|notice|toc|logo|"
-            + "meta|byline|author|profile|ad\\d*"
+    /**
+     * Readability's "unlikely candidates", matched against the lower-cased words of class and id names; see
+     * {@link #isUnlikelyWord} for the three prefixes that take any suffix. Plain sets, not a regular expression: every
+     * element of every page is classified.
+     */
+    private static final Set<String> UNLIKELY_WORDS = Set.of(
+        "ad", "ads", "adsense", "banner", "breadcrumb", "breadcrumbs", "combx", "comment", "comments", "community", "cookie",
+        "cookies", "consent", "gdpr", "disqus", "footer", "header", "masthead", "menu", "nav", "navbar", "navigation",
+        "topbar", "toolbar", "pagination", "pager", "popup", "modal", "related", "remark", "replies", "rss", "share",
+        "sharing", "social", "shoutbox", "sidebar", "skyscraper", "subscribe", "newsletter", "widget", "supplemental",
+        "promo", "ticker", "similar", "tags", "catlinks", "login", "signup", "copyright", "credits", "notice", "toc", "logo",
+        "meta", "byline", "author", "profile"
     );
     /** Readability's "maybe candidates": a class naming content protects an element. */
-    private static final Pattern LIKELY = Pattern.compile("article|body|content|main|entry|post|story|text|message|document|postbody");
-    private static final Pattern WORD_SPLIT = Pattern.compile("[\\s_\\-]+|(?<=[a-z])(?=[A-Z])");
+    private static final Set<String> LIKELY_WORDS = Set.of(
+        "article", "body", "content", "main", "entry", "post", "story", "text", "message", "document", "postbody"
+    );
     private static final Set<String> BLOCK_TAGS = Set.of(
         "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table",
         "tr", "thead", "tbody", "caption", "section", "article", "main", "header", "footer", "figure",
@@ -145,15 +150,58 @@ final class HtmlExtractor {
         return cache.computeIfAbsent(names, HtmlExtractor::unlikelyNames);
     }
 
-    private static boolean unlikelyNames(String names) {
+    /**
+     * True if a word of {@code names} is unlikely and none is likely. Words are separated by whitespace, '_' and '-',
+     * and split where a lower-case ASCII letter meets an upper-case one ("sideBar" is "side" and "bar").
+     */
+    static boolean unlikelyNames(String names) {
         boolean unlikely = false;
-        for (String word : WORD_SPLIT.split(names)) {
-            String w = word.toLowerCase(Locale.ROOT);
-            if (w.isEmpty()) continue;
-            if (LIKELY.matcher(w).matches()) return false;
-            if (UNLIKELY.matcher(w).matches()) unlikely = true;
+        int start = 0;
+        for (int i = 0; i <= names.length(); i++) {
+            int wordEnd;
+            int nextStart;
+            if (i == names.length()) {
+                wordEnd = i;
+                nextStart = i;
+            } else {
+                char c = names.charAt(i);
+                if (c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r' || c == '_' || c == '-') {
+                    wordEnd = i;
+                    nextStart = i + 1;
+                } else if (c >= 'A' && c <= 'Z' && i > start && names.charAt(i - 1) >= 'a' && names.charAt(i - 1) <= 'z') {
+                    wordEnd = i;
+                    nextStart = i;
+                } else {
+                    continue;
+                }
+            }
+            if (wordEnd > start) {
+                String word = names.substring(start, wordEnd).toLowerCase(Locale.ROOT);
+                if (LIKELY_WORDS.contains(word)) return false;
+                unlikely |= isUnlikelyWord(word);
+            }
+            start = nextStart;
         }
         return unlikely;
+    }
+
+    /** One of {@link #UNLIKELY_WORDS}, or "advert" or "sponsor" followed by ASCII letters, digits or '_', or "ad" and digits. */
+    private static boolean isUnlikelyWord(String w) {
+        if (UNLIKELY_WORDS.contains(w)) return true;
+        if (w.startsWith("advert")) return asciiWordChars(w, 6, false);
+        if (w.startsWith("sponsor")) return asciiWordChars(w, 7, false);
+        if (w.startsWith("ad")) return asciiWordChars(w, 2, true);
+        return false;
+    }
+
+    private static boolean asciiWordChars(String w, int from, boolean digitsOnly) {
+        for (int i = from; i < w.length(); i++) {
+            char c = w.charAt(i);
+            boolean digit = c >= '0' && c <= '9';
+            boolean letter = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
+            if (digit == false && (digitsOnly || letter == false)) return false;
+        }
+        return true;
     }
 
     /** Text length under every element, in one post-order pass. */
@@ -167,7 +215,7 @@ final class HtmlExtractor {
             public void tail(Node node, int depth) {
                 int len;
                 if (node instanceof TextNode t) {
-                    len = t.text().length();
+                    len = normalizedLength(t.getWholeText());
                 } else if (node instanceof Element el) {
                     len = lengths.getOrDefault(el, 0);
                     lengths.put(el, len);
@@ -179,6 +227,26 @@ final class HtmlExtractor {
             }
         }, root);
         return lengths;
+    }
+
+    /**
+     * {@code TextNode.text().length()} without building the string: jsoup collapses each run of whitespace (and
+     * no-break spaces) to one space and drops zero-width spaces and soft hyphens. HtmlExtractorTests pins the equality.
+     */
+    static int normalizedLength(String text) {
+        int length = 0;
+        boolean lastWasWhite = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '\u00A0') {
+                if (lastWasWhite == false) length++;
+                lastWasWhite = true;
+            } else if (c != '\u200B' && c != '\u00AD') {
+                length++; // a surrogate pair adds its two chars in two steps, like appendCodePoint
+                lastWasWhite = false;
+            }
+        }
+        return length;
     }
 
     /** Only anchors with a target are links; {@code <a id=...>} is a bookmark, often left unclosed. */

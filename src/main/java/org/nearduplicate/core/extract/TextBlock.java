@@ -89,6 +89,16 @@ final class TextBlock {
 
     /** Short copyright, "all rights reserved" and ICP licence lines, which templates repeat on every page. */
     static boolean isCopyrightLine(TextBlock b) {
-        return b.words <= 20 && COPYRIGHT.matcher(b.text).find();
+        return b.words <= 20 && mayBeCopyright(b.text) && COPYRIGHT.matcher(b.text).find();
+    }
+
+    /**
+     * False when {@link #COPYRIGHT} cannot match: it needs one of these strings, ASCII case aside. Most short blocks
+     * are not copyright lines, and a few substring searches cost less than the pattern's attempt at every position.
+     */
+    private static boolean mayBeCopyright(String text) {
+        if (text.indexOf('\u00A9') >= 0 || text.contains("版权所有")) return true;
+        String lower = text.toLowerCase(java.util.Locale.ROOT);
+        return lower.contains("(c)") || lower.contains("copyright") || lower.contains("all rights reserved") || lower.contains("icp备");
     }
 }

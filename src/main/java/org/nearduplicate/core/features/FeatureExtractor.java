@@ -10,6 +10,8 @@ import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.shingle.ShingleFilter;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
+import org.apache.lucene.util.ArrayUtil;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,7 +33,9 @@ final class FeatureExtractor {
     FeatureExtractor(SimHashSettings settings) {
         this.settings = settings;
         this.analyzer = switch (settings.features()) {
-            case WORDS -> wordAnalyzer(settings);
+            // word bigrams are joined here rather than by ShingleFilter, which copies every token's attributes
+            // twice; countBigrams reproduces its output exactly (FeatureExtractorTests compares the two)
+            case WORDS -> settings.shingleSize() == 2 ? wordAnalyzer(settings.stopwords(), 1) : wordAnalyzer(settings);
             case SPOTSIGS -> wordAnalyzer(false, 1); // every word, stopwords included: they are the antecedents
             case CHAR_NGRAMS -> null;
         };
@@ -71,6 +75,8 @@ final class FeatureExtractor {
         Map<String, Integer> counts = new HashMap<>();
         if (settings.features() == SimHashSettings.Features.SPOTSIGS) {
             SpotSignatures.extract(tokens(text), Stopwords.SET, settings.shingleSize(), f -> add(counts, f));
+        } else if (settings.features() == SimHashSettings.Features.WORDS && settings.shingleSize() == 2) {
+            countBigrams(text, counts);
         } else if (analyzer != null) {
             try (TokenStream ts = analyzer.tokenStream("content", text)) {
                 CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
@@ -86,6 +92,59 @@ final class FeatureExtractor {
             charNgrams(text, settings.ngramSize(), counts);
         }
         return counts;
+    }
+
+    /**
+     * Counts the word bigrams of {@code text} exactly as {@code ShingleFilter(2, 2)} with {@code outputUnigrams=false},
+     * {@code outputUnigramsIfNoShingles=true}, filler {@code ""} and separator {@code " "} emits them. A position gap
+     * (removed stopwords, at the start, between words or at the end) counts as one empty filler word, so "a the b"
+     * gives "a " and " b"; a stream of a single word gives that word; a stream of fillers only gives nothing.
+     */
+    private void countBigrams(String text, Map<String, Integer> counts) {
+        char[] previous = new char[16]; // the last word of the sequence, filler included (length 0)
+        int previousLength = 0;
+        int items = 0; // words and fillers seen so far
+        boolean previousIsFiller = false;
+        String first = null; // the first item while it is alone: the unigram fallback
+        try (TokenStream ts = analyzer.tokenStream("content", text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            PositionIncrementAttribute posInc = ts.addAttribute(PositionIncrementAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                if (posInc.getPositionIncrement() > 1) {
+                    // a filler "" before this word; a window of fillers only is never emitted
+                    if (items > 0) add(counts, bigram(previous, previousLength, NO_CHARS, 0));
+                    previousLength = 0;
+                    previousIsFiller = true;
+                    items++;
+                }
+                if (items > 0) add(counts, bigram(previous, previousLength, term.buffer(), term.length()));
+                else first = term.toString();
+                if (previous.length < term.length()) previous = new char[ArrayUtil.oversize(term.length(), Character.BYTES)];
+                System.arraycopy(term.buffer(), 0, previous, 0, term.length());
+                previousLength = term.length();
+                previousIsFiller = false;
+                items++;
+            }
+            ts.end();
+            if (posInc.getPositionIncrement() > 0 && items > 0 && previousIsFiller == false) {
+                add(counts, bigram(previous, previousLength, NO_CHARS, 0)); // the trailing filler
+                items++;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // cannot happen: the reader is a string
+        }
+        if (items == 1 && first != null) add(counts, first);
+    }
+
+    private static final char[] NO_CHARS = new char[0];
+
+    private static String bigram(char[] left, int leftLength, char[] right, int rightLength) {
+        char[] chars = new char[leftLength + 1 + rightLength];
+        System.arraycopy(left, 0, chars, 0, leftLength);
+        chars[leftLength] = ' ';
+        System.arraycopy(right, 0, chars, leftLength + 1, rightLength);
+        return new String(chars);
     }
 
     /** The analyzer's tokens of {@code text} in order. */

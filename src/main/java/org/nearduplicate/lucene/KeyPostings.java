@@ -5,6 +5,7 @@ import org.apache.lucene.index.TermState;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.DocIdSetBuilder;
 
@@ -16,11 +17,12 @@ import java.io.IOException;
  * term states reused when the scorer is built.
  */
 final class KeyPostings {
-    /** Decides from a posting's term frequency whether it stays a candidate, per key (index into the probe's keys). */
-    @FunctionalInterface
-    interface FrequencyCheck {
-        boolean keep(int key, int frequency);
-    }
+    /**
+     * Per key (index into the probe's keys), the value a posting's check bits are compared with and how many bits they
+     * may differ: a posting stays a candidate when {@code bitCount((frequency - 1) ^ values[key]) <= budgets[key]}
+     * (the check bits are stored as term frequency - 1). A negative budget drops the key's postings.
+     */
+    record FrequencyCheck(long[] values, int[] budgets) {}
 
     private final Terms terms;
     private final TermsEnum termsEnum;
@@ -75,6 +77,7 @@ final class KeyPostings {
     DocIdSetIterator union(int maxDoc, FrequencyCheck check) throws IOException {
         DocIdSetBuilder builder = new DocIdSetBuilder(maxDoc, terms);
         PostingsEnum postings = null;
+        int[] kept = check == null ? null : new int[64];
         for (int i = 0; i < count; i++) {
             int key = found[i];
             termsEnum.seekExact(keys[key], states[i]);
@@ -82,12 +85,22 @@ final class KeyPostings {
                 postings = termsEnum.postings(postings, PostingsEnum.NONE);
                 builder.add(postings);
             } else {
+                int budget = check.budgets()[key];
+                if (budget < 0) continue;
+                long value = check.values()[key];
                 postings = termsEnum.postings(postings, PostingsEnum.FREQS);
-                DocIdSetBuilder.BulkAdder adder = builder.grow(termsEnum.docFreq());
+                if (kept.length < termsEnum.docFreq()) kept = new int[ArrayUtil.oversize(termsEnum.docFreq(), Integer.BYTES)];
+                int n = 0;
                 for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
-                    if (check.keep(key, postings.freq())) {
-                        adder.add(doc);
+                    if (Long.bitCount((postings.freq() - 1) ^ value) <= budget) {
+                        kept[n++] = doc;
                     }
+                }
+                // the builder is grown by the survivors only: growing it by every posting would switch it to a
+                // bitset of the whole segment at large k although only a few percent of the postings stay
+                if (n > 0) {
+                    DocIdSetBuilder.BulkAdder adder = builder.grow(n);
+                    for (int j = 0; j < n; j++) adder.add(kept[j]);
                 }
             }
         }

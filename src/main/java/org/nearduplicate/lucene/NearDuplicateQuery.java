@@ -67,6 +67,8 @@ public final class NearDuplicateQuery extends Query {
     private final long[] checks;
     /** Per probed key: how many of the key's bits differ from the probe's (0 for the probe's own keys). */
     private final int[] keyDistances;
+    /** Per probed key: its check value, and the distance left for the check bits once the key's own is spent. */
+    private final KeyPostings.FrequencyCheck frequencyCheck;
 
     /**
      * @param scan read every fingerprint instead of looking up block keys; required when {@code maxDistance}
@@ -134,6 +136,9 @@ public final class NearDuplicateQuery extends Query {
                 keyDistances[i] = probed[i].distance();
             }
         }
+        int[] budgets = new int[keys.length];
+        for (int i = 0; i < keys.length; i++) budgets[i] = maxDistance - keyDistances[i];
+        this.frequencyCheck = new KeyPostings.FrequencyCheck(checks, budgets);
     }
 
     /** Whether reading every fingerprint of a segment of {@code maxDoc} documents costs less than the probed keys. */
@@ -260,9 +265,7 @@ public final class NearDuplicateQuery extends Query {
             boolean checked = layout.checkBits() > 0 && info != null && info.getIndexOptions() == IndexOptions.DOCS_AND_FREQS;
             // the check bits are stored as term frequency - 1
             // a key's own distance and its check bits' distance lie on disjoint bits: their sum is a lower bound
-            KeyPostings.FrequencyCheck check = checked
-                ? (key, frequency) -> keyDistances[key] + Long.bitCount((frequency - 1) ^ checks[key]) <= maxDistance
-                : null;
+            KeyPostings.FrequencyCheck check = checked ? frequencyCheck : null;
             return new ScorerSupplier() {
                 @Override
                 public Scorer get(long leadCost) throws IOException {

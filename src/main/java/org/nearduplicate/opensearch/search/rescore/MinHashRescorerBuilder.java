@@ -28,53 +28,33 @@ import java.util.function.Supplier;
  *             "min_similarity": 0.5, "score_mode": "closeness", "query_weight": 0.1, "rescore_weight": 1}}
  * </pre>
  */
-public class MinHashRescorerBuilder extends RescorerBuilder<MinHashRescorerBuilder> {
+public class MinHashRescorerBuilder extends ProbeRescorerBuilder<MinHashRescorerBuilder> {
     public static final String NAME = MinHashQueryBuilder.NAME;
-    public static final ParseField FIELD_FIELD = new ParseField("field");
     public static final ParseField MIN_SIMILARITY_FIELD = new ParseField("min_similarity");
-    public static final ParseField SCORE_MODE_FIELD = new ParseField("score_mode");
-    public static final ParseField QUERY_WEIGHT_FIELD = new ParseField("query_weight");
-    public static final ParseField RESCORE_WEIGHT_FIELD = new ParseField("rescore_weight");
 
-    private final String fieldName;
     private final MinHashProbe probe;
     private final Supplier<MinHashProbe> fetchedProbe;
     private double minSimilarity = MinHashQueryBuilder.DEFAULT_MIN_SIMILARITY;
-    private RescoreScoreMode scoreMode = RescoreScoreMode.CLOSENESS;
-    private float queryWeight = 1f;
-    private float rescoreWeight = 1f;
 
     public MinHashRescorerBuilder(String fieldName, MinHashProbe probe) {
-        if (fieldName == null || fieldName.isEmpty()) {
-            throw new IllegalArgumentException("[" + NAME + "] rescorer requires [field]");
-        }
-        this.fieldName = fieldName;
+        super(NAME, fieldName);
         this.probe = Objects.requireNonNull(probe, "probe");
         this.fetchedProbe = null;
     }
 
     private MinHashRescorerBuilder(MinHashRescorerBuilder original, MinHashProbe probe, Supplier<MinHashProbe> fetched) {
-        this.fieldName = original.fieldName;
+        super(original);
         this.probe = probe;
         this.fetchedProbe = fetched;
         this.minSimilarity = original.minSimilarity;
-        this.scoreMode = original.scoreMode;
-        this.queryWeight = original.queryWeight;
-        this.rescoreWeight = original.rescoreWeight;
-        if (original.windowSize() != null) {
-            windowSize(original.windowSize());
-        }
     }
 
     public MinHashRescorerBuilder(StreamInput in) throws IOException {
         super(in);
-        this.fieldName = in.readString();
         this.probe = new MinHashProbe(in);
         this.fetchedProbe = null;
         this.minSimilarity = in.readDouble();
-        this.scoreMode = in.readEnum(RescoreScoreMode.class);
-        this.queryWeight = in.readFloat();
-        this.rescoreWeight = in.readFloat();
+        readScoring(in);
     }
 
     @Override
@@ -85,18 +65,12 @@ public class MinHashRescorerBuilder extends RescorerBuilder<MinHashRescorerBuild
         out.writeString(fieldName);
         probe.writeTo(out);
         out.writeDouble(minSimilarity);
-        out.writeEnum(scoreMode);
-        out.writeFloat(queryWeight);
-        out.writeFloat(rescoreWeight);
+        writeScoring(out);
     }
 
     @Override
     public String getWriteableName() {
         return NAME;
-    }
-
-    public String fieldName() {
-        return fieldName;
     }
 
     public MinHashProbe probe() {
@@ -112,51 +86,19 @@ public class MinHashRescorerBuilder extends RescorerBuilder<MinHashRescorerBuild
         return this;
     }
 
-    public RescoreScoreMode scoreMode() {
-        return scoreMode;
-    }
-
-    public MinHashRescorerBuilder scoreMode(RescoreScoreMode scoreMode) {
-        this.scoreMode = Objects.requireNonNull(scoreMode);
-        return this;
-    }
-
-    public float queryWeight() {
-        return queryWeight;
-    }
-
-    public MinHashRescorerBuilder queryWeight(float queryWeight) {
-        this.queryWeight = queryWeight;
-        return this;
-    }
-
-    public float rescoreWeight() {
-        return rescoreWeight;
-    }
-
-    public MinHashRescorerBuilder rescoreWeight(float rescoreWeight) {
-        this.rescoreWeight = rescoreWeight;
-        return this;
-    }
-
     @Override
     protected void doXContent(XContentBuilder builder, Params params) throws IOException {
         builder.startObject(NAME);
         builder.field(FIELD_FIELD.getPreferredName(), fieldName);
         probe.toXContentFields(builder);
         builder.field(MIN_SIMILARITY_FIELD.getPreferredName(), minSimilarity);
-        builder.field(SCORE_MODE_FIELD.getPreferredName(), scoreMode.toString());
-        builder.field(QUERY_WEIGHT_FIELD.getPreferredName(), queryWeight);
-        builder.field(RESCORE_WEIGHT_FIELD.getPreferredName(), rescoreWeight);
+        scoringToXContent(builder);
         builder.endObject();
     }
 
     public static MinHashRescorerBuilder fromXContent(XContentParser parser) throws IOException {
-        String field = null;
+        CommonOptions common = new CommonOptions(NAME);
         Double minSimilarity = null;
-        RescoreScoreMode scoreMode = RescoreScoreMode.CLOSENESS;
-        float queryWeight = 1f;
-        float rescoreWeight = 1f;
         MinHashProbe.Parser probeParser = new MinHashProbe.Parser();
         String current = null;
         XContentParser.Token token;
@@ -168,30 +110,21 @@ public class MinHashRescorerBuilder extends RescorerBuilder<MinHashRescorerBuild
                     // consumed
                 } else if (token.isValue() == false) {
                     throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer does not support [" + current + "] with an object or array value");
-                } else if (FIELD_FIELD.match(current, parser.getDeprecationHandler())) {
-                    field = parser.text();
+                } else if (common.parse(current, parser)) {
+                    // consumed
                 } else if (MIN_SIMILARITY_FIELD.match(current, parser.getDeprecationHandler())) {
                     minSimilarity = MinHashQueryBuilder.parseMinSimilarity(parser, NAME);
-                } else if (SCORE_MODE_FIELD.match(current, parser.getDeprecationHandler())) {
-                    scoreMode = RescoreScoreMode.fromString(parser.text());
-                } else if (QUERY_WEIGHT_FIELD.match(current, parser.getDeprecationHandler())) {
-                    queryWeight = parser.floatValue();
-                } else if (RESCORE_WEIGHT_FIELD.match(current, parser.getDeprecationHandler())) {
-                    rescoreWeight = parser.floatValue();
                 } else {
                     throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer does not support [" + current + "]");
                 }
             }
-            if (field == null) {
-                throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer requires [field]");
-            }
-            MinHashRescorerBuilder builder = new MinHashRescorerBuilder(field, probeParser.build(parser, NAME));
+            MinHashRescorerBuilder builder = new MinHashRescorerBuilder(common.field(parser), probeParser.build(parser, NAME));
             if (minSimilarity != null) {
                 builder.minSimilarity(minSimilarity);
             }
-            return builder.scoreMode(scoreMode).queryWeight(queryWeight).rescoreWeight(rescoreWeight);
+            return common.applyTo(builder);
         } catch (IllegalArgumentException e) {
-            // min_similarity's message names the rescorer already; score_mode's does not
+            // min_similarity's message names the rescorer already
             String message = e.getMessage().startsWith("[" + NAME + "]") ? e.getMessage() : "[" + NAME + "] " + e.getMessage();
             throw new ParsingException(parser.getTokenLocation(), message, e);
         }
@@ -223,7 +156,7 @@ public class MinHashRescorerBuilder extends RescorerBuilder<MinHashRescorerBuild
             );
         }
         int[] signature = probe.resolve(context, "[" + NAME + "]", fieldType);
-        return new MinHashRescorer.Context(windowSize, fieldType.name(), signature, minSimilarity, scoreMode, queryWeight, rescoreWeight);
+        return new MinHashRescorer.Context(windowSize, fieldType.name(), signature, minSimilarity, scoreMode(), queryWeight(), rescoreWeight());
     }
 
     @Override
@@ -232,17 +165,14 @@ public class MinHashRescorerBuilder extends RescorerBuilder<MinHashRescorerBuild
             return false;
         }
         MinHashRescorerBuilder other = (MinHashRescorerBuilder) obj;
-        return fieldName.equals(other.fieldName)
+        return sameFieldAndScoring(other)
             && probe.equals(other.probe)
             && Objects.equals(fetchedProbe, other.fetchedProbe)
-            && Double.compare(minSimilarity, other.minSimilarity) == 0
-            && scoreMode == other.scoreMode
-            && Float.compare(queryWeight, other.queryWeight) == 0
-            && Float.compare(rescoreWeight, other.rescoreWeight) == 0;
+            && Double.compare(minSimilarity, other.minSimilarity) == 0;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(super.hashCode(), fieldName, probe, fetchedProbe, minSimilarity, scoreMode, queryWeight, rescoreWeight);
+        return Objects.hash(super.hashCode(), fieldAndScoringHash(), probe, fetchedProbe, minSimilarity);
     }
 }

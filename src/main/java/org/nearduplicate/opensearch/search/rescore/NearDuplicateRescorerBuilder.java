@@ -2,7 +2,6 @@ package org.nearduplicate.opensearch.search.rescore;
 
 import org.nearduplicate.opensearch.common.MaxDistance;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
-import org.nearduplicate.opensearch.common.OptionValues;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
 import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
@@ -37,58 +36,38 @@ import java.util.function.Supplier;
  *
  * The rescorer only sees the window; the {@code near_duplicate} query is the exact way to find all near-duplicates.
  */
-public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateRescorerBuilder> {
+public class NearDuplicateRescorerBuilder extends ProbeRescorerBuilder<NearDuplicateRescorerBuilder> {
     public static final String NAME = "near_duplicate";
-    public static final ParseField FIELD_FIELD = new ParseField("field");
     public static final ParseField MAX_DISTANCE_FIELD = MaxDistance.FIELD;
-    public static final ParseField SCORE_MODE_FIELD = new ParseField("score_mode");
-    public static final ParseField QUERY_WEIGHT_FIELD = new ParseField("query_weight");
-    public static final ParseField RESCORE_WEIGHT_FIELD = new ParseField("rescore_weight");
 
-    private final String fieldName;
     private final NearDuplicateProbe probe;
     private final Supplier<NearDuplicateProbe> fetchedProbe;
     private Integer maxDistance;
-    private RescoreScoreMode scoreMode = RescoreScoreMode.CLOSENESS;
-    private float queryWeight = 1f;
-    private float rescoreWeight = 1f;
     /** The node's engine, where the rescorer was parsed or received: fingerprints a text probe once on the coordinator. */
     private NearDuplicateEngine engine;
     /** True once the coordinator decided to leave a text probe to the shards (several algorithms); not sent. */
     private boolean contentProbeLeftToShards;
 
     public NearDuplicateRescorerBuilder(String fieldName, NearDuplicateProbe probe) {
-        if (fieldName == null || fieldName.isEmpty()) {
-            throw new IllegalArgumentException("[" + NAME + "] rescorer requires [field]");
-        }
-        this.fieldName = fieldName;
+        super(NAME, fieldName);
         this.probe = Objects.requireNonNull(probe, "probe");
         this.fetchedProbe = null;
     }
 
     private NearDuplicateRescorerBuilder(NearDuplicateRescorerBuilder original, NearDuplicateProbe probe, Supplier<NearDuplicateProbe> fetched) {
-        this.fieldName = original.fieldName;
+        super(original);
         this.probe = probe;
         this.fetchedProbe = fetched;
         this.maxDistance = original.maxDistance;
-        this.scoreMode = original.scoreMode;
-        this.queryWeight = original.queryWeight;
-        this.rescoreWeight = original.rescoreWeight;
         this.engine = original.engine;
-        if (original.windowSize() != null) {
-            windowSize(original.windowSize());
-        }
     }
 
     public NearDuplicateRescorerBuilder(StreamInput in) throws IOException {
         super(in);
-        this.fieldName = in.readString();
         this.probe = new NearDuplicateProbe(in);
         this.fetchedProbe = null;
         this.maxDistance = in.readOptionalVInt();
-        this.scoreMode = in.readEnum(RescoreScoreMode.class);
-        this.queryWeight = in.readFloat();
-        this.rescoreWeight = in.readFloat();
+        readScoring(in);
     }
 
     @Override
@@ -99,18 +78,12 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
         out.writeString(fieldName);
         probe.writeTo(out);
         out.writeOptionalVInt(maxDistance);
-        out.writeEnum(scoreMode);
-        out.writeFloat(queryWeight);
-        out.writeFloat(rescoreWeight);
+        writeScoring(out);
     }
 
     @Override
     public String getWriteableName() {
         return NAME;
-    }
-
-    public String fieldName() {
-        return fieldName;
     }
 
     public NearDuplicateProbe probe() {
@@ -127,33 +100,6 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
         return this;
     }
 
-    public RescoreScoreMode scoreMode() {
-        return scoreMode;
-    }
-
-    public NearDuplicateRescorerBuilder scoreMode(RescoreScoreMode scoreMode) {
-        this.scoreMode = Objects.requireNonNull(scoreMode);
-        return this;
-    }
-
-    public float queryWeight() {
-        return queryWeight;
-    }
-
-    public NearDuplicateRescorerBuilder queryWeight(float queryWeight) {
-        this.queryWeight = queryWeight;
-        return this;
-    }
-
-    public float rescoreWeight() {
-        return rescoreWeight;
-    }
-
-    public NearDuplicateRescorerBuilder rescoreWeight(float rescoreWeight) {
-        this.rescoreWeight = rescoreWeight;
-        return this;
-    }
-
     @Override
     protected void doXContent(XContentBuilder builder, Params params) throws IOException {
         builder.startObject(NAME);
@@ -162,18 +108,13 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
         if (maxDistance != null) {
             builder.field(MAX_DISTANCE_FIELD.getPreferredName(), maxDistance);
         }
-        builder.field(SCORE_MODE_FIELD.getPreferredName(), scoreMode.toString());
-        builder.field(QUERY_WEIGHT_FIELD.getPreferredName(), queryWeight);
-        builder.field(RESCORE_WEIGHT_FIELD.getPreferredName(), rescoreWeight);
+        scoringToXContent(builder);
         builder.endObject();
     }
 
     public static NearDuplicateRescorerBuilder fromXContent(XContentParser parser) throws IOException {
-        String field = null;
+        CommonOptions common = new CommonOptions(NAME);
         Integer maxDistance = null;
-        RescoreScoreMode scoreMode = RescoreScoreMode.CLOSENESS;
-        float queryWeight = 1f;
-        float rescoreWeight = 1f;
         NearDuplicateProbe.Parser probeParser = new NearDuplicateProbe.Parser();
         String current = null;
         XContentParser.Token token;
@@ -184,34 +125,21 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
                 // consumed
             } else if (token.isValue() == false) {
                 throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer does not support [" + current + "] with an object or array value");
-            } else if (FIELD_FIELD.match(current, parser.getDeprecationHandler())) {
-                field = parser.text();
+            } else if (common.parse(current, parser)) {
+                // consumed
             } else if (MAX_DISTANCE_FIELD.match(current, parser.getDeprecationHandler())) {
                 maxDistance = MaxDistance.parse(parser, NAME);
-            } else if (SCORE_MODE_FIELD.match(current, parser.getDeprecationHandler())) {
-                try {
-                    scoreMode = RescoreScoreMode.fromString(parser.text());
-                } catch (IllegalArgumentException e) {
-                    throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] " + e.getMessage());
-                }
-            } else if (QUERY_WEIGHT_FIELD.match(current, parser.getDeprecationHandler())) {
-                queryWeight = OptionValues.floatValue(parser, NAME, current);
-            } else if (RESCORE_WEIGHT_FIELD.match(current, parser.getDeprecationHandler())) {
-                rescoreWeight = OptionValues.floatValue(parser, NAME, current);
             } else {
                 throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer does not support [" + current + "]");
             }
         }
-        if (field == null) {
-            throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer requires [field]");
-        }
-        NearDuplicateRescorerBuilder builder = new NearDuplicateRescorerBuilder(field, probeParser.build(parser, NAME));
+        NearDuplicateRescorerBuilder builder = new NearDuplicateRescorerBuilder(common.field(parser), probeParser.build(parser, NAME));
         try {
             builder.maxDistance(maxDistance);
         } catch (IllegalArgumentException e) {
             throw new ParsingException(parser.getTokenLocation(), e.getMessage());
         }
-        return builder.scoreMode(scoreMode).queryWeight(queryWeight).rescoreWeight(rescoreWeight);
+        return common.applyTo(builder);
     }
 
     @Override
@@ -256,7 +184,7 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
         }
         long fingerprint = probe.resolve(context, "[" + NAME + "]", fieldType);
         int k = MaxDistance.orField(maxDistance, fieldType.indexedMaxDistance(), fieldType.algorithm());
-        return new NearDuplicateRescorer.Context(windowSize, fieldType.name(), fingerprint, k, scoreMode, queryWeight, rescoreWeight);
+        return new NearDuplicateRescorer.Context(windowSize, fieldType.name(), fingerprint, k, scoreMode(), queryWeight(), rescoreWeight());
     }
 
     @Override
@@ -265,17 +193,14 @@ public class NearDuplicateRescorerBuilder extends RescorerBuilder<NearDuplicateR
             return false;
         }
         NearDuplicateRescorerBuilder other = (NearDuplicateRescorerBuilder) obj;
-        return fieldName.equals(other.fieldName)
+        return sameFieldAndScoring(other)
             && probe.equals(other.probe)
             && Objects.equals(fetchedProbe, other.fetchedProbe)
-            && Objects.equals(maxDistance, other.maxDistance)
-            && scoreMode == other.scoreMode
-            && Float.compare(queryWeight, other.queryWeight) == 0
-            && Float.compare(rescoreWeight, other.rescoreWeight) == 0;
+            && Objects.equals(maxDistance, other.maxDistance);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(super.hashCode(), fieldName, probe, fetchedProbe, maxDistance, scoreMode, queryWeight, rescoreWeight);
+        return Objects.hash(super.hashCode(), fieldAndScoringHash(), probe, fetchedProbe, maxDistance);
     }
 }

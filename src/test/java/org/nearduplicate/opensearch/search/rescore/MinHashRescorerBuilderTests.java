@@ -90,6 +90,29 @@ public class MinHashRescorerBuilderTests extends OpenSearchTestCase {
         assertThat(like.getMessage(), containsString("[like] requires [_id]"));
     }
 
+    /** The weights and the mode go through the parser both probe rescorers share: same values, same 400s. */
+    public void testWeightsAndModeParseLikeTheNearDuplicateRescorer() throws IOException {
+        for (String bad : new String[] { "\"abc\"", "true" }) {
+            ParsingException e = expectThrows(ParsingException.class,
+                () -> parse("{\"field\": \"mh\", \"text\": \"a b\", \"query_weight\": " + bad + "}"));
+            assertThat(e.getMessage(), containsString("[minhash_similar] [query_weight] must be a number, got ["));
+            ParsingException n = expectThrows(ParsingException.class,
+                () -> parseNearDuplicate("{\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"rescore_weight\": " + bad + "}"));
+            assertThat(n.getMessage(), containsString("[near_duplicate] [rescore_weight] must be a number, got ["));
+        }
+        MinHashRescorerBuilder parsed = parse("{\"field\": \"mh\", \"text\": \"a b\", \"query_weight\": \"0.5\", \"rescore_weight\": 2, \"score_mode\": \"filter\"}");
+        assertEquals(0.5f, parsed.queryWeight(), 0f);
+        assertEquals(2f, parsed.rescoreWeight(), 0f);
+        assertEquals(RescoreScoreMode.FILTER, parsed.scoreMode());
+    }
+
+    private NearDuplicateRescorerBuilder parseNearDuplicate(String json) throws IOException {
+        try (XContentParser parser = createParser(JsonXContent.jsonXContent, json)) {
+            parser.nextToken();
+            return NearDuplicateRescorerBuilder.fromXContent(parser);
+        }
+    }
+
     public void testDefaults() throws IOException {
         MinHashRescorerBuilder parsed = parse("{\"field\": \"mh\", \"like\": {\"_index\": \"pages\", \"_id\": \"7\"}}");
         assertEquals(0.4, parsed.minSimilarity(), 0);

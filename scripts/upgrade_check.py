@@ -2,10 +2,10 @@
 """Real-node upgrade check (README "Upgrades"): indices written by the previous releases of the plugin keep working
 after the node is upgraded to this build, or fail with a message that names the way out.
 
-For each previous release (0.1.0 and 0.2.0; --from picks one), on a fresh node:
+For each previous release (0.1.0, 0.2.0 and 0.3.0; --from picks one), on a fresh node:
 1. Builds the release's plugin zip from a git worktree of its commit in /tmp (kept in /tmp/near-duplicate-releases
    for later runs; never inside this repository).
-2. Starts OpenSearch 3.6.0 (the version the release was built for) with it, creates a simhash pipeline, a MinHash and
+2. Starts the OpenSearch version the release was built for (3.6.0; 3.8.0 for 0.3.0) with it, creates a simhash pipeline, a MinHash and
    I-Match pipeline and indices with the release's default mappings, indexes the demo pages through the pipelines and
    synthetic fingerprints with planted neighbours, and records every stored value and the answers of near_duplicate
    (by fingerprint, by `like` and, from 0.2.0 on, by `text`; for every k the mapping promises), of the groups API and
@@ -14,16 +14,17 @@ For each previous release (0.1.0 and 0.2.0; --from picks one), on a fresh node:
    (scripts/node.sh upgrade), then requires:
    - the same documents and values, identical answers and groups;
    - k above the index's max_distance refused with a 400 that names the reindex;
-   - the old simhash and MinHash pipelines (no `version`: they now make the new default algorithm) refused by the old
-     fields with a 400 that names the processor's [version] and the reindex; with that version the pipelines write
-     exactly what the old release wrote (SimHash, MinHash, I-Match), and new pages are found;
+   - the old simhash and MinHash pipelines (no `version`): where they now make a newer default algorithm (0.1.0,
+     0.2.0), refused by the old fields with a 400 that names the processor's [version] and the reindex, and with that
+     version they write exactly what the old release wrote (SimHash, MinHash, I-Match); where the default did not
+     change (0.3.0), they write exactly that as they are; new pages are found;
    - a reindex into today's layout with the old algorithm keeps the fingerprints and answers and serves k up to 16; a
      reindex through today's default pipeline into today's default mapping finds every page by itself.
 4. With --then-opensearch VERSION, upgrades OpenSearch too (this build's zip for VERSION, same data) and compares again.
 
 Exit code 1 on any difference. Needs git and Maven (the releases build offline once ~/.m2 holds their dependencies);
 a few minutes per release.
-  python3 scripts/upgrade_check.py                                  # 0.1.0 and 0.2.0 -> this build, OpenSearch 3.6.0
+  python3 scripts/upgrade_check.py                                  # 0.1.0, 0.2.0 and 0.3.0 -> this build
   python3 scripts/upgrade_check.py --from 0.2.0 --then-opensearch 3.8.0
 """
 import argparse
@@ -42,10 +43,18 @@ NODE_DIR = os.path.join(ROOT, "target", "upgrade-node")
 # The previous releases, both built for OpenSearch 3.6.0. 0.1.0: the last commit before the any-k layout (default
 # simhash mapping: 4 blocks, max_distance 3); no text probes. 0.2.0: the any-k layout (max_distance 16), text probes;
 # both fingerprint with simhash-v1, pinned into their mappings.
+# 0.3.0: simhash-v2, minhash-v2 and imatch-v2 became the defaults (still today's), built for OpenSearch 3.8.0; its
+# unversioned pipelines must keep writing exactly what they wrote.
 RELEASES = {
-    "0.1.0": {"commit": "de3b2e0a99b0cab46a3dec8a7246ffb51f02b472", "opensearch": "3.6.0", "text_probes": False},
-    "0.2.0": {"commit": "5df5ee988fd0f7e2192997959a7a09f97e7ce677", "opensearch": "3.6.0", "text_probes": True},
+    "0.1.0": {"commit": "de3b2e0a99b0cab46a3dec8a7246ffb51f02b472", "opensearch": "3.6.0", "text_probes": False,
+              "algorithm_version": 1},
+    "0.2.0": {"commit": "5df5ee988fd0f7e2192997959a7a09f97e7ce677", "opensearch": "3.6.0", "text_probes": True,
+              "algorithm_version": 1},
+    "0.3.0": {"commit": "b5fa9dcc187f8453a82d7e75ccfeadb18f1295aa", "opensearch": "3.8.0", "text_probes": True,
+              "algorithm_version": 2},
 }
+# the algorithm version today's processors make when the pipeline names none
+DEFAULT_ALGORITHM_VERSION = 2
 KS = (0, 1, 2, 3, 5, 8, 12, 16)
 INDEX = "upgrade-check"
 PIPELINE = "upgrade-check"
@@ -285,17 +294,22 @@ class Upgrade:
         log(f"k = {k} on the {self.version} index: HTTP 400: {answer['error']['root_cause'][0]['reason']}")
 
     def check_old_pipelines(self):
-        """The old simhash pipeline has no version: it now makes the new default, which the old field refuses with
-        the fix in the message. With the version the message names, it fingerprints exactly as the release did."""
+        """The old simhash pipeline has no version. If the release's default algorithm is no longer today's, the
+        pipeline now makes the new default, which the old field refuses with the fix in the message; with the version
+        the message names, it fingerprints exactly as the release did. If it is still today's (0.3.0 on), the
+        unversioned pipeline itself must write exactly what the release wrote."""
+        old_version = self.release["algorithm_version"]
+        changed = old_version != DEFAULT_ALGORITHM_VERSION
         page_id, content = next(iter(demo_pages()))
-        status, answer = request("PUT", f"/{INDEX}/_doc/again?pipeline={PIPELINE}&refresh=true", {"content": content})
-        reason = json.dumps(answer.get("error", {}))
-        if status != 400 or "Set [version] to 1" not in reason or "reindex" not in reason:
-            fail(f"a page through the unversioned old pipeline into the {self.version} index: expected a 400 that "
-                 f"names [version] 1 and the reindex, got HTTP {status}: {reason[:600]}")
-        log(f"the unversioned old pipeline into the old index: HTTP 400: {answer['error']['caused_by']['reason']}")
-        call("PUT", f"/_ingest/pipeline/{PIPELINE}",
-             {"processors": [{"simhash": {"field": "content", "target_field": "fp", "version": 1}}]})
+        if changed:
+            status, answer = request("PUT", f"/{INDEX}/_doc/again?pipeline={PIPELINE}&refresh=true", {"content": content})
+            reason = json.dumps(answer.get("error", {}))
+            if status != 400 or f"Set [version] to {old_version}" not in reason or "reindex" not in reason:
+                fail(f"a page through the unversioned old pipeline into the {self.version} index: expected a 400 that "
+                     f"names [version] {old_version} and the reindex, got HTTP {status}: {reason[:600]}")
+            log(f"the unversioned old pipeline into the old index: HTTP 400: {answer['error']['caused_by']['reason']}")
+            call("PUT", f"/_ingest/pipeline/{PIPELINE}",
+                 {"processors": [{"simhash": {"field": "content", "target_field": "fp", "version": old_version}}]})
         lines = []
         for page_id, content in demo_pages():
             lines += [json.dumps({"index": {"_index": INDEX, "_id": f"again-{page_id}", "pipeline": PIPELINE}}),
@@ -304,7 +318,7 @@ class Upgrade:
         now = fingerprints(INDEX)
         for page_id, _ in demo_pages():
             if now[f"again-{page_id}"] != self.before["fingerprints"][page_id]:
-                fail(f"page {page_id}: the pipeline with version 1 fingerprints differently from {self.version}: "
+                fail(f"page {page_id}: the pipeline (version {old_version}) fingerprints differently from {self.version}: "
                      f"{self.before['fingerprints'][page_id]} -> {now[f'again-{page_id}']}")
             hits = call("POST", f"/{INDEX}/_search", {"size": 200, "_source": False, "query": {"near_duplicate": {
                 "field": "fp", "max_distance": 0, "like": {"_index": INDEX, "_id": page_id}}}})["hits"]["hits"]
@@ -312,16 +326,18 @@ class Upgrade:
                 fail(f"page {page_id}: the re-indexed copy is not found at distance 0")
         call("POST", f"/{INDEX}/_delete_by_query?refresh=true",
              {"query": {"ids": {"values": [f"again-{page_id}" for page_id, _ in demo_pages()]}}})
-        status, answer = request("PUT", f"/{MINHASH_INDEX}/_doc/again?pipeline={MINHASH_PIPELINE}&refresh=true",
-                                 {"content": content})
-        reason = json.dumps(answer.get("error", {}))
-        if status != 400 or "Set [version] to 1" not in reason or "reindex" not in reason:
-            fail(f"a page through the unversioned old MinHash pipeline into the {self.version} index: expected a 400 "
-                 f"that names [version] 1 and the reindex, got HTTP {status}: {reason[:600]}")
-        log(f"the unversioned old MinHash pipeline into the old index: HTTP 400: {answer['error']['caused_by']['reason']}")
-        call("PUT", f"/_ingest/pipeline/{MINHASH_PIPELINE}", {"processors": [
-            {"minhash": {"field": "content", "target_field": "mh", "version": 1}},
-            {"imatch": {"field": "content", "target_field": "exact", "version": 1}}]})
+        if changed:
+            status, answer = request("PUT", f"/{MINHASH_INDEX}/_doc/again?pipeline={MINHASH_PIPELINE}&refresh=true",
+                                     {"content": content})
+            reason = json.dumps(answer.get("error", {}))
+            if status != 400 or f"Set [version] to {old_version}" not in reason or "reindex" not in reason:
+                fail(f"a page through the unversioned old MinHash pipeline into the {self.version} index: expected a "
+                     f"400 that names [version] {old_version} and the reindex, got HTTP {status}: {reason[:600]}")
+            log("the unversioned old MinHash pipeline into the old index: HTTP 400: "
+                f"{answer['error']['caused_by']['reason']}")
+            call("PUT", f"/_ingest/pipeline/{MINHASH_PIPELINE}", {"processors": [
+                {"minhash": {"field": "content", "target_field": "mh", "version": old_version}},
+                {"imatch": {"field": "content", "target_field": "exact", "version": old_version}}]})
         lines = []
         for page_id, content in demo_pages():
             lines += [json.dumps({"index": {"_index": MINHASH_INDEX, "_id": f"again-{page_id}",
@@ -331,11 +347,12 @@ class Upgrade:
         now = scroll(MINHASH_INDEX, {})
         for page_id, _ in demo_pages():
             if now[f"again-{page_id}"] != self.before["minhash_sources"][page_id]:
-                fail(f"page {page_id}: MinHash/I-Match values through the pipeline with version 1 differ from "
-                     f"{self.version}'s")
+                fail(f"page {page_id}: MinHash/I-Match values through the pipeline (version {old_version}) differ "
+                     f"from {self.version}'s")
         call("POST", f"/{MINHASH_INDEX}/_delete_by_query?refresh=true",
              {"query": {"ids": {"values": [f"again-{page_id}" for page_id, _ in demo_pages()]}}})
-        log("with [version] 1 the old pipelines write what the release wrote: SimHash (new pages found at distance 0), "
+        how = f"with [version] {old_version}" if changed else "unchanged (their default is still today's)"
+        log(f"{how} the old pipelines write what the release wrote: SimHash (new pages found at distance 0), "
             "MinHash and I-Match")
 
     def check_reindex(self):

@@ -113,7 +113,12 @@ def release_zip(version):
         build = "$MVN -q -DskipTests -Dskip.node=true package"
         shell(f"{build} -o || {build}", cwd=source)  # offline when ~/.m2 has everything
         os.makedirs(out_dir, exist_ok=True)
-        shutil.copy(os.path.join(source, "target", f"near-duplicate-{version}.zip"), zip_path)
+        # 0.1.0 and 0.2.0 named it near-duplicate-<version>.zip, 0.3.0 on near-duplicate-<version>-os<opensearch>.zip
+        built = [f for f in os.listdir(os.path.join(source, "target"))
+                 if f.startswith(f"near-duplicate-{version}") and f.endswith(".zip")]
+        if len(built) != 1:
+            fail(f"release {version}: expected one plugin zip in {source}/target, found {built}")
+        shutil.copy(os.path.join(source, "target", built[0]), zip_path)
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", source], check=True, cwd=ROOT)
     return zip_path
@@ -351,8 +356,8 @@ class Upgrade:
                      f"from {self.version}'s")
         call("POST", f"/{MINHASH_INDEX}/_delete_by_query?refresh=true",
              {"query": {"ids": {"values": [f"again-{page_id}" for page_id, _ in demo_pages()]}}})
-        how = f"with [version] {old_version}" if changed else "unchanged (their default is still today's)"
-        log(f"{how} the old pipelines write what the release wrote: SimHash (new pages found at distance 0), "
+        how = f"with [version] {old_version}" if changed else "as they are (their default is still today's)"
+        log(f"the old pipelines, {how}, write what the release wrote: SimHash (new pages found at distance 0), "
             "MinHash and I-Match")
 
     def check_reindex(self):

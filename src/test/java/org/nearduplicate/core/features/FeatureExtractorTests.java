@@ -90,8 +90,9 @@ public class FeatureExtractorTests extends RandomizedTest {
     public void testCorpusDocumentsGiveTheSameBigrams() throws IOException {
         InputStream docs = getClass().getResourceAsStream("/eval-mini/docs.jsonl.gz");
         InputStream pairs = getClass().getResourceAsStream("/eval-mini/pairs.tsv.gz");
-        if (docs == null || pairs == null) System.err.println("SKIPPED: no evaluation corpus (eval.dir/mini) on the test class path");
-        assumeTrue("no evaluation corpus", docs != null && pairs != null);
+        java.nio.file.Path mini = java.nio.file.Path.of(System.getProperty("eval.dir", "../shared/eval"), "mini");
+        if (docs == null || pairs == null) System.err.println("SKIPPED: no evaluation corpus at " + mini.toAbsolutePath());
+        assumeTrue("no evaluation corpus at " + mini.toAbsolutePath(), docs != null && pairs != null);
         FeaturePipeline pipeline = new FeaturePipeline(BIGRAMS);
         FeatureExtractor extractor = new FeatureExtractor(BIGRAMS);
         int compared = 0;

@@ -103,8 +103,7 @@ final class FeatureExtractor {
     private void countBigrams(String text, Map<String, Integer> counts) {
         char[] previous = new char[16]; // the last word of the sequence, filler included (length 0)
         int previousLength = 0;
-        int items = 0; // words and fillers seen so far
-        boolean previousIsFiller = false;
+        int items = 0; // words and fillers seen so far; a filler is always followed by its word
         String first = null; // the first item while it is alone: the unigram fallback
         try (TokenStream ts = analyzer.tokenStream("content", text)) {
             CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
@@ -115,7 +114,6 @@ final class FeatureExtractor {
                     // a filler "" before this word; a window of fillers only is never emitted
                     if (items > 0) add(counts, bigram(previous, previousLength, NO_CHARS, 0));
                     previousLength = 0;
-                    previousIsFiller = true;
                     items++;
                 }
                 if (items > 0) add(counts, bigram(previous, previousLength, term.buffer(), term.length()));
@@ -123,11 +121,10 @@ final class FeatureExtractor {
                 if (previous.length < term.length()) previous = new char[ArrayUtil.oversize(term.length(), Character.BYTES)];
                 System.arraycopy(term.buffer(), 0, previous, 0, term.length());
                 previousLength = term.length();
-                previousIsFiller = false;
                 items++;
             }
             ts.end();
-            if (posInc.getPositionIncrement() > 0 && items > 0 && previousIsFiller == false) {
+            if (posInc.getPositionIncrement() > 0 && items > 0) {
                 add(counts, bigram(previous, previousLength, NO_CHARS, 0)); // the trailing filler
                 items++;
             }

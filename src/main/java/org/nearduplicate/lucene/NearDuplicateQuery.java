@@ -63,11 +63,10 @@ public final class NearDuplicateQuery extends Query {
     private final boolean scanByCost;
     /** The probed keys: the probe's own keys and, beyond the layout's exact distance, their variants. */
     private final BytesRef[] keys;
-    /** Per probed key: the probe's check value of its combination (see {@link BlockLayout#check}). */
-    private final long[] checks;
-    /** Per probed key: how many of the key's bits differ from the probe's (0 for the probe's own keys). */
-    private final int[] keyDistances;
-    /** Per probed key: its check value, and the distance left for the check bits once the key's own is spent. */
+    /**
+     * Per probed key: the probe's check value of its combination (see {@link BlockLayout#check}), and the distance left
+     * for the check bits once the key's own (how many of its bits differ from the probe's key) is spent.
+     */
     private final KeyPostings.FrequencyCheck frequencyCheck;
 
     /**
@@ -107,15 +106,11 @@ public final class NearDuplicateQuery extends Query {
         this.fingerprint = this.fingerprints[0];
         this.maxDistance = maxDistance;
         this.scan = scan;
-        if (scan) {
-            this.keys = new BytesRef[0];
-            this.checks = new long[0];
-            this.keyDistances = new int[0];
-        } else {
-            int n = Math.toIntExact(layout.probeKeyCount(maxDistance) * this.fingerprints.length);
-            this.keys = new BytesRef[n];
-            this.checks = new long[n];
-            this.keyDistances = new int[n];
+        int n = scan ? 0 : Math.toIntExact(layout.probeKeyCount(maxDistance) * this.fingerprints.length);
+        this.keys = new BytesRef[n];
+        long[] checks = new long[n];
+        int[] budgets = new int[n];
+        if (n > 0) {
             record Probed(BytesRef key, long check, int distance) {}
             Probed[] probed = new Probed[n];
             int[] next = { 0 };
@@ -133,11 +128,9 @@ public final class NearDuplicateQuery extends Query {
             for (int i = 0; i < n; i++) {
                 keys[i] = probed[i].key();
                 checks[i] = probed[i].check();
-                keyDistances[i] = probed[i].distance();
+                budgets[i] = maxDistance - probed[i].distance();
             }
         }
-        int[] budgets = new int[keys.length];
-        for (int i = 0; i < keys.length; i++) budgets[i] = maxDistance - keyDistances[i];
         this.frequencyCheck = new KeyPostings.FrequencyCheck(checks, budgets);
     }
 

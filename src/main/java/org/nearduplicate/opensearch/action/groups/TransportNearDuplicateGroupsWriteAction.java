@@ -27,7 +27,6 @@ import org.opensearch.transport.client.node.NodeClient;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -168,7 +167,6 @@ public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAct
         private final long writeStartNanos = System.nanoTime(); // the throttle's clock
         private final Iterator<UpdateRequest> pending;
         private final List<String> failures = new ArrayList<>();
-        private final Set<String> members = new HashSet<>();
         private long sent;
         private long failureCount;
 
@@ -190,17 +188,12 @@ public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAct
             List<UpdateRequest> updates = new ArrayList<>();
             for (GroupsComputation.Group g : result.groups()) {
                 for (GroupsComputation.Member m : g.members()) {
-                    members.add(key(m.id(), m.routing()));
                     updates.add(update(m.id(), m.routing(), g.representative(), m.distance()));
                 }
             }
             this.pending = updates.iterator();
             task.groups.set(result.groups().size());
             task.toWrite.set(updates.size());
-        }
-
-        private String key(String id, String routing) {
-            return routing == null ? id : id + '\u0000' + routing;
         }
 
         private UpdateRequest update(String id, String routing, Object group, Object distance) {

@@ -2,10 +2,10 @@
 """Real-node upgrade check (README "Upgrades"): indices written by the previous releases of the plugin keep working
 after the node is upgraded to this build, or fail with a message that names the way out.
 
-For each previous release (0.1.0, 0.2.0 and 0.3.0; --from picks one), on a fresh node:
+For each previous release (0.1.0, 0.2.0, 0.3.0 and 0.4.0; --from picks one), on a fresh node:
 1. Builds the release's plugin zip from a git worktree of its commit in /tmp (kept in /tmp/near-duplicate-releases
    for later runs; never inside this repository).
-2. Starts the OpenSearch version the release was built for (3.6.0; 3.8.0 for 0.3.0) with it, creates a simhash pipeline, a MinHash and
+2. Starts the OpenSearch version the release was built for (3.6.0; 3.8.0 for 0.3.0 and 0.4.0) with it, creates a simhash pipeline, a MinHash and
    I-Match pipeline and indices with the release's default mappings, indexes the demo pages through the pipelines and
    synthetic fingerprints with planted neighbours, and records every stored value and the answers of near_duplicate
    (by fingerprint, by `like` and, from 0.2.0 on, by `text`; for every k the mapping promises), of the groups API and
@@ -14,17 +14,17 @@ For each previous release (0.1.0, 0.2.0 and 0.3.0; --from picks one), on a fresh
    (scripts/node.sh upgrade), then requires:
    - the same documents and values, identical answers and groups;
    - k above the index's max_distance refused with a 400 that names the reindex;
-   - the old simhash and MinHash pipelines (no `version`): where they now make a newer default algorithm (0.1.0,
-     0.2.0), refused by the old fields with a 400 that names the processor's [version] and the reindex, and with that
+   - the old simhash and MinHash pipelines (no `version`): where they now make a newer default algorithm (all
+     releases before 0.5.0), refused by the old fields with a 400 that names the processor's [version] and the reindex, and with that
      version they write exactly what the old release wrote (SimHash, MinHash, I-Match); where the default did not
-     change (0.3.0), they write exactly that as they are; new pages are found;
+     change, they write exactly that as they are; new pages are found;
    - a reindex into today's layout with the old algorithm keeps the fingerprints and answers and serves k up to 16; a
      reindex through today's default pipeline into today's default mapping finds every page by itself.
 4. With --then-opensearch VERSION, upgrades OpenSearch too (this build's zip for VERSION, same data) and compares again.
 
 Exit code 1 on any difference. Needs git and Maven (the releases build offline once ~/.m2 holds their dependencies);
 a few minutes per release.
-  python3 scripts/upgrade_check.py                                  # 0.1.0, 0.2.0 and 0.3.0 -> this build
+  python3 scripts/upgrade_check.py                                  # 0.1.0 to 0.4.0 -> this build
   python3 scripts/upgrade_check.py --from 0.2.0 --then-opensearch 3.8.0
 """
 import argparse
@@ -43,8 +43,9 @@ NODE_DIR = os.path.join(ROOT, "target", "upgrade-node")
 # The previous releases, both built for OpenSearch 3.6.0. 0.1.0: the last commit before the any-k layout (default
 # simhash mapping: 4 blocks, max_distance 3); no text probes. 0.2.0: the any-k layout (max_distance 16), text probes;
 # both fingerprint with simhash-v1, pinned into their mappings.
-# 0.3.0: simhash-v2, minhash-v2 and imatch-v2 became the defaults (still today's), built for OpenSearch 3.8.0; its
-# unversioned pipelines must keep writing exactly what they wrote.
+# 0.3.0: simhash-v2, minhash-v2 and imatch-v2 became the defaults, built for OpenSearch 3.8.0. 0.4.0: the same
+# algorithms, faster. 0.5.0 made version 3 the default: the unversioned pipelines of 0.3.0 and 0.4.0 are refused by
+# their fields with the fix in the message, and with [version] 2 write exactly what they wrote.
 RELEASES = {
     "0.1.0": {"commit": "de3b2e0a99b0cab46a3dec8a7246ffb51f02b472", "opensearch": "3.6.0", "text_probes": False,
               "algorithm_version": 1},
@@ -52,9 +53,11 @@ RELEASES = {
               "algorithm_version": 1},
     "0.3.0": {"commit": "b5fa9dcc187f8453a82d7e75ccfeadb18f1295aa", "opensearch": "3.8.0", "text_probes": True,
               "algorithm_version": 2},
+    "0.4.0": {"commit": "e39a1492a44a2641de62a894849574af2511b1db", "opensearch": "3.8.0", "text_probes": True,
+              "algorithm_version": 2},
 }
 # the algorithm version today's processors make when the pipeline names none
-DEFAULT_ALGORITHM_VERSION = 2
+DEFAULT_ALGORITHM_VERSION = 3
 KS = (0, 1, 2, 3, 5, 8, 12, 16)
 INDEX = "upgrade-check"
 PIPELINE = "upgrade-check"
@@ -301,7 +304,7 @@ class Upgrade:
     def check_old_pipelines(self):
         """The old simhash pipeline has no version. If the release's default algorithm is no longer today's, the
         pipeline now makes the new default, which the old field refuses with the fix in the message; with the version
-        the message names, it fingerprints exactly as the release did. If it is still today's (0.3.0 on), the
+        the message names, it fingerprints exactly as the release did. If it is still today's, the
         unversioned pipeline itself must write exactly what the release wrote."""
         old_version = self.release["algorithm_version"]
         changed = old_version != DEFAULT_ALGORITHM_VERSION

@@ -75,11 +75,11 @@ final class HtmlExtractor {
     }
 
     /** The main content of the page, one kept block per line. */
-    static String mainText(String html, boolean keepSentences) {
+    static String mainText(String html, int version) {
         Element body = parseBody(html);
         prune(body);
         List<TextBlock> blocks = blocks(body);
-        boolean[] content = TextBlock.classify(blocks, keepSentences);
+        boolean[] content = TextBlock.classify(blocks, version);
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < blocks.size(); i++) {
             if (content[i]) sb.append(blocks.get(i).text).append('\n');

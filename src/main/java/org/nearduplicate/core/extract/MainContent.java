@@ -12,20 +12,21 @@ public final class MainContent {
 
     /**
      * {@code type}: HTML or TEXT (resolved, never AUTO); {@code version}: the algorithm version whose rules apply (1:
-     * boilerpipe's word counts; 2: sentences are also kept, see {@link TextBlock#classify}).
+     * boilerpipe's word counts; 2: sentences are also kept; 3: headings go with what follows them, cookie notices go,
+     * and a text dump's separator lines and menu bars are read as the HTML page shows them; see
+     * {@link TextBlock#classify} and {@link TextExtractor}).
      */
     public static String extract(String content, ContentType type, boolean extractMain, int version) {
-        boolean keepSentences = version >= 2;
         if (type == ContentType.HTML) {
             if (extractMain) {
-                String main = HtmlExtractor.mainText(content, keepSentences);
+                String main = HtmlExtractor.mainText(content, version);
                 // a page can be all "boilerplate" to the classifier (e.g. a bare list); then its text is all we have
                 return main.isBlank() ? HtmlExtractor.fullText(content) : main;
             }
             return HtmlExtractor.fullText(content);
         }
         if (extractMain) {
-            String main = TextExtractor.mainText(content, keepSentences);
+            String main = TextExtractor.mainText(content, version);
             return main.isBlank() ? content : main;
         }
         return content;

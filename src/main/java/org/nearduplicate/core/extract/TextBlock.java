@@ -45,13 +45,15 @@ final class TextBlock {
     /**
      * Boilerpipe's word-count rules (Kohlschütter et al., "Boilerplate Detection using Shallow Text Features", WSDM
      * 2010, NumWordsRulesClassifier): a block is content unless it is link dense, or short among short neighbours.
-     * With {@code keepSentences} (algorithm version 2), a block that is not link dense and reads as a sentence (at
-     * least {@link #SENTENCE_MIN_WORDS} words ending in . ! ? or their CJK forms) is content whatever its neighbours:
-     * the word-count rules were fitted on news articles, and on short pages (help pages, product pages, e-mails) they
-     * keep a different arbitrary subset of the short paragraphs in the HTML page and in its text dump. Navigation
-     * labels, menus and link lists rarely end like sentences.
+     * From algorithm version 2, a block that is not link dense and reads as a sentence (at least
+     * {@link #SENTENCE_MIN_WORDS} words ending in . ! ? or their CJK forms) is content whatever its neighbours: the
+     * word-count rules were fitted on news articles, and on short pages (help pages, product pages, e-mails) they keep
+     * a different arbitrary subset of the short paragraphs in the HTML page and in its text dump. Navigation labels,
+     * menus and link lists rarely end like sentences. Version 3 then drops cookie notices ({@link #isCookieNotice})
+     * and headings that head nothing ({@link #dropOrphanHeadings}).
      */
-    static boolean[] classify(java.util.List<TextBlock> blocks, boolean keepSentences) {
+    static boolean[] classify(java.util.List<TextBlock> blocks, int version) {
+        boolean keepSentences = version >= 2;
         boolean[] content = new boolean[blocks.size()];
         TextBlock empty = new TextBlock("", 0, 0);
         for (int i = 0; i < blocks.size(); i++) {
@@ -69,9 +71,53 @@ final class TextBlock {
                 isContent = false;
             }
             if (isContent == false && keepSentences && curr.linkDensity() <= 0.333333) isContent = readsAsSentence(curr);
-            content[i] = isContent && !isCopyrightLine(curr);
+            content[i] = isContent && !isCopyrightLine(curr) && (version < 3 || !isCookieNotice(curr));
         }
+        if (version >= 3) dropOrphanHeadings(blocks, content);
         return content;
+    }
+
+    /** A heading has at most this many words (and does not read as a sentence). */
+    static final int HEADING_MAX_WORDS = 5;
+
+    /**
+     * Version 3: a heading goes with what it heads. A short block that does not read as a sentence and is not followed
+     * by content is the title of a boilerplate section ("About us", "Related topics", "Most read") or a stray label
+     * that the word-count rules kept because its long neighbour was content. The HTML page and its text dump cut such
+     * labels into blocks differently, so they were kept on one side and not the other. Walked from the end, so that a
+     * run of labels before boilerplate goes as a whole; a heading followed by its section's text stays.
+     */
+    static void dropOrphanHeadings(java.util.List<TextBlock> blocks, boolean[] content) {
+        for (int i = blocks.size() - 1; i >= 0; i--) {
+            TextBlock b = blocks.get(i);
+            boolean nextIsContent = i + 1 < blocks.size() && content[i + 1];
+            if (content[i] && nextIsContent == false && b.words <= HEADING_MAX_WORDS && readsAsSentence(b) == false) content[i] = false;
+        }
+    }
+
+    /** A cookie notice has at most this many words. */
+    static final int COOKIE_NOTICE_MAX_WORDS = 40;
+    private static final java.util.regex.Pattern COOKIE_CONSENT = java.util.regex.Pattern.compile(
+        "(?i)\\b(use|uses|using|accept|agree|consent|continu\\w*|privacy)\\b|同意|使用|继续"
+    );
+
+    /**
+     * Version 3: a short block that mentions cookies together with their use or the reader's consent is a consent
+     * banner, which templates put on every page (the HTML rules already drop elements named {@code cookie},
+     * {@code consent} or {@code gdpr}; a text dump keeps the banner as a sentence). A short paragraph about cookies
+     * that also says "use" goes too, on every copy of its page alike.
+     */
+    static boolean isCookieNotice(TextBlock b) {
+        if (b.words > COOKIE_NOTICE_MAX_WORDS) return false;
+        return mentionsCookie(b.text) && COOKIE_CONSENT.matcher(b.text).find();
+    }
+
+    /** "cookie" anywhere, ASCII case aside: Chinese banners write "Cookie" inside CJK text, without word boundaries. */
+    private static boolean mentionsCookie(String t) {
+        for (int i = 0; i + 6 <= t.length(); i++) {
+            if ((t.charAt(i) | 0x20) == 'c' && t.regionMatches(true, i, "cookie", 0, 6)) return true;
+        }
+        return false;
     }
 
     /** A sentence has at least this many words (8 CJK characters). */

@@ -12,6 +12,11 @@ import java.util.regex.Pattern;
  * <p>Paragraphs (wrapped lines are joined), list items and lines with links are the blocks of the same boilerpipe
  * rules used for HTML ({@link TextBlock#classify}); the words after a {@code [12]} link marker count as linked words,
  * and a trailing {@code References} list of URLs is cut off.
+ *
+ * <p>Version 3 reads two more shapes the way the HTML page shows them: a line without letters or digits (a table's
+ * {@code |} cell separators and borders, a heading's {@code ====} underline, {@code * * *}) separates blocks as an
+ * empty line does, instead of gluing its neighbours into one paragraph the HTML page does not have; and a menu bar or
+ * breadcrumb line ({@link #isLabelBar}) counts as linked text, as its links do in HTML.
  */
 final class TextExtractor {
     private static final Pattern LINK_MARKER = Pattern.compile("\\[\\d{1,5}]");
@@ -22,7 +27,7 @@ final class TextExtractor {
 
     private TextExtractor() {}
 
-    static String mainText(String text, boolean keepSentences) {
+    static String mainText(String text, int version) {
         List<String> lines = text.lines().toList();
         int end = referencesStart(lines);
         List<TextBlock> blocks = new ArrayList<>();
@@ -30,13 +35,14 @@ final class TextExtractor {
         StringBuilder paragraph = new StringBuilder();
         for (int i = 0; i < end; i++) {
             String line = lines.get(i).strip();
+            if (version >= 3 && isSeparatorLine(line)) line = "";
             // a paragraph ends at a blank line; list items and lines with links are blocks of their own, so that
             // navigation lists are classified line by line while wrapped running text stays one block
             boolean standalone = LIST_BULLET.matcher(line).find() || LINK_MARKER.matcher(line).find();
             if (line.isEmpty() || standalone) {
-                flush(paragraph, blocks, listItems);
+                flush(paragraph, blocks, listItems, version);
                 if (standalone) {
-                    blocks.add(block(line));
+                    blocks.add(block(line, version));
                     listItems.add(LIST_BULLET.matcher(line).find());
                 }
             } else {
@@ -44,9 +50,9 @@ final class TextExtractor {
                 paragraph.append(line);
             }
         }
-        flush(paragraph, blocks, listItems);
-        boolean[] content = TextBlock.classify(blocks, keepSentences);
-        if (keepSentences) dropMenus(blocks, listItems, content); // version 2
+        flush(paragraph, blocks, listItems, version);
+        boolean[] content = TextBlock.classify(blocks, version);
+        if (version >= 2) dropMenus(blocks, listItems, content);
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < blocks.size(); i++) {
             if (content[i]) sb.append(blocks.get(i).text).append('\n');
@@ -79,15 +85,15 @@ final class TextExtractor {
         return b.words <= MENU_MAX_WORDS && TextBlock.readsAsSentence(b) == false;
     }
 
-    private static void flush(StringBuilder paragraph, List<TextBlock> blocks, List<Boolean> listItems) {
+    private static void flush(StringBuilder paragraph, List<TextBlock> blocks, List<Boolean> listItems, int version) {
         if (paragraph.length() > 0) {
             listItems.add(false);
-            blocks.add(block(paragraph.toString()));
+            blocks.add(block(paragraph.toString(), version));
             paragraph.setLength(0);
         }
     }
 
-    private static TextBlock block(String line) {
+    private static TextBlock block(String line, int version) {
         int linked = 0;
         Matcher m = LINK_MARKER.matcher(line);
         int markers = 0;
@@ -100,7 +106,35 @@ final class TextExtractor {
         String clean = markers == 0 ? line : LINK_MARKER.matcher(line).replaceAll("");
         // list items are short lines too; the bullet itself carries no words
         clean = LIST_BULLET.matcher(clean).replaceFirst("");
-        return new TextBlock(clean, TextBlock.countWords(clean), linked);
+        int words = TextBlock.countWords(clean);
+        if (version >= 3 && isLabelBar(clean)) linked = words;
+        return new TextBlock(clean, words, linked);
+    }
+
+    /** Version 3: no letter or digit in any script, e.g. {@code |}, {@code +----+}, {@code ====}, {@code * * *}. */
+    static boolean isSeparatorLine(String line) {
+        return line.isEmpty() == false && line.codePoints().noneMatch(Character::isLetterOrDigit);
+    }
+
+    /** The separators of a menu bar ({@code Home | About | Contact}) or a breadcrumb ({@code Docs » Guide » Setup}). */
+    private static final Pattern LABEL_SEPARATOR = Pattern.compile(" (?:\\||»|›|>) ");
+    static final int LABEL_BAR_MIN_LABELS = 3;
+    static final int LABEL_MAX_WORDS = 6;
+
+    /**
+     * Version 3: at least {@link #LABEL_BAR_MIN_LABELS} labels of at most {@link #LABEL_MAX_WORDS} words separated by
+     * {@code " | "}, {@code " » "}, {@code " › "} or {@code " > "}: how text browsers render a menu bar, a footer's
+     * link row or a breadcrumb, whose words are links on the HTML page. A sentence or a shell line with one
+     * {@code >} has fewer parts.
+     */
+    static boolean isLabelBar(String text) {
+        if (text.indexOf(" | ") < 0 && text.indexOf(" » ") < 0 && text.indexOf(" › ") < 0 && text.indexOf(" > ") < 0) return false;
+        String[] labels = LABEL_SEPARATOR.split(text);
+        if (labels.length < LABEL_BAR_MIN_LABELS) return false;
+        for (String label : labels) {
+            if (TextBlock.countWords(label) > LABEL_MAX_WORDS) return false;
+        }
+        return true;
     }
 
     /** Index of a trailing "References" line followed only by numbered URL lines, or the line count. */

@@ -28,7 +28,8 @@ public class IMatcherTests extends RandomizedTest {
         // the normalized text of TEXT is its words, lower case, single spaces
         assertEquals(IMatcher.sha1("the quick brown fox jumps over the lazy dog pack my box with five dozen liquor jugs"),
             IMatcher.textKey(TEXT));
-        assertEquals("imatch-v2:content_type=auto,extract=main,idf=web-en-zh-v1,min_idf=2.0,max_idf=8.0", IMatchSettings.DEFAULT.algorithmId());
+        assertEquals("imatch-v3:content_type=auto,extract=main,idf=web-en-zh-v1,min_idf=2.0,max_idf=8.0", IMatchSettings.DEFAULT.algorithmId());
+        assertEquals(2, IMatchSettings.fromAlgorithmId("imatch-v2:content_type=auto,extract=main,idf=web-en-zh-v1,min_idf=2.0,max_idf=8.0").version());
         // version 1 (0.1.0, 0.2.0) stays readable and selectable
         IMatchSettings v1 = IMatchSettings.fromAlgorithmId("imatch-v1:content_type=auto,extract=main,idf=web-en-zh-v1,min_idf=2.0,max_idf=8.0");
         assertEquals(1, v1.version());
@@ -79,7 +80,7 @@ public class IMatcherTests extends RandomizedTest {
         assertThrows(IllegalArgumentException.class, () -> IMatchSettings.fromMap(new HashMap<>(Map.of("min_idf", "low"))));
         assertThrows(IllegalArgumentException.class, () -> IMatchSettings.fromMap(new HashMap<>(Map.of("idf", "none"))));
         assertThrows(IllegalArgumentException.class, () -> new IMatcher(IMatchSettings.fromMap(new HashMap<>(Map.of("idf", "nosuchtable")))));
-        assertThrows(IllegalArgumentException.class, () -> IMatchSettings.fromAlgorithmId("imatch-v3:idf=x"));
+        assertThrows(IllegalArgumentException.class, () -> IMatchSettings.fromAlgorithmId("imatch-v4:idf=x"));
         Map<String, Object> options = new HashMap<>(Map.of("min_idf", 1.5, "extract", "none", "shingle_size", 2));
         IMatchSettings s = IMatchSettings.fromMap(options);
         assertEquals(Map.of("shingle_size", 2), options);

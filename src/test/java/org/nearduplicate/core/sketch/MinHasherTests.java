@@ -74,7 +74,7 @@ public class MinHasherTests extends RandomizedTest {
     @Test
     public void testKnownAnswersForDefaultSettings() {
         assertEquals(
-            "minhash-v2:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=false,hashes=128",
+            "minhash-v3:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=false,hashes=128",
             MinHashSettings.DEFAULT.algorithmId()
         );
         assertEquals(KNOWN_EN, Arrays.toString(Arrays.copyOf(DEFAULT.signature(ENGLISH), 4)));
@@ -84,6 +84,11 @@ public class MinHasherTests extends RandomizedTest {
         assertEquals(1, v1.settings().version());
         assertEquals(KNOWN_EN, Arrays.toString(Arrays.copyOf(v1.signature(ENGLISH), 4)));
         assertEquals(KNOWN_ZH, Arrays.toString(Arrays.copyOf(v1.signature(CHINESE), 4)));
+        // version 2 (0.3.0, 0.4.0) likewise
+        MinHasher v2 = new MinHasher(MinHashSettings.fromAlgorithmId("minhash-v2"));
+        assertEquals(2, v2.settings().version());
+        assertEquals(KNOWN_EN, Arrays.toString(Arrays.copyOf(v2.signature(ENGLISH), 4)));
+        assertEquals(KNOWN_ZH, Arrays.toString(Arrays.copyOf(v2.signature(CHINESE), 4)));
     }
 
     static final String KNOWN_EN = "[125495924, 11747357, 126847237, 56376847]";
@@ -157,11 +162,12 @@ public class MinHasherTests extends RandomizedTest {
         Map<String, Object> options = new HashMap<>(Map.of("shingle_size", 3, "hashes", "64", "features", "spotsigs", "weighting", "tf"));
         MinHashSettings s = MinHashSettings.fromMap(options);
         assertEquals(Map.of("weighting", "tf"), options); // not a MinHash option: left for the caller to report
-        assertEquals("minhash-v2:content_type=auto,extract=main,features=spotsigs,shingle_size=3,hashes=64", s.algorithmId());
+        assertEquals("minhash-v3:content_type=auto,extract=main,features=spotsigs,shingle_size=3,hashes=64", s.algorithmId());
         assertEquals(s, MinHashSettings.fromAlgorithmId(s.algorithmId()));
         assertEquals(s, MinHashSettings.fromMap(new HashMap<>(s.toMap())));
-        assertEquals(MinHashSettings.DEFAULT, MinHashSettings.fromAlgorithmId("minhash-v2"));
-        assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromAlgorithmId("minhash-v3:hashes=128"));
+        assertEquals(MinHashSettings.DEFAULT, MinHashSettings.fromAlgorithmId("minhash-v3"));
+        assertEquals(2, MinHashSettings.fromAlgorithmId("minhash-v2").version());
+        assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromAlgorithmId("minhash-v4:hashes=128"));
         assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromAlgorithmId("minhash-v1:hashes=128,color=red"));
         assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromAlgorithmId("minhash-v1:weighting=tf"));
         assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromMap(new HashMap<>(Map.of("hashes", 0))));

@@ -161,9 +161,12 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         SimHashFieldMapper bare = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v1")).mappers().getMapper("field");
         assertEquals("a bare version pins that version's defaults", org.nearduplicate.core.SimHashSettings.DEFAULT_V1.algorithmId(),
             bare.fieldType().algorithm());
-        SimHashFieldMapper latest = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v2")).mappers().getMapper("field");
+        SimHashFieldMapper v2 = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v2")).mappers().getMapper("field");
+        assertEquals("an older version keeps its own defaults", org.nearduplicate.core.SimHashSettings.DEFAULT_V2.algorithmId(),
+            v2.fieldType().algorithm());
+        SimHashFieldMapper latest = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v3")).mappers().getMapper("field");
         assertEquals("the newest version is the default", SimHashFieldMapper.DEFAULT_ALGORITHM, latest.fieldType().algorithm());
-        assertThat(SimHashFieldMapper.DEFAULT_ALGORITHM, startsWith("simhash-v2:"));
+        assertThat(SimHashFieldMapper.DEFAULT_ALGORITHM, startsWith("simhash-v3:"));
 
         MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", "simhash-v9")));
         assertThat(e.getMessage() + e.getCause(), containsString("unknown algorithm version [simhash-v9]"));

@@ -37,7 +37,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--url", default="http://127.0.0.1:9200")
     parser.add_argument("--max-distance", type=int, default=None,
-                        help="k; default: the recommended k of the field's algorithm (15 for simhash-v2)")
+                        help="k; default: the recommended k of the field's algorithm (15 for simhash-v3)")
     args = parser.parse_args()
     url = args.url
 

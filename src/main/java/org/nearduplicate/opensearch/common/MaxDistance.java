@@ -22,7 +22,7 @@ public final class MaxDistance {
     /** A 64-bit fingerprint's largest Hamming distance. */
     public static final int MAX = 64;
     /**
-     * The default k of the newest algorithm ({@link SimHashSettings#recommendedMaxDistance()}: for {@code simhash-v2}
+     * The default k of the newest algorithm ({@link SimHashSettings#recommendedMaxDistance()}: for {@code simhash-v3}
      * the largest k with precision >= 0.98 on the public labelled corpus, see README). Larger k finds more edited copies
      * and more false pairs. Fields of older algorithms keep their own default ({@link #recommended(String)}).
      */
@@ -101,7 +101,7 @@ public final class MaxDistance {
     }
 
     /**
-     * The recommended k of fingerprints made by {@code algorithm} (12 for {@code simhash-v1}, 15 for {@code simhash-v2});
+     * The recommended k of fingerprints made by {@code algorithm} (12 for {@code simhash-v1}, 15 for {@code simhash-v2} and {@code simhash-v3});
      * {@link #RECOMMENDED} for fingerprints this engine did not make.
      */
     public static int recommended(String algorithm) {

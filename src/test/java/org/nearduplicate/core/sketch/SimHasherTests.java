@@ -110,6 +110,54 @@ public class SimHasherTests extends RandomizedTest {
         assertEquals(String.join(" ", expected.values()) + " ", actual.toString());
     }
 
+    /**
+     * Version 3 reads a text dump the way its HTML page reads: the menu bar is linked text, the heading's underline and
+     * the {@code * * *} rule separate blocks, the label "Most read" heads nothing that stays, and the cookie banner goes.
+     * The main text of the dump is then the article's, as in the HTML page, and so is the fingerprint.
+     */
+    @Test
+    public void testVersion3ReadsTextDumpsAsTheirPages() {
+        String dumpText = DEFAULT.extractText(DUMP);
+        assertEquals("""
+            A quick fox
+            The quick brown fox jumps over the lazy dog while the farmer watches from the old wooden porch of his house.
+            Pack my box with five dozen liquor jugs, said the farmer, and then he went back inside to make some tea.
+            """, dumpText);
+        assertEquals(dumpText, DEFAULT.extractText(PAGE));
+        assertEquals(DEFAULT.fingerprint(PAGE), DEFAULT.fingerprint(DUMP));
+        String v2Text = V2.extractText(DUMP);
+        assertTrue("version 2 is unchanged: " + v2Text, v2Text.contains("cookies") && v2Text.contains("A quick fox ==="));
+        assertNotEquals(V2.fingerprint(PAGE), V2.fingerprint(DUMP));
+    }
+
+    /** Version 3 drops cookie notices and orphan headings in HTML too, when no class name gave them away. */
+    @Test
+    public void testVersion3DropsCookieNoticesAndOrphanHeadingsInHtml() {
+        String html = "<html><body><h1>Harbor bridge reopens</h1>"
+            + "<p>The old harbor bridge reopened to traffic on Monday morning after two years of repairs that cost far more than planned.</p>"
+            + "<p>We use cookies to give you the best experience. By continuing to browse you accept their use.</p>"
+            + "<h3>Related topics</h3><p><a href='/a'>Bridges of the city</a> <a href='/b'>Road works this summer</a></p></body></html>";
+        String main = DEFAULT.extractText(html);
+        assertEquals("Harbor bridge reopens\nThe old harbor bridge reopened to traffic on Monday morning after two years of repairs "
+            + "that cost far more than planned.\n", main);
+        String v2 = V2.extractText(html);
+        assertTrue(v2, v2.contains("We use cookies"));
+        // a paragraph about baking cookies is not a consent banner: it says nothing of use, acceptance or privacy
+        String recipe = "<html><body><p>Bake the cookies for twelve minutes, until the edges turn golden brown.</p></body></html>";
+        assertTrue(DEFAULT.extractText(recipe).contains("Bake the cookies"));
+    }
+
+    /** Lines of labels between separators are menu bars or breadcrumbs; prose and a shell line with one {@code >} are not. */
+    @Test
+    public void testVersion3LabelBars() {
+        String dump = "Docs » Guide » Setup\n\nRun the installer and restart the service when it asks you to, then log in again.\n\n"
+            + "Keep the old configuration: cp app.conf backup.conf > log.txt before you upgrade to the new release.\n";
+        String main = DEFAULT.extractText(dump);
+        assertFalse(main, main.contains("Docs"));
+        assertTrue(main, main.contains("Run the installer"));
+        assertTrue(main, main.contains("cp app.conf backup.conf > log.txt"));
+    }
+
     /** Version 2 drops a text dump's menus: runs of 4+ list items that are short labels, not sentences. */
     @Test
     public void testVersion2DropsMenusOfTextDumps() {

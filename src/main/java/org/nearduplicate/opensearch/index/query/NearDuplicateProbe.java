@@ -4,7 +4,6 @@ import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
@@ -17,7 +16,6 @@ import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -31,78 +29,60 @@ import java.util.function.Supplier;
 public final class NearDuplicateProbe implements Writeable {
     public static final ParseField FINGERPRINT_FIELD = new ParseField("fingerprint");
     public static final ParseField FINGERPRINTS_FIELD = new ParseField("fingerprints");
-    public static final ParseField ALGORITHM_FIELD = new ParseField("algorithm");
-    public static final ParseField LIKE_FIELD = new ParseField("like");
-    public static final ParseField TEXT_FIELD = new ParseField("text");
-    public static final ParseField HTML_FIELD = new ParseField("html");
+    public static final ParseField ALGORITHM_FIELD = ProbeInput.ALGORITHM_FIELD;
+    public static final ParseField LIKE_FIELD = ProbeInput.LIKE_FIELD;
+    public static final ParseField TEXT_FIELD = ProbeInput.TEXT_FIELD;
+    public static final ParseField HTML_FIELD = ProbeInput.HTML_FIELD;
 
     private final Long fingerprint;
     /** Several fingerprints: documents within k of any of them (the query only; {@code near_duplicate_check} batches). */
     private final long[] fingerprints;
-    private final String algorithm;
-    private final LikeDocument like;
-    private final String text;
-    private final String html;
+    private final ProbeInput input;
 
-    private NearDuplicateProbe(Long fingerprint, String algorithm, LikeDocument like, String text, String html) {
-        this(fingerprint, null, algorithm, like, text, html);
-    }
-
-    private NearDuplicateProbe(Long fingerprint, long[] fingerprints, String algorithm, LikeDocument like, String text, String html) {
-        int probes = (fingerprint != null ? 1 : 0) + (fingerprints != null ? 1 : 0) + (like != null ? 1 : 0) + (text != null ? 1 : 0)
-            + (html != null ? 1 : 0);
-        if (probes != 1) {
-            throw new IllegalArgumentException(
-                "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got " + (probes == 0 ? "none" : probes)
-            );
-        }
+    private NearDuplicateProbe(Long fingerprint, long[] fingerprints, ProbeInput input) {
+        input.validate(
+            (fingerprint != null ? 1 : 0) + (fingerprints != null ? 1 : 0),
+            FINGERPRINT_FIELD.getPreferredName(),
+            FINGERPRINTS_FIELD.getPreferredName()
+        );
         if (fingerprints != null && fingerprints.length == 0) {
             throw new IllegalArgumentException("[fingerprints] must not be empty");
         }
-        if (algorithm != null && fingerprint == null && fingerprints == null) {
-            throw new IllegalArgumentException("[algorithm] describes a [fingerprint] probe and cannot be combined with [like], [text] or [html]");
-        }
         this.fingerprint = fingerprint;
         this.fingerprints = fingerprints;
-        this.algorithm = algorithm;
-        this.like = like;
-        this.text = text;
-        this.html = html;
+        this.input = input;
     }
 
     public static NearDuplicateProbe fingerprint(long fingerprint) {
-        return new NearDuplicateProbe(fingerprint, null, null, null, null);
+        return fingerprint(fingerprint, null);
     }
 
     /** A fingerprint that was made with {@code algorithm} (null: unknown, assumed to match the field). */
     public static NearDuplicateProbe fingerprint(long fingerprint, String algorithm) {
-        return new NearDuplicateProbe(fingerprint, algorithm, null, null, null);
+        return new NearDuplicateProbe(fingerprint, null, new ProbeInput(algorithm, null, null, null));
     }
 
     /** Documents within k of any of {@code fingerprints}; the {@code near_duplicate} query only (not the rescorer). */
     public static NearDuplicateProbe fingerprints(long[] fingerprints) {
-        return new NearDuplicateProbe(null, fingerprints.clone(), null, null, null, null);
+        return new NearDuplicateProbe(null, fingerprints.clone(), new ProbeInput(null, null, null, null));
     }
 
     public static NearDuplicateProbe like(String index, String id, String routing) {
-        return new NearDuplicateProbe(null, null, new LikeDocument(index, id, routing), null, null);
+        return new NearDuplicateProbe(null, null, new ProbeInput(null, new LikeDocument(index, id, routing), null, null));
     }
 
     public static NearDuplicateProbe text(String text) {
-        return new NearDuplicateProbe(null, null, null, Objects.requireNonNull(text), null);
+        return new NearDuplicateProbe(null, null, new ProbeInput(null, null, Objects.requireNonNull(text), null));
     }
 
     public static NearDuplicateProbe html(String html) {
-        return new NearDuplicateProbe(null, null, null, null, Objects.requireNonNull(html));
+        return new NearDuplicateProbe(null, null, new ProbeInput(null, null, null, Objects.requireNonNull(html)));
     }
 
     public NearDuplicateProbe(StreamInput in) throws IOException {
         this.fingerprint = in.readOptionalLong();
         this.fingerprints = in.readBoolean() ? in.readLongArray() : null;
-        this.algorithm = in.readOptionalString();
-        this.like = in.readOptionalWriteable(LikeDocument::new);
-        this.text = in.readOptionalString();
-        this.html = in.readOptionalString();
+        this.input = new ProbeInput(in);
     }
 
     @Override
@@ -112,10 +92,7 @@ public final class NearDuplicateProbe implements Writeable {
         if (fingerprints != null) {
             out.writeLongArray(fingerprints);
         }
-        out.writeOptionalString(algorithm);
-        out.writeOptionalWriteable(like);
-        out.writeOptionalString(text);
-        out.writeOptionalString(html);
+        input.writeTo(out);
     }
 
     public Long fingerprint() {
@@ -123,24 +100,24 @@ public final class NearDuplicateProbe implements Writeable {
     }
 
     public String algorithm() {
-        return algorithm;
+        return input.algorithm;
     }
 
     public LikeDocument like() {
-        return like;
+        return input.like;
     }
 
     public String text() {
-        return text;
+        return input.text;
     }
 
     public String html() {
-        return html;
+        return input.html;
     }
 
     /** True while the probe is a {@code like} document that still has to be fetched. */
     public boolean needsFetch() {
-        return like != null;
+        return input.like != null;
     }
 
     /**
@@ -151,18 +128,7 @@ public final class NearDuplicateProbe implements Writeable {
      * @throws QueryShardException if the field has another type
      */
     public static SimHashFieldMapper.SimHashFieldType simHashField(QueryShardContext context, String field, String owner) {
-        MappedFieldType mapped = context.fieldMapper(field);
-        if (mapped == null) {
-            return null;
-        }
-        if (mapped.unwrap() instanceof SimHashFieldMapper.SimHashFieldType fieldType) {
-            return fieldType;
-        }
-        throw new QueryShardException(
-            context,
-            owner + " requires a field of type [" + SimHashFieldMapper.CONTENT_TYPE + "], but field [" + field + "] is of type ["
-                + mapped.typeName() + "]"
-        );
+        return ProbeInput.targetField(context, field, owner, SimHashFieldMapper.SimHashFieldType.class, SimHashFieldMapper.CONTENT_TYPE);
     }
 
     /**
@@ -172,7 +138,7 @@ public final class NearDuplicateProbe implements Writeable {
      * @throws QueryShardException if the probe was made with another algorithm or cannot be fingerprinted
      */
     public long resolve(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
-        if (like != null) {
+        if (input.like != null) {
             throw new IllegalStateException("[like] probe must be fetched (rewritten) before the query is built");
         }
         try {
@@ -180,17 +146,10 @@ public final class NearDuplicateProbe implements Writeable {
                 throw new IllegalArgumentException("[fingerprints] (several probes) is supported by the query only; give one [fingerprint]");
             }
             if (fingerprint != null) {
-                if (algorithm != null && algorithm.equals(fieldType.algorithm()) == false) {
-                    throw new IllegalArgumentException(
-                        "the probe fingerprint was made with algorithm [" + algorithm + "] but field [" + fieldType.name()
-                            + "] is mapped with algorithm [" + fieldType.algorithm() + "]; fingerprints made differently cannot be compared"
-                    );
-                }
+                input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprint was", "fingerprints");
                 return fingerprint;
             }
-            return text != null
-                ? fieldType.probeFingerprint(text, NearDuplicateEngine.ProbeContent.TEXT)
-                : fieldType.probeFingerprint(html, NearDuplicateEngine.ProbeContent.HTML);
+            return input.sketch(fieldType::probeFingerprint);
         } catch (IllegalArgumentException e) {
             throw new QueryShardException(context, owner + " " + e.getMessage(), e);
         }
@@ -204,19 +163,17 @@ public final class NearDuplicateProbe implements Writeable {
         if (fingerprints == null) {
             return new long[] { resolve(context, owner, fieldType) };
         }
-        if (algorithm != null && algorithm.equals(fieldType.algorithm()) == false) {
-            throw new QueryShardException(
-                context,
-                owner + " the probe fingerprints were made with algorithm [" + algorithm + "] but field [" + fieldType.name()
-                    + "] is mapped with algorithm [" + fieldType.algorithm() + "]; fingerprints made differently cannot be compared"
-            );
+        try {
+            input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprints were", "fingerprints");
+        } catch (IllegalArgumentException e) {
+            throw new QueryShardException(context, owner + " " + e.getMessage(), e);
         }
         return fingerprints.clone();
     }
 
     /** True for a {@code text} or {@code html} probe (fingerprinted with the target field's algorithm). */
     public boolean isContent() {
-        return text != null || html != null;
+        return input.isContent();
     }
 
     /**
@@ -236,12 +193,7 @@ public final class NearDuplicateProbe implements Writeable {
             SimHashFieldMapper.CONTENT_TYPE,
             engine,
             owner,
-            algorithm -> fingerprint(
-                text != null
-                    ? engine.simHashProbe(algorithm, text, NearDuplicateEngine.ProbeContent.TEXT)
-                    : engine.simHashProbe(algorithm, html, NearDuplicateEngine.ProbeContent.HTML),
-                algorithm
-            )
+            algorithm -> fingerprint(input.sketch((content, kind) -> engine.simHashProbe(algorithm, content, kind)), algorithm)
         );
         if (outcome == null) {
             return null;
@@ -257,23 +209,21 @@ public final class NearDuplicateProbe implements Writeable {
      * document's fingerprint probe once it is fetched (null until then). Shared by the query and the rescorer.
      */
     public Supplier<NearDuplicateProbe> fetchOnRewrite(QueryRewriteContext context, String field) {
-        assert like != null;
-        return like.fetchOnRewrite(context, field, (what, value) -> fromSourceValue(what, field, value));
+        assert input.like != null;
+        return input.like.fetchOnRewrite(context, field, (what, value) -> fromSourceValue(what, field, value));
     }
 
     /** A fingerprint probe of a {@code like} document's value: a fingerprint string or number, or the processor's object. */
     static NearDuplicateProbe fromSourceValue(String what, String field, Object value) {
-        String algorithm = null;
-        if (value instanceof Map<?, ?> map) {
-            Object alg = map.get(SimHashFieldMapper.OBJECT_ALGORITHM);
-            algorithm = alg == null ? null : alg.toString();
-            value = map.get(SimHashFieldMapper.OBJECT_FINGERPRINT);
-            if (value == null) {
-                throw new IllegalArgumentException(what + " has no [fingerprint] in field [" + field + "]");
-            }
-        }
+        ProbeInput.SourceValue stored = ProbeInput.SourceValue.of(
+            what,
+            field,
+            value,
+            SimHashFieldMapper.OBJECT_FINGERPRINT,
+            SimHashFieldMapper.OBJECT_ALGORITHM
+        );
         try {
-            return fingerprint(FingerprintValues.parse(value), algorithm);
+            return fingerprint(FingerprintValues.parse(stored.value()), stored.algorithm());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(what + " has an invalid value in field [" + field + "]: " + e.getMessage(), e);
         }
@@ -291,28 +241,14 @@ public final class NearDuplicateProbe implements Writeable {
             }
             builder.endArray();
         }
-        if (algorithm != null) {
-            builder.field(ALGORITHM_FIELD.getPreferredName(), algorithm);
-        }
-        if (like != null) {
-            like.toXContent(LIKE_FIELD.getPreferredName(), builder);
-        }
-        if (text != null) {
-            builder.field(TEXT_FIELD.getPreferredName(), text);
-        }
-        if (html != null) {
-            builder.field(HTML_FIELD.getPreferredName(), html);
-        }
+        input.toXContentFields(builder);
     }
 
     /** Collects probe keys while an enclosing object is parsed. */
     public static final class Parser {
         private Long fingerprint;
         private long[] fingerprints;
-        private String algorithm;
-        private LikeDocument like;
-        private String text;
-        private String html;
+        private final ProbeInput.Parser input = new ProbeInput.Parser();
 
         /** Consumes the value of {@code name} if it belongs to the probe; the parser is on the value's first token. */
         public boolean parse(String name, XContentParser parser) throws IOException {
@@ -335,30 +271,15 @@ public final class NearDuplicateProbe implements Writeable {
                     }
                 }
                 fingerprints = values.stream().mapToLong(Long::longValue).toArray();
-            } else if (ALGORITHM_FIELD.match(name, parser.getDeprecationHandler())) {
-                algorithm = string(name, parser);
-            } else if (TEXT_FIELD.match(name, parser.getDeprecationHandler())) {
-                text = string(name, parser);
-            } else if (HTML_FIELD.match(name, parser.getDeprecationHandler())) {
-                html = string(name, parser);
-            } else if (LIKE_FIELD.match(name, parser.getDeprecationHandler())) {
-                like = LikeDocument.parse(parser);
             } else {
-                return false;
+                return input.parse(name, parser);
             }
             return true;
         }
 
-        private static String string(String name, XContentParser parser) throws IOException {
-            if (parser.currentToken() != XContentParser.Token.VALUE_STRING) {
-                throw new ParsingException(parser.getTokenLocation(), "[" + name + "] must be a string, got [" + parser.currentToken() + "]");
-            }
-            return parser.text();
-        }
-
         public NearDuplicateProbe build(XContentParser parser, String owner) {
             try {
-                return new NearDuplicateProbe(fingerprint, fingerprints, algorithm, like, text, html);
+                return new NearDuplicateProbe(fingerprint, fingerprints, input.build());
             } catch (IllegalArgumentException e) {
                 throw new ParsingException(parser.getTokenLocation(), "[" + owner + "] " + e.getMessage());
             }
@@ -367,27 +288,21 @@ public final class NearDuplicateProbe implements Writeable {
 
     @Override
     public boolean equals(Object o) {
-        if (this == o) return true;
-        if (o == null || getClass() != o.getClass()) return false;
-        NearDuplicateProbe that = (NearDuplicateProbe) o;
-        return Objects.equals(fingerprint, that.fingerprint)
+        return o instanceof NearDuplicateProbe that
+            && Objects.equals(fingerprint, that.fingerprint)
             && java.util.Arrays.equals(fingerprints, that.fingerprints)
-            && Objects.equals(algorithm, that.algorithm)
-            && Objects.equals(like, that.like)
-            && Objects.equals(text, that.text)
-            && Objects.equals(html, that.html);
+            && input.equals(that.input);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(fingerprint, java.util.Arrays.hashCode(fingerprints), algorithm, like, text, html);
+        return Objects.hash(fingerprint, java.util.Arrays.hashCode(fingerprints), input);
     }
 
     @Override
     public String toString() {
-        if (fingerprint != null) return Fingerprints.toHex(fingerprint) + (algorithm == null ? "" : " (" + algorithm + ")");
-        if (fingerprints != null) return fingerprints.length + " fingerprints" + (algorithm == null ? "" : " (" + algorithm + ")");
-        if (like != null) return like.toString();
-        return text != null ? "text[" + text.length() + " chars]" : "html[" + html.length() + " chars]";
+        if (fingerprint != null) return Fingerprints.toHex(fingerprint) + input.describeAlgorithm();
+        if (fingerprints != null) return fingerprints.length + " fingerprints" + input.describeAlgorithm();
+        return input.describe();
     }
 }

@@ -61,13 +61,21 @@ public final class NearDuplicateQuery extends Query {
     private final BlockLayout layout;
     private final boolean scan;
     private final boolean scanByCost;
-    /** The probed keys: the probe's own keys and, beyond the layout's exact distance, their variants. */
-    private final BytesRef[] keys;
+    /** How many keys the probes look up per segment (0 for a scan). */
+    private final int keyCount;
     /**
-     * Per probed key: the probe's check value of its combination (see {@link BlockLayout#check}), and the distance left
-     * for the check bits once the key's own (how many of its bits differ from the probe's key) is spent.
+     * The probed keys and their check-bit budgets, built by the first segment that looks them up: a query whose
+     * segments are all scanned (small segments at large k, by {@link #scanIsCheaper}) never pays for thousands of
+     * variants.
      */
-    private final KeyPostings.FrequencyCheck frequencyCheck;
+    private volatile ProbedKeys probedKeys;
+
+    /**
+     * The probed keys in term order (the probes' own keys and, beyond the layout's exact distance, their variants), and
+     * per key the probe's check value of its combination (see {@link BlockLayout#check}) with the distance left for
+     * the check bits once the key's own (how many of its bits differ from the probe's key) is spent.
+     */
+    private record ProbedKeys(BytesRef[] keys, KeyPostings.FrequencyCheck frequencyCheck) {}
 
     /**
      * @param scan read every fingerprint instead of looking up block keys; required when {@code maxDistance}
@@ -106,38 +114,54 @@ public final class NearDuplicateQuery extends Query {
         this.fingerprint = this.fingerprints[0];
         this.maxDistance = maxDistance;
         this.scan = scan;
-        int n = scan ? 0 : Math.toIntExact(layout.probeKeyCount(maxDistance) * this.fingerprints.length);
-        this.keys = new BytesRef[n];
+        this.keyCount = scan ? 0 : Math.toIntExact(layout.probeKeyCount(maxDistance) * this.fingerprints.length);
+    }
+
+    private ProbedKeys probedKeys() {
+        ProbedKeys built = probedKeys;
+        if (built == null) {
+            // segments searched concurrently may both build them: the same keys, a little work wasted, no lock
+            probedKeys = built = buildProbedKeys();
+        }
+        return built;
+    }
+
+    /** Whether a segment has looked up the keys yet (tests). */
+    boolean keysBuilt() {
+        return probedKeys != null;
+    }
+
+    private ProbedKeys buildProbedKeys() {
+        int n = keyCount;
+        BytesRef[] keys = new BytesRef[n];
         long[] checks = new long[n];
         int[] budgets = new int[n];
-        if (n > 0) {
-            record Probed(BytesRef key, long check, int distance) {}
-            Probed[] probed = new Probed[n];
-            int[] next = { 0 };
-            for (long probe : this.fingerprints) {
-                long[] combinationChecks = new long[layout.keyCount()];
-                for (int c = 0; c < combinationChecks.length; c++) {
-                    combinationChecks[c] = layout.check(probe, c);
-                }
-                layout.probeKeys(probe, maxDistance, (combination, key, keyDistance) -> {
-                    probed[next[0]++] = new Probed(new BytesRef(key), combinationChecks[combination], keyDistance);
-                });
+        record Probed(BytesRef key, long check, int distance) {}
+        Probed[] probed = new Probed[n];
+        int[] next = { 0 };
+        for (long probe : fingerprints) {
+            long[] combinationChecks = new long[layout.keyCount()];
+            for (int c = 0; c < combinationChecks.length; c++) {
+                combinationChecks[c] = layout.check(probe, c);
             }
-            // in term order, so that the terms dictionary is walked forward
-            Arrays.sort(probed, (a, b) -> a.key().compareTo(b.key()));
-            for (int i = 0; i < n; i++) {
-                keys[i] = probed[i].key();
-                checks[i] = probed[i].check();
-                budgets[i] = maxDistance - probed[i].distance();
-            }
+            layout.probeKeys(probe, maxDistance, (combination, key, keyDistance) -> {
+                probed[next[0]++] = new Probed(new BytesRef(key), combinationChecks[combination], keyDistance);
+            });
         }
-        this.frequencyCheck = new KeyPostings.FrequencyCheck(checks, budgets);
+        // in term order, so that the terms dictionary is walked forward
+        Arrays.sort(probed, (a, b) -> a.key().compareTo(b.key()));
+        for (int i = 0; i < n; i++) {
+            keys[i] = probed[i].key();
+            checks[i] = probed[i].check();
+            budgets[i] = maxDistance - probed[i].distance();
+        }
+        return new ProbedKeys(keys, new KeyPostings.FrequencyCheck(checks, budgets));
     }
 
     /** Whether reading every fingerprint of a segment of {@code maxDoc} documents costs less than the probed keys. */
     boolean scanIsCheaper(int maxDoc) {
         double scanPerDoc = SCAN_NANOS_PER_DOC + SCAN_NANOS_PER_DOC_PER_EXTRA_PROBE * (fingerprints.length - 1);
-        return keys.length * (KEY_NANOS + KEY_NANOS_PER_DOC * maxDoc) > scanPerDoc * maxDoc;
+        return keyCount * (KEY_NANOS + KEY_NANOS_PER_DOC * maxDoc) > scanPerDoc * maxDoc;
     }
 
     public String getField() {
@@ -249,7 +273,8 @@ public final class NearDuplicateQuery extends Query {
                     }
                 };
             }
-            KeyPostings found = KeyPostings.seek(context.reader().terms(field), keys);
+            ProbedKeys probed = probedKeys();
+            KeyPostings found = KeyPostings.seek(context.reader().terms(field), probed.keys());
             if (found == null) {
                 return null;
             }
@@ -258,7 +283,7 @@ public final class NearDuplicateQuery extends Query {
             boolean checked = layout.checkBits() > 0 && info != null && info.getIndexOptions() == IndexOptions.DOCS_AND_FREQS;
             // the check bits are stored as term frequency - 1
             // a key's own distance and its check bits' distance lie on disjoint bits: their sum is a lower bound
-            KeyPostings.FrequencyCheck check = checked ? frequencyCheck : null;
+            KeyPostings.FrequencyCheck check = checked ? probed.frequencyCheck() : null;
             return new ScorerSupplier() {
                 @Override
                 public Scorer get(long leadCost) throws IOException {

@@ -250,6 +250,24 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
         assertFalse(k12.scanIsCheaper(1_000_000)); // 1.9 ms against 7.0 ms
     }
 
+    /**
+     * A query whose segments are all scanned by cost never builds its probed keys (4,608 variants at k = 16), and still
+     * answers exactly; one that uses them builds them once.
+     */
+    public void testScannedSegmentsBuildNoKeys() throws IOException {
+        BlockLayout layout = new BlockLayout(4, 16);
+        try (Corpus corpus = buildCorpus(layout)) {
+            long probe = randomProbe(corpus);
+            NearDuplicateQuery byCost = new NearDuplicateQuery(FIELD, probe, 16, layout, false, true);
+            assertTrue("a test corpus is small", byCost.scanIsCheaper(corpus.reader.maxDoc()));
+            assertEquals(bruteForce(corpus, probe, 16), hits(corpus, byCost, 1f));
+            assertFalse(byCost.keysBuilt());
+            NearDuplicateQuery byKeys = new NearDuplicateQuery(FIELD, probe, 16, layout, false, false);
+            assertEquals(bruteForce(corpus, probe, 16), hits(corpus, byKeys, 1f));
+            assertTrue(byKeys.keysBuilt());
+        }
+    }
+
     /** Any k from 0 to 16 from one multi-probe index, with and without check bits, equals the brute force. */
     public void testMultiProbeAnswersEveryKExactly() throws IOException {
         BlockLayout layout = randomBoolean() ? new BlockLayout(4, 16) : randomMultiProbeLayout();

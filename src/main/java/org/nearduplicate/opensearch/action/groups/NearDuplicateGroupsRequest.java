@@ -1,15 +1,10 @@
 package org.nearduplicate.opensearch.action.groups;
 
 import org.nearduplicate.opensearch.common.MaxDistance;
-import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
-import org.opensearch.action.IndicesRequest;
-import org.opensearch.action.support.IndicesOptions;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
-import org.opensearch.core.tasks.TaskId;
 import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.tasks.Task;
 
 import java.io.IOException;
 import java.util.Map;
@@ -17,27 +12,22 @@ import java.util.Map;
 import static org.opensearch.action.ValidateActions.addValidationError;
 
 /** The groups request; see docs/workflows.md for the options. */
-public class NearDuplicateGroupsRequest extends ActionRequest implements IndicesRequest {
+public class NearDuplicateGroupsRequest extends GroupsRequest<NearDuplicateGroupsRequest> {
     public static final int DEFAULT_SIZE = 100;
     public static final int DEFAULT_MAX_MEMBERS = 1000;
     /** A response lists at most size x max_members members; larger groups are counted in full and listed in part. */
     public static final int MAX_MEMBERS_LIMIT = 10_000;
 
-    private String index;
-    private String field;
-    private Integer maxDistance;
     private int size = DEFAULT_SIZE;
     private String after;
     private int maxMembers = DEFAULT_MAX_MEMBERS;
 
     public NearDuplicateGroupsRequest(String index, String field) {
-        this.index = index;
-        this.field = field;
+        super(index, field);
     }
 
     public NearDuplicateGroupsRequest(StreamInput in) throws IOException {
         super(in);
-        index = in.readString();
         field = in.readString();
         maxDistance = in.readOptionalVInt();
         size = in.readVInt();
@@ -78,28 +68,9 @@ public class NearDuplicateGroupsRequest extends ActionRequest implements Indices
         return request;
     }
 
-    private static String string(String name, Object v) {
-        if (v instanceof String s) return s;
-        throw new IllegalArgumentException("[" + name + "] must be a string, got [" + v + "]");
-    }
-
-    private static int integer(String name, Object v) {
-        if (v instanceof Integer i) return i;
-        throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + v + "]");
-    }
-
     @Override
     public ActionRequestValidationException validate() {
-        ActionRequestValidationException e = null;
-        if (index == null || index.isEmpty()) e = addValidationError("an index is required", e);
-        if (field == null || field.isEmpty()) e = addValidationError("[field] is required", e);
-        if (maxDistance != null) {
-            try {
-                MaxDistance.check(maxDistance, null);
-            } catch (IllegalArgumentException invalid) {
-                e = addValidationError(invalid.getMessage(), e);
-            }
-        }
+        ActionRequestValidationException e = super.validate();
         if (size < 0 || size > 10_000) e = addValidationError("[size] must be between 0 and 10000, got " + size, e);
         if (maxMembers < 1 || maxMembers > MAX_MEMBERS_LIMIT) {
             e = addValidationError("[max_members] must be between 1 and " + MAX_MEMBERS_LIMIT + ", got " + maxMembers, e);
@@ -108,41 +79,8 @@ public class NearDuplicateGroupsRequest extends ActionRequest implements Indices
     }
 
     @Override
-    public Task createTask(long id, String type, String action, TaskId parentTaskId, Map<String, String> headers) {
-        return new NearDuplicateGroupsTask(id, type, action, getDescription(), parentTaskId, headers);
-    }
-
-    @Override
     public String getDescription() {
-        return "near_duplicate groups index[" + index + "] field[" + field + "] max_distance[" + (maxDistance == null ? "mapping" : maxDistance)
-            + "]";
-    }
-
-    @Override
-    public String[] indices() {
-        return new String[] { index };
-    }
-
-    @Override
-    public IndicesOptions indicesOptions() {
-        return IndicesOptions.strictSingleIndexNoExpandForbidClosed();
-    }
-
-    public String index() {
-        return index;
-    }
-
-    public String field() {
-        return field;
-    }
-
-    public Integer maxDistance() {
-        return maxDistance;
-    }
-
-    public NearDuplicateGroupsRequest maxDistance(Integer maxDistance) {
-        this.maxDistance = maxDistance;
-        return this;
+        return describe("groups");
     }
 
     public int size() {

@@ -1,15 +1,10 @@
 package org.nearduplicate.opensearch.action.groups;
 
 import org.nearduplicate.opensearch.common.MaxDistance;
-import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
-import org.opensearch.action.IndicesRequest;
-import org.opensearch.action.support.IndicesOptions;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
-import org.opensearch.core.tasks.TaskId;
 import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.tasks.Task;
 
 import java.io.IOException;
 import java.util.Map;
@@ -20,14 +15,11 @@ import static org.opensearch.action.ValidateActions.addValidationError;
  * The write-back request: {@code field}, {@code max_distance}, {@code group_field}, {@code distance_field},
  * {@code batch_size}, {@code requests_per_second}; see docs/workflows.md.
  */
-public class NearDuplicateGroupsWriteRequest extends ActionRequest implements IndicesRequest {
+public class NearDuplicateGroupsWriteRequest extends GroupsRequest<NearDuplicateGroupsWriteRequest> {
     public static final String DEFAULT_GROUP_FIELD = "duplicate_group";
     public static final String DEFAULT_DISTANCE_FIELD = "duplicate_distance";
     public static final int DEFAULT_BATCH_SIZE = 500;
 
-    private final String index;
-    private String field;
-    private Integer maxDistance;
     private String groupField = DEFAULT_GROUP_FIELD;
     private String distanceField = DEFAULT_DISTANCE_FIELD;
     private int batchSize = DEFAULT_BATCH_SIZE;
@@ -37,13 +29,11 @@ public class NearDuplicateGroupsWriteRequest extends ActionRequest implements In
     private boolean shouldStoreResult;
 
     public NearDuplicateGroupsWriteRequest(String index, String field) {
-        this.index = index;
-        this.field = field;
+        super(index, field);
     }
 
     public NearDuplicateGroupsWriteRequest(StreamInput in) throws IOException {
         super(in);
-        index = in.readString();
         field = in.readOptionalString();
         maxDistance = in.readOptionalVInt();
         groupField = in.readString();
@@ -81,16 +71,6 @@ public class NearDuplicateGroupsWriteRequest extends ActionRequest implements In
         return request;
     }
 
-    private static String string(String name, Object v) {
-        if (v instanceof String s) return s;
-        throw new IllegalArgumentException("[" + name + "] must be a string, got [" + v + "]");
-    }
-
-    private static int integer(String name, Object v) {
-        if (v instanceof Integer i) return i;
-        throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + v + "]");
-    }
-
     /** A positive number, or -1 / "unlimited" for no throttling (the spelling {@code _update_by_query} accepts). */
     public static float requestsPerSecond(Object v) {
         if ("unlimited".equals(v)) return -1;
@@ -107,16 +87,7 @@ public class NearDuplicateGroupsWriteRequest extends ActionRequest implements In
 
     @Override
     public ActionRequestValidationException validate() {
-        ActionRequestValidationException e = null;
-        if (index == null || index.isEmpty()) e = addValidationError("an index is required", e);
-        if (field == null || field.isEmpty()) e = addValidationError("[field] is required", e);
-        if (maxDistance != null) {
-            try {
-                MaxDistance.check(maxDistance, null);
-            } catch (IllegalArgumentException invalid) {
-                e = addValidationError(invalid.getMessage(), e);
-            }
-        }
+        ActionRequestValidationException e = super.validate();
         if (groupField.isEmpty() || distanceField.isEmpty() || groupField.equals(distanceField)) {
             e = addValidationError("[group_field] and [distance_field] must be two different, non-empty field names", e);
         }
@@ -137,41 +108,8 @@ public class NearDuplicateGroupsWriteRequest extends ActionRequest implements In
     }
 
     @Override
-    public Task createTask(long id, String type, String action, TaskId parentTaskId, Map<String, String> headers) {
-        return new NearDuplicateGroupsTask(id, type, action, getDescription(), parentTaskId, headers);
-    }
-
-    @Override
     public String getDescription() {
-        return "near_duplicate groups write index[" + index + "] field[" + field + "] max_distance["
-            + (maxDistance == null ? "mapping" : maxDistance) + "] group_field[" + groupField + "] distance_field[" + distanceField + "]";
-    }
-
-    @Override
-    public String[] indices() {
-        return new String[] { index };
-    }
-
-    @Override
-    public IndicesOptions indicesOptions() {
-        return IndicesOptions.strictSingleIndexNoExpandForbidClosed();
-    }
-
-    public String index() {
-        return index;
-    }
-
-    public String field() {
-        return field;
-    }
-
-    public Integer maxDistance() {
-        return maxDistance;
-    }
-
-    public NearDuplicateGroupsWriteRequest maxDistance(Integer maxDistance) {
-        this.maxDistance = maxDistance;
-        return this;
+        return describe("groups write") + " group_field[" + groupField + "] distance_field[" + distanceField + "]";
     }
 
     public String groupField() {

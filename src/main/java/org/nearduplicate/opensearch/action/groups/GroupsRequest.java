@@ -1,0 +1,103 @@
+package org.nearduplicate.opensearch.action.groups;
+
+import org.nearduplicate.opensearch.common.MaxDistance;
+import org.opensearch.action.ActionRequest;
+import org.opensearch.action.ActionRequestValidationException;
+import org.opensearch.action.IndicesRequest;
+import org.opensearch.action.support.IndicesOptions;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.tasks.TaskId;
+import org.opensearch.tasks.Task;
+
+import java.io.IOException;
+import java.util.Map;
+
+import static org.opensearch.action.ValidateActions.addValidationError;
+
+/**
+ * What the groups request and the write-back request share: one index, its {@code simhash} {@code field} and the
+ * optional {@code max_distance} (absent: the field's recommended k), their checks, a cancellable task, and the
+ * readers of the body's option values. Each request writes its own wire format.
+ */
+abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest implements IndicesRequest {
+    protected final String index;
+    protected String field;
+    protected Integer maxDistance;
+
+    protected GroupsRequest(String index, String field) {
+        this.index = index;
+        this.field = field;
+    }
+
+    protected GroupsRequest(StreamInput in) throws IOException {
+        super(in);
+        this.index = in.readString();
+    }
+
+    /** The checks of index, field and max_distance; subclasses add theirs to the result. */
+    @Override
+    public ActionRequestValidationException validate() {
+        ActionRequestValidationException e = null;
+        if (index == null || index.isEmpty()) e = addValidationError("an index is required", e);
+        if (field == null || field.isEmpty()) e = addValidationError("[field] is required", e);
+        if (maxDistance != null) {
+            try {
+                MaxDistance.check(maxDistance, null);
+            } catch (IllegalArgumentException invalid) {
+                e = addValidationError(invalid.getMessage(), e);
+            }
+        }
+        return e;
+    }
+
+    @Override
+    public Task createTask(long id, String type, String action, TaskId parentTaskId, Map<String, String> headers) {
+        return new NearDuplicateGroupsTask(id, type, action, getDescription(), parentTaskId, headers);
+    }
+
+    /** The description's start, shared by both requests' tasks. */
+    protected String describe(String what) {
+        return "near_duplicate " + what + " index[" + index + "] field[" + field + "] max_distance["
+            + (maxDistance == null ? "mapping" : maxDistance) + "]";
+    }
+
+    @Override
+    public String[] indices() {
+        return new String[] { index };
+    }
+
+    @Override
+    public IndicesOptions indicesOptions() {
+        return IndicesOptions.strictSingleIndexNoExpandForbidClosed();
+    }
+
+    public String index() {
+        return index;
+    }
+
+    public String field() {
+        return field;
+    }
+
+    public Integer maxDistance() {
+        return maxDistance;
+    }
+
+    @SuppressWarnings("unchecked")
+    public R maxDistance(Integer maxDistance) {
+        this.maxDistance = maxDistance;
+        return (R) this;
+    }
+
+    /** A body option's value that must be a string. */
+    static String string(String name, Object v) {
+        if (v instanceof String s) return s;
+        throw new IllegalArgumentException("[" + name + "] must be a string, got [" + v + "]");
+    }
+
+    /** A body option's value that must be an integer. */
+    static int integer(String name, Object v) {
+        if (v instanceof Integer i) return i;
+        throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + v + "]");
+    }
+}

@@ -1,0 +1,64 @@
+package org.nearduplicate.opensearch.action.groups;
+
+import org.opensearch.common.io.stream.BytesStreamOutput;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.test.OpenSearchTestCase;
+
+import java.io.IOException;
+
+/** Both groups requests cross the transport: every option survives the round trip, and the shared checks apply to both. */
+public class GroupsRequestTests extends OpenSearchTestCase {
+
+    public void testGroupsRequestRoundTrip() throws IOException {
+        NearDuplicateGroupsRequest request = new NearDuplicateGroupsRequest("pages", "fp").maxDistance(randomBoolean() ? null : 12)
+            .size(randomIntBetween(0, 10_000))
+            .after(randomBoolean() ? null : "00000000000000ff")
+            .maxMembers(randomIntBetween(1, 10_000));
+        NearDuplicateGroupsRequest copy = new NearDuplicateGroupsRequest(streamOf(request));
+        assertEquals(request.index(), copy.index());
+        assertEquals(request.field(), copy.field());
+        assertEquals(request.maxDistance(), copy.maxDistance());
+        assertEquals(request.size(), copy.size());
+        assertEquals(request.after(), copy.after());
+        assertEquals(request.maxMembers(), copy.maxMembers());
+        assertEquals(request.getDescription(), copy.getDescription());
+        assertNull(copy.validate());
+    }
+
+    public void testWriteRequestRoundTrip() throws IOException {
+        NearDuplicateGroupsWriteRequest request = new NearDuplicateGroupsWriteRequest("pages", randomBoolean() ? null : "fp")
+            .maxDistance(randomBoolean() ? null : 15)
+            .groupField("group")
+            .distanceField("distance")
+            .batchSize(randomIntBetween(1, 10_000))
+            .requestsPerSecond(randomBoolean() ? -1 : 250f);
+        NearDuplicateGroupsWriteRequest copy = new NearDuplicateGroupsWriteRequest(streamOf(request));
+        assertEquals(request.index(), copy.index());
+        assertEquals(request.field(), copy.field());
+        assertEquals(request.maxDistance(), copy.maxDistance());
+        assertEquals("group", copy.groupField());
+        assertEquals("distance", copy.distanceField());
+        assertEquals(request.batchSize(), copy.batchSize());
+        assertEquals(request.requestsPerSecond(), copy.requestsPerSecond(), 0f);
+        assertEquals(request.getDescription(), copy.getDescription());
+    }
+
+    public void testSharedChecks() {
+        for (GroupsRequest<?> request : new GroupsRequest<?>[] {
+            new NearDuplicateGroupsRequest("", null).maxDistance(65),
+            new NearDuplicateGroupsWriteRequest("", null).maxDistance(65) }) {
+            String message = request.validate().getMessage();
+            assertTrue(message, message.contains("an index is required"));
+            assertTrue(message, message.contains("[field] is required"));
+            assertTrue(message, message.contains("[max_distance] must be between 0 and 64, got 65"));
+        }
+        assertTrue(new NearDuplicateGroupsRequest("pages", "fp").size(-1).validate().getMessage().contains("[size]"));
+        assertTrue(new NearDuplicateGroupsWriteRequest("pages", "fp").groupField("fp").validate().getMessage().contains("must differ from [field]"));
+    }
+
+    private static StreamInput streamOf(org.opensearch.core.common.io.stream.Writeable request) throws IOException {
+        BytesStreamOutput out = new BytesStreamOutput();
+        request.writeTo(out);
+        return out.bytes().streamInput();
+    }
+}

@@ -33,24 +33,28 @@ final class TextExtractor {
         List<TextBlock> blocks = new ArrayList<>();
         List<Boolean> listItems = new ArrayList<>();
         StringBuilder paragraph = new StringBuilder();
+        int[] paragraphBarWords = { 0 };
+        boolean[] bars = version >= 3 ? labelBars(lines, end) : new boolean[end];
         for (int i = 0; i < end; i++) {
             String line = lines.get(i).strip();
             if (version >= 3 && isSeparatorLine(line)) line = "";
             // a paragraph ends at a blank line; list items and lines with links are blocks of their own, so that
             // navigation lists are classified line by line while wrapped running text stays one block
             boolean standalone = LIST_BULLET.matcher(line).find() || LINK_MARKER.matcher(line).find();
+            int barWords = bars[i] ? TextBlock.countWords(line) : 0;
             if (line.isEmpty() || standalone) {
-                flush(paragraph, blocks, listItems, version);
+                flush(paragraph, paragraphBarWords, blocks, listItems);
                 if (standalone) {
-                    blocks.add(block(line, version));
+                    blocks.add(block(line, barWords));
                     listItems.add(LIST_BULLET.matcher(line).find());
                 }
             } else {
                 if (paragraph.length() > 0) paragraph.append(' ');
                 paragraph.append(line);
+                paragraphBarWords[0] += barWords;
             }
         }
-        flush(paragraph, blocks, listItems, version);
+        flush(paragraph, paragraphBarWords, blocks, listItems);
         boolean[] content = TextBlock.classify(blocks, version);
         if (version >= 2) dropMenus(blocks, listItems, content);
         StringBuilder sb = new StringBuilder();
@@ -85,15 +89,17 @@ final class TextExtractor {
         return b.words <= MENU_MAX_WORDS && TextBlock.readsAsSentence(b) == false;
     }
 
-    private static void flush(StringBuilder paragraph, List<TextBlock> blocks, List<Boolean> listItems, int version) {
+    private static void flush(StringBuilder paragraph, int[] barWords, List<TextBlock> blocks, List<Boolean> listItems) {
         if (paragraph.length() > 0) {
             listItems.add(false);
-            blocks.add(block(paragraph.toString(), version));
+            blocks.add(block(paragraph.toString(), barWords[0]));
             paragraph.setLength(0);
         }
+        barWords[0] = 0;
     }
 
-    private static TextBlock block(String line, int version) {
+    /** {@code barWords}: words of the block's menu-bar lines ({@link #labelBars}), which count as linked. */
+    private static TextBlock block(String line, int barWords) {
         int linked = 0;
         Matcher m = LINK_MARKER.matcher(line);
         int markers = 0;
@@ -106,9 +112,22 @@ final class TextExtractor {
         String clean = markers == 0 ? line : LINK_MARKER.matcher(line).replaceAll("");
         // list items are short lines too; the bullet itself carries no words
         clean = LIST_BULLET.matcher(clean).replaceFirst("");
-        int words = TextBlock.countWords(clean);
-        if (version >= 3 && isLabelBar(clean)) linked = words;
-        return new TextBlock(clean, words, linked);
+        return new TextBlock(clean, TextBlock.countWords(clean), linked + barWords);
+    }
+
+    /**
+     * Version 3: the lines that are a menu bar or a breadcrumb ({@link #isLabelBar}) on their own. A line of labels
+     * next to another such line is a table row instead (a text dump writes a table one row per line, cells separated
+     * by {@code |}), whose cells are text on the HTML page too.
+     */
+    private static boolean[] labelBars(List<String> lines, int end) {
+        boolean[] labels = new boolean[end];
+        for (int i = 0; i < end; i++) labels[i] = isLabelBar(lines.get(i).strip());
+        boolean[] bars = new boolean[end];
+        for (int i = 0; i < end; i++) {
+            bars[i] = labels[i] && (i == 0 || labels[i - 1] == false) && (i + 1 == end || labels[i + 1] == false);
+        }
+        return bars;
     }
 
     /** Version 3: no letter or digit in any script, e.g. {@code |}, {@code +----+}, {@code ====}, {@code * * *}. */

@@ -156,6 +156,13 @@ public class SimHasherTests extends RandomizedTest {
         assertFalse(main, main.contains("Docs"));
         assertTrue(main, main.contains("Run the installer"));
         assertTrue(main, main.contains("cp app.conf backup.conf > log.txt"));
+        // a table dumped one row per line is text, as on its HTML page; a bar glued to the next line is still a bar
+        String table = "Set operators of the formula editor, with the command to type for each of them:\n\n"
+            + "in | Is contained in | set\nnotin | Is not contained in | set\nsubset | Subset of | set\n\n"
+            + "About us | Contact | Privacy\nExample Site, the home of examples\n";
+        String tableMain = DEFAULT.extractText(table);
+        assertTrue(tableMain, tableMain.contains("notin | Is not contained in"));
+        assertFalse(tableMain, tableMain.contains("About us"));
     }
 
     /** Version 2 drops a text dump's menus: runs of 4+ list items that are short labels, not sentences. */

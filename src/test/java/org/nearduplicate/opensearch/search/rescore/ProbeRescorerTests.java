@@ -8,6 +8,7 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.ScoreDoc;
@@ -137,6 +138,50 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
             TopDocs empty = new TopDocs(all.totalHits, new ScoreDoc[0]);
             NearDuplicateRescorer.Context ctx = new NearDuplicateRescorer.Context(10, "fp", 0L, 3, RescoreScoreMode.FILTER, 1f, 1f);
             assertSame(empty, NearDuplicateRescorer.INSTANCE.rescore(empty, searcher, ctx));
+        });
+    }
+
+    /** Explanations of both rescorers in both modes, inside and outside the window, within the bound and not. */
+    public void testExplain() throws IOException {
+        withIndex((searcher, all) -> {
+            Explanation source = Explanation.match(2f, "source");
+            NearDuplicateRescorer.Context closeness = new NearDuplicateRescorer.Context(3, "fp", 0L, 1, RescoreScoreMode.CLOSENESS, 1f, 2f);
+            closeness.setRescoredDocs(Set.of(0, 1, 2));
+            Explanation added = NearDuplicateRescorer.INSTANCE.explain(1, searcher, closeness, source);
+            assertEquals(2f + 2f * NearDuplicateQuery.closeness(1), added.getValue().floatValue(), 1e-6f);
+            assertEquals("sum of:", added.getDescription());
+            assertEquals(
+                "product of: 1 / (1 + distance), hamming distance 1 <= 1 to probe 0000000000000000",
+                added.getDetails()[1].getDescription()
+            );
+            Explanation notAdded = NearDuplicateRescorer.INSTANCE.explain(2 + 1, searcher, closeness, source); // outside the window
+            assertEquals("product of: (outside the near_duplicate rescore window)", notAdded.getDescription());
+            closeness.setRescoredDocs(Set.of(0, 1, 2, 3));
+            Explanation far = NearDuplicateRescorer.INSTANCE.explain(3, searcher, closeness, source); // fingerprint 3: distance 2
+            assertEquals("near_duplicate closeness not added: hamming distance 2 > 1 to probe 0000000000000000", far.getDescription());
+            assertEquals(2f, far.getValue().floatValue(), 0f);
+
+            NearDuplicateRescorer.Context filter = new NearDuplicateRescorer.Context(10, "fp", 0L, 1, RescoreScoreMode.FILTER, 1f, 1f);
+            filter.setRescoredDocs(Set.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9));
+            assertTrue(NearDuplicateRescorer.INSTANCE.explain(8, searcher, filter, source).isMatch()); // second segment
+            Explanation dropped = NearDuplicateRescorer.INSTANCE.explain(7, searcher, filter, source);
+            assertFalse(dropped.isMatch());
+            assertEquals("near_duplicate rescore filter dropped the hit: hamming distance 3 > 1 to probe 0000000000000000",
+                dropped.getDescription());
+            NearDuplicateRescorer.Context noField = new NearDuplicateRescorer.Context(10, "nofield", 0L, 1, RescoreScoreMode.FILTER, 1f, 1f);
+            noField.setRescoredDocs(Set.of(0));
+            Explanation missing = NearDuplicateRescorer.INSTANCE.explain(0, searcher, noField, source);
+            assertEquals("near_duplicate rescore filter dropped the hit: no fingerprint in field [nofield]", missing.getDescription());
+
+            MinHashRescorer.Context minhash = new MinHashRescorer.Context(DOCS, "mh", PROBE_SIGNATURE, 0.75, RescoreScoreMode.CLOSENESS, 0f, 1f);
+            minhash.setRescoredDocs(Set.of(3, 5));
+            Explanation similar = MinHashRescorer.INSTANCE.explain(3, searcher, minhash, source);
+            assertEquals(13f / 16, similar.getValue().floatValue(), 1e-6f);
+            assertEquals("product of: similarity, 13 of 16 values agree, estimated jaccard 0.8125 >= 0.75",
+                similar.getDetails()[1].getDescription());
+            assertEquals("minhash_similar similarity not added: 11 of 16 values agree, estimated jaccard 0.6875 < 0.75",
+                MinHashRescorer.INSTANCE.explain(5, searcher, minhash, source).getDescription());
+            assertEquals("nothing matched", MinHashRescorer.INSTANCE.explain(5, searcher, minhash, null).getDescription());
         });
     }
 }

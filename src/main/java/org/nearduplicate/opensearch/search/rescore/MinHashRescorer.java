@@ -2,14 +2,10 @@ package org.nearduplicate.opensearch.search.rescore;
 
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.search.Explanation;
-import org.apache.lucene.search.IndexSearcher;
 import org.nearduplicate.lucene.MinHashQuery;
-import org.opensearch.search.rescore.RescoreContext;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -56,59 +52,35 @@ public final class MinHashRescorer extends ProbeRescorer {
                 return same >= minMatches ? (float) same / signature.length : Float.NaN;
             };
         }
+
+        @Override
+        protected HitCheck check(LeafReaderContext leaf, int segmentDoc) throws IOException {
+            BinaryDocValues values = leaf.reader().getBinaryDocValues(field);
+            if (values == null || values.advanceExact(segmentDoc) == false) {
+                return new HitCheck(false, null, null, "no signature in field [" + field + "]");
+            }
+            int same = MinHashQuery.countMatches(signature, values.binaryValue());
+            boolean within = same >= minMatches;
+            float similarity = (float) same / signature.length;
+            return new HitCheck(
+                within,
+                Explanation.match(similarity, "similarity"),
+                "similarity",
+                String.format(Locale.ROOT, "%d of %d values agree, estimated jaccard %.4f %s %s", same, signature.length, similarity,
+                    within ? ">=" : "<", minSimilarity)
+            );
+        }
     }
 
     private MinHashRescorer() {}
 
     @Override
-    public Explanation explain(int topLevelDocId, IndexSearcher searcher, RescoreContext rescoreContext, Explanation sourceExplanation)
-        throws IOException {
-        Context ctx = (Context) rescoreContext;
-        if (sourceExplanation == null) {
-            return Explanation.noMatch("nothing matched");
-        }
-        if (ctx.isRescored(topLevelDocId) == false) {
-            if (ctx.scoreMode == RescoreScoreMode.FILTER) {
-                return sourceExplanation;
-            }
-            return Explanation.match(
-                sourceExplanation.getValue().floatValue() * ctx.queryWeight,
-                "product of: (outside the minhash_similar rescore window)",
-                sourceExplanation,
-                Explanation.match(ctx.queryWeight, "query_weight")
-            );
-        }
-        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-        LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(topLevelDocId, leaves));
-        BinaryDocValues values = leaf.reader().getBinaryDocValues(ctx.field);
-        boolean has = values != null && values.advanceExact(topLevelDocId - leaf.docBase);
-        int same = has ? MinHashQuery.countMatches(ctx.signature, values.binaryValue()) : -1;
-        boolean within = has && same >= ctx.minMatches;
-        float similarity = has ? (float) same / ctx.signature.length : 0f;
-        String describe = has
-            ? String.format(Locale.ROOT, "%d of %d values agree, estimated jaccard %.4f %s %s", same, ctx.signature.length, similarity,
-                within ? ">=" : "<", ctx.minSimilarity)
-            : "no signature in field [" + ctx.field + "]";
-        if (ctx.scoreMode == RescoreScoreMode.FILTER) {
-            return within
-                ? Explanation.match(sourceExplanation.getValue(), "minhash_similar rescore filter kept the hit: " + describe, sourceExplanation)
-                : Explanation.noMatch("minhash_similar rescore filter dropped the hit: " + describe, sourceExplanation);
-        }
-        Explanation primary = Explanation.match(
-            sourceExplanation.getValue().floatValue() * ctx.queryWeight,
-            "product of:",
-            sourceExplanation,
-            Explanation.match(ctx.queryWeight, "query_weight")
-        );
-        if (within == false) {
-            return Explanation.match(primary.getValue(), "minhash_similar similarity not added: " + describe, primary);
-        }
-        Explanation secondary = Explanation.match(
-            similarity * ctx.rescoreWeight,
-            "product of: similarity, " + describe,
-            Explanation.match(similarity, "similarity"),
-            Explanation.match(ctx.rescoreWeight, "rescore_weight")
-        );
-        return Explanation.match(primary.getValue().floatValue() + secondary.getValue().floatValue(), "sum of:", primary, secondary);
+    protected String name() {
+        return MinHashRescorerBuilder.NAME;
+    }
+
+    @Override
+    protected String closenessName() {
+        return "similarity";
     }
 }

@@ -3,14 +3,10 @@ package org.nearduplicate.opensearch.search.rescore;
 import org.nearduplicate.lucene.NearDuplicateQuery;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.search.Explanation;
-import org.apache.lucene.search.IndexSearcher;
 import org.nearduplicate.core.sketch.Fingerprints;
-import org.opensearch.search.rescore.RescoreContext;
 
 import java.io.IOException;
-import java.util.List;
 
 /**
  * Re-ranks (or filters) the hits of each shard by their fingerprint's Hamming distance to a probe, read from the
@@ -57,58 +53,33 @@ public final class NearDuplicateRescorer extends ProbeRescorer {
                 return distance <= maxDistance ? NearDuplicateQuery.closeness(distance) : Float.NaN;
             };
         }
+
+        @Override
+        protected HitCheck check(LeafReaderContext leaf, int segmentDoc) throws IOException {
+            NumericDocValues values = leaf.reader().getNumericDocValues(field);
+            if (values == null || values.advanceExact(segmentDoc) == false) {
+                return new HitCheck(false, null, null, "no fingerprint in field [" + field + "]");
+            }
+            int distance = Fingerprints.distance(values.longValue(), fingerprint);
+            boolean within = distance <= maxDistance;
+            return new HitCheck(
+                within,
+                Explanation.match(NearDuplicateQuery.closeness(distance), "1 / (1 + " + distance + ")"),
+                "1 / (1 + distance)",
+                "hamming distance " + distance + (within ? " <= " : " > ") + maxDistance + " to probe " + Fingerprints.toHex(fingerprint)
+            );
+        }
     }
 
     private NearDuplicateRescorer() {}
 
     @Override
-    public Explanation explain(int topLevelDocId, IndexSearcher searcher, RescoreContext rescoreContext, Explanation sourceExplanation)
-        throws IOException {
-        Context ctx = (Context) rescoreContext;
-        if (sourceExplanation == null) {
-            return Explanation.noMatch("nothing matched");
-        }
-        if (ctx.isRescored(topLevelDocId) == false) {
-            if (ctx.scoreMode == RescoreScoreMode.FILTER) {
-                return sourceExplanation;
-            }
-            return Explanation.match(
-                sourceExplanation.getValue().floatValue() * ctx.queryWeight,
-                "product of: (outside the near_duplicate rescore window)",
-                sourceExplanation,
-                Explanation.match(ctx.queryWeight, "query_weight")
-            );
-        }
-        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-        LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(topLevelDocId, leaves));
-        NumericDocValues values = leaf.reader().getNumericDocValues(ctx.field);
-        boolean has = values != null && values.advanceExact(topLevelDocId - leaf.docBase);
-        int distance = has ? Fingerprints.distance(values.longValue(), ctx.fingerprint) : -1;
-        boolean within = has && distance <= ctx.maxDistance;
-        String describe = has
-            ? "hamming distance " + distance + (within ? " <= " : " > ") + ctx.maxDistance + " to probe " + Fingerprints.toHex(ctx.fingerprint)
-            : "no fingerprint in field [" + ctx.field + "]";
-        if (ctx.scoreMode == RescoreScoreMode.FILTER) {
-            return within
-                ? Explanation.match(sourceExplanation.getValue(), "near_duplicate rescore filter kept the hit: " + describe, sourceExplanation)
-                : Explanation.noMatch("near_duplicate rescore filter dropped the hit: " + describe, sourceExplanation);
-        }
-        Explanation primary = Explanation.match(
-            sourceExplanation.getValue().floatValue() * ctx.queryWeight,
-            "product of:",
-            sourceExplanation,
-            Explanation.match(ctx.queryWeight, "query_weight")
-        );
-        if (within == false) {
-            return Explanation.match(primary.getValue(), "near_duplicate closeness not added: " + describe, primary);
-        }
-        float closeness = NearDuplicateQuery.closeness(distance);
-        Explanation secondary = Explanation.match(
-            closeness * ctx.rescoreWeight,
-            "product of: 1 / (1 + distance), " + describe,
-            Explanation.match(closeness, "1 / (1 + " + distance + ")"),
-            Explanation.match(ctx.rescoreWeight, "rescore_weight")
-        );
-        return Explanation.match(primary.getValue().floatValue() + secondary.getValue().floatValue(), "sum of:", primary, secondary);
+    protected String name() {
+        return NearDuplicateRescorerBuilder.NAME;
+    }
+
+    @Override
+    protected String closenessName() {
+        return "closeness";
     }
 }

@@ -2,6 +2,7 @@ package org.nearduplicate.opensearch.search.rescore;
 
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
@@ -55,6 +56,66 @@ public abstract class ProbeRescorer implements Rescorer {
 
         /** Reads the values of one leaf forward only (doc ids must not go down). */
         public abstract LeafCloseness leaf(LeafReaderContext leaf) throws IOException;
+
+        /** One segment document's comparison with the probe, for {@link #explain}. */
+        protected abstract HitCheck check(LeafReaderContext leaf, int segmentDoc) throws IOException;
+    }
+
+    /**
+     * What {@link #explain} says of one hit: whether it is within the probe's bound, its closeness (what closeness mode
+     * adds, times the rescore weight) as an explanation, how the closeness is computed (e.g. {@code 1 / (1 + distance)})
+     * and the comparison in words.
+     */
+    protected record HitCheck(boolean within, Explanation closeness, String formula, String description) {}
+
+    /** The rescorer's name in explanations, e.g. {@code near_duplicate}. */
+    protected abstract String name();
+
+    /** What the closeness is called in explanations, e.g. {@code closeness} or {@code similarity}. */
+    protected abstract String closenessName();
+
+    @Override
+    public final Explanation explain(int topLevelDocId, IndexSearcher searcher, RescoreContext rescoreContext, Explanation sourceExplanation)
+        throws IOException {
+        Context ctx = (Context) rescoreContext;
+        if (sourceExplanation == null) {
+            return Explanation.noMatch("nothing matched");
+        }
+        if (ctx.isRescored(topLevelDocId) == false) {
+            if (ctx.scoreMode == RescoreScoreMode.FILTER) {
+                return sourceExplanation;
+            }
+            return Explanation.match(
+                sourceExplanation.getValue().floatValue() * ctx.queryWeight,
+                "product of: (outside the " + name() + " rescore window)",
+                sourceExplanation,
+                Explanation.match(ctx.queryWeight, "query_weight")
+            );
+        }
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(topLevelDocId, leaves));
+        HitCheck hit = ctx.check(leaf, topLevelDocId - leaf.docBase);
+        if (ctx.scoreMode == RescoreScoreMode.FILTER) {
+            return hit.within()
+                ? Explanation.match(sourceExplanation.getValue(), name() + " rescore filter kept the hit: " + hit.description(), sourceExplanation)
+                : Explanation.noMatch(name() + " rescore filter dropped the hit: " + hit.description(), sourceExplanation);
+        }
+        Explanation primary = Explanation.match(
+            sourceExplanation.getValue().floatValue() * ctx.queryWeight,
+            "product of:",
+            sourceExplanation,
+            Explanation.match(ctx.queryWeight, "query_weight")
+        );
+        if (hit.within() == false) {
+            return Explanation.match(primary.getValue(), name() + " " + closenessName() + " not added: " + hit.description(), primary);
+        }
+        Explanation secondary = Explanation.match(
+            hit.closeness().getValue().floatValue() * ctx.rescoreWeight,
+            "product of: " + hit.formula() + ", " + hit.description(),
+            hit.closeness(),
+            Explanation.match(ctx.rescoreWeight, "rescore_weight")
+        );
+        return Explanation.match(primary.getValue().floatValue() + secondary.getValue().floatValue(), "sum of:", primary, secondary);
     }
 
     @Override

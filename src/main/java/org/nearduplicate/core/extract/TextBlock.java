@@ -84,13 +84,15 @@ final class TextBlock {
      * Version 3: a heading goes with what it heads. A short block that does not read as a sentence and is not followed
      * by content is the title of a boilerplate section ("About us", "Related topics", "Most read") or a stray label
      * that the word-count rules kept because its long neighbour was content. The HTML page and its text dump cut such
-     * labels into blocks differently, so they were kept on one side and not the other. Walked from the end, so that a
-     * run of labels before boilerplate goes as a whole; a heading followed by its section's text stays.
+     * labels into blocks differently, so they were kept on one side and not the other. "Followed by content" is read
+     * from the classification before this rule, so that dropping one label does not drop the one before it: a list of
+     * short items at the end of the main text loses only its last item, not the whole list.
      */
     static void dropOrphanHeadings(java.util.List<TextBlock> blocks, boolean[] content) {
-        for (int i = blocks.size() - 1; i >= 0; i--) {
+        boolean[] classified = content.clone();
+        for (int i = 0; i < blocks.size(); i++) {
             TextBlock b = blocks.get(i);
-            boolean nextIsContent = i + 1 < blocks.size() && content[i + 1];
+            boolean nextIsContent = i + 1 < blocks.size() && classified[i + 1];
             if (content[i] && nextIsContent == false && b.words <= HEADING_MAX_WORDS && readsAsSentence(b) == false) content[i] = false;
         }
     }

@@ -28,7 +28,8 @@ final class TextExtractor {
     private TextExtractor() {}
 
     static String mainText(String text, int version) {
-        List<String> lines = text.lines().toList();
+        // stripped once: the menu-bar pass and the paragraph pass both read every line
+        List<String> lines = text.lines().map(String::strip).toList();
         int end = referencesStart(lines);
         List<TextBlock> blocks = new ArrayList<>();
         List<Boolean> listItems = new ArrayList<>();
@@ -36,7 +37,7 @@ final class TextExtractor {
         int[] paragraphBarWords = { 0 };
         boolean[] bars = version >= 3 ? labelBars(lines, end) : new boolean[end];
         for (int i = 0; i < end; i++) {
-            String line = lines.get(i).strip();
+            String line = lines.get(i);
             if (version >= 3 && isSeparatorLine(line)) line = "";
             // a paragraph ends at a blank line; list items and lines with links are blocks of their own, so that
             // navigation lists are classified line by line while wrapped running text stays one block
@@ -122,7 +123,7 @@ final class TextExtractor {
      */
     private static boolean[] labelBars(List<String> lines, int end) {
         boolean[] labels = new boolean[end];
-        for (int i = 0; i < end; i++) labels[i] = isLabelBar(lines.get(i).strip());
+        for (int i = 0; i < end; i++) labels[i] = isLabelBar(lines.get(i));
         boolean[] bars = new boolean[end];
         for (int i = 0; i < end; i++) {
             bars[i] = labels[i] && (i == 0 || labels[i - 1] == false) && (i + 1 == end || labels[i + 1] == false);
@@ -159,7 +160,7 @@ final class TextExtractor {
     /** Index of a trailing "References" line followed only by numbered URL lines, or the line count. */
     private static int referencesStart(List<String> lines) {
         for (int i = lines.size() - 1; i >= 0; i--) {
-            String line = lines.get(i).strip();
+            String line = lines.get(i);
             if (line.isEmpty() || REFERENCE_LINE.matcher(line).matches()) continue;
             return line.equals("References") || line.equals("Visible links") ? i : lines.size();
         }

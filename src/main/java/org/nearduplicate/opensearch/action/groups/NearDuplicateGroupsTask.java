@@ -33,9 +33,35 @@ public class NearDuplicateGroupsTask extends CancellableTask implements GroupsCo
         super(id, type, action, description, parentTaskId, headers);
     }
 
+    private Runnable onCancel; // guarded by this
+
     @Override
     public boolean shouldCancelChildrenOnCancellation() {
         return true;
+    }
+
+    /**
+     * Runs {@code action} as soon as the task is cancelled (at once if it already is), so that work waiting on a timer,
+     * such as a throttled write-back, stops when asked instead of when its delay ends. One action at a time.
+     */
+    public void whenCancelled(Runnable action) {
+        synchronized (this) {
+            if (isCancelled() == false) {
+                onCancel = action;
+                return;
+            }
+        }
+        action.run();
+    }
+
+    @Override
+    protected void onCancelled() {
+        Runnable action;
+        synchronized (this) {
+            action = onCancel;
+            onCancel = null;
+        }
+        if (action != null) action.run();
     }
 
     @Override

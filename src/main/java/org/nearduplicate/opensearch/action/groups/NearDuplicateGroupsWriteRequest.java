@@ -71,7 +71,13 @@ public class NearDuplicateGroupsWriteRequest extends GroupsRequest<NearDuplicate
         return request;
     }
 
-    /** A positive number, or -1 / "unlimited" for no throttling (the spelling {@code _update_by_query} accepts). */
+    /** The slowest throttle: one document per 100 seconds (a lower rate could not be told from a stuck task). */
+    public static final float MIN_REQUESTS_PER_SECOND = 0.01f;
+
+    /**
+     * A finite number of at least {@link #MIN_REQUESTS_PER_SECOND}, or -1 / "unlimited" for no throttling (the spelling
+     * {@code _update_by_query} accepts).
+     */
     public static float requestsPerSecond(Object v) {
         if ("unlimited".equals(v)) return -1;
         if (v instanceof String s) {
@@ -81,8 +87,14 @@ public class NearDuplicateGroupsWriteRequest extends GroupsRequest<NearDuplicate
                 // reported below
             }
         }
-        if (v instanceof Number n && (n.floatValue() > 0 || n.floatValue() == -1)) return n.floatValue();
-        throw new IllegalArgumentException("[requests_per_second] must be a positive number, -1 or \"unlimited\", got [" + v + "]");
+        if (v instanceof Number n) {
+            double d = n.doubleValue();
+            if (d == -1) return -1;
+            if (Double.isFinite(d) && d >= MIN_REQUESTS_PER_SECOND && d <= Float.MAX_VALUE) return (float) d;
+        }
+        throw new IllegalArgumentException(
+            "[requests_per_second] must be a positive number of at least " + MIN_REQUESTS_PER_SECOND + ", -1 or \"unlimited\", got [" + v + "]"
+        );
     }
 
     @Override
@@ -95,6 +107,13 @@ public class NearDuplicateGroupsWriteRequest extends GroupsRequest<NearDuplicate
             e = addValidationError("[group_field] and [distance_field] must differ from [field]", e);
         }
         if (batchSize < 1 || batchSize > 10_000) e = addValidationError("[batch_size] must be between 1 and 10000, got " + batchSize, e);
+        if (requestsPerSecond != -1 && (requestsPerSecond >= MIN_REQUESTS_PER_SECOND) == false) {
+            e = addValidationError(
+                "[requests_per_second] must be a positive number of at least " + MIN_REQUESTS_PER_SECOND + ", -1 or \"unlimited\", got ["
+                    + requestsPerSecond + "]",
+                e
+            );
+        }
         return e;
     }
 

@@ -5,6 +5,7 @@ import org.opensearch.action.support.single.shard.SingleShardRequest;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.index.shard.ShardId;
+import org.opensearch.search.internal.AliasFilter;
 
 import java.io.IOException;
 
@@ -18,17 +19,26 @@ public class NearDuplicateShardFingerprintsRequest extends SingleShardRequest<Ne
     private final long[] members;
     /** Set for the write-back's stale pass: documents holding this field whose fingerprint is not in {@code members}. */
     private final String staleField;
+    /** The filter of the alias the run was asked through: documents it hides are not read. */
+    private final AliasFilter aliasFilter;
 
-    public NearDuplicateShardFingerprintsRequest(ShardId shardId, String field, long[] members) {
-        this(shardId, field, members, null);
+    public NearDuplicateShardFingerprintsRequest(ShardId shardId, String field, long[] members, AliasFilter aliasFilter) {
+        this(shardId, field, members, null, aliasFilter);
     }
 
-    public NearDuplicateShardFingerprintsRequest(ShardId shardId, String field, long[] members, String staleField) {
+    public NearDuplicateShardFingerprintsRequest(
+        ShardId shardId,
+        String field,
+        long[] members,
+        String staleField,
+        AliasFilter aliasFilter
+    ) {
         super(shardId.getIndexName());
         this.shardId = shardId;
         this.field = field;
         this.members = members;
         this.staleField = staleField;
+        this.aliasFilter = aliasFilter == null ? AliasFilter.EMPTY : aliasFilter;
     }
 
     public NearDuplicateShardFingerprintsRequest(StreamInput in) throws IOException {
@@ -37,6 +47,7 @@ public class NearDuplicateShardFingerprintsRequest extends SingleShardRequest<Ne
         field = in.readString();
         members = in.readBoolean() ? SortedFingerprints.read(in) : null;
         staleField = in.readOptionalString();
+        aliasFilter = new AliasFilter(in);
     }
 
     @Override
@@ -47,6 +58,7 @@ public class NearDuplicateShardFingerprintsRequest extends SingleShardRequest<Ne
         out.writeBoolean(members != null);
         if (members != null) SortedFingerprints.write(out, members, members.length);
         out.writeOptionalString(staleField);
+        aliasFilter.writeTo(out);
     }
 
     @Override
@@ -69,5 +81,9 @@ public class NearDuplicateShardFingerprintsRequest extends SingleShardRequest<Ne
 
     public String staleField() {
         return staleField;
+    }
+
+    public AliasFilter aliasFilter() {
+        return aliasFilter;
     }
 }

@@ -7,49 +7,47 @@ import org.opensearch.core.common.io.stream.StreamOutput;
 import java.io.IOException;
 
 /**
- * One shard's answer: the field's algorithm and the fingerprints of its live documents (one per document, so copies
- * repeat); for a members request only the wanted ones, with each document's {@code _id} and routing.
+ * One shard's answer: the field's algorithm and either the sorted fingerprints of its live documents (one per
+ * document, so copies repeat), or, for a members or stale request, the wanted documents with {@code _id} and routing
+ * ({@link DocList}).
  */
 public class NearDuplicateShardFingerprintsResponse extends ActionResponse {
     private final String algorithm;
     private long[] fingerprints;
-    private final String[] ids;
-    private final String[] routings;
+    private final DocList docs;
 
-    public NearDuplicateShardFingerprintsResponse(String algorithm, long[] fingerprints, String[] ids, String[] routings) {
+    public NearDuplicateShardFingerprintsResponse(String algorithm, long[] fingerprints) {
         this.algorithm = algorithm;
         this.fingerprints = fingerprints;
-        this.ids = ids;
-        this.routings = routings;
+        this.docs = null;
+    }
+
+    public NearDuplicateShardFingerprintsResponse(String algorithm, DocList docs) {
+        this.algorithm = algorithm;
+        this.fingerprints = null;
+        this.docs = docs;
     }
 
     public NearDuplicateShardFingerprintsResponse(StreamInput in) throws IOException {
         super(in);
         algorithm = in.readString();
-        fingerprints = SortedFingerprints.read(in);
         if (in.readBoolean()) {
-            ids = new String[fingerprints.length];
-            routings = new String[fingerprints.length];
-            for (int i = 0; i < ids.length; i++) {
-                ids[i] = in.readString();
-                routings[i] = in.readOptionalString();
-            }
+            docs = DocList.readFrom(in);
+            fingerprints = null;
         } else {
-            ids = null;
-            routings = null;
+            docs = null;
+            fingerprints = SortedFingerprints.read(in);
         }
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
         out.writeString(algorithm);
-        SortedFingerprints.write(out, fingerprints, fingerprints.length);
-        out.writeBoolean(ids != null);
-        if (ids != null) {
-            for (int i = 0; i < ids.length; i++) {
-                out.writeString(ids[i]);
-                out.writeOptionalString(routings[i]);
-            }
+        out.writeBoolean(docs != null);
+        if (docs != null) {
+            docs.writeTo(out);
+        } else {
+            SortedFingerprints.write(out, fingerprints, fingerprints.length);
         }
     }
 
@@ -57,7 +55,7 @@ public class NearDuplicateShardFingerprintsResponse extends ActionResponse {
         return algorithm;
     }
 
-    /** One entry per live document: sorted (signed order) for the fingerprints pass, in document order for members. */
+    /** The fingerprints pass: one entry per live document, sorted (signed order); null for a members answer. */
     public long[] fingerprints() {
         return fingerprints;
     }
@@ -69,24 +67,18 @@ public class NearDuplicateShardFingerprintsResponse extends ActionResponse {
         return taken;
     }
 
-    /** For a members request: the {@code _id} of each entry of {@link #fingerprints}, else null. */
-    public String[] ids() {
-        return ids;
+    /** A members or stale answer: the documents found; null for the fingerprints pass. */
+    public DocList docs() {
+        return docs;
     }
 
-    /** For a members request: the custom routing of each entry (null where none), else null. */
-    public String[] routings() {
-        return routings;
+    /** The number of documents in this answer. */
+    public int size() {
+        return docs != null ? docs.size() : fingerprints.length;
     }
 
     /** Heap held by this answer, for the breaker. */
     public long ramBytes() {
-        long bytes = 64 + 8L * fingerprints.length;
-        if (ids != null) {
-            for (int i = 0; i < ids.length; i++) {
-                bytes += 2 * 56 + 2L * ids[i].length() + (routings[i] == null ? 0 : 2L * routings[i].length());
-            }
-        }
-        return bytes;
+        return 64 + (docs != null ? docs.ramBytes() : 8L * fingerprints.length);
     }
 }

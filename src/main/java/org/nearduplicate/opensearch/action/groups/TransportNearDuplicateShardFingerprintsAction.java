@@ -5,7 +5,12 @@ import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.Bits;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
@@ -16,27 +21,31 @@ import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
 import org.opensearch.cluster.routing.ShardsIterator;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
-import org.opensearch.core.common.breaker.CircuitBreaker;
+import org.opensearch.common.lucene.Lucene;
 import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.index.shard.ShardId;
+import org.opensearch.index.IndexService;
 import org.opensearch.index.engine.Engine;
 import org.opensearch.index.fieldvisitor.FieldsVisitor;
 import org.opensearch.index.mapper.MappedFieldType;
+import org.opensearch.index.query.QueryBuilder;
+import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.index.query.Rewriteable;
 import org.opensearch.index.shard.IndexShard;
 import org.opensearch.indices.IndicesService;
+import org.opensearch.search.internal.AliasFilter;
 import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.TransportService;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * Reads one shard's fingerprints from the {@code simhash} field's doc values, one forward pass per segment: all of
- * them (sorted), or only the documents holding one of the wanted fingerprints, with {@code _id} and routing. The
- * array being built is reserved in the {@code near_duplicate} breaker first, so a shard too large for the node's
- * budget answers 429 before it allocates.
+ * them (sorted), or only the documents holding one of the wanted fingerprints, with {@code _id} and routing. Only the
+ * documents a search through the request's index or alias would see are read (a filtered alias's filter applies).
+ * What a pass builds is reserved in the {@code near_duplicate} breaker before it is allocated, so a shard too large
+ * for the node's budget answers 429 first.
  */
 public class TransportNearDuplicateShardFingerprintsAction extends TransportSingleShardAction<
     NearDuplicateShardFingerprintsRequest,
@@ -104,36 +113,75 @@ public class TransportNearDuplicateShardFingerprintsAction extends TransportSing
     @Override
     protected NearDuplicateShardFingerprintsResponse shardOperation(NearDuplicateShardFingerprintsRequest request, ShardId shardId)
         throws IOException {
-        IndexShard shard = indicesService.indexServiceSafe(shardId.getIndex()).getShard(shardId.id());
+        IndexService indexService = indicesService.indexServiceSafe(shardId.getIndex());
+        IndexShard shard = indexService.getShard(shardId.id());
         SimHashFieldMapper.SimHashFieldType type = simHashField(shard, request.field());
         String field = type.name();
-        CircuitBreaker breaker = engine.breaker();
-        try (Engine.Searcher searcher = shard.acquireSearcher("near_duplicate_groups")) {
+        // what the pass builds is reserved as it grows; the coordinator reserves the answer again when it arrives
+        try (
+            Engine.Searcher searcher = shard.acquireSearcher("near_duplicate_groups");
+            Reservation reservation = new Reservation(engine.breaker(), "near_duplicate groups")
+        ) {
+            Visible visible = new Visible(indexService, shardId, searcher, request.aliasFilter());
             if (request.members() == null) {
-                long bytes = 8L * searcher.getIndexReader().maxDoc();
-                breaker.addEstimateBytesAndMaybeBreak(bytes, "near_duplicate groups: fingerprints of " + shardId);
-                try {
-                    return new NearDuplicateShardFingerprintsResponse(type.algorithm(), allFingerprints(searcher, field), null, null);
-                } finally {
-                    breaker.addWithoutBreaking(-bytes);
-                }
+                reservation.reserve(8L * searcher.getIndexReader().maxDoc(), "fingerprints of " + shardId);
+                return new NearDuplicateShardFingerprintsResponse(type.algorithm(), allFingerprints(searcher, field, visible));
             }
+            DocList.Builder found = new DocList.Builder(reservation);
             if (request.staleField() != null) {
-                return stale(searcher, field, type.algorithm(), request.members(), shard.mapperService().fieldType(request.staleField()));
+                stale(searcher, field, request.members(), shard.mapperService().fieldType(request.staleField()), visible, found);
+            } else {
+                members(searcher, field, request.members(), visible, found);
             }
-            return members(searcher, field, type.algorithm(), request.members());
+            return new NearDuplicateShardFingerprintsResponse(type.algorithm(), found.build());
         }
     }
 
-    private static long[] allFingerprints(Engine.Searcher searcher, String field) throws IOException {
+    /**
+     * The documents a search through the request's index or alias may see: live ones and, through a filtered alias,
+     * only those its filter matches. Asked in increasing document order within a segment.
+     */
+    static final class Visible {
+        private final Weight filter; // null: no alias filter
+
+        Visible(IndexService indexService, ShardId shardId, IndexSearcher searcher, AliasFilter aliasFilter) throws IOException {
+            QueryBuilder builder = aliasFilter.getQueryBuilder();
+            if (builder == null) {
+                filter = null;
+                return;
+            }
+            QueryShardContext context = indexService.newQueryShardContext(shardId.id(), searcher, System::currentTimeMillis, null);
+            Query query = context.toQuery(Rewriteable.rewrite(builder, context, true)).query();
+            filter = searcher.createWeight(searcher.rewrite(new ConstantScoreQuery(query)), ScoreMode.COMPLETE_NO_SCORES, 1f);
+        }
+
+        Bits of(LeafReaderContext leaf) throws IOException {
+            Bits live = leaf.reader().getLiveDocs();
+            if (filter == null) return live;
+            Bits matching = Lucene.asSequentialAccessBits(leaf.reader().maxDoc(), filter.scorerSupplier(leaf));
+            if (live == null) return matching;
+            return new Bits() {
+                @Override
+                public boolean get(int doc) {
+                    return live.get(doc) && matching.get(doc);
+                }
+
+                @Override
+                public int length() {
+                    return live.length();
+                }
+            };
+        }
+    }
+
+    private static long[] allFingerprints(Engine.Searcher searcher, String field, Visible visible) throws IOException {
         long[] out = new long[searcher.getIndexReader().maxDoc()];
         int n = 0;
         for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-            LeafReader reader = leaf.reader();
-            Bits live = reader.getLiveDocs();
-            NumericDocValues values = DocValues.getNumeric(reader, field);
+            Bits seen = visible.of(leaf);
+            NumericDocValues values = DocValues.getNumeric(leaf.reader(), field);
             for (int doc = values.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = values.nextDoc()) {
-                if (live == null || live.get(doc)) out[n++] = values.longValue();
+                if (seen == null || seen.get(doc)) out[n++] = values.longValue();
             }
         }
         Arrays.sort(out, 0, n);
@@ -141,74 +189,58 @@ public class TransportNearDuplicateShardFingerprintsAction extends TransportSing
     }
 
     /**
-     * The write-back's stale pass: live documents that hold {@code staleField} (doc values) but whose fingerprint is in
-     * no group now (or who have none), with {@code _id} and routing; their group fields are to be cleared.
+     * The write-back's stale pass: visible documents that hold {@code staleField} (doc values) but whose fingerprint is
+     * in no group now (or who have none), with {@code _id} and routing; their group fields are to be cleared.
      */
-    private static NearDuplicateShardFingerprintsResponse stale(
+    private static void stale(
         Engine.Searcher searcher,
         String field,
-        String algorithm,
         long[] inGroups,
-        MappedFieldType staleField
+        MappedFieldType staleField,
+        Visible visible,
+        DocList.Builder found
     ) throws IOException {
-        Found found = new Found();
-        if (staleField == null) return found.response(algorithm);
+        if (staleField == null) return;
+        FieldsVisitor visitor = new FieldsVisitor(false);
         for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
             LeafReader reader = leaf.reader();
-            Bits live = reader.getLiveDocs();
+            Bits seen = visible.of(leaf);
             DocIdSetIterator holding = DocValues.getSortedSet(reader, staleField.name());
             NumericDocValues values = DocValues.getNumeric(reader, field);
             StoredFields stored = null;
             for (int doc = holding.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = holding.nextDoc()) {
-                if (live != null && live.get(doc) == false) continue;
+                if (seen != null && seen.get(doc) == false) continue;
                 boolean hasFingerprint = values.advanceExact(doc);
                 long fp = hasFingerprint ? values.longValue() : 0;
                 if (hasFingerprint && Arrays.binarySearch(inGroups, fp) >= 0) continue; // a member: rewritten anyway
                 if (stored == null) stored = reader.storedFields();
-                found.add(fp, stored, doc);
+                add(found, visitor, fp, stored, doc);
             }
         }
-        return found.response(algorithm);
     }
 
-    /** Documents found by a pass: fingerprint, {@code _id} and routing, read from stored fields. */
-    private static final class Found {
-        private final FieldsVisitor visitor = new FieldsVisitor(false);
-        private final List<Long> fps = new ArrayList<>();
-        private final List<String> ids = new ArrayList<>();
-        private final List<String> routings = new ArrayList<>();
-
-        void add(long fp, StoredFields stored, int doc) throws IOException {
-            visitor.reset();
-            stored.document(doc, visitor);
-            fps.add(fp);
-            ids.add(visitor.id());
-            routings.add(visitor.routing());
-        }
-
-        NearDuplicateShardFingerprintsResponse response(String algorithm) {
-            long[] out = new long[fps.size()];
-            for (int i = 0; i < out.length; i++) out[i] = fps.get(i);
-            return new NearDuplicateShardFingerprintsResponse(algorithm, out, ids.toArray(new String[0]), routings.toArray(new String[0]));
-        }
+    /** Reads a document's {@code _id} and routing from stored fields. */
+    private static void add(DocList.Builder found, FieldsVisitor visitor, long fp, StoredFields stored, int doc) throws IOException {
+        visitor.reset();
+        stored.document(doc, visitor);
+        found.add(fp, visitor.id(), visitor.routing());
     }
 
-    private static NearDuplicateShardFingerprintsResponse members(Engine.Searcher searcher, String field, String algorithm, long[] wanted)
+    private static void members(Engine.Searcher searcher, String field, long[] wanted, Visible visible, DocList.Builder found)
         throws IOException {
-        Found found = new Found();
+        FieldsVisitor visitor = new FieldsVisitor(false);
         for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
             LeafReader reader = leaf.reader();
-            Bits live = reader.getLiveDocs();
+            Bits seen = visible.of(leaf);
             NumericDocValues values = DocValues.getNumeric(reader, field);
             StoredFields stored = null;
             for (int doc = values.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = values.nextDoc()) {
-                if (live != null && live.get(doc) == false) continue;
+                if (seen != null && seen.get(doc) == false) continue;
                 long fp = values.longValue();
                 if (Arrays.binarySearch(wanted, fp) < 0) continue;
                 if (stored == null) stored = reader.storedFields();
-                found.add(fp, stored, doc);
+                add(found, visitor, fp, stored, doc);
             }
         }
-        return found.response(algorithm);
     }
 }

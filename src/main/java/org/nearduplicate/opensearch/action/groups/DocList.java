@@ -1,0 +1,178 @@
+package org.nearduplicate.opensearch.action.groups;
+
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.common.io.stream.StreamOutput;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Documents found by a shard pass (fingerprint, {@code _id}, routing) in three primitive arrays: no object per
+ * document, so a pass over millions of documents costs about 8 + 8 + the id's UTF-8 bytes each, and every growth is
+ * reserved (through {@link Reservation}) before the larger array is allocated.
+ */
+public final class DocList {
+    /** Bytes per document of an answer whose ids are not known yet (auto-generated ids have 20 characters). */
+    public static final int ESTIMATED_BYTES_PER_DOC = 8 + 8 + 20;
+
+    private long[] fingerprints;
+    private byte[] text; // ids and routings, UTF-8, one after the other
+    private int textLength;
+    /** Per document: the end of its id in {@link #text}, then the end of its routing, or {@code -1 - end} when none. */
+    private int[] ends;
+    private int size;
+
+    private DocList(long[] fingerprints, byte[] text, int[] ends, int size, int textLength) {
+        this.fingerprints = fingerprints;
+        this.text = text;
+        this.ends = ends;
+        this.size = size;
+        this.textLength = textLength;
+    }
+
+    public static DocList empty() {
+        return new DocList(new long[0], new byte[0], new int[0], 0, 0);
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public long fingerprint(int i) {
+        return fingerprints[i];
+    }
+
+    public String id(int i) {
+        int start = i == 0 ? 0 : routingEnd(i - 1);
+        return new String(text, start, ends[2 * i] - start, StandardCharsets.UTF_8);
+    }
+
+    /** The custom routing of document {@code i}, or null. */
+    public String routing(int i) {
+        int end = ends[2 * i + 1];
+        if (end < 0) return null;
+        int start = ends[2 * i];
+        return new String(text, start, end - start, StandardCharsets.UTF_8);
+    }
+
+    /** The UTF-8 length of document {@code i}'s id and routing. */
+    public int textBytes(int i) {
+        int start = i == 0 ? 0 : routingEnd(i - 1);
+        return routingEnd(i) - start;
+    }
+
+    private int routingEnd(int i) {
+        int end = ends[2 * i + 1];
+        return end < 0 ? -1 - end : end;
+    }
+
+    /** Heap held by the arrays. */
+    public long ramBytes() {
+        return 3 * 16 + 8L * fingerprints.length + text.length + 4L * ends.length;
+    }
+
+    /** Heap of the arrays as read from the wire (exactly sized). */
+    static long ramBytes(int docs, int textBytes) {
+        return 3 * 16 + 16L * docs + textBytes;
+    }
+
+    /** Appends documents; every growth of its arrays is reserved first. */
+    public static final class Builder {
+        private final Reservation reservation;
+        private final DocList docs = empty();
+
+        public Builder(Reservation reservation) {
+            this.reservation = reservation;
+        }
+
+        public void add(long fingerprint, String id, String routing) {
+            byte[] idBytes = id.getBytes(StandardCharsets.UTF_8);
+            byte[] routingBytes = routing == null ? null : routing.getBytes(StandardCharsets.UTF_8);
+            int more = idBytes.length + (routingBytes == null ? 0 : routingBytes.length);
+            if (docs.size == docs.fingerprints.length) {
+                int capacity = grow(docs.size, 1);
+                reservation.reserve(16L * capacity, "documents of a shard");
+                long old = 16L * docs.fingerprints.length;
+                docs.fingerprints = Arrays.copyOf(docs.fingerprints, capacity);
+                docs.ends = Arrays.copyOf(docs.ends, 2 * capacity);
+                reservation.release(old);
+            }
+            if (docs.textLength + more > docs.text.length) {
+                int capacity = grow(docs.text.length, docs.textLength + more);
+                reservation.reserve(capacity, "ids of a shard");
+                long old = docs.text.length;
+                docs.text = Arrays.copyOf(docs.text, capacity);
+                reservation.release(old);
+            }
+            System.arraycopy(idBytes, 0, docs.text, docs.textLength, idBytes.length);
+            docs.textLength += idBytes.length;
+            docs.ends[2 * docs.size] = docs.textLength;
+            if (routingBytes == null) {
+                docs.ends[2 * docs.size + 1] = -1 - docs.textLength;
+            } else {
+                System.arraycopy(routingBytes, 0, docs.text, docs.textLength, routingBytes.length);
+                docs.textLength += routingBytes.length;
+                docs.ends[2 * docs.size + 1] = docs.textLength;
+            }
+            docs.fingerprints[docs.size++] = fingerprint;
+        }
+
+        private static int grow(int current, int atLeast) {
+            long next = Math.max(16, current + (current >> 1));
+            next = Math.max(next, atLeast);
+            if (next > Integer.MAX_VALUE - 16) throw new IllegalStateException("too many documents in one shard answer");
+            return (int) next;
+        }
+
+        public DocList build() {
+            return docs;
+        }
+    }
+
+    public void writeTo(StreamOutput out) throws IOException {
+        out.writeVInt(size);
+        long previous = 0;
+        for (int i = 0; i < size; i++) {
+            out.writeZLong(fingerprints[i] - previous);
+            previous = fingerprints[i];
+        }
+        int start = 0;
+        for (int i = 0; i < size; i++) {
+            out.writeVInt(ends[2 * i] - start);
+            int end = ends[2 * i + 1];
+            out.writeVInt(end < 0 ? 0 : end - ends[2 * i] + 1); // 0: no routing
+            start = end < 0 ? -1 - end : end;
+        }
+        out.writeVInt(textLength);
+        out.writeBytes(text, 0, textLength);
+    }
+
+    public static DocList readFrom(StreamInput in) throws IOException {
+        int size = in.readVInt();
+        long[] fingerprints = new long[size];
+        long previous = 0;
+        for (int i = 0; i < size; i++) {
+            previous += in.readZLong();
+            fingerprints[i] = previous;
+        }
+        int[] ends = new int[2 * size];
+        int at = 0;
+        for (int i = 0; i < size; i++) {
+            at += in.readVInt();
+            ends[2 * i] = at;
+            int routing = in.readVInt();
+            if (routing == 0) {
+                ends[2 * i + 1] = -1 - at;
+            } else {
+                at += routing - 1;
+                ends[2 * i + 1] = at;
+            }
+        }
+        int textLength = in.readVInt();
+        if (textLength != at) throw new IOException("corrupt document list: " + textLength + " text bytes, " + at + " expected");
+        byte[] text = new byte[textLength];
+        in.readBytes(text, 0, textLength);
+        return new DocList(fingerprints, text, ends, size, textLength);
+    }
+}

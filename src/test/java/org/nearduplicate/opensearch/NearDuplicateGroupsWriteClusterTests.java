@@ -167,7 +167,7 @@ public class NearDuplicateGroupsWriteClusterTests extends OpenSearchIntegTestCas
     public void testThrottled() {
         index("slow", 120);
         NearDuplicateGroupsWriteResponse r = write(
-            new NearDuplicateGroupsWriteRequest("slow", "fp").maxDistance(6).batchSize(5).requestsPerSecond(200)
+            new NearDuplicateGroupsWriteRequest("slow", "fp").maxDistance(6).batchSize(5).requestsPerSecond(20)
         );
         if (r.docsInGroups() > 10) {
             assertThat(r.throttledMillis(), greaterThan(0L));

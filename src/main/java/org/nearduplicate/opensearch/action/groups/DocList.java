@@ -172,7 +172,7 @@ public final class DocList {
         int textLength = in.readVInt();
         if (textLength != at) throw new IOException("corrupt document list: " + textLength + " text bytes, " + at + " expected");
         byte[] text = new byte[textLength];
-        in.readBytes(text, 0, textLength);
+        if (textLength > 0) in.readBytes(text, 0, textLength);
         return new DocList(fingerprints, text, ends, size, textLength);
     }
 }

@@ -1,0 +1,104 @@
+package org.nearduplicate.opensearch.action.groups;
+
+import org.opensearch.common.io.stream.BytesStreamOutput;
+import org.opensearch.core.common.breaker.CircuitBreaker;
+import org.opensearch.core.common.breaker.CircuitBreakingException;
+import org.opensearch.core.common.breaker.NoopCircuitBreaker;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.test.OpenSearchTestCase;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The shard answers' document list: what goes in comes out (also over the wire), and every growth is reserved first. */
+public class DocListTests extends OpenSearchTestCase {
+
+    /** A breaker that counts and trips above {@code limit}. */
+    static final class CountingBreaker extends NoopCircuitBreaker {
+        final AtomicLong used = new AtomicLong();
+        final long limit;
+
+        CountingBreaker(long limit) {
+            super(CircuitBreaker.REQUEST);
+            this.limit = limit;
+        }
+
+        @Override
+        public double addEstimateBytesAndMaybeBreak(long bytes, String label) {
+            if (used.get() + bytes > limit) throw new CircuitBreakingException("[near_duplicate] would be too large: " + label, bytes, limit, Durability.TRANSIENT);
+            return used.addAndGet(bytes);
+        }
+
+        @Override
+        public long addWithoutBreaking(long bytes) {
+            return used.addAndGet(bytes);
+        }
+
+        @Override
+        public long getUsed() {
+            return used.get();
+        }
+    }
+
+    public void testWhatGoesInComesOutAlsoOverTheWire() throws Exception {
+        CountingBreaker breaker = new CountingBreaker(Long.MAX_VALUE);
+        List<Object[]> expected = new ArrayList<>();
+        DocList docs;
+        try (Reservation reservation = new Reservation(breaker, "test")) {
+            DocList.Builder builder = new DocList.Builder(reservation);
+            int n = randomIntBetween(0, 500);
+            for (int i = 0; i < n; i++) {
+                long fp = randomLong();
+                String id = randomBoolean() ? randomAlphaOfLengthBetween(1, 30) : randomUnicodeOfLengthBetween(1, 12);
+                String routing = randomBoolean() ? null : randomFrom("", randomUnicodeOfLengthBetween(1, 5));
+                builder.add(fp, id, routing);
+                expected.add(new Object[] { fp, id, routing });
+            }
+            docs = builder.build();
+            assertThat(reservation.held(), org.hamcrest.Matchers.greaterThanOrEqualTo(docs.ramBytes() - 3 * 16));
+        }
+        assertEquals(0, breaker.getUsed());
+        BytesStreamOutput out = new BytesStreamOutput();
+        docs.writeTo(out);
+        DocList copy;
+        try (StreamInput in = out.bytes().streamInput()) {
+            copy = DocList.readFrom(in);
+        }
+        for (DocList d : List.of(docs, copy)) {
+            assertEquals(expected.size(), d.size());
+            for (int i = 0; i < expected.size(); i++) {
+                assertEquals(expected.get(i)[0], d.fingerprint(i));
+                assertEquals(expected.get(i)[1], d.id(i));
+                assertEquals(expected.get(i)[2], d.routing(i));
+            }
+        }
+    }
+
+    public void testGrowthBeyondTheBudgetTripsBeforeItAllocatesAndGivesEverythingBack() {
+        CountingBreaker breaker = new CountingBreaker(randomIntBetween(1_000, 50_000));
+        Reservation reservation = new Reservation(breaker, "near_duplicate groups");
+        DocList.Builder builder = new DocList.Builder(reservation);
+        CircuitBreakingException e = expectThrows(CircuitBreakingException.class, () -> {
+            for (int i = 0; i < 1_000_000; i++) builder.add(i, "document-" + i, null);
+        });
+        assertThat(e.getMessage(), org.hamcrest.Matchers.containsString("near_duplicate groups"));
+        assertThat(breaker.getUsed(), org.hamcrest.Matchers.lessThanOrEqualTo(breaker.limit));
+        reservation.close();
+        assertEquals(0, breaker.getUsed());
+        reservation.reserve(100, "after close"); // a late answer cannot leave bytes behind
+        assertEquals(0, breaker.getUsed());
+    }
+
+    public void testTransferMovesBytesWithoutReleasingThem() {
+        CountingBreaker breaker = new CountingBreaker(Long.MAX_VALUE);
+        Reservation run = new Reservation(breaker, "run");
+        run.reserve(1000, "a");
+        Reservation result = run.transfer(600);
+        run.close();
+        assertEquals(600, breaker.getUsed());
+        result.close();
+        result.close();
+        assertEquals(0, breaker.getUsed());
+    }
+}

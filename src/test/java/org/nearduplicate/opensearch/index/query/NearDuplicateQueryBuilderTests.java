@@ -185,6 +185,15 @@ public class NearDuplicateQueryBuilderTests extends AbstractQueryTestCase<NearDu
             "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got 2"
         );
         assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"xyz\"}}", "invalid fingerprint [xyz]");
+        // only ASCII hex digits: fullwidth and Arabic-Indic digits are not hex digits (issue 23)
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"\uff18\uff14eac0c067c7944a\"}}",
+            "[\uff18] is not a hex digit"
+        );
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprints\": [\"84eac0c067c7944a\", \"\u0668\u0664eac0c067c7944a\"]}}",
+            "[\u0668] is not a hex digit"
+        );
         assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"\"}}", "fingerprint must not be empty");
         assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": 1.5}}", "must be an integer");
         assertParseError(

@@ -204,6 +204,15 @@ public class NearDuplicateQueryBuilderTests extends AbstractQueryTestCase<NearDu
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": 2.5}}",
             "[max_distance] must be an integer"
         );
+        // an explicit null names max_distance's values, not "an object or array value" (issue 23)
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": null}}",
+            "[near_duplicate] [max_distance] must be an integer between 0 and 64, got [null]"
+        );
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": {\"k\": 3}}}",
+            "[near_duplicate] [max_distance] must be an integer between 0 and 64, got [an object]"
+        );
         assertParseError(
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"color\": \"red\"}}",
             "[near_duplicate] query does not support [color]"

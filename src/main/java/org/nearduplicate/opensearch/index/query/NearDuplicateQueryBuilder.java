@@ -269,7 +269,12 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
                     + "document's fingerprint (exact but slow), or reindex with a larger [max_distance]"
             );
         }
-        return new NearDuplicateQuery(fieldType.name(), fingerprints, k, fieldType.layout(), scan);
+        try {
+            // refuses, before building anything, more probe keys than NearDuplicateQuery.MAX_QUERY_PROBE_KEYS
+            return new NearDuplicateQuery(fieldType.name(), fingerprints, k, fieldType.layout(), scan);
+        } catch (IllegalArgumentException e) {
+            throw new QueryShardException(context, "[" + NAME + "] " + e.getMessage(), e);
+        }
     }
 
     @Override

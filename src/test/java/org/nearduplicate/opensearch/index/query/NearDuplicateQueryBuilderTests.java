@@ -22,6 +22,7 @@ import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.index.get.GetResult;
 import org.opensearch.index.mapper.MapperService;
 import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.query.QueryShardException;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.AbstractQueryTestCase;
@@ -253,6 +254,21 @@ public class NearDuplicateQueryBuilderTests extends AbstractQueryTestCase<NearDu
         );
         assertThat(beyond.getMessage(), containsString("max_distance [4] exceeds the indexed max_distance [3] of field [fp]"));
         assertThat(beyond.getMessage(), containsString("[allow_scan]"));
+
+        // issue 23: a million fingerprints at k = 16 are a clear 400 (was "integer overflow"), before any key is built
+        long[] million = new long[1_000_000];
+        for (int i = 0; i < million.length; i++) {
+            million[i] = i;
+        }
+        QueryShardException tooManyKeys = expectThrows(
+            QueryShardException.class,
+            () -> new NearDuplicateQueryBuilder(FP_DEFAULT_FIELD, NearDuplicateProbe.fingerprints(million)).maxDistance(16).toQuery(context)
+        );
+        assertThat(
+            tooManyKeys.getMessage(),
+            containsString("[near_duplicate] [fingerprints] 1000000 fingerprints at max_distance 16 need 4608000000 probe keys, more than the limit 5000000")
+        );
+        assertEquals(RestStatus.BAD_REQUEST, tooManyKeys.status());
 
         QueryShardException wrongAlgorithm = expectThrows(
             QueryShardException.class,

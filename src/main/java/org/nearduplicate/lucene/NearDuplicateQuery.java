@@ -54,8 +54,8 @@ public final class NearDuplicateQuery extends Query {
     static final double SCAN_NANOS_PER_DOC_PER_EXTRA_PROBE = 0.5;
 
     /**
-     * Bounds the keys one query looks up over all its probes (block variants included): about 100 bytes of heap each
-     * while they are built, so the limit holds a query's keys to about 0.5 GB. It is above the largest batch of the
+     * Bounds the keys one query looks up over all its probes (block variants included): by an estimate about 100 bytes
+     * of heap each while they are built (key, its bytes, check and budget), about 0.5 GB at the limit. It is above the largest batch of the
      * {@code near_duplicate_check} processor (1,000 fingerprints) at k = 16 on the default 4 / 16 layout (4,608 keys
      * each); a query asking for more is refused before anything is built, instead of overflowing the key count.
      */

@@ -231,7 +231,10 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
         for (int i = 0; i < million.length; i++) {
             million[i] = i * 0x9E3779B97F4A7C15L;
         }
-        IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> new NearDuplicateQuery(FIELD, million, 16, layout, false));
+        IllegalArgumentException e = expectThrows(
+            IllegalArgumentException.class,
+            () -> new NearDuplicateQuery(FIELD, million, 16, layout, false)
+        );
         assertEquals(
             "[fingerprints] 1000000 fingerprints at max_distance 16 need 4608000000 probe keys, more than the limit 5000000; "
                 + "lower [max_distance] or send at most 1085 fingerprints per query at this distance",
@@ -242,7 +245,8 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
         assertFalse(new NearDuplicateQuery(FIELD, atLimit, 16, layout, false).keysBuilt());
         long[] repeated = new long[5_000];
         assertEquals(1, new NearDuplicateQuery(FIELD, repeated, 16, layout, false).getFingerprints().length);
-        expectThrows(IllegalArgumentException.class, () -> new NearDuplicateQuery(FIELD, Arrays.copyOf(million, atLimit.length + 1), 16, layout, false));
+        long[] overLimit = Arrays.copyOf(million, atLimit.length + 1);
+        expectThrows(IllegalArgumentException.class, () -> new NearDuplicateQuery(FIELD, overLimit, 16, layout, false));
         // a scan looks up no keys: no limit
         assertTrue(new NearDuplicateQuery(FIELD, million, 16, layout, true).isScan());
     }

@@ -115,7 +115,8 @@ public class NearDuplicateEngineGatewayTests extends OpenSearchIntegTestCase {
      */
     public void testSimHashActionsGoThroughTheEngine() {
         assertAcked(prepareCreate("simhash-api").setMapping("fp", "type=simhash,algorithm=simhash-v2", "title", "type=text"));
-        SimHashResponse plain = client().execute(SimHashAction.INSTANCE, SimHashRequest.parse(Map.of("text", SHORT), null, engine())).actionGet();
+        SimHashRequest textOnly = SimHashRequest.parse(Map.of("text", SHORT), null, engine());
+        SimHashResponse plain = client().execute(SimHashAction.INSTANCE, textOnly).actionGet();
         assertEquals(16, Fingerprints.toHex(plain.first().fingerprint()).length());
         assertNull(plain.layout());
         SimHashResponse mapped = client().execute(
@@ -135,10 +136,8 @@ public class NearDuplicateEngineGatewayTests extends OpenSearchIntegTestCase {
         );
         assertEquals(RestStatus.BAD_REQUEST, ExceptionsHelper.status(notSimhash));
         assertThat(ExceptionsHelper.unwrapCause(notSimhash).getMessage(), containsString("is not a [simhash] field"));
-        Exception tooLong = expectThrows(
-            Exception.class,
-            () -> client().execute(SimHashAction.INSTANCE, SimHashRequest.parse(Map.of("html", html(MAX_INPUT_CHARS + 500)), null, engine())).actionGet()
-        );
+        SimHashRequest longPage = SimHashRequest.parse(Map.of("html", html(MAX_INPUT_CHARS + 500)), null, engine());
+        Exception tooLong = expectThrows(Exception.class, () -> client().execute(SimHashAction.INSTANCE, longPage).actionGet());
         assertEquals(RestStatus.BAD_REQUEST, ExceptionsHelper.status(tooLong));
         assertThat(ExceptionsHelper.unwrapCause(tooLong).getMessage(), containsString("[max_input_chars] = " + MAX_INPUT_CHARS));
         Exception tooCostly = expectThrows(

@@ -58,7 +58,8 @@ public class MaxDistanceTests extends OpenSearchTestCase {
     /** Issue 23: an explicit null was reported as "an object or array value"; a JSON null, object or array names the option. */
     public void testNullObjectAndArrayValuesNameTheOption() throws IOException {
         for (String[] jsonAndShown : new String[][] { { "null", "[null]" }, { "{\"k\": 3}", "[an object]" }, { "[3]", "[an array]" } }) {
-            ParsingException e = expectThrows(ParsingException.class, () -> MaxDistance.parse(valueParser(jsonAndShown[0]), "near_duplicate"));
+            XContentParser parser = valueParser(jsonAndShown[0]);
+            ParsingException e = expectThrows(ParsingException.class, () -> MaxDistance.parse(parser, "near_duplicate"));
             assertEquals("[near_duplicate] [max_distance] must be an integer between 0 and 64, got " + jsonAndShown[1], e.getMessage());
         }
     }

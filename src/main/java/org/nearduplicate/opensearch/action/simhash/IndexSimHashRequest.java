@@ -44,9 +44,14 @@ public class IndexSimHashRequest extends SimHashRequest implements IndicesReques
     public ActionRequestValidationException validate() {
         ActionRequestValidationException e = super.validate();
         if (index == null || index.isEmpty()) e = addValidationError("an index is required", e);
-        if (field == null || field.isEmpty()) e = addValidationError("[field] (the index's simhash field) is required when an index is given", e);
+        if (field == null || field.isEmpty()) {
+            e = addValidationError("[field] (the index's simhash field) is required when an index is given", e);
+        }
         if (settings().isEmpty() == false || blocks() != null) {
-            e = addValidationError("[settings], [blocks] and [max_distance] come from the mapping when an index is given; leave them out", e);
+            e = addValidationError(
+                "[settings], [blocks] and [max_distance] come from the mapping when an index is given; leave them out",
+                e
+            );
         }
         return e;
     }

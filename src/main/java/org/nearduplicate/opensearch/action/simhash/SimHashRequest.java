@@ -169,7 +169,9 @@ public class SimHashRequest extends ActionRequest {
     public static SimHashRequest parse(Map<String, Object> body, String index, NearDuplicateEngine engine) {
         for (String key : body.keySet()) {
             if (BODY_KEYS.contains(key) == false) {
-                throw new IllegalArgumentException("[_simhash] unknown parameter [" + key + "], expected one of " + new TreeSet<>(BODY_KEYS));
+                throw new IllegalArgumentException(
+                    "[_simhash] unknown parameter [" + key + "], expected one of " + new TreeSet<>(BODY_KEYS)
+                );
             }
         }
         Input input = readInput(body, "");

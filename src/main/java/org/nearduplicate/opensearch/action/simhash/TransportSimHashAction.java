@@ -28,7 +28,12 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
     private final ThreadPool threadPool;
 
     @Inject
-    public TransportSimHashAction(TransportService transportService, ActionFilters actionFilters, ThreadPool threadPool, NearDuplicateEngine engine) {
+    public TransportSimHashAction(
+        TransportService transportService,
+        ActionFilters actionFilters,
+        ThreadPool threadPool,
+        NearDuplicateEngine engine
+    ) {
         super(SimHashAction.NAME, transportService, actionFilters, SimHashRequest::new);
         this.engine = engine;
         this.threadPool = threadPool;
@@ -57,7 +62,8 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
         BlockLayout layout,
         ActionListener<SimHashResponse> listener
     ) {
-        threadPool.executor(ThreadPool.Names.SEARCH).execute(ActionRunnable.supply(listener, () -> compute(engine, request, settings, layout)));
+        threadPool.executor(ThreadPool.Names.SEARCH)
+            .execute(ActionRunnable.supply(listener, () -> compute(engine, request, settings, layout)));
     }
 
     /** The response to {@code request}, fingerprinted with {@code settings} and shown with {@code layout} (or no keys). */

@@ -106,7 +106,10 @@ public class SimHashActionTests extends OpenSearchTestCase {
         @SuppressWarnings("unchecked")
         Map<String, Object> first = (Map<String, Object>) map.get("first");
         assertEquals(
-            List.of("fingerprint", "fingerprint_unsigned", "fingerprint_signed", "content_type", "feature_count", "main_text", "features", "keys"),
+            List.of(
+                "fingerprint", "fingerprint_unsigned", "fingerprint_signed", "content_type",
+                "feature_count", "main_text", "features", "keys"
+            ),
             List.copyOf(first.keySet())
         );
         assertEquals("html", first.get("content_type"));

@@ -266,7 +266,10 @@ public class NearDuplicateQueryBuilderTests extends AbstractQueryTestCase<NearDu
         );
         assertThat(
             tooManyKeys.getMessage(),
-            containsString("[near_duplicate] [fingerprints] 1000000 fingerprints at max_distance 16 need 4608000000 probe keys, more than the limit 5000000")
+            containsString(
+                "[near_duplicate] [fingerprints] 1000000 fingerprints at max_distance 16 need 4608000000 probe keys, "
+                    + "more than the limit 5000000"
+            )
         );
         assertEquals(RestStatus.BAD_REQUEST, tooManyKeys.status());
 

@@ -87,7 +87,10 @@ public class NearDuplicateRescorerBuilderTests extends OpenSearchTestCase {
             ParsingException.class,
             () -> parse("{\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": null}")
         );
-        assertThat(nullDistance.getMessage(), containsString("[near_duplicate] [max_distance] must be an integer between 0 and 64, got [null]"));
+        assertThat(
+            nullDistance.getMessage(),
+            containsString("[near_duplicate] [max_distance] must be an integer between 0 and 64, got [null]")
+        );
         ParsingException fullwidth = expectThrows(
             ParsingException.class,
             () -> parse("{\"field\": \"fp\", \"fingerprint\": \"\uff18\uff14eac0c067c7944a\"}")

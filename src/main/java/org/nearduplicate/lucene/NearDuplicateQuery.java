@@ -53,6 +53,14 @@ public final class NearDuplicateQuery extends Query {
     /** Each further probe of a scan: one more XOR and popcount per fingerprint read (an estimate, not measured). */
     static final double SCAN_NANOS_PER_DOC_PER_EXTRA_PROBE = 0.5;
 
+    /**
+     * Bounds the keys one query looks up over all its probes (block variants included): by an estimate about 100 bytes
+     * of heap each while they are built (key, its bytes, check and budget), about 0.5 GB at the limit. It is above the largest batch of the
+     * {@code near_duplicate_check} processor (1,000 fingerprints) at k = 16 on the default 4 / 16 layout (4,608 keys
+     * each); a query asking for more is refused before anything is built, instead of overflowing the key count.
+     */
+    public static final long MAX_QUERY_PROBE_KEYS = 5_000_000;
+
     private final String field;
     private final long fingerprint;
     /** Every probe, distinct and sorted ({@code fingerprint} is the first); one for the single-probe query. */
@@ -107,14 +115,46 @@ public final class NearDuplicateQuery extends Query {
                 "max_distance [" + maxDistance + "] exceeds the indexed max_distance [" + layout.maxDistance() + "] of field [" + field + "]"
             );
         }
-        this.fingerprints = Arrays.stream(fingerprints).distinct().sorted().toArray();
+        this.fingerprints = distinctSorted(fingerprints);
         if (this.fingerprints.length == 0) {
             throw new IllegalArgumentException("at least one fingerprint is required");
         }
         this.fingerprint = this.fingerprints[0];
         this.maxDistance = maxDistance;
         this.scan = scan;
-        this.keyCount = scan ? 0 : Math.toIntExact(layout.probeKeyCount(maxDistance) * this.fingerprints.length);
+        this.keyCount = scan ? 0 : (int) checkProbeKeys(layout, maxDistance, this.fingerprints.length);
+    }
+
+    /**
+     * The keys {@code probes} distinct fingerprints look up at distance {@code k} (at most {@link BlockLayout#MAX_PROBE_KEYS}
+     * each, so the product fits a long).
+     *
+     * @throws IllegalArgumentException if they are more than {@link #MAX_QUERY_PROBE_KEYS}
+     */
+    public static long checkProbeKeys(BlockLayout layout, int k, int probes) {
+        long perProbe = layout.probeKeyCount(k);
+        long keys = perProbe * probes;
+        if (keys > MAX_QUERY_PROBE_KEYS) {
+            throw new IllegalArgumentException(
+                "[fingerprints] " + probes + " fingerprints at max_distance " + k + " need " + keys + " probe keys, more than the limit "
+                    + MAX_QUERY_PROBE_KEYS + "; lower [max_distance] or send at most " + MAX_QUERY_PROBE_KEYS / perProbe
+                    + " fingerprints per query at this distance"
+            );
+        }
+        return keys;
+    }
+
+    /** Distinct and sorted, without boxing (a probe may hold a million fingerprints). */
+    private static long[] distinctSorted(long[] values) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            if (i == 0 || sorted[i] != sorted[n - 1]) {
+                sorted[n++] = sorted[i];
+            }
+        }
+        return n == sorted.length ? sorted : Arrays.copyOf(sorted, n);
     }
 
     private ProbedKeys probedKeys() {

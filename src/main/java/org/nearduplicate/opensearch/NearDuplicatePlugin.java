@@ -22,6 +22,10 @@ import org.nearduplicate.opensearch.action.groups.TransportNearDuplicateGroupsWr
 import org.nearduplicate.opensearch.action.groups.NearDuplicateShardFingerprintsAction;
 import org.nearduplicate.opensearch.action.groups.TransportNearDuplicateGroupsAction;
 import org.nearduplicate.opensearch.action.groups.TransportNearDuplicateShardFingerprintsAction;
+import org.nearduplicate.opensearch.action.simhash.IndexSimHashAction;
+import org.nearduplicate.opensearch.action.simhash.SimHashAction;
+import org.nearduplicate.opensearch.action.simhash.TransportIndexSimHashAction;
+import org.nearduplicate.opensearch.action.simhash.TransportSimHashAction;
 import org.nearduplicate.opensearch.rest.RestNearDuplicateGroupsAction;
 import org.nearduplicate.opensearch.rest.RestNearDuplicateGroupsWriteAction;
 import org.nearduplicate.opensearch.rest.RestSimHashAction;
@@ -213,7 +217,9 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         return List.of(
             new ActionHandler<>(NearDuplicateGroupsAction.INSTANCE, TransportNearDuplicateGroupsAction.class),
             new ActionHandler<>(NearDuplicateShardFingerprintsAction.INSTANCE, TransportNearDuplicateShardFingerprintsAction.class),
-            new ActionHandler<>(NearDuplicateGroupsWriteAction.INSTANCE, TransportNearDuplicateGroupsWriteAction.class)
+            new ActionHandler<>(NearDuplicateGroupsWriteAction.INSTANCE, TransportNearDuplicateGroupsWriteAction.class),
+            new ActionHandler<>(SimHashAction.INSTANCE, TransportSimHashAction.class),
+            new ActionHandler<>(IndexSimHashAction.INSTANCE, TransportIndexSimHashAction.class)
         );
     }
 

@@ -24,6 +24,7 @@ import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -219,6 +220,35 @@ public class NearDuplicateQueryTests extends OpenSearchTestCase {
                 }
             }
         }
+    }
+
+    /** Issue 23: a million probes at k = 16 overflowed the key count ("integer overflow"); now a limit, checked first. */
+    public void testProbeKeysAreBoundedBeforeAnythingIsBuilt() {
+        BlockLayout layout = new BlockLayout(4, 16);
+        long perProbe = layout.probeKeyCount(16);
+        assertEquals(4608, perProbe);
+        long[] million = new long[1_000_000];
+        for (int i = 0; i < million.length; i++) {
+            million[i] = i * 0x9E3779B97F4A7C15L;
+        }
+        IllegalArgumentException e = expectThrows(
+            IllegalArgumentException.class,
+            () -> new NearDuplicateQuery(FIELD, million, 16, layout, false)
+        );
+        assertEquals(
+            "[fingerprints] 1000000 fingerprints at max_distance 16 need 4608000000 probe keys, more than the limit 5000000; "
+                + "lower [max_distance] or send at most 1085 fingerprints per query at this distance",
+            e.getMessage()
+        );
+        // the limit counts distinct fingerprints; the largest batch of near_duplicate_check (1,000) fits at k = 16
+        long[] atLimit = Arrays.copyOf(million, (int) (NearDuplicateQuery.MAX_QUERY_PROBE_KEYS / perProbe));
+        assertFalse(new NearDuplicateQuery(FIELD, atLimit, 16, layout, false).keysBuilt());
+        long[] repeated = new long[5_000];
+        assertEquals(1, new NearDuplicateQuery(FIELD, repeated, 16, layout, false).getFingerprints().length);
+        long[] overLimit = Arrays.copyOf(million, atLimit.length + 1);
+        expectThrows(IllegalArgumentException.class, () -> new NearDuplicateQuery(FIELD, overLimit, 16, layout, false));
+        // a scan looks up no keys: no limit
+        assertTrue(new NearDuplicateQuery(FIELD, million, 16, layout, true).isScan());
     }
 
     public void testKeyLookupMatchesBruteForce() throws IOException {

@@ -1,5 +1,11 @@
 package org.nearduplicate.opensearch;
 
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.opensearch.action.simhash.IndexSimHashAction;
+import org.nearduplicate.opensearch.action.simhash.IndexSimHashRequest;
+import org.nearduplicate.opensearch.action.simhash.SimHashAction;
+import org.nearduplicate.opensearch.action.simhash.SimHashRequest;
+import org.nearduplicate.opensearch.action.simhash.SimHashResponse;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.query.MinHashProbe;
 import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
@@ -37,8 +43,8 @@ import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
  * {@code minhash} and {@code imatch} processors and the text probes of the {@code near_duplicate} query, its rescorer
  * and {@code minhash_similar} (signed on the coordinating node or on the shards) all refuse an input over {@code near_duplicate.max_input_chars} with the same error, and
  * all trip the {@code near_duplicate} breaker on an input it cannot afford (releasing it after; a 429 where the
- * coordinating node fingerprints, a shard failure where the shards do). ({@code _simhash}:
- * LimitsIT on the real node, and the engine's own tests.)
+ * coordinating node fingerprints, a shard failure where the shards do); so do the {@code _simhash} transport actions
+ * (and LimitsIT on the real node).
  */
 @ClusterScope(scope = Scope.SUITE, numDataNodes = 1, numClientNodes = 0, supportsDedicatedMasters = false)
 public class NearDuplicateEngineGatewayTests extends OpenSearchIntegTestCase {
@@ -100,6 +106,46 @@ public class NearDuplicateEngineGatewayTests extends OpenSearchIntegTestCase {
             assertFalse(processor + ": " + response.getItems()[2].getFailureMessage(), response.getItems()[2].isFailed());
             assertBreakerReleased();
         }
+    }
+
+    /**
+     * {@code _simhash} runs as transport actions (issue 23): without an index {@code cluster:monitor/near_duplicate/simhash},
+     * with one {@code indices:data/read/near_duplicate/simhash}, which reads the field's mapping; both go through the
+     * engine and obey the node limit and the breaker.
+     */
+    public void testSimHashActionsGoThroughTheEngine() {
+        assertAcked(prepareCreate("simhash-api").setMapping("fp", "type=simhash,algorithm=simhash-v2", "title", "type=text"));
+        SimHashRequest textOnly = SimHashRequest.parse(Map.of("text", SHORT), null, engine());
+        SimHashResponse plain = client().execute(SimHashAction.INSTANCE, textOnly).actionGet();
+        assertEquals(16, Fingerprints.toHex(plain.first().fingerprint()).length());
+        assertNull(plain.layout());
+        SimHashResponse mapped = client().execute(
+            IndexSimHashAction.INSTANCE,
+            (IndexSimHashRequest) SimHashRequest.parse(Map.of("text", SHORT, "field", "fp"), "simhash-api", engine())
+        ).actionGet();
+        assertTrue(mapped.algorithm(), mapped.algorithm().startsWith("simhash-v2:"));
+        assertEquals(new SimHashResponse.Layout(4, 16, 4), mapped.layout());
+        assertEquals(4, mapped.first().keys().size());
+
+        Exception notSimhash = expectThrows(
+            Exception.class,
+            () -> client().execute(
+                IndexSimHashAction.INSTANCE,
+                (IndexSimHashRequest) SimHashRequest.parse(Map.of("text", SHORT, "field", "title"), "simhash-api", engine())
+            ).actionGet()
+        );
+        assertEquals(RestStatus.BAD_REQUEST, ExceptionsHelper.status(notSimhash));
+        assertThat(ExceptionsHelper.unwrapCause(notSimhash).getMessage(), containsString("is not a [simhash] field"));
+        SimHashRequest longPage = SimHashRequest.parse(Map.of("html", html(MAX_INPUT_CHARS + 500)), null, engine());
+        Exception tooLong = expectThrows(Exception.class, () -> client().execute(SimHashAction.INSTANCE, longPage).actionGet());
+        assertEquals(RestStatus.BAD_REQUEST, ExceptionsHelper.status(tooLong));
+        assertThat(ExceptionsHelper.unwrapCause(tooLong).getMessage(), containsString("[max_input_chars] = " + MAX_INPUT_CHARS));
+        Exception tooCostly = expectThrows(
+            Exception.class,
+            () -> client().execute(SimHashAction.INSTANCE, SimHashRequest.parse(Map.of("html", html(4_000)), null, engine())).actionGet()
+        );
+        assertEquals(RestStatus.TOO_MANY_REQUESTS, ExceptionsHelper.status(tooCostly));
+        assertBreakerReleased();
     }
 
     @SuppressWarnings("deprecation") // ExceptionsHelper.detailedMessage: the nested shard failures are part of the message

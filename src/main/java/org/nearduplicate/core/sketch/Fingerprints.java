@@ -6,7 +6,8 @@ import java.util.Locale;
 /**
  * Parsing, printing and comparing 64-bit fingerprints.
  *
- * <p>The canonical text form is 16 lower-case hex digits. {@link #parse(String)} also accepts a {@code 0x} prefix,
+ * <p>The canonical text form is 16 lower-case hex digits. Only ASCII digits and letters are digits here: a fullwidth
+ * or Arabic-Indic digit is not a hex or decimal digit. {@link #parse(String)} also accepts a {@code 0x} prefix,
  * and decimal numbers in the signed ({@code long}) or unsigned (0 .. 2^64-1) range. A string of exactly 16
  * characters without prefix or sign is always read as hex, so that the canonical form never changes meaning; the
  * one ambiguous case, an unsigned decimal of exactly 16 digits, must be given as a number or through
@@ -74,7 +75,7 @@ public final class Fingerprints {
         }
         long result = 0;
         for (int i = 0; i < hex.length(); i++) {
-            int digit = Character.digit(hex.charAt(i), 16);
+            int digit = hexDigit(hex.charAt(i));
             if (digit < 0) {
                 throw new IllegalArgumentException(
                     "invalid fingerprint [" + shorten(original) + "]: [" + hex.charAt(i) + "] is not a hex digit"
@@ -83,6 +84,17 @@ public final class Fingerprints {
             result = (result << 4) | digit;
         }
         return result;
+    }
+
+    /**
+     * The value of an ASCII hex digit ({@code 0-9}, {@code a-f}, {@code A-F}), or -1. Not {@link Character#digit}, which
+     * also accepts the other Unicode digits (fullwidth {@code ８}, Arabic-Indic {@code ٨}) and fullwidth letters.
+     */
+    static int hexDigit(char c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
     }
 
     /** Parses a signed or unsigned decimal number, whatever its length. */

@@ -46,18 +46,30 @@ public final class MaxDistance {
         return k == null ? null : check(k, owner);
     }
 
-    /** Reads the value at the parser's current token: an integer or an integer string, 0..64. */
+    /**
+     * Reads the value at the parser's current token: an integer or an integer string, 0..64. Any other token, null
+     * included (an explicit {@code null} is not "absent" in a query), is the same 400 naming the value, e.g.
+     * {@code [max_distance] must be an integer between 0 and 64, got [null]}; an object or an array is not read.
+     */
     public static int parse(XContentParser parser, String owner) throws IOException {
         XContentParser.Token token = parser.currentToken();
-        Object value = null;
+        Object value;
         if (token == XContentParser.Token.VALUE_NUMBER
             && (parser.numberType() == XContentParser.NumberType.INT || parser.numberType() == XContentParser.NumberType.LONG)) {
             value = parser.longValue();
         } else if (token == XContentParser.Token.VALUE_STRING) {
             value = parser.text();
+        } else if (token == XContentParser.Token.VALUE_NULL) {
+            value = "null";
+        } else if (token == XContentParser.Token.START_OBJECT) {
+            value = "an object";
+        } else if (token == XContentParser.Token.START_ARRAY) {
+            value = "an array";
+        } else {
+            value = parser.text();
         }
         try {
-            return parse(value == null ? parser.text() : value, owner);
+            return parse(value, owner);
         } catch (IllegalArgumentException e) {
             throw new ParsingException(parser.getTokenLocation(), e.getMessage(), e);
         }
@@ -72,7 +84,7 @@ public final class MaxDistance {
         Long k = null;
         if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
             k = ((Number) value).longValue();
-        } else if (value instanceof String s) {
+        } else if (value instanceof String s && asciiInteger(s.trim())) {
             try {
                 k = Long.parseLong(s.trim());
             } catch (NumberFormatException e) {
@@ -113,6 +125,16 @@ public final class MaxDistance {
             }
         }
         return RECOMMENDED;
+    }
+
+    /** An optional sign and ASCII digits only: {@link Long#parseLong} would also read fullwidth and other Unicode digits. */
+    private static boolean asciiInteger(String s) {
+        int start = s.startsWith("-") || s.startsWith("+") ? 1 : 0;
+        if (start == s.length()) return false;
+        for (int i = start; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') return false;
+        }
+        return true;
     }
 
     private static String prefix(String owner) {

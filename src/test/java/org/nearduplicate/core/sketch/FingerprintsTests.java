@@ -94,4 +94,19 @@ public class FingerprintsTests extends RandomizedTest {
         assertThrows("out of the 64-bit range", () -> Fingerprints.parse("-9223372036854775809"));
         assertThrows("expected 16 hex digits", () -> Fingerprints.parse("1".repeat(40)));
     }
+
+    /** Issue 23: {@code Character.digit} read fullwidth and Arabic-Indic digits (and fullwidth letters) as hex digits. */
+    @Test
+    public void testOnlyAsciiHexDigits() {
+        assertThrows("[\uff18] is not a hex digit", () -> Fingerprints.parse("\uff18\uff14eac0c067c7944a")); // fullwidth 8, 4
+        assertThrows("[\u0668] is not a hex digit", () -> Fingerprints.parse("\u0668\u0664eac0c067c7944a")); // Arabic-Indic 8, 4
+        assertThrows("[\u06f8] is not a hex digit", () -> Fingerprints.parse("0x\u06f8")); // extended Arabic-Indic 8
+        assertThrows("[\uff21] is not a hex digit", () -> Fingerprints.parseHex("\uff21")); // fullwidth A
+        assertThrows("or a decimal number", () -> Fingerprints.parse("\u0668\u0664")); // not a decimal number either
+        assertEquals(0x84eac0c067c7944aL, Fingerprints.parse("84EAC0C067C7944A"));
+        for (char c = 0; c < Character.MAX_VALUE; c++) {
+            boolean ascii = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+            assertEquals("char " + (int) c, ascii ? Character.digit(c, 16) : -1, Fingerprints.hexDigit(c));
+        }
+    }
 }

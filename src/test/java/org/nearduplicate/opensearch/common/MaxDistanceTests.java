@@ -55,6 +55,26 @@ public class MaxDistanceTests extends OpenSearchTestCase {
         assertEquals("[near_duplicate] [max_distance] must be between 0 and 64, got " + outside, e.getMessage());
     }
 
+    /** Issue 23: an explicit null was reported as "an object or array value"; a JSON null, object or array names the option. */
+    public void testNullObjectAndArrayValuesNameTheOption() throws IOException {
+        for (String[] jsonAndShown : new String[][] { { "null", "[null]" }, { "{\"k\": 3}", "[an object]" }, { "[3]", "[an array]" } }) {
+            XContentParser parser = valueParser(jsonAndShown[0]);
+            ParsingException e = expectThrows(ParsingException.class, () -> MaxDistance.parse(parser, "near_duplicate"));
+            assertEquals("[near_duplicate] [max_distance] must be an integer between 0 and 64, got " + jsonAndShown[1], e.getMessage());
+        }
+    }
+
+    /** Only ASCII digits: {@code Long.parseLong} alone reads fullwidth and Arabic-Indic digits too. */
+    public void testOnlyAsciiDigitStrings() throws IOException {
+        for (String digits : new String[] { "\uff11\uff15", "\u0661\u0665" }) { // fullwidth 15, Arabic-Indic 15
+            ParsingException e = expectThrows(ParsingException.class, () -> MaxDistance.parse(valueParser("\"" + digits + "\""), "q"));
+            assertThat(e.getMessage(), containsString("[q] [max_distance] must be an integer between 0 and 64, got [" + digits + "]"));
+            expectThrows(IllegalArgumentException.class, () -> MaxDistance.parse((Object) digits, null));
+        }
+        assertEquals(Integer.valueOf(15), MaxDistance.parse((Object) "+15", null));
+        assertEquals(15, MaxDistance.parse(valueParser("\" 15 \""), "q"));
+    }
+
     public void testAbsentMeansTheRecommendedDistanceCappedByTheField() {
         int field = randomIntBetween(0, 16);
         int requested = randomIntBetween(0, 64);

@@ -193,12 +193,13 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
                 current = parser.currentName();
             } else if (probeParser.parse(current, parser)) {
                 // consumed
+            } else if (MAX_DISTANCE_FIELD.match(current, parser.getDeprecationHandler())) {
+                // before the value check: null, an object or an array is a 400 that names max_distance's values
+                maxDistance = MaxDistance.parse(parser, NAME);
             } else if (token.isValue() == false) {
                 throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] query does not support [" + current + "] with an object or array value");
             } else if (FIELD_FIELD.match(current, parser.getDeprecationHandler())) {
                 field = parser.text();
-            } else if (MAX_DISTANCE_FIELD.match(current, parser.getDeprecationHandler())) {
-                maxDistance = MaxDistance.parse(parser, NAME);
             } else if (ALLOW_SCAN_FIELD.match(current, parser.getDeprecationHandler())) {
                 allowScan = OptionValues.booleanValue(parser, NAME, current);
             } else if (IGNORE_UNMAPPED_FIELD.match(current, parser.getDeprecationHandler())) {
@@ -268,7 +269,12 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
                     + "document's fingerprint (exact but slow), or reindex with a larger [max_distance]"
             );
         }
-        return new NearDuplicateQuery(fieldType.name(), fingerprints, k, fieldType.layout(), scan);
+        try {
+            // refuses, before building anything, more probe keys than NearDuplicateQuery.MAX_QUERY_PROBE_KEYS
+            return new NearDuplicateQuery(fieldType.name(), fingerprints, k, fieldType.layout(), scan);
+        } catch (IllegalArgumentException e) {
+            throw new QueryShardException(context, "[" + NAME + "] " + e.getMessage(), e);
+        }
     }
 
     @Override

@@ -123,12 +123,13 @@ public class NearDuplicateRescorerBuilder extends ProbeRescorerBuilder<NearDupli
                 current = parser.currentName();
             } else if (probeParser.parse(current, parser)) {
                 // consumed
+            } else if (MAX_DISTANCE_FIELD.match(current, parser.getDeprecationHandler())) {
+                // before the value check: null, an object or an array is a 400 that names max_distance's values
+                maxDistance = MaxDistance.parse(parser, NAME);
             } else if (token.isValue() == false) {
                 throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer does not support [" + current + "] with an object or array value");
             } else if (common.parse(current, parser)) {
                 // consumed
-            } else if (MAX_DISTANCE_FIELD.match(current, parser.getDeprecationHandler())) {
-                maxDistance = MaxDistance.parse(parser, NAME);
             } else {
                 throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer does not support [" + current + "]");
             }

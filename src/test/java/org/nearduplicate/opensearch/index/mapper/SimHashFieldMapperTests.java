@@ -177,6 +177,10 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         assertBadValue(mapper, "{\"field\": \"\"}", "fingerprint must not be empty");
         assertBadValue(mapper, "{\"field\": \"0123456789abcdefg\"}", "expected 16 hex digits, 0x-prefixed hex, or a decimal number");
         assertBadValue(mapper, "{\"field\": \"zz23456789abcdef\"}", "[z] is not a hex digit");
+        // only ASCII hex digits: fullwidth and Arabic-Indic digits are not hex digits (issue 23)
+        assertBadValue(mapper, "{\"field\": \"\uff18\uff14eac0c067c7944a\"}", "[\uff18] is not a hex digit");
+        assertBadValue(mapper, "{\"field\": \"\u0668\u0664eac0c067c7944a\"}", "[\u0668] is not a hex digit");
+        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"0x\uff21\", \"algorithm\": \"alg-a\"}}", "[\uff21] is not a hex digit");
         assertBadValue(mapper, "{\"field\": \"0x0123456789abcdef0\"}", "expected 1 to 16 hex digits, got 17");
         assertBadValue(mapper, "{\"field\": 1.5}", "a numeric fingerprint must be an integer");
         assertBadValue(mapper, "{\"field\": 36893488147419103232}", "decimal value out of the 64-bit range");

@@ -22,6 +22,7 @@ import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.index.get.GetResult;
 import org.opensearch.index.mapper.MapperService;
 import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.query.QueryShardException;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.AbstractQueryTestCase;
@@ -185,6 +186,15 @@ public class NearDuplicateQueryBuilderTests extends AbstractQueryTestCase<NearDu
             "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got 2"
         );
         assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"xyz\"}}", "invalid fingerprint [xyz]");
+        // only ASCII hex digits: fullwidth and Arabic-Indic digits are not hex digits (issue 23)
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"\uff18\uff14eac0c067c7944a\"}}",
+            "[\uff18] is not a hex digit"
+        );
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprints\": [\"84eac0c067c7944a\", \"\u0668\u0664eac0c067c7944a\"]}}",
+            "[\u0668] is not a hex digit"
+        );
         assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"\"}}", "fingerprint must not be empty");
         assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": 1.5}}", "must be an integer");
         assertParseError(
@@ -194,6 +204,15 @@ public class NearDuplicateQueryBuilderTests extends AbstractQueryTestCase<NearDu
         assertParseError(
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": 2.5}}",
             "[max_distance] must be an integer"
+        );
+        // an explicit null names max_distance's values, not "an object or array value" (issue 23)
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": null}}",
+            "[near_duplicate] [max_distance] must be an integer between 0 and 64, got [null]"
+        );
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": {\"k\": 3}}}",
+            "[near_duplicate] [max_distance] must be an integer between 0 and 64, got [an object]"
         );
         assertParseError(
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"color\": \"red\"}}",
@@ -235,6 +254,24 @@ public class NearDuplicateQueryBuilderTests extends AbstractQueryTestCase<NearDu
         );
         assertThat(beyond.getMessage(), containsString("max_distance [4] exceeds the indexed max_distance [3] of field [fp]"));
         assertThat(beyond.getMessage(), containsString("[allow_scan]"));
+
+        // issue 23: a million fingerprints at k = 16 are a clear 400 (was "integer overflow"), before any key is built
+        long[] million = new long[1_000_000];
+        for (int i = 0; i < million.length; i++) {
+            million[i] = i;
+        }
+        QueryShardException tooManyKeys = expectThrows(
+            QueryShardException.class,
+            () -> new NearDuplicateQueryBuilder(FP_DEFAULT_FIELD, NearDuplicateProbe.fingerprints(million)).maxDistance(16).toQuery(context)
+        );
+        assertThat(
+            tooManyKeys.getMessage(),
+            containsString(
+                "[near_duplicate] [fingerprints] 1000000 fingerprints at max_distance 16 need 4608000000 probe keys, "
+                    + "more than the limit 5000000"
+            )
+        );
+        assertEquals(RestStatus.BAD_REQUEST, tooManyKeys.status());
 
         QueryShardException wrongAlgorithm = expectThrows(
             QueryShardException.class,

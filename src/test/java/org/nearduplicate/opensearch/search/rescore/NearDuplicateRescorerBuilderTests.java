@@ -82,6 +82,20 @@ public class NearDuplicateRescorerBuilderTests extends OpenSearchTestCase {
             () -> parse("{\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"window\": 3}")
         );
         assertThat(unknown.getMessage(), containsString("rescorer does not support [window]"));
+        // issue 23: an explicit null names max_distance's values; non-ASCII digits are no hex digits
+        ParsingException nullDistance = expectThrows(
+            ParsingException.class,
+            () -> parse("{\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": null}")
+        );
+        assertThat(
+            nullDistance.getMessage(),
+            containsString("[near_duplicate] [max_distance] must be an integer between 0 and 64, got [null]")
+        );
+        ParsingException fullwidth = expectThrows(
+            ParsingException.class,
+            () -> parse("{\"field\": \"fp\", \"fingerprint\": \"\uff18\uff14eac0c067c7944a\"}")
+        );
+        assertThat(fullwidth.getMessage(), containsString("[\uff18] is not a hex digit"));
     }
 
     public void testDefaults() throws IOException {

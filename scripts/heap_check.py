@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Real-node memory check (issue 23): a node with a small heap (512 MB) and one shard of at least 4M documents, every
+one of them in a group (each random fingerprint appears twice, as exact copies do in crawls). `_near_duplicates` and
+`_near_duplicates/_write` at several k must answer 200 or the breaker's 429, never take the node down: after every
+request the node is the same process, green, holds every document, and the near_duplicate breaker is back to 0; then
+a 200,000-document index (within the budget) is grouped and written with 200 on the same node.
+
+    scripts/heap_check.py [--docs 4000000] [--results bench/results/RESULTS-heap.md]
+
+Builds nothing: it installs the newest target/near-duplicate-*.zip (mvn package first) on its own node
+(target/heap-node, port 9250, heap 512m; NODE_DIR / NODE_PORT / NODE_HEAP override). Exit code 1 on any failure.
+About 3-5 minutes on 2 cores, most of it loading the documents."""
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+os.environ.setdefault("NODE_DIR", os.path.join(ROOT, "target", "heap-node"))
+os.environ.setdefault("NODE_PORT", "9250")
+os.environ.setdefault("NODE_HEAP", "512m")
+URL = f"http://127.0.0.1:{os.environ['NODE_PORT']}"
+INDEX = "big"
+
+
+def http(method, path, body=None, ndjson=False, timeout=600):
+    """(status, parsed body); a connection failure is status 0."""
+    data = None
+    headers = {}
+    if body is not None:
+        data = body.encode("utf-8") if ndjson else json.dumps(body).encode("utf-8")
+        headers["Content-Type"] = "application/x-ndjson" if ndjson else "application/json"
+    request = urllib.request.Request(URL + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")
+    except (urllib.error.URLError, ConnectionError, TimeoutError) as e:
+        return 0, {"error": str(e)}
+
+
+def node(command):
+    subprocess.run([os.path.join(ROOT, "scripts", "node.sh"), command], check=True)
+
+
+def node_state():
+    status, stats = http("GET", "/_nodes/stats/jvm,breaker")
+    if status != 200:
+        return None
+    (node_id, stats), = stats["nodes"].items()
+    return {"id": node_id, "uptime": stats["jvm"]["uptime_in_millis"],
+            "heap_max_mb": stats["jvm"]["mem"]["heap_max_in_bytes"] >> 20,
+            "heap_used_mb": stats["jvm"]["mem"]["heap_used_in_bytes"] >> 20,
+            "breaker_used": stats["breakers"]["near_duplicate"]["estimated_size_in_bytes"],
+            "breaker_limit_mb": stats["breakers"]["near_duplicate"]["limit_size_in_bytes"] >> 20}
+
+
+def load(index, docs):
+    http("DELETE", f"/{index}")
+    status, body = http("PUT", f"/{index}", {
+        "settings": {"number_of_shards": 1, "number_of_replicas": 0, "refresh_interval": -1,
+                     "index.translog.durability": "async"},
+        "mappings": {"properties": {"fp": {"type": "simhash"}}}})
+    if status != 200:
+        sys.exit(f"heap check: creating the index: {status} {body}")
+    rng = random.Random(23)
+    chunk = 100_000
+    started = time.time()
+    for start in range(0, docs, chunk):
+        lines = []
+        for i in range(start, min(docs, start + chunk), 2):
+            fp = f'{{"fp":"{rng.getrandbits(64):016x}"}}'
+            lines += ['{"index":{}}', fp, '{"index":{}}', fp]  # every fingerprint twice: every document in a group
+        status, body = http("POST", f"/{index}/_bulk", "\n".join(lines) + "\n", ndjson=True)
+        if status != 200 or body.get("errors"):
+            sys.exit(f"heap check: bulk failed: {status} {json.dumps(body)[:500]}")
+    http("POST", f"/{index}/_refresh")
+    count = http("GET", f"/{index}/_count")[1]["count"]
+    print(f"[heap-check] loaded {count} documents into [{index}] in {time.time() - started:.0f} s", flush=True)
+    return count
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--docs", type=int, default=4_000_000)
+    parser.add_argument("--small-docs", type=int, default=200_000, help="an index within the budget, answered with 200")
+    parser.add_argument("--results", help="write a Markdown results file")
+    args = parser.parse_args()
+    node("start")
+    failures = []
+    rows = []
+    try:
+        count = load(INDEX, args.docs)
+        small_count = load("small", args.small_docs)
+        first = node_state()
+        print(f"[heap-check] heap {first['heap_max_mb']} MB, near_duplicate breaker limit {first['breaker_limit_mb']} MB",
+              flush=True)
+        # the large index must be refused (or answered) without harm; the small one, within the budget, answered
+        cases = [(INDEX, count, "_near_duplicates", 0, (200, 429)), (INDEX, count, "_near_duplicates", 3, (200, 429)),
+                 (INDEX, count, "_near_duplicates", 8, (200, 429)), (INDEX, count, "_near_duplicates/_write", 0, (200, 429)),
+                 (INDEX, count, "_near_duplicates/_write", 3, (200, 429)),
+                 ("small", small_count, "_near_duplicates", 3, (200,)), ("small", small_count, "_near_duplicates/_write", 0, (200,))]
+        for index, docs, api, k, expected in cases:
+            started = time.time()
+            status, body = http("POST", f"/{index}/{api}", {"field": "fp", "max_distance": k})
+            took = time.time() - started
+            error = body.get("error") if isinstance(body.get("error"), dict) else {}
+            reason = error.get("type", "")
+            label = re.search(r"for data of \[([^\]]*\])?[^\]]*)\]", error.get("reason", ""))
+            if label:
+                reason += f" ({label.group(1)})"
+            if status == 200:
+                reason = f"{body.get('counts', body).get('groups')} groups"
+            time.sleep(1)
+            after = node_state()
+            health = http("GET", "/_cluster/health")[1].get("status") if after else None
+            docs_now = http("GET", f"/{index}/_count")[1].get("count") if after else None
+            ok = (status in expected and after is not None and after["id"] == first["id"]
+                  and after["uptime"] > first["uptime"] and health in ("green", "yellow") and docs_now == docs)
+            # the breaker gives every byte back (a write may still be clearing its last batch: wait a little)
+            for _ in range(20):
+                if after is None or after["breaker_used"] == 0:
+                    break
+                time.sleep(0.5)
+                after = node_state()
+            ok = ok and after is not None and after["breaker_used"] == 0
+            row = (index, f"{docs:,}", api, k, status, reason or "-", f"{took:.1f}", health, after["heap_used_mb"] if after else "-",
+                   after["breaker_used"] if after else "-", "yes" if ok else "NO")
+            rows.append(row)
+            print(f"[heap-check] {index} {api} k={k}: HTTP {status} {reason} in {took:.1f} s; node same process: "
+                  f"{after is not None and after['id'] == first['id']}, health {health}, documents {docs_now}, "
+                  f"breaker {after['breaker_used'] if after else '?'} bytes -> {'ok' if ok else 'FAILED'}", flush=True)
+            if not ok:
+                failures.append(f"{index} {api} k={k}")
+    finally:
+        node("stop")
+    if args.results:
+        with open(args.results, "w", encoding="utf-8") as f:
+            f.write("# Memory check on a real node (scripts/heap_check.py)\n\n")
+            f.write(f"`scripts/heap_check.py --docs {args.docs}`: OpenSearch with a {first['heap_max_mb']} MB heap, "
+                    f"near_duplicate breaker limit {first['breaker_limit_mb']} MB, one shard of {count:,} documents, "
+                    "each random fingerprint twice (every document in a group). After each request: same node "
+                    "process, cluster health, document count, breaker back to 0 bytes.\n\n")
+            f.write("| index | documents | API | k | HTTP | answer | seconds | health after | heap used after (MB) | breaker bytes after | node healthy |\n")
+            f.write("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+            for row in rows:
+                f.write("| " + " | ".join(str(c) for c in row) + " |\n")
+    if failures:
+        sys.exit("heap check FAILED: " + ", ".join(failures))
+    print("[heap-check] passed: every request answered 200 or 429 and the node stayed up with its breaker at 0")
+
+
+if __name__ == "__main__":
+    main()

@@ -105,11 +105,15 @@ public class NearDuplicateCheckClusterTests extends OpenSearchIntegTestCase {
         String json = "{\"processors\": [{\"near_duplicate_check\": {\"field\": \"fp\", \"window_size\": 0}}]}";
         assertAcked(client().admin().cluster().preparePutPipeline("check-mapped", new BytesArray(json), XContentType.JSON).get());
         long fp = randomLong();
-        bulk(client(), "mapped-k", "check-mapped", Map.of("a", fp));
+        // indexed without the check: a document the check itself wrote would leave a gap in its (disabled) window for
+        // window_ttl, and "two-bits" would be unchecked, not unique (testWindowGapIsUncheckedNotUnique)
+        bulk(client(), "mapped-k", null, Map.of("a", fp));
         refresh("mapped-k");
         Map<String, Long> docs = new java.util.LinkedHashMap<>();
-        docs.put("near", NearDuplicateQueryTests.flipBits(fp, 1));
-        docs.put("two-bits", NearDuplicateQueryTests.flipBits(fp, 2));
+        // in one bulk request, so they are compared with each other too: "two-bits" is 3 bits from "near"
+        int bit = randomIntBetween(0, 61);
+        docs.put("near", fp ^ (1L << bit));
+        docs.put("two-bits", fp ^ (1L << (bit + 1)) ^ (1L << (bit + 2)));
         bulk(client(), "mapped-k", "check-mapped", docs);
         Map<String, Map<String, Object>> results = results("mapped-k");
         assertEquals("duplicate", results.get("near").get("status"));
@@ -291,16 +295,21 @@ public class NearDuplicateCheckClusterTests extends OpenSearchIntegTestCase {
         }
         bulk(client(), "batched", "check-batched", incoming);
         Map<String, Map<String, Object>> results = results("batched");
+        // the closest of the refreshed documents and the earlier documents of the same bulk request (the bulk set,
+        // whatever window_size says)
+        Map<String, Long> earlier = new HashMap<>(existing);
         for (Map.Entry<String, Long> doc : incoming.entrySet()) {
             int best = Integer.MAX_VALUE;
-            for (long e : existing.values()) {
+            for (long e : earlier.values()) {
                 best = Math.min(best, Fingerprints.distance(e, doc.getValue()));
             }
             Map<String, Object> r = results.get(doc.getKey());
+            earlier.put(doc.getKey(), doc.getValue());
             if (best <= 3) {
                 assertEquals(doc.getKey() + " " + r, "duplicate", r.get("status"));
                 assertEquals(doc.getKey() + " " + r, best, ((Number) r.get("distance")).intValue());
-                assertEquals(best, Fingerprints.distance(existing.get((String) r.get("_id")), doc.getValue()));
+                assertEquals(best, Fingerprints.distance(earlier.get((String) r.get("_id")), doc.getValue()));
+                assertEquals(doc.getKey() + " " + r, existing.containsKey((String) r.get("_id")) ? "index" : "recent", r.get("source"));
             } else {
                 assertEquals(doc.getKey() + " " + r, "unique", r.get("status"));
             }

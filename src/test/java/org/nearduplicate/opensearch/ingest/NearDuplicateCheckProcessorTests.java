@@ -223,11 +223,16 @@ public class NearDuplicateCheckProcessorTests extends OpenSearchTestCase {
             assertEquals(1, tag.availableLookups());
 
             NearDuplicateCheckProcessor fail = processor(client, windows, Map.of("max_in_flight", 1, "max_queued", 0, "index", "other"));
-            run(fail, doc("d", 12345L));
+            Outcome waiting = run(fail, doc("d", 12345L));
             Outcome refused = run(fail, doc("e", 999_999_999L));
             assertNull(refused.doc.get());
             assertThat(refused.error.get().getMessage(), containsString("could not check for near-duplicates: too many lookups in flight"));
+            assertEquals(RestStatus.TOO_MANY_REQUESTS, ((OpenSearchStatusException) refused.error.get()).status());
             assertEquals("other", client.searches.get(1).indices()[0]);
+            // a timeout with on_unavailable fail: a 503, not a 500
+            timers.get(timers.size() - 1).run();
+            assertThat(waiting.error.get().getMessage(), containsString("lookup timed out after"));
+            assertEquals(RestStatus.SERVICE_UNAVAILABLE, ((OpenSearchStatusException) waiting.error.get()).status());
         }
     }
 

@@ -407,16 +407,19 @@ public class NearDuplicateCheckClusterTests extends OpenSearchIntegTestCase {
                 + "{\"near_duplicate_check\": {\"field\": \"fp\", \"index\": \"pages-v1\", \"max_distance\": 12, "
                 + "\"on_unavailable\": \"" + onUnavailable + "\"" + (onUnavailable.equals("fail") ? ", \"window_size\": 0" : "")
                 + "}}]}"; // (window_size 0: "new-tag" in the window of the first pipeline would be a recent match)
-            assertAcked(client().admin().cluster().preparePutPipeline("check-v3-" + onUnavailable, new BytesArray(json), XContentType.JSON).get());
+            String name = "check-v3-" + onUnavailable;
+            assertAcked(client().admin().cluster().preparePutPipeline(name, new BytesArray(json), XContentType.JSON).get());
             BulkResponse response = client().prepareBulk()
-                .add(client().prepareIndex("incoming").setId("new-" + onUnavailable).setSource("content", text).setPipeline("check-v3-" + onUnavailable))
+                .add(client().prepareIndex("incoming").setId("new-" + onUnavailable).setSource("content", text).setPipeline(name))
                 .get();
             BulkItemResponse item = response.getItems()[0];
             if (onUnavailable.equals("tag")) {
                 assertFalse(response.buildFailureMessage(), response.hasFailures());
                 refresh("incoming");
                 @SuppressWarnings("unchecked")
-                Map<String, Object> r = (Map<String, Object>) client().prepareGet("incoming", "new-tag").get().getSourceAsMap().get("near_duplicate");
+                Map<String, Object> r = (Map<String, Object>) client().prepareGet("incoming", "new-tag").get()
+                    .getSourceAsMap()
+                    .get("near_duplicate");
                 assertEquals(r.toString(), "unchecked", r.get("status"));
                 assertThat((String) r.get("reason"), containsString("made with algorithm [simhash-v3"));
                 assertThat((String) r.get("reason"), containsString("is mapped with algorithm [simhash-v1"));
@@ -436,7 +439,8 @@ public class NearDuplicateCheckClusterTests extends OpenSearchIntegTestCase {
         pipeline("check-closed-tag", ", \"index\": \"closed-target\", \"on_unavailable\": \"tag\"");
         pipeline("check-closed-fail", ", \"index\": \"closed-target\"");
         // (no ingest-common module here: the on_failure handler fingerprints a field, which shows it ran)
-        String caught = "{\"processors\": [{\"near_duplicate_check\": {\"field\": \"fp\", \"max_distance\": 3, \"index\": \"closed-target\"}}], "
+        String caught = "{\"processors\": [{\"near_duplicate_check\": "
+            + "{\"field\": \"fp\", \"max_distance\": 3, \"index\": \"closed-target\"}}], "
             + "\"on_failure\": [{\"simhash\": {\"field\": \"note\", \"target_field\": \"handled\"}}]}";
         assertAcked(client().admin().cluster().preparePutPipeline("check-closed-caught", new BytesArray(caught), XContentType.JSON).get());
         bulk(client(), "open-source", "check-closed-tag", Map.of("t1", randomLong(), "t2", randomLong()));
@@ -447,7 +451,8 @@ public class NearDuplicateCheckClusterTests extends OpenSearchIntegTestCase {
         }
         BulkRequestBuilder failing = client().prepareBulk();
         for (String id : List.of("f1", "f2")) {
-            failing.add(client().prepareIndex("open-source").setId(id).setSource("fp", Fingerprints.toHex(randomLong())).setPipeline("check-closed-fail"));
+            String fp = Fingerprints.toHex(randomLong());
+            failing.add(client().prepareIndex("open-source").setId(id).setSource("fp", fp).setPipeline("check-closed-fail"));
         }
         for (BulkItemResponse item : failing.get().getItems()) {
             assertTrue(item.isFailed());

@@ -62,8 +62,9 @@ import java.util.function.Consumer;
  *
  * <p>Result ({@code result_field}, default {@code near_duplicate}):
  * {@code {"status": "duplicate", "_id": "...", "_index": "...", "distance": 2, "source": "index" | "recent"}},
- * {@code {"status": "unique"}}, or {@code {"status": "unchecked", "reason": "..."}} when the lookup timed out or was
- * refused and {@code on_unavailable} is {@code tag}.
+ * {@code {"status": "unique"}}, or {@code {"status": "unchecked", "reason": "..."}} when the check could not be sure
+ * (lookup timed out, refused or failed, closed target, another algorithm, bulk set overflow, window gap) and
+ * {@code on_unavailable} is {@code tag}; with {@code fail}, an ingest error with a status per case (400, 429 or 503).
  */
 public final class NearDuplicateCheckProcessor extends AbstractProcessor {
     public static final String TYPE = "near_duplicate_check";
@@ -489,7 +490,8 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
             long[] fingerprints = lookups.stream().mapToLong(l -> l.fingerprint).distinct().toArray();
             source.query(
                 QueryBuilders.constantScoreQuery(
-                    new NearDuplicateQueryBuilder(indexField, NearDuplicateProbe.fingerprints(fingerprints, first.algorithm)).maxDistance(first.maxDistance)
+                    new NearDuplicateQueryBuilder(indexField, NearDuplicateProbe.fingerprints(fingerprints, first.algorithm))
+                        .maxDistance(first.maxDistance)
                         .ignoreUnmapped(true)
                 )
             );
@@ -613,7 +615,10 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
             }
             handler.accept(
                 null,
-                new OpenSearchStatusException("[" + TYPE + "] could not check for near-duplicates: " + unavailableReason, unavailable.status())
+                new OpenSearchStatusException(
+                    "[" + TYPE + "] could not check for near-duplicates: " + unavailableReason,
+                    unavailable.status()
+                )
             );
             return;
         }

@@ -142,9 +142,8 @@ public class NearDuplicateCheckProcessorTests extends OpenSearchTestCase {
             ActionListener<SearchResponse> l = (ActionListener<SearchResponse>) client.listeners.get(i);
             if (l == null) continue;
             client.listeners.set(i, null);
-            l.onResponse(
-                new SearchResponse(InternalSearchResponse.empty(), null, 1, 1, 0, 1, ShardSearchFailure.EMPTY_ARRAY, SearchResponse.Clusters.EMPTY)
-            );
+            ShardSearchFailure[] none = ShardSearchFailure.EMPTY_ARRAY;
+            l.onResponse(new SearchResponse(InternalSearchResponse.empty(), null, 1, 1, 0, 1, none, SearchResponse.Clusters.EMPTY));
         }
     }
 
@@ -386,7 +385,8 @@ public class NearDuplicateCheckProcessorTests extends OpenSearchTestCase {
         };
         try (PendingClient client = new PendingClient(getTestName())) {
             RecentFingerprints.Registry windows = new RecentFingerprints.Registry(() -> 0L, Long.MAX_VALUE, () -> breaker);
-            NearDuplicateCheckProcessor p = processor(client, windows, Map.of("window_size", 0, "on_unavailable", "tag", "max_distance", 3));
+            Map<String, Object> options = Map.of("window_size", 0, "on_unavailable", "tag", "max_distance", 3);
+            NearDuplicateCheckProcessor p = processor(client, windows, options);
             long base = randomLong();
             List<IngestDocument> docs = new ArrayList<>();
             for (int i = 0; i < 8; i++) {

@@ -2,12 +2,14 @@ package org.nearduplicate.opensearch;
 
 import org.nearduplicate.lucene.NearDuplicateQueryTests;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.opensearch.action.bulk.BulkItemResponse;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.bulk.BulkResponse;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.core.common.bytes.BytesArray;
+import org.opensearch.core.rest.RestStatus;
 import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.plugins.Plugin;
@@ -26,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import static org.hamcrest.Matchers.containsString;
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 
 /** The check-on-ingest processor on a 2-node cluster: same bulk, before and after refresh, across shards, tag vs drop, groups + collapse. */
@@ -105,11 +108,15 @@ public class NearDuplicateCheckClusterTests extends OpenSearchIntegTestCase {
         String json = "{\"processors\": [{\"near_duplicate_check\": {\"field\": \"fp\", \"window_size\": 0}}]}";
         assertAcked(client().admin().cluster().preparePutPipeline("check-mapped", new BytesArray(json), XContentType.JSON).get());
         long fp = randomLong();
-        bulk(client(), "mapped-k", "check-mapped", Map.of("a", fp));
+        // indexed without the check: a document the check itself wrote would leave a gap in its (disabled) window for
+        // window_ttl, and "two-bits" would be unchecked, not unique (testWindowGapIsUncheckedNotUnique)
+        bulk(client(), "mapped-k", null, Map.of("a", fp));
         refresh("mapped-k");
         Map<String, Long> docs = new java.util.LinkedHashMap<>();
-        docs.put("near", NearDuplicateQueryTests.flipBits(fp, 1));
-        docs.put("two-bits", NearDuplicateQueryTests.flipBits(fp, 2));
+        // in one bulk request, so they are compared with each other too: "two-bits" is 3 bits from "near"
+        int bit = randomIntBetween(0, 61);
+        docs.put("near", fp ^ (1L << bit));
+        docs.put("two-bits", fp ^ (1L << (bit + 1)) ^ (1L << (bit + 2)));
         bulk(client(), "mapped-k", "check-mapped", docs);
         Map<String, Map<String, Object>> results = results("mapped-k");
         assertEquals("duplicate", results.get("near").get("status"));
@@ -291,19 +298,178 @@ public class NearDuplicateCheckClusterTests extends OpenSearchIntegTestCase {
         }
         bulk(client(), "batched", "check-batched", incoming);
         Map<String, Map<String, Object>> results = results("batched");
+        // the closest of the refreshed documents and the earlier documents of the same bulk request (the bulk set,
+        // whatever window_size says)
+        Map<String, Long> earlier = new HashMap<>(existing);
         for (Map.Entry<String, Long> doc : incoming.entrySet()) {
             int best = Integer.MAX_VALUE;
-            for (long e : existing.values()) {
+            for (long e : earlier.values()) {
                 best = Math.min(best, Fingerprints.distance(e, doc.getValue()));
             }
             Map<String, Object> r = results.get(doc.getKey());
+            earlier.put(doc.getKey(), doc.getValue());
             if (best <= 3) {
                 assertEquals(doc.getKey() + " " + r, "duplicate", r.get("status"));
                 assertEquals(doc.getKey() + " " + r, best, ((Number) r.get("distance")).intValue());
-                assertEquals(best, Fingerprints.distance(existing.get((String) r.get("_id")), doc.getValue()));
+                assertEquals(best, Fingerprints.distance(earlier.get((String) r.get("_id")), doc.getValue()));
+                assertEquals(doc.getKey() + " " + r, existing.containsKey((String) r.get("_id")) ? "index" : "recent", r.get("source"));
             } else {
                 assertEquals(doc.getKey() + " " + r, "unique", r.get("status"));
             }
         }
+    }
+
+    /** Copies in one bulk request are caught whatever window_size says (600 documents, copies 300 apart, window 50). */
+    public void testCopiesInOneBulkBeyondTheWindow() {
+        index("big-bulk", 2);
+        pipeline("check-small-window", ", \"window_size\": 50, \"on_unavailable\": \"tag\"");
+        Map<String, Long> docs = new java.util.LinkedHashMap<>();
+        long[] originals = new long[300];
+        for (int i = 0; i < originals.length; i++) {
+            originals[i] = randomLong();
+            docs.put("o" + i, originals[i]);
+        }
+        for (int i = 0; i < originals.length; i++) {
+            docs.put("c" + i, originals[i]);
+        }
+        bulk(client(), "big-bulk", "check-small-window", docs);
+        Map<String, Map<String, Object>> results = results("big-bulk");
+        for (int i = 0; i < originals.length; i++) {
+            Map<String, Object> copy = results.get("c" + i);
+            assertEquals(copy.toString(), "duplicate", copy.get("status"));
+            assertEquals(copy.toString(), "o" + i, copy.get("_id"));
+            assertEquals(0, copy.get("distance"));
+            assertEquals("recent", copy.get("source"));
+            assertEquals("unique", results.get("o" + i).get("status"));
+        }
+    }
+
+    /**
+     * Across bulk requests, a copy of a document the window let go of before the index could have refreshed it
+     * (refresh_interval 30s) is never unique: the search may not see the original, so it is unchecked (or, if a refresh
+     * happened meanwhile, found in the index).
+     */
+    public void testCopyOfADocumentTheWindowLetGoOfIsNeverUnique() {
+        assertAcked(
+            prepareCreate("slow-refresh").setSettings(
+                Settings.builder().put("index.number_of_shards", 1).put("index.number_of_replicas", 0).put("index.refresh_interval", "30s")
+            ).setMapping("fp", "type=simhash,blocks=4,max_distance=3")
+        );
+        ensureGreen("slow-refresh");
+        pipeline("check-window-20", ", \"window_size\": 20, \"on_unavailable\": \"tag\"");
+        Client node = internalCluster().client(internalCluster().getNodeNames()[0]);
+        Map<String, Long> originals = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 10; i++) {
+            originals.put("o" + i, randomLong());
+        }
+        bulk(node, "slow-refresh", "check-window-20", originals);
+        Map<String, Long> fillers = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 40; i++) {
+            fillers.put("f" + i, randomLong());
+        }
+        bulk(node, "slow-refresh", "check-window-20", fillers);
+        Map<String, Long> copies = new java.util.LinkedHashMap<>();
+        originals.forEach((id, fp) -> copies.put("copy-" + id, fp));
+        bulk(node, "slow-refresh", "check-window-20", copies);
+        Map<String, Map<String, Object>> results = results("slow-refresh");
+        for (String id : copies.keySet()) {
+            Map<String, Object> r = results.get(id);
+            assertNotEquals(id + " " + r, "unique", r.get("status"));
+            if ("unchecked".equals(r.get("status"))) {
+                assertThat((String) r.get("reason"), containsString("the search may not see documents this node checked recently"));
+            } else {
+                assertEquals("index", r.get("source"));
+            }
+        }
+    }
+
+    /**
+     * The check sends the fingerprint's algorithm: a simhash-v3 fingerprint checked against a simhash-v1 index is never
+     * compared (an exact copy of the text would otherwise be about 30 bits away and tagged unique).
+     */
+    public void testTargetOfAnotherAlgorithmIsUncheckedOr400() {
+        assertAcked(
+            prepareCreate("pages-v1").setSettings(Settings.builder().put("index.number_of_shards", 1).put("index.number_of_replicas", 0))
+                .setMapping("fp", "type=simhash,algorithm=simhash-v1")
+        );
+        assertAcked(
+            prepareCreate("incoming").setSettings(Settings.builder().put("index.number_of_shards", 1).put("index.number_of_replicas", 0))
+                .setMapping("fp", "type=simhash")
+        );
+        ensureGreen("pages-v1", "incoming");
+        String v1 = "{\"processors\": [{\"simhash\": {\"field\": \"content\", \"target_field\": \"fp\", \"version\": 1}}]}";
+        assertAcked(client().admin().cluster().preparePutPipeline("fp-v1", new BytesArray(v1), XContentType.JSON).get());
+        String text = "The harbor bridge opened in the spring after four years of work, and the ferries stopped running at night.";
+        client().prepareIndex("pages-v1").setId("old").setSource("content", text).setPipeline("fp-v1").get();
+        refresh("pages-v1");
+        for (String onUnavailable : new String[] { "tag", "fail" }) {
+            String json = "{\"processors\": [{\"simhash\": {\"field\": \"content\", \"target_field\": \"fp\"}}, "
+                + "{\"near_duplicate_check\": {\"field\": \"fp\", \"index\": \"pages-v1\", \"max_distance\": 12, "
+                + "\"on_unavailable\": \"" + onUnavailable + "\"" + (onUnavailable.equals("fail") ? ", \"window_size\": 0" : "")
+                + "}}]}"; // (window_size 0: "new-tag" in the window of the first pipeline would be a recent match)
+            String name = "check-v3-" + onUnavailable;
+            assertAcked(client().admin().cluster().preparePutPipeline(name, new BytesArray(json), XContentType.JSON).get());
+            BulkResponse response = client().prepareBulk()
+                .add(client().prepareIndex("incoming").setId("new-" + onUnavailable).setSource("content", text).setPipeline(name))
+                .get();
+            BulkItemResponse item = response.getItems()[0];
+            if (onUnavailable.equals("tag")) {
+                assertFalse(response.buildFailureMessage(), response.hasFailures());
+                refresh("incoming");
+                @SuppressWarnings("unchecked")
+                Map<String, Object> r = (Map<String, Object>) client().prepareGet("incoming", "new-tag").get()
+                    .getSourceAsMap()
+                    .get("near_duplicate");
+                assertEquals(r.toString(), "unchecked", r.get("status"));
+                assertThat((String) r.get("reason"), containsString("made with algorithm [simhash-v3"));
+                assertThat((String) r.get("reason"), containsString("is mapped with algorithm [simhash-v1"));
+            } else {
+                assertTrue(item.isFailed());
+                assertEquals(RestStatus.BAD_REQUEST, item.status());
+                assertThat(item.getFailureMessage(), containsString("made with algorithm [simhash-v3"));
+            }
+        }
+    }
+
+    /** A closed target index: unchecked with on_unavailable tag; with fail a 400 that on_failure can catch, never a 500. */
+    public void testClosedTargetIndexIsUncheckedOr400() {
+        index("closed-target", 1);
+        index("open-source", 1);
+        assertAcked(client().admin().indices().prepareClose("closed-target").get());
+        pipeline("check-closed-tag", ", \"index\": \"closed-target\", \"on_unavailable\": \"tag\"");
+        pipeline("check-closed-fail", ", \"index\": \"closed-target\"");
+        // (no ingest-common module here: the on_failure handler fingerprints a field, which shows it ran)
+        String caught = "{\"processors\": [{\"near_duplicate_check\": "
+            + "{\"field\": \"fp\", \"max_distance\": 3, \"index\": \"closed-target\"}}], "
+            + "\"on_failure\": [{\"simhash\": {\"field\": \"note\", \"target_field\": \"handled\"}}]}";
+        assertAcked(client().admin().cluster().preparePutPipeline("check-closed-caught", new BytesArray(caught), XContentType.JSON).get());
+        bulk(client(), "open-source", "check-closed-tag", Map.of("t1", randomLong(), "t2", randomLong()));
+        Map<String, Map<String, Object>> results = results("open-source");
+        for (String id : List.of("t1", "t2")) {
+            assertEquals("unchecked", results.get(id).get("status"));
+            assertEquals("target index [closed-target] is closed", results.get(id).get("reason"));
+        }
+        BulkRequestBuilder failing = client().prepareBulk();
+        for (String id : List.of("f1", "f2")) {
+            String fp = Fingerprints.toHex(randomLong());
+            failing.add(client().prepareIndex("open-source").setId(id).setSource("fp", fp).setPipeline("check-closed-fail"));
+        }
+        for (BulkItemResponse item : failing.get().getItems()) {
+            assertTrue(item.isFailed());
+            assertEquals(item.getFailureMessage(), RestStatus.BAD_REQUEST, item.status());
+            assertThat(item.getFailureMessage(), containsString("target index [closed-target] is closed"));
+        }
+        BulkResponse handled = client().prepareBulk()
+            .add(
+                client().prepareIndex("open-source")
+                    .setId("c1")
+                    .setSource("fp", Fingerprints.toHex(randomLong()), "note", "the harbor bridge opened in the spring")
+                    .setPipeline("check-closed-caught")
+            )
+            .get();
+        assertFalse(handled.buildFailureMessage(), handled.hasFailures());
+        Map<String, Object> source = client().prepareGet("open-source", "c1").get().getSourceAsMap();
+        assertNotNull("on_failure ran: " + source, source.get("handled"));
+        assertNull(source.get("near_duplicate"));
     }
 }

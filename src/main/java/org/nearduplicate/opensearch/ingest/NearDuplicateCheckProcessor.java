@@ -7,12 +7,15 @@ import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
 import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.opensearch.ExceptionsHelper;
+import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.support.IndicesOptions;
 import org.opensearch.common.document.DocumentField;
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.query.BoolQueryBuilder;
 import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.ingest.AbstractProcessor;
@@ -32,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,15 +48,23 @@ import java.util.function.Consumer;
  * {@code near_duplicate_check}: after {@code simhash} has fingerprinted a document, looks for the closest existing
  * near-duplicate (within {@code max_distance}) in a target index and records it on the document, or drops the document.
  *
- * <p>Two sources are consulted: a {@code near_duplicate} search of the target index (asynchronous, with a timeout and
- * a cap on in-flight searches) and the node's {@link RecentFingerprints} window, which holds the documents this node
- * checked recently and so catches copies in the same bulk request or not yet refreshed. The closer of the two wins
- * (the index on ties).
+ * <p>Three sources are consulted: a {@code near_duplicate} search of the target index (asynchronous, with a timeout and
+ * a cap on in-flight searches), the node's {@link RecentFingerprints} window, which holds the documents this node
+ * checked recently and so catches copies not yet refreshed, and the bulk set, which holds every earlier document of the
+ * same bulk request (batch), whatever its size. The closest wins (the index on ties). Fingerprints are compared only
+ * with fingerprints of the same algorithm: the search sends the document's {@code algorithm}, and windows and bulk
+ * sets are kept per algorithm.
+ *
+ * <p>A document that found nothing is {@code unchecked} rather than {@code unique} when the answer may be incomplete:
+ * the target is closed or mapped with another algorithm, the bulk set could not keep every earlier document of the
+ * bulk (memory), or the window let go of a document this node checked before it may be searchable (a gap, see
+ * {@link RecentFingerprints#staleUntil}).
  *
  * <p>Result ({@code result_field}, default {@code near_duplicate}):
  * {@code {"status": "duplicate", "_id": "...", "_index": "...", "distance": 2, "source": "index" | "recent"}},
- * {@code {"status": "unique"}}, or {@code {"status": "unchecked", "reason": "..."}} when the lookup timed out or was
- * refused and {@code on_unavailable} is {@code tag}.
+ * {@code {"status": "unique"}}, or {@code {"status": "unchecked", "reason": "..."}} when the check could not be sure
+ * (lookup timed out, refused or failed, closed target, another algorithm, bulk set overflow, window gap) and
+ * {@code on_unavailable} is {@code tag}; with {@code fail}, an ingest error with a status per case (400, 429 or 503).
  */
 public final class NearDuplicateCheckProcessor extends AbstractProcessor {
     public static final String TYPE = "near_duplicate_check";
@@ -97,6 +109,48 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
     private final Client client;
     private final BiFunction<Long, Runnable, Scheduler.ScheduledCancellable> scheduler;
     private final RecentFingerprints.Registry windows;
+
+    /** Why a document could not be checked, and the HTTP status of the error when {@code on_unavailable} is {@code fail}. */
+    /**
+     * Why a check could not answer for sure. {@code mayFail}: {@code on_unavailable: fail} turns it into an ingest error;
+     * a possibly stale search (the search ran, but may not show recent writes) is always tagged {@code unchecked}, so
+     * that a bulk load with refresh off does not fail its documents.
+     */
+    record Unavailable(String reason, RestStatus status, boolean mayFail) {
+        Unavailable(String reason, RestStatus status) {
+            this(reason, status, true);
+        }
+    }
+
+    /** Time from a document's check to its being searchable beyond the target's refresh_interval (scheduling, search). */
+    static final long REFRESH_MARGIN_MILLIS = 1_000;
+
+    /** One bulk request's documents (one {@link #batchExecute} call): a token for the windows' gaps, and its bulk sets. */
+    private final class Batch {
+        final Object token = new Object();
+        /** Per (target, k, algorithm); null for a document checked alone. */
+        final Map<String, RecentFingerprints> sets;
+        final int size;
+
+        Batch(int size) {
+            this.size = size;
+            this.sets = size > 1 ? new LinkedHashMap<>() : null;
+        }
+
+        RecentFingerprints set(String targetIndex, int maxDistance, String algorithm) {
+            return sets.computeIfAbsent(
+                targetIndex + '\u0000' + maxDistance + '\u0000' + algorithm,
+                k -> RecentFingerprints.bulkSet(maxDistance, windows.bulkBudget())
+            );
+        }
+
+        /** The bulk sets are needed while the batch's documents are prepared (synchronously), not by their searches. */
+        void release() {
+            if (sets != null) {
+                sets.values().forEach(RecentFingerprints::retire);
+            }
+        }
+    }
 
     NearDuplicateCheckProcessor(
         String tag,
@@ -151,16 +205,21 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
 
     @Override
     public void execute(IngestDocument document, BiConsumer<IngestDocument, Exception> handler) {
-        Lookup lookup = prepare(document, handler);
+        Lookup lookup = prepare(document, handler, new Batch(1));
         if (lookup != null) {
-            dispatch(List.of(lookup));
+            if (lookup.unavailable != null) {
+                lookup.finishFromWindow(lookup.unavailable);
+            } else {
+                dispatch(List.of(lookup));
+            }
         }
     }
 
     /**
      * A bulk request's documents (OpenSearch hands a processor all documents of one bulk request for one index and
-     * pipeline): each is checked against the window in order, then their searches go out together, {@code batch_size}
-     * fingerprints per search, instead of one search per document.
+     * pipeline): each is checked against the window and against every earlier document of the batch (the bulk set) in
+     * order, then their searches go out together, {@code batch_size} fingerprints per search, instead of one search per
+     * document.
      */
     @Override
     public void batchExecute(List<IngestDocumentWrapper> documents, Consumer<List<IngestDocumentWrapper>> handler) {
@@ -171,19 +230,32 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         AtomicArray<IngestDocumentWrapper> results = new AtomicArray<>(documents.size());
         AtomicInteger remaining = new AtomicInteger(documents.size());
         Map<String, List<Lookup>> byTarget = new LinkedHashMap<>();
-        for (int i = 0; i < documents.size(); i++) {
-            int slot = i;
-            IngestDocumentWrapper wrapper = documents.get(i);
-            Lookup lookup = prepare(wrapper.getIngestDocument(), (doc, e) -> {
-                results.set(slot, new IngestDocumentWrapper(wrapper.getSlot(), wrapper.getChildSlot(), doc, e));
-                if (remaining.decrementAndGet() == 0) {
-                    handler.accept(results.asList());
+        List<Lookup> unavailable = new ArrayList<>();
+        Batch batch = new Batch(documents.size());
+        try {
+            for (int i = 0; i < documents.size(); i++) {
+                int slot = i;
+                IngestDocumentWrapper wrapper = documents.get(i);
+                Lookup lookup = prepare(wrapper.getIngestDocument(), (doc, e) -> {
+                    results.set(slot, new IngestDocumentWrapper(wrapper.getSlot(), wrapper.getChildSlot(), doc, e));
+                    if (remaining.decrementAndGet() == 0) {
+                        handler.accept(results.asList());
+                    }
+                }, batch);
+                if (lookup == null) {
+                    continue;
                 }
-            });
-            if (lookup != null) {
-                byTarget.computeIfAbsent(lookup.targetIndex + '\u0000' + lookup.maxDistance, k -> new ArrayList<>()).add(lookup);
+                if (lookup.unavailable != null) {
+                    unavailable.add(lookup);
+                } else {
+                    String key = lookup.targetIndex + '\u0000' + lookup.maxDistance + '\u0000' + lookup.algorithm;
+                    byTarget.computeIfAbsent(key, k -> new ArrayList<>()).add(lookup);
+                }
             }
+        } finally {
+            batch.release();
         }
+        unavailable.forEach(l -> l.finishFromWindow(l.unavailable));
         for (List<Lookup> lookups : byTarget.values()) {
             for (int from = 0; from < lookups.size(); from += batchSize) {
                 dispatch(lookups.subList(from, Math.min(from + batchSize, lookups.size())));
@@ -192,12 +264,13 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
     }
 
     /**
-     * Reads the document's fingerprint and target, and checks it against the window and adds it there (synchronous and
-     * atomic: of two copies in one bulk request, the second sees the first). Null when the document is already answered
-     * (missing field with {@code ignore_missing}, or an error).
+     * Reads the document's fingerprint, algorithm and target, checks it against the window and the batch's bulk set and
+     * adds it to both (synchronous and atomic: of two copies in one bulk request, the second sees the first). Null when
+     * the document is already answered (missing field with {@code ignore_missing}, or an error).
      */
-    private Lookup prepare(IngestDocument document, BiConsumer<IngestDocument, Exception> handler) {
+    private Lookup prepare(IngestDocument document, BiConsumer<IngestDocument, Exception> handler, Batch batch) {
         final long fingerprint;
+        final String algorithm;
         final String targetIndex;
         final String id;
         final int maxDistance;
@@ -211,10 +284,14 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
                 throw new IllegalArgumentException("field [" + field + "] is missing, cannot check for near-duplicates");
             }
             if (value instanceof Map<?, ?> map) {
+                Object made = map.get(SimHashProcessor.ALGORITHM_KEY);
+                algorithm = made == null ? null : made.toString();
                 value = map.get(SimHashProcessor.FINGERPRINT_KEY);
                 if (value == null) {
                     throw new IllegalArgumentException("field [" + field + "] has no [" + SimHashProcessor.FINGERPRINT_KEY + "]");
                 }
+            } else {
+                algorithm = null; // a bare fingerprint: its algorithm is unknown, assumed to be the field's
             }
             fingerprint = FingerprintValues.parse(value);
             targetIndex = index != null ? index : document.getFieldValue(IngestDocument.Metadata.INDEX.getFieldName(), String.class);
@@ -225,31 +302,87 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
             handler.accept(null, e);
             return null;
         }
-        RecentFingerprints.Result recent = windowSize > 0
-            ? windows.window(targetIndex, indexField, maxDistance, windowSize, windowTtl.millis()).checkAndAdd(fingerprint, id)
-            : null;
-        Outcome fromWindow = recent == null || recent.match() == null
-            ? null
-            : new Outcome(recent.match().entry().id(), targetIndex, recent.match().distance(), "recent", null, recent.match().entry());
-        return new Lookup(document, fingerprint, targetIndex, id, maxDistance, recent, fromWindow, handler);
+        Unavailable unavailable = null;
+        if (mappedMaxDistance.closed(targetIndex)) {
+            unavailable = new Unavailable("target index [" + targetIndex + "] is closed", RestStatus.BAD_REQUEST);
+        } else if (algorithm != null) {
+            Set<String> mapped = mappedMaxDistance.algorithms(targetIndex, indexField);
+            if (mapped.isEmpty() == false && mapped.contains(algorithm) == false) {
+                unavailable = new Unavailable(
+                    "the fingerprint was made with algorithm [" + algorithm + "] but field [" + indexField + "] of [" + targetIndex
+                        + "] is mapped with algorithm " + mapped + "; fingerprints made differently cannot be compared",
+                    RestStatus.BAD_REQUEST
+                );
+            }
+        }
+        // a document this node checked counts as searchable once the target's refresh_interval (and a margin) has passed
+        long refresh = mappedMaxDistance.refreshMillis(targetIndex);
+        long horizon = refresh < 0 ? Long.MAX_VALUE : refresh + REFRESH_MARGIN_MILLIS;
+        RecentFingerprints window = windows.window(targetIndex, indexField, algorithm, maxDistance, windowSize, windowTtl.millis());
+        RecentFingerprints.Result recent = window.checkAndAdd(fingerprint, id, batch.token, horizon);
+        Outcome fromWindow = recentOutcome(recent.match(), targetIndex);
+        Unavailable gap = null;
+        if (batch.sets != null) {
+            RecentFingerprints set = batch.set(targetIndex, maxDistance, algorithm);
+            boolean exhaustive = set.overflowed() == false; // every earlier document of the batch is in the set
+            Outcome fromBulk = recentOutcome(set.checkAndKeep(recent.added()), targetIndex);
+            if (fromBulk != null && (fromWindow == null || fromBulk.distance() < fromWindow.distance())) {
+                fromWindow = fromBulk;
+            }
+            if (exhaustive == false) {
+                gap = new Unavailable(
+                    "the bulk request's " + batch.size + " documents could not all be compared with each other: the [near_duplicate] "
+                        + "breaker refused memory for the fingerprints of the earlier ones after " + set.size() + " documents",
+                    RestStatus.TOO_MANY_REQUESTS
+                );
+            }
+        }
+        long checked = recent.added().addedMillis;
+        if (gap == null && recent.staleUntil() > checked) {
+            gap = new Unavailable(
+                "the search may not see documents this node checked recently: its recent window (window_size " + windowSize
+                    + ", window_ttl " + windowTtl + ") let go of " + window.lostEntries() + " document(s) before they could be searchable ("
+                    + (recent.staleUntil() == Long.MAX_VALUE
+                        ? "never: refresh_interval of [" + targetIndex + "] is -1"
+                        : "for another " + TimeValue.timeValueMillis(recent.staleUntil() - checked) + ": the refresh_interval of ["
+                            + targetIndex + "] and " + REFRESH_MARGIN_MILLIS + " ms after their check")
+                    + ")",
+                RestStatus.SERVICE_UNAVAILABLE,
+                false
+            );
+        }
+        return new Lookup(document, fingerprint, algorithm, targetIndex, id, maxDistance, recent, fromWindow, unavailable, gap, handler);
+    }
+
+    private static Outcome recentOutcome(RecentFingerprints.Match match, String targetIndex) {
+        return match == null ? null : new Outcome(match.entry().id(), targetIndex, match.distance(), "recent", null, match.entry());
     }
 
     /** One document waiting for its search; {@link #finish} answers it once (the first of search, timeout, refusal). */
     private final class Lookup {
         final IngestDocument document;
         final long fingerprint;
+        final String algorithm;
         final String targetIndex;
         final String id;
         final int maxDistance;
         final RecentFingerprints.Result recent;
         final Outcome fromWindow;
+        /** Not searched (closed target, another algorithm). */
+        final Unavailable unavailable;
+        /** The answer may be incomplete (window gap, bulk set overflow): no match is then not {@code unique}. */
+        final Unavailable gap;
         final BiConsumer<IngestDocument, Exception> handler;
         final AtomicBoolean done = new AtomicBoolean();
 
-        Lookup(IngestDocument document, long fingerprint, String targetIndex, String id, int maxDistance, RecentFingerprints.Result recent,
-               Outcome fromWindow, BiConsumer<IngestDocument, Exception> handler) {
+        Lookup(IngestDocument document, long fingerprint, String algorithm, String targetIndex, String id, int maxDistance,
+               RecentFingerprints.Result recent, Outcome fromWindow, Unavailable unavailable, Unavailable gap,
+               BiConsumer<IngestDocument, Exception> handler) {
             this.document = document;
             this.fingerprint = fingerprint;
+            this.algorithm = algorithm;
+            this.unavailable = unavailable;
+            this.gap = gap;
             this.targetIndex = targetIndex;
             this.id = id;
             this.maxDistance = maxDistance;
@@ -258,13 +391,14 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
             this.handler = handler;
         }
 
-        void finish(Outcome outcome, String unavailableReason) {
+        void finish(Outcome outcome, Unavailable unavailable) {
             if (done.compareAndSet(false, true) == false) {
                 return;
             }
             String ownGroup = id != null ? id : Fingerprints.toHex(fingerprint);
             try {
-                complete(document, fingerprint, ownGroup, outcome, unavailableReason, recent == null ? null : recent.added(), handler);
+                Unavailable why = unavailable != null ? unavailable : gap;
+                complete(document, fingerprint, ownGroup, outcome, why, recent == null ? null : recent.added(), handler);
             } catch (Exception e) {
                 if (recent != null) {
                     recent.added().group().complete(ownGroup);
@@ -274,8 +408,12 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         }
 
         /** Answers from the window alone (the search is unavailable). */
-        void finishFromWindow(String unavailableReason) {
-            finish(fromWindow, unavailableReason);
+        void finishFromWindow(Unavailable unavailable) {
+            finish(fromWindow, unavailable);
+        }
+
+        void finishFromWindow(String reason, RestStatus status) {
+            finishFromWindow(new Unavailable(reason, status));
         }
     }
 
@@ -283,9 +421,12 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
     private void dispatch(List<Lookup> lookups) {
         Scheduler.ScheduledCancellable timer;
         try {
-            timer = scheduler.apply(timeout.millis(), () -> lookups.forEach(l -> l.finishFromWindow("lookup timed out after " + timeout)));
+            timer = scheduler.apply(
+                timeout.millis(),
+                () -> lookups.forEach(l -> l.finishFromWindow("lookup timed out after " + timeout, RestStatus.SERVICE_UNAVAILABLE))
+            );
         } catch (Exception e) {
-            lookups.forEach(l -> l.finishFromWindow("lookup could not be scheduled: " + e.getMessage()));
+            lookups.forEach(l -> l.finishFromWindow("lookup could not be scheduled: " + e.getMessage(), RestStatus.SERVICE_UNAVAILABLE));
             return;
         }
         Runnable lookup = () -> {
@@ -297,8 +438,15 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         };
         if (submit(lookup) == false) {
             timer.cancel();
-            lookups.forEach(l -> l.finishFromWindow("too many lookups in flight (max_in_flight " + maxInFlight + ", max_queued " + maxQueued + ")"));
+            lookups.forEach(l -> l.finishFromWindow(tooMany()));
         }
+    }
+
+    private Unavailable tooMany() {
+        return new Unavailable(
+            "too many lookups in flight (max_in_flight " + maxInFlight + ", max_queued " + maxQueued + ")",
+            RestStatus.TOO_MANY_REQUESTS
+        );
     }
 
     /** Runs the lookup now, or queues it while {@code max_in_flight} searches run; false when the queue is full too. */
@@ -344,7 +492,7 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         int size;
         SearchSourceBuilder source = new SearchSourceBuilder();
         if (lookups.size() == 1) {
-            BoolQueryBuilder query = QueryBuilders.boolQuery().must(probeQuery(first.fingerprint, first.maxDistance));
+            BoolQueryBuilder query = QueryBuilders.boolQuery().must(probeQuery(first.fingerprint, first.algorithm, first.maxDistance));
             if (first.id != null) {
                 query.mustNot(QueryBuilders.idsQuery().addIds(first.id));
             }
@@ -355,7 +503,8 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
             long[] fingerprints = lookups.stream().mapToLong(l -> l.fingerprint).distinct().toArray();
             source.query(
                 QueryBuilders.constantScoreQuery(
-                    new NearDuplicateQueryBuilder(indexField, NearDuplicateProbe.fingerprints(fingerprints)).maxDistance(first.maxDistance)
+                    new NearDuplicateQueryBuilder(indexField, NearDuplicateProbe.fingerprints(fingerprints, first.algorithm))
+                        .maxDistance(first.maxDistance)
                         .ignoreUnmapped(true)
                 )
             );
@@ -381,32 +530,51 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
                             }
                         };
                         if (submit(alone) == false) {
-                            l.finishFromWindow("too many lookups in flight (max_in_flight " + maxInFlight + ", max_queued " + maxQueued + ")");
+                            l.finishFromWindow(tooMany());
                         }
                     }
                     return;
                 }
                 if (timer != null) timer.cancel();
+                Unavailable shardFailures = shardFailures(response);
                 for (Lookup l : lookups) {
                     Outcome fromIndex = closest(hits, l.fingerprint, l.maxDistance, l.id);
-                    l.finish(
-                        better(fromIndex, l.fromWindow),
-                        response.getFailedShards() > 0 && fromIndex == null ? "lookup failed on " + response.getFailedShards() + " shard(s)" : null
-                    );
+                    l.finish(better(fromIndex, l.fromWindow), fromIndex == null ? shardFailures : null);
                 }
             }, e -> {
                 if (timer != null) timer.cancel();
-                lookups.forEach(l -> l.finishFromWindow("lookup failed: " + e.getMessage()));
+                lookups.forEach(l -> l.finishFromWindow(failed(e)));
             }), this::release));
         } catch (Exception e) {
             if (timer != null) timer.cancel();
             release();
-            lookups.forEach(l -> l.finishFromWindow("lookup failed: " + e.getMessage()));
+            lookups.forEach(l -> l.finishFromWindow(failed(e)));
         }
     }
 
-    private NearDuplicateQueryBuilder probeQuery(long fingerprint, int maxDistance) {
-        return new NearDuplicateQueryBuilder(indexField, NearDuplicateProbe.fingerprint(fingerprint)).maxDistance(maxDistance).ignoreUnmapped(true);
+    /** A failed search: its status when it is a client error (a closed index: 400), otherwise 503 (never a 500). */
+    private static Unavailable failed(Exception e) {
+        RestStatus status = ExceptionsHelper.status(ExceptionsHelper.unwrapCause(e));
+        return new Unavailable("lookup failed: " + e.getMessage(), status.getStatus() < 500 ? status : RestStatus.SERVICE_UNAVAILABLE);
+    }
+
+    /** Null when every shard answered; otherwise the first failure's reason (e.g. a field of another algorithm). */
+    private static Unavailable shardFailures(SearchResponse response) {
+        if (response.getFailedShards() <= 0) {
+            return null;
+        }
+        String reason = "lookup failed on " + response.getFailedShards() + " shard(s)";
+        RestStatus status = RestStatus.SERVICE_UNAVAILABLE;
+        if (response.getShardFailures().length > 0) {
+            reason += ": " + response.getShardFailures()[0].reason();
+            if (response.getShardFailures()[0].status().getStatus() < 500) status = response.getShardFailures()[0].status();
+        }
+        return new Unavailable(reason, status);
+    }
+
+    private NearDuplicateQueryBuilder probeQuery(long fingerprint, String algorithm, int maxDistance) {
+        return new NearDuplicateQueryBuilder(indexField, NearDuplicateProbe.fingerprint(fingerprint, algorithm)).maxDistance(maxDistance)
+            .ignoreUnmapped(true);
     }
 
     /** A found near-duplicate. {@code group} is known for index hits (when {@code group_field} is set), pending for recent ones. */
@@ -449,15 +617,22 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
         long fingerprint,
         String ownGroup,
         Outcome outcome,
-        String unavailableReason,
+        Unavailable unavailable,
         RecentFingerprints.Entry added,
         BiConsumer<IngestDocument, Exception> handler
     ) {
-        if (unavailableReason != null && outcome == null && onUnavailable == OnUnavailable.FAIL) {
+        String unavailableReason = unavailable == null ? null : unavailable.reason();
+        if (unavailableReason != null && outcome == null && onUnavailable == OnUnavailable.FAIL && unavailable.mayFail()) {
             if (added != null) {
                 added.group().complete(ownGroup);
             }
-            handler.accept(null, new IllegalStateException("[" + TYPE + "] could not check for near-duplicates: " + unavailableReason));
+            handler.accept(
+                null,
+                new OpenSearchStatusException(
+                    "[" + TYPE + "] could not check for near-duplicates: " + unavailableReason,
+                    unavailable.status()
+                )
+            );
             return;
         }
         Map<String, Object> result = new LinkedHashMap<>();

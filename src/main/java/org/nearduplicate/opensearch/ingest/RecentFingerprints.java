@@ -32,6 +32,13 @@ import java.util.function.Supplier;
  * <p>Bounded: at most {@code capacity} entries (oldest evicted first) and entries older than {@code ttlMillis} are
  * ignored and evicted; every entry is also reserved from the node's {@link Budget} (all windows of a node together),
  * and a window that cannot reserve makes room from its own oldest entries, or does not keep the new one.
+ *
+ * <p>Gaps: a document the window lets go of (evicted, expired, or never kept) before it may be searchable (its check
+ * time + the horizon the caller passes, see {@link #checkAndAdd(long, String, Object, long)}) leaves a gap until then:
+ * {@link #staleUntil} says until when, so that a check finding nothing in that time is not reported as unique.
+ *
+ * <p>{@link #bulkSet} makes the exhaustive variant for the documents of one bulk request: no capacity, no TTL, never
+ * evicts; when the budget refuses an entry it keeps nothing more and {@link #overflowed} says so.
  */
 public final class RecentFingerprints {
 
@@ -40,12 +47,19 @@ public final class RecentFingerprints {
         final long fingerprint;
         final String id;
         final long addedMillis;
+        /** The bulk request (batch) that checked it; null: checked alone. */
+        final Object batch;
         final CompletableFuture<String> group = new CompletableFuture<>();
 
         Entry(long fingerprint, String id, long addedMillis) {
+            this(fingerprint, id, addedMillis, null);
+        }
+
+        Entry(long fingerprint, String id, long addedMillis, Object batch) {
             this.fingerprint = fingerprint;
             this.id = id;
             this.addedMillis = addedMillis;
+            this.batch = batch;
         }
 
         public long fingerprint() {
@@ -64,8 +78,11 @@ public final class RecentFingerprints {
     /** The closest earlier entry within k, and its distance. */
     public record Match(Entry entry, int distance) {}
 
-    /** The outcome of {@link #checkAndAdd}: the closest earlier entry (or null) and the entry added for this document. */
-    public record Result(Match match, Entry added) {}
+    /**
+     * The outcome of {@link #checkAndAdd}: the closest earlier entry (or null), the entry added for this document, and
+     * until when documents let go of before this check may be invisible to searches ({@link #staleUntil}).
+     */
+    public record Result(Match match, Entry added, long staleUntil) {}
 
     private final int maxDistance;
     private final int capacity;
@@ -126,13 +143,32 @@ public final class RecentFingerprints {
     private final Budget budget;
     private boolean retired;
     private volatile long lastAddMillis;
+    /** The horizon of the last check (see {@link #checkAndAdd(long, String, Object, long)}). */
+    private volatile long horizonMillis;
+    /** Bulk set ({@link #bulkSet}): never evicts, and stops keeping once the budget refused. */
+    private final boolean exhaustive;
+    private boolean overflowed;
+    /**
+     * Gaps: the latest time until which a let-go document may be invisible to searches ({@code gapUntil}, of batch
+     * {@code gapBatch}), and an upper bound of the same over the documents of every other batch ({@code otherGapUntil}).
+     */
+    private long gapUntil = Long.MIN_VALUE;
+    private Object gapBatch;
+    private long otherGapUntil = Long.MIN_VALUE;
+    private long lostEntries;
 
     public RecentFingerprints(int maxDistance, int capacity, long ttlMillis, LongSupplier clock) {
         this(maxDistance, capacity, ttlMillis, clock, Budget.UNLIMITED);
     }
 
     public RecentFingerprints(int maxDistance, int capacity, long ttlMillis, LongSupplier clock, Budget budget) {
+        this(maxDistance, capacity, ttlMillis, clock, budget, false);
+    }
+
+    private RecentFingerprints(int maxDistance, int capacity, long ttlMillis, LongSupplier clock, Budget budget, boolean exhaustive) {
         checkMaxDistance(maxDistance);
+        this.exhaustive = exhaustive;
+        this.horizonMillis = ttlMillis;
         this.budget = budget;
         this.maxDistance = maxDistance;
         this.capacity = capacity;
@@ -147,12 +183,115 @@ public final class RecentFingerprints {
     }
 
     /**
-     * Finds the closest live entry within k of {@code fingerprint} (ignoring entries with the same non-null id, i.e.
-     * earlier versions of the same document) and adds this document, in one atomic step.
+     * The set of one bulk request's documents: every entry is kept (reserved from {@code budget}, never evicted, no
+     * TTL) until the budget refuses one; from then on it keeps nothing more and {@link #overflowed} is true.
+     * {@link #retire} gives its entries back.
      */
-    public synchronized Result checkAndAdd(long fingerprint, String id) {
+    public static RecentFingerprints bulkSet(int maxDistance, Budget budget) {
+        return new RecentFingerprints(maxDistance, Integer.MAX_VALUE, Long.MAX_VALUE, () -> 0L, budget, true);
+    }
+
+    /**
+     * Bulk set: finds the closest earlier entry within k of {@code entry} (other than one with its non-null id) and
+     * keeps {@code entry}, unless the set has overflowed or the budget refuses it (then it overflows).
+     */
+    public synchronized Match checkAndKeep(Entry entry) {
+        assert exhaustive;
+        Match best = find(entry.fingerprint, entry.id);
+        if (overflowed == false && retired == false) {
+            if (budget.tryReserve(entryBytes(maxDistance, entry.id))) {
+                keep(entry);
+            } else {
+                overflowed = true;
+            }
+        }
+        return best;
+    }
+
+    /** Bulk set: true once an entry could not be kept (later checks are not exhaustive). */
+    public synchronized boolean overflowed() {
+        return overflowed;
+    }
+
+    /**
+     * Finds the closest live entry within k of {@code fingerprint} (ignoring entries with the same non-null id, i.e.
+     * earlier versions of the same document) and adds this document, in one atomic step. Let-go documents count as
+     * searchable after the window's TTL.
+     */
+    public Result checkAndAdd(long fingerprint, String id) {
+        return checkAndAdd(fingerprint, id, null, ttlMillis);
+    }
+
+    /**
+     * As {@link #checkAndAdd(long, String)}, for a document of {@code batch} (null: checked alone). A document the
+     * window lets go of before {@code horizonMillis} have passed since its check (Long.MAX_VALUE: never searchable)
+     * leaves a gap until then ({@link #staleUntil}).
+     */
+    public synchronized Result checkAndAdd(long fingerprint, String id, Object batch, long horizonMillis) {
         long now = clock.getAsLong();
+        this.horizonMillis = horizonMillis;
         expire(now);
+        Match best = find(fingerprint, id);
+        long staleUntil = staleUntil(batch); // before this document's own evictions: it was compared with those
+        Entry added = new Entry(fingerprint, id, now, batch);
+        if (capacity > 0 && retired == false) {
+            while (order.size() >= capacity) {
+                lose(order.peekFirst(), now);
+                remove(order.pollFirst());
+            }
+            while (budget.tryReserve(entryBytes(maxDistance, id)) == false) {
+                if (order.isEmpty()) { // the node's windows are full: this one has nothing to give back
+                    lose(added, now);
+                    lastAddMillis = now;
+                    return new Result(best, added, staleUntil);
+                }
+                lose(order.peekFirst(), now);
+                remove(order.pollFirst());
+            }
+            keep(added);
+        } else if (retired == false) {
+            lose(added, now); // window_size 0: every document is let go at once
+        }
+        lastAddMillis = now;
+        return new Result(best, added, staleUntil);
+    }
+
+    /**
+     * Until when a check of a document of {@code batch} may miss a document this window let go of before it was
+     * searchable (Long.MIN_VALUE: no gap). The let-go documents of {@code batch} itself are not counted (the bulk set
+     * has them), except when another batch's gap was recorded after them (then the bound is conservative).
+     */
+    public synchronized long staleUntil(Object batch) {
+        return batch != null && batch == gapBatch ? otherGapUntil : Math.max(gapUntil, otherGapUntil);
+    }
+
+    /** Documents let go of before they were searchable, since the window was made. */
+    public synchronized long lostEntries() {
+        return lostEntries;
+    }
+
+    private void lose(Entry e, long now) {
+        long until = horizonMillis == Long.MAX_VALUE || e.addedMillis > Long.MAX_VALUE - horizonMillis
+            ? Long.MAX_VALUE
+            : e.addedMillis + horizonMillis;
+        if (until <= now) {
+            return; // searchable by now
+        }
+        lostEntries++;
+        if (e.batch != null && e.batch == gapBatch) {
+            gapUntil = Math.max(gapUntil, until);
+        } else {
+            // the previous batch's bound joins the others' (an upper bound for every batch but the new one)
+            otherGapUntil = Math.max(otherGapUntil, gapUntil);
+            gapUntil = until;
+            gapBatch = e.batch;
+            if (e.batch == null) {
+                otherGapUntil = Math.max(otherGapUntil, until);
+            }
+        }
+    }
+
+    private Match find(long fingerprint, String id) {
         Match best = null;
         for (int c = 0; c < layout.keyCount(); c++) {
             List<Entry> bucket = buckets.get(c).get(fingerprint & layout.keptMask(c));
@@ -169,29 +308,19 @@ public final class RecentFingerprints {
                 }
             }
         }
-        Entry added = new Entry(fingerprint, id, now);
-        if (capacity > 0 && retired == false) {
-            while (order.size() >= capacity) {
-                remove(order.pollFirst());
-            }
-            while (budget.tryReserve(entryBytes(maxDistance, id)) == false) {
-                if (order.isEmpty()) { // the node's windows are full: this one has nothing to give back
-                    lastAddMillis = now;
-                    return new Result(best, added);
-                }
-                remove(order.pollFirst());
-            }
-            order.addLast(added);
-            for (int c = 0; c < layout.keyCount(); c++) {
-                buckets.get(c).computeIfAbsent(fingerprint & layout.keptMask(c), k -> new ArrayList<>(1)).add(added);
-            }
+        return best;
+    }
+
+    private void keep(Entry added) {
+        order.addLast(added);
+        for (int c = 0; c < layout.keyCount(); c++) {
+            buckets.get(c).computeIfAbsent(added.fingerprint & layout.keptMask(c), k -> new ArrayList<>(1)).add(added);
         }
-        lastAddMillis = now;
-        return new Result(best, added);
     }
 
     private void expire(long now) {
         while (order.isEmpty() == false && now - order.peekFirst().addedMillis > ttlMillis) {
+            lose(order.peekFirst(), now); // expired before searchable: only when the horizon exceeds the TTL
             remove(order.pollFirst());
         }
     }
@@ -229,9 +358,16 @@ public final class RecentFingerprints {
         return lastAddMillis;
     }
 
+    /** True when the registry may forget this window: idle beyond its TTL and its horizon, and no gap left. */
+    private synchronized boolean forgettable(long now) {
+        long idle = Math.max(ttlMillis, horizonMillis);
+        return (idle == Long.MAX_VALUE || now - lastAddMillis <= idle) == false && now >= Math.max(gapUntil, otherGapUntil);
+    }
+
     /**
-     * The node's windows, one per (target index, field, k, window size, TTL): a pipeline's window options are its own,
-     * and pipelines with the same options share a window. Windows idle for longer than their TTL are dropped. All
+     * The node's windows, one per (target index, field, algorithm, k, window size, TTL): a pipeline's window options are
+     * its own, pipelines with the same options share a window, and fingerprints of different algorithms are never in one
+     * window. Windows idle for longer than their TTL and horizon are dropped (never while they have a gap). All
      * windows reserve their entries from one budget: at most {@code maxEntries} entries on the node, each also
      * reserved from the circuit breaker {@code breaker} supplies (released when it leaves).
      */
@@ -283,12 +419,18 @@ public final class RecentFingerprints {
             new NoopCircuitBreaker("near_duplicate");
 
         public RecentFingerprints window(String index, String field, int maxDistance, int capacity, long ttlMillis) {
-            String key = index + '\u0000' + field + '\u0000' + maxDistance + '\u0000' + capacity + '\u0000' + ttlMillis;
+            return window(index, field, null, maxDistance, capacity, ttlMillis);
+        }
+
+        /** The window of fingerprints made by {@code algorithm} (null: not named by the document). */
+        public RecentFingerprints window(String index, String field, String algorithm, int maxDistance, int capacity, long ttlMillis) {
+            String key = index + '\u0000' + field + '\u0000' + (algorithm == null ? "" : algorithm) + '\u0000' + maxDistance + '\u0000'
+                + capacity + '\u0000' + ttlMillis;
             if ((calls.incrementAndGet() & 1023) == 0) {
                 long now = clock.getAsLong();
                 for (Iterator<Map.Entry<String, RecentFingerprints>> it = windows.entrySet().iterator(); it.hasNext();) {
                     Map.Entry<String, RecentFingerprints> w = it.next();
-                    if (now - w.getValue().lastAddMillis() > w.getValue().ttlMillis && windows.remove(w.getKey(), w.getValue())) {
+                    if (w.getValue().forgettable(now) && windows.remove(w.getKey(), w.getValue())) {
                         w.getValue().retire();
                     }
                 }
@@ -308,6 +450,29 @@ public final class RecentFingerprints {
                     if (w != null) w.retire();
                 }
             }
+        }
+
+        /**
+         * The budget of a bulk set ({@link RecentFingerprints#bulkSet}): every entry reserves its estimate from the
+         * {@code near_duplicate} breaker only (not from the windows' entry limit), until the set is retired.
+         */
+        public Budget bulkBudget() {
+            return new Budget() {
+                @Override
+                public boolean tryReserve(long size) {
+                    try {
+                        breaker.get().addEstimateBytesAndMaybeBreak(size, "near_duplicate_check bulk set");
+                    } catch (CircuitBreakingException e) {
+                        return false;
+                    }
+                    return true;
+                }
+
+                @Override
+                public void release(long size) {
+                    breaker.get().addWithoutBreaking(-size);
+                }
+            };
         }
 
         /** Forgets every window (tests). */

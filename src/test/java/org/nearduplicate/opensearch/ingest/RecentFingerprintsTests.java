@@ -126,4 +126,58 @@ public class RecentFingerprintsTests extends OpenSearchTestCase {
         assertEquals(0, registry.entryCount());
         assertEquals(0, breaker.getUsed());
     }
+
+    /**
+     * Gaps: a document let go of before its horizon counts for every other batch until then, not for its own batch
+     * (whose bulk set holds it); one that expires by TTL after its horizon leaves none. The bulk set never evicts and
+     * overflows when its budget refuses.
+     */
+    public void testGapsArePerBatchAndTheBulkSetOverflows() {
+        AtomicLong clock = new AtomicLong();
+        RecentFingerprints w = new RecentFingerprints(3, 2, 1_000, clock::get);
+        Object first = new Object(), second = new Object();
+        w.checkAndAdd(1L << 10, "a", first, 5_000);
+        w.checkAndAdd(1L << 20, "b", first, 5_000);
+        RecentFingerprints.Result c = w.checkAndAdd(1L << 30, "c", first, 5_000); // lets go of "a"
+        assertEquals("compared with a before letting it go", Long.MIN_VALUE, c.staleUntil());
+        assertEquals("not a gap for its own batch", Long.MIN_VALUE, w.staleUntil(first));
+        assertEquals(5_000, w.staleUntil(second));
+        assertEquals(5_000, w.staleUntil(null));
+        assertEquals(5_000, w.checkAndAdd(1L << 40, "d", second, 5_000).staleUntil());
+        assertEquals(2, w.lostEntries());
+        // horizon equal to the TTL: expiring leaves no gap
+        RecentFingerprints ttl = new RecentFingerprints(3, 10, 1_000, clock::get);
+        ttl.checkAndAdd(5L, "x", null, 1_000);
+        clock.set(10_000);
+        assertEquals(Long.MIN_VALUE, ttl.checkAndAdd(6L << 20, "y", null, 1_000).staleUntil());
+        assertEquals(0, ttl.lostEntries());
+        // refresh disabled: every document let go of is a gap for ever
+        RecentFingerprints never = new RecentFingerprints(3, 0, 1_000, clock::get);
+        never.checkAndAdd(5L, "x", null, Long.MAX_VALUE);
+        assertEquals(Long.MAX_VALUE, never.checkAndAdd(6L << 20, "y", null, Long.MAX_VALUE).staleUntil());
+
+        AtomicLong reserved = new AtomicLong();
+        RecentFingerprints.Budget two = new RecentFingerprints.Budget() {
+            @Override
+            public boolean tryReserve(long bytes) {
+                if (reserved.get() >= 2 * RecentFingerprints.entryBytes(3, "p0")) return false;
+                reserved.addAndGet(bytes);
+                return true;
+            }
+
+            @Override
+            public void release(long bytes) {
+                reserved.addAndGet(-bytes);
+            }
+        };
+        RecentFingerprints set = RecentFingerprints.bulkSet(3, two);
+        for (int i = 0; i < 4; i++) {
+            set.checkAndKeep(new RecentFingerprints.Entry(((long) i) << (i * 12), "p" + i, 0));
+        }
+        assertTrue(set.overflowed());
+        assertEquals(2, set.size());
+        assertEquals(0, set.checkAndKeep(new RecentFingerprints.Entry(1L << 12, "q", 0)).distance());
+        set.retire();
+        assertEquals(0, reserved.get());
+    }
 }

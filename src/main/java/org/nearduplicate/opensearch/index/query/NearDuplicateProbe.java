@@ -64,7 +64,12 @@ public final class NearDuplicateProbe implements Writeable {
 
     /** Documents within k of any of {@code fingerprints}; the {@code near_duplicate} query only (not the rescorer). */
     public static NearDuplicateProbe fingerprints(long[] fingerprints) {
-        return new NearDuplicateProbe(null, fingerprints.clone(), new ProbeInput(null, null, null, null));
+        return fingerprints(fingerprints, null);
+    }
+
+    /** As {@link #fingerprints(long[])}, made with {@code algorithm} (null: unknown, assumed to match the field). */
+    public static NearDuplicateProbe fingerprints(long[] fingerprints, String algorithm) {
+        return new NearDuplicateProbe(null, fingerprints.clone(), new ProbeInput(algorithm, null, null, null));
     }
 
     public static NearDuplicateProbe like(String index, String id, String routing) {

@@ -113,7 +113,7 @@ def main():
             took = time.time() - started
             error = body.get("error") if isinstance(body.get("error"), dict) else {}
             reason = error.get("type", "")
-            label = re.search(r"for data of \[([^\]]*\])?[^\]]*)\]", error.get("reason", ""))
+            label = re.search(r"data for \[(.+?)\] would be", error.get("reason", ""))
             if label:
                 reason += f" ({label.group(1)})"
             if status == 200:

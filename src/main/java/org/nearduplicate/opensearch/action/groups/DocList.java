@@ -131,12 +131,7 @@ public final class DocList {
     }
 
     public void writeTo(StreamOutput out) throws IOException {
-        out.writeVInt(size);
-        long previous = 0;
-        for (int i = 0; i < size; i++) {
-            out.writeZLong(fingerprints[i] - previous);
-            previous = fingerprints[i];
-        }
+        SortedFingerprints.write(out, fingerprints, size); // deltas also work (less compactly) in document order
         int start = 0;
         for (int i = 0; i < size; i++) {
             out.writeVInt(ends[2 * i] - start);
@@ -149,13 +144,8 @@ public final class DocList {
     }
 
     public static DocList readFrom(StreamInput in) throws IOException {
-        int size = in.readVInt();
-        long[] fingerprints = new long[size];
-        long previous = 0;
-        for (int i = 0; i < size; i++) {
-            previous += in.readZLong();
-            fingerprints[i] = previous;
-        }
+        long[] fingerprints = SortedFingerprints.read(in);
+        int size = fingerprints.length;
         int[] ends = new int[2 * size];
         int at = 0;
         for (int i = 0; i < size; i++) {

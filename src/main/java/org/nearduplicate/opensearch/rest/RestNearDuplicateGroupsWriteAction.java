@@ -3,6 +3,9 @@ package org.nearduplicate.opensearch.rest;
 import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsWriteAction;
 import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsWriteRequest;
 import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsWriteResponse;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.rest.RestStatus;
+import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.BytesRestResponse;
@@ -11,13 +14,11 @@ import org.opensearch.rest.action.RestCancellableNodeClient;
 import org.opensearch.rest.action.RestToXContentListener;
 import org.opensearch.tasks.LoggingTaskListener;
 import org.opensearch.tasks.Task;
-import org.opensearch.tasks.TaskListener;
 import org.opensearch.transport.client.node.NodeClient;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.opensearch.rest.RestRequest.Method.POST;
 
@@ -62,27 +63,30 @@ public class RestNearDuplicateGroupsWriteAction extends BaseRestHandler {
         write.setShouldStoreResult(true);
         // validated here, so that a bad request is a 400 now rather than a stored failure later
         if (write.validate() != null) throw write.validate();
-        // the action checks the index, the field and the mappings before it starts any work, and fails on this thread:
-        // such a failure is the answer, not a task id whose stored result is that failure
-        AtomicReference<Exception> failedAtOnce = new AtomicReference<>();
-        AtomicBoolean started = new AtomicBoolean();
-        Task task = client.executeLocally(NearDuplicateGroupsWriteAction.INSTANCE, write, new TaskListener<>() {
+        // the checks that can fail at once (index, field, mappings) run first, through the same action and privileges:
+        // their failure is the answer, not a task id whose stored result is that failure
+        return channel -> client.execute(NearDuplicateGroupsWriteAction.INSTANCE, write.validationOnly(), new ActionListener<>() {
             @Override
-            public void onResponse(Task t, NearDuplicateGroupsWriteResponse response) {
-                LoggingTaskListener.<NearDuplicateGroupsWriteResponse>instance().onResponse(t, response);
+            public void onResponse(NearDuplicateGroupsWriteResponse checked) {
+                Task task = client.executeLocally(NearDuplicateGroupsWriteAction.INSTANCE, write, LoggingTaskListener.instance());
+                try {
+                    XContentBuilder builder = channel.newBuilder();
+                    builder.startObject().field("task", client.getLocalNodeId() + ":" + task.getId()).endObject();
+                    channel.sendResponse(new BytesRestResponse(RestStatus.OK, builder));
+                } catch (IOException e) {
+                    onFailure(e);
+                }
             }
 
             @Override
-            public void onFailure(Task t, Exception e) {
-                if (started.get() == false) failedAtOnce.set(e);
-                LoggingTaskListener.<NearDuplicateGroupsWriteResponse>instance().onFailure(t, e);
+            public void onFailure(Exception e) {
+                try {
+                    channel.sendResponse(new BytesRestResponse(channel, e));
+                } catch (IOException inner) {
+                    inner.addSuppressed(e);
+                    throw new UncheckedIOException(inner);
+                }
             }
         });
-        started.set(true);
-        if (failedAtOnce.get() != null) {
-            Exception e = failedAtOnce.get();
-            return channel -> channel.sendResponse(new BytesRestResponse(channel, e));
-        }
-        return sendTask(client.getLocalNodeId(), task);
     }
 }

@@ -27,6 +27,8 @@ public class NearDuplicateGroupsWriteRequest extends GroupsRequest<NearDuplicate
     private float requestsPerSecond = -1;
     /** Set for {@code wait_for_completion=false}: the result is stored in the tasks index (not sent between nodes). */
     private boolean shouldStoreResult;
+    /** Only the checks that can fail at once run (index, field, mappings), then an empty answer: nothing is written. */
+    private boolean validateOnly;
 
     public NearDuplicateGroupsWriteRequest(String index, String field) {
         super(index, field);
@@ -40,6 +42,7 @@ public class NearDuplicateGroupsWriteRequest extends GroupsRequest<NearDuplicate
         distanceField = in.readString();
         batchSize = in.readVInt();
         requestsPerSecond = in.readFloat();
+        validateOnly = in.readBoolean();
     }
 
     @Override
@@ -52,6 +55,7 @@ public class NearDuplicateGroupsWriteRequest extends GroupsRequest<NearDuplicate
         out.writeString(distanceField);
         out.writeVInt(batchSize);
         out.writeFloat(requestsPerSecond);
+        out.writeBoolean(validateOnly);
     }
 
     public static NearDuplicateGroupsWriteRequest fromXContent(String index, XContentParser parser) throws IOException {
@@ -115,6 +119,25 @@ public class NearDuplicateGroupsWriteRequest extends GroupsRequest<NearDuplicate
             );
         }
         return e;
+    }
+
+    /**
+     * A copy that only runs the checks which can fail at once: {@code wait_for_completion=false} runs it first, so that
+     * such a failure is the answer rather than a task whose stored result is that failure.
+     */
+    public NearDuplicateGroupsWriteRequest validationOnly() {
+        NearDuplicateGroupsWriteRequest copy = new NearDuplicateGroupsWriteRequest(index, field);
+        copy.maxDistance = maxDistance;
+        copy.groupField = groupField;
+        copy.distanceField = distanceField;
+        copy.batchSize = batchSize;
+        copy.requestsPerSecond = requestsPerSecond;
+        copy.validateOnly = true;
+        return copy;
+    }
+
+    public boolean validateOnly() {
+        return validateOnly;
     }
 
     public void setShouldStoreResult(boolean shouldStoreResult) {

@@ -101,12 +101,18 @@ public class TransportNearDuplicateGroupsWriteAction extends HandledTransportAct
         long startNanos = System.nanoTime();
         try {
             // every check that can fail at once runs here, before any work: with wait_for_completion=false the REST
-            // layer answers these failures itself instead of starting a task that fails
+            // layer runs them first (validateOnly) and answers their failure instead of starting a task that fails
             ClusterState state = clusterService.state();
             IndexMetadata index = TransportNearDuplicateGroupsAction.singleIndex(state, resolver, request, "_near_duplicates/_write");
             TransportNearDuplicateGroupsAction.checkField(index, request.field());
             Map<String, Object> missing = missingMappings(index, request);
             AliasFilter aliasFilter = TransportNearDuplicateGroupsAction.aliasFilter(state, resolver, indicesService, request, index);
+            if (request.validateOnly()) {
+                listener.onResponse(
+                    new NearDuplicateGroupsWriteResponse(index.getIndex().getName(), request.field(), -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of())
+                );
+                return;
+            }
             NearDuplicateGroupsTask groupsTask = (NearDuplicateGroupsTask) task;
             Runnable compute = () -> computation.run(
                 groupsTask,

@@ -41,6 +41,11 @@ public class GroupsRequestTests extends OpenSearchTestCase {
         assertEquals(request.batchSize(), copy.batchSize());
         assertEquals(request.requestsPerSecond(), copy.requestsPerSecond(), 0f);
         assertEquals(request.getDescription(), copy.getDescription());
+        assertFalse(copy.validateOnly());
+        NearDuplicateGroupsWriteRequest check = new NearDuplicateGroupsWriteRequest(streamOf(request.validationOnly()));
+        assertTrue(check.validateOnly());
+        assertEquals(request.groupField(), check.groupField());
+        assertEquals(request.batchSize(), check.batchSize());
     }
 
     public void testSharedChecks() {

@@ -1,5 +1,8 @@
 package org.nearduplicate.core;
 
+import org.nearduplicate.core.options.InvalidOptionException;
+import org.nearduplicate.core.options.OptionValues;
+
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -46,24 +49,24 @@ public final class IMatchSettings {
     public IMatchSettings(int version, ContentType contentType, boolean extractMain, String idf, double minIdf, double maxIdf, int maxInputChars,
         int maxFeatures) {
         if (version < 1 || version > SimHashSettings.LATEST_VERSION) {
-            throw new IllegalArgumentException("[version] must be from 1 to " + SimHashSettings.LATEST_VERSION + ", got " + version);
+            throw new InvalidOptionException("version", "must be from 1 to " + SimHashSettings.LATEST_VERSION + ", got " + version);
         }
         this.version = version;
         this.contentType = contentType;
         this.extractMain = extractMain;
         this.idf = idf;
         if (idf == null || idf.matches("[a-z0-9][a-z0-9_.-]{0,63}") == false || idf.equals(SimHashSettings.IDF_NONE)) {
-            throw new IllegalArgumentException("[idf] must name an IDF table, e.g. [" + SimHashSettings.BUILTIN_IDF + "], got [" + idf + "]");
+            throw new InvalidOptionException("idf", "must name an IDF table, e.g. [" + SimHashSettings.BUILTIN_IDF + "], got [" + idf + "]");
         }
         if (Double.isFinite(minIdf) == false || Double.isFinite(maxIdf) == false || minIdf < 0 || maxIdf < minIdf) {
-            throw new IllegalArgumentException("[" + MIN_IDF + "] and [" + MAX_IDF + "] must be finite with 0 <= min_idf <= max_idf, got ["
+            throw new InvalidOptionException(MIN_IDF, "and [" + MAX_IDF + "] must be finite with 0 <= min_idf <= max_idf, got ["
                 + minIdf + ", " + maxIdf + "]");
         }
-        if (maxInputChars < 1) throw new IllegalArgumentException("[max_input_chars] must be positive, got " + maxInputChars);
+        if (maxInputChars < 1) throw new InvalidOptionException("max_input_chars", "must be positive, got " + maxInputChars);
         this.minIdf = minIdf;
         this.maxIdf = maxIdf;
         this.maxInputChars = maxInputChars;
-        if (maxFeatures < 1) throw new IllegalArgumentException("[max_features] must be positive, got " + maxFeatures);
+        if (maxFeatures < 1) throw new InvalidOptionException("max_features", "must be positive, got " + maxFeatures);
         this.maxFeatures = maxFeatures;
     }
 
@@ -132,8 +135,7 @@ public final class IMatchSettings {
         String idf = DEFAULT.idf;
         Object v = options.remove(SimHashSettings.IDF);
         if (v != null) {
-            if (v instanceof String str) idf = str;
-            else throw new IllegalArgumentException("[idf] must be a string, got [" + v + "]");
+            idf = OptionValues.string(SimHashSettings.IDF, v);
         }
         double min = number(MIN_IDF, options.remove(MIN_IDF), DEFAULT.minIdf);
         double max = number(MAX_IDF, options.remove(MAX_IDF), DEFAULT.maxIdf);
@@ -142,16 +144,7 @@ public final class IMatchSettings {
     }
 
     private static double number(String name, Object v, double dflt) {
-        if (v == null) return dflt;
-        if (v instanceof Number n) return n.doubleValue();
-        if (v instanceof String s) {
-            try {
-                return Double.parseDouble(s.trim());
-            } catch (NumberFormatException e) {
-                // below
-            }
-        }
-        throw new IllegalArgumentException("[" + name + "] must be a number, got [" + v + "]");
+        return v == null ? dflt : OptionValues.number(name, v);
     }
 
     public String algorithmId() {

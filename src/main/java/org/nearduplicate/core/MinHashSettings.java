@@ -1,5 +1,8 @@
 package org.nearduplicate.core;
 
+import org.nearduplicate.core.options.InvalidOptionException;
+import org.nearduplicate.core.options.OptionValues;
+
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -45,7 +48,7 @@ public final class MinHashSettings {
         b.idf = SimHashSettings.IDF_NONE;
         this.features = b.build();
         if (hashes < 1 || hashes > MAX_HASHES) {
-            throw new IllegalArgumentException("[" + HASHES + "] must be between 1 and " + MAX_HASHES + ", got " + hashes);
+            throw new InvalidOptionException(HASHES, "must be between 1 and " + MAX_HASHES + ", got " + hashes);
         }
         this.hashes = hashes;
     }
@@ -94,16 +97,7 @@ public final class MinHashSettings {
     }
 
     private static int integer(Object v) {
-        if (v instanceof Integer i) return i;
-        if (v instanceof Long l && l == l.intValue()) return l.intValue();
-        if (v instanceof String s) {
-            try {
-                return Integer.parseInt(s.trim());
-            } catch (NumberFormatException e) {
-                // below
-            }
-        }
-        throw new IllegalArgumentException("[" + HASHES + "] must be an integer, got [" + v + "]");
+        return OptionValues.integer(HASHES, v);
     }
 
     /** All options with their names; {@code fromMap(toMap())} gives equal settings. */

@@ -1,5 +1,8 @@
 package org.nearduplicate.core;
 
+import org.nearduplicate.core.options.InvalidOptionException;
+import org.nearduplicate.core.options.OptionValues;
+
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -97,7 +100,7 @@ public final class SimHashSettings {
             case 1 -> DEFAULT_V1;
             case 2 -> DEFAULT_V2;
             case LATEST_VERSION -> DEFAULT;
-            default -> throw new IllegalArgumentException("[version] must be from 1 to " + LATEST_VERSION + ", got " + version);
+            default -> throw new InvalidOptionException("version", "must be from 1 to " + LATEST_VERSION + ", got " + version);
         };
     }
 
@@ -147,19 +150,19 @@ public final class SimHashSettings {
         this.maxInputChars = checkRange(MAX_INPUT_CHARS, maxInputChars, 1, Integer.MAX_VALUE);
         this.maxFeatures = checkRange(MAX_FEATURES, maxFeatures, 1, Integer.MAX_VALUE);
         if (!idf.matches("[a-z0-9][a-z0-9_.-]{0,63}")) {
-            throw new IllegalArgumentException("[idf] must be a table name of [a-z0-9_.-], got [" + idf + "]");
+            throw new InvalidOptionException("idf", "must be a table name of [a-z0-9_.-], got [" + idf + "]");
         }
         if (weighting == Weighting.TF_IDF && idf.equals(IDF_NONE)) {
-            throw new IllegalArgumentException("[weighting] tf_idf needs an [idf] table, e.g. [" + BUILTIN_IDF + "]");
+            throw new InvalidOptionException("weighting", "tf_idf needs an [idf] table, e.g. [" + BUILTIN_IDF + "]");
         }
         if (weighting != Weighting.TF_IDF && idf.equals(IDF_NONE) == false) {
-            throw new IllegalArgumentException("[idf] is only used with [weighting] tf_idf, got weighting [" + weighting.id() + "]");
+            throw new InvalidOptionException("idf", "is only used with [weighting] tf_idf, got weighting [" + weighting.id() + "]");
         }
     }
 
     private static int checkRange(String name, int value, int min, int max) {
         if (value < min || value > max) {
-            throw new IllegalArgumentException("[" + name + "] must be between " + min + " and " + max + ", got " + value);
+            throw new InvalidOptionException(name, "must be between " + min + " and " + max + ", got " + value);
         }
         return value;
     }
@@ -291,7 +294,7 @@ public final class SimHashSettings {
         return switch (string(EXTRACT, v)) {
             case "main", "true" -> true;
             case "none", "false" -> false;
-            default -> throw new IllegalArgumentException("[extract] must be [main] or [none], got [" + v + "]");
+            default -> throw new InvalidOptionException("extract", "must be [main] or [none], got [" + v + "]");
         };
     }
 
@@ -304,32 +307,19 @@ public final class SimHashSettings {
         for (E e : type.getEnumConstants()) {
             allowed.append(allowed.length() == 0 ? "" : ", ").append(e.name().toLowerCase(Locale.ROOT));
         }
-        throw new IllegalArgumentException("[" + name + "] must be one of [" + allowed + "], got [" + s + "]");
+        throw new InvalidOptionException(name, "must be one of [" + allowed + "], got [" + s + "]");
     }
 
     private static String string(String name, Object v) {
-        if (v instanceof String s) return s;
-        throw new IllegalArgumentException("[" + name + "] must be a string, got [" + v + "]");
+        return OptionValues.string(name, v);
     }
 
     private static boolean bool(String name, Object v) {
-        if (v instanceof Boolean b) return b;
-        if ("true".equals(v)) return true;
-        if ("false".equals(v)) return false;
-        throw new IllegalArgumentException("[" + name + "] must be true or false, got [" + v + "]");
+        return OptionValues.bool(name, v);
     }
 
     private static int integer(String name, Object v) {
-        if (v instanceof Integer i) return i;
-        if (v instanceof Long l && l == l.intValue()) return l.intValue();
-        if (v instanceof String s) {
-            try {
-                return Integer.parseInt(s.trim());
-            } catch (NumberFormatException e) {
-                // fall through to the error below
-            }
-        }
-        throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + v + "]");
+        return OptionValues.integer(name, v);
     }
 
     /** Mutable copy for building variants, e.g. in the quality report. */

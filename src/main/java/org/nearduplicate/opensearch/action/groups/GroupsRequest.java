@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.nearduplicate.core.options.OptionValues;
 import org.nearduplicate.opensearch.common.MaxDistance;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
@@ -91,13 +92,11 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest i
 
     /** A body option's value that must be a string. */
     static String string(String name, Object v) {
-        if (v instanceof String s) return s;
-        throw new IllegalArgumentException("[" + name + "] must be a string, got [" + v + "]");
+        return OptionValues.string(name, v);
     }
 
-    /** A body option's value that must be an integer. */
+    /** A body option's value that must be an integer (or a string of one, as everywhere: {@link OptionValues}). */
     static int integer(String name, Object v) {
-        if (v instanceof Integer i) return i;
-        throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + v + "]");
+        return OptionValues.integer(name, v);
     }
 }

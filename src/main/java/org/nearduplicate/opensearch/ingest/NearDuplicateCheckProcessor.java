@@ -284,11 +284,11 @@ public final class NearDuplicateCheckProcessor extends AbstractProcessor {
                 throw new IllegalArgumentException("field [" + field + "] is missing, cannot check for near-duplicates");
             }
             if (value instanceof Map<?, ?> map) {
-                Object made = map.get(SimHashProcessor.ALGORITHM_KEY);
+                Object made = map.get(SimHashMethod.ALGORITHM_KEY);
                 algorithm = made == null ? null : made.toString();
-                value = map.get(SimHashProcessor.FINGERPRINT_KEY);
+                value = map.get(SimHashMethod.FINGERPRINT_KEY);
                 if (value == null) {
-                    throw new IllegalArgumentException("field [" + field + "] has no [" + SimHashProcessor.FINGERPRINT_KEY + "]");
+                    throw new IllegalArgumentException("field [" + field + "] has no [" + SimHashMethod.FINGERPRINT_KEY + "]");
                 }
             } else {
                 algorithm = null; // a bare fingerprint: its algorithm is unknown, assumed to be the field's

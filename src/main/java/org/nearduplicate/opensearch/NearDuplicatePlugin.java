@@ -8,11 +8,12 @@ import org.nearduplicate.opensearch.index.mapper.SimHashDocValueFormat;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
 import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
-import org.nearduplicate.opensearch.ingest.IMatchProcessor;
-import org.nearduplicate.opensearch.ingest.MinHashProcessor;
+import org.nearduplicate.opensearch.ingest.IMatchMethod;
+import org.nearduplicate.opensearch.ingest.MinHashMethod;
 import org.nearduplicate.opensearch.ingest.NearDuplicateCheckProcessor;
 import org.nearduplicate.opensearch.ingest.RecentFingerprints;
-import org.nearduplicate.opensearch.ingest.SimHashProcessor;
+import org.nearduplicate.opensearch.ingest.SimHashMethod;
+import org.nearduplicate.opensearch.ingest.SketchProcessor;
 import org.nearduplicate.opensearch.search.fetch.NearDuplicateDistanceFetchSubPhase;
 import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorerBuilder;
 import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsAction;
@@ -122,18 +123,18 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     @Override
     public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
         return Map.of(
-            SimHashProcessor.TYPE,
-            new SimHashProcessor.Factory(engine),
+            SimHashMethod.TYPE,
+            new SketchProcessor.Factory(new SimHashMethod(engine)),
             NearDuplicateCheckProcessor.TYPE,
             new NearDuplicateCheckProcessor.Factory(
                 parameters,
                 recentWindows,
                 MappedMaxDistance.fromClusterState(() -> clusterService.get() == null ? null : clusterService.get().state())
             ),
-            MinHashProcessor.TYPE,
-            new MinHashProcessor.Factory(engine),
-            IMatchProcessor.TYPE,
-            new IMatchProcessor.Factory(engine)
+            MinHashMethod.TYPE,
+            new SketchProcessor.Factory(new MinHashMethod(engine)),
+            IMatchMethod.TYPE,
+            new SketchProcessor.Factory(new IMatchMethod(engine))
         );
     }
 

@@ -23,12 +23,15 @@ public class MinHashProcessorTests extends OpenSearchTestCase {
     private static final String ARTICLE = "The old harbor bridge reopened to traffic on Monday morning after two years of repairs "
         + "that cost the city far more than planned. Engineers replaced the rusted steel deck and rebuilt both ramps.";
 
+    private static final SketchProcessor.Factory MINHASH = new SketchProcessor.Factory(new MinHashMethod(new NearDuplicateEngine()));
+    private static final SketchProcessor.Factory IMATCH = new SketchProcessor.Factory(new IMatchMethod(new NearDuplicateEngine()));
+
     private static IngestDocument document(Map<String, Object> source) {
         return RandomDocumentPicks.randomIngestDocument(random(), new HashMap<>(source));
     }
 
     public void testMinHashProcessor() {
-        MinHashProcessor p = new MinHashProcessor.Factory(new NearDuplicateEngine()).create(Map.of(), "t", null, new HashMap<>(Map.of("field", "content", "hashes", 64)));
+        SketchProcessor p = MINHASH.create(Map.of(), "t", null, new HashMap<>(Map.of("field", "content", "hashes", 64)));
         IngestDocument doc = document(Map.of("content", ARTICLE));
         p.execute(doc);
         Map<?, ?> result = doc.getFieldValue("minhash", Map.class);
@@ -37,7 +40,7 @@ public class MinHashProcessorTests extends OpenSearchTestCase {
         assertThat(result.get("algorithm"), equalTo(s.algorithmId()));
 
         // several fields, ignore_missing, bad values
-        MinHashProcessor multi = new MinHashProcessor.Factory(new NearDuplicateEngine()).create(Map.of(), "t", null,
+        SketchProcessor multi = MINHASH.create(Map.of(), "t", null,
             new HashMap<>(Map.of("fields", List.of("title", "body"), "ignore_missing", true, "target_field", "sig")));
         IngestDocument none = document(Map.of("other", 1));
         multi.execute(none);
@@ -49,16 +52,16 @@ public class MinHashProcessorTests extends OpenSearchTestCase {
 
     public void testMinHashProcessorConfigErrors() {
         OpenSearchParseException e = expectThrows(OpenSearchParseException.class,
-            () -> new MinHashProcessor.Factory(new NearDuplicateEngine()).create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "hashes", 0))));
+            () -> MINHASH.create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "hashes", 0))));
         assertThat(e.getMessage(), containsString("[hashes] must be between 1 and 1024"));
         Map<String, Object> config = new HashMap<>(Map.of("field", "c", "weighting", "tf"));
-        new MinHashProcessor.Factory(new NearDuplicateEngine()).create(Map.of(), "t", null, config);
+        MINHASH.create(Map.of(), "t", null, config);
         assertEquals(Map.of("weighting", "tf"), config); // left for the pipeline to report as unknown
-        expectThrows(OpenSearchParseException.class, () -> new MinHashProcessor.Factory(new NearDuplicateEngine()).create(Map.of(), "t", null, new HashMap<>()));
+        expectThrows(OpenSearchParseException.class, () -> MINHASH.create(Map.of(), "t", null, new HashMap<>()));
     }
 
     public void testIMatchProcessor() {
-        IMatchProcessor p = new IMatchProcessor.Factory(new NearDuplicateEngine()).create(Map.of(), "t", null, new HashMap<>(Map.of("field", "content")));
+        SketchProcessor p = IMATCH.create(Map.of(), "t", null, new HashMap<>(Map.of("field", "content")));
         IngestDocument doc = document(Map.of("content", ARTICLE));
         p.execute(doc);
         Map<?, ?> result = doc.getFieldValue("imatch", Map.class);
@@ -67,7 +70,7 @@ public class MinHashProcessorTests extends OpenSearchTestCase {
         assertThat(result.get("text"), equalTo(keys.text()));
         assertThat(result.get("algorithm"), equalTo(IMatchSettings.DEFAULT.algorithmId()));
         OpenSearchParseException e = expectThrows(OpenSearchParseException.class,
-            () -> new IMatchProcessor.Factory(new NearDuplicateEngine()).create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "min_idf", 9, "max_idf", 1))));
+            () -> IMATCH.create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "min_idf", 9, "max_idf", 1))));
         assertThat(e.getMessage(), containsString("min_idf"));
     }
 }

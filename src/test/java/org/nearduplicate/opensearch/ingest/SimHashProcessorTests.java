@@ -20,9 +20,9 @@ public class SimHashProcessorTests extends OpenSearchTestCase {
     private static final String ARTICLE = "The old harbor bridge reopened to traffic on Monday morning after two years of repairs "
         + "that cost the city far more than planned. Engineers replaced the rusted steel deck and rebuilt both ramps.";
 
-    private final SimHashProcessor.Factory factory = new SimHashProcessor.Factory(new NearDuplicateEngine());
+    private final SketchProcessor.Factory factory = new SketchProcessor.Factory(new SimHashMethod(new NearDuplicateEngine()));
 
-    private SimHashProcessor create(Map<String, Object> config) {
+    private SketchProcessor create(Map<String, Object> config) {
         return factory.create(Map.of(), randomAlphaOfLength(5), null, new HashMap<>(config));
     }
 
@@ -31,7 +31,7 @@ public class SimHashProcessorTests extends OpenSearchTestCase {
     }
 
     public void testWritesFingerprintAndAlgorithm() {
-        SimHashProcessor processor = create(Map.of("field", "content"));
+        SketchProcessor processor = create(Map.of("field", "content"));
         IngestDocument doc = document(Map.of("content", ARTICLE));
         processor.execute(doc);
         Map<?, ?> result = doc.getFieldValue("simhash", Map.class);
@@ -41,7 +41,7 @@ public class SimHashProcessorTests extends OpenSearchTestCase {
     }
 
     public void testTargetFieldAndFieldsConcatenatedInOrder() {
-        SimHashProcessor processor = create(Map.of("fields", List.of("title", "body"), "target_field", "meta.fp"));
+        SketchProcessor processor = create(Map.of("fields", List.of("title", "body"), "target_field", "meta.fp"));
         IngestDocument doc = document(Map.of("title", "Harbor bridge reopens", "body", ARTICLE));
         processor.execute(doc);
         long expected = new SimHasher(SimHashSettings.DEFAULT).fingerprint("Harbor bridge reopens\n\n" + ARTICLE);
@@ -49,7 +49,7 @@ public class SimHashProcessorTests extends OpenSearchTestCase {
     }
 
     public void testEngineOptionsChangeTheAlgorithm() {
-        SimHashProcessor processor = create(Map.of("field", "content", "weighting", "tf", "content_type", "text"));
+        SketchProcessor processor = create(Map.of("field", "content", "weighting", "tf", "content_type", "text"));
         IngestDocument doc = document(Map.of("content", ARTICLE));
         processor.execute(doc);
         String algorithm = doc.getFieldValue("simhash.algorithm", String.class);
@@ -59,21 +59,21 @@ public class SimHashProcessorTests extends OpenSearchTestCase {
     }
 
     public void testMissingField() {
-        SimHashProcessor processor = create(Map.of("field", "content"));
+        SketchProcessor processor = create(Map.of("field", "content"));
         IngestDocument doc = document(Map.of("other", "x"));
         Exception e = expectThrows(IllegalArgumentException.class, () -> processor.execute(doc));
         assertThat(e.getMessage(), containsString("content"));
     }
 
     public void testIgnoreMissing() {
-        SimHashProcessor processor = create(Map.of("field", "content", "ignore_missing", true));
+        SketchProcessor processor = create(Map.of("field", "content", "ignore_missing", true));
         IngestDocument doc = document(Map.of("other", "x"));
         processor.execute(doc);
         assertFalse(doc.hasField("simhash"));
     }
 
     public void testWrongTypesFailTheDocument() {
-        SimHashProcessor processor = create(Map.of("field", "content"));
+        SketchProcessor processor = create(Map.of("field", "content"));
         for (Object value : List.of(42, true, Map.of("a", "b"), List.of("text", 3))) {
             IngestDocument doc = document(Map.of("content", value));
             Exception e = expectThrows(IllegalArgumentException.class, () -> processor.execute(doc));
@@ -82,7 +82,7 @@ public class SimHashProcessorTests extends OpenSearchTestCase {
     }
 
     public void testListOfStringsIsJoinedLikeFields() {
-        SimHashProcessor processor = create(Map.of("field", "content"));
+        SketchProcessor processor = create(Map.of("field", "content"));
         IngestDocument doc = document(Map.of("content", List.of("Harbor bridge reopens", ARTICLE)));
         processor.execute(doc);
         long expected = new SimHasher(SimHashSettings.DEFAULT).fingerprint("Harbor bridge reopens\n\n" + ARTICLE);
@@ -90,7 +90,7 @@ public class SimHashProcessorTests extends OpenSearchTestCase {
     }
 
     public void testEmptyTextFails() {
-        SimHashProcessor processor = create(Map.of("field", "content"));
+        SketchProcessor processor = create(Map.of("field", "content"));
         IngestDocument doc = document(Map.of("content", "   "));
         expectThrows(IllegalArgumentException.class, () -> processor.execute(doc));
     }

@@ -1,0 +1,189 @@
+package org.nearduplicate.opensearch.ingest;
+
+import org.nearduplicate.opensearch.common.FingerprintValues;
+import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
+import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.opensearch.ExceptionsHelper;
+import org.opensearch.action.search.SearchRequest;
+import org.opensearch.action.search.SearchResponse;
+import org.opensearch.action.support.IndicesOptions;
+import org.opensearch.common.document.DocumentField;
+import org.opensearch.common.xcontent.support.XContentMapValues;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.rest.RestStatus;
+import org.opensearch.index.query.BoolQueryBuilder;
+import org.opensearch.index.query.QueryBuilders;
+import org.opensearch.search.SearchHit;
+import org.opensearch.search.builder.SearchSourceBuilder;
+import org.opensearch.threadpool.Scheduler;
+import org.opensearch.transport.client.Client;
+
+import java.util.List;
+
+/**
+ * The {@code near_duplicate} searches of a {@code near_duplicate_check}: builds one search per group of lookups (same
+ * target, k and algorithm), sends it under {@link LookupAdmission}, and answers each lookup with the closest hit or
+ * what its window found, whichever is closer.
+ */
+final class LookupSearch {
+    /** Hits a batched search returns per document it looks up (beyond that, its documents are looked up one by one). */
+    static final int HITS_PER_BATCHED_DOCUMENT = 10;
+    /** The default {@code index.max_result_window}: a batched search never asks for more hits. */
+    static final int MAX_BATCH_HITS = 10_000;
+
+    private final CheckOptions options;
+    private final Client client;
+    private final LookupAdmission admission;
+
+    LookupSearch(CheckOptions options, Client client, LookupAdmission admission) {
+        this.options = options;
+        this.client = client;
+        this.admission = admission;
+    }
+
+    /** Sends one search for {@code lookups} (same target index, k and algorithm), under the timeout and the in-flight cap. */
+    void dispatch(List<Lookup> lookups) {
+        admission.admit(new Searches(lookups));
+    }
+
+    /** A search admitted under the cap, for the lookups that share it. */
+    private final class Searches implements LookupAdmission.Task {
+        private final List<Lookup> lookups;
+
+        Searches(List<Lookup> lookups) {
+            this.lookups = lookups;
+        }
+
+        @Override
+        public boolean abandoned() {
+            return lookups.stream().allMatch(Lookup::done);
+        }
+
+        @Override
+        public void start(Scheduler.ScheduledCancellable timer) {
+            search(lookups, timer);
+        }
+
+        @Override
+        public void unavailable(Unavailable why) {
+            lookups.forEach(l -> l.finishFromWindow(why));
+        }
+    }
+
+    /**
+     * One document: the closest hit of a size-1 search without the document itself. Several: one search for all their
+     * fingerprints (a {@code near_duplicate} query with {@code fingerprints}) returning up to {@link #HITS_PER_BATCHED_DOCUMENT}
+     * hits per document, from which each document takes its closest hit within k. When that many hits come back, some may
+     * be missing: each document is then looked up alone, under the same timer, so that the answer stays exact.
+     */
+    private void search(List<Lookup> lookups, Scheduler.ScheduledCancellable timer) {
+        SearchRequest request = request(lookups);
+        int size = request.source().size();
+        try {
+            client.search(request, ActionListener.runAfter(ActionListener.wrap(response -> {
+                SearchHit[] hits = response.getHits().getHits();
+                if (lookups.size() > 1 && hits.length >= size) {
+                    for (Lookup l : lookups) {
+                        admission.readmit(new Searches(List.of(l)));
+                    }
+                    return;
+                }
+                if (timer != null) timer.cancel();
+                Unavailable shardFailures = shardFailures(response);
+                for (Lookup l : lookups) {
+                    Outcome fromIndex = closest(hits, l.key);
+                    l.finish(Outcome.better(fromIndex, l.fromWindow), fromIndex == null ? shardFailures : null);
+                }
+            }, e -> {
+                if (timer != null) timer.cancel();
+                lookups.forEach(l -> l.finishFromWindow(failed(e)));
+            }), admission::release));
+        } catch (Exception e) {
+            if (timer != null) timer.cancel();
+            admission.release();
+            lookups.forEach(l -> l.finishFromWindow(failed(e)));
+        }
+    }
+
+    /** The search for {@code lookups}; when as many hits as its size come back, a document's closest hit may be missing. */
+    private SearchRequest request(List<Lookup> lookups) {
+        Lookup.Key first = lookups.get(0).key;
+        int size;
+        SearchSourceBuilder source = new SearchSourceBuilder();
+        if (lookups.size() == 1) {
+            NearDuplicateProbe probe = NearDuplicateProbe.fingerprint(first.fingerprint(), first.algorithm());
+            BoolQueryBuilder query = QueryBuilders.boolQuery()
+                .must(new NearDuplicateQueryBuilder(options.indexField(), probe).maxDistance(first.maxDistance()).ignoreUnmapped(true));
+            if (first.id() != null) {
+                query.mustNot(QueryBuilders.idsQuery().addIds(first.id()));
+            }
+            source.query(query);
+            size = 1;
+        } else {
+            // one query for all fingerprints: one pass over each segment's terms (or one scan of a small segment)
+            long[] fingerprints = lookups.stream().mapToLong(l -> l.key.fingerprint()).distinct().toArray();
+            source.query(
+                QueryBuilders.constantScoreQuery(
+                    new NearDuplicateQueryBuilder(options.indexField(), NearDuplicateProbe.fingerprints(fingerprints, first.algorithm()))
+                        .maxDistance(first.maxDistance())
+                        .ignoreUnmapped(true)
+                )
+            );
+            size = Math.min(MAX_BATCH_HITS, lookups.size() * HITS_PER_BATCHED_DOCUMENT);
+        }
+        source.size(size).docValueField(options.indexField()).timeout(options.timeout()).trackTotalHits(false);
+        if (options.groupField() != null) {
+            source.fetchSource(new String[] { options.groupField() }, null);
+        } else {
+            source.fetchSource(false);
+        }
+        return new SearchRequest(first.targetIndex()).source(source).indicesOptions(IndicesOptions.lenientExpandOpen());
+    }
+
+    /** The closest hit within k, other than the document itself. */
+    private Outcome closest(SearchHit[] hits, Lookup.Key key) {
+        Outcome best = null;
+        for (SearchHit hit : hits) {
+            if (key.id() != null && key.id().equals(hit.getId())) {
+                continue;
+            }
+            DocumentField values = hit.field(options.indexField());
+            if (values == null || values.getValue() == null) {
+                continue;
+            }
+            int d = Fingerprints.distance(key.fingerprint(), FingerprintValues.parse(values.getValue()));
+            if (d > key.maxDistance() || (best != null && d >= best.distance())) {
+                continue;
+            }
+            String group = null;
+            if (options.groupField() != null && hit.getSourceAsMap() != null) {
+                // group_field is written path-aware (a dotted name makes objects), so it is read the same way
+                Object g = XContentMapValues.extractValue(options.groupField(), hit.getSourceAsMap());
+                group = g == null ? null : g.toString();
+            }
+            best = new Outcome(hit.getId(), hit.getIndex(), d, "index", group != null ? group : hit.getId(), null);
+        }
+        return best;
+    }
+
+    /** A failed search: its status when it is a client error (a closed index: 400), otherwise 503 (never a 500). */
+    private static Unavailable failed(Exception e) {
+        RestStatus status = ExceptionsHelper.status(ExceptionsHelper.unwrapCause(e));
+        return new Unavailable("lookup failed: " + e.getMessage(), status.getStatus() < 500 ? status : RestStatus.SERVICE_UNAVAILABLE);
+    }
+
+    /** Null when every shard answered; otherwise the first failure's reason (e.g. a field of another algorithm). */
+    private static Unavailable shardFailures(SearchResponse response) {
+        if (response.getFailedShards() <= 0) {
+            return null;
+        }
+        String reason = "lookup failed on " + response.getFailedShards() + " shard(s)";
+        RestStatus status = RestStatus.SERVICE_UNAVAILABLE;
+        if (response.getShardFailures().length > 0) {
+            reason += ": " + response.getShardFailures()[0].reason();
+            if (response.getShardFailures()[0].status().getStatus() < 500) status = response.getShardFailures()[0].status();
+        }
+        return new Unavailable(reason, status);
+    }
+}

@@ -1,0 +1,49 @@
+package org.nearduplicate.opensearch.ingest;
+
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.sketch.MinHashSignatures;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@code minhash} ingest processor: writes {@code {"signature": "<base64 of m big-endian ints>", "algorithm":
+ * "minhash-v1:..."}} into {@code target_field} (default {@code minhash}), for a {@code minhash} field.
+ */
+public final class MinHashMethod implements SketchMethod {
+    public static final String TYPE = "minhash";
+
+    private final NearDuplicateEngine engine;
+
+    public MinHashMethod(NearDuplicateEngine engine) {
+        this.engine = engine;
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public String defaultTargetField() {
+        return "minhash";
+    }
+
+    @Override
+    public String what() {
+        return "a minhash signature";
+    }
+
+    @Override
+    public Sketcher sketcher(Map<String, Object> options) {
+        MinHashSettings settings = engine.minHashSettings(options);
+        return new Sketcher(settings.features().maxInputChars(), content -> {
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put(MinHashFieldMapper.OBJECT_SIGNATURE, MinHashSignatures.toBase64(engine.minHash(settings, content)));
+            result.put(MinHashFieldMapper.OBJECT_ALGORITHM, settings.algorithmId());
+            return result;
+        });
+    }
+}

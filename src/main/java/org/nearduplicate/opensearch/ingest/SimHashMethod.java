@@ -1,0 +1,56 @@
+package org.nearduplicate.opensearch.ingest;
+
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.SimHashSettings;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@code simhash} ingest processor: fingerprints the text or HTML of one or more fields and writes
+ * {@code {"fingerprint": "<16 hex digits>", "algorithm": "<version and settings>"}} into {@code target_field}
+ * (default {@code simhash}).
+ *
+ * <p>The block keys are not written here: the {@code simhash} field type derives them from the fingerprint with
+ * the block layout of its mapping, so that the layout lives in one place that indexing and querying both read.
+ */
+public final class SimHashMethod implements SketchMethod {
+    public static final String TYPE = "simhash";
+    public static final String FINGERPRINT_KEY = "fingerprint";
+    public static final String ALGORITHM_KEY = "algorithm";
+
+    private final NearDuplicateEngine engine;
+
+    public SimHashMethod(NearDuplicateEngine engine) {
+        this.engine = engine;
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public String defaultTargetField() {
+        return "simhash";
+    }
+
+    @Override
+    public String what() {
+        return "a simhash fingerprint";
+    }
+
+    /** Engine options are validated by {@link SimHashSettings#fromMap}. */
+    @Override
+    public Sketcher sketcher(Map<String, Object> options) {
+        SimHashSettings settings = engine.simHashSettings(options);
+        String algorithm = settings.algorithmId();
+        return new Sketcher(settings.maxInputChars(), content -> {
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put(FINGERPRINT_KEY, Fingerprints.toHex(engine.simHash(settings, content)));
+            result.put(ALGORITHM_KEY, algorithm);
+            return result;
+        });
+    }
+}

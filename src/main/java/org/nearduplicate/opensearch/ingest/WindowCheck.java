@@ -1,0 +1,149 @@
+package org.nearduplicate.opensearch.ingest;
+
+import org.nearduplicate.opensearch.common.FingerprintValues;
+import org.nearduplicate.opensearch.common.MaxDistance;
+import org.opensearch.common.unit.TimeValue;
+import org.opensearch.core.rest.RestStatus;
+import org.opensearch.ingest.IngestDocument;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * The synchronous half of a {@code near_duplicate_check}: reads a document's fingerprint, algorithm and target, tells
+ * whether the target can be searched at all (closed, another algorithm), and merges what the node's recent window and
+ * the bulk request's set know of it, adding the document to both. It runs for the documents of a bulk request in order
+ * and atomically per window, so that of two copies in one bulk request the second sees the first.
+ */
+final class WindowCheck {
+    /** Time from a document's check to its being searchable beyond the target's refresh_interval (scheduling, search). */
+    static final long REFRESH_MARGIN_MILLIS = 1_000;
+
+    private final CheckOptions options;
+    private final MappedMaxDistance mappedMaxDistance;
+    private final RecentFingerprints.Registry windows;
+    private final CheckOutput output;
+
+    WindowCheck(CheckOptions options, MappedMaxDistance mappedMaxDistance, RecentFingerprints.Registry windows, CheckOutput output) {
+        this.options = options;
+        this.mappedMaxDistance = mappedMaxDistance;
+        this.windows = windows;
+        this.output = output;
+    }
+
+    /**
+     * Checks {@code document} against the window and the batch's bulk set and adds it to both. Null when the document is
+     * already answered (missing field with {@code ignore_missing}, or an error).
+     */
+    Lookup prepare(IngestDocument document, BiConsumer<IngestDocument, Exception> handler, CheckBatch batch) {
+        Lookup.Key key;
+        try {
+            key = read(document);
+            if (key == null) {
+                handler.accept(document, null);
+                return null;
+            }
+        } catch (Exception e) {
+            handler.accept(null, e);
+            return null;
+        }
+        String targetIndex = key.targetIndex();
+        Unavailable unavailable = searchable(key);
+        // a document this node checked counts as searchable once the target's refresh_interval (and a margin) has passed
+        long refresh = mappedMaxDistance.refreshMillis(targetIndex);
+        long horizon = refresh < 0 ? Long.MAX_VALUE : refresh + REFRESH_MARGIN_MILLIS;
+        RecentFingerprints window = windows.window(
+            targetIndex,
+            options.indexField(),
+            key.algorithm(),
+            key.maxDistance(),
+            options.windowSize(),
+            options.windowTtl().millis()
+        );
+        RecentFingerprints.Result recent = window.checkAndAdd(key.fingerprint(), key.id(), batch.token, horizon);
+        Outcome fromWindow = Outcome.recent(recent.match(), targetIndex);
+        Unavailable gap = null;
+        RecentFingerprints set = batch.set(targetIndex, key.maxDistance(), key.algorithm());
+        if (set != null) {
+            boolean exhaustive = set.overflowed() == false; // every earlier document of the batch is in the set
+            Outcome fromBulk = Outcome.recent(set.checkAndKeep(recent.added()), targetIndex);
+            if (fromBulk != null && (fromWindow == null || fromBulk.distance() < fromWindow.distance())) {
+                fromWindow = fromBulk;
+            }
+            if (exhaustive == false) {
+                gap = new Unavailable(
+                    "the bulk request's " + batch.size + " documents could not all be compared with each other: the [near_duplicate] "
+                        + "breaker refused memory for the fingerprints of the earlier ones after " + set.size() + " documents",
+                    RestStatus.TOO_MANY_REQUESTS
+                );
+            }
+        }
+        long checked = recent.added().addedMillis;
+        if (gap == null && recent.staleUntil() > checked) {
+            gap = new Unavailable(
+                "the search may not see documents this node checked recently: its recent window (window_size " + options.windowSize()
+                    + ", window_ttl " + options.windowTtl() + ") let go of " + window.lostEntries()
+                    + " document(s) before they could be searchable ("
+                    + (recent.staleUntil() == Long.MAX_VALUE
+                        ? "never: refresh_interval of [" + targetIndex + "] is -1"
+                        : "for another " + TimeValue.timeValueMillis(recent.staleUntil() - checked) + ": the refresh_interval of ["
+                            + targetIndex + "] and " + REFRESH_MARGIN_MILLIS + " ms after their check")
+                    + ")",
+                RestStatus.SERVICE_UNAVAILABLE,
+                false
+            );
+        }
+        return new Lookup(document, key, recent, fromWindow, unavailable, gap, handler, output);
+    }
+
+    /** The document's fingerprint, algorithm, target and k; null when the field is missing and {@code ignore_missing}. */
+    private Lookup.Key read(IngestDocument document) {
+        String field = options.field();
+        Object value = document.getFieldValue(field, Object.class, true);
+        if (value == null) {
+            if (options.ignoreMissing()) {
+                return null;
+            }
+            throw new IllegalArgumentException("field [" + field + "] is missing, cannot check for near-duplicates");
+        }
+        String algorithm;
+        if (value instanceof Map<?, ?> map) {
+            Object made = map.get(SimHashMethod.ALGORITHM_KEY);
+            algorithm = made == null ? null : made.toString();
+            value = map.get(SimHashMethod.FINGERPRINT_KEY);
+            if (value == null) {
+                throw new IllegalArgumentException("field [" + field + "] has no [" + SimHashMethod.FINGERPRINT_KEY + "]");
+            }
+        } else {
+            algorithm = null; // a bare fingerprint: its algorithm is unknown, assumed to be the field's
+        }
+        long fingerprint = FingerprintValues.parse(value);
+        String targetIndex = options.index() != null
+            ? options.index()
+            : document.getFieldValue(IngestDocument.Metadata.INDEX.getFieldName(), String.class);
+        String id = document.getFieldValue(IngestDocument.Metadata.ID.getFieldName(), String.class, true);
+        int maxDistance = MaxDistance.orField(options.maxDistance(), mappedMaxDistance.of(targetIndex, options.indexField()));
+        RecentFingerprints.checkMaxDistance(maxDistance);
+        return new Lookup.Key(fingerprint, algorithm, targetIndex, id, maxDistance);
+    }
+
+    /** Null when the target can be searched; otherwise why not (closed, or mapped with another algorithm). */
+    private Unavailable searchable(Lookup.Key key) {
+        String targetIndex = key.targetIndex();
+        if (mappedMaxDistance.closed(targetIndex)) {
+            return new Unavailable("target index [" + targetIndex + "] is closed", RestStatus.BAD_REQUEST);
+        }
+        if (key.algorithm() != null) {
+            Set<String> mapped = mappedMaxDistance.algorithms(targetIndex, options.indexField());
+            if (mapped.isEmpty() == false && mapped.contains(key.algorithm()) == false) {
+                return new Unavailable(
+                    "the fingerprint was made with algorithm [" + key.algorithm() + "] but field [" + options.indexField() + "] of ["
+                        + targetIndex + "] is mapped with algorithm " + mapped + "; fingerprints made differently cannot be compared",
+                    RestStatus.BAD_REQUEST
+                );
+            }
+        }
+        return null;
+    }
+}

@@ -117,6 +117,11 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
         this.input = new ProbeInput(in);
     }
 
+    /** The method this probe is of. */
+    final Method<V, P> method() {
+        return method;
+    }
+
     @Override
     public final void writeTo(StreamOutput out) throws IOException {
         method.write(out, value);

@@ -183,6 +183,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         );
     }
 
+    /** As the queries: the engine signs or fingerprints a text probe once, on the coordinating node. */
     @Override
     public List<RescorerSpec<?>> getRescorers() {
         return List.of(
@@ -191,7 +192,11 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
                 in -> new NearDuplicateRescorerBuilder(in).engine(engine),
                 parser -> NearDuplicateRescorerBuilder.fromXContent(parser).engine(engine)
             ),
-            new RescorerSpec<>(MinHashRescorerBuilder.NAME, MinHashRescorerBuilder::new, MinHashRescorerBuilder::fromXContent)
+            new RescorerSpec<>(
+                MinHashRescorerBuilder.NAME,
+                in -> new MinHashRescorerBuilder(in).engine(engine),
+                parser -> MinHashRescorerBuilder.fromXContent(parser).engine(engine)
+            )
         );
     }
 

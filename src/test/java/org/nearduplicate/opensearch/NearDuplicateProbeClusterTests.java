@@ -10,10 +10,16 @@ import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorerBuilder;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.common.xcontent.XContentType;
+import org.opensearch.common.xcontent.json.JsonXContent;
+import org.opensearch.core.xcontent.DeprecationHandler;
+import org.opensearch.core.xcontent.NamedXContentRegistry;
+import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.plugins.PluginsService;
 import org.opensearch.search.SearchHit;
+import org.opensearch.search.builder.SearchSourceBuilder;
 import org.opensearch.test.OpenSearchIntegTestCase;
 import org.opensearch.test.OpenSearchIntegTestCase.ClusterScope;
 import org.opensearch.test.OpenSearchIntegTestCase.Scope;
@@ -134,6 +140,44 @@ public class NearDuplicateProbeClusterTests extends OpenSearchIntegTestCase {
         assertEquals(Set.of("once-a/page", "mixed/page"), ids(response));
         long perShard = probesFingerprinted() - before;
         assertTrue("at least once per shard of both indices: " + perShard, perShard >= shards + 2);
+    }
+
+    /**
+     * The {@code minhash_similar} rescorer, parsed from JSON by the node (so with the engine the plugin registers it
+     * with), signs a text probe once on the coordinating node, as the query does, instead of once per shard.
+     */
+    public void testMinHashRescorerSignsTextProbeOncePerSearch() throws Exception {
+        int shards = randomIntBetween(3, 6);
+        Settings settings = Settings.builder().put("index.number_of_shards", shards).put("index.number_of_replicas", 0).build();
+        assertAcked(prepareCreate("rescored").setSettings(settings).setMapping("mh", "type=minhash"));
+        ensureGreen("rescored");
+        String pipeline = "{\"processors\": [{\"minhash\": {\"field\": \"content\", \"target_field\": \"mh\"}}]}";
+        client().admin()
+            .cluster()
+            .preparePutPipeline("sign-rescored", new org.opensearch.core.common.bytes.BytesArray(pipeline), XContentType.JSON)
+            .get();
+        client().prepareIndex("rescored").setId("page").setSource("content", PAGE).setPipeline("sign-rescored").get();
+        client().prepareIndex("rescored").setId("other").setSource("content", OTHER).setPipeline("sign-rescored").get();
+        refresh("rescored");
+
+        String node = randomFrom(internalCluster().getNodeNames());
+        String json = "{\"query\": {\"match_all\": {}}, \"rescore\": {\"window_size\": 10, \"minhash_similar\": "
+            + "{\"field\": \"mh\", \"text\": \"" + PAGE + "\"}}}";
+        SearchSourceBuilder source;
+        try (
+            XContentParser parser = JsonXContent.jsonXContent.createParser(
+                internalCluster().getInstance(NamedXContentRegistry.class, node),
+                DeprecationHandler.THROW_UNSUPPORTED_OPERATION,
+                json
+            )
+        ) {
+            source = SearchSourceBuilder.fromXContent(parser);
+        }
+        long before = probesFingerprinted();
+        SearchResponse response = internalCluster().client(node).prepareSearch("rescored").setSource(source).get();
+        assertEquals(Set.of("rescored/page", "rescored/other"), ids(response));
+        assertEquals("the rescorer's probe", "page", response.getHits().getAt(0).getId());
+        assertEquals("one signature for all " + shards + " shards", 1, probesFingerprinted() - before);
     }
 
     /** Two algorithm ids a mapping can name. */

@@ -1,98 +1,153 @@
 package org.nearduplicate.opensearch.index.query;
 
 import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.opensearch.core.ParseField;
-import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
-import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
 
 import java.io.IOException;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * What a {@code minhash_similar} query or rescorer compares against: exactly one of a base64 {@code signature}
  * (optionally with the {@code algorithm} that made it, which must then equal the field's), a {@code like} document
  * (resolved to its stored signature during rewrite), a {@code text} or an {@code html} (signed with the field's
- * algorithm by the node's engine, through the field type).
+ * algorithm, once on the coordinating node or else by each shard's field type). The MinHash {@link Probe.Method}:
+ * everything else is {@link Probe}'s.
  */
-public final class MinHashProbe implements Writeable {
+public final class MinHashProbe extends Probe<String, MinHashProbe> {
     public static final ParseField SIGNATURE_FIELD = new ParseField("signature");
     public static final ParseField ALGORITHM_FIELD = ProbeInput.ALGORITHM_FIELD;
     public static final ParseField LIKE_FIELD = ProbeInput.LIKE_FIELD;
     public static final ParseField TEXT_FIELD = ProbeInput.TEXT_FIELD;
     public static final ParseField HTML_FIELD = ProbeInput.HTML_FIELD;
 
-    private final String signature;
-    private final ProbeInput input;
+    /** The value is the base64 signature as given (the shard decodes it against the field's length). */
+    private static final Method<String, MinHashProbe> METHOD = new Method<>() {
+        @Override
+        public MinHashProbe create(String signature, ProbeInput input) {
+            return new MinHashProbe(signature, input);
+        }
 
-    private MinHashProbe(String signature, ProbeInput input) {
-        input.validate(signature != null ? 1 : 0, SIGNATURE_FIELD.getPreferredName());
-        if (signature != null) {
+        @Override
+        public String[] valueKeys() {
+            return new String[] { SIGNATURE_FIELD.getPreferredName() };
+        }
+
+        @Override
+        public int givenKeys(String signature) {
+            return 1;
+        }
+
+        @Override
+        public void check(String signature) {
             MinHashSignatures.fromBase64(signature); // fails early on malformed input
         }
-        this.signature = signature;
-        this.input = input;
+
+        @Override
+        public String read(StreamInput in) throws IOException {
+            return in.readOptionalString();
+        }
+
+        @Override
+        public void write(StreamOutput out, String signature) throws IOException {
+            out.writeOptionalString(signature);
+        }
+
+        @Override
+        public void toXContent(XContentBuilder builder, String signature) throws IOException {
+            builder.field(SIGNATURE_FIELD.getPreferredName(), signature);
+        }
+
+        @Override
+        public ValueParser<String> parser() {
+            return new ValueParser<>() {
+                private String signature;
+
+                @Override
+                public boolean parse(String name, XContentParser parser) throws IOException {
+                    if (SIGNATURE_FIELD.match(name, parser.getDeprecationHandler())) {
+                        signature = ProbeInput.Parser.string(name, parser);
+                        return true;
+                    }
+                    return false;
+                }
+
+                @Override
+                public String value() {
+                    return signature;
+                }
+            };
+        }
+
+        @Override
+        public String describe(String signature) {
+            return "signature[" + signature.length() + " chars]";
+        }
+
+        @Override
+        public String fieldType() {
+            return MinHashFieldMapper.CONTENT_TYPE;
+        }
+
+        @Override
+        public String sketch(NearDuplicateEngine engine, String algorithm, String content, NearDuplicateEngine.ProbeContent type) {
+            return MinHashSignatures.toBase64(engine.minHashProbe(algorithm, content, type));
+        }
+
+        @Override
+        public String storedValueKey() {
+            return MinHashFieldMapper.OBJECT_SIGNATURE;
+        }
+
+        @Override
+        public String storedAlgorithmKey() {
+            return MinHashFieldMapper.OBJECT_ALGORITHM;
+        }
+
+        /** A base64 string (decoded by {@link #check}). */
+        @Override
+        public String stored(String what, String field, Object value) {
+            if ((value instanceof String) == false) {
+                throw new IllegalArgumentException(what + " has no base64 signature in field [" + field + "], got [" + value + "]");
+            }
+            return (String) value;
+        }
+    };
+
+    private MinHashProbe(String signature, ProbeInput input) {
+        super(METHOD, signature, input);
+    }
+
+    public MinHashProbe(StreamInput in) throws IOException {
+        super(METHOD, in);
     }
 
     /** A base64 signature made with {@code algorithm} (null: unknown, assumed to match the field). */
     public static MinHashProbe signature(String base64, String algorithm) {
-        return new MinHashProbe(Objects.requireNonNull(base64), new ProbeInput(algorithm, null, null, null));
+        return new MinHashProbe(Objects.requireNonNull(base64), ProbeInput.given(algorithm));
     }
 
     public static MinHashProbe like(String index, String id, String routing) {
-        return new MinHashProbe(null, new ProbeInput(null, new LikeDocument(index, id, routing), null, null));
+        return new MinHashProbe(null, ProbeInput.like(index, id, routing));
     }
 
     public static MinHashProbe text(String text) {
-        return new MinHashProbe(null, new ProbeInput(null, null, Objects.requireNonNull(text), null));
+        return new MinHashProbe(null, ProbeInput.text(text));
     }
 
     public static MinHashProbe html(String html) {
-        return new MinHashProbe(null, new ProbeInput(null, null, null, Objects.requireNonNull(html)));
-    }
-
-    public MinHashProbe(StreamInput in) throws IOException {
-        this.signature = in.readOptionalString();
-        this.input = new ProbeInput(in);
-    }
-
-    @Override
-    public void writeTo(StreamOutput out) throws IOException {
-        out.writeOptionalString(signature);
-        input.writeTo(out);
+        return new MinHashProbe(null, ProbeInput.html(html));
     }
 
     public String signature() {
-        return signature;
-    }
-
-    public String algorithm() {
-        return input.algorithm;
-    }
-
-    public LikeDocument like() {
-        return input.like;
-    }
-
-    public String text() {
-        return input.text;
-    }
-
-    public String html() {
-        return input.html;
-    }
-
-    /** True while the probe is a {@code like} document that still has to be fetched. */
-    public boolean needsFetch() {
-        return input.like != null;
+        return value;
     }
 
     /**
@@ -112,89 +167,16 @@ public final class MinHashProbe implements Writeable {
      * @throws QueryShardException if the probe was made differently or cannot be signed
      */
     public int[] resolve(QueryShardContext context, String owner, MinHashFieldMapper.MinHashFieldType fieldType) {
-        if (input.like != null) {
-            throw new IllegalStateException("[like] probe must be fetched (rewritten) before the query is built");
-        }
-        try {
-            if (signature != null) {
-                input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe signature was", "signatures");
-                return MinHashFieldMapper.parseSignature(signature, fieldType.hashes());
-            }
-            return input.sketch(fieldType::probeSignature);
-        } catch (IllegalArgumentException e) {
-            throw new QueryShardException(context, owner + " " + e.getMessage(), e);
-        }
-    }
-
-    /** For a {@code like} probe: the document's signature probe once fetched during the rewrite (null until then). */
-    public Supplier<MinHashProbe> fetchOnRewrite(QueryRewriteContext context, String field) {
-        assert input.like != null;
-        return input.like.fetchOnRewrite(context, field, (what, value) -> fromSourceValue(what, field, value));
-    }
-
-    /** A signature probe of a {@code like} document's value: a base64 string or the processor's {@code {"signature", "algorithm"}}. */
-    static MinHashProbe fromSourceValue(String what, String field, Object value) {
-        ProbeInput.SourceValue stored = ProbeInput.SourceValue.of(
-            what,
-            field,
-            value,
-            MinHashFieldMapper.OBJECT_SIGNATURE,
-            MinHashFieldMapper.OBJECT_ALGORITHM
-        );
-        if ((stored.value() instanceof String) == false) {
-            throw new IllegalArgumentException(what + " has no base64 signature in field [" + field + "], got [" + stored.value() + "]");
-        }
-        String base64 = (String) stored.value();
-        try {
-            return signature(base64, stored.algorithm());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(what + " has an invalid value in field [" + field + "]: " + e.getMessage(), e);
-        }
-    }
-
-    /** Writes the probe's keys into the enclosing object. */
-    public void toXContentFields(XContentBuilder builder) throws IOException {
-        if (signature != null) {
-            builder.field(SIGNATURE_FIELD.getPreferredName(), signature);
-        }
-        input.toXContentFields(builder);
+        return resolve(context, owner, signature -> {
+            input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe signature was", "signatures");
+            return MinHashFieldMapper.parseSignature(signature, fieldType.hashes());
+        }, fieldType::probeSignature);
     }
 
     /** Collects probe keys while an enclosing object is parsed. */
-    public static final class Parser {
-        private String signature;
-        private final ProbeInput.Parser input = new ProbeInput.Parser();
-
-        /** Consumes the value of {@code name} if it belongs to the probe; the parser is on the value's first token. */
-        public boolean parse(String name, XContentParser parser) throws IOException {
-            if (SIGNATURE_FIELD.match(name, parser.getDeprecationHandler())) {
-                signature = ProbeInput.Parser.string(name, parser);
-                return true;
-            }
-            return input.parse(name, parser);
+    public static final class Parser extends Probe.Parser<String, MinHashProbe> {
+        public Parser() {
+            super(METHOD);
         }
-
-        public MinHashProbe build(XContentParser parser, String owner) {
-            try {
-                return new MinHashProbe(signature, input.build());
-            } catch (IllegalArgumentException e) {
-                throw new ParsingException(parser.getTokenLocation(), "[" + owner + "] " + e.getMessage());
-            }
-        }
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof MinHashProbe that && Objects.equals(signature, that.signature) && input.equals(that.input);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(signature, input);
-    }
-
-    @Override
-    public String toString() {
-        return signature != null ? "signature[" + signature.length() + " chars]" + input.describeAlgorithm() : input.describe();
     }
 }

@@ -1,6 +1,5 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.core.sketch.MinHashSignatures;
 import org.nearduplicate.opensearch.common.OptionValues;
 import org.nearduplicate.lucene.MinHashQuery;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
@@ -22,8 +21,6 @@ import org.opensearch.index.query.QueryShardException;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * {@code minhash_similar}: documents whose {@code minhash} signature has estimated Jaccard similarity ≥
@@ -59,30 +56,23 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
     }
 
     private final String fieldName;
-    private final MinHashProbe probe;
-    private final Supplier<MinHashProbe> fetchedProbe;
+    private final ProbeRewrite<MinHashProbe> probe;
     private double minSimilarity = DEFAULT_MIN_SIMILARITY;
     private Candidates candidates = Candidates.LSH;
     private boolean ignoreUnmapped = false;
     /** The node's engine, where the query was parsed or received: signs a text probe once on the coordinator; not sent. */
     private NearDuplicateEngine engine;
-    /** Until the coordinator's lookup completes: the signed probe and its algorithm, or empty when left to the shards; not sent. */
-    private Supplier<Optional<String[]>> coordinatorSignature;
-    /** True once the coordinator left a text probe to the shards (several algorithms); not sent. */
-    private boolean contentProbeLeftToShards;
 
     public MinHashQueryBuilder(String fieldName, MinHashProbe probe) {
         if (fieldName == null || fieldName.isEmpty()) throw new IllegalArgumentException("[" + NAME + "] requires [field]");
         this.fieldName = fieldName;
-        this.probe = Objects.requireNonNull(probe, "probe");
-        this.fetchedProbe = null;
+        this.probe = ProbeRewrite.of(Objects.requireNonNull(probe, "probe"));
     }
 
-    /** The builder that waits for its {@code like} document, or the one that got it (see {@link #doRewrite}). */
-    private MinHashQueryBuilder(MinHashQueryBuilder original, MinHashProbe probe, Supplier<MinHashProbe> fetchedProbe) {
+    /** A copy with the next step of the probe's rewrite (see {@link #doRewrite}). */
+    private MinHashQueryBuilder(MinHashQueryBuilder original, ProbeRewrite<MinHashProbe> probe) {
         this.fieldName = original.fieldName;
         this.probe = probe;
-        this.fetchedProbe = fetchedProbe;
         this.minSimilarity = original.minSimilarity;
         this.candidates = original.candidates;
         this.ignoreUnmapped = original.ignoreUnmapped;
@@ -94,8 +84,7 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
     public MinHashQueryBuilder(StreamInput in) throws IOException {
         super(in);
         fieldName = in.readString();
-        probe = new MinHashProbe(in);
-        fetchedProbe = null;
+        probe = ProbeRewrite.of(new MinHashProbe(in));
         minSimilarity = in.readDouble();
         candidates = in.readEnum(Candidates.class);
         ignoreUnmapped = in.readBoolean();
@@ -103,11 +92,11 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
 
     @Override
     protected void doWriteTo(StreamOutput out) throws IOException {
-        if (fetchedProbe != null || coordinatorSignature != null) {
+        if (probe.isPending()) {
             throw new IllegalStateException("[" + NAME + "] probe not resolved yet; the query must be rewritten before it is sent");
         }
         out.writeString(fieldName);
-        probe.writeTo(out);
+        probe.probe().writeTo(out);
         out.writeDouble(minSimilarity);
         out.writeEnum(candidates);
         out.writeBoolean(ignoreUnmapped);
@@ -147,7 +136,7 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
     }
 
     public MinHashProbe probe() {
-        return probe;
+        return probe.probe();
     }
 
     @Override
@@ -159,7 +148,7 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
     protected void doXContent(XContentBuilder builder, Params params) throws IOException {
         builder.startObject(NAME);
         builder.field(FIELD.getPreferredName(), fieldName);
-        probe.toXContentFields(builder);
+        probe.probe().toXContentFields(builder);
         builder.field(MIN_SIMILARITY.getPreferredName(), minSimilarity);
         builder.field(CANDIDATES.getPreferredName(), candidates.name().toLowerCase(Locale.ROOT));
         builder.field(IGNORE_UNMAPPED.getPreferredName(), ignoreUnmapped);
@@ -226,57 +215,13 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
 
     @Override
     protected QueryBuilder doRewrite(QueryRewriteContext queryRewriteContext) throws IOException {
-        if (fetchedProbe != null) {
-            MinHashProbe fetched = fetchedProbe.get();
-            return fetched == null ? this : new MinHashQueryBuilder(this, fetched, null);
-        }
-        if (probe.needsFetch()) {
-            return new MinHashQueryBuilder(this, probe, probe.fetchOnRewrite(queryRewriteContext, fieldName));
-        }
-        return signOnCoordinator(queryRewriteContext);
-    }
-
-    /**
-     * A text probe is signed once, on the coordinating node, when the searched indices map the field with one
-     * algorithm (see {@link CoordinatorFingerprinting}); otherwise each shard signs it with its own mapping.
-     */
-    private QueryBuilder signOnCoordinator(QueryRewriteContext context) {
-        if (coordinatorSignature != null) {
-            Optional<String[]> known = coordinatorSignature.get();
-            if (known == null) return this;
-            MinHashQueryBuilder next = new MinHashQueryBuilder(
-                this,
-                known.isPresent() ? MinHashProbe.signature(known.get()[0], known.get()[1]) : probe,
-                null
-            );
-            next.contentProbeLeftToShards = known.isPresent() == false;
-            return next;
-        }
-        String content = probe.text() != null ? probe.text() : probe.html();
-        if (content == null || contentProbeLeftToShards) {
-            return this;
-        }
-        NearDuplicateEngine.ProbeContent type = probe.html() != null ? NearDuplicateEngine.ProbeContent.HTML : NearDuplicateEngine.ProbeContent.TEXT;
-        NearDuplicateEngine signer = engine;
-        Supplier<Optional<String[]>> outcome = CoordinatorFingerprinting.register(
-            context,
-            fieldName,
-            MinHashFieldMapper.CONTENT_TYPE,
-            signer,
-            "[" + NAME + "]",
-            algorithm -> new String[] { MinHashSignatures.toBase64(signer.minHashProbe(algorithm, content, type)), algorithm }
-        );
-        if (outcome == null) {
-            return this;
-        }
-        MinHashQueryBuilder waiting = new MinHashQueryBuilder(this, probe, null);
-        waiting.coordinatorSignature = outcome;
-        return waiting;
+        ProbeRewrite<MinHashProbe> next = probe.rewrite(queryRewriteContext, fieldName, engine, "[" + NAME + "]");
+        return next == probe ? this : new MinHashQueryBuilder(this, next);
     }
 
     @Override
     protected Query doToQuery(QueryShardContext context) throws IOException {
-        if (fetchedProbe != null || probe.needsFetch() || coordinatorSignature != null) {
+        if (probe.mustRewrite()) {
             throw new IllegalStateException("[" + NAME + "] query must be rewritten first to resolve its probe");
         }
         MinHashFieldMapper.MinHashFieldType ft = MinHashProbe.minHashField(context, fieldName, "[" + NAME + "]");
@@ -284,19 +229,18 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
             if (ignoreUnmapped) return new MatchNoDocsQuery("[" + NAME + "] field [" + fieldName + "] is not mapped");
             throw new QueryShardException(context, "[" + NAME + "] failed to find field [" + fieldName + "]; set [ignore_unmapped] to match nothing instead");
         }
-        int[] signature = probe.resolve(context, "[" + NAME + "]", ft);
+        int[] signature = probe.probe().resolve(context, "[" + NAME + "]", ft);
         return new MinHashQuery(ft.name(), signature, minSimilarity, ft.lsh(), candidates == Candidates.SCAN);
     }
 
     @Override
     protected boolean doEquals(MinHashQueryBuilder o) {
-        return fieldName.equals(o.fieldName) && probe.equals(o.probe) && Objects.equals(fetchedProbe, o.fetchedProbe)
-            && Objects.equals(coordinatorSignature, o.coordinatorSignature)
+        return fieldName.equals(o.fieldName) && probe.equals(o.probe)
             && minSimilarity == o.minSimilarity && candidates == o.candidates && ignoreUnmapped == o.ignoreUnmapped;
     }
 
     @Override
     protected int doHashCode() {
-        return Objects.hash(fieldName, probe, fetchedProbe, coordinatorSignature, minSimilarity, candidates, ignoreUnmapped);
+        return Objects.hash(fieldName, probe, minSimilarity, candidates, ignoreUnmapped);
     }
 }

@@ -1,32 +1,32 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.opensearch.index.query.QueryRewriteContext;
-import org.opensearch.index.query.QueryShardContext;
-import org.opensearch.index.query.QueryShardException;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
-import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.index.query.QueryShardException;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
- * What a {@code near_duplicate} query or rescorer compares against: exactly one of a {@code fingerprint}, a
- * {@code like} document (resolved to its fingerprint during rewrite), a {@code text} or an {@code html} (fingerprinted
- * with the field's algorithm by the node's engine, through the field type). An optional {@code algorithm} names how a
- * given fingerprint was made; it must then equal the field's mapping.
+ * What a {@code near_duplicate} query or rescorer compares against: exactly one of a {@code fingerprint} (or several
+ * {@code fingerprints}, the query only), a {@code like} document (resolved to its fingerprint during rewrite), a
+ * {@code text} or an {@code html} (fingerprinted with the field's algorithm, once on the coordinating node or else by
+ * each shard's field type). An optional {@code algorithm} names how a given fingerprint was made; it must then equal
+ * the field's mapping. The SimHash {@link Probe.Method}: everything else is {@link Probe}'s.
  */
-public final class NearDuplicateProbe implements Writeable {
+public final class NearDuplicateProbe extends Probe<NearDuplicateProbe.Given, NearDuplicateProbe> {
     public static final ParseField FINGERPRINT_FIELD = new ParseField("fingerprint");
     public static final ParseField FINGERPRINTS_FIELD = new ParseField("fingerprints");
     public static final ParseField ALGORITHM_FIELD = ProbeInput.ALGORITHM_FIELD;
@@ -34,23 +34,165 @@ public final class NearDuplicateProbe implements Writeable {
     public static final ParseField TEXT_FIELD = ProbeInput.TEXT_FIELD;
     public static final ParseField HTML_FIELD = ProbeInput.HTML_FIELD;
 
-    private final Long fingerprint;
-    /** Several fingerprints: documents within k of any of them (the query only; {@code near_duplicate_check} batches). */
-    private final long[] fingerprints;
-    private final ProbeInput input;
-
-    private NearDuplicateProbe(Long fingerprint, long[] fingerprints, ProbeInput input) {
-        input.validate(
-            (fingerprint != null ? 1 : 0) + (fingerprints != null ? 1 : 0),
-            FINGERPRINT_FIELD.getPreferredName(),
-            FINGERPRINTS_FIELD.getPreferredName()
-        );
-        if (fingerprints != null && fingerprints.length == 0) {
-            throw new IllegalArgumentException("[fingerprints] must not be empty");
+    /**
+     * The given value: one {@code fingerprint}, or several {@code fingerprints} (documents within k of any of them; the
+     * query only, for {@code near_duplicate_check}'s batches). The parser may collect both, which the probe refuses.
+     */
+    record Given(Long fingerprint, long[] fingerprints) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Given that
+                && Objects.equals(fingerprint, that.fingerprint)
+                && Arrays.equals(fingerprints, that.fingerprints);
         }
-        this.fingerprint = fingerprint;
-        this.fingerprints = fingerprints;
-        this.input = input;
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(fingerprint, Arrays.hashCode(fingerprints));
+        }
+
+        @Override
+        public String toString() {
+            return fingerprint != null ? Fingerprints.toHex(fingerprint) : fingerprints.length + " fingerprints";
+        }
+    }
+
+    private static final Method<Given, NearDuplicateProbe> METHOD = new Method<>() {
+        @Override
+        public NearDuplicateProbe create(Given value, ProbeInput input) {
+            return new NearDuplicateProbe(value, input);
+        }
+
+        @Override
+        public String[] valueKeys() {
+            return new String[] { FINGERPRINT_FIELD.getPreferredName(), FINGERPRINTS_FIELD.getPreferredName() };
+        }
+
+        @Override
+        public int givenKeys(Given value) {
+            return (value.fingerprint != null ? 1 : 0) + (value.fingerprints != null ? 1 : 0);
+        }
+
+        @Override
+        public void check(Given value) {
+            if (value.fingerprints != null && value.fingerprints.length == 0) {
+                throw new IllegalArgumentException("[fingerprints] must not be empty");
+            }
+        }
+
+        @Override
+        public Given read(StreamInput in) throws IOException {
+            Long fingerprint = in.readOptionalLong();
+            long[] fingerprints = in.readBoolean() ? in.readLongArray() : null;
+            return fingerprint == null && fingerprints == null ? null : new Given(fingerprint, fingerprints);
+        }
+
+        @Override
+        public void write(StreamOutput out, Given value) throws IOException {
+            out.writeOptionalLong(value == null ? null : value.fingerprint);
+            long[] fingerprints = value == null ? null : value.fingerprints;
+            out.writeBoolean(fingerprints != null);
+            if (fingerprints != null) {
+                out.writeLongArray(fingerprints);
+            }
+        }
+
+        @Override
+        public void toXContent(XContentBuilder builder, Given value) throws IOException {
+            if (value.fingerprint != null) {
+                builder.field(FINGERPRINT_FIELD.getPreferredName(), Fingerprints.toHex(value.fingerprint));
+            }
+            if (value.fingerprints != null) {
+                builder.startArray(FINGERPRINTS_FIELD.getPreferredName());
+                for (long f : value.fingerprints) {
+                    builder.value(Fingerprints.toHex(f));
+                }
+                builder.endArray();
+            }
+        }
+
+        @Override
+        public ValueParser<Given> parser() {
+            return new ValueParser<>() {
+                private Long fingerprint;
+                private long[] fingerprints;
+
+                @Override
+                public boolean parse(String name, XContentParser parser) throws IOException {
+                    if (FINGERPRINT_FIELD.match(name, parser.getDeprecationHandler())) {
+                        fingerprint = parseToken(parser, "[fingerprint]: ");
+                    } else if (FINGERPRINTS_FIELD.match(name, parser.getDeprecationHandler())) {
+                        if (parser.currentToken() != XContentParser.Token.START_ARRAY) {
+                            throw new ParsingException(parser.getTokenLocation(), "[fingerprints] must be an array of fingerprints");
+                        }
+                        List<Long> values = new ArrayList<>();
+                        while (parser.nextToken() != XContentParser.Token.END_ARRAY) {
+                            values.add(parseToken(parser, "[fingerprints]: "));
+                        }
+                        fingerprints = values.stream().mapToLong(Long::longValue).toArray();
+                    } else {
+                        return false;
+                    }
+                    return true;
+                }
+
+                @Override
+                public Given value() {
+                    return fingerprint == null && fingerprints == null ? null : new Given(fingerprint, fingerprints);
+                }
+            };
+        }
+
+        @Override
+        public String describe(Given value) {
+            return value.toString();
+        }
+
+        @Override
+        public String fieldType() {
+            return SimHashFieldMapper.CONTENT_TYPE;
+        }
+
+        @Override
+        public Given sketch(NearDuplicateEngine engine, String algorithm, String content, NearDuplicateEngine.ProbeContent type) {
+            return new Given(engine.simHashProbe(algorithm, content, type), null);
+        }
+
+        @Override
+        public String storedValueKey() {
+            return SimHashFieldMapper.OBJECT_FINGERPRINT;
+        }
+
+        @Override
+        public String storedAlgorithmKey() {
+            return SimHashFieldMapper.OBJECT_ALGORITHM;
+        }
+
+        /** A fingerprint string or number. */
+        @Override
+        public Given stored(String what, String field, Object value) {
+            try {
+                return new Given(FingerprintValues.parse(value), null);
+            } catch (IllegalArgumentException e) {
+                throw invalidStoredValue(what, field, e);
+            }
+        }
+    };
+
+    private static long parseToken(XContentParser parser, String prefix) throws IOException {
+        try {
+            return FingerprintValues.parseToken(parser);
+        } catch (IllegalArgumentException e) {
+            throw new ParsingException(parser.getTokenLocation(), prefix + e.getMessage(), e);
+        }
+    }
+
+    private NearDuplicateProbe(Given value, ProbeInput input) {
+        super(METHOD, value, input);
+    }
+
+    public NearDuplicateProbe(StreamInput in) throws IOException {
+        super(METHOD, in);
     }
 
     public static NearDuplicateProbe fingerprint(long fingerprint) {
@@ -59,7 +201,7 @@ public final class NearDuplicateProbe implements Writeable {
 
     /** A fingerprint that was made with {@code algorithm} (null: unknown, assumed to match the field). */
     public static NearDuplicateProbe fingerprint(long fingerprint, String algorithm) {
-        return new NearDuplicateProbe(fingerprint, null, new ProbeInput(algorithm, null, null, null));
+        return new NearDuplicateProbe(new Given(fingerprint, null), ProbeInput.given(algorithm));
     }
 
     /** Documents within k of any of {@code fingerprints}; the {@code near_duplicate} query only (not the rescorer). */
@@ -69,60 +211,23 @@ public final class NearDuplicateProbe implements Writeable {
 
     /** As {@link #fingerprints(long[])}, made with {@code algorithm} (null: unknown, assumed to match the field). */
     public static NearDuplicateProbe fingerprints(long[] fingerprints, String algorithm) {
-        return new NearDuplicateProbe(null, fingerprints.clone(), new ProbeInput(algorithm, null, null, null));
+        return new NearDuplicateProbe(new Given(null, fingerprints.clone()), ProbeInput.given(algorithm));
     }
 
     public static NearDuplicateProbe like(String index, String id, String routing) {
-        return new NearDuplicateProbe(null, null, new ProbeInput(null, new LikeDocument(index, id, routing), null, null));
+        return new NearDuplicateProbe(null, ProbeInput.like(index, id, routing));
     }
 
     public static NearDuplicateProbe text(String text) {
-        return new NearDuplicateProbe(null, null, new ProbeInput(null, null, Objects.requireNonNull(text), null));
+        return new NearDuplicateProbe(null, ProbeInput.text(text));
     }
 
     public static NearDuplicateProbe html(String html) {
-        return new NearDuplicateProbe(null, null, new ProbeInput(null, null, null, Objects.requireNonNull(html)));
-    }
-
-    public NearDuplicateProbe(StreamInput in) throws IOException {
-        this.fingerprint = in.readOptionalLong();
-        this.fingerprints = in.readBoolean() ? in.readLongArray() : null;
-        this.input = new ProbeInput(in);
-    }
-
-    @Override
-    public void writeTo(StreamOutput out) throws IOException {
-        out.writeOptionalLong(fingerprint);
-        out.writeBoolean(fingerprints != null);
-        if (fingerprints != null) {
-            out.writeLongArray(fingerprints);
-        }
-        input.writeTo(out);
+        return new NearDuplicateProbe(null, ProbeInput.html(html));
     }
 
     public Long fingerprint() {
-        return fingerprint;
-    }
-
-    public String algorithm() {
-        return input.algorithm;
-    }
-
-    public LikeDocument like() {
-        return input.like;
-    }
-
-    public String text() {
-        return input.text;
-    }
-
-    public String html() {
-        return input.html;
-    }
-
-    /** True while the probe is a {@code like} document that still has to be fetched. */
-    public boolean needsFetch() {
-        return input.like != null;
+        return value == null ? null : value.fingerprint;
     }
 
     /**
@@ -143,21 +248,15 @@ public final class NearDuplicateProbe implements Writeable {
      * @throws QueryShardException if the probe was made with another algorithm or cannot be fingerprinted
      */
     public long resolve(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
-        if (input.like != null) {
-            throw new IllegalStateException("[like] probe must be fetched (rewritten) before the query is built");
-        }
-        try {
-            if (fingerprints != null) {
-                throw new IllegalArgumentException("[fingerprints] (several probes) is supported by the query only; give one [fingerprint]");
+        return resolve(context, owner, given -> {
+            if (given.fingerprints != null) {
+                throw new IllegalArgumentException(
+                    "[fingerprints] (several probes) is supported by the query only; give one [fingerprint]"
+                );
             }
-            if (fingerprint != null) {
-                input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprint was", "fingerprints");
-                return fingerprint;
-            }
-            return input.sketch(fieldType::probeFingerprint);
-        } catch (IllegalArgumentException e) {
-            throw new QueryShardException(context, owner + " " + e.getMessage(), e);
-        }
+            input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprint was", "fingerprints");
+            return given.fingerprint;
+        }, fieldType::probeFingerprint);
     }
 
     /**
@@ -165,149 +264,19 @@ public final class NearDuplicateProbe implements Writeable {
      * of {@link #resolve}.
      */
     public long[] resolveAll(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
-        if (fingerprints == null) {
+        if (value == null || value.fingerprints == null) {
             return new long[] { resolve(context, owner, fieldType) };
         }
-        try {
+        return resolve(context, owner, given -> {
             input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprints were", "fingerprints");
-        } catch (IllegalArgumentException e) {
-            throw new QueryShardException(context, owner + " " + e.getMessage(), e);
-        }
-        return fingerprints.clone();
-    }
-
-    /** True for a {@code text} or {@code html} probe (fingerprinted with the target field's algorithm). */
-    public boolean isContent() {
-        return input.isContent();
-    }
-
-    /**
-     * For a {@code text}/{@code html} probe on the coordinating node of a search: registers, with the rewrite, a lookup
-     * of the target field's algorithm in the mappings of the searched indices, and fingerprints the probe once there,
-     * so that the shards receive a {@code fingerprint} probe (with its {@code algorithm}, which each shard checks
-     * against its mapping) instead of fingerprinting the text each. Returns what supplies the rewritten probe once
-     * known (null until then): the fingerprint probe, or this probe unchanged when the searched indices map the field
-     * with several algorithms or not as a {@code simhash} field (the shards then fingerprint it, or report the error).
-     * Returns null without registering anything outside a search's coordinating rewrite or without an engine.
-     */
-    public Supplier<NearDuplicateProbe> fingerprintOnCoordinator(QueryRewriteContext context, String field, NearDuplicateEngine engine, String owner) {
-        assert isContent();
-        Supplier<Optional<NearDuplicateProbe>> outcome = CoordinatorFingerprinting.register(
-            context,
-            field,
-            SimHashFieldMapper.CONTENT_TYPE,
-            engine,
-            owner,
-            algorithm -> fingerprint(input.sketch((content, kind) -> engine.simHashProbe(algorithm, content, kind)), algorithm)
-        );
-        if (outcome == null) {
-            return null;
-        }
-        return () -> {
-            Optional<NearDuplicateProbe> known = outcome.get();
-            return known == null ? null : known.orElse(this);
-        };
-    }
-
-    /**
-     * For a {@code like} probe: registers the GET of the document with the rewrite, and returns what supplies the
-     * document's fingerprint probe once it is fetched (null until then). Shared by the query and the rescorer.
-     */
-    public Supplier<NearDuplicateProbe> fetchOnRewrite(QueryRewriteContext context, String field) {
-        assert input.like != null;
-        return input.like.fetchOnRewrite(context, field, (what, value) -> fromSourceValue(what, field, value));
-    }
-
-    /** A fingerprint probe of a {@code like} document's value: a fingerprint string or number, or the processor's object. */
-    static NearDuplicateProbe fromSourceValue(String what, String field, Object value) {
-        ProbeInput.SourceValue stored = ProbeInput.SourceValue.of(
-            what,
-            field,
-            value,
-            SimHashFieldMapper.OBJECT_FINGERPRINT,
-            SimHashFieldMapper.OBJECT_ALGORITHM
-        );
-        try {
-            return fingerprint(FingerprintValues.parse(stored.value()), stored.algorithm());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(what + " has an invalid value in field [" + field + "]: " + e.getMessage(), e);
-        }
-    }
-
-    /** Writes the probe's keys into the enclosing object. */
-    public void toXContentFields(XContentBuilder builder) throws IOException {
-        if (fingerprint != null) {
-            builder.field(FINGERPRINT_FIELD.getPreferredName(), Fingerprints.toHex(fingerprint));
-        }
-        if (fingerprints != null) {
-            builder.startArray(FINGERPRINTS_FIELD.getPreferredName());
-            for (long f : fingerprints) {
-                builder.value(Fingerprints.toHex(f));
-            }
-            builder.endArray();
-        }
-        input.toXContentFields(builder);
+            return given.fingerprints.clone();
+        }, null);
     }
 
     /** Collects probe keys while an enclosing object is parsed. */
-    public static final class Parser {
-        private Long fingerprint;
-        private long[] fingerprints;
-        private final ProbeInput.Parser input = new ProbeInput.Parser();
-
-        /** Consumes the value of {@code name} if it belongs to the probe; the parser is on the value's first token. */
-        public boolean parse(String name, XContentParser parser) throws IOException {
-            if (FINGERPRINT_FIELD.match(name, parser.getDeprecationHandler())) {
-                try {
-                    fingerprint = FingerprintValues.parseToken(parser);
-                } catch (IllegalArgumentException e) {
-                    throw new ParsingException(parser.getTokenLocation(), "[fingerprint]: " + e.getMessage(), e);
-                }
-            } else if (FINGERPRINTS_FIELD.match(name, parser.getDeprecationHandler())) {
-                if (parser.currentToken() != XContentParser.Token.START_ARRAY) {
-                    throw new ParsingException(parser.getTokenLocation(), "[fingerprints] must be an array of fingerprints");
-                }
-                java.util.ArrayList<Long> values = new java.util.ArrayList<>();
-                while (parser.nextToken() != XContentParser.Token.END_ARRAY) {
-                    try {
-                        values.add(FingerprintValues.parseToken(parser));
-                    } catch (IllegalArgumentException e) {
-                        throw new ParsingException(parser.getTokenLocation(), "[fingerprints]: " + e.getMessage(), e);
-                    }
-                }
-                fingerprints = values.stream().mapToLong(Long::longValue).toArray();
-            } else {
-                return input.parse(name, parser);
-            }
-            return true;
+    public static final class Parser extends Probe.Parser<Given, NearDuplicateProbe> {
+        public Parser() {
+            super(METHOD);
         }
-
-        public NearDuplicateProbe build(XContentParser parser, String owner) {
-            try {
-                return new NearDuplicateProbe(fingerprint, fingerprints, input.build());
-            } catch (IllegalArgumentException e) {
-                throw new ParsingException(parser.getTokenLocation(), "[" + owner + "] " + e.getMessage());
-            }
-        }
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof NearDuplicateProbe that
-            && Objects.equals(fingerprint, that.fingerprint)
-            && java.util.Arrays.equals(fingerprints, that.fingerprints)
-            && input.equals(that.input);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(fingerprint, java.util.Arrays.hashCode(fingerprints), input);
-    }
-
-    @Override
-    public String toString() {
-        if (fingerprint != null) return Fingerprints.toHex(fingerprint) + input.describeAlgorithm();
-        if (fingerprints != null) return fingerprints.length + " fingerprints" + input.describeAlgorithm();
-        return input.describe();
     }
 }

@@ -7,16 +7,12 @@ import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
-import org.nearduplicate.core.keys.BlockLayout;
-import org.opensearch.common.SetOnce;
 import org.opensearch.core.ParseField;
-import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.AbstractQueryBuilder;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryRewriteContext;
@@ -25,7 +21,6 @@ import org.opensearch.index.query.QueryShardException;
 
 import java.io.IOException;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * {@code near_duplicate}: documents whose {@code simhash} fingerprint is within {@code max_distance} bits of a probe.
@@ -47,47 +42,31 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
     public static final ParseField IGNORE_UNMAPPED_FIELD = new ParseField("ignore_unmapped");
 
     private final String fieldName;
-    private final NearDuplicateProbe probe;
-    private final Supplier<NearDuplicateProbe> fetchedProbe;
+    private final ProbeRewrite<NearDuplicateProbe> probe;
     private Integer maxDistance;
     private boolean allowScan = false;
     private boolean ignoreUnmapped = false;
     /** The node's engine, where the query was parsed or received: fingerprints a text probe once on the coordinator. */
     private NearDuplicateEngine engine;
-    /** True once the coordinator decided to leave a text probe to the shards (several algorithms); not sent. */
-    private boolean contentProbeLeftToShards;
 
     public NearDuplicateQueryBuilder(String fieldName, NearDuplicateProbe probe) {
         if (fieldName == null || fieldName.isEmpty()) {
             throw new IllegalArgumentException("[" + NAME + "] requires [field]");
         }
         this.fieldName = fieldName;
-        this.probe = Objects.requireNonNull(probe, "probe");
-        this.fetchedProbe = null;
+        this.probe = ProbeRewrite.of(Objects.requireNonNull(probe, "probe"));
     }
 
-    /** The builder that waits for its {@code like} document (see {@link #doRewrite}). */
-    private NearDuplicateQueryBuilder(NearDuplicateQueryBuilder original, Supplier<NearDuplicateProbe> fetchedProbe) {
-        this.fieldName = original.fieldName;
-        this.probe = original.probe;
-        this.fetchedProbe = fetchedProbe;
-        copySettings(original, this);
-    }
-
-    private NearDuplicateQueryBuilder(NearDuplicateQueryBuilder original, NearDuplicateProbe probe) {
+    /** A copy with the next step of the probe's rewrite (see {@link #doRewrite}). */
+    private NearDuplicateQueryBuilder(NearDuplicateQueryBuilder original, ProbeRewrite<NearDuplicateProbe> probe) {
         this.fieldName = original.fieldName;
         this.probe = probe;
-        this.fetchedProbe = null;
-        copySettings(original, this);
-    }
-
-    private static void copySettings(NearDuplicateQueryBuilder from, NearDuplicateQueryBuilder to) {
-        to.maxDistance = from.maxDistance;
-        to.allowScan = from.allowScan;
-        to.ignoreUnmapped = from.ignoreUnmapped;
-        to.engine = from.engine;
-        to.boost(from.boost());
-        to.queryName(from.queryName());
+        this.maxDistance = original.maxDistance;
+        this.allowScan = original.allowScan;
+        this.ignoreUnmapped = original.ignoreUnmapped;
+        this.engine = original.engine;
+        boost(original.boost());
+        queryName(original.queryName());
     }
 
     /** The engine that fingerprints a {@code text}/{@code html} probe on the coordinating node (see {@link #doRewrite}). */
@@ -99,8 +78,7 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
     public NearDuplicateQueryBuilder(StreamInput in) throws IOException {
         super(in);
         this.fieldName = in.readString();
-        this.probe = new NearDuplicateProbe(in);
-        this.fetchedProbe = null;
+        this.probe = ProbeRewrite.of(new NearDuplicateProbe(in));
         this.maxDistance = in.readOptionalVInt();
         this.allowScan = in.readBoolean();
         this.ignoreUnmapped = in.readBoolean();
@@ -108,11 +86,11 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
 
     @Override
     protected void doWriteTo(StreamOutput out) throws IOException {
-        if (fetchedProbe != null) {
+        if (probe.isPending()) {
             throw new IllegalStateException("[" + NAME + "] [like] document not fetched yet; the query must be rewritten before it is sent");
         }
         out.writeString(fieldName);
-        probe.writeTo(out);
+        probe.probe().writeTo(out);
         out.writeOptionalVInt(maxDistance);
         out.writeBoolean(allowScan);
         out.writeBoolean(ignoreUnmapped);
@@ -123,7 +101,7 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
     }
 
     public NearDuplicateProbe probe() {
-        return probe;
+        return probe.probe();
     }
 
     /** The maximum Hamming distance; null means the mapping's {@code max_distance}. */
@@ -165,7 +143,7 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
     protected void doXContent(XContentBuilder builder, Params params) throws IOException {
         builder.startObject(NAME);
         builder.field(FIELD_FIELD.getPreferredName(), fieldName);
-        probe.toXContentFields(builder);
+        probe.probe().toXContentFields(builder);
         if (maxDistance != null) {
             builder.field(MAX_DISTANCE_FIELD.getPreferredName(), maxDistance);
         }
@@ -226,28 +204,13 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
 
     @Override
     protected QueryBuilder doRewrite(QueryRewriteContext queryRewriteContext) throws IOException {
-        if (fetchedProbe != null) {
-            NearDuplicateProbe fetched = fetchedProbe.get();
-            if (fetched == null) return this;
-            NearDuplicateQueryBuilder resolved = new NearDuplicateQueryBuilder(this, fetched);
-            resolved.contentProbeLeftToShards = fetched.isContent();
-            return resolved;
-        }
-        if (probe.needsFetch()) {
-            return new NearDuplicateQueryBuilder(this, probe.fetchOnRewrite(queryRewriteContext, fieldName));
-        }
-        if (probe.isContent() && contentProbeLeftToShards == false) {
-            Supplier<NearDuplicateProbe> rewritten = probe.fingerprintOnCoordinator(queryRewriteContext, fieldName, engine, "[" + NAME + "]");
-            if (rewritten != null) {
-                return new NearDuplicateQueryBuilder(this, rewritten);
-            }
-        }
-        return this;
+        ProbeRewrite<NearDuplicateProbe> next = probe.rewrite(queryRewriteContext, fieldName, engine, "[" + NAME + "]");
+        return next == probe ? this : new NearDuplicateQueryBuilder(this, next);
     }
 
     @Override
     protected Query doToQuery(QueryShardContext context) throws IOException {
-        if (fetchedProbe != null || probe.needsFetch()) {
+        if (probe.mustRewrite()) {
             throw new IllegalStateException("[" + NAME + "] query must be rewritten first to fetch its [like] document");
         }
         SimHashFieldMapper.SimHashFieldType fieldType = NearDuplicateProbe.simHashField(context, fieldName, "[" + NAME + "]");
@@ -257,7 +220,7 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
             }
             throw new QueryShardException(context, "[" + NAME + "] failed to find field [" + fieldName + "]; set [ignore_unmapped] to match nothing instead");
         }
-        long[] fingerprints = probe.resolveAll(context, "[" + NAME + "]", fieldType);
+        long[] fingerprints = probe.probe().resolveAll(context, "[" + NAME + "]", fieldType);
         int indexed = fieldType.indexedMaxDistance();
         int k = MaxDistance.orField(maxDistance, indexed, fieldType.algorithm());
         boolean scan = k > indexed;
@@ -281,7 +244,6 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
     protected boolean doEquals(NearDuplicateQueryBuilder other) {
         return fieldName.equals(other.fieldName)
             && probe.equals(other.probe)
-            && Objects.equals(fetchedProbe, other.fetchedProbe)
             && Objects.equals(maxDistance, other.maxDistance)
             && allowScan == other.allowScan
             && ignoreUnmapped == other.ignoreUnmapped;
@@ -289,6 +251,6 @@ public class NearDuplicateQueryBuilder extends AbstractQueryBuilder<NearDuplicat
 
     @Override
     protected int doHashCode() {
-        return Objects.hash(fieldName, probe, fetchedProbe, maxDistance, allowScan, ignoreUnmapped);
+        return Objects.hash(fieldName, probe, maxDistance, allowScan, ignoreUnmapped);
     }
 }

@@ -18,8 +18,8 @@ import java.util.Objects;
 import java.util.function.BiFunction;
 
 /**
- * The half of a probe that does not depend on the sketch, shared by {@link NearDuplicateProbe} (fingerprints) and
- * {@link MinHashProbe} (signatures): the {@code algorithm} a given sketch value was made with, or a {@code like}
+ * The half of a {@link Probe} that does not depend on the sketch, shared by {@link NearDuplicateProbe} (fingerprints)
+ * and {@link MinHashProbe} (signatures): the {@code algorithm} a given sketch value was made with, or a {@code like}
  * document, a {@code text} or an {@code html} to sketch with the field's algorithm. Each probe owns its value keys and
  * the checks of its value; the keys, the wire format, the rendering and the messages of this half are the same for
  * both (the wire format writes this half after the probe's value).
@@ -40,6 +40,23 @@ final class ProbeInput implements Writeable {
         this.like = like;
         this.text = text;
         this.html = html;
+    }
+
+    /** A given sketch value's half: only the {@code algorithm} that made it (null: unknown). */
+    static ProbeInput given(String algorithm) {
+        return new ProbeInput(algorithm, null, null, null);
+    }
+
+    static ProbeInput like(String index, String id, String routing) {
+        return new ProbeInput(null, new LikeDocument(index, id, routing), null, null);
+    }
+
+    static ProbeInput text(String text) {
+        return new ProbeInput(null, null, Objects.requireNonNull(text), null);
+    }
+
+    static ProbeInput html(String html) {
+        return new ProbeInput(null, null, null, Objects.requireNonNull(html));
     }
 
     ProbeInput(StreamInput in) throws IOException {

@@ -3,21 +3,19 @@ package org.nearduplicate.opensearch.search.rescore;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.MinHashProbe;
 import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.ProbeRewrite;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
 import org.opensearch.search.rescore.RescoreContext;
-import org.opensearch.search.rescore.RescorerBuilder;
 
 import java.io.IOException;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * {@code minhash_similar} rescorer: re-ranks (or filters) the hits of every shard by their signature's estimated
@@ -28,53 +26,42 @@ import java.util.function.Supplier;
  *             "min_similarity": 0.5, "score_mode": "closeness", "query_weight": 0.1, "rescore_weight": 1}}
  * </pre>
  */
-public class MinHashRescorerBuilder extends ProbeRescorerBuilder<MinHashRescorerBuilder> {
+public class MinHashRescorerBuilder extends ProbeRescorerBuilder<MinHashRescorerBuilder, MinHashProbe> {
     public static final String NAME = MinHashQueryBuilder.NAME;
     public static final ParseField MIN_SIMILARITY_FIELD = new ParseField("min_similarity");
 
-    private final MinHashProbe probe;
-    private final Supplier<MinHashProbe> fetchedProbe;
     private double minSimilarity = MinHashQueryBuilder.DEFAULT_MIN_SIMILARITY;
 
     public MinHashRescorerBuilder(String fieldName, MinHashProbe probe) {
-        super(NAME, fieldName);
-        this.probe = Objects.requireNonNull(probe, "probe");
-        this.fetchedProbe = null;
+        super(NAME, fieldName, probe);
     }
 
-    private MinHashRescorerBuilder(MinHashRescorerBuilder original, MinHashProbe probe, Supplier<MinHashProbe> fetched) {
-        super(original);
-        this.probe = probe;
-        this.fetchedProbe = fetched;
+    private MinHashRescorerBuilder(MinHashRescorerBuilder original, ProbeRewrite<MinHashProbe> probe) {
+        super(original, probe);
         this.minSimilarity = original.minSimilarity;
     }
 
     public MinHashRescorerBuilder(StreamInput in) throws IOException {
-        super(in);
-        this.probe = new MinHashProbe(in);
-        this.fetchedProbe = null;
+        super(in, MinHashProbe::new);
         this.minSimilarity = in.readDouble();
         readScoring(in);
     }
 
     @Override
     protected void doWriteTo(StreamOutput out) throws IOException {
-        if (fetchedProbe != null) {
-            throw new IllegalStateException("[" + NAME + "] rescorer [like] document not fetched yet; rewrite before sending");
-        }
-        out.writeString(fieldName);
-        probe.writeTo(out);
+        writeFieldAndProbe(out);
         out.writeDouble(minSimilarity);
         writeScoring(out);
     }
 
     @Override
-    public String getWriteableName() {
-        return NAME;
+    protected MinHashRescorerBuilder withProbe(ProbeRewrite<MinHashProbe> next) {
+        return new MinHashRescorerBuilder(this, next);
     }
 
-    public MinHashProbe probe() {
-        return probe;
+    @Override
+    public String getWriteableName() {
+        return NAME;
     }
 
     public double minSimilarity() {
@@ -89,8 +76,7 @@ public class MinHashRescorerBuilder extends ProbeRescorerBuilder<MinHashRescorer
     @Override
     protected void doXContent(XContentBuilder builder, Params params) throws IOException {
         builder.startObject(NAME);
-        builder.field(FIELD_FIELD.getPreferredName(), fieldName);
-        probe.toXContentFields(builder);
+        fieldAndProbeToXContent(builder);
         builder.field(MIN_SIMILARITY_FIELD.getPreferredName(), minSimilarity);
         scoringToXContent(builder);
         builder.endObject();
@@ -131,22 +117,8 @@ public class MinHashRescorerBuilder extends ProbeRescorerBuilder<MinHashRescorer
     }
 
     @Override
-    public RescorerBuilder<MinHashRescorerBuilder> rewrite(QueryRewriteContext ctx) throws IOException {
-        if (fetchedProbe != null) {
-            MinHashProbe fetched = fetchedProbe.get();
-            return fetched == null ? this : new MinHashRescorerBuilder(this, fetched, null);
-        }
-        if (probe.needsFetch()) {
-            return new MinHashRescorerBuilder(this, probe, probe.fetchOnRewrite(ctx, fieldName));
-        }
-        return this;
-    }
-
-    @Override
     protected RescoreContext innerBuildContext(int windowSize, QueryShardContext context) {
-        if (fetchedProbe != null || probe.needsFetch()) {
-            throw new IllegalStateException("[" + NAME + "] rescorer must be rewritten first to fetch its [like] document");
-        }
+        MinHashProbe probe = rewrittenProbe();
         String owner = "[" + NAME + "] rescorer";
         MinHashFieldMapper.MinHashFieldType fieldType = MinHashProbe.minHashField(context, fieldName, owner);
         if (fieldType == null) {
@@ -165,14 +137,11 @@ public class MinHashRescorerBuilder extends ProbeRescorerBuilder<MinHashRescorer
             return false;
         }
         MinHashRescorerBuilder other = (MinHashRescorerBuilder) obj;
-        return sameFieldAndScoring(other)
-            && probe.equals(other.probe)
-            && Objects.equals(fetchedProbe, other.fetchedProbe)
-            && Double.compare(minSimilarity, other.minSimilarity) == 0;
+        return sameProbeAndScoring(other) && Double.compare(minSimilarity, other.minSimilarity) == 0;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(super.hashCode(), fieldAndScoringHash(), probe, fetchedProbe, minSimilarity);
+        return Objects.hash(super.hashCode(), probeAndScoringHash(), minSimilarity);
     }
 }

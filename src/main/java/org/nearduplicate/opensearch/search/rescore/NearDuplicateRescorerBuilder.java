@@ -1,29 +1,21 @@
 package org.nearduplicate.opensearch.search.rescore;
 
 import org.nearduplicate.opensearch.common.MaxDistance;
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
-import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
-import org.nearduplicate.core.keys.BlockLayout;
-import org.opensearch.common.SetOnce;
+import org.nearduplicate.opensearch.index.query.ProbeRewrite;
 import org.opensearch.core.ParseField;
-import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.index.mapper.MappedFieldType;
-import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
 import org.opensearch.search.rescore.RescoreContext;
-import org.opensearch.search.rescore.RescorerBuilder;
 
 import java.io.IOException;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * {@code near_duplicate} rescorer: re-ranks the top {@code window_size} hits of every shard (or filters every hit a
@@ -36,58 +28,42 @@ import java.util.function.Supplier;
  *
  * The rescorer only sees the window; the {@code near_duplicate} query is the exact way to find all near-duplicates.
  */
-public class NearDuplicateRescorerBuilder extends ProbeRescorerBuilder<NearDuplicateRescorerBuilder> {
+public class NearDuplicateRescorerBuilder extends ProbeRescorerBuilder<NearDuplicateRescorerBuilder, NearDuplicateProbe> {
     public static final String NAME = "near_duplicate";
     public static final ParseField MAX_DISTANCE_FIELD = MaxDistance.FIELD;
 
-    private final NearDuplicateProbe probe;
-    private final Supplier<NearDuplicateProbe> fetchedProbe;
     private Integer maxDistance;
-    /** The node's engine, where the rescorer was parsed or received: fingerprints a text probe once on the coordinator. */
-    private NearDuplicateEngine engine;
-    /** True once the coordinator decided to leave a text probe to the shards (several algorithms); not sent. */
-    private boolean contentProbeLeftToShards;
 
     public NearDuplicateRescorerBuilder(String fieldName, NearDuplicateProbe probe) {
-        super(NAME, fieldName);
-        this.probe = Objects.requireNonNull(probe, "probe");
-        this.fetchedProbe = null;
+        super(NAME, fieldName, probe);
     }
 
-    private NearDuplicateRescorerBuilder(NearDuplicateRescorerBuilder original, NearDuplicateProbe probe, Supplier<NearDuplicateProbe> fetched) {
-        super(original);
-        this.probe = probe;
-        this.fetchedProbe = fetched;
+    private NearDuplicateRescorerBuilder(NearDuplicateRescorerBuilder original, ProbeRewrite<NearDuplicateProbe> probe) {
+        super(original, probe);
         this.maxDistance = original.maxDistance;
-        this.engine = original.engine;
     }
 
     public NearDuplicateRescorerBuilder(StreamInput in) throws IOException {
-        super(in);
-        this.probe = new NearDuplicateProbe(in);
-        this.fetchedProbe = null;
+        super(in, NearDuplicateProbe::new);
         this.maxDistance = in.readOptionalVInt();
         readScoring(in);
     }
 
     @Override
     protected void doWriteTo(StreamOutput out) throws IOException {
-        if (fetchedProbe != null) {
-            throw new IllegalStateException("[" + NAME + "] rescorer [like] document not fetched yet; rewrite before sending");
-        }
-        out.writeString(fieldName);
-        probe.writeTo(out);
+        writeFieldAndProbe(out);
         out.writeOptionalVInt(maxDistance);
         writeScoring(out);
     }
 
     @Override
-    public String getWriteableName() {
-        return NAME;
+    protected NearDuplicateRescorerBuilder withProbe(ProbeRewrite<NearDuplicateProbe> next) {
+        return new NearDuplicateRescorerBuilder(this, next);
     }
 
-    public NearDuplicateProbe probe() {
-        return probe;
+    @Override
+    public String getWriteableName() {
+        return NAME;
     }
 
     public Integer maxDistance() {
@@ -103,8 +79,7 @@ public class NearDuplicateRescorerBuilder extends ProbeRescorerBuilder<NearDupli
     @Override
     protected void doXContent(XContentBuilder builder, Params params) throws IOException {
         builder.startObject(NAME);
-        builder.field(FIELD_FIELD.getPreferredName(), fieldName);
-        probe.toXContentFields(builder);
+        fieldAndProbeToXContent(builder);
         if (maxDistance != null) {
             builder.field(MAX_DISTANCE_FIELD.getPreferredName(), maxDistance);
         }
@@ -144,37 +119,8 @@ public class NearDuplicateRescorerBuilder extends ProbeRescorerBuilder<NearDupli
     }
 
     @Override
-    public RescorerBuilder<NearDuplicateRescorerBuilder> rewrite(QueryRewriteContext ctx) throws IOException {
-        if (fetchedProbe != null) {
-            NearDuplicateProbe fetched = fetchedProbe.get();
-            if (fetched == null) return this;
-            NearDuplicateRescorerBuilder resolved = new NearDuplicateRescorerBuilder(this, fetched, null);
-            resolved.contentProbeLeftToShards = fetched.isContent();
-            return resolved;
-        }
-        if (probe.needsFetch()) {
-            return new NearDuplicateRescorerBuilder(this, probe, probe.fetchOnRewrite(ctx, fieldName));
-        }
-        if (probe.isContent() && contentProbeLeftToShards == false) {
-            Supplier<NearDuplicateProbe> rewritten = probe.fingerprintOnCoordinator(ctx, fieldName, engine, "[" + NAME + "] rescorer");
-            if (rewritten != null) {
-                return new NearDuplicateRescorerBuilder(this, probe, rewritten);
-            }
-        }
-        return this;
-    }
-
-    /** The engine that fingerprints a {@code text}/{@code html} probe on the coordinating node (see {@link #rewrite}). */
-    public NearDuplicateRescorerBuilder engine(NearDuplicateEngine engine) {
-        this.engine = engine;
-        return this;
-    }
-
-    @Override
     protected RescoreContext innerBuildContext(int windowSize, QueryShardContext context) {
-        if (fetchedProbe != null || probe.needsFetch()) {
-            throw new IllegalStateException("[" + NAME + "] rescorer must be rewritten first to fetch its [like] document");
-        }
+        NearDuplicateProbe probe = rewrittenProbe();
         String owner = "[" + NAME + "] rescorer";
         SimHashFieldMapper.SimHashFieldType fieldType = NearDuplicateProbe.simHashField(context, fieldName, owner);
         if (fieldType == null) {
@@ -194,14 +140,11 @@ public class NearDuplicateRescorerBuilder extends ProbeRescorerBuilder<NearDupli
             return false;
         }
         NearDuplicateRescorerBuilder other = (NearDuplicateRescorerBuilder) obj;
-        return sameFieldAndScoring(other)
-            && probe.equals(other.probe)
-            && Objects.equals(fetchedProbe, other.fetchedProbe)
-            && Objects.equals(maxDistance, other.maxDistance);
+        return sameProbeAndScoring(other) && Objects.equals(maxDistance, other.maxDistance);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(super.hashCode(), fieldAndScoringHash(), probe, fetchedProbe, maxDistance);
+        return Objects.hash(super.hashCode(), probeAndScoringHash(), maxDistance);
     }
 }

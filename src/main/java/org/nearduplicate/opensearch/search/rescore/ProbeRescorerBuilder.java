@@ -1,43 +1,55 @@
 package org.nearduplicate.opensearch.search.rescore;
 
 import org.nearduplicate.opensearch.common.OptionValues;
+import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.index.query.Probe;
+import org.nearduplicate.opensearch.index.query.ProbeRewrite;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
+import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.search.rescore.RescorerBuilder;
 
 import java.io.IOException;
 import java.util.Objects;
 
 /**
- * What the {@code near_duplicate} and {@code minhash_similar} rescorer builders share: the field, the
+ * What the {@code near_duplicate} and {@code minhash_similar} rescorer builders share: the field, the probe and its
+ * rewrite ({@link ProbeRewrite}, with the node's engine, so a text probe is sketched once on the coordinating node), the
  * {@link ProbeRescorer} mode and weights, with one parser, one serialization and one rendering for each of them.
- * Subclasses add their probe and their threshold ({@code max_distance} or {@code min_similarity}).
+ * Subclasses add their threshold ({@code max_distance} or {@code min_similarity}) and their rescore context.
  */
-public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B>> extends RescorerBuilder<B> {
+public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P>, P extends Probe<?, P>> extends RescorerBuilder<B> {
     public static final ParseField FIELD_FIELD = new ParseField("field");
     public static final ParseField SCORE_MODE_FIELD = new ParseField("score_mode");
     public static final ParseField QUERY_WEIGHT_FIELD = new ParseField("query_weight");
     public static final ParseField RESCORE_WEIGHT_FIELD = new ParseField("rescore_weight");
 
     protected final String fieldName;
+    private final ProbeRewrite<P> probe;
+    /** The node's engine, where the rescorer was parsed or received: sketches a text probe once on the coordinator; not sent. */
+    private NearDuplicateEngine engine;
     private RescoreScoreMode scoreMode = RescoreScoreMode.CLOSENESS;
     private float queryWeight = 1f;
     private float rescoreWeight = 1f;
 
-    protected ProbeRescorerBuilder(String name, String fieldName) {
+    protected ProbeRescorerBuilder(String name, String fieldName, P probe) {
         if (fieldName == null || fieldName.isEmpty()) {
             throw new IllegalArgumentException("[" + name + "] rescorer requires [field]");
         }
         this.fieldName = fieldName;
+        this.probe = ProbeRewrite.of(Objects.requireNonNull(probe, "probe"));
     }
 
-    /** A copy of {@code original}'s field, mode, weights and window, for a builder with another probe. */
-    protected ProbeRescorerBuilder(ProbeRescorerBuilder<B> original) {
+    /** A copy of {@code original}'s field, engine, mode, weights and window, with the next step of the probe's rewrite. */
+    protected ProbeRescorerBuilder(ProbeRescorerBuilder<B, P> original, ProbeRewrite<P> probe) {
         this.fieldName = original.fieldName;
+        this.probe = probe;
+        this.engine = original.engine;
         this.scoreMode = original.scoreMode;
         this.queryWeight = original.queryWeight;
         this.rescoreWeight = original.rescoreWeight;
@@ -46,10 +58,50 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B>> ex
         }
     }
 
-    /** Reads the field; the subclass reads its probe and threshold, then {@link #readScoring}. */
-    protected ProbeRescorerBuilder(StreamInput in) throws IOException {
+    /** Reads the field and the probe; the subclass reads its threshold, then {@link #readScoring}. */
+    protected ProbeRescorerBuilder(StreamInput in, Writeable.Reader<P> probeReader) throws IOException {
         super(in);
         this.fieldName = in.readString();
+        this.probe = ProbeRewrite.of(probeReader.read(in));
+    }
+
+    /** Writes the field and the probe, before the threshold and {@link #writeScoring}. */
+    protected final void writeFieldAndProbe(StreamOutput out) throws IOException {
+        if (probe.isPending()) {
+            throw new IllegalStateException(
+                "[" + getWriteableName() + "] rescorer [like] document not fetched yet; rewrite before sending"
+            );
+        }
+        out.writeString(fieldName);
+        probe.probe().writeTo(out);
+    }
+
+    /** Renders the field and the probe, before the threshold and {@link #scoringToXContent}. */
+    protected final void fieldAndProbeToXContent(XContentBuilder builder) throws IOException {
+        builder.field(FIELD_FIELD.getPreferredName(), fieldName);
+        probe.probe().toXContentFields(builder);
+    }
+
+    /** A copy of this builder with the next step of the probe's rewrite (see {@link #rewrite}). */
+    protected abstract B withProbe(ProbeRewrite<P> next);
+
+    /** The probe's rewrite, the same as the queries': see {@link ProbeRewrite}. */
+    @Override
+    public final RescorerBuilder<B> rewrite(QueryRewriteContext ctx) throws IOException {
+        ProbeRewrite<P> next = probe.rewrite(ctx, fieldName, engine, "[" + getWriteableName() + "] rescorer");
+        return next == probe ? this : withProbe(next);
+    }
+
+    /**
+     * The probe, resolved by the rewrite, for the shard's rescore context.
+     *
+     * @throws IllegalStateException if the rescorer was not rewritten
+     */
+    protected final P rewrittenProbe() {
+        if (probe.mustRewrite()) {
+            throw new IllegalStateException("[" + getWriteableName() + "] rescorer must be rewritten first to fetch its [like] document");
+        }
+        return probe.probe();
     }
 
     /** Reads what {@link #writeScoring} wrote. */
@@ -80,6 +132,16 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B>> ex
 
     public String fieldName() {
         return fieldName;
+    }
+
+    public P probe() {
+        return probe.probe();
+    }
+
+    /** The engine that sketches a {@code text}/{@code html} probe on the coordinating node (see {@link #rewrite}). */
+    public B engine(NearDuplicateEngine engine) {
+        this.engine = engine;
+        return self();
     }
 
     public RescoreScoreMode scoreMode() {
@@ -152,21 +214,22 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B>> ex
             return field;
         }
 
-        protected <T extends ProbeRescorerBuilder<T>> T applyTo(T builder) {
+        protected <T extends ProbeRescorerBuilder<T, ?>> T applyTo(T builder) {
             return builder.scoreMode(scoreMode).queryWeight(queryWeight).rescoreWeight(rescoreWeight);
         }
     }
 
-    /** The shared part of {@code equals}: field, mode and weights (the window is {@link RescorerBuilder}'s). */
-    protected final boolean sameFieldAndScoring(ProbeRescorerBuilder<?> other) {
+    /** The shared part of {@code equals}: field, probe, mode and weights (the window is {@link RescorerBuilder}'s). */
+    protected final boolean sameProbeAndScoring(ProbeRescorerBuilder<?, ?> other) {
         return fieldName.equals(other.fieldName)
+            && probe.equals(other.probe)
             && scoreMode == other.scoreMode
             && Float.compare(queryWeight, other.queryWeight) == 0
             && Float.compare(rescoreWeight, other.rescoreWeight) == 0;
     }
 
-    /** The shared part of {@code hashCode}. */
-    protected final int fieldAndScoringHash() {
-        return Objects.hash(fieldName, scoreMode, queryWeight, rescoreWeight);
+    /** The shared part of {@code hashCode}: field, probe, mode and weights. */
+    protected final int probeAndScoringHash() {
+        return Objects.hash(fieldName, probe, scoreMode, queryWeight, rescoreWeight);
     }
 }

@@ -1,5 +1,6 @@
 package org.nearduplicate.core;
 
+import org.nearduplicate.core.options.InvalidOptionException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -99,7 +100,7 @@ public final class AlgorithmIds {
             }
         }
         if (v < 1 || v > latest) {
-            throw new IllegalArgumentException("[" + VERSION_OPTION + "] must be an integer from 1 to " + latest + " (" + name + "-v1 .. "
+            throw new InvalidOptionException(VERSION_OPTION, "must be an integer from 1 to " + latest + " (" + name + "-v1 .. "
                 + name + "-v" + latest + "), got [" + value + "]");
         }
         return v;

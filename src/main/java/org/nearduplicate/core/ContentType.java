@@ -1,5 +1,6 @@
 package org.nearduplicate.core;
 
+import org.nearduplicate.core.options.InvalidOptionException;
 import java.util.Locale;
 
 /** How the input is read. {@link #AUTO} decides per document with {@link #detect(String)}. */
@@ -16,7 +17,7 @@ public enum ContentType {
         for (ContentType t : values()) {
             if (t.id().equals(id)) return t;
         }
-        throw new IllegalArgumentException("[content_type] must be one of [text, html, auto], got [" + id + "]");
+        throw new InvalidOptionException("content_type", "must be one of [text, html, auto], got [" + id + "]");
     }
 
     /**

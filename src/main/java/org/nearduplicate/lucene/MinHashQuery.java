@@ -1,5 +1,6 @@
 package org.nearduplicate.lucene;
 
+import org.nearduplicate.core.options.InvalidOptionException;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.LeafReaderContext;
@@ -40,7 +41,7 @@ public final class MinHashQuery extends Query {
         this.signature = signature.clone();
         this.lsh = Objects.requireNonNull(lsh);
         if (Double.isNaN(minSimilarity) || minSimilarity < 0 || minSimilarity > 1) {
-            throw new IllegalArgumentException("[min_similarity] must be between 0 and 1, got " + minSimilarity);
+            throw new InvalidOptionException("min_similarity", "must be between 0 and 1, got " + minSimilarity);
         }
         lsh.checkFits(signature.length);
         this.minSimilarity = minSimilarity;

@@ -1,5 +1,6 @@
 package org.nearduplicate.lucene;
 
+import org.nearduplicate.core.options.InvalidOptionException;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.LeafReaderContext;
@@ -108,7 +109,7 @@ public final class NearDuplicateQuery extends Query {
         this.field = Objects.requireNonNull(field);
         this.layout = Objects.requireNonNull(layout);
         if (maxDistance < 0 || maxDistance > BlockLayout.BITS) {
-            throw new IllegalArgumentException("[max_distance] must be between 0 and 64, got " + maxDistance);
+            throw new InvalidOptionException("max_distance", "must be between 0 and 64, got " + maxDistance);
         }
         if (scan == false && maxDistance > layout.maxDistance()) {
             throw new IllegalArgumentException(

@@ -1,5 +1,6 @@
 package org.nearduplicate.core.features;
 
+import org.nearduplicate.core.options.InvalidOptionException;
 import org.nearduplicate.core.SimHashSettings;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -50,7 +51,7 @@ public final class IdfTable {
     public static IdfTable builtin(String name) {
         return BUILTINS.computeIfAbsent(name, n -> {
             try (InputStream in = IdfTable.class.getResourceAsStream(RESOURCE_DIR + n + ".tsv.gz")) {
-                if (in == null) throw new IllegalArgumentException("[idf] unknown table [" + n + "]; the built-in table is [" + BUILTIN + "]");
+                if (in == null) throw new InvalidOptionException("idf", "unknown table [" + n + "]; the built-in table is [" + BUILTIN + "]");
                 return read(n, new GZIPInputStream(in));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read IDF table [" + n + "]", e);

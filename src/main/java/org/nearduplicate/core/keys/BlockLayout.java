@@ -1,5 +1,6 @@
 package org.nearduplicate.core.keys;
 
+import org.nearduplicate.core.options.InvalidOptionException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -76,10 +77,10 @@ public final class BlockLayout {
      */
     public BlockLayout(int blocks, int maxDistance, int checkBits) {
         if (blocks < 1 || blocks > MAX_BLOCKS) {
-            throw new IllegalArgumentException("[blocks] must be between 1 and " + MAX_BLOCKS + ", got " + blocks);
+            throw new InvalidOptionException("blocks", "must be between 1 and " + MAX_BLOCKS + ", got " + blocks);
         }
         if (maxDistance < 0 || maxDistance > MAX_DISTANCE) {
-            throw new IllegalArgumentException("[max_distance] must be between 0 and " + MAX_DISTANCE + ", got " + maxDistance);
+            throw new InvalidOptionException("max_distance", "must be between 0 and " + MAX_DISTANCE + ", got " + maxDistance);
         }
         // below blocks, keys are combinations of the blocks - max_distance kept blocks and match exactly; from blocks on,
         // keys are single blocks and queries probe block variants (multi-probe)

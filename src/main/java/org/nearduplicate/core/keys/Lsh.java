@@ -1,5 +1,6 @@
 package org.nearduplicate.core.keys;
 
+import org.nearduplicate.core.options.InvalidOptionException;
 import org.nearduplicate.core.MinHashSettings;
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
@@ -26,10 +27,10 @@ public record Lsh(int bands, int rows) {
     private static final Hasher64 HASH = Hashing.xxh3_64(0L);
 
     public Lsh {
-        if (bands < 1 || bands > MAX_BANDS) throw new IllegalArgumentException("[bands] must be between 1 and " + MAX_BANDS + ", got " + bands);
-        if (rows < 1 || rows > MinHashSettings.MAX_HASHES) throw new IllegalArgumentException("[rows] must be between 1 and " + MinHashSettings.MAX_HASHES + ", got " + rows);
+        if (bands < 1 || bands > MAX_BANDS) throw new InvalidOptionException("bands", "must be between 1 and " + MAX_BANDS + ", got " + bands);
+        if (rows < 1 || rows > MinHashSettings.MAX_HASHES) throw new InvalidOptionException("rows", "must be between 1 and " + MinHashSettings.MAX_HASHES + ", got " + rows);
         if ((long) bands * rows > MinHashSettings.MAX_HASHES) {
-            throw new IllegalArgumentException("[bands] x [rows] must be at most " + MinHashSettings.MAX_HASHES + ", got " + bands + " x " + rows);
+            throw new InvalidOptionException("bands", "x [rows] must be at most " + MinHashSettings.MAX_HASHES + ", got " + bands + " x " + rows);
         }
     }
 
@@ -41,7 +42,7 @@ public record Lsh(int bands, int rows) {
     /** Fails unless a signature of {@code m} values has room for the bands. */
     public void checkFits(int m) {
         if (width() > m) {
-            throw new IllegalArgumentException("[bands] x [rows] = " + width() + " exceeds the signature's " + m + " values");
+            throw new InvalidOptionException("bands", "x [rows] = " + width() + " exceeds the signature's " + m + " values");
         }
     }
 

@@ -7,10 +7,17 @@ package org.nearduplicate.core.options;
  */
 public class InvalidOptionException extends IllegalArgumentException {
     private final String option;
+    private final String problem;
 
     public InvalidOptionException(String option, String problem) {
-        super("[" + option + "] " + problem);
+        this(null, option, problem);
+    }
+
+    /** With an {@code owner} (e.g. the query {@code near_duplicate}) named first: {@code [owner] [option] problem}. */
+    public InvalidOptionException(String owner, String option, String problem) {
+        super((owner == null ? "" : "[" + owner + "] ") + "[" + option + "] " + problem);
         this.option = option;
+        this.problem = problem;
     }
 
     /** The option's name, e.g. {@code max_distance}. */
@@ -18,8 +25,8 @@ public class InvalidOptionException extends IllegalArgumentException {
         return option;
     }
 
-    /** The message without the leading {@code [option] }. */
+    /** The message without the leading {@code [owner] [option] }. */
     public String problem() {
-        return getMessage().substring(option.length() + 3);
+        return problem;
     }
 }

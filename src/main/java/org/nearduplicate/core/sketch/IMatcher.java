@@ -1,5 +1,6 @@
 package org.nearduplicate.core.sketch;
 
+import org.nearduplicate.core.options.InvalidOptionException;
 import org.nearduplicate.core.extract.TextNormalizer;
 import org.nearduplicate.core.features.FeaturePipeline;
 import org.nearduplicate.core.IMatchSettings;
@@ -45,7 +46,7 @@ public final class IMatcher {
         this.settings = settings;
         this.pipeline = new FeaturePipeline(settings.termSettings());
         this.idf = idfTables.apply(settings.idf());
-        if (idf == null) throw new IllegalArgumentException("[idf] unknown table [" + settings.idf() + "]");
+        if (idf == null) throw new InvalidOptionException("idf", "unknown table [" + settings.idf() + "]");
     }
 
     public IMatchSettings settings() {

@@ -1,5 +1,6 @@
 package org.nearduplicate.core.sketch;
 
+import org.nearduplicate.core.options.InvalidOptionException;
 import org.nearduplicate.core.EngineInputException;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.features.FeaturePipeline;
@@ -47,7 +48,7 @@ public final class SimHasher {
         this.pipeline = new FeaturePipeline(settings);
         this.idf = settings.weighting() == SimHashSettings.Weighting.TF_IDF ? idfTables.apply(settings.idf()) : null;
         if (settings.weighting() == SimHashSettings.Weighting.TF_IDF && idf == null) {
-            throw new IllegalArgumentException("[idf] unknown table [" + settings.idf() + "]");
+            throw new InvalidOptionException("idf", "unknown table [" + settings.idf() + "]");
         }
     }
 

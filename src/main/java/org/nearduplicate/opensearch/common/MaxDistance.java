@@ -5,6 +5,7 @@ import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.xcontent.XContentParser;
 
 import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.options.InvalidOptionException;
 
 import java.io.IOException;
 
@@ -36,7 +37,7 @@ public final class MaxDistance {
      */
     public static int check(int k, String owner) {
         if (k < MIN || k > MAX) {
-            throw new IllegalArgumentException(prefix(owner) + "[" + NAME + "] must be between " + MIN + " and " + MAX + ", got " + k);
+            throw new InvalidOptionException(owner, NAME, "must be between " + MIN + " and " + MAX + ", got " + k);
         }
         return k;
     }
@@ -92,9 +93,7 @@ public final class MaxDistance {
             }
         }
         if (k == null || k != k.intValue()) {
-            throw new IllegalArgumentException(
-                prefix(owner) + "[" + NAME + "] must be an integer between " + MIN + " and " + MAX + ", got [" + value + "]"
-            );
+            throw new InvalidOptionException(owner, NAME, "must be an integer between " + MIN + " and " + MAX + ", got [" + value + "]");
         }
         return check(k.intValue(), owner);
     }
@@ -135,9 +134,5 @@ public final class MaxDistance {
             if (s.charAt(i) < '0' || s.charAt(i) > '9') return false;
         }
         return true;
-    }
-
-    private static String prefix(String owner) {
-        return owner == null ? "" : "[" + owner + "] ";
     }
 }

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.engine;
 
+import org.nearduplicate.core.options.InvalidOptionException;
 import org.nearduplicate.core.ContentType;
 import org.nearduplicate.core.IMatchSettings;
 import org.nearduplicate.core.MinHashSettings;
@@ -245,8 +246,9 @@ public final class NearDuplicateEngine {
     private static int limit(String option, Setting<Integer> setting, int requested, int ceiling, boolean explicit) {
         if (explicit == false) return ceiling;
         if (requested > ceiling) {
-            throw new IllegalArgumentException(
-                "[" + option + "] must be at most the node limit [" + setting.getKey() + "] = " + ceiling + ", got " + requested
+            throw new InvalidOptionException(
+                option,
+                "must be at most the node limit [" + setting.getKey() + "] = " + ceiling + ", got " + requested
             );
         }
         return requested;

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
+import org.nearduplicate.core.options.InvalidOptionException;
 import org.nearduplicate.core.EngineInputException;
 import org.nearduplicate.core.SimHashSettings;
 
@@ -112,24 +113,15 @@ final class SourceText {
         return value.getClass().getSimpleName();
     }
 
-    /** The engine names the option in brackets at the start of its messages: {@code [hashes] ...}. */
     /**
-     * The configuration error of a processor for an engine option's {@code IllegalArgumentException}: it names the
-     * option once (OpenSearch prefixes {@code [option]} itself; the engine's message starts with it too).
+     * The configuration error of a processor for an engine option's {@code IllegalArgumentException}: an
+     * {@link InvalidOptionException} names its option (OpenSearch prefixes {@code [option]} itself, so the message is
+     * its problem alone); any other is reported against {@code settings}.
      */
     static org.opensearch.OpenSearchException configurationError(String type, String tag, IllegalArgumentException e) {
-        String option = optionNamedIn(e.getMessage());
-        String message = e.getMessage() == null ? "invalid" : e.getMessage();
-        String prefix = "[" + option + "] ";
-        if (message.startsWith(prefix)) message = message.substring(prefix.length());
-        return ConfigurationUtils.newConfigurationException(type, tag, option, message);
-    }
-
-    static String optionNamedIn(String message) {
-        if (message != null && message.startsWith("[")) {
-            int end = message.indexOf(']');
-            if (end > 1) return message.substring(1, end);
+        if (e instanceof InvalidOptionException invalid) {
+            return ConfigurationUtils.newConfigurationException(type, tag, invalid.option(), invalid.problem());
         }
-        return "settings";
+        return ConfigurationUtils.newConfigurationException(type, tag, "settings", e.getMessage() == null ? "invalid" : e.getMessage());
     }
 }

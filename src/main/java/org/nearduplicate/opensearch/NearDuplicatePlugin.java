@@ -1,34 +1,34 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.opensearch.ingest.MappedMaxDistance;
 import org.opensearch.common.SetOnce;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.nearduplicate.opensearch.index.mapper.SimHashDocValueFormat;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
-import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
-import org.nearduplicate.opensearch.ingest.IMatchMethod;
+import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.opensearch.ingest.ImatchMethod;
 import org.nearduplicate.opensearch.ingest.MinHashMethod;
-import org.nearduplicate.opensearch.ingest.NearDuplicateCheckProcessor;
+import org.nearduplicate.opensearch.ingest.SimHashCheckProcessor;
 import org.nearduplicate.opensearch.ingest.RecentFingerprints;
 import org.nearduplicate.opensearch.ingest.SimHashMethod;
 import org.nearduplicate.opensearch.ingest.SketchProcessor;
-import org.nearduplicate.opensearch.search.fetch.NearDuplicateDistanceFetchSubPhase;
-import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorerBuilder;
-import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsAction;
-import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsTask;
-import org.nearduplicate.opensearch.action.groups.NearDuplicateGroupsWriteAction;
-import org.nearduplicate.opensearch.action.groups.TransportNearDuplicateGroupsWriteAction;
-import org.nearduplicate.opensearch.action.groups.NearDuplicateShardFingerprintsAction;
-import org.nearduplicate.opensearch.action.groups.TransportNearDuplicateGroupsAction;
-import org.nearduplicate.opensearch.action.groups.TransportNearDuplicateShardFingerprintsAction;
+import org.nearduplicate.opensearch.search.fetch.SimHashDistanceFetchSubPhase;
+import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
+import org.nearduplicate.opensearch.action.groups.TransportSimHashGroupsWriteAction;
+import org.nearduplicate.opensearch.action.groups.SimHashShardFingerprintsAction;
+import org.nearduplicate.opensearch.action.groups.TransportSimHashGroupsAction;
+import org.nearduplicate.opensearch.action.groups.TransportSimHashShardFingerprintsAction;
 import org.nearduplicate.opensearch.action.simhash.IndexSimHashAction;
 import org.nearduplicate.opensearch.action.simhash.SimHashAction;
 import org.nearduplicate.opensearch.action.simhash.TransportIndexSimHashAction;
 import org.nearduplicate.opensearch.action.simhash.TransportSimHashAction;
-import org.nearduplicate.opensearch.rest.RestNearDuplicateGroupsAction;
-import org.nearduplicate.opensearch.rest.RestNearDuplicateGroupsWriteAction;
+import org.nearduplicate.opensearch.rest.RestSimHashGroupsAction;
+import org.nearduplicate.opensearch.rest.RestSimHashGroupsWriteAction;
 import org.nearduplicate.opensearch.rest.RestSimHashAction;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.core.action.ActionResponse;
@@ -78,12 +78,12 @@ import java.util.function.Supplier;
 public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionPlugin, MapperPlugin, SearchPlugin, CircuitBreakerPlugin {
 
     /** The one gateway into the engine of this plugin instance: every processor, field type and REST action uses it. */
-    private final NearDuplicateEngine engine;
+    private final SketchingService engine;
     private final RecentFingerprints.Registry recentWindows;
     private final SetOnce<ClusterService> clusterService = new SetOnce<>();
 
     public NearDuplicatePlugin(Settings settings) {
-        this.engine = new NearDuplicateEngine(settings);
+        this.engine = new SketchingService(settings);
         this.recentWindows = new RecentFingerprints.Registry(
             () -> System.nanoTime() / 1_000_000,
             RecentFingerprints.MAX_NODE_ENTRIES_SETTING.get(settings),
@@ -92,13 +92,13 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     }
 
     /** The engine gateway of this plugin instance. */
-    public NearDuplicateEngine engine() {
+    public SketchingService engine() {
         return engine;
     }
 
     @Override
     public List<Setting<?>> getSettings() {
-        List<Setting<?>> settings = new java.util.ArrayList<>(NearDuplicateEngine.settings());
+        List<Setting<?>> settings = new java.util.ArrayList<>(SketchingService.settings());
         settings.add(RecentFingerprints.MAX_NODE_ENTRIES_SETTING);
         return settings;
     }
@@ -107,8 +107,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     @Override
     public BreakerSettings getCircuitBreaker(Settings settings) {
         return new BreakerSettings(
-            NearDuplicateEngine.BREAKER_NAME,
-            NearDuplicateEngine.BREAKER_LIMIT_SETTING.get(settings).getBytes(),
+            SketchingService.BREAKER_NAME,
+            SketchingService.BREAKER_LIMIT_SETTING.get(settings).getBytes(),
             1.0,
             CircuitBreaker.Type.MEMORY,
             CircuitBreaker.Durability.TRANSIENT
@@ -125,16 +125,16 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         return Map.of(
             SimHashMethod.TYPE,
             new SketchProcessor.Factory(new SimHashMethod(engine)),
-            NearDuplicateCheckProcessor.TYPE,
-            new NearDuplicateCheckProcessor.Factory(
+            SimHashCheckProcessor.TYPE,
+            new SimHashCheckProcessor.Factory(
                 parameters,
                 recentWindows,
                 MappedMaxDistance.fromClusterState(() -> clusterService.get() == null ? null : clusterService.get().state())
             ),
             MinHashMethod.TYPE,
             new SketchProcessor.Factory(new MinHashMethod(engine)),
-            IMatchMethod.TYPE,
-            new SketchProcessor.Factory(new IMatchMethod(engine))
+            ImatchMethod.TYPE,
+            new SketchProcessor.Factory(new ImatchMethod(engine))
         );
     }
 
@@ -171,9 +171,9 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         return List.of(
             // the engine fingerprints a text probe once, on the coordinating node
             new QuerySpec<>(
-                NearDuplicateQueryBuilder.NAME,
-                in -> new NearDuplicateQueryBuilder(in).engine(engine),
-                parser -> NearDuplicateQueryBuilder.fromXContent(parser).engine(engine)
+                SimHashQueryBuilder.NAME,
+                in -> new SimHashQueryBuilder(in).engine(engine),
+                parser -> SimHashQueryBuilder.fromXContent(parser).engine(engine)
             ),
             new QuerySpec<>(
                 MinHashQueryBuilder.NAME,
@@ -188,9 +188,9 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     public List<RescorerSpec<?>> getRescorers() {
         return List.of(
             new RescorerSpec<>(
-                NearDuplicateRescorerBuilder.NAME,
-                in -> new NearDuplicateRescorerBuilder(in).engine(engine),
-                parser -> NearDuplicateRescorerBuilder.fromXContent(parser).engine(engine)
+                SimHashRescorerBuilder.NAME,
+                in -> new SimHashRescorerBuilder(in).engine(engine),
+                parser -> SimHashRescorerBuilder.fromXContent(parser).engine(engine)
             ),
             new RescorerSpec<>(
                 MinHashRescorerBuilder.NAME,
@@ -202,7 +202,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
 
     @Override
     public List<FetchSubPhase> getFetchSubPhases(FetchPhaseConstructionContext context) {
-        return List.of(new NearDuplicateDistanceFetchSubPhase(), new FilteredOutFetchSubPhase());
+        return List.of(new SimHashDistanceFetchSubPhase(), new FilteredOutFetchSubPhase());
     }
 
     @Override
@@ -214,16 +214,16 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     public List<NamedWriteableRegistry.Entry> getNamedWriteables() {
         return List.of(
             new NamedWriteableRegistry.Entry(DocValueFormat.class, SimHashDocValueFormat.NAME, SimHashDocValueFormat::readFrom),
-            new NamedWriteableRegistry.Entry(Task.Status.class, NearDuplicateGroupsTask.Status.NAME, NearDuplicateGroupsTask.Status::new)
+            new NamedWriteableRegistry.Entry(Task.Status.class, SimHashGroupsTask.Status.NAME, SimHashGroupsTask.Status::new)
         );
     }
 
     @Override
     public List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> getActions() {
         return List.of(
-            new ActionHandler<>(NearDuplicateGroupsAction.INSTANCE, TransportNearDuplicateGroupsAction.class),
-            new ActionHandler<>(NearDuplicateShardFingerprintsAction.INSTANCE, TransportNearDuplicateShardFingerprintsAction.class),
-            new ActionHandler<>(NearDuplicateGroupsWriteAction.INSTANCE, TransportNearDuplicateGroupsWriteAction.class),
+            new ActionHandler<>(SimHashGroupsAction.INSTANCE, TransportSimHashGroupsAction.class),
+            new ActionHandler<>(SimHashShardFingerprintsAction.INSTANCE, TransportSimHashShardFingerprintsAction.class),
+            new ActionHandler<>(SimHashGroupsWriteAction.INSTANCE, TransportSimHashGroupsWriteAction.class),
             new ActionHandler<>(SimHashAction.INSTANCE, TransportSimHashAction.class),
             new ActionHandler<>(IndexSimHashAction.INSTANCE, TransportIndexSimHashAction.class)
         );
@@ -239,6 +239,6 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         IndexNameExpressionResolver indexNameExpressionResolver,
         Supplier<DiscoveryNodes> nodesInCluster
     ) {
-        return List.of(new RestSimHashAction(engine), new RestNearDuplicateGroupsAction(), new RestNearDuplicateGroupsWriteAction());
+        return List.of(new RestSimHashAction(engine), new RestSimHashGroupsAction(), new RestSimHashGroupsWriteAction());
     }
 }

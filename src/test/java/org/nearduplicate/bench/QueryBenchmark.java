@@ -9,7 +9,7 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.MMapDirectory;
 import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.lucene.NearDuplicateQuery;
+import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -124,7 +124,7 @@ public class QueryBenchmark {
     @Benchmark
     public TopDocs query() throws IOException {
         long probe = probes[next++ & (probes.length - 1)];
-        return searcher.search(new NearDuplicateQuery("fp", probe, k, blockLayout, scan), 20);
+        return searcher.search(new SimHashQuery("fp", probe, k, blockLayout, scan), 20);
     }
 
     public static void main(String[] args) throws Exception {

@@ -2,7 +2,7 @@ package org.nearduplicate.opensearch;
 
 import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
+import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.EngineInputException;
 import org.nearduplicate.core.SimHashSettings;
@@ -196,7 +196,7 @@ public class FuzzTests extends OpenSearchTestCase {
                 chars[randomIntBetween(0, chars.length - 1)] = randomFrom('{', '}', '"', ':', ',', '[', 'x', '\u0000');
                 json = new String(chars);
             }
-            NearDuplicateQueryBuilder parsed = parse(json, false);
+            SimHashQueryBuilder parsed = parse(json, false);
             if (parsed != null) {
                 parsedOk++;
                 // whatever parses prints and parses back to an equal query
@@ -207,15 +207,15 @@ public class FuzzTests extends OpenSearchTestCase {
         assertTrue("some random queries should be valid", ITERATIONS < 50 || parsedOk > 0);
     }
 
-    private NearDuplicateQueryBuilder parse(String json, boolean wrapped) {
+    private SimHashQueryBuilder parse(String json, boolean wrapped) {
         try (XContentParser parser = createParser(JsonXContent.jsonXContent, json)) {
             parser.nextToken();
             if (wrapped) {
                 assertEquals(XContentParser.Token.FIELD_NAME, parser.nextToken());
-                assertEquals(NearDuplicateQueryBuilder.NAME, parser.currentName());
+                assertEquals(SimHashQueryBuilder.NAME, parser.currentName());
                 parser.nextToken();
             }
-            return NearDuplicateQueryBuilder.fromXContent(parser);
+            return SimHashQueryBuilder.fromXContent(parser);
         } catch (ParsingException | OpenSearchParseException | IllegalArgumentException e) {
             return null;
         } catch (IOException e) {

@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.action.bulk.BulkItemResponse;
 import org.opensearch.action.bulk.BulkResponse;
 import org.opensearch.action.support.WriteRequest;
@@ -71,7 +71,7 @@ public class NearDuplicateBreakerTests extends OpenSearchIntegTestCase {
 
         long tripped = 0;
         for (CircuitBreakerService service : internalCluster().getInstances(CircuitBreakerService.class)) {
-            CircuitBreaker breaker = service.getBreaker(NearDuplicateEngine.BREAKER_NAME);
+            CircuitBreaker breaker = service.getBreaker(SketchingService.BREAKER_NAME);
             assertEquals("every reservation is released", 0, breaker.getUsed());
             tripped += breaker.getTrippedCount();
         }

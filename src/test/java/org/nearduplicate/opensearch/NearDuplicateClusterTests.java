@@ -1,15 +1,15 @@
 package org.nearduplicate.opensearch;
 
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
-import org.nearduplicate.lucene.NearDuplicateQuery;
-import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
-import org.nearduplicate.lucene.NearDuplicateQueryTests;
-import org.nearduplicate.opensearch.search.fetch.NearDuplicateDistanceFetchSubPhase;
-import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorer;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.lucene.SimHashQueryTests;
+import org.nearduplicate.opensearch.search.fetch.SimHashDistanceFetchSubPhase;
+import org.nearduplicate.opensearch.search.rescore.SimHashRescorer;
 import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
 import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
-import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorerBuilder;
+import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.bulk.BulkRequestBuilder;
@@ -47,7 +47,7 @@ import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 @ClusterScope(scope = Scope.SUITE, numDataNodes = 2, supportsDedicatedMasters = false)
 public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
     private static final String INDEX = "pages";
-    private static final String DISTANCE = NearDuplicateDistanceFetchSubPhase.DISTANCE_FIELD;
+    private static final String DISTANCE = SimHashDistanceFetchSubPhase.DISTANCE_FIELD;
     private static final long DAY = 86_400_000L;
 
     @Override
@@ -81,7 +81,7 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
         int docs = randomIntBetween(200, 400);
         for (int i = 0; i < docs; i++) {
             String id = "d" + i;
-            long fp = randomBoolean() ? randomLong() : NearDuplicateQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 8));
+            long fp = randomBoolean() ? randomLong() : SimHashQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 8));
             long ts = 1_700_000_000_000L + randomIntBetween(0, 9) * DAY;
             Object value = switch (randomIntBetween(0, 2)) {
                 case 0 -> Fingerprints.toHex(fp);
@@ -101,7 +101,7 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
         return switch (randomIntBetween(0, 2)) {
             case 0 -> randomLong();
             case 1 -> centers[randomIntBetween(0, centers.length - 1)];
-            default -> NearDuplicateQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 3));
+            default -> SimHashQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 3));
         };
     }
 
@@ -129,7 +129,7 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
             assertNotNull("hit " + hit.getId() + " lacks " + DISTANCE, hit.field(DISTANCE));
             int d = ((Number) hit.field(DISTANCE).getValue()).intValue();
             if (checkScores) {
-                assertEquals(NearDuplicateQuery.closeness(d), hit.getScore(), 1e-6f);
+                assertEquals(SimHashQuery.closeness(d), hit.getScore(), 1e-6f);
                 assertTrue("closest first", d >= previous);
                 previous = d;
             }
@@ -144,7 +144,7 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
         for (int round = 0; round < 12; round++) {
             long probe = randomProbe();
             int k = randomIntBetween(0, 3);
-            NearDuplicateQueryBuilder query = new NearDuplicateQueryBuilder("fp", NearDuplicateProbe.fingerprint(probe)).maxDistance(k);
+            SimHashQueryBuilder query = new SimHashQueryBuilder("fp", SimHashProbe.fingerprint(probe)).maxDistance(k);
             Map<String, Integer> expected = bruteForce(probe, k);
             assertEquals("probe " + Fingerprints.toHex(probe) + " k " + k, expected, hits(search(query).get(), true));
 
@@ -182,7 +182,7 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
         createCorpus();
         // like: the document's own fingerprint as probe
         String likeId = randomFrom(new ArrayList<>(corpus.keySet()));
-        NearDuplicateQueryBuilder like = new NearDuplicateQueryBuilder("fp", NearDuplicateProbe.like(INDEX, likeId, null)).maxDistance(3);
+        SimHashQueryBuilder like = new SimHashQueryBuilder("fp", SimHashProbe.like(INDEX, likeId, null)).maxDistance(3);
         Map<String, Integer> likeHits = hits(search(like).get(), true);
         assertEquals(bruteForce(corpus.get(likeId), 3), likeHits);
         assertEquals(Integer.valueOf(0), likeHits.get(likeId));
@@ -190,7 +190,7 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
         // resolved on the coordinating node during rewrite: a plain 400
         Exception missing = expectThrows(
             Exception.class,
-            () -> search(new NearDuplicateQueryBuilder("fp", NearDuplicateProbe.like(INDEX, "nope", null))).get()
+            () -> search(new SimHashQueryBuilder("fp", SimHashProbe.like(INDEX, "nope", null))).get()
         );
         assertThat(missing.toString() + missing.getCause(), containsString("[like] document [pages][nope] does not exist"));
         assertEquals(RestStatus.BAD_REQUEST, ExceptionsHelper.status(missing));
@@ -198,7 +198,7 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
         // beyond the indexed max_distance
         long probe = randomProbe();
         int k = randomIntBetween(4, 12);
-        NearDuplicateQueryBuilder beyond = new NearDuplicateQueryBuilder("fp", NearDuplicateProbe.fingerprint(probe)).maxDistance(k);
+        SimHashQueryBuilder beyond = new SimHashQueryBuilder("fp", SimHashProbe.fingerprint(probe)).maxDistance(k);
         SearchPhaseExecutionException e = expectThrows(SearchPhaseExecutionException.class, () -> search(beyond).get());
         assertEquals(RestStatus.BAD_REQUEST, e.status());
         assertThat(e.toString() + e.getCause(), containsString("exceeds the indexed max_distance [3]"));
@@ -206,7 +206,7 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
 
         // rescorer, filter mode, window over everything: exactly the brute-force set, any distance
         int rk = randomIntBetween(0, 10);
-        NearDuplicateRescorerBuilder filter = new NearDuplicateRescorerBuilder("fp", NearDuplicateProbe.fingerprint(probe)).maxDistance(rk)
+        SimHashRescorerBuilder filter = new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(probe)).maxDistance(rk)
             .scoreMode(RescoreScoreMode.FILTER);
         filter.windowSize(corpus.size() + 10);
         SearchResponse rescored = client().prepareSearch(INDEX)
@@ -224,7 +224,7 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
         assertEquals(bruteForce(probe, rk), rescoredHits);
 
         // rescorer, closeness mode: near-duplicates first, in distance order
-        NearDuplicateRescorerBuilder closeness = new NearDuplicateRescorerBuilder("fp", NearDuplicateProbe.fingerprint(probe)).maxDistance(rk)
+        SimHashRescorerBuilder closeness = new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(probe)).maxDistance(rk)
             .queryWeight(0f);
         closeness.windowSize(corpus.size() + 10);
         SearchResponse closest = client().prepareSearch(INDEX).setQuery(QueryBuilders.matchAllQuery()).setSize(corpus.size() + 10).addRescorer(closeness).get();
@@ -235,7 +235,7 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
             int d = expectedClose.get(top[i].getId());
             assertTrue(d >= previous);
             previous = d;
-            assertEquals(NearDuplicateQuery.closeness(d), top[i].getScore(), 1e-6f);
+            assertEquals(SimHashQuery.closeness(d), top[i].getScore(), 1e-6f);
         }
 
         // deletes and updates between searches
@@ -249,7 +249,7 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
                 client().prepareDelete(INDEX, id).get();
                 corpus.remove(id);
             } else {
-                long fp = NearDuplicateQueryTests.flipBits(centers[0], randomIntBetween(0, 3));
+                long fp = SimHashQueryTests.flipBits(centers[0], randomIntBetween(0, 3));
                 client().prepareIndex(INDEX).setId(id).setSource("fp", Fingerprints.toHex(fp), "ts", timestamps.get(id)).get();
                 corpus.put(id, fp);
             }
@@ -258,7 +258,7 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
         for (int round = 0; round < 5; round++) {
             long p = round == 0 ? centers[0] : randomProbe();
             int kk = randomIntBetween(0, 3);
-            assertEquals(bruteForce(p, kk), hits(search(new NearDuplicateQueryBuilder("fp", NearDuplicateProbe.fingerprint(p)).maxDistance(kk)).get(), true));
+            assertEquals(bruteForce(p, kk), hits(search(new SimHashQueryBuilder("fp", SimHashProbe.fingerprint(p)).maxDistance(kk)).get(), true));
         }
 
         // a document whose algorithm differs from the mapping is rejected

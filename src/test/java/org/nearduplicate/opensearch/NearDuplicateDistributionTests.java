@@ -1,9 +1,9 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
-import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
-import org.nearduplicate.lucene.NearDuplicateQueryTests;
-import org.nearduplicate.opensearch.search.fetch.NearDuplicateDistanceFetchSubPhase;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.lucene.SimHashQueryTests;
+import org.nearduplicate.opensearch.search.fetch.SimHashDistanceFetchSubPhase;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.bulk.BulkResponse;
@@ -131,7 +131,7 @@ public class NearDuplicateDistributionTests extends OpenSearchIntegTestCase {
     }
 
     private long randomFingerprint() {
-        return randomBoolean() ? randomLong() : NearDuplicateQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 18));
+        return randomBoolean() ? randomLong() : SimHashQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 18));
     }
 
     private void index(String index, Map<String, Long> corpus, int firstId, int count) {
@@ -156,9 +156,9 @@ public class NearDuplicateDistributionTests extends OpenSearchIntegTestCase {
         probes = new ArrayList<>();
         for (long center : centers) {
             probes.add(new long[] { center, 3 });
-            probes.add(new long[] { NearDuplicateQueryTests.flipBits(center, 2), 2 });
+            probes.add(new long[] { SimHashQueryTests.flipBits(center, 2), 2 });
             probes.add(new long[] { center, randomIntBetween(4, 16) }); // multi-probe, or a scan on the 0.1.0 layout
-            probes.add(new long[] { NearDuplicateQueryTests.flipBits(center, randomIntBetween(0, 16)), randomIntBetween(0, 16) });
+            probes.add(new long[] { SimHashQueryTests.flipBits(center, randomIntBetween(0, 16)), randomIntBetween(0, 16) });
             probes.add(new long[] { center, 17 }); // beyond every layout: scan
         }
         probes.add(new long[] { 0x5555_5555_5555_5555L, 3 });
@@ -166,13 +166,13 @@ public class NearDuplicateDistributionTests extends OpenSearchIntegTestCase {
     }
 
     private TreeMap<String, Integer> search(String index, long probe, int k) {
-        NearDuplicateQueryBuilder query = new NearDuplicateQueryBuilder("fp", NearDuplicateProbe.fingerprint(probe)).maxDistance(k)
+        SimHashQueryBuilder query = new SimHashQueryBuilder("fp", SimHashProbe.fingerprint(probe)).maxDistance(k)
             .allowScan(k > promised.get(index));
         SearchResponse response = client().prepareSearch(index).setQuery(query).setSize(10_000).setTrackTotalHits(true).get();
         assertEquals(0, response.getFailedShards());
         TreeMap<String, Integer> hits = new TreeMap<>();
         for (SearchHit hit : response.getHits().getHits()) {
-            hits.put(hit.getId(), ((Number) hit.field(NearDuplicateDistanceFetchSubPhase.DISTANCE_FIELD).getValue()).intValue());
+            hits.put(hit.getId(), ((Number) hit.field(SimHashDistanceFetchSubPhase.DISTANCE_FIELD).getValue()).intValue());
         }
         assertEquals(hits.size(), response.getHits().getTotalHits().value());
         return hits;

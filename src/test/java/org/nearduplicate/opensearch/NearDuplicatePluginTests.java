@@ -3,7 +3,7 @@ package org.nearduplicate.opensearch;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.startsWith;
 
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.OpenSearchParseException;
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Settings;
@@ -46,7 +46,7 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
         long limit = randomLongBetween(1024, 1 << 30);
         NearDuplicatePlugin plugin = new NearDuplicatePlugin(Settings.EMPTY);
         var breaker = plugin.getCircuitBreaker(Settings.builder().put("near_duplicate.breaker.limit", limit + "b").build());
-        assertEquals(NearDuplicateEngine.BREAKER_NAME, breaker.getName());
+        assertEquals(SketchingService.BREAKER_NAME, breaker.getName());
         assertEquals(limit, breaker.getLimit());
     }
 
@@ -57,7 +57,7 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
         assertNotSame(limited.engine(), defaults.engine());
         assertEquals(smallLimit, limited.engine().maxInputChars());
         // a node limit of one plugin instance never leaks into another (the engine is not static state)
-        assertEquals(NearDuplicateEngine.MAX_INPUT_CHARS_SETTING.getDefault(Settings.EMPTY).intValue(), defaults.engine().maxInputChars());
+        assertEquals(SketchingService.MAX_INPUT_CHARS_SETTING.getDefault(Settings.EMPTY).intValue(), defaults.engine().maxInputChars());
         for (String type : List.of("simhash", "minhash", "imatch")) {
             Map<String, Object> config = new HashMap<>(Map.of("field", "content", "max_input_chars", smallLimit + 1));
             Exception e = expectThrows(

@@ -7,7 +7,7 @@ import org.opensearch.ingest.ConfigurationUtils;
 import java.util.Locale;
 import java.util.Map;
 
-import static org.nearduplicate.opensearch.ingest.NearDuplicateCheckProcessor.TYPE;
+import static org.nearduplicate.opensearch.ingest.SimHashCheckProcessor.TYPE;
 
 /**
  * The options of a {@code near_duplicate_check} processor, read and validated once when the pipeline is created, so

@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
-import static org.nearduplicate.opensearch.ingest.NearDuplicateCheckProcessor.TYPE;
+import static org.nearduplicate.opensearch.ingest.SimHashCheckProcessor.TYPE;
 
 /**
  * What a {@code near_duplicate_check} does with its answer: writes {@code result_field} and {@code group_field}, drops

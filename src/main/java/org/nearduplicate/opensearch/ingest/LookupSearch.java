@@ -1,8 +1,8 @@
 package org.nearduplicate.opensearch.ingest;
 
 import org.nearduplicate.opensearch.common.FingerprintValues;
-import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
-import org.nearduplicate.opensearch.index.query.NearDuplicateQueryBuilder;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.search.SearchRequest;
@@ -112,9 +112,9 @@ final class LookupSearch {
         int size;
         SearchSourceBuilder source = new SearchSourceBuilder();
         if (lookups.size() == 1) {
-            NearDuplicateProbe probe = NearDuplicateProbe.fingerprint(first.fingerprint(), first.algorithm());
+            SimHashProbe probe = SimHashProbe.fingerprint(first.fingerprint(), first.algorithm());
             BoolQueryBuilder query = QueryBuilders.boolQuery()
-                .must(new NearDuplicateQueryBuilder(options.indexField(), probe).maxDistance(first.maxDistance()).ignoreUnmapped(true));
+                .must(new SimHashQueryBuilder(options.indexField(), probe).maxDistance(first.maxDistance()).ignoreUnmapped(true));
             if (first.id() != null) {
                 query.mustNot(QueryBuilders.idsQuery().addIds(first.id()));
             }
@@ -125,7 +125,7 @@ final class LookupSearch {
             long[] fingerprints = lookups.stream().mapToLong(l -> l.key.fingerprint()).distinct().toArray();
             source.query(
                 QueryBuilders.constantScoreQuery(
-                    new NearDuplicateQueryBuilder(options.indexField(), NearDuplicateProbe.fingerprints(fingerprints, first.algorithm()))
+                    new SimHashQueryBuilder(options.indexField(), SimHashProbe.fingerprints(fingerprints, first.algorithm()))
                         .maxDistance(first.maxDistance())
                         .ignoreUnmapped(true)
                 )

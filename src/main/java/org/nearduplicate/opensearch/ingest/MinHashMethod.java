@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.nearduplicate.core.MinHashSettings;
 import org.nearduplicate.core.sketch.MinHashSignatures;
@@ -15,9 +15,9 @@ import java.util.Map;
 public final class MinHashMethod implements SketchMethod {
     public static final String TYPE = "minhash";
 
-    private final NearDuplicateEngine engine;
+    private final SketchingService engine;
 
-    public MinHashMethod(NearDuplicateEngine engine) {
+    public MinHashMethod(SketchingService engine) {
         this.engine = engine;
     }
 

@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.SimHashSettings;
 
@@ -20,9 +20,9 @@ public final class SimHashMethod implements SketchMethod {
     public static final String FINGERPRINT_KEY = "fingerprint";
     public static final String ALGORITHM_KEY = "algorithm";
 
-    private final NearDuplicateEngine engine;
+    private final SketchingService engine;
 
-    public SimHashMethod(NearDuplicateEngine engine) {
+    public SimHashMethod(SketchingService engine) {
         this.engine = engine;
     }
 

@@ -4,7 +4,7 @@ import org.nearduplicate.opensearch.action.simhash.IndexSimHashAction;
 import org.nearduplicate.opensearch.action.simhash.IndexSimHashRequest;
 import org.nearduplicate.opensearch.action.simhash.SimHashAction;
 import org.nearduplicate.opensearch.action.simhash.SimHashRequest;
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;
@@ -29,9 +29,9 @@ import static org.opensearch.rest.RestRequest.Method.POST;
  */
 public class RestSimHashAction extends BaseRestHandler {
 
-    private final NearDuplicateEngine engine;
+    private final SketchingService engine;
 
-    public RestSimHashAction(NearDuplicateEngine engine) {
+    public RestSimHashAction(SketchingService engine) {
         this.engine = engine;
     }
 

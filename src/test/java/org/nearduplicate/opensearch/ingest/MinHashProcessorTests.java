@@ -1,8 +1,8 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
-import org.nearduplicate.core.IMatchSettings;
-import org.nearduplicate.core.sketch.IMatcher;
+import org.nearduplicate.opensearch.sketching.SketchingService;
+import org.nearduplicate.core.ImatchSettings;
+import org.nearduplicate.core.sketch.ImatchHasher;
 import org.nearduplicate.core.MinHashSettings;
 import org.nearduplicate.core.sketch.MinHashSignatures;
 import org.nearduplicate.core.sketch.MinHasher;
@@ -23,8 +23,8 @@ public class MinHashProcessorTests extends OpenSearchTestCase {
     private static final String ARTICLE = "The old harbor bridge reopened to traffic on Monday morning after two years of repairs "
         + "that cost the city far more than planned. Engineers replaced the rusted steel deck and rebuilt both ramps.";
 
-    private static final SketchProcessor.Factory MINHASH = new SketchProcessor.Factory(new MinHashMethod(new NearDuplicateEngine()));
-    private static final SketchProcessor.Factory IMATCH = new SketchProcessor.Factory(new IMatchMethod(new NearDuplicateEngine()));
+    private static final SketchProcessor.Factory MINHASH = new SketchProcessor.Factory(new MinHashMethod(new SketchingService()));
+    private static final SketchProcessor.Factory IMATCH = new SketchProcessor.Factory(new ImatchMethod(new SketchingService()));
 
     private static IngestDocument document(Map<String, Object> source) {
         return RandomDocumentPicks.randomIngestDocument(random(), new HashMap<>(source));
@@ -65,10 +65,10 @@ public class MinHashProcessorTests extends OpenSearchTestCase {
         IngestDocument doc = document(Map.of("content", ARTICLE));
         p.execute(doc);
         Map<?, ?> result = doc.getFieldValue("imatch", Map.class);
-        IMatcher.Keys keys = new IMatcher(IMatchSettings.DEFAULT).keys(ARTICLE);
+        ImatchHasher.Keys keys = new ImatchHasher(ImatchSettings.DEFAULT).keys(ARTICLE);
         assertThat(result.get("imatch"), equalTo(keys.imatch()));
         assertThat(result.get("text"), equalTo(keys.text()));
-        assertThat(result.get("algorithm"), equalTo(IMatchSettings.DEFAULT.algorithmId()));
+        assertThat(result.get("algorithm"), equalTo(ImatchSettings.DEFAULT.algorithmId()));
         OpenSearchParseException e = expectThrows(OpenSearchParseException.class,
             () -> IMATCH.create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "min_idf", 9, "max_idf", 1))));
         assertThat(e.getMessage(), containsString("min_idf"));

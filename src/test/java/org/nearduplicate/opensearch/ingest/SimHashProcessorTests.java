@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.SimHasher;
@@ -20,7 +20,7 @@ public class SimHashProcessorTests extends OpenSearchTestCase {
     private static final String ARTICLE = "The old harbor bridge reopened to traffic on Monday morning after two years of repairs "
         + "that cost the city far more than planned. Engineers replaced the rusted steel deck and rebuilt both ramps.";
 
-    private final SketchProcessor.Factory factory = new SketchProcessor.Factory(new SimHashMethod(new NearDuplicateEngine()));
+    private final SketchProcessor.Factory factory = new SketchProcessor.Factory(new SimHashMethod(new SketchingService()));
 
     private SketchProcessor create(Map<String, Object> config) {
         return factory.create(Map.of(), randomAlphaOfLength(5), null, new HashMap<>(config));

@@ -5,8 +5,8 @@ import org.nearduplicate.core.features.IdfTable;
 import org.nearduplicate.core.EngineInputException;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.SimHasher;
-import org.nearduplicate.core.IMatchSettings;
-import org.nearduplicate.core.sketch.IMatcher;
+import org.nearduplicate.core.ImatchSettings;
+import org.nearduplicate.core.sketch.ImatchHasher;
 import org.nearduplicate.core.keys.Lsh;
 import org.nearduplicate.core.MinHashSettings;
 import org.nearduplicate.core.sketch.MinHasher;
@@ -84,18 +84,18 @@ public final class MethodComparison {
 
     /** OpenSearch's {@code fingerprint} processor over the raw field: SHA-1 of the raw content (it hashes field values as given). */
     public static Method<String> rawSha1() {
-        return exact("raw-sha1", "SHA-1 of the raw content = OpenSearch `fingerprint` processor on the field", IMatcher::sha1);
+        return exact("raw-sha1", "SHA-1 of the raw content = OpenSearch `fingerprint` processor on the field", ImatchHasher::sha1);
     }
 
     public static Method<String> textHash() {
-        IMatcher m = new IMatcher(IMatchSettings.DEFAULT);
+        ImatchHasher m = new ImatchHasher(ImatchSettings.DEFAULT);
         return exact("text-hash", "SHA-1 of the normalized main text (`imatch` processor, key `text`)", c -> m.keys(c).text());
     }
 
     public static Method<String> imatch(double minIdf, double maxIdf) {
-        IMatchSettings s = new IMatchSettings(IMatchSettings.DEFAULT.contentType(), true, IdfTable.BUILTIN, minIdf, maxIdf,
-            IMatchSettings.DEFAULT.maxInputChars());
-        IMatcher m = new IMatcher(s);
+        ImatchSettings s = new ImatchSettings(ImatchSettings.DEFAULT.contentType(), true, IdfTable.BUILTIN, minIdf, maxIdf,
+            ImatchSettings.DEFAULT.maxInputChars());
+        ImatchHasher m = new ImatchHasher(s);
         return exact("imatch idf[" + minIdf + "," + maxIdf + "]", s.algorithmId(), c -> m.keys(c).imatch());
     }
 
@@ -190,7 +190,7 @@ public final class MethodComparison {
             List<String> top = new ArrayList<>();
             for (int i = 0; i < Math.min(n, all.size()); i++) top.add(all.get(i).getKey());
             top.sort(null);
-            return IMatcher.sha1(String.join("\n", top));
+            return ImatchHasher.sha1(String.join("\n", top));
         });
     }
 
@@ -199,7 +199,7 @@ public final class MethodComparison {
         List<Method<?>> list = new ArrayList<>();
         list.add(rawSha1());
         list.add(textHash());
-        list.add(imatch(IMatchSettings.DEFAULT.minIdf(), IMatchSettings.DEFAULT.maxIdf()));
+        list.add(imatch(ImatchSettings.DEFAULT.minIdf(), ImatchSettings.DEFAULT.maxIdf()));
         list.add(imatch(0.0, 100.0));
         list.add(keywords(10));
         list.add(simhash("simhash", SimHashSettings.DEFAULT, 16));

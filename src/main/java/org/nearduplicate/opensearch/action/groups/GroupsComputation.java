@@ -190,13 +190,13 @@ public final class GroupsComputation {
             long[] members,
             long expectedBytes,
             String phase,
-            java.util.function.Consumer<Collection<NearDuplicateShardFingerprintsResponse>> next
+            java.util.function.Consumer<Collection<SimHashShardFingerprintsResponse>> next
         ) {
             checkCancelled();
             progress.phase(phase);
             reserve(expectedBytes, phase + ": expected answers");
             int shards = index.getNumberOfShards();
-            GroupedActionListener<NearDuplicateShardFingerprintsResponse> all = new GroupedActionListener<>(
+            GroupedActionListener<SimHashShardFingerprintsResponse> all = new GroupedActionListener<>(
                 ActionListener.wrap(responses -> threadPool.generic().execute(() -> {
                     try {
                         release(expectedBytes);
@@ -209,14 +209,14 @@ public final class GroupsComputation {
             );
             TaskId parent = new TaskId(localNodeId.get(), task.getId());
             for (int s = 0; s < shards; s++) {
-                NearDuplicateShardFingerprintsRequest request = new NearDuplicateShardFingerprintsRequest(
+                SimHashShardFingerprintsRequest request = new SimHashShardFingerprintsRequest(
                     new ShardId(index.getIndex(), s),
                     field,
                     members,
                     aliasFilter
                 );
                 request.setParentTask(parent);
-                client.executeLocally(NearDuplicateShardFingerprintsAction.INSTANCE, request, ActionListener.wrap(r -> {
+                client.executeLocally(SimHashShardFingerprintsAction.INSTANCE, request, ActionListener.wrap(r -> {
                     try {
                         reserve(r.ramBytes(), phase + " of a shard");
                     } catch (Exception e) {
@@ -236,12 +236,12 @@ public final class GroupsComputation {
             }
         }
 
-        private void group(Collection<NearDuplicateShardFingerprintsResponse> responses) {
+        private void group(Collection<SimHashShardFingerprintsResponse> responses) {
             checkCancelled();
             String algorithm = null;
             long docs = 0;
             long shardBytes = 0;
-            for (NearDuplicateShardFingerprintsResponse r : responses) {
+            for (SimHashShardFingerprintsResponse r : responses) {
                 if (algorithm != null && algorithm.equals(r.algorithm()) == false) {
                     throw new IllegalStateException(
                         "shards disagree on the algorithm of field [" + field + "]: [" + algorithm + "], [" + r.algorithm() + "]"
@@ -257,7 +257,7 @@ public final class GroupsComputation {
             long[] distinct = new long[Math.toIntExact(docs)];
             int[] counts = new int[distinct.length];
             List<long[]> shardArrays = new ArrayList<>(responses.size());
-            for (NearDuplicateShardFingerprintsResponse r : responses) shardArrays.add(r.takeFingerprints());
+            for (SimHashShardFingerprintsResponse r : responses) shardArrays.add(r.takeFingerprints());
             int n = merge(shardArrays, distinct, counts);
             shardArrays = null;
             release(shardBytes); // the shards' arrays are garbage once merged
@@ -339,7 +339,7 @@ public final class GroupsComputation {
          */
         private Result groups(
             Result counts,
-            Collection<NearDuplicateShardFingerprintsResponse> responses,
+            Collection<SimHashShardFingerprintsResponse> responses,
             long[] distinct,
             int[] root,
             long[] pairsOfRoot
@@ -349,7 +349,7 @@ public final class GroupsComputation {
             long total = 0;
             long answerBytes = 0;
             long objectBytes = 0;
-            for (NearDuplicateShardFingerprintsResponse r : responses) {
+            for (SimHashShardFingerprintsResponse r : responses) {
                 DocList docs = r.docs();
                 lists.add(docs);
                 total += docs.size();

@@ -53,7 +53,7 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest i
 
     @Override
     public Task createTask(long id, String type, String action, TaskId parentTaskId, Map<String, String> headers) {
-        return new NearDuplicateGroupsTask(id, type, action, getDescription(), parentTaskId, headers);
+        return new SimHashGroupsTask(id, type, action, getDescription(), parentTaskId, headers);
     }
 
     /** The description's start, shared by both requests' tasks. */

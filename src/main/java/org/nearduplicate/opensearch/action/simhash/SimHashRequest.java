@@ -2,7 +2,7 @@ package org.nearduplicate.opensearch.action.simhash;
 
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
@@ -32,14 +32,14 @@ public class SimHashRequest extends ActionRequest {
     );
 
     /** An input and the key it came under ({@code text} or {@code html}), which decides how it is read. */
-    public record Input(String content, NearDuplicateEngine.ProbeContent type) {
+    public record Input(String content, SketchingService.ProbeContent type) {
         public Input {
             Objects.requireNonNull(content);
             Objects.requireNonNull(type);
         }
 
         Input(StreamInput in) throws IOException {
-            this(in.readString(), in.readEnum(NearDuplicateEngine.ProbeContent.class));
+            this(in.readString(), in.readEnum(SketchingService.ProbeContent.class));
         }
 
         void writeTo(StreamOutput out) throws IOException {
@@ -146,7 +146,7 @@ public class SimHashRequest extends ActionRequest {
      *
      * @throws IllegalArgumentException for an invalid or unknown option, or a limit above the node's
      */
-    public SimHashSettings simHashSettings(NearDuplicateEngine engine) {
+    public SimHashSettings simHashSettings(SketchingService engine) {
         Map<String, Object> options = new HashMap<>(settings);
         SimHashSettings parsed = engine.simHashSettings(options);
         if (options.isEmpty() == false) {
@@ -166,7 +166,7 @@ public class SimHashRequest extends ActionRequest {
      * @throws IllegalArgumentException naming what is wrong
      */
     @SuppressWarnings("unchecked")
-    public static SimHashRequest parse(Map<String, Object> body, String index, NearDuplicateEngine engine) {
+    public static SimHashRequest parse(Map<String, Object> body, String index, SketchingService engine) {
         for (String key : body.keySet()) {
             if (BODY_KEYS.contains(key) == false) {
                 throw new IllegalArgumentException(
@@ -244,7 +244,7 @@ public class SimHashRequest extends ActionRequest {
         if (value instanceof String == false) {
             throw new IllegalArgumentException("[" + prefix + (text != null ? "text" : "html") + "] must be a string");
         }
-        return new Input((String) value, text != null ? NearDuplicateEngine.ProbeContent.TEXT : NearDuplicateEngine.ProbeContent.HTML);
+        return new Input((String) value, text != null ? SketchingService.ProbeContent.TEXT : SketchingService.ProbeContent.HTML);
     }
 
     private static int readInt(Map<String, Object> body, String key, int defaultValue, int min, int max) {

@@ -2,7 +2,7 @@ package org.nearduplicate.opensearch.action.simhash;
 
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsResponse;
@@ -25,7 +25,7 @@ import java.util.Map;
  */
 public class TransportIndexSimHashAction extends HandledTransportAction<IndexSimHashRequest, SimHashResponse> {
 
-    private final NearDuplicateEngine engine;
+    private final SketchingService engine;
     private final ThreadPool threadPool;
     private final NodeClient client;
 
@@ -35,7 +35,7 @@ public class TransportIndexSimHashAction extends HandledTransportAction<IndexSim
         ActionFilters actionFilters,
         ThreadPool threadPool,
         NodeClient client,
-        NearDuplicateEngine engine
+        SketchingService engine
     ) {
         super(IndexSimHashAction.NAME, transportService, actionFilters, IndexSimHashRequest::new);
         this.engine = engine;

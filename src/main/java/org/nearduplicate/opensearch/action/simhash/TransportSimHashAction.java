@@ -3,7 +3,7 @@ package org.nearduplicate.opensearch.action.simhash;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Analysis;
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.action.ActionRunnable;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
@@ -24,7 +24,7 @@ import java.util.Locale;
  */
 public class TransportSimHashAction extends HandledTransportAction<SimHashRequest, SimHashResponse> {
 
-    private final NearDuplicateEngine engine;
+    private final SketchingService engine;
     private final ThreadPool threadPool;
 
     @Inject
@@ -32,7 +32,7 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
         TransportService transportService,
         ActionFilters actionFilters,
         ThreadPool threadPool,
-        NearDuplicateEngine engine
+        SketchingService engine
     ) {
         super(SimHashAction.NAME, transportService, actionFilters, SimHashRequest::new);
         this.engine = engine;
@@ -56,7 +56,7 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
     /** Fingerprinting is CPU work on possibly large pages: it runs on the search pool, not on a network thread. */
     static void analyze(
         ThreadPool threadPool,
-        NearDuplicateEngine engine,
+        SketchingService engine,
         SimHashRequest request,
         SimHashSettings settings,
         BlockLayout layout,
@@ -67,14 +67,14 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
     }
 
     /** The response to {@code request}, fingerprinted with {@code settings} and shown with {@code layout} (or no keys). */
-    static SimHashResponse compute(NearDuplicateEngine engine, SimHashRequest request, SimHashSettings settings, BlockLayout layout) {
+    static SimHashResponse compute(SketchingService engine, SimHashRequest request, SimHashSettings settings, BlockLayout layout) {
         // the declared type (text or html) counts as it does for a probe of the query, so both show one fingerprint
         SimHashRequest.Input input = request.input();
-        Analysis first = engine.analyze(NearDuplicateEngine.declared(settings, input.type()), input.content(), request.topFeatures());
+        Analysis first = engine.analyze(SketchingService.declared(settings, input.type()), input.content(), request.topFeatures());
         SimHashRequest.Input compare = request.compareInput();
         Analysis second = compare == null
             ? null
-            : engine.analyze(NearDuplicateEngine.declared(settings, compare.type()), compare.content(), request.topFeatures());
+            : engine.analyze(SketchingService.declared(settings, compare.type()), compare.content(), request.topFeatures());
         return new SimHashResponse(
             settings.algorithmId(),
             layout == null ? null : new SimHashResponse.Layout(layout.blocks(), layout.maxDistance(), layout.keyCount()),

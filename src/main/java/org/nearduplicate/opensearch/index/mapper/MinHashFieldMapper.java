@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.index.mapper;
 
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.lucene.MinHashQuery;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Field;
@@ -62,7 +62,7 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
             m -> toType(m).fieldType().algorithm()
         ).alwaysSerialize();
         private final Parameter<Map<String, String>> meta = Parameter.metaParam();
-        private final NearDuplicateEngine engine;
+        private final SketchingService engine;
 
         /** A field whose text probes cannot be signed (no engine): for tests and tools. */
         public Builder(String name) {
@@ -70,7 +70,7 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
         }
 
         /** {@code engine}: the node's gateway that signs this field's text probes (null: none). */
-        public Builder(String name, NearDuplicateEngine engine) {
+        public Builder(String name, SketchingService engine) {
             super(name);
             this.engine = engine;
         }
@@ -107,7 +107,7 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
     }
 
     /** The mapping parser of the plugin instance: its fields sign text probes through {@code engine}. */
-    public static TypeParser parser(NearDuplicateEngine engine) {
+    public static TypeParser parser(SketchingService engine) {
         return new TypeParser((n, c) -> new Builder(n, engine));
     }
 
@@ -115,13 +115,13 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
         private final Lsh lsh;
         private final String algorithm;
         private final int hashes;
-        private final NearDuplicateEngine engine;
+        private final SketchingService engine;
 
         public MinHashFieldType(String name, Lsh lsh, String algorithm, Map<String, String> meta) {
             this(name, lsh, algorithm, meta, null);
         }
 
-        public MinHashFieldType(String name, Lsh lsh, String algorithm, Map<String, String> meta, NearDuplicateEngine engine) {
+        public MinHashFieldType(String name, Lsh lsh, String algorithm, Map<String, String> meta, SketchingService engine) {
             super(name, true, false, true, TextSearchInfo.NONE, meta);
             this.lsh = Objects.requireNonNull(lsh);
             this.algorithm = Objects.requireNonNull(algorithm);
@@ -135,8 +135,8 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
          *
          * @throws IllegalArgumentException if the probe cannot be signed
          */
-        public int[] probeSignature(String content, NearDuplicateEngine.ProbeContent type) {
-            return NearDuplicateEngine.forProbe(engine, name(), type, "a [signature]").minHashProbe(algorithm, content, type);
+        public int[] probeSignature(String content, SketchingService.ProbeContent type) {
+            return SketchingService.forProbe(engine, name(), type, "a [signature]").minHashProbe(algorithm, content, type);
         }
 
         public MinHashFieldType(String name) {

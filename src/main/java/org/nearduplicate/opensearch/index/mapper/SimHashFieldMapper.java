@@ -1,8 +1,8 @@
 package org.nearduplicate.opensearch.index.mapper;
 
 import org.nearduplicate.opensearch.common.FingerprintValues;
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
-import org.nearduplicate.lucene.NearDuplicateQuery;
+import org.nearduplicate.opensearch.sketching.SketchingService;
+import org.nearduplicate.lucene.SimHashQuery;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.BytesTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;
@@ -118,7 +118,7 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
         private final Parameter<Integer> checkBits = Parameter.intParam("check_bits", false, m -> toType(m).layout.checkBits(), -1)
             .alwaysSerialize();
         private final Parameter<Map<String, String>> meta = Parameter.metaParam();
-        private final NearDuplicateEngine engine;
+        private final SketchingService engine;
 
         /** A field whose text probes cannot be fingerprinted (no engine): for tests and tools. */
         public Builder(String name) {
@@ -126,7 +126,7 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
         }
 
         /** {@code engine}: the node's gateway that fingerprints this field's text probes (null: none). */
-        public Builder(String name, NearDuplicateEngine engine) {
+        public Builder(String name, SketchingService engine) {
             super(name);
             this.engine = engine;
         }
@@ -199,7 +199,7 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
     }
 
     /** The mapping parser of the plugin instance: its fields fingerprint text probes through {@code engine}. */
-    public static TypeParser parser(NearDuplicateEngine engine) {
+    public static TypeParser parser(SketchingService engine) {
         return new TypeParser((n, c) -> new Builder(n, engine));
     }
 
@@ -207,13 +207,13 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
     public static final class SimHashFieldType extends MappedFieldType {
         private final BlockLayout layout;
         private final String algorithm;
-        private final NearDuplicateEngine engine;
+        private final SketchingService engine;
 
         public SimHashFieldType(String name, BlockLayout layout, String algorithm, Map<String, String> meta) {
             this(name, layout, algorithm, meta, null);
         }
 
-        public SimHashFieldType(String name, BlockLayout layout, String algorithm, Map<String, String> meta, NearDuplicateEngine engine) {
+        public SimHashFieldType(String name, BlockLayout layout, String algorithm, Map<String, String> meta, SketchingService engine) {
             super(name, true, false, true, TextSearchInfo.NONE, meta);
             this.layout = Objects.requireNonNull(layout);
             this.algorithm = Objects.requireNonNull(algorithm);
@@ -226,8 +226,8 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
          *
          * @throws IllegalArgumentException if the probe cannot be fingerprinted
          */
-        public long probeFingerprint(String content, NearDuplicateEngine.ProbeContent type) {
-            return NearDuplicateEngine.forProbe(engine, name(), type, "a [fingerprint] or a [like] document")
+        public long probeFingerprint(String content, SketchingService.ProbeContent type) {
+            return SketchingService.forProbe(engine, name(), type, "a [fingerprint] or a [like] document")
                 .simHashProbe(algorithm, content, type);
         }
 
@@ -304,7 +304,7 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
             } catch (IllegalArgumentException e) {
                 throw new QueryShardException(context, "field [" + name() + "]: " + e.getMessage(), e);
             }
-            Query query = new NearDuplicateQuery(name(), fingerprint, 0, layout, false);
+            Query query = new SimHashQuery(name(), fingerprint, 0, layout, false);
             return boost() == 1f ? query : new BoostQuery(query, boost());
         }
     }

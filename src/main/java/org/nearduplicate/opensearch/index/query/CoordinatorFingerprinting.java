@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.action.IndicesRequest;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsResponse;
@@ -39,7 +39,7 @@ final class CoordinatorFingerprinting {
         QueryRewriteContext context,
         String field,
         String fieldType,
-        NearDuplicateEngine engine,
+        SketchingService engine,
         String owner,
         Function<String, T> fingerprint
     ) {

@@ -1,7 +1,7 @@
 package org.nearduplicate.opensearch.index.query;
 
 import org.nearduplicate.core.sketch.MinHashSignatures;
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -97,7 +97,7 @@ public final class MinHashProbe extends Probe<String, MinHashProbe> {
         }
 
         @Override
-        public String sketch(NearDuplicateEngine engine, String algorithm, String content, NearDuplicateEngine.ProbeContent type) {
+        public String sketch(SketchingService engine, String algorithm, String content, SketchingService.ProbeContent type) {
             return MinHashSignatures.toBase64(engine.minHashProbe(algorithm, content, type));
         }
 

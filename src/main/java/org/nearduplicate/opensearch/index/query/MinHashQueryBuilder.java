@@ -2,7 +2,7 @@ package org.nearduplicate.opensearch.index.query;
 
 import org.nearduplicate.opensearch.common.OptionValues;
 import org.nearduplicate.lucene.MinHashQuery;
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
@@ -61,7 +61,7 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
     private Candidates candidates = Candidates.LSH;
     private boolean ignoreUnmapped = false;
     /** The node's engine, where the query was parsed or received: signs a text probe once on the coordinator; not sent. */
-    private NearDuplicateEngine engine;
+    private SketchingService engine;
 
     public MinHashQueryBuilder(String fieldName, MinHashProbe probe) {
         if (fieldName == null || fieldName.isEmpty()) throw new IllegalArgumentException("[" + NAME + "] requires [field]");
@@ -103,7 +103,7 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
     }
 
     /** The engine that signs a {@code text}/{@code html} probe on the coordinating node (see {@link #doRewrite}). */
-    public MinHashQueryBuilder engine(NearDuplicateEngine engine) {
+    public MinHashQueryBuilder engine(SketchingService engine) {
         this.engine = engine;
         return this;
     }

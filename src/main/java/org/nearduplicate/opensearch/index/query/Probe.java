@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
@@ -70,7 +70,7 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
         String fieldType();
 
         /** Sketches a text/html probe with the engine and {@code algorithm} (on the coordinating node). */
-        V sketch(NearDuplicateEngine engine, String algorithm, String content, NearDuplicateEngine.ProbeContent type);
+        V sketch(SketchingService engine, String algorithm, String content, SketchingService.ProbeContent type);
 
         /** The keys of the ingest processor's object in {@code _source}: the value's and the algorithm's. */
         String storedValueKey();
@@ -190,7 +190,7 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
      *
      * @param owner prefixes a 400 error of the engine, e.g. {@code [near_duplicate]}
      */
-    public Supplier<P> sketchOnCoordinator(QueryRewriteContext context, String field, NearDuplicateEngine engine, String owner) {
+    public Supplier<P> sketchOnCoordinator(QueryRewriteContext context, String field, SketchingService engine, String owner) {
         assert isContent();
         Supplier<Optional<P>> outcome = CoordinatorFingerprinting.register(
             context,
@@ -229,7 +229,7 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
         QueryShardContext context,
         String owner,
         Function<V, R> given,
-        BiFunction<String, NearDuplicateEngine.ProbeContent, R> sketch
+        BiFunction<String, SketchingService.ProbeContent, R> sketch
     ) {
         if (input.like != null) {
             throw new IllegalStateException("[like] probe must be fetched (rewritten) before the query is built");

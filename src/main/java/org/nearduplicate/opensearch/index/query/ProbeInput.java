@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -18,7 +18,7 @@ import java.util.Objects;
 import java.util.function.BiFunction;
 
 /**
- * The half of a {@link Probe} that does not depend on the sketch, shared by {@link NearDuplicateProbe} (fingerprints)
+ * The half of a {@link Probe} that does not depend on the sketch, shared by {@link SimHashProbe} (fingerprints)
  * and {@link MinHashProbe} (signatures): the {@code algorithm} a given sketch value was made with, or a {@code like}
  * document, a {@code text} or an {@code html} to sketch with the field's algorithm. Each probe owns its value keys and
  * the checks of its value; the keys, the wire format, the rendering and the messages of this half are the same for
@@ -116,9 +116,9 @@ final class ProbeInput implements Writeable {
     }
 
     /** Sketches the {@code text} or {@code html} probe with {@code sketcher}. */
-    <T> T sketch(BiFunction<String, NearDuplicateEngine.ProbeContent, T> sketcher) {
+    <T> T sketch(BiFunction<String, SketchingService.ProbeContent, T> sketcher) {
         assert isContent();
-        return text != null ? sketcher.apply(text, NearDuplicateEngine.ProbeContent.TEXT) : sketcher.apply(html, NearDuplicateEngine.ProbeContent.HTML);
+        return text != null ? sketcher.apply(text, SketchingService.ProbeContent.TEXT) : sketcher.apply(html, SketchingService.ProbeContent.HTML);
     }
 
     /** A {@code like} document's stored value: the sketch value itself, or the processor's object with it and its algorithm. */

@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.index.query.QueryRewriteContext;
 
 import java.util.Objects;
@@ -52,7 +52,7 @@ public final class ProbeRewrite<P extends Probe<?, P>> {
      * @param engine the node's engine, or null (the shards then sketch a text probe)
      * @param owner  prefixes the coordinator's 400 errors, e.g. {@code [near_duplicate] rescorer}
      */
-    public ProbeRewrite<P> rewrite(QueryRewriteContext context, String field, NearDuplicateEngine engine, String owner) {
+    public ProbeRewrite<P> rewrite(QueryRewriteContext context, String field, SketchingService engine, String owner) {
         if (pending != null) {
             P next = pending.get();
             // a text probe that comes back unchanged was left to the shards

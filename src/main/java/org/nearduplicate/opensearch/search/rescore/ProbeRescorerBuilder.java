@@ -1,7 +1,7 @@
 package org.nearduplicate.opensearch.search.rescore;
 
 import org.nearduplicate.opensearch.common.OptionValues;
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.opensearch.index.query.Probe;
 import org.nearduplicate.opensearch.index.query.ProbeRewrite;
 import org.opensearch.core.ParseField;
@@ -32,7 +32,7 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P>,
     protected final String fieldName;
     private final ProbeRewrite<P> probe;
     /** The node's engine, where the rescorer was parsed or received: sketches a text probe once on the coordinator; not sent. */
-    private NearDuplicateEngine engine;
+    private SketchingService engine;
     private RescoreScoreMode scoreMode = RescoreScoreMode.CLOSENESS;
     private float queryWeight = 1f;
     private float rescoreWeight = 1f;
@@ -139,7 +139,7 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P>,
     }
 
     /** The engine that sketches a {@code text}/{@code html} probe on the coordinating node (see {@link #rewrite}). */
-    public B engine(NearDuplicateEngine engine) {
+    public B engine(SketchingService engine) {
         this.engine = engine;
         return self();
     }

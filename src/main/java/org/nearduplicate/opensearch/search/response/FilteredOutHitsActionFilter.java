@@ -1,7 +1,7 @@
 package org.nearduplicate.opensearch.search.response;
 
 import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
-import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorerBuilder;
+import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
 import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
 import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
 import org.opensearch.action.search.SearchAction;
@@ -65,7 +65,7 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
             return false;
         }
         for (RescorerBuilder<?> rescorer : request.source().rescores()) {
-            if (rescorer instanceof NearDuplicateRescorerBuilder b && b.scoreMode() == RescoreScoreMode.FILTER) {
+            if (rescorer instanceof SimHashRescorerBuilder b && b.scoreMode() == RescoreScoreMode.FILTER) {
                 return true;
             }
             if (rescorer instanceof MinHashRescorerBuilder b && b.scoreMode() == RescoreScoreMode.FILTER) {

@@ -10,11 +10,11 @@ import java.io.IOException;
 public class GroupsRequestTests extends OpenSearchTestCase {
 
     public void testGroupsRequestRoundTrip() throws IOException {
-        NearDuplicateGroupsRequest request = new NearDuplicateGroupsRequest("pages", "fp").maxDistance(randomBoolean() ? null : 12)
+        SimHashGroupsRequest request = new SimHashGroupsRequest("pages", "fp").maxDistance(randomBoolean() ? null : 12)
             .size(randomIntBetween(0, 10_000))
             .after(randomBoolean() ? null : "00000000000000ff")
             .maxMembers(randomIntBetween(1, 10_000));
-        NearDuplicateGroupsRequest copy = new NearDuplicateGroupsRequest(streamOf(request));
+        SimHashGroupsRequest copy = new SimHashGroupsRequest(streamOf(request));
         assertEquals(request.index(), copy.index());
         assertEquals(request.field(), copy.field());
         assertEquals(request.maxDistance(), copy.maxDistance());
@@ -26,13 +26,13 @@ public class GroupsRequestTests extends OpenSearchTestCase {
     }
 
     public void testWriteRequestRoundTrip() throws IOException {
-        NearDuplicateGroupsWriteRequest request = new NearDuplicateGroupsWriteRequest("pages", randomBoolean() ? null : "fp")
+        SimHashGroupsWriteRequest request = new SimHashGroupsWriteRequest("pages", randomBoolean() ? null : "fp")
             .maxDistance(randomBoolean() ? null : 15)
             .groupField("group")
             .distanceField("distance")
             .batchSize(randomIntBetween(1, 10_000))
             .requestsPerSecond(randomBoolean() ? -1 : 250f);
-        NearDuplicateGroupsWriteRequest copy = new NearDuplicateGroupsWriteRequest(streamOf(request));
+        SimHashGroupsWriteRequest copy = new SimHashGroupsWriteRequest(streamOf(request));
         assertEquals(request.index(), copy.index());
         assertEquals(request.field(), copy.field());
         assertEquals(request.maxDistance(), copy.maxDistance());
@@ -42,7 +42,7 @@ public class GroupsRequestTests extends OpenSearchTestCase {
         assertEquals(request.requestsPerSecond(), copy.requestsPerSecond(), 0f);
         assertEquals(request.getDescription(), copy.getDescription());
         assertFalse(copy.validateOnly());
-        NearDuplicateGroupsWriteRequest check = new NearDuplicateGroupsWriteRequest(streamOf(request.validationOnly()));
+        SimHashGroupsWriteRequest check = new SimHashGroupsWriteRequest(streamOf(request.validationOnly()));
         assertTrue(check.validateOnly());
         assertEquals(request.groupField(), check.groupField());
         assertEquals(request.batchSize(), check.batchSize());
@@ -50,15 +50,15 @@ public class GroupsRequestTests extends OpenSearchTestCase {
 
     public void testSharedChecks() {
         for (GroupsRequest<?> request : new GroupsRequest<?>[] {
-            new NearDuplicateGroupsRequest("", null).maxDistance(65),
-            new NearDuplicateGroupsWriteRequest("", null).maxDistance(65) }) {
+            new SimHashGroupsRequest("", null).maxDistance(65),
+            new SimHashGroupsWriteRequest("", null).maxDistance(65) }) {
             String message = request.validate().getMessage();
             assertTrue(message, message.contains("an index is required"));
             assertTrue(message, message.contains("[field] is required"));
             assertTrue(message, message.contains("[max_distance] must be between 0 and 64, got 65"));
         }
-        assertTrue(new NearDuplicateGroupsRequest("pages", "fp").size(-1).validate().getMessage().contains("[size]"));
-        assertTrue(new NearDuplicateGroupsWriteRequest("pages", "fp").groupField("fp").validate().getMessage().contains("must differ from [field]"));
+        assertTrue(new SimHashGroupsRequest("pages", "fp").size(-1).validate().getMessage().contains("[size]"));
+        assertTrue(new SimHashGroupsWriteRequest("pages", "fp").groupField("fp").validate().getMessage().contains("must differ from [field]"));
     }
 
     private static StreamInput streamOf(org.opensearch.core.common.io.stream.Writeable request) throws IOException {

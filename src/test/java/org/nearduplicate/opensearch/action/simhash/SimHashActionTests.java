@@ -1,7 +1,7 @@
 package org.nearduplicate.opensearch.action.simhash;
 
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
-import org.nearduplicate.opensearch.engine.NearDuplicateEngine;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.action.IndicesRequest;
 import org.opensearch.action.support.IndicesOptions;
 import org.opensearch.common.io.stream.BytesStreamOutput;
@@ -32,7 +32,7 @@ public class SimHashActionTests extends OpenSearchTestCase {
     private static final String HTML = "<html><body><nav>Home | News</nav><article><p>The old harbor bridge reopened on Monday.</p>"
         + "<p>Engineers replaced the rusted deck.</p></article></body></html>";
 
-    private final NearDuplicateEngine engine = new NearDuplicateEngine(Settings.EMPTY);
+    private final SketchingService engine = new SketchingService(Settings.EMPTY);
 
     public void testActionNames() {
         assertEquals("cluster:monitor/near_duplicate/simhash", SimHashAction.NAME);

@@ -18,32 +18,32 @@ import static org.hamcrest.Matchers.startsWith;
  */
 public class ProbeTests extends OpenSearchTestCase {
 
-    /** The layout NearDuplicateProbe wrote before the probes shared a base: optional fingerprint, optional fingerprints, input. */
+    /** The layout SimHashProbe wrote before the probes shared a base: optional fingerprint, optional fingerprints, input. */
     public void testSimHashWireLayout() throws IOException {
         long fingerprint = randomLong();
         long[] fingerprints = { randomLong(), randomLong() };
         String algorithm = randomBoolean() ? null : randomAlphaOfLength(6);
-        assertLayout(NearDuplicateProbe.fingerprint(fingerprint, algorithm), out -> {
+        assertLayout(SimHashProbe.fingerprint(fingerprint, algorithm), out -> {
             out.writeOptionalLong(fingerprint);
             out.writeBoolean(false);
             writeInput(out, algorithm, null, null, null);
-        }, NearDuplicateProbe::new);
-        assertLayout(NearDuplicateProbe.fingerprints(fingerprints, algorithm), out -> {
+        }, SimHashProbe::new);
+        assertLayout(SimHashProbe.fingerprints(fingerprints, algorithm), out -> {
             out.writeOptionalLong(null);
             out.writeBoolean(true);
             out.writeLongArray(fingerprints);
             writeInput(out, algorithm, null, null, null);
-        }, NearDuplicateProbe::new);
-        assertLayout(NearDuplicateProbe.like("pages", "42", "r"), out -> {
+        }, SimHashProbe::new);
+        assertLayout(SimHashProbe.like("pages", "42", "r"), out -> {
             out.writeOptionalLong(null);
             out.writeBoolean(false);
             writeInput(out, null, new LikeDocument("pages", "42", "r"), null, null);
-        }, NearDuplicateProbe::new);
-        assertLayout(NearDuplicateProbe.html("<p>a</p>"), out -> {
+        }, SimHashProbe::new);
+        assertLayout(SimHashProbe.html("<p>a</p>"), out -> {
             out.writeOptionalLong(null);
             out.writeBoolean(false);
             writeInput(out, null, null, null, "<p>a</p>");
-        }, NearDuplicateProbe::new);
+        }, SimHashProbe::new);
     }
 
     /** The layout MinHashProbe wrote before: optional base64 signature, input. */
@@ -91,23 +91,23 @@ public class ProbeTests extends OpenSearchTestCase {
 
     public void testLikeDocumentValues() {
         String what = "[like] document [pages][1]";
-        NearDuplicateProbe plain = Probe.fromSourceValue(methodOf(NearDuplicateProbe.fingerprint(0)), what, "fp", "00000000000000ff");
-        assertEquals(NearDuplicateProbe.fingerprint(255), plain);
-        NearDuplicateProbe object = Probe.fromSourceValue(
-            methodOf(NearDuplicateProbe.fingerprint(0)),
+        SimHashProbe plain = Probe.fromSourceValue(methodOf(SimHashProbe.fingerprint(0)), what, "fp", "00000000000000ff");
+        assertEquals(SimHashProbe.fingerprint(255), plain);
+        SimHashProbe object = Probe.fromSourceValue(
+            methodOf(SimHashProbe.fingerprint(0)),
             what,
             "fp",
             Map.of("fingerprint", 255, "algorithm", "a")
         );
-        assertEquals(NearDuplicateProbe.fingerprint(255, "a"), object);
+        assertEquals(SimHashProbe.fingerprint(255, "a"), object);
         IllegalArgumentException e = expectThrows(
             IllegalArgumentException.class,
-            () -> Probe.fromSourceValue(methodOf(NearDuplicateProbe.fingerprint(0)), what, "fp", 1.5)
+            () -> Probe.fromSourceValue(methodOf(SimHashProbe.fingerprint(0)), what, "fp", 1.5)
         );
         assertThat(e.getMessage(), startsWith(what + " has an invalid value in field [fp]: "));
         e = expectThrows(
             IllegalArgumentException.class,
-            () -> Probe.fromSourceValue(methodOf(NearDuplicateProbe.fingerprint(0)), what, "fp", Map.of("algorithm", "a"))
+            () -> Probe.fromSourceValue(methodOf(SimHashProbe.fingerprint(0)), what, "fp", Map.of("algorithm", "a"))
         );
         assertEquals(what + " has no [fingerprint] in field [fp]", e.getMessage());
 

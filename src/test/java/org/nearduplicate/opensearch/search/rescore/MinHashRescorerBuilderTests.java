@@ -106,10 +106,10 @@ public class MinHashRescorerBuilderTests extends OpenSearchTestCase {
         assertEquals(RescoreScoreMode.FILTER, parsed.scoreMode());
     }
 
-    private NearDuplicateRescorerBuilder parseNearDuplicate(String json) throws IOException {
+    private SimHashRescorerBuilder parseNearDuplicate(String json) throws IOException {
         try (XContentParser parser = createParser(JsonXContent.jsonXContent, json)) {
             parser.nextToken();
-            return NearDuplicateRescorerBuilder.fromXContent(parser);
+            return SimHashRescorerBuilder.fromXContent(parser);
         }
     }
 

@@ -16,7 +16,7 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.nearduplicate.core.keys.Lsh;
-import org.nearduplicate.lucene.NearDuplicateQuery;
+import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.opensearch.test.OpenSearchTestCase;
 
@@ -72,8 +72,8 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
     public void testFilterChecksEveryHitNotOnlyTheWindow() throws IOException {
         withIndex((searcher, all) -> {
             // distance <= 1 from 0: fingerprints 0, 1, 2, 4, 8; window 2 covers only docs 0 and 1
-            NearDuplicateRescorer.Context ctx = new NearDuplicateRescorer.Context(2, "fp", 0L, 1, RescoreScoreMode.FILTER, 1f, 1f);
-            TopDocs out = NearDuplicateRescorer.INSTANCE.rescore(all, searcher, ctx);
+            SimHashRescorer.Context ctx = new SimHashRescorer.Context(2, "fp", 0L, 1, RescoreScoreMode.FILTER, 1f, 1f);
+            TopDocs out = SimHashRescorer.INSTANCE.rescore(all, searcher, ctx);
             assertEquals(Set.of(0, 1, 2, 4, 8), docs(out));
             assertEquals(all.totalHits, out.totalHits);
             assertEquals(DOCS, out.scoreDocs[0].score, 0f); // kept hits keep score and order
@@ -83,8 +83,8 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
 
     public void testFilterThatKeepsNothingLeavesOnePlaceholderWithScoreZero() throws IOException {
         withIndex((searcher, all) -> {
-            NearDuplicateRescorer.Context ctx = new NearDuplicateRescorer.Context(10, "fp", -1L, 3, RescoreScoreMode.FILTER, 1f, 1f);
-            TopDocs out = NearDuplicateRescorer.INSTANCE.rescore(all, searcher, ctx);
+            SimHashRescorer.Context ctx = new SimHashRescorer.Context(10, "fp", -1L, 3, RescoreScoreMode.FILTER, 1f, 1f);
+            TopDocs out = SimHashRescorer.INSTANCE.rescore(all, searcher, ctx);
             assertEquals(1, out.scoreDocs.length);
             assertEquals(0, out.scoreDocs[0].doc);
             assertEquals(0f, out.scoreDocs[0].score, 0f);
@@ -95,15 +95,15 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
 
     public void testClosenessRescoresTheWindowOnly() throws IOException {
         withIndex((searcher, all) -> {
-            NearDuplicateRescorer.Context ctx = new NearDuplicateRescorer.Context(3, "fp", 0L, 1, RescoreScoreMode.CLOSENESS, 0f, 1f);
-            TopDocs out = NearDuplicateRescorer.INSTANCE.rescore(all, searcher, ctx);
+            SimHashRescorer.Context ctx = new SimHashRescorer.Context(3, "fp", 0L, 1, RescoreScoreMode.CLOSENESS, 0f, 1f);
+            TopDocs out = SimHashRescorer.INSTANCE.rescore(all, searcher, ctx);
             assertEquals(DOCS, out.scoreDocs.length);
             assertEquals(0, out.scoreDocs[0].doc);
             assertEquals(1f, out.scoreDocs[0].score, 0f);
             assertEquals(1, out.scoreDocs[1].doc);
-            assertEquals(NearDuplicateQuery.closeness(1), out.scoreDocs[1].score, 0f);
+            assertEquals(SimHashQuery.closeness(1), out.scoreDocs[1].score, 0f);
             assertEquals(2, out.scoreDocs[2].doc); // fingerprint 2, distance 1 too
-            assertEquals(NearDuplicateQuery.closeness(1), out.scoreDocs[2].score, 0f);
+            assertEquals(SimHashQuery.closeness(1), out.scoreDocs[2].score, 0f);
             // doc 4 (distance 1) is outside the window of 3: query_weight 0 leaves it 0, as every hit after the window
             for (ScoreDoc d : out.scoreDocs) {
                 if (d.doc >= 3) assertEquals(0f, d.score, 0f);
@@ -136,8 +136,8 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
     public void testEmptyTopDocsStayEmpty() throws IOException {
         withIndex((searcher, all) -> {
             TopDocs empty = new TopDocs(all.totalHits, new ScoreDoc[0]);
-            NearDuplicateRescorer.Context ctx = new NearDuplicateRescorer.Context(10, "fp", 0L, 3, RescoreScoreMode.FILTER, 1f, 1f);
-            assertSame(empty, NearDuplicateRescorer.INSTANCE.rescore(empty, searcher, ctx));
+            SimHashRescorer.Context ctx = new SimHashRescorer.Context(10, "fp", 0L, 3, RescoreScoreMode.FILTER, 1f, 1f);
+            assertSame(empty, SimHashRescorer.INSTANCE.rescore(empty, searcher, ctx));
         });
     }
 
@@ -145,32 +145,32 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
     public void testExplain() throws IOException {
         withIndex((searcher, all) -> {
             Explanation source = Explanation.match(2f, "source");
-            NearDuplicateRescorer.Context closeness = new NearDuplicateRescorer.Context(3, "fp", 0L, 1, RescoreScoreMode.CLOSENESS, 1f, 2f);
+            SimHashRescorer.Context closeness = new SimHashRescorer.Context(3, "fp", 0L, 1, RescoreScoreMode.CLOSENESS, 1f, 2f);
             closeness.setRescoredDocs(Set.of(0, 1, 2));
-            Explanation added = NearDuplicateRescorer.INSTANCE.explain(1, searcher, closeness, source);
-            assertEquals(2f + 2f * NearDuplicateQuery.closeness(1), added.getValue().floatValue(), 1e-6f);
+            Explanation added = SimHashRescorer.INSTANCE.explain(1, searcher, closeness, source);
+            assertEquals(2f + 2f * SimHashQuery.closeness(1), added.getValue().floatValue(), 1e-6f);
             assertEquals("sum of:", added.getDescription());
             assertEquals(
                 "product of: 1 / (1 + distance), hamming distance 1 <= 1 to probe 0000000000000000",
                 added.getDetails()[1].getDescription()
             );
-            Explanation notAdded = NearDuplicateRescorer.INSTANCE.explain(2 + 1, searcher, closeness, source); // outside the window
+            Explanation notAdded = SimHashRescorer.INSTANCE.explain(2 + 1, searcher, closeness, source); // outside the window
             assertEquals("product of: (outside the near_duplicate rescore window)", notAdded.getDescription());
             closeness.setRescoredDocs(Set.of(0, 1, 2, 3));
-            Explanation far = NearDuplicateRescorer.INSTANCE.explain(3, searcher, closeness, source); // fingerprint 3: distance 2
+            Explanation far = SimHashRescorer.INSTANCE.explain(3, searcher, closeness, source); // fingerprint 3: distance 2
             assertEquals("near_duplicate closeness not added: hamming distance 2 > 1 to probe 0000000000000000", far.getDescription());
             assertEquals(2f, far.getValue().floatValue(), 0f);
 
-            NearDuplicateRescorer.Context filter = new NearDuplicateRescorer.Context(10, "fp", 0L, 1, RescoreScoreMode.FILTER, 1f, 1f);
+            SimHashRescorer.Context filter = new SimHashRescorer.Context(10, "fp", 0L, 1, RescoreScoreMode.FILTER, 1f, 1f);
             filter.setRescoredDocs(Set.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9));
-            assertTrue(NearDuplicateRescorer.INSTANCE.explain(8, searcher, filter, source).isMatch()); // second segment
-            Explanation dropped = NearDuplicateRescorer.INSTANCE.explain(7, searcher, filter, source);
+            assertTrue(SimHashRescorer.INSTANCE.explain(8, searcher, filter, source).isMatch()); // second segment
+            Explanation dropped = SimHashRescorer.INSTANCE.explain(7, searcher, filter, source);
             assertFalse(dropped.isMatch());
             assertEquals("near_duplicate rescore filter dropped the hit: hamming distance 3 > 1 to probe 0000000000000000",
                 dropped.getDescription());
-            NearDuplicateRescorer.Context noField = new NearDuplicateRescorer.Context(10, "nofield", 0L, 1, RescoreScoreMode.FILTER, 1f, 1f);
+            SimHashRescorer.Context noField = new SimHashRescorer.Context(10, "nofield", 0L, 1, RescoreScoreMode.FILTER, 1f, 1f);
             noField.setRescoredDocs(Set.of(0));
-            Explanation missing = NearDuplicateRescorer.INSTANCE.explain(0, searcher, noField, source);
+            Explanation missing = SimHashRescorer.INSTANCE.explain(0, searcher, noField, source);
             assertEquals("near_duplicate rescore filter dropped the hit: no fingerprint in field [nofield]", missing.getDescription());
 
             MinHashRescorer.Context minhash = new MinHashRescorer.Context(DOCS, "mh", PROBE_SIGNATURE, 0.75, RescoreScoreMode.CLOSENESS, 0f, 1f);

@@ -2,9 +2,9 @@ package org.nearduplicate.opensearch.search.response;
 
 import org.apache.lucene.search.TotalHits;
 import org.nearduplicate.opensearch.index.query.MinHashProbe;
-import org.nearduplicate.opensearch.index.query.NearDuplicateProbe;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
 import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
-import org.nearduplicate.opensearch.search.rescore.NearDuplicateRescorerBuilder;
+import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
 import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
 import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
 import org.opensearch.action.search.SearchRequest;
@@ -62,12 +62,12 @@ public class FilteredOutHitsActionFilterTests extends OpenSearchTestCase {
     public void testAppliesToFilterRescorersOnly() {
         assertFalse(FilteredOutHitsActionFilter.hasFilterRescorer(new SearchRequest()));
         SearchSourceBuilder closeness = new SearchSourceBuilder().addRescorer(
-            new NearDuplicateRescorerBuilder("fp", NearDuplicateProbe.fingerprint(1L)));
+            new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(1L)));
         assertFalse(FilteredOutHitsActionFilter.hasFilterRescorer(new SearchRequest().source(closeness)));
         SearchSourceBuilder other = new SearchSourceBuilder().addRescorer(new QueryRescorerBuilder(QueryBuilders.matchAllQuery()));
         assertFalse(FilteredOutHitsActionFilter.hasFilterRescorer(new SearchRequest().source(other)));
         SearchSourceBuilder simhash = new SearchSourceBuilder().addRescorer(
-            new NearDuplicateRescorerBuilder("fp", NearDuplicateProbe.fingerprint(1L)).scoreMode(RescoreScoreMode.FILTER));
+            new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(1L)).scoreMode(RescoreScoreMode.FILTER));
         assertTrue(FilteredOutHitsActionFilter.hasFilterRescorer(new SearchRequest().source(simhash)));
         SearchSourceBuilder minhash = new SearchSourceBuilder().addRescorer(new QueryRescorerBuilder(QueryBuilders.matchAllQuery()))
             .addRescorer(new MinHashRescorerBuilder("mh", MinHashProbe.text("a b c")).scoreMode(RescoreScoreMode.FILTER));

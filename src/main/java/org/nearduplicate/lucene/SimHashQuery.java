@@ -1,0 +1,413 @@
+package org.nearduplicate.lucene;
+
+import org.nearduplicate.core.options.InvalidOptionException;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.search.Explanation;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.ScorerSupplier;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.BytesRef;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.sketch.Fingerprints;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Matches documents whose {@code simhash} fingerprint is within Hamming distance {@code maxDistance} of a probe.
+ *
+ * <p>Key mode ({@code maxDistance <= } the layout's indexed k): per segment, the probe's block keys are looked up
+ * in the terms dictionary; the union of their postings is the candidate set (two-phase approximation), and each
+ * candidate is verified against its doc-value fingerprint. When the keys carry check bits (as term frequencies, see
+ * {@link BlockLayout} and the {@code simhash} field mapper), a posting whose check bits are already more than
+ * {@code maxDistance} from the probe's is dropped while the postings are read, sequentially, so only ~1 % of the
+ * random candidates cost a doc-values read. Scan mode: every document with a fingerprint is a
+ * candidate (the doc values are the approximation) — exact for any distance, but linear in the segment size.
+ *
+ * <p>Several probes ({@link #SimHashQuery(String, long[], int, BlockLayout, boolean)}): documents within the
+ * distance of any of them, found with one pass over the terms dictionary (all probes' keys in term order) and one scan
+ * per small segment, instead of one query per probe; the distance is the one to the closest probe.
+ *
+ * <p>Score: {@code boost / (1 + distance)} — 1 for an identical fingerprint, 0.5 at distance 1, 0.25 at 3.
+ */
+public final class SimHashQuery extends Query {
+    /*
+     * The per-segment choice between the probed keys and a scan of every fingerprint, both exact, from the in-process
+     * measurements of bench/anyk.sh (4 x 16-bit keys, 28 check bits, one segment of 1M and of 10M documents): one
+     * probed key costs ~1.9 us plus ~0.85 ns per million documents of the segment (its postings and the fingerprint
+     * reads that pass the check bits grow with the segment), one scanned fingerprint ~7.2 ns. Keys win everywhere up
+     * to k = 10; at k = 16 (4,608 keys) a segment under ~2.8M documents is scanned, at k = 12 one under ~0.35M.
+     */
+    static final double KEY_NANOS = 1900;
+    static final double KEY_NANOS_PER_DOC = 0.00085;
+    static final double SCAN_NANOS_PER_DOC = 7.2;
+    /** Each further probe of a scan: one more XOR and popcount per fingerprint read (an estimate, not measured). */
+    static final double SCAN_NANOS_PER_DOC_PER_EXTRA_PROBE = 0.5;
+
+    /**
+     * Bounds the keys one query looks up over all its probes (block variants included): by an estimate about 100 bytes
+     * of heap each while they are built (key, its bytes, check and budget), about 0.5 GB at the limit. It is above the largest batch of the
+     * {@code near_duplicate_check} processor (1,000 fingerprints) at k = 16 on the default 4 / 16 layout (4,608 keys
+     * each); a query asking for more is refused before anything is built, instead of overflowing the key count.
+     */
+    public static final long MAX_QUERY_PROBE_KEYS = 5_000_000;
+
+    private final String field;
+    private final long fingerprint;
+    /** Every probe, distinct and sorted ({@code fingerprint} is the first); one for the single-probe query. */
+    private final long[] fingerprints;
+    private final int maxDistance;
+    private final BlockLayout layout;
+    private final boolean scan;
+    private final boolean scanByCost;
+    /** How many keys the probes look up per segment (0 for a scan). */
+    private final int keyCount;
+    /**
+     * The probed keys and their check-bit budgets, built by the first segment that looks them up: a query whose
+     * segments are all scanned (small segments at large k, by {@link #scanIsCheaper}) never pays for thousands of
+     * variants.
+     */
+    private volatile ProbedKeys probedKeys;
+
+    /**
+     * The probed keys in term order (the probes' own keys and, beyond the layout's exact distance, their variants), and
+     * per key the probe's check value of its combination (see {@link BlockLayout#check}) with the distance left for
+     * the check bits once the key's own (how many of its bits differ from the probe's key) is spent.
+     */
+    private record ProbedKeys(BytesRef[] keys, KeyPostings.FrequencyCheck frequencyCheck) {}
+
+    /**
+     * @param scan read every fingerprint instead of looking up block keys; required when {@code maxDistance}
+     *             exceeds {@code layout.maxDistance()}
+     */
+    public SimHashQuery(String field, long fingerprint, int maxDistance, BlockLayout layout, boolean scan) {
+        this(field, fingerprint, maxDistance, layout, scan, true);
+    }
+
+    /** {@code scanByCost}: scan a segment where that is cheaper than the probed keys (false: always the keys; tests). */
+    SimHashQuery(String field, long fingerprint, int maxDistance, BlockLayout layout, boolean scan, boolean scanByCost) {
+        this(field, new long[] { fingerprint }, maxDistance, layout, scan, scanByCost);
+    }
+
+    /** Documents within {@code maxDistance} of any of {@code fingerprints} (at least one). */
+    public SimHashQuery(String field, long[] fingerprints, int maxDistance, BlockLayout layout, boolean scan) {
+        this(field, fingerprints, maxDistance, layout, scan, true);
+    }
+
+    SimHashQuery(String field, long[] fingerprints, int maxDistance, BlockLayout layout, boolean scan, boolean scanByCost) {
+        this.scanByCost = scanByCost;
+        this.field = Objects.requireNonNull(field);
+        this.layout = Objects.requireNonNull(layout);
+        if (maxDistance < 0 || maxDistance > BlockLayout.BITS) {
+            throw new InvalidOptionException("max_distance", "must be between 0 and 64, got " + maxDistance);
+        }
+        if (scan == false && maxDistance > layout.maxDistance()) {
+            throw new IllegalArgumentException(
+                "max_distance [" + maxDistance + "] exceeds the indexed max_distance [" + layout.maxDistance() + "] of field [" + field + "]"
+            );
+        }
+        this.fingerprints = distinctSorted(fingerprints);
+        if (this.fingerprints.length == 0) {
+            throw new IllegalArgumentException("at least one fingerprint is required");
+        }
+        this.fingerprint = this.fingerprints[0];
+        this.maxDistance = maxDistance;
+        this.scan = scan;
+        this.keyCount = scan ? 0 : (int) checkProbeKeys(layout, maxDistance, this.fingerprints.length);
+    }
+
+    /**
+     * The keys {@code probes} distinct fingerprints look up at distance {@code k} (at most {@link BlockLayout#MAX_PROBE_KEYS}
+     * each, so the product fits a long).
+     *
+     * @throws IllegalArgumentException if they are more than {@link #MAX_QUERY_PROBE_KEYS}
+     */
+    public static long checkProbeKeys(BlockLayout layout, int k, int probes) {
+        long perProbe = layout.probeKeyCount(k);
+        long keys = perProbe * probes;
+        if (keys > MAX_QUERY_PROBE_KEYS) {
+            throw new IllegalArgumentException(
+                "[fingerprints] " + probes + " fingerprints at max_distance " + k + " need " + keys + " probe keys, more than the limit "
+                    + MAX_QUERY_PROBE_KEYS + "; lower [max_distance] or send at most " + MAX_QUERY_PROBE_KEYS / perProbe
+                    + " fingerprints per query at this distance"
+            );
+        }
+        return keys;
+    }
+
+    /** Distinct and sorted, without boxing (a probe may hold a million fingerprints). */
+    private static long[] distinctSorted(long[] values) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            if (i == 0 || sorted[i] != sorted[n - 1]) {
+                sorted[n++] = sorted[i];
+            }
+        }
+        return n == sorted.length ? sorted : Arrays.copyOf(sorted, n);
+    }
+
+    private ProbedKeys probedKeys() {
+        ProbedKeys built = probedKeys;
+        if (built == null) {
+            // segments searched concurrently may both build them: the same keys, a little work wasted, no lock
+            probedKeys = built = buildProbedKeys();
+        }
+        return built;
+    }
+
+    /** Whether a segment has looked up the keys yet (tests). */
+    boolean keysBuilt() {
+        return probedKeys != null;
+    }
+
+    private ProbedKeys buildProbedKeys() {
+        int n = keyCount;
+        BytesRef[] keys = new BytesRef[n];
+        long[] checks = new long[n];
+        int[] budgets = new int[n];
+        record Probed(BytesRef key, long check, int distance) {}
+        Probed[] probed = new Probed[n];
+        int[] next = { 0 };
+        for (long probe : fingerprints) {
+            long[] combinationChecks = new long[layout.keyCount()];
+            for (int c = 0; c < combinationChecks.length; c++) {
+                combinationChecks[c] = layout.check(probe, c);
+            }
+            layout.probeKeys(probe, maxDistance, (combination, key, keyDistance) -> {
+                probed[next[0]++] = new Probed(new BytesRef(key), combinationChecks[combination], keyDistance);
+            });
+        }
+        // in term order, so that the terms dictionary is walked forward
+        Arrays.sort(probed, (a, b) -> a.key().compareTo(b.key()));
+        for (int i = 0; i < n; i++) {
+            keys[i] = probed[i].key();
+            checks[i] = probed[i].check();
+            budgets[i] = maxDistance - probed[i].distance();
+        }
+        return new ProbedKeys(keys, new KeyPostings.FrequencyCheck(checks, budgets));
+    }
+
+    /** Whether reading every fingerprint of a segment of {@code maxDoc} documents costs less than the probed keys. */
+    boolean scanIsCheaper(int maxDoc) {
+        double scanPerDoc = SCAN_NANOS_PER_DOC + SCAN_NANOS_PER_DOC_PER_EXTRA_PROBE * (fingerprints.length - 1);
+        return keyCount * (KEY_NANOS + KEY_NANOS_PER_DOC * maxDoc) > scanPerDoc * maxDoc;
+    }
+
+    public String getField() {
+        return field;
+    }
+
+    /** The probe (the first one of several). */
+    public long getFingerprint() {
+        return fingerprint;
+    }
+
+    /** Every probe, distinct and sorted. */
+    public long[] getFingerprints() {
+        return fingerprints.clone();
+    }
+
+    /** The distance from {@code value} to the closest probe. */
+    private int distanceToClosest(long value) {
+        int best = Integer.MAX_VALUE;
+        for (long probe : fingerprints) {
+            best = Math.min(best, Long.bitCount(value ^ probe));
+        }
+        return best;
+    }
+
+    public int getMaxDistance() {
+        return maxDistance;
+    }
+
+    public boolean isScan() {
+        return scan;
+    }
+
+    public BlockLayout getLayout() {
+        return layout;
+    }
+
+    /** The score of a match at {@code distance}, before boost. */
+    public static float closeness(int distance) {
+        return 1f / (1 + distance);
+    }
+
+    @Override
+    public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) {
+        return new NearDuplicateWeight(this, boost);
+    }
+
+    @Override
+    public void visit(QueryVisitor visitor) {
+        if (visitor.acceptField(field)) {
+            visitor.visitLeaf(this);
+        }
+    }
+
+    @Override
+    public String toString(String defaultField) {
+        StringBuilder sb = new StringBuilder("near_duplicate(");
+        if (field.equals(defaultField) == false) {
+            sb.append(field).append(':');
+        }
+        sb.append(fingerprints.length == 1 ? Fingerprints.toHex(fingerprint) : fingerprints.length + " fingerprints").append(" ~").append(maxDistance);
+        sb.append(scan ? " scan" : " keys " + layout.id());
+        return sb.append(')').toString();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        if (sameClassAs(other) == false) {
+            return false;
+        }
+        SimHashQuery o = (SimHashQuery) other;
+        return field.equals(o.field)
+            && Arrays.equals(fingerprints, o.fingerprints)
+            && maxDistance == o.maxDistance
+            && scan == o.scan
+            && layout.equals(o.layout);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * classHash() + Objects.hash(field, Arrays.hashCode(fingerprints), maxDistance, scan, layout);
+    }
+
+    private final class NearDuplicateWeight extends Weight {
+        private final float boost;
+
+        NearDuplicateWeight(Query query, float boost) {
+            super(query);
+            this.boost = boost;
+        }
+
+        @Override
+        public ScorerSupplier scorerSupplier(LeafReaderContext context) throws IOException {
+            NumericDocValues values = context.reader().getNumericDocValues(field);
+            if (values == null) {
+                return null;
+            }
+            // both ways are exact; scan small segments when the probed keys would cost more than reading every fingerprint
+            if (scan || scanByCost && scanIsCheaper(context.reader().maxDoc())) {
+                return new ScorerSupplier() {
+                    @Override
+                    public Scorer get(long leadCost) {
+                        return new DistanceScorer(values, values, boost);
+                    }
+
+                    @Override
+                    public long cost() {
+                        return values.cost();
+                    }
+                };
+            }
+            ProbedKeys probed = probedKeys();
+            KeyPostings found = KeyPostings.seek(context.reader().terms(field), probed.keys());
+            if (found == null) {
+                return null;
+            }
+            // keys indexed without frequencies (check_bits 0) are verified from doc values alone
+            FieldInfo info = context.reader().getFieldInfos().fieldInfo(field);
+            boolean checked = layout.checkBits() > 0 && info != null && info.getIndexOptions() == IndexOptions.DOCS_AND_FREQS;
+            // the check bits are stored as term frequency - 1
+            // a key's own distance and its check bits' distance lie on disjoint bits: their sum is a lower bound
+            KeyPostings.FrequencyCheck check = checked ? probed.frequencyCheck() : null;
+            return new ScorerSupplier() {
+                @Override
+                public Scorer get(long leadCost) throws IOException {
+                    return new DistanceScorer(found.union(context.reader().maxDoc(), check), values, boost);
+                }
+
+                @Override
+                public long cost() {
+                    return found.cost();
+                }
+            };
+        }
+
+        @Override
+        public Explanation explain(LeafReaderContext context, int doc) throws IOException {
+            NumericDocValues values = context.reader().getNumericDocValues(field);
+            if (values == null || values.advanceExact(doc) == false) {
+                return Explanation.noMatch("document has no fingerprint in field [" + field + "]");
+            }
+            long value = values.longValue();
+            int distance = distanceToClosest(value);
+            long closest = fingerprint;
+            for (long probe : fingerprints) {
+                if (Long.bitCount(value ^ probe) == distance) {
+                    closest = probe;
+                    break;
+                }
+            }
+            String pair = "probe " + Fingerprints.toHex(closest) + " and fingerprint " + Fingerprints.toHex(value) + " in field [" + field + "]";
+            if (distance > maxDistance) {
+                return Explanation.noMatch("hamming distance " + distance + " > " + maxDistance + " between " + pair);
+            }
+            if (scan == false && sharesKey(value, closest) == false) {
+                // cannot happen for a consistent index (pigeonhole), reported rather than hidden
+                return Explanation.noMatch("no block key shared with the probe although hamming distance " + distance + " <= " + maxDistance);
+            }
+            float closeness = closeness(distance);
+            return Explanation.match(
+                boost * closeness,
+                "near_duplicate: hamming distance " + distance + " <= " + maxDistance + " between " + pair
+                    + (scan ? " (doc-values scan)" : " (block keys " + layout.id() + ")") + ", score = boost * 1 / (1 + distance), product of:",
+                Explanation.match(boost, "boost"),
+                Explanation.match(closeness, "1 / (1 + " + distance + ")")
+            );
+        }
+
+        private boolean sharesKey(long value, long probe) {
+            int[] thresholds = layout.probeThresholds(maxDistance);
+            for (int c = 0; c < layout.keyCount(); c++) {
+                if (Long.bitCount((value ^ probe) & layout.keptMask(c)) <= thresholds[c]) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public boolean isCacheable(LeafReaderContext ctx) {
+            return DocValues.isCacheable(ctx, field);
+        }
+    }
+
+    private final class DistanceScorer extends VerifyingScorer {
+        private final NumericDocValues values;
+        private int distance;
+
+        DistanceScorer(DocIdSetIterator approximation, NumericDocValues values, float boost) {
+            super(approximation, approximation == values, boost, approximation == values ? 1 : 4);
+            this.values = values;
+        }
+
+        @Override
+        protected boolean verify(int doc, boolean positioned) throws IOException {
+            if (positioned == false && values.advanceExact(doc) == false) {
+                return false;
+            }
+            distance = fingerprints.length == 1 ? Long.bitCount(values.longValue() ^ fingerprint) : distanceToClosest(values.longValue());
+            return distance <= maxDistance;
+        }
+
+        @Override
+        protected float closeness() {
+            return SimHashQuery.closeness(distance);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package org.nearduplicate.opensearch.action.groups;
+
+import org.opensearch.action.ActionRequestValidationException;
+import org.opensearch.action.support.single.shard.SingleShardRequest;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.common.io.stream.StreamOutput;
+import org.opensearch.core.index.shard.ShardId;
+import org.opensearch.search.internal.AliasFilter;
+
+import java.io.IOException;
+
+/**
+ * One shard's part of a groups run. Without {@code members}: every live document's fingerprint. With {@code members}
+ * (sorted, distinct): the documents whose fingerprint is one of them, with their {@code _id} and routing.
+ */
+public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashShardFingerprintsRequest> {
+    private final ShardId shardId;
+    private final String field;
+    private final long[] members;
+    /** Set for the write-back's stale pass: documents holding this field whose fingerprint is not in {@code members}. */
+    private final String staleField;
+    /** The filter of the alias the run was asked through: documents it hides are not read. */
+    private final AliasFilter aliasFilter;
+
+    public SimHashShardFingerprintsRequest(ShardId shardId, String field, long[] members, AliasFilter aliasFilter) {
+        this(shardId, field, members, null, aliasFilter);
+    }
+
+    public SimHashShardFingerprintsRequest(
+        ShardId shardId,
+        String field,
+        long[] members,
+        String staleField,
+        AliasFilter aliasFilter
+    ) {
+        super(shardId.getIndexName());
+        this.shardId = shardId;
+        this.field = field;
+        this.members = members;
+        this.staleField = staleField;
+        this.aliasFilter = aliasFilter == null ? AliasFilter.EMPTY : aliasFilter;
+    }
+
+    public SimHashShardFingerprintsRequest(StreamInput in) throws IOException {
+        super(in);
+        shardId = new ShardId(in);
+        field = in.readString();
+        members = in.readBoolean() ? SortedFingerprints.read(in) : null;
+        staleField = in.readOptionalString();
+        aliasFilter = new AliasFilter(in);
+    }
+
+    @Override
+    public void writeTo(StreamOutput out) throws IOException {
+        super.writeTo(out);
+        shardId.writeTo(out);
+        out.writeString(field);
+        out.writeBoolean(members != null);
+        if (members != null) SortedFingerprints.write(out, members, members.length);
+        out.writeOptionalString(staleField);
+        aliasFilter.writeTo(out);
+    }
+
+    @Override
+    public ActionRequestValidationException validate() {
+        return validateNonNullIndex();
+    }
+
+    public ShardId shardId() {
+        return shardId;
+    }
+
+    public String field() {
+        return field;
+    }
+
+    /** The fingerprints whose documents are wanted, sorted and distinct; null for the fingerprints pass. */
+    public long[] members() {
+        return members;
+    }
+
+    public String staleField() {
+        return staleField;
+    }
+
+    public AliasFilter aliasFilter() {
+        return aliasFilter;
+    }
+}

@@ -1,0 +1,186 @@
+package org.nearduplicate.opensearch.action.groups;
+
+import org.nearduplicate.opensearch.sketching.SketchingService;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.opensearch.action.IndicesRequest;
+import org.opensearch.action.support.ActionFilters;
+import org.opensearch.action.support.HandledTransportAction;
+import org.opensearch.cluster.ClusterState;
+import org.opensearch.cluster.metadata.IndexAbstraction;
+import org.opensearch.cluster.metadata.IndexMetadata;
+import org.opensearch.cluster.metadata.MappingMetadata;
+import org.opensearch.cluster.metadata.Metadata;
+import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
+import org.opensearch.cluster.service.ClusterService;
+import org.opensearch.common.inject.Inject;
+import org.opensearch.common.regex.Regex;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.indices.IndicesService;
+import org.opensearch.search.internal.AliasFilter;
+import org.opensearch.tasks.Task;
+import org.opensearch.threadpool.ThreadPool;
+import org.opensearch.transport.TransportService;
+import org.opensearch.transport.client.node.NodeClient;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code _near_duplicates}: computes all near-duplicate groups of an index for any k (through
+ * {@link GroupsComputation}) and returns one page of them, sorted by representative.
+ */
+public class TransportSimHashGroupsAction extends HandledTransportAction<SimHashGroupsRequest, SimHashGroupsResponse> {
+
+    private final ClusterService clusterService;
+    private final IndexNameExpressionResolver resolver;
+    private final IndicesService indicesService;
+    private final GroupsComputation computation;
+
+    @Inject
+    public TransportSimHashGroupsAction(
+        TransportService transportService,
+        ActionFilters actionFilters,
+        ClusterService clusterService,
+        NodeClient client,
+        IndexNameExpressionResolver resolver,
+        IndicesService indicesService,
+        ThreadPool threadPool,
+        SketchingService engine
+    ) {
+        super(SimHashGroupsAction.NAME, transportService, actionFilters, SimHashGroupsRequest::new);
+        this.clusterService = clusterService;
+        this.resolver = resolver;
+        this.indicesService = indicesService;
+        this.computation = new GroupsComputation(client, threadPool, engine::breaker, () -> clusterService.localNode().getId());
+    }
+
+    /** The one index a groups request names (an index or an alias of one index), or a 400 that says why not. */
+    static IndexMetadata singleIndex(ClusterState state, IndexNameExpressionResolver resolver, IndicesRequest request, String api) {
+        for (String name : request.indices()) {
+            if (Metadata.ALL.equals(name) || Regex.isSimpleMatchPattern(name) || name.contains(",")) {
+                throw new IllegalArgumentException(
+                    "[" + api + "] works on one index or alias; [" + name + "] is a pattern: "
+                        + "_all, wildcards and lists are not supported, name one index"
+                );
+            }
+            IndexAbstraction abstraction = state.metadata().getIndicesLookup().get(name);
+            if (abstraction != null && abstraction.getType() == IndexAbstraction.Type.DATA_STREAM) {
+                throw new IllegalArgumentException(
+                    "[" + api + "] works on one index or alias; [" + name + "] is a data stream of "
+                        + abstraction.getIndices().size() + " backing indices: name one of them (GET _data_stream/" + name + ")"
+                );
+            }
+        }
+        String[] concrete = resolver.concreteIndexNames(state, request);
+        if (concrete.length != 1) {
+            throw new IllegalArgumentException(
+                "[" + api + "] needs exactly one index, [" + String.join(",", request.indices()) + "] resolves to " + concrete.length
+            );
+        }
+        return state.metadata().index(concrete[0]);
+    }
+
+    /**
+     * The filter of the alias (or aliases) the request names for {@code index}, as a search through them would apply
+     * it; {@link AliasFilter#EMPTY}'s query (null) when the index is named directly or its alias has no filter.
+     */
+    static AliasFilter aliasFilter(ClusterState state, IndexNameExpressionResolver resolver, IndicesService indices, IndicesRequest request,
+        IndexMetadata index) {
+        Set<String> expressions = resolver.resolveExpressions(state, request.indices());
+        return indices.buildAliasFilter(state, index.getIndex().getName(), expressions);
+    }
+
+    @Override
+    protected void doExecute(Task task, SimHashGroupsRequest request, ActionListener<SimHashGroupsResponse> listener) {
+        long start = System.nanoTime();
+        try {
+            ClusterState state = clusterService.state();
+            IndexMetadata index = singleIndex(state, resolver, request, "_near_duplicates");
+            checkField(index, request.field());
+            SimHashGroupsTask groupsTask = (SimHashGroupsTask) task;
+            computation.run(
+                groupsTask,
+                index,
+                aliasFilter(state, resolver, indicesService, request, index),
+                request.field(),
+                request.maxDistance(),
+                groupsTask,
+                ActionListener.map(listener, result -> {
+                    try (result) {
+                        return page(index.getIndex().getName(), request, result, start);
+                    }
+                })
+            );
+        } catch (Exception e) {
+            listener.onFailure(e);
+        }
+    }
+
+    /**
+     * Refuses at once (before any task work) a field that the index does not map as {@code simhash}; the shards check
+     * again with their own mapping.
+     */
+    static void checkField(IndexMetadata index, String field) {
+        if (field == null) return; // the request's validation names it
+        MappingMetadata mapping = index.mapping();
+        Map<String, Object> root = mapping == null ? Map.of() : mapping.sourceAsMap();
+        Map<String, Object> node = fieldMapping(root, field);
+        if (node != null && "alias".equals(node.get("type")) && node.get("path") instanceof String path) node = fieldMapping(root, path);
+        String type = node == null ? null : String.valueOf(node.getOrDefault("type", "object"));
+        if (type == null) {
+            throw new IllegalArgumentException("field [" + field + "] is not mapped in index [" + index.getIndex().getName() + "]");
+        }
+        if (type.equals(SimHashFieldMapper.CONTENT_TYPE) == false) {
+            throw new IllegalArgumentException(
+                "field [" + field + "] is of type [" + type + "], expected [" + SimHashFieldMapper.CONTENT_TYPE + "]"
+            );
+        }
+    }
+
+    /** The mapping of a dotted field path, through objects' {@code properties} and multi-fields' {@code fields}; or null. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> fieldMapping(Map<String, Object> root, String path) {
+        Map<String, Object> node = root;
+        for (String part : path.split("\\.", -1)) {
+            Object child = null;
+            if (node.get("properties") instanceof Map<?, ?> properties) child = properties.get(part);
+            if (child == null && node != root && node.get("fields") instanceof Map<?, ?> fields) child = fields.get(part);
+            if (child instanceof Map == false) return null;
+            node = (Map<String, Object>) child;
+        }
+        return node == root ? null : node;
+    }
+
+    static SimHashGroupsResponse page(String index, SimHashGroupsRequest request, GroupsComputation.Result result, long start) {
+        List<SimHashGroupsResponse.Group> page = new ArrayList<>();
+        String nextAfter = null;
+        for (GroupsComputation.Group g : result.groups()) {
+            if (request.after() != null && g.representative().compareTo(request.after()) <= 0) continue;
+            if (page.size() < request.size()) {
+                List<GroupsComputation.Member> members = g.members().size() > request.maxMembers()
+                    ? new ArrayList<>(g.members().subList(0, request.maxMembers()))
+                    : g.members();
+                page.add(new SimHashGroupsResponse.Group(g.representative(), g.members().size(), g.verifiedPairs(), members));
+            } else {
+                nextAfter = page.isEmpty() ? null : page.get(page.size() - 1).representative();
+                break;
+            }
+        }
+        return new SimHashGroupsResponse(
+            index,
+            request.field(),
+            result.maxDistance(),
+            (System.nanoTime() - start) / 1_000_000,
+            result.docs(),
+            result.comparisons(),
+            result.verifiedPairs(),
+            result.groups().size(),
+            result.docsInGroups(),
+            result.plan(),
+            page,
+            nextAfter
+        );
+    }
+}

@@ -1,0 +1,282 @@
+package org.nearduplicate.opensearch.index.query;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.opensearch.common.FingerprintValues;
+import org.nearduplicate.opensearch.sketching.SketchingService;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.opensearch.core.ParseField;
+import org.opensearch.core.common.ParsingException;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.common.io.stream.StreamOutput;
+import org.opensearch.core.xcontent.XContentBuilder;
+import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.index.query.QueryShardException;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a {@code near_duplicate} query or rescorer compares against: exactly one of a {@code fingerprint} (or several
+ * {@code fingerprints}, the query only), a {@code like} document (resolved to its fingerprint during rewrite), a
+ * {@code text} or an {@code html} (fingerprinted with the field's algorithm, once on the coordinating node or else by
+ * each shard's field type). An optional {@code algorithm} names how a given fingerprint was made; it must then equal
+ * the field's mapping. The SimHash {@link Probe.Method}: everything else is {@link Probe}'s.
+ */
+public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> {
+    public static final ParseField FINGERPRINT_FIELD = new ParseField("fingerprint");
+    public static final ParseField FINGERPRINTS_FIELD = new ParseField("fingerprints");
+    public static final ParseField ALGORITHM_FIELD = ProbeInput.ALGORITHM_FIELD;
+    public static final ParseField LIKE_FIELD = ProbeInput.LIKE_FIELD;
+    public static final ParseField TEXT_FIELD = ProbeInput.TEXT_FIELD;
+    public static final ParseField HTML_FIELD = ProbeInput.HTML_FIELD;
+
+    /**
+     * The given value: one {@code fingerprint}, or several {@code fingerprints} (documents within k of any of them; the
+     * query only, for {@code near_duplicate_check}'s batches). The parser may collect both, which the probe refuses.
+     */
+    record Given(Long fingerprint, long[] fingerprints) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Given that
+                && Objects.equals(fingerprint, that.fingerprint)
+                && Arrays.equals(fingerprints, that.fingerprints);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(fingerprint, Arrays.hashCode(fingerprints));
+        }
+
+        @Override
+        public String toString() {
+            return fingerprint != null ? Fingerprints.toHex(fingerprint) : fingerprints.length + " fingerprints";
+        }
+    }
+
+    private static final Method<Given, SimHashProbe> METHOD = new Method<>() {
+        @Override
+        public SimHashProbe create(Given value, ProbeInput input) {
+            return new SimHashProbe(value, input);
+        }
+
+        @Override
+        public String[] valueKeys() {
+            return new String[] { FINGERPRINT_FIELD.getPreferredName(), FINGERPRINTS_FIELD.getPreferredName() };
+        }
+
+        @Override
+        public int givenKeys(Given value) {
+            return (value.fingerprint != null ? 1 : 0) + (value.fingerprints != null ? 1 : 0);
+        }
+
+        @Override
+        public void check(Given value) {
+            if (value.fingerprints != null && value.fingerprints.length == 0) {
+                throw new IllegalArgumentException("[fingerprints] must not be empty");
+            }
+        }
+
+        @Override
+        public Given read(StreamInput in) throws IOException {
+            Long fingerprint = in.readOptionalLong();
+            long[] fingerprints = in.readBoolean() ? in.readLongArray() : null;
+            return fingerprint == null && fingerprints == null ? null : new Given(fingerprint, fingerprints);
+        }
+
+        @Override
+        public void write(StreamOutput out, Given value) throws IOException {
+            out.writeOptionalLong(value == null ? null : value.fingerprint);
+            long[] fingerprints = value == null ? null : value.fingerprints;
+            out.writeBoolean(fingerprints != null);
+            if (fingerprints != null) {
+                out.writeLongArray(fingerprints);
+            }
+        }
+
+        @Override
+        public void toXContent(XContentBuilder builder, Given value) throws IOException {
+            if (value.fingerprint != null) {
+                builder.field(FINGERPRINT_FIELD.getPreferredName(), Fingerprints.toHex(value.fingerprint));
+            }
+            if (value.fingerprints != null) {
+                builder.startArray(FINGERPRINTS_FIELD.getPreferredName());
+                for (long f : value.fingerprints) {
+                    builder.value(Fingerprints.toHex(f));
+                }
+                builder.endArray();
+            }
+        }
+
+        @Override
+        public ValueParser<Given> parser() {
+            return new ValueParser<>() {
+                private Long fingerprint;
+                private long[] fingerprints;
+
+                @Override
+                public boolean parse(String name, XContentParser parser) throws IOException {
+                    if (FINGERPRINT_FIELD.match(name, parser.getDeprecationHandler())) {
+                        fingerprint = parseToken(parser, "[fingerprint]: ");
+                    } else if (FINGERPRINTS_FIELD.match(name, parser.getDeprecationHandler())) {
+                        if (parser.currentToken() != XContentParser.Token.START_ARRAY) {
+                            throw new ParsingException(parser.getTokenLocation(), "[fingerprints] must be an array of fingerprints");
+                        }
+                        List<Long> values = new ArrayList<>();
+                        while (parser.nextToken() != XContentParser.Token.END_ARRAY) {
+                            values.add(parseToken(parser, "[fingerprints]: "));
+                        }
+                        fingerprints = values.stream().mapToLong(Long::longValue).toArray();
+                    } else {
+                        return false;
+                    }
+                    return true;
+                }
+
+                @Override
+                public Given value() {
+                    return fingerprint == null && fingerprints == null ? null : new Given(fingerprint, fingerprints);
+                }
+            };
+        }
+
+        @Override
+        public String describe(Given value) {
+            return value.toString();
+        }
+
+        @Override
+        public String fieldType() {
+            return SimHashFieldMapper.CONTENT_TYPE;
+        }
+
+        @Override
+        public Given sketch(SketchingService engine, String algorithm, String content, SketchingService.ProbeContent type) {
+            return new Given(engine.simHashProbe(algorithm, content, type), null);
+        }
+
+        @Override
+        public String storedValueKey() {
+            return SimHashFieldMapper.OBJECT_FINGERPRINT;
+        }
+
+        @Override
+        public String storedAlgorithmKey() {
+            return SimHashFieldMapper.OBJECT_ALGORITHM;
+        }
+
+        /** A fingerprint string or number. */
+        @Override
+        public Given stored(String what, String field, Object value) {
+            try {
+                return new Given(FingerprintValues.parse(value), null);
+            } catch (IllegalArgumentException e) {
+                throw invalidStoredValue(what, field, e);
+            }
+        }
+    };
+
+    private static long parseToken(XContentParser parser, String prefix) throws IOException {
+        try {
+            return FingerprintValues.parseToken(parser);
+        } catch (IllegalArgumentException e) {
+            throw new ParsingException(parser.getTokenLocation(), prefix + e.getMessage(), e);
+        }
+    }
+
+    private SimHashProbe(Given value, ProbeInput input) {
+        super(METHOD, value, input);
+    }
+
+    public SimHashProbe(StreamInput in) throws IOException {
+        super(METHOD, in);
+    }
+
+    public static SimHashProbe fingerprint(long fingerprint) {
+        return fingerprint(fingerprint, null);
+    }
+
+    /** A fingerprint that was made with {@code algorithm} (null: unknown, assumed to match the field). */
+    public static SimHashProbe fingerprint(long fingerprint, String algorithm) {
+        return new SimHashProbe(new Given(fingerprint, null), ProbeInput.given(algorithm));
+    }
+
+    /** Documents within k of any of {@code fingerprints}; the {@code near_duplicate} query only (not the rescorer). */
+    public static SimHashProbe fingerprints(long[] fingerprints) {
+        return fingerprints(fingerprints, null);
+    }
+
+    /** As {@link #fingerprints(long[])}, made with {@code algorithm} (null: unknown, assumed to match the field). */
+    public static SimHashProbe fingerprints(long[] fingerprints, String algorithm) {
+        return new SimHashProbe(new Given(null, fingerprints.clone()), ProbeInput.given(algorithm));
+    }
+
+    public static SimHashProbe like(String index, String id, String routing) {
+        return new SimHashProbe(null, ProbeInput.like(index, id, routing));
+    }
+
+    public static SimHashProbe text(String text) {
+        return new SimHashProbe(null, ProbeInput.text(text));
+    }
+
+    public static SimHashProbe html(String html) {
+        return new SimHashProbe(null, ProbeInput.html(html));
+    }
+
+    public Long fingerprint() {
+        return value == null ? null : value.fingerprint;
+    }
+
+    /**
+     * The {@code simhash} field a query or rescorer targets, or null when the field is not mapped (the caller decides
+     * what that means).
+     *
+     * @param owner named in errors, e.g. {@code [near_duplicate]} or {@code [near_duplicate] rescorer}
+     * @throws QueryShardException if the field has another type
+     */
+    public static SimHashFieldMapper.SimHashFieldType simHashField(QueryShardContext context, String field, String owner) {
+        return ProbeInput.targetField(context, field, owner, SimHashFieldMapper.SimHashFieldType.class, SimHashFieldMapper.CONTENT_TYPE);
+    }
+
+    /**
+     * The probe's fingerprint for {@code fieldType}: a given fingerprint (whose {@code algorithm}, if named, must be the
+     * field's), or a text/html probe fingerprinted with the field's algorithm by the node's engine.
+     *
+     * @throws QueryShardException if the probe was made with another algorithm or cannot be fingerprinted
+     */
+    public long resolve(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
+        return resolve(context, owner, given -> {
+            if (given.fingerprints != null) {
+                throw new IllegalArgumentException(
+                    "[fingerprints] (several probes) is supported by the query only; give one [fingerprint]"
+                );
+            }
+            input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprint was", "fingerprints");
+            return given.fingerprint;
+        }, fieldType::probeFingerprint);
+    }
+
+    /**
+     * The probe's fingerprints for {@code fieldType}: the {@code fingerprints} of a several-probe form, otherwise the one
+     * of {@link #resolve}.
+     */
+    public long[] resolveAll(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
+        if (value == null || value.fingerprints == null) {
+            return new long[] { resolve(context, owner, fieldType) };
+        }
+        return resolve(context, owner, given -> {
+            input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprints were", "fingerprints");
+            return given.fingerprints.clone();
+        }, null);
+    }
+
+    /** Collects probe keys while an enclosing object is parsed. */
+    public static final class Parser extends Probe.Parser<Given, SimHashProbe> {
+        public Parser() {
+            super(METHOD);
+        }
+    }
+}

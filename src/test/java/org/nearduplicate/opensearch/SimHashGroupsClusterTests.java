@@ -1,0 +1,224 @@
+package org.nearduplicate.opensearch;
+
+import org.nearduplicate.lucene.SimHashQueryTests;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.opensearch.action.groups.GroupsComputation;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
+import org.opensearch.ExceptionsHelper;
+import org.opensearch.action.admin.cluster.node.tasks.list.ListTasksResponse;
+import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.bulk.BulkResponse;
+import org.opensearch.action.support.WriteRequest;
+import org.opensearch.common.action.ActionFuture;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.core.rest.RestStatus;
+import org.opensearch.core.tasks.TaskCancelledException;
+import org.opensearch.plugins.Plugin;
+import org.opensearch.tasks.TaskInfo;
+import org.opensearch.test.OpenSearchIntegTestCase;
+import org.opensearch.test.OpenSearchIntegTestCase.ClusterScope;
+import org.opensearch.test.OpenSearchIntegTestCase.Scope;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
+
+/** {@code _near_duplicates} on several shards equals a brute-force grouping of random corpora with planted clusters. */
+@ClusterScope(scope = Scope.SUITE, numDataNodes = 2, supportsDedicatedMasters = false)
+public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
+
+    @Override
+    protected Collection<Class<? extends Plugin>> nodePlugins() {
+        return List.of(NearDuplicatePlugin.class);
+    }
+
+    /** id -> fingerprint of a random corpus: random documents and clusters of copies of a few centers. */
+    static Map<String, Long> randomCorpus(int docs, int maxFlips) {
+        Map<String, Long> corpus = new TreeMap<>();
+        long[] centers = new long[randomIntBetween(3, 12)];
+        for (int i = 0; i < centers.length; i++) centers[i] = randomLong();
+        for (int i = 0; i < docs; i++) {
+            long fp = randomBoolean() ? randomLong() : SimHashQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, maxFlips));
+            corpus.put("d" + i, fp);
+        }
+        return corpus;
+    }
+
+    /** Brute force: all pairs, union-find; groups as sets of ids, and the number of pairs within k. */
+    static Set<Set<String>> bruteForce(Map<String, Long> corpus, int k, long[] pairCount) {
+        List<String> ids = new ArrayList<>(corpus.keySet());
+        int[] parent = new int[ids.size()];
+        for (int i = 0; i < parent.length; i++) parent[i] = i;
+        for (int i = 0; i < ids.size(); i++) {
+            for (int j = i + 1; j < ids.size(); j++) {
+                if (Fingerprints.distance(corpus.get(ids.get(i)), corpus.get(ids.get(j))) <= k) {
+                    pairCount[0]++;
+                    int a = find(parent, i), b = find(parent, j);
+                    parent[a] = b;
+                }
+            }
+        }
+        Map<Integer, Set<String>> groups = new HashMap<>();
+        for (int i = 0; i < ids.size(); i++) groups.computeIfAbsent(find(parent, i), x -> new TreeSet<>()).add(ids.get(i));
+        Set<Set<String>> result = new HashSet<>();
+        for (Set<String> g : groups.values()) if (g.size() > 1) result.add(g);
+        return result;
+    }
+
+    private static int find(int[] parent, int x) {
+        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        return x;
+    }
+
+    void indexCorpus(String index, Map<String, Long> corpus, int shards, int blocks, int kMax) {
+        assertAcked(
+            prepareCreate(index).setSettings(Settings.builder().put("index.number_of_shards", shards).put("index.number_of_replicas", randomIntBetween(0, 1)))
+                .setMapping("fp", "type=simhash,blocks=" + blocks + ",max_distance=" + kMax)
+        );
+        // several bulks, so that shards have several segments
+        List<String> ids = new ArrayList<>(corpus.keySet());
+        int batch = Math.max(150, ids.size() / 8);
+        for (int from = 0; from < ids.size(); from += batch) {
+            BulkRequestBuilder bulk = client().prepareBulk();
+            for (String id : ids.subList(from, Math.min(ids.size(), from + batch))) {
+                bulk.add(client().prepareIndex(index).setId(id).setRouting(routing(id)).setSource("fp", Fingerprints.toHex(corpus.get(id))));
+            }
+            BulkResponse r = bulk.get();
+            assertFalse(r.buildFailureMessage(), r.hasFailures());
+            refresh(index);
+        }
+        client().prepareIndex(index).setId("no-fp").setSource("other", 1).get();
+        ensureGreen(index);
+    }
+
+    /** Every seventh document has a custom routing, which the groups must report (a write-back needs it). */
+    static String routing(String id) {
+        return id.hashCode() % 7 == 0 ? "r-" + id : null;
+    }
+
+    private SimHashGroupsResponse groups(SimHashGroupsRequest request) {
+        return client().execute(SimHashGroupsAction.INSTANCE, request).actionGet();
+    }
+
+    public void testGroupsEqualBruteForce() {
+        for (int round = 0; round < 3; round++) {
+            String index = "corpus" + round;
+            int blocks = randomIntBetween(4, 7);
+            int kMax = randomIntBetween(1, 3);
+            // any k, whatever the layout: the groups are computed from the doc values, not from the field's keys
+            int k = randomIntBetween(0, 20);
+            Map<String, Long> corpus = randomCorpus(randomIntBetween(200, 600), k + 3);
+            int shards = round == 0 ? 1 : randomIntBetween(2, 4);
+            indexCorpus(index, corpus, shards, blocks, kMax);
+            // deleted documents are not scanned
+            List<String> deleted = randomSubsetOf(randomIntBetween(0, 10), corpus.keySet());
+            for (String id : deleted) {
+                client().prepareDelete(index, id).setRouting(routing(id)).setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+                corpus.remove(id);
+            }
+            long[] pairs = new long[1];
+            Set<Set<String>> expected = bruteForce(corpus, k, pairs);
+
+            SimHashGroupsRequest request = new SimHashGroupsRequest(index, "fp").maxDistance(k).size(10_000);
+            SimHashGroupsResponse response = groups(request);
+            Set<Set<String>> actual = new HashSet<>();
+            String previous = "";
+            for (SimHashGroupsResponse.Group g : response.groups()) {
+                Set<String> members = new TreeSet<>();
+                long rep = corpus.get(g.representative());
+                for (GroupsComputation.Member m : g.members()) {
+                    members.add(m.id());
+                    assertEquals((long) corpus.get(m.id()), m.fingerprint());
+                    assertEquals(Fingerprints.distance(rep, m.fingerprint()), m.distance());
+                    assertEquals(routing(m.id()), m.routing());
+                }
+                assertEquals(((TreeSet<String>) members).first(), g.representative());
+                assertTrue("sorted by representative", g.representative().compareTo(previous) > 0);
+                previous = g.representative();
+                assertEquals(g.size(), members.size());
+                actual.add(members);
+            }
+            assertEquals("shards " + shards + " layout " + blocks + "/" + kMax + " k " + k, expected, actual);
+            assertEquals(corpus.size(), response.docsScanned());
+            assertEquals(pairs[0], response.verifiedPairs());
+            assertThat(response.candidatePairs(), greaterThanOrEqualTo(response.verifiedPairs()));
+            assertEquals(expected.size(), response.groupCount());
+            assertEquals(expected.stream().mapToInt(Set::size).sum(), response.docsInGroups());
+            long groupPairs = response.groups().stream().mapToLong(SimHashGroupsResponse.Group::verifiedPairs).sum();
+            assertEquals(pairs[0], groupPairs);
+
+            // paging: pages of 2 groups concatenate to the full list
+            if (expected.size() > 2) {
+                List<String> paged = new ArrayList<>();
+                String after = null;
+                do {
+                    SimHashGroupsResponse page = groups(new SimHashGroupsRequest(index, "fp").maxDistance(k).size(2).after(after));
+                    assertTrue(page.groups().size() <= 2);
+                    page.groups().forEach(g -> paged.add(g.representative()));
+                    after = page.nextAfter();
+                } while (after != null);
+                assertEquals(response.groups().stream().map(SimHashGroupsResponse.Group::representative).toList(), paged);
+            }
+        }
+    }
+
+    public void testErrors() {
+        assertAcked(prepareCreate("errors").setMapping("fp", "type=simhash,blocks=4,max_distance=2", "title", "type=text"));
+        client().prepareIndex("errors").setId("1").setSource("fp", "0000000000000001").setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        client().prepareIndex("errors").setId("2").setSource("fp", "00000000000000ff").setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        // beyond the mapping's max_distance: answered all the same (the keys are not used)
+        SimHashGroupsResponse far = groups(new SimHashGroupsRequest("errors", "fp").maxDistance(7));
+        assertEquals(1, far.groupCount());
+        assertEquals(7, far.maxDistance());
+        assertEquals(0, groups(new SimHashGroupsRequest("errors", "fp").maxDistance(6)).groupCount());
+        // the default: the recommended k of the field's algorithm
+        assertEquals(15, groups(new SimHashGroupsRequest("errors", "fp")).maxDistance());
+        Exception wrongType = expectThrows(Exception.class, () -> groups(new SimHashGroupsRequest("errors", "title")));
+        assertThat(ExceptionsHelper.unwrapCause(wrongType).getMessage(), containsString("is of type [text], expected [simhash]"));
+        expectThrows(Exception.class, () -> groups(new SimHashGroupsRequest("missing-index", "fp")));
+    }
+
+    public void testCancellation() throws Exception {
+        Map<String, Long> corpus = new TreeMap<>();
+        for (int i = 0; i < 40_000; i++) corpus.put("d" + i, randomLong());
+        indexCorpus("big", corpus, 3, 4, 3);
+        // k = 40 over 40,000 random fingerprints: the brute force, 800M comparisons, long enough to be seen and cancelled
+        ActionFuture<SimHashGroupsResponse> future = client().execute(
+            SimHashGroupsAction.INSTANCE,
+            new SimHashGroupsRequest("big", "fp").maxDistance(40)
+        );
+        TaskInfo running = null;
+        for (int i = 0; i < 200 && running == null; i++) {
+            ListTasksResponse tasks = client().admin().cluster().prepareListTasks().setActions(SimHashGroupsAction.NAME).setDetailed(true).get();
+            if (tasks.getTasks().isEmpty() == false) {
+                running = tasks.getTasks().get(0);
+            } else {
+                Thread.sleep(10);
+            }
+        }
+        assertNotNull("the task shows in _tasks", running);
+        assertTrue(running.isCancellable());
+        assertThat(running.getDescription(), containsString("near_duplicate groups index[big] field[fp]"));
+        assertTrue(String.valueOf(running.getStatus()), running.getStatus() instanceof SimHashGroupsTask.Status);
+        client().admin().cluster().prepareCancelTasks().setTaskId(running.getTaskId()).get();
+        ExecutionException e = expectThrows(ExecutionException.class, future::get);
+        assertNotNull(e.toString(), ExceptionsHelper.unwrap(e, TaskCancelledException.class));
+        assertBusy(() -> assertTrue(
+            client().admin().cluster().prepareListTasks().setActions(SimHashGroupsAction.NAME + "*").get().getTasks().isEmpty()
+        ));
+    }
+}

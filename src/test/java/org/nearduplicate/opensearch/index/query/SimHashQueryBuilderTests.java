@@ -1,0 +1,330 @@
+package org.nearduplicate.opensearch.index.query;
+
+import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.opensearch.NearDuplicatePlugin;
+import org.nearduplicate.core.ContentType;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.SimHasher;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.apache.lucene.search.MatchNoDocsQuery;
+import org.apache.lucene.search.Query;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.opensearch.action.get.GetRequest;
+import org.opensearch.action.get.GetResponse;
+import org.opensearch.common.compress.CompressedXContent;
+import org.opensearch.common.xcontent.XContentFactory;
+import org.opensearch.core.common.ParsingException;
+import org.opensearch.core.common.bytes.BytesReference;
+import org.opensearch.core.common.Strings;
+import org.opensearch.core.xcontent.MediaTypeRegistry;
+import org.opensearch.core.xcontent.XContentBuilder;
+import org.opensearch.index.get.GetResult;
+import org.opensearch.index.mapper.MapperService;
+import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.core.rest.RestStatus;
+import org.opensearch.index.query.QueryShardException;
+import org.opensearch.plugins.Plugin;
+import org.opensearch.test.AbstractQueryTestCase;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Map;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.instanceOf;
+
+public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQueryBuilder> {
+    /** blocks 6, max_distance 3, a custom algorithm. */
+    static final String FP_FIELD = "fp";
+    static final String FP_ALGORITHM = "external-test-words-3";
+    /** default mapping parameters. */
+    static final String FP_DEFAULT_FIELD = "fp_default";
+
+    @Override
+    protected Collection<Class<? extends Plugin>> getPlugins() {
+        Collection<Class<? extends Plugin>> plugins = new ArrayList<>(super.getPlugins());
+        plugins.add(NearDuplicatePlugin.class);
+        return plugins;
+    }
+
+    @Override
+    protected void initializeAdditionalMappings(MapperService mapperService) throws IOException {
+        XContentBuilder mapping = XContentFactory.jsonBuilder()
+            .startObject()
+            .startObject("properties")
+            .startObject(FP_FIELD)
+            .field("type", "simhash")
+            .field("blocks", 6)
+            .field("max_distance", 3)
+            .field("algorithm", FP_ALGORITHM)
+            .endObject()
+            .startObject(FP_DEFAULT_FIELD)
+            .field("type", "simhash")
+            .endObject()
+            .endObject()
+            .endObject();
+        mapperService.merge("_doc", new CompressedXContent(mapping.toString()), MapperService.MergeReason.MAPPING_UPDATE);
+    }
+
+    /** The fingerprint stored in the fake document {@code id}. */
+    static long fingerprintOfDoc(String id) {
+        return id.hashCode() * 0x9E3779B97F4A7C15L;
+    }
+
+    @Override
+    protected GetResponse executeGet(GetRequest getRequest) {
+        String id = getRequest.id();
+        try {
+            XContentBuilder source = XContentFactory.jsonBuilder().startObject();
+            if (id.startsWith("missing")) {
+                return new GetResponse(new GetResult(getRequest.index(), id, -2, 0, -1, false, null, Map.of(), Map.of()));
+            } else if (id.startsWith("nofield")) {
+                source.field("title", "no fingerprint here");
+            } else if (id.startsWith("plain")) {
+                source.field(FP_FIELD, Fingerprints.toHex(fingerprintOfDoc(id)));
+            } else if (id.startsWith("other-alg")) {
+                source.startObject(FP_FIELD).field("fingerprint", Fingerprints.toHex(fingerprintOfDoc(id))).field("algorithm", "minhash").endObject();
+            } else {
+                source.startObject(FP_FIELD)
+                    .field("fingerprint", Fingerprints.toHex(fingerprintOfDoc(id)))
+                    .field("algorithm", FP_ALGORITHM)
+                    .endObject();
+            }
+            source.endObject();
+            return new GetResponse(
+                new GetResult(getRequest.index(), id, 0, 1, 1, true, BytesReference.bytes(source), Map.of(), Map.of())
+            );
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    protected SimHashQueryBuilder doCreateTestQueryBuilder() {
+        String field = randomFrom(FP_FIELD, FP_DEFAULT_FIELD);
+        SimHashProbe probe;
+        if (field.equals(FP_FIELD) && randomInt(4) == 0) {
+            probe = SimHashProbe.like("pages", randomFrom("doc-", "plain-") + randomAlphaOfLength(5), randomBoolean() ? null : "r1");
+        } else if (randomBoolean()) {
+            probe = SimHashProbe.fingerprint(randomLong());
+        } else {
+            probe = SimHashProbe.fingerprint(randomLong(), field.equals(FP_FIELD) ? FP_ALGORITHM : SimHashFieldMapper.DEFAULT_ALGORITHM);
+        }
+        SimHashQueryBuilder builder = new SimHashQueryBuilder(field, probe);
+        switch (randomInt(2)) {
+            case 0 -> builder.maxDistance(null);
+            case 1 -> builder.maxDistance(randomIntBetween(0, 3));
+            default -> builder.maxDistance(randomIntBetween(4, 64)).allowScan(true);
+        }
+        if (randomBoolean()) {
+            builder.ignoreUnmapped(randomBoolean());
+        }
+        return builder;
+    }
+
+    @Override
+    protected void doAssertLuceneQuery(SimHashQueryBuilder builder, Query query, QueryShardContext context) {
+        assertThat(query, instanceOf(SimHashQuery.class));
+        SimHashQuery q = (SimHashQuery) query;
+        assertEquals(builder.fieldName(), q.getField());
+        long expected = builder.probe().like() != null
+            ? fingerprintOfDoc(builder.probe().like().id())
+            : builder.probe().fingerprint();
+        assertEquals(expected, q.getFingerprint());
+        // FP_FIELD promises 3 (a 6/3 layout); the default field 16 (any k by multi-probe), where an absent k is 12
+        int promised = builder.fieldName().equals(FP_FIELD) ? 3 : 16;
+        int expectedK = builder.maxDistance() == null ? Math.min(MaxDistance.RECOMMENDED, promised) : builder.maxDistance();
+        assertEquals(expectedK, q.getMaxDistance());
+        assertEquals(expectedK > promised, q.isScan());
+        assertEquals(builder.fieldName().equals(FP_FIELD) ? 6 : 4, q.getLayout().blocks());
+    }
+
+    @Override
+    public void testMustRewrite() throws IOException {
+        QueryShardContext context = createShardContext();
+        SimHashQueryBuilder builder = new SimHashQueryBuilder(FP_FIELD, SimHashProbe.like("pages", "doc-1", null));
+        IllegalStateException e = expectThrows(IllegalStateException.class, () -> builder.toQuery(context));
+        assertThat(e.getMessage(), containsString("must be rewritten first"));
+    }
+
+    public void testParseFullQuery() throws IOException {
+        String json = "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"0x00000000000000ff\", \"max_distance\": 2, "
+            + "\"allow_scan\": false, \"boost\": 2.0, \"_name\": \"dupes\"}}";
+        SimHashQueryBuilder parsed = (SimHashQueryBuilder) parseQuery(json);
+        assertEquals("fp", parsed.fieldName());
+        assertEquals(Long.valueOf(255), parsed.probe().fingerprint());
+        assertEquals(Integer.valueOf(2), parsed.maxDistance());
+        assertEquals(2.0f, parsed.boost(), 0f);
+        assertEquals("dupes", parsed.queryName());
+        // canonical output: hex fingerprint
+        assertThat(Strings.toString(MediaTypeRegistry.JSON, parsed), containsString("\"fingerprint\":\"00000000000000ff\""));
+    }
+
+    public void testNumericAndDecimalFingerprints() throws IOException {
+        SimHashQueryBuilder number = (SimHashQueryBuilder) parseQuery(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": 18446744073709551615}}"
+        );
+        assertEquals(Long.valueOf(-1L), number.probe().fingerprint());
+        SimHashQueryBuilder negative = (SimHashQueryBuilder) parseQuery(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": -5}}"
+        );
+        assertEquals(Long.valueOf(-5L), negative.probe().fingerprint());
+        SimHashQueryBuilder decimalString = (SimHashQueryBuilder) parseQuery(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"12345\"}}"
+        );
+        assertEquals(Long.valueOf(12345L), decimalString.probe().fingerprint());
+    }
+
+    public void testParseErrors() {
+        assertParseError("{\"near_duplicate\": {\"fingerprint\": \"00000000000000ff\"}}", "[near_duplicate] requires [field]");
+        assertParseError("{\"near_duplicate\": {\"field\": \"fp\"}}", "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got none");
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"text\": \"hello\"}}",
+            "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got 2"
+        );
+        assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"xyz\"}}", "invalid fingerprint [xyz]");
+        // only ASCII hex digits: fullwidth and Arabic-Indic digits are not hex digits (issue 23)
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"\uff18\uff14eac0c067c7944a\"}}",
+            "[\uff18] is not a hex digit"
+        );
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprints\": [\"84eac0c067c7944a\", \"\u0668\u0664eac0c067c7944a\"]}}",
+            "[\u0668] is not a hex digit"
+        );
+        assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"\"}}", "fingerprint must not be empty");
+        assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": 1.5}}", "must be an integer");
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": 65}}",
+            "[max_distance] must be between 0 and 64, got 65"
+        );
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": 2.5}}",
+            "[max_distance] must be an integer"
+        );
+        // an explicit null names max_distance's values, not "an object or array value" (issue 23)
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": null}}",
+            "[near_duplicate] [max_distance] must be an integer between 0 and 64, got [null]"
+        );
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": {\"k\": 3}}}",
+            "[near_duplicate] [max_distance] must be an integer between 0 and 64, got [an object]"
+        );
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"color\": \"red\"}}",
+            "[near_duplicate] query does not support [color]"
+        );
+        assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"like\": {\"_index\": \"pages\"}}}", "[like] requires [_id]");
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"like\": {\"_index\": \"pages\", \"_id\": \"1\"}, \"algorithm\": \"x\"}}",
+            "[algorithm] describes a [fingerprint] probe"
+        );
+    }
+
+    private void assertParseError(String json, String message) {
+        ParsingException e = expectThrows(ParsingException.class, () -> parseQuery(json));
+        assertThat(e.getMessage() + (e.getCause() == null ? "" : " / " + e.getCause().getMessage()), containsString(message));
+    }
+
+    public void testShardLevelErrors() throws IOException {
+        QueryShardContext context = createShardContext();
+        QueryShardException notSimhash = expectThrows(
+            QueryShardException.class,
+            () -> new SimHashQueryBuilder(TEXT_FIELD_NAME, SimHashProbe.fingerprint(1)).toQuery(context)
+        );
+        assertThat(notSimhash.getMessage(), containsString("requires a field of type [simhash], but field [" + TEXT_FIELD_NAME + "] is of type [text]"));
+
+        QueryShardException unmapped = expectThrows(
+            QueryShardException.class,
+            () -> new SimHashQueryBuilder("nope", SimHashProbe.fingerprint(1)).toQuery(context)
+        );
+        assertThat(unmapped.getMessage(), containsString("failed to find field [nope]"));
+        assertThat(
+            new SimHashQueryBuilder("nope", SimHashProbe.fingerprint(1)).ignoreUnmapped(true).toQuery(context),
+            instanceOf(MatchNoDocsQuery.class)
+        );
+
+        QueryShardException beyond = expectThrows(
+            QueryShardException.class,
+            () -> new SimHashQueryBuilder(FP_FIELD, SimHashProbe.fingerprint(1)).maxDistance(4).toQuery(context)
+        );
+        assertThat(beyond.getMessage(), containsString("max_distance [4] exceeds the indexed max_distance [3] of field [fp]"));
+        assertThat(beyond.getMessage(), containsString("[allow_scan]"));
+
+        // issue 23: a million fingerprints at k = 16 are a clear 400 (was "integer overflow"), before any key is built
+        long[] million = new long[1_000_000];
+        for (int i = 0; i < million.length; i++) {
+            million[i] = i;
+        }
+        QueryShardException tooManyKeys = expectThrows(
+            QueryShardException.class,
+            () -> new SimHashQueryBuilder(FP_DEFAULT_FIELD, SimHashProbe.fingerprints(million)).maxDistance(16).toQuery(context)
+        );
+        assertThat(
+            tooManyKeys.getMessage(),
+            containsString(
+                "[near_duplicate] [fingerprints] 1000000 fingerprints at max_distance 16 need 4608000000 probe keys, "
+                    + "more than the limit 5000000"
+            )
+        );
+        assertEquals(RestStatus.BAD_REQUEST, tooManyKeys.status());
+
+        QueryShardException wrongAlgorithm = expectThrows(
+            QueryShardException.class,
+            () -> new SimHashQueryBuilder(FP_FIELD, SimHashProbe.fingerprint(1, "minhash")).toQuery(context)
+        );
+        assertThat(wrongAlgorithm.getMessage(), containsString("made with algorithm [minhash] but field [fp] is mapped with algorithm [" + FP_ALGORITHM + "]"));
+
+        QueryShardException text = expectThrows(
+            QueryShardException.class,
+            () -> new SimHashQueryBuilder(FP_FIELD, SimHashProbe.text("some words")).toQuery(context)
+        );
+        // the plugin registers the engine: it cannot make fingerprints of an algorithm it does not know
+        assertThat(text.getMessage(), containsString("unknown algorithm version [" + FP_ALGORITHM + "]"));
+    }
+
+    public void testTextProbeUsesFieldAlgorithm() throws IOException {
+        QueryShardContext context = createShardContext();
+        // the field type fingerprints text probes with its own algorithm through the plugin instance's engine, using
+        // the probe's declared content type
+        SimHashSettings.Builder asText = new SimHashSettings.Builder(SimHashSettings.DEFAULT);
+        asText.contentType = ContentType.TEXT;
+        SimHashSettings.Builder asHtml = new SimHashSettings.Builder(SimHashSettings.DEFAULT);
+        asHtml.contentType = ContentType.HTML;
+        String words = "harbor bridge opens after ten years of repairs, the city council said on monday";
+        String page = "<html><body><p>" + words + "</p></body></html>";
+        SimHashQuery text = (SimHashQuery) new SimHashQueryBuilder(FP_DEFAULT_FIELD, SimHashProbe.text(words))
+            .toQuery(context);
+        assertEquals(new SimHasher(asText.build()).fingerprint(words), text.getFingerprint());
+        SimHashQuery html = (SimHashQuery) new SimHashQueryBuilder(FP_DEFAULT_FIELD, SimHashProbe.html(page))
+            .toQuery(context);
+        assertEquals(new SimHasher(asHtml.build()).fingerprint(page), html.getFingerprint());
+        // declared as text, the page's markup is read as words: another fingerprint than the HTML probe's
+        SimHashQuery pageAsText = (SimHashQuery) new SimHashQueryBuilder(FP_DEFAULT_FIELD, SimHashProbe.text(page))
+            .toQuery(context);
+        assertEquals(new SimHasher(asText.build()).fingerprint(page), pageAsText.getFingerprint());
+    }
+
+    public void testLikeErrors() {
+        for (String id : new String[] { "missing-1", "nofield-1", "other-alg-1" }) {
+            SimHashQueryBuilder builder = new SimHashQueryBuilder(FP_FIELD, SimHashProbe.like("pages", id, null));
+            Exception e = expectThrows(Exception.class, () -> rewriteAndFetch(builder, createShardContext()).toQuery(createShardContext()));
+            String message = e.getMessage() + (e.getCause() == null ? "" : " " + e.getCause().getMessage());
+            switch (id) {
+                case "missing-1" -> assertThat(message, containsString("[like] document [pages][missing-1] does not exist"));
+                case "nofield-1" -> assertThat(message, containsString("[like] document [pages][nofield-1] has no value in field [fp]"));
+                default -> assertThat(message, containsString("made with algorithm [minhash] but field [fp] is mapped with algorithm"));
+            }
+        }
+    }
+
+    public void testTermQueryOnFieldIsExactMatch() throws IOException {
+        QueryShardContext context = createShardContext();
+        Query query = context.fieldMapper(FP_FIELD).termQuery("00000000000000ff", context);
+        assertEquals(new SimHashQuery(FP_FIELD, 255L, 0, new org.nearduplicate.core.keys.BlockLayout(6, 3), false), query);
+    }
+}

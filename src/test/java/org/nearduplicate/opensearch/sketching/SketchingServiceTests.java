@@ -1,0 +1,132 @@
+package org.nearduplicate.opensearch.sketching;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.startsWith;
+
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.ImatchSettings;
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.ImatchHasher;
+import org.nearduplicate.core.sketch.MinHasher;
+import org.nearduplicate.core.sketch.SimHasher;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.core.common.breaker.CircuitBreaker;
+import org.opensearch.core.common.breaker.CircuitBreakingException;
+import org.opensearch.indices.breaker.BreakerSettings;
+import org.opensearch.core.indices.breaker.CircuitBreakerService;
+import org.opensearch.indices.breaker.HierarchyCircuitBreakerService;
+import org.opensearch.common.settings.ClusterSettings;
+import org.opensearch.test.OpenSearchTestCase;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The gateway applies the node's limits and the breaker to every method, and computes what the engine computes. */
+public class SketchingServiceTests extends OpenSearchTestCase {
+    private static final String PAGE = "<html><body><main><p>The old harbor bridge reopened to traffic after two years of repairs, "
+        + "the city said on Monday.</p><p>Engineers replaced the deck and repainted the towers.</p></main></body></html>";
+
+    private static SketchingService engine(int maxChars, int maxFeatures) {
+        return new SketchingService(
+            Settings.builder().put("near_duplicate.max_input_chars", maxChars).put("near_duplicate.max_features", maxFeatures).build()
+        );
+    }
+
+    public void testEveryMethodComputesWhatTheEngineComputes() {
+        SketchingService engine = new SketchingService();
+        assertEquals(new SimHasher(SimHashSettings.DEFAULT).fingerprint(PAGE), engine.simHash(engine.simHashSettings(new HashMap<>()), PAGE));
+        assertArrayEquals(new MinHasher(MinHashSettings.DEFAULT).signature(PAGE), engine.minHash(engine.minHashSettings(new HashMap<>()), PAGE));
+        ImatchHasher.Keys expected = new ImatchHasher(ImatchSettings.DEFAULT).keys(PAGE);
+        ImatchHasher.Keys actual = engine.iMatch(engine.iMatchSettings(new HashMap<>()), PAGE);
+        assertEquals(expected.imatch(), actual.imatch());
+        assertEquals(expected.text(), actual.text());
+    }
+
+    public void testNodeLimitsApplyToEveryMethod() {
+        int maxChars = randomIntBetween(50, PAGE.length() - 1);
+        SketchingService engine = engine(maxChars, randomIntBetween(1, 1000));
+        // absent limits take the node's; too long input is rejected by every method
+        SimHashSettings simhash = engine.simHashSettings(new HashMap<>());
+        MinHashSettings minhash = engine.minHashSettings(new HashMap<>());
+        ImatchSettings imatch = engine.iMatchSettings(new HashMap<>());
+        assertEquals(maxChars, simhash.maxInputChars());
+        assertEquals(maxChars, minhash.features().maxInputChars());
+        assertEquals(maxChars, imatch.maxInputChars());
+        assertEquals(engine.maxFeatures(), minhash.features().maxFeatures());
+        assertEquals(engine.maxFeatures(), imatch.maxFeatures());
+        for (Runnable run : List.<Runnable>of(
+            () -> engine.simHash(simhash, PAGE),
+            () -> engine.minHash(minhash, PAGE),
+            () -> engine.iMatch(imatch, PAGE),
+            () -> engine.simHashProbe(SimHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.HTML),
+            () -> engine.minHashProbe(MinHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.HTML)
+        )) {
+            EngineInputException e = expectThrows(EngineInputException.class, run::run);
+            assertThat(e.getMessage(), containsString("more than [max_input_chars] = " + maxChars));
+        }
+        // an explicit limit above the node's is refused for every method, naming the node setting
+        for (var parse : List.<java.util.function.Consumer<Map<String, Object>>>of(
+            engine::simHashSettings,
+            engine::minHashSettings,
+            engine::iMatchSettings
+        )) {
+            Map<String, Object> options = new HashMap<>(Map.of("max_input_chars", maxChars + 1));
+            IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> parse.accept(options));
+            assertThat(e.getMessage(), containsString("[near_duplicate.max_input_chars] = " + maxChars));
+        }
+    }
+
+    public void testMaxFeaturesApplyToMinHashAndIMatch() {
+        SketchingService engine = engine(1_000_000, 3);
+        for (Runnable run : List.<Runnable>of(
+            () -> engine.minHash(engine.minHashSettings(new HashMap<>()), PAGE),
+            () -> engine.iMatch(engine.iMatchSettings(new HashMap<>()), PAGE),
+            () -> engine.simHash(engine.simHashSettings(new HashMap<>()), PAGE)
+        )) {
+            EngineInputException e = expectThrows(EngineInputException.class, run::run);
+            assertThat(e.getMessage(), containsString("[max_features] = 3"));
+        }
+    }
+
+    public void testBreakerGuardsEveryMethodAndIsReleased() {
+        CircuitBreakerService service = new HierarchyCircuitBreakerService(
+            Settings.EMPTY,
+            List.of(new BreakerSettings(SketchingService.BREAKER_NAME, 4096L, 1.0,
+                CircuitBreaker.Type.MEMORY, CircuitBreaker.Durability.TRANSIENT)),
+            new ClusterSettings(Settings.EMPTY, ClusterSettings.BUILT_IN_CLUSTER_SETTINGS)
+        );
+        CircuitBreaker breaker = service.getBreaker(SketchingService.BREAKER_NAME);
+        SketchingService engine = new SketchingService();
+        engine.setBreaker(breaker);
+        for (Runnable run : List.<Runnable>of(
+            () -> engine.simHash(engine.simHashSettings(new HashMap<>()), PAGE),
+            () -> engine.minHash(engine.minHashSettings(new HashMap<>()), PAGE),
+            () -> engine.iMatch(engine.iMatchSettings(new HashMap<>()), PAGE),
+            () -> engine.minHashProbe(MinHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.HTML)
+        )) {
+            expectThrows(CircuitBreakingException.class, run::run);
+            assertEquals(0, breaker.getUsed());
+        }
+        // a short text fits the 4 kb breaker, and what it reserved is given back
+        int[] signature = engine.minHash(engine.minHashSettings(new HashMap<>()), "harbor bridge reopened");
+        assertEquals(MinHashSettings.DEFAULT.hashes(), signature.length);
+        assertEquals(0, breaker.getUsed());
+    }
+
+    public void testProbesUseTheDeclaredContentType() {
+        SketchingService engine = new SketchingService();
+        SimHashSettings.Builder asText = new SimHashSettings.Builder(SimHashSettings.DEFAULT);
+        asText.contentType = org.nearduplicate.core.ContentType.TEXT;
+        assertEquals(
+            new SimHasher(asText.build()).fingerprint(PAGE),
+            engine.simHashProbe(SimHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.TEXT)
+        );
+        int[] html = engine.minHashProbe(MinHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.HTML);
+        int[] text = engine.minHashProbe(MinHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.TEXT);
+        assertArrayEquals(new MinHasher(MinHashSettings.DEFAULT).signature(PAGE), html);
+        assertFalse(Arrays.equals(html, text));
+    }
+}

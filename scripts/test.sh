@@ -9,6 +9,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$PROJECT_ROOT"
 export OPENSEARCH_VERSION=${OPENSEARCH_VERSION:-$(opensearch_version_default)}
 echo "[test] OpenSearch $OPENSEARCH_VERSION"
+# code style first (seconds): OpenSearch's formatter settings and import order, no unused imports (scripts/format.sh)
+style=0
+$MVN -q formatter:validate impsort:check "$@" || { style=1; echo "code style: run scripts/format.sh" >&2; }
 $MVN verify -Dopensearch.version="$OPENSEARCH_VERSION" "$@"
 status=$?
 # the plugin zip holds only what a node needs (no quality tools, benchmarks, JMH or test classes)
@@ -25,4 +28,6 @@ fi
 skipped=$(grep -ho '<skipped message="[^"]*"' target/surefire-reports/*.xml target/failsafe-reports/*.xml 2>/dev/null \
   | sed 's/<skipped message="/  skipped: /; s/"$//' | sort | uniq -c)
 [ -n "$skipped" ] && printf 'Skipped tests:\n%s\n' "$skipped"
+# a style failure fails the run, after the tests (their results are still worth reading)
+[ $style = 0 ] || { echo "code style: run scripts/format.sh" >&2; status=1; }
 exit $status

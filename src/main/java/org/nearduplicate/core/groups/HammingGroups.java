@@ -20,7 +20,7 @@ import java.util.List;
  * <p>The input is the sorted distinct fingerprints with the number of documents holding each: identical fingerprints
  * are one vertex, so a thousand exact copies cost nothing more than one. Memory: the input, an {@code int} parent and
  * a {@code long} pair count per distinct fingerprint, and per table a {@code long} per fingerprint plus an
- * {@code int} per bucket; {@link #memoryBytes} gives the total for accounting before anything is allocated.
+ * {@code int} per bucket; {@link #resultBytes} and {@link #tableBytes} give them for accounting before anything is allocated.
  */
 public final class HammingGroups {
 

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * "Nothing lost" against the real node: a bulk ingest of {@value #DOCS} documents through a {@code simhash} pipeline,
+ * "Nothing lost" against the real node: a bulk ingest of {@link #DOCS} documents (100,000 unless tests.nothing_lost.docs says otherwise) through a {@code simhash} pipeline,
  * 1% of them bad in six different ways, while other threads run {@code near_duplicate} queries. Afterwards every good
  * document is indexed with exactly the fingerprint the engine computes locally, every bad one was reported in its
  * bulk item with a 400 naming the problem, nothing is missing or extra, and the query matches brute force.

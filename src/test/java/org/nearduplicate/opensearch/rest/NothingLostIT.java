@@ -24,9 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * "Nothing lost" against the real node: a bulk ingest of {@link #DOCS} documents (100,000 unless
- * {@code tests.nothing_lost.docs} says otherwise) through a {@code simhash} pipeline, 1% of them bad in six different ways, while other threads run {@code near_duplicate} queries. Afterwards every good
- * document is indexed with exactly the fingerprint the engine computes locally, every bad one was reported in its
- * bulk item with a 400 naming the problem, nothing is missing or extra, and the query matches brute force.
+ * {@code tests.nothing_lost.docs} says otherwise) through a {@code simhash} pipeline, 1% of them bad in six different
+ * ways, while other threads run {@code near_duplicate} queries. Afterwards every good document is indexed with exactly
+ * the fingerprint the engine computes locally, every bad one was reported in its bulk item with a 400 naming the
+ * problem, nothing is missing or extra, and the query matches brute force.
  */
 public class NothingLostIT extends OpenSearchRestTestCase {
     static final int DOCS = Integer.getInteger("tests.nothing_lost.docs", 100_000);

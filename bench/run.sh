@@ -16,15 +16,14 @@
 # Per method (SimHash vs MinHash vs I-Match) only, 1M docs -> bench/results/RESULTS-methods.md:
 #   bench/run.sh --reps fp,minhash,imatch --layouts "" --skip-ingest --results RESULTS-methods.md
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-source scripts/env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/env.sh"
+cd "$PROJECT_ROOT"
 export NODE_PORT=${NODE_PORT:-9400}
 export NODE_HEAP=${NODE_HEAP:-4g}
 url=${BENCH_URL:-}
 if [ -z "$url" ]; then
-  $MVN -q -DskipTests -Dskip.node=true -Dopensearch.version="${OPENSEARCH_VERSION:-$(opensearch_version_default)}" package
-  scripts/node.sh start
+  package_plugin
+  start_node "${BENCH_KEEP:-0}"
   url=http://127.0.0.1:$NODE_PORT
-  [ "${BENCH_KEEP:-0}" = 1 ] || trap 'scripts/node.sh stop' EXIT
 fi
 java -Xmx2g bench/Bench.java --url "$url" "$@"

@@ -1,5 +1,9 @@
-// near-duplicate benchmark harness: single-file Java program (JDK only), run with `java bench/Bench.java ...`
-// (bench/run.sh builds the plugin, starts a real node and calls this). See docs/performance.md.
+// near-duplicate benchmark harness: single-file Java program, run with
+// `java -cp target/classes:$(cat target/classpath.txt) bench/Bench.java ...` (bench/run.sh builds the plugin and the
+// class path, starts a real node and calls this). See docs/performance.md.
+// The plugin's classes must be on the class path: the key layouts (BlockLayout: key and check bits, probed keys) and
+// the query's keys-or-scan decision per segment (SimHashQuery.scanIsCheaper) are the plugin's own code, called
+// here, not copies of it, so a change there changes what this bench reports.
 //
 // What it does, against a running OpenSearch node with the plugin:
 //  1. builds a synthetic index of --docs random 64-bit fingerprints (seeded, generated on the fly) with planted
@@ -34,6 +38,9 @@ import java.util.*;
 import java.util.concurrent.*;
 import java.util.concurrent.atomic.*;
 import java.util.zip.GZIPInputStream;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 
 public class Bench {
     // ---------------------------------------------------------------- settings
@@ -165,26 +172,22 @@ public class Bench {
         try { send("DELETE", path, null, null); } catch (Exception ignored) { }
     }
 
-    // ---------------------------------------------------------------- layouts (mirror of org.nearduplicate.core.BlockLayout)
-    /** check = the mapping's check_bits, -1 for the field's default. */
+    // ---------------------------------------------------------------- layouts (org.nearduplicate.core.keys.BlockLayout)
+    /** check = the mapping's check_bits, -1 for the field's default. Key counts, widths and check bits are BlockLayout's. */
     record Layout(int blocks, int k, int check) {
         Layout(int blocks, int k) { this(blocks, k, -1); }
         String field() { return "fp_" + blocks + "_" + k + (check < 0 ? "" : "_c" + check); }
         String mapping() { return "{\"type\":\"simhash\",\"blocks\":" + blocks + ",\"max_distance\":" + k + (check < 0 ? "" : ",\"check_bits\":" + check) + "}"; }
         String describe() { return blocks + " blocks, k_max " + k + (check < 0 ? "" : ", check_bits " + check); }
         boolean isDefault() { return blocks == 4 && k == 3 && check < 0; }
-        /** the check bits the field resolves to (mirror of BlockLayout.defaultCheckBits and maxCheckBits) */
-        int checkBits() {
-            if (check >= 0) return check;
-            int max = Math.min(24, 64 - keptMax(this));
-            while (max > 0 && ((long) keys() << max) > Integer.MAX_VALUE) max--;
-            for (int bits = 8; bits <= max; bits += 8) if (within(bits, k) <= 0.012) return bits;
-            return max;
-        }
+        /** the layout the node builds for this mapping */
+        BlockLayout layout() { return new BlockLayout(blocks, k, check); }
+        /** the check bits the field resolves to */
+        int checkBits() { return layout().checkBits(); }
         /** share of random candidates whose check bits are within k of the probe's */
         static double within(int bits, int k) { double w = 0; for (int d = 0; d <= Math.min(k, bits); d++) w += binom(bits, d); return w / Math.pow(2, bits); }
-        int keys() { return (int) binom(blocks, blocks - k); }
-        int width(int b) { return 64 / blocks + (b < 64 % blocks ? 1 : 0); }
+        int keys() { return layout().keyCount(); }
+        int width(int b) { return layout().blockWidth(b); }
         /** expected candidates per probe over n random fingerprints: sum over combinations of n / 2^kept bits. */
         double expectedCandidates(long n) {
             int[] combo = new int[blocks - k];
@@ -200,29 +203,24 @@ public class Bench {
             for (int i = from; i <= blocks - (combo.length - depth); i++) { combo[depth] = i; s += combos(i + 1, depth + 1, combo, n); }
             return s;
         }
-        int keyBytes() {
-            int maxKept = 0;
-            // widest combination: the first blocks-k blocks are the widest
-            for (int b = 0; b < blocks - k; b++) maxKept += width(b);
-            return 1 + (maxKept + 7) / 8;
-        }
+        int keyBytes() { return layout().keyBytes(); }
     }
 
     // --ks: the field the forced scan runs on (a mapping promising k_max 0, so allow_scan at any k > 0 reads every fingerprint)
     static final int SCAN_KMAX = 0;
     static final String SCAN_FIELD = "fps";
     static final String SCAN_MAPPING = "{\"type\":\"simhash\",\"blocks\":4,\"max_distance\":" + SCAN_KMAX + "}";
-    /** keys a query at distance k probes on the default 4-block, k_max 16 layout (mirror of BlockLayout.probeKeyCount) */
-    static long defaultProbeKeys(int k) {
-        long total = 0;
-        for (int b = 0; b < 4; b++) {
-            int t = (k + 1) / 4 - 1 + (b < (k + 1) % 4 ? 1 : 0);
-            for (int d = 0; d <= t; d++) total += binom(16, d);
-        }
-        return total;
+    /** the layout of the default mapping {"type":"simhash"} (the --ks field fp), as SimHashFieldMapper builds it */
+    static final BlockLayout DEFAULT_LAYOUT = new BlockLayout(SimHashFieldMapper.DEFAULT_BLOCKS, SimHashFieldMapper.DEFAULT_MAX_DISTANCE);
+    /** keys a query at distance k probes on the default layout (SimHashQuery.checkProbeKeys: BlockLayout.probeKeyCount) */
+    static long defaultProbeKeys(int k) { return SimHashQuery.checkProbeKeys(DEFAULT_LAYOUT, k, 1); }
+    /**
+     * The path the default field's query for one probe at distance k takes on a segment of maxDoc documents: the very
+     * query the node builds (no allow_scan, k within the mapping), asked its own cost model (SimHashQuery.scanIsCheaper).
+     */
+    static boolean defaultFieldScans(int k, long maxDoc) {
+        return new SimHashQuery("fp", 0L, k, DEFAULT_LAYOUT, false).scanIsCheaper(Math.toIntExact(maxDoc));
     }
-    /** mirror of SimHashQuery.scanIsCheaper: the path the default field's query takes on a segment of maxDoc documents */
-    static boolean scanIsCheaper(long keys, long maxDoc) { return keys * (1900 + 0.00085 * maxDoc) > 7.2 * maxDoc; }
 
     static long binom(int n, int k) { long r = 1; for (int i = 1; i <= k; i++) r = r * (n - k + i) / i; return r; }
 
@@ -904,14 +902,14 @@ public class Bench {
     static void ksResults(Synthetic s) {
         md.append("## Any k on a real node: `near_duplicate` on the default field vs a forced scan vs painless\n\n");
         md.append("One group per k, run at concurrency 1 with the methods interleaved in 10 rounds (so that the machine's noise hits them alike); every query of a group uses a distinct probe, and query i of every method uses the same probe i (a planted probe with neighbours at distances 0..10). Latency = client-side HTTP round trip in ms (`_search?request_cache=false`, `size: 20`, `_source: false`). The round-trip floor (`match_none`, `size: 0`) is measured in the same group.\n\n");
-        md.append("* **near_duplicate**: `{\"near_duplicate\":{\"field\":\"fp\",\"max_distance\":k}}` on a field mapped `{\"type\":\"simhash\"}` (the default layout: 4 blocks, `max_distance` 16, 28 check bits), index `").append(s.idx("fp")).append("`. The query picks keys or a doc-values scan per segment by its cost model; the `path` column is that model evaluated for this index's single segment of ").append(docs).append(" documents (a mirror of `SimHashQuery.scanIsCheaper`, computed, not observed).\n");
+        md.append("* **near_duplicate**: `{\"near_duplicate\":{\"field\":\"fp\",\"max_distance\":k}}` on a field mapped `{\"type\":\"simhash\"}` (the default layout: ").append(DEFAULT_LAYOUT.blocks()).append(" blocks, `max_distance` ").append(DEFAULT_LAYOUT.maxDistance()).append(", ").append(DEFAULT_LAYOUT.checkBits()).append(" check bits), index `").append(s.idx("fp")).append("`. The query picks keys or a doc-values scan per segment by its cost model; the `path` column is that model evaluated for this index's single segment of ").append(docs).append(" documents (the plugin's `SimHashQuery.scanIsCheaper`, called by the bench: computed, not observed).\n");
         md.append("* **forced scan**: the same query with `\"allow_scan\": true` on a separate index `").append(s.idx("fpscan")).append("` whose field `").append(SCAN_FIELD).append("` is mapped `").append(SCAN_MAPPING).append("` (one 64-bit key, no check bits, same fingerprints, same doc values). Every k > ").append(SCAN_KMAX).append(" exceeds that mapping, so the query reads every document's fingerprint from doc values (`SimHashQuery` scan mode) — the cost `allow_scan` has on any field beyond its `max_distance`. At k = 0 the mapping covers k, so no scan can be forced: n/a. (`allow_scan: true` on the default field would not force a scan: up to its `max_distance` 16 the keys / cost model answer.)\n");
         md.append("* **painless**: `bool.filter` of a `script` query `").append(Synthetic.HAMMING).append("` over a `long` field holding the same fingerprints (index `").append(s.idx("long")).append("`), i.e. the brute force a user would write without the plugin.\n\n");
         md.append("Recall = planted neighbours within k found in the returned 20 hits / planted within k (planted distances are 0..10). `near_duplicate` sorts closest first, so its top 20 hold every planted neighbour; the painless filter is constant-score (index order), so at large k, where more than 20 documents match, its top 20 can miss planted ones: compare the exact hit counts instead (`hits` = mean `hits.total.value`, exact below 10,000). `counts agree` compares `hits.total.value` of near_duplicate with the scan's and painless's query by query on the probes they share.\n\n");
         md.append("| k | probed keys | path (1 segment of ").append(docs).append(") | near_duplicate p50 / p95 / p99 | scan p50 / p99 | painless p50 / p99 | scan / nd (p50) | painless / nd (p50) | floor p50 / p99 | nd - floor (p50) | hits nd / scan / painless | recall nd / scan / painless | counts agree | n nd / scan / painless |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Synthetic.KsRow r : s.ksRows) {
             long keys = defaultProbeKeys(r.k());
-            md.append("| ").append(r.k()).append(" | ").append(keys).append(" | ").append(scanIsCheaper(keys, docs) ? "scan" : "keys").append(" | ");
+            md.append("| ").append(r.k()).append(" | ").append(keys).append(" | ").append(defaultFieldScans(r.k(), docs) ? "scan" : "keys").append(" | ");
             md.append(r.nd() == null ? "" : "**" + f(r.nd().p50()) + "** / " + f(r.nd().p95()) + " / " + f(r.nd().p99())).append(" | ");
             md.append(r.scan() == null ? "n/a" : f(r.scan().p50()) + " / " + f(r.scan().p99())).append(" | ");
             md.append(r.script() == null ? "" : f(r.script().p50()) + " / " + f(r.script().p99())).append(" | ");

@@ -8,14 +8,12 @@
 # (SortedRunsBenchmark) at k = 3, 8, 12, 16.
 # usage: bench/anyk.sh [docs] [k list]        default: 1000000 "0,3,4,6,8,10,12,14,16"
 set -e
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-. "$ROOT/scripts/env.sh"
-cd "$ROOT"
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/env.sh"
+cd "$PROJECT_ROOT"
 DOCS=${1:-1000000}
 KS=${2:-0,3,4,6,8,10,12,14,16}
-$MVN -q -Dskip.node=true test-compile >&2
-$MVN -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
-CP="target/test-classes:target/classes:$(cat target/classpath.txt)"
+test_classpath
+CP=$TEST_CLASSPATH
 JMH="$JAVA_HOME/bin/java -Xmx2g -cp $CP org.nearduplicate.bench.QueryBenchmark QueryBenchmark -bm sample -tu us -wi 2 -i 4 -f 1 -w 2s -r 3s -jvmArgs -Xmx2g -p docs=$DOCS"
 echo "== multi-probe layout 4:16, check_bits 28, k = $KS"
 $JMH -p layout=4:16 -p checkBits=28 -p scan=false -p k="$KS"

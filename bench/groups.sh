@@ -19,17 +19,16 @@
 # --results NAME (default RESULTS-groups.md) --out DIR. Exit status 2: the node's groups differ from the in-process
 # HammingGroups (not exact) or the write-back's groups differ from the groups count.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-source scripts/env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/env.sh"
+cd "$PROJECT_ROOT"
 export NODE_PORT=${NODE_PORT:-9500}
 export NODE_HEAP=${NODE_HEAP:-2g}
 url=${BENCH_URL:-}
 # the in-process baseline calls HammingGroups from target/classes: always build
-$MVN -q -DskipTests -Dskip.node=true -Dopensearch.version="${OPENSEARCH_VERSION:-$(opensearch_version_default)}" package
+package_plugin
 if [ -z "$url" ]; then
-  scripts/node.sh start
+  start_node "${BENCH_KEEP:-0}"
   url=http://127.0.0.1:$NODE_PORT
-  [ "${BENCH_KEEP:-0}" = 1 ] || trap 'scripts/node.sh stop' EXIT
 fi
 export BENCH_COMMAND="${BENCH_COMMAND:-$( [ -n "${BENCH_URL:-}" ] && echo "BENCH_URL=$BENCH_URL " )NODE_HEAP=$NODE_HEAP bench/groups.sh $*}"
 java -Xmx"${CLIENT_HEAP:-3g}" -cp target/classes bench/GroupsBench.java --url "$url" "$@"

@@ -9,8 +9,8 @@
 # A zip may be followed by ':' and the batch_size values to run (comma-separated; default: the option left out).
 # ROUNDS (default 3: interleaved repetitions, medians reported), NODE_PORT (default 9400), NODE_HEAP (default 1g); outputs in target/ingest-check-bench/<zip name>.txt.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-source scripts/env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/env.sh"
+cd "$PROJECT_ROOT"
 export NODE_PORT=${NODE_PORT:-9400}
 export NODE_HEAP=${NODE_HEAP:-1g}
 docs=50000

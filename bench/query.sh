@@ -4,10 +4,8 @@
 # usage: bench/query.sh [jmh options]   default: -p docs=1000000 -p checkBits=0,16 -wi 2 -i 5 -f 1 -w 2s -r 3s
 # e.g.   bench/query.sh -p docs=10000000 -p checkBits=0,16        (builds two 10M-doc indices under target/query-bench)
 set -e
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-. "$ROOT/scripts/env.sh"
-cd "$ROOT"
-$MVN -q -Dskip.node=true test-compile >&2
-$MVN -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
-exec "$JAVA_HOME/bin/java" -Xmx2g -cp "target/test-classes:target/classes:$(cat target/classpath.txt)" \
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/env.sh"
+cd "$PROJECT_ROOT"
+test_classpath
+exec "$JAVA_HOME/bin/java" -Xmx2g -cp "$TEST_CLASSPATH" \
   org.nearduplicate.bench.QueryBenchmark QueryBenchmark -wi 2 -i 5 -f 1 -w 2s -r 3s -jvmArgs -Xmx2g "$@"

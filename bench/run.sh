@@ -2,12 +2,15 @@
 # One-line benchmark: builds the plugin, starts a real OpenSearch node with it on port 9400 (4 GB heap; OPENSEARCH_VERSION
 # selects a supported version, default the newest),
 # runs bench/Bench.java (synthetic fingerprints + eval-corpus ingest, all methods side by side) and stops the node.
+# Bench.java runs against the plugin's classes (target/classes and its jars: the key layouts and the query's cost
+# model are the plugin's code), so they are built in every case.
 #
 #   bench/run.sh                          # 1M docs (~15 min on 2 cores) -> bench/results/RESULTS.md
 #   bench/run.sh --docs 10000000          # 10M docs                     -> bench/results/RESULTS-10M.md
 #   BENCH_URL=http://127.0.0.1:9400 bench/run.sh --reuse   # target a running node, reuse a loaded index
 #
-# Environment: NODE_PORT (9400), NODE_HEAP (4g), BENCH_URL (skip build and node start), BENCH_KEEP=1 (leave the node up).
+# Environment: NODE_PORT (9400), NODE_HEAP (4g), BENCH_URL (skip the plugin zip and node start: target a running node;
+# the classes are still compiled), BENCH_KEEP=1 (leave the node up).
 # Options after the script name go to Bench.java: --docs N --probes N --queries N --script-queries N --scan-queries N
 # --layouts "5:3,8:6,10:8" --reps fp,long,hand4,hand10,fp_5_3,minhash,imatch --seed N --reuse --skip-ingest --eval DIR
 # --out DIR --results FILE (results file name; default RESULTS.md, RESULTS-10M.md from 10M docs).
@@ -16,15 +19,17 @@
 # Per method (SimHash vs MinHash vs I-Match) only, 1M docs -> bench/results/RESULTS-methods.md:
 #   bench/run.sh --reps fp,minhash,imatch --layouts "" --skip-ingest --results RESULTS-methods.md
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-source scripts/env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/env.sh"
+cd "$PROJECT_ROOT"
 export NODE_PORT=${NODE_PORT:-9400}
 export NODE_HEAP=${NODE_HEAP:-4g}
 url=${BENCH_URL:-}
 if [ -z "$url" ]; then
-  $MVN -q -DskipTests -Dskip.node=true -Dopensearch.version="${OPENSEARCH_VERSION:-$(opensearch_version_default)}" package
-  scripts/node.sh start
+  package_plugin
+  start_node "${BENCH_KEEP:-0}"
   url=http://127.0.0.1:$NODE_PORT
-  [ "${BENCH_KEEP:-0}" = 1 ] || trap 'scripts/node.sh stop' EXIT
+else
+  $MVN -q -Dskip.node=true -Dopensearch.version="$(opensearch_version)" compile
 fi
-java -Xmx2g bench/Bench.java --url "$url" "$@"
+write_classpath -Dopensearch.version="$(opensearch_version)"
+java -Xmx2g -cp "target/classes:$(cat target/classpath.txt)" bench/Bench.java --url "$url" "$@"

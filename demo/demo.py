@@ -6,27 +6,13 @@ import argparse
 import json
 import os
 import sys
-import urllib.error
-import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+from nd_http import call  # noqa: E402  (the scripts' one HTTP helper: an HTTP error exits with its status and body)
 
 INDEX = "demo-pages"
 PIPELINE = "near-duplicate-demo"
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def call(url, method, path, body=None, ndjson=False):
-    data = None
-    headers = {}
-    if body is not None:
-        data = body.encode("utf-8") if ndjson else json.dumps(body).encode("utf-8")
-        headers["Content-Type"] = "application/x-ndjson" if ndjson else "application/json"
-    request = urllib.request.Request(url + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=120) as response:
-            return json.loads(response.read() or b"{}")
-    except urllib.error.HTTPError as e:
-        detail = e.read().decode("utf-8", "replace")
-        sys.exit(f"error: {method} {path} -> HTTP {e.code}: {detail}")
 
 
 def step(message):

@@ -4,7 +4,8 @@
 # build's code style settings (config/formatterConfig.xml).
 # usage: scripts/check-zip.sh [plugin.zip]   (default: the newest target/near-duplicate-*.zip, built by `mvn package`)
 set -euo pipefail
-zip=${1:-$(ls -t "$(dirname "${BASH_SOURCE[0]}")"/../target/near-duplicate-*.zip | head -1)}
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+zip=${1:-$(ls -t "$PROJECT_ROOT"/target/near-duplicate-*.zip | head -1)}
 jar=$(mktemp) && trap 'rm -f "$jar"' EXIT
 unzip -p "$zip" 'near-duplicate-*.jar' > "$jar"
 bad=$( { unzip -Z1 "$zip"; unzip -Z1 "$jar"; } | grep -E '^org/nearduplicate/(tools|bench)/|jmh|(Tests|IT)(\$.*)?\.class$|formatterConfig\.xml$' || true)

@@ -11,10 +11,9 @@ keep=false
 [ "${1:-}" = "--keep" ] && keep=true
 
 echo "==> building the plugin (tests skipped; scripts/test.sh runs them)"
-$MVN -q -DskipTests -Dskip.node=true -Dopensearch.version="${OPENSEARCH_VERSION:-$(opensearch_version_default)}" package
+package_plugin
 echo "==> starting OpenSearch with the plugin"
-scripts/node.sh start
-$keep || trap 'scripts/node.sh stop' EXIT
+start_node $keep
 python3 demo/demo.py --url "http://127.0.0.1:${NODE_PORT:-9200}"
 if $keep; then
   echo "==> node left running at http://127.0.0.1:${NODE_PORT:-9200}; stop it with scripts/node.sh stop"

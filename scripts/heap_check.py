@@ -18,8 +18,8 @@ import re
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
+
+import nd_http
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 os.environ.setdefault("NODE_DIR", os.path.join(ROOT, "target", "heap-node"))
@@ -31,19 +31,7 @@ INDEX = "big"
 
 def http(method, path, body=None, ndjson=False, timeout=600):
     """(status, parsed body); a connection failure is status 0."""
-    data = None
-    headers = {}
-    if body is not None:
-        data = body.encode("utf-8") if ndjson else json.dumps(body).encode("utf-8")
-        headers["Content-Type"] = "application/x-ndjson" if ndjson else "application/json"
-    request = urllib.request.Request(URL + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status, json.loads(response.read() or b"{}")
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read() or b"{}")
-    except (urllib.error.URLError, ConnectionError, TimeoutError) as e:
-        return 0, {"error": str(e)}
+    return nd_http.request(URL, method, path, body, ndjson, timeout, unreachable=True)
 
 
 def node(command):

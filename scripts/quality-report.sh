@@ -3,8 +3,7 @@
 # usage: scripts/quality-report.sh --docs docs.jsonl[.gz] --pairs pairs.tsv[.gz] [--k-max N] [--settings key=value,...] [--svg out.svg]
 # The tools are test-scope classes (org.nearduplicate.tools.quality): built by test-compile, run from target/test-classes.
 set -e
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-. "$ROOT/scripts/env.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 # resolve relative paths against the caller's directory before moving to the project
 ARGS=""
 PATH_NEXT=0
@@ -15,10 +14,7 @@ for a in "$@"; do
   case "$a" in --docs|--pairs|--svg) PATH_NEXT=1 ;; *) PATH_NEXT=0 ;; esac
   ARGS="$ARGS $a"
 done
-cd "$ROOT"
-if [ ! -f target/classpath.txt ] || [ pom.xml -nt target/classpath.txt ]; then
-  $MVN -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
-fi
-$MVN -q -Dskip.node=true test-compile >&2
+cd "$PROJECT_ROOT"
+test_classpath
 # shellcheck disable=SC2086
-exec "$JAVA_HOME/bin/java" -Xmx3g -cp "target/test-classes:target/classes:$(cat target/classpath.txt)" org.nearduplicate.tools.quality.QualityPlot $ARGS
+exec "$JAVA_HOME/bin/java" -Xmx3g -cp "$TEST_CLASSPATH" org.nearduplicate.tools.quality.QualityPlot $ARGS

@@ -5,20 +5,15 @@
 #        scripts/quality.sh --methods [corpus-dir] [--only name,...] [--curves]   (compare all methods, docs/methods.md)
 # The corpus dir defaults to ../shared/eval/public relative to the project root.
 set -e
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-. "$ROOT/scripts/env.sh"
-cd "$ROOT"
-if [ ! -f target/classpath.txt ] || [ pom.xml -nt target/classpath.txt ]; then
-  $MVN -q -Dskip.node=true dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/classpath.txt >&2
-fi
-$MVN -q -Dskip.node=true test-compile >&2
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$PROJECT_ROOT"
+test_classpath
 MAIN=org.nearduplicate.tools.quality.QualityReport
 if [ "${1:-}" = "--methods" ]; then
   MAIN=org.nearduplicate.tools.quality.MethodComparison
   shift
 fi
 case "${1:-}" in
-  ""|-*) set -- "$ROOT/../shared/eval/public" "$@" ;;
+  ""|-*) set -- "$PROJECT_ROOT/../shared/eval/public" "$@" ;;
 esac
-exec "$JAVA_HOME/bin/java" -Xmx3g -cp "target/test-classes:target/classes:$(cat target/classpath.txt)" \
-  $MAIN "$@"
+exec "$JAVA_HOME/bin/java" -Xmx3g -cp "$TEST_CLASSPATH" $MAIN "$@"

@@ -9,8 +9,7 @@ import random
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "demo"))
-from demo import call  # noqa: E402  (the demo's small HTTP helper)
+from nd_http import call
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 URL = f"http://127.0.0.1:{os.environ.get('NODE_PORT', '9200')}"

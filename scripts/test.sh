@@ -7,7 +7,7 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$PROJECT_ROOT"
-export OPENSEARCH_VERSION=${OPENSEARCH_VERSION:-$(opensearch_version_default)}
+export OPENSEARCH_VERSION=$(opensearch_version)
 echo "[test] OpenSearch $OPENSEARCH_VERSION"
 # code style first (seconds): OpenSearch's formatter settings and import order, no unused imports (scripts/format.sh)
 style=0

@@ -34,8 +34,8 @@ import random
 import shutil
 import subprocess
 import sys
-import urllib.error
-import urllib.request
+
+import nd_http
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 URL = f"http://127.0.0.1:{os.environ.get('NODE_PORT', '9200')}"
@@ -76,17 +76,7 @@ def fail(message):
 
 def request(method, path, body=None, ndjson=False):
     """Returns (status, parsed body); HTTP errors are answers here, not exceptions."""
-    data = None
-    headers = {}
-    if body is not None:
-        data = body.encode("utf-8") if ndjson else json.dumps(body).encode("utf-8")
-        headers["Content-Type"] = "application/x-ndjson" if ndjson else "application/json"
-    req = urllib.request.Request(URL + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=120) as response:
-            return response.status, json.loads(response.read() or b"{}")
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read() or b"{}")
+    return nd_http.request(URL, method, path, body, ndjson, timeout=120)
 
 
 def call(method, path, body=None, ndjson=False):

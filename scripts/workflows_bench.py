@@ -6,21 +6,17 @@ Indexes the same random corpus (fingerprints; 30% near copies of a few thousand 
 and through a near_duplicate_check pipeline, and reports docs/s for both; then runs _near_duplicates on it.
 The fingerprints are given directly, so the simhash processor's own cost (text -> fingerprint) is not part of it.
 """
-import argparse, json, random, statistics, time, urllib.request
+import argparse, json, random, statistics, time
+
+import nd_http
 
 def call(port, method, path, body=None, ndjson=False):
-    data = None
-    headers = {"Content-Type": "application/x-ndjson" if ndjson else "application/json"}
-    if body is not None:
-        data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=3600) as r:
-            return json.loads(r.read() or b"{}")
-    except urllib.error.HTTPError as e:
-        if method == "DELETE" and e.code == 404:
-            return {}
-        raise RuntimeError(e.read().decode()) from e
+    return nd_http.call(f"http://127.0.0.1:{port}", method, path, body, ndjson, timeout=3600, on_error=_error)
+
+def _error(method, path, status, text):
+    if method == "DELETE" and status == 404:
+        return {}
+    raise RuntimeError(text)
 
 def corpus(n, seed=7):
     rnd = random.Random(seed)

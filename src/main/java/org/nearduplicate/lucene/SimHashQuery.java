@@ -199,8 +199,12 @@ public final class SimHashQuery extends Query {
         return new ProbedKeys(keys, new KeyPostings.FrequencyCheck(checks, budgets));
     }
 
-    /** Whether reading every fingerprint of a segment of {@code maxDoc} documents costs less than the probed keys. */
-    boolean scanIsCheaper(int maxDoc) {
+    /**
+     * Whether reading every fingerprint of a segment of {@code maxDoc} documents costs less than the probed keys (the
+     * per-segment choice of a query built without {@code scan}). Public for bench/Bench.java, which reports the path
+     * the query takes from this method instead of a copy of the cost model.
+     */
+    public boolean scanIsCheaper(int maxDoc) {
         double scanPerDoc = SCAN_NANOS_PER_DOC + SCAN_NANOS_PER_DOC_PER_EXTRA_PROBE * (fingerprints.length - 1);
         return keyCount * (KEY_NANOS + KEY_NANOS_PER_DOC * maxDoc) > scanPerDoc * maxDoc;
     }

@@ -756,9 +756,10 @@ public class GroupsBench {
             long bytes = HammingGroups.inputBytes(in.distinct) + HammingGroups.resultBytes(in.distinct) + HammingGroups.tableBytes(in.distinct, p.plan);
             md.append("k=").append(k).append(": ").append(mb(bytes)).append(" (").append(f(100.0 * bytes / limit)).append("% of the limit); ");
         }
-        long perDoc = HammingGroups.inputBytes(1) + HammingGroups.resultBytes(1) + 8;
-        long fixed = (4L << 22) + 4096;
-        md.append("at 32 bytes per distinct fingerprint plus at most 16 MiB of bucket counters, one run fits this node's limit up to about ")
+        long perDoc = HammingGroups.inputBytes(1) + HammingGroups.resultBytes(1) + HammingGroups.TABLE_BYTES_PER_FINGERPRINT;
+        long fixed = HammingGroups.maxFixedTableBytes();
+        md.append("at ").append(perDoc).append(" bytes per distinct fingerprint plus at most ").append(mb(fixed))
+            .append(" of bucket counters and scratch, one run fits this node's limit up to about ")
             .append((limit - fixed) / perDoc).append(" distinct fingerprints; two concurrent runs share the limit (the second one gets the breaker's 429).\n\n");
         if (w != null) {
             md.append("## Write-back (`_near_duplicates/_write?wait_for_completion=false`, k=").append(w.k).append(")\n\n");

@@ -135,10 +135,18 @@ public final class HammingGroups {
         return 12 * n;
     }
 
+    /** Heap of one table per distinct fingerprint (its key). */
+    public static final int TABLE_BYTES_PER_FINGERPRINT = 8;
+
     /** Heap used by {@link #find} while it runs, besides the input and the result: one table. */
     public static long tableBytes(long n, Plan plan) {
         long scratch = prefixBlocks(n, plan) > 0 ? (8L << SCRATCH_BITS) + (4L << (SCRATCH_BITS + 1)) : 0;
-        return 8 * n + (4L << plan.bucketBits()) + scratch + 4096;
+        return TABLE_BYTES_PER_FINGERPRINT * n + (4L << plan.bucketBits()) + scratch + 4096;
+    }
+
+    /** The part of {@link #tableBytes} that does not grow with the fingerprints, at its largest (bucket counters, scratch). */
+    public static long maxFixedTableBytes() {
+        return (4L << MAX_BUCKET_BITS) + (8L << SCRATCH_BITS) + (4L << (SCRATCH_BITS + 1)) + 4096;
     }
 
     /**

@@ -8,7 +8,7 @@
 // What it does, against a running OpenSearch node with the plugin:
 //  1. builds a synthetic index of --docs random 64-bit fingerprints (seeded, generated on the fly) with planted
 //     neighbours at distances 0..10 around --probes probe fingerprints; every document carries the same
-//     fingerprint in every representation: the plugin's simhash field (default 4 blocks / k_max 3, plus the
+//     fingerprint in every representation: the plugin's simhash field (default 4 blocks / k_max 16, plus the
 //     alternative layouts of --layouts), a long field (painless brute force), 4 x 16-bit keyword block keys and
 //     10 keyword pair keys of 5 blocks (the hand-made pigeonhole layouts); the other methods get their own data:
 //     `minhash` = the plugin's minhash field (128 random 32-bit values per doc, 32 bands x 4 rows) with planted
@@ -214,6 +214,11 @@ public class Bench {
     static final BlockLayout DEFAULT_LAYOUT = new BlockLayout(SimHashFieldMapper.DEFAULT_BLOCKS, SimHashFieldMapper.DEFAULT_MAX_DISTANCE);
     /** keys a query at distance k probes on the default layout (SimHashQuery.checkProbeKeys: BlockLayout.probeKeyCount) */
     static long defaultProbeKeys(int k) { return SimHashQuery.checkProbeKeys(DEFAULT_LAYOUT, k, 1); }
+    /** The default mapping's layout as the tables name it, read from the plugin's BlockLayout. */
+    static String defaultLayoutText() {
+        return DEFAULT_LAYOUT.blocks() + " blocks, k_max " + DEFAULT_LAYOUT.maxDistance() + ", check_bits " + DEFAULT_LAYOUT.checkBits();
+    }
+
     /**
      * The path the default field's query for one probe at distance k takes on a segment of maxDoc documents: the very
      * query the node builds (no allow_scan, k within the mapping), asked its own cost model (SimHashQuery.scanIsCheaper).
@@ -630,7 +635,7 @@ public class Bench {
             int nFloor = Math.min(queries, 500);
             for (int k : ks) {
                 M floor = m("round-trip floor (match_none, size 0)", -1, "fp", nFloor, 100, p -> "{\"size\":0,\"query\":{\"match_none\":{}}}");
-                M nd = m("near_duplicate, default simhash field (4 blocks, k_max 16, check_bits 28)", k, "fp", queries, 200, p -> ndQuery("fp", p, k, false));
+                M nd = m("near_duplicate, default simhash field (" + defaultLayoutText() + ")", k, "fp", queries, 200, p -> ndQuery("fp", p, k, false));
                 M scan = k > SCAN_KMAX && files.containsKey("fpscan")
                     ? m("near_duplicate allow_scan on a k_max " + SCAN_KMAX + " field (forced doc-values scan)", k, "fpscan", scanQueries, 10, p -> ndQuery(SCAN_FIELD, p, k, true))
                     : null;
@@ -662,7 +667,7 @@ public class Bench {
             for (int conc : new int[]{1, 4}) {
                 List<M> k3 = new ArrayList<>();
                 k3.add(m("round-trip floor (match_none, size 0)", -1, files.containsKey("fp") ? "fp" : reps.get(reps.size() - 1).name, queries, 200, p -> "{\"size\":0,\"query\":{\"match_none\":{}}}"));
-                k3.add(m("near_duplicate (simhash default: 4 blocks, k_max 3, check_bits 16)", 3, "fp", queries, 200, p -> ndQuery("fp", p, 3, false)));
+                k3.add(m("near_duplicate (simhash default: " + defaultLayoutText() + ")", 3, "fp", queries, 200, p -> ndQuery("fp", p, 3, false)));
                 k3.add(m("hand-made pigeonhole 4x16-bit keyword keys + painless", 3, "hand4", queries, 200, p -> hand4(p, 3)));
                 k3.add(m("hand-made pigeonhole 10 pair keys of 5 blocks + painless", 3, "hand10", queries, 200, p -> hand10(p, 3)));
                 k3.add(m("painless brute-force script filter (long)", 3, "long", scriptQueries, 3, p -> scriptQuery(p, 3)));
@@ -826,7 +831,7 @@ public class Bench {
             .append(f(s.files.values().iterator().next().entrySet().stream().filter(e -> !e.getKey().equals("store")).mapToLong(Map.Entry::getValue).sum() / (double) docs))
             .append(" bytes/doc: `_id`, sequence numbers). Stored fields (`.fdt`: the recovery source OpenSearch keeps for a while when `_source` is disabled) are left out. Terms = `.tim .tip .tmd .doc .pos .pay .psm` (the simhash keys' check bits are term frequencies, in `.doc`), doc values = `.dvd .dvm`, points = `.kdd .kdi .kdm`.\n\n");
         md.append("| representation | index | keys/doc | terms + postings | doc values | points | total (terms + doc values + points) | load docs/s |\n|---|---|---|---|---|---|---|---|\n");
-        sizeRow(s, "simhash field, default (4 blocks, k_max 3, check_bits 16)", "fp", 4);
+        sizeRow(s, "simhash field, default (" + defaultLayoutText() + ")", "fp", DEFAULT_LAYOUT.blocks());
         for (Layout l : s.layouts) sizeRow(s, "simhash field " + l.describe(), l.field(), l.keys());
         sizeRow(s, "long field (brute-force script)", "long", 0);
         sizeRow(s, "4 x 16-bit keyword keys + long field (hand-made)", "hand4", 4);

@@ -195,6 +195,36 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"extra\": 1}}", "unknown key [extra]");
     }
 
+    public void testObjectValueMessages() throws IOException {
+        DocumentMapper mapper = mapper(b -> {});
+        assertBadValue(mapper, "{\"field\": {\"fingerprint\": null}}", "[fingerprint] must not be null");
+        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": 1}}", "[algorithm] must be a string");
+        assertBadValue(
+            mapper,
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"extra\": 1}}",
+            "unknown key [extra]; expected [fingerprint] and optionally [algorithm]"
+        );
+        String v1 = org.nearduplicate.core.SimHashSettings.DEFAULT_V1.algorithmId();
+        assertBadValue(
+            mapper,
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"" + v1 + "\"}}",
+            "fingerprint was made with algorithm ["
+                + v1
+                + "] but the field is mapped with algorithm ["
+                + SimHashFieldMapper.DEFAULT_ALGORITHM
+                + "]; fingerprints made differently cannot be compared. Set [version] to 3 (and the field's other options) on the "
+                + "simhash processor that feeds it, or reindex into a field mapped with algorithm ["
+                + v1
+                + "]"
+        );
+        assertBadValue(
+            mapper(b -> b.field("algorithm", "alg-a")),
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"alg-b\"}}",
+            "fingerprints made differently cannot be compared. Make the fingerprints with the field's algorithm, or reindex into a "
+                + "field mapped with algorithm [alg-b]"
+        );
+    }
+
     private void assertBadValue(DocumentMapper mapper, String source, String message) {
         MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper.parse(source(source)));
         assertThat(e.getMessage(), containsString("failed to parse field [field] of type [simhash]"));

@@ -4,6 +4,7 @@ import org.apache.lucene.index.DocValuesType;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.util.BytesRef;
+
 import org.opensearch.common.CheckedConsumer;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.index.mapper.DocumentMapper;
@@ -12,16 +13,17 @@ import org.opensearch.index.mapper.MapperService;
 import org.opensearch.index.mapper.MapperServiceTestCase;
 import org.opensearch.index.mapper.ParsedDocument;
 import org.opensearch.plugins.Plugin;
-import org.nearduplicate.core.MinHashSettings;
-import org.nearduplicate.core.keys.Lsh;
-import org.nearduplicate.core.keys.MinHashDefaults;
-import org.nearduplicate.core.sketch.MinHashSignatures;
-import org.nearduplicate.opensearch.NearDuplicatePlugin;
 
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.keys.Lsh;
+import org.nearduplicate.core.keys.MinHashDefaults;
+import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.opensearch.NearDuplicatePlugin;
 
 import static org.hamcrest.Matchers.containsString;
 
@@ -106,6 +108,16 @@ public class MinHashFieldMapperTests extends MapperServiceTestCase {
         assertThat(tooMany.getMessage(), containsString("invalid [minhash] field [field]: "));
     }
 
+    public void testSettingsAreParsedOnce() throws IOException {
+        MinHashFieldMapper field = (MinHashFieldMapper) mapper(b -> b.field("algorithm", "minhash-v3:hashes=64").field("bands", 16))
+            .mappers()
+            .getMapper("field");
+        MinHashSettings settings = field.fieldType().settings();
+        assertSame("parsed when the mapping was built, not on each call", settings, field.fieldType().settings());
+        assertEquals(MinHashSettings.fromAlgorithmId("minhash-v3:hashes=64"), settings);
+        assertEquals(settings.hashes(), field.fieldType().hashes());
+    }
+
     public void testValueForms() throws IOException {
         DocumentMapper mapper = mapper(b -> {});
         Lsh lsh = new Lsh(MinHashDefaults.BANDS, MinHashDefaults.ROWS);
@@ -114,7 +126,12 @@ public class MinHashFieldMapperTests extends MapperServiceTestCase {
         assertIndexed(mapper.parse(source(b -> b.field("field", base64))), lsh, signature);
         assertIndexed(
             mapper.parse(
-                source(b -> b.startObject("field").field("signature", base64).field("algorithm", MinHashFieldMapper.DEFAULT_ALGORITHM).endObject())
+                source(
+                    b -> b.startObject("field")
+                        .field("signature", base64)
+                        .field("algorithm", MinHashFieldMapper.DEFAULT_ALGORITHM)
+                        .endObject()
+                )
             ),
             lsh,
             signature
@@ -127,8 +144,16 @@ public class MinHashFieldMapperTests extends MapperServiceTestCase {
         DocumentMapper mapper = mapper(b -> {});
         String base64 = MinHashSignatures.toBase64(signature(MinHashSettings.DEFAULT.hashes()));
         assertBadValue(mapper, "{\"field\": 12}", "expected a base64 signature or an object with [signature], got [VALUE_NUMBER]");
-        assertBadValue(mapper, "{\"field\": \"" + MinHashSignatures.toBase64(signature(3)) + "\"}", "signature has 3 values but the field's algorithm makes 128");
-        assertBadValue(mapper, "{\"field\": [\"" + base64 + "\", \"" + base64 + "\"]}", "takes a single signature per document, got several");
+        assertBadValue(
+            mapper,
+            "{\"field\": \"" + MinHashSignatures.toBase64(signature(3)) + "\"}",
+            "signature has 3 values but the field's algorithm makes 128"
+        );
+        assertBadValue(
+            mapper,
+            "{\"field\": [\"" + base64 + "\", \"" + base64 + "\"]}",
+            "takes a single signature per document, got several"
+        );
         assertBadValue(mapper, "{\"field\": {\"algorithm\": \"x\"}}", "object value is missing [signature]");
         assertBadValue(
             mapper,

@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch.index.mapper;
 
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
+import org.nearduplicate.opensearch.common.MaxDistance;
 import org.apache.lucene.index.DocValuesType;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;
@@ -170,6 +171,30 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
 
         MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", "simhash-v9")));
         assertThat(e.getMessage() + e.getCause(), containsString("unknown algorithm version [simhash-v9]"));
+    }
+
+    public void testSettingsAreParsedOnceAndGiveTheDefaultK() throws IOException {
+        SimHashFieldMapper v1 = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v1")).mappers().getMapper("field");
+        SimHashFieldMapper.SimHashFieldType ft = v1.fieldType();
+        org.nearduplicate.core.SimHashSettings settings = ft.settings();
+        assertSame("parsed when the mapping was built, not on each call", settings, ft.settings());
+        assertEquals(org.nearduplicate.core.SimHashSettings.DEFAULT_V1, settings);
+        assertEquals(ft.algorithm(), settings.algorithmId());
+        assertEquals("the default k of simhash-v1 fields", 12, MaxDistance.orField(null, ft.indexedMaxDistance(), settings));
+        assertEquals(MaxDistance.recommended(ft.algorithm()), MaxDistance.recommended(settings));
+        assertEquals(7, MaxDistance.orField(7, ft.indexedMaxDistance(), settings));
+
+        SimHashFieldMapper latest = (SimHashFieldMapper) mapper(b -> {}).mappers().getMapper("field");
+        assertEquals(org.nearduplicate.core.SimHashSettings.DEFAULT, latest.fieldType().settings());
+        assertEquals(MaxDistance.RECOMMENDED, MaxDistance.orField(null, 16, latest.fieldType().settings()));
+
+        SimHashFieldMapper external = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "external-x").field("max_distance", 5))
+            .mappers()
+            .getMapper("field");
+        assertNull("fingerprints made outside the plugin have no settings", external.fieldType().settings());
+        assertEquals(5, MaxDistance.orField(null, external.fieldType().indexedMaxDistance(), external.fieldType().settings()));
+        assertEquals(MaxDistance.RECOMMENDED, MaxDistance.recommended((org.nearduplicate.core.SimHashSettings) null));
+        assertNull(new SimHashFieldMapper.SimHashFieldType("f", new BlockLayout(4, 16), "simhash-v9", java.util.Map.of()).settings());
     }
 
     public void testBadValues() throws IOException {

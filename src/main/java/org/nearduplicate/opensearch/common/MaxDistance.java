@@ -8,6 +8,8 @@ import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.options.InvalidOptionException;
 
 import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The one parser of {@code max_distance}, the Hamming radius k, for every caller (the query, the rescorer, the
@@ -28,6 +30,9 @@ public final class MaxDistance {
      * and more false pairs. Fields of older algorithms keep their own default ({@link #recommended(String)}).
      */
     public static final int RECOMMENDED = SimHashSettings.DEFAULT.recommendedMaxDistance();
+
+    /** {@link #recommended(String)} by algorithm id: a mapping or a cluster has few, and parsing one is not free. */
+    private static final Map<String, Integer> RECOMMENDED_BY_ID = new ConcurrentHashMap<>();
 
     private MaxDistance() {}
 
@@ -112,18 +117,42 @@ public final class MaxDistance {
     }
 
     /**
+     * {@link #orField(Integer, int)} for a field whose fingerprints were made with {@code settings} (null: not by this
+     * engine), as a field type holds them parsed: its own recommended k, without parsing the algorithm id again.
+     */
+    public static int orField(Integer requested, int fieldMaxDistance, SimHashSettings settings) {
+        return requested != null ? requested : Math.min(recommended(settings), fieldMaxDistance);
+    }
+
+    /** The recommended k of fingerprints made with {@code settings}; {@link #RECOMMENDED} for null (made outside this engine). */
+    public static int recommended(SimHashSettings settings) {
+        return settings == null ? RECOMMENDED : settings.recommendedMaxDistance();
+    }
+
+    /**
      * The recommended k of fingerprints made by {@code algorithm} (12 for {@code simhash-v1}, 15 for {@code simhash-v2} and {@code simhash-v3});
-     * {@link #RECOMMENDED} for fingerprints this engine did not make.
+     * {@link #RECOMMENDED} for fingerprints this engine did not make. For callers that only have the id (a mapping in the
+     * cluster state, a shard's answer); a field type answers {@link #recommended(SimHashSettings)} from its parsed settings.
      */
     public static int recommended(String algorithm) {
-        if (algorithm != null && algorithm.startsWith(SimHashSettings.NAME + "-v")) {
-            try {
-                return SimHashSettings.fromAlgorithmId(algorithm).recommendedMaxDistance();
-            } catch (IllegalArgumentException e) {
-                return RECOMMENDED; // a mapping checked when it was created; an id from a newer release keeps the default
-            }
+        if (algorithm == null || algorithm.startsWith(SimHashSettings.NAME + "-v") == false) {
+            return RECOMMENDED;
         }
-        return RECOMMENDED;
+        Integer cached = RECOMMENDED_BY_ID.get(algorithm);
+        if (cached != null) {
+            return cached;
+        }
+        int k;
+        try {
+            k = recommended(SimHashSettings.fromAlgorithmId(algorithm));
+        } catch (IllegalArgumentException e) {
+            k = RECOMMENDED; // a mapping checked when it was created; an id from a newer release keeps the default
+        }
+        if (RECOMMENDED_BY_ID.size() >= 100) {
+            RECOMMENDED_BY_ID.clear(); // ids of deleted fields; the next lookups parse again
+        }
+        RECOMMENDED_BY_ID.put(algorithm, k);
+        return k;
     }
 
     /** An optional sign and ASCII digits only: {@link Long#parseLong} would also read fullwidth and other Unicode digits. */

@@ -1,34 +1,28 @@
 package org.nearduplicate.opensearch.index.mapper;
 
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.lucene.MinHashQuery;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.util.BytesRef;
-import org.nearduplicate.core.keys.Lsh;
-import org.nearduplicate.core.keys.MinHashDefaults;
-import org.nearduplicate.core.MinHashSettings;
-import org.nearduplicate.core.sketch.MinHashSignatures;
+
 import org.opensearch.common.Nullable;
 import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.index.mapper.MappedFieldType;
-import org.opensearch.index.mapper.MapperParsingException;
-import org.opensearch.index.mapper.ParametrizedFieldMapper;
-import org.opensearch.index.mapper.ParseContext;
-import org.opensearch.index.mapper.SourceValueFetcher;
-import org.opensearch.index.mapper.TextSearchInfo;
-import org.opensearch.index.mapper.ValueFetcher;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
-import org.opensearch.search.lookup.SearchLookup;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.keys.Lsh;
+import org.nearduplicate.core.keys.MinHashDefaults;
+import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.lucene.MinHashQuery;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * The {@code minhash} field: one MinHash signature per document. The signature (m values) is kept as a binary doc
@@ -39,30 +33,40 @@ import java.util.Objects;
  * <p>Values: the {@code minhash} processor's object {@code {"signature": "<base64>", "algorithm": "minhash-v1:..."}}
  * (an algorithm other than the mapping's is rejected) or the base64 string alone. One signature per document.
  */
-public class MinHashFieldMapper extends ParametrizedFieldMapper {
+public class MinHashFieldMapper extends SketchFieldMapper<String, int[]> {
     public static final String CONTENT_TYPE = "minhash";
     public static final String DEFAULT_ALGORITHM = MinHashSettings.DEFAULT.algorithmId();
     public static final String OBJECT_SIGNATURE = "signature";
-    public static final String OBJECT_ALGORITHM = "algorithm";
+
+    /** {@code minhash-v1...} ids are stored canonically (so {@code minhash-v1} pins today's defaults); others are rejected. */
+    static final Algorithms<MinHashSettings> ALGORITHMS = new Algorithms<>(
+        CONTENT_TYPE,
+        OBJECT_SIGNATURE,
+        DEFAULT_ALGORITHM,
+        id -> true,
+        MinHashSettings::fromAlgorithmId,
+        MinHashSettings::algorithmId,
+        MinHashSettings::version
+    );
 
     private static MinHashFieldMapper toType(org.opensearch.index.mapper.FieldMapper in) {
         return (MinHashFieldMapper) in;
     }
 
-    public static class Builder extends ParametrizedFieldMapper.Builder {
-        private final Parameter<Integer> bands = Parameter.intParam("bands", false, m -> toType(m).fieldType().lsh().bands(),
-            MinHashDefaults.BANDS).alwaysSerialize();
-        private final Parameter<Integer> rows = Parameter.intParam("rows", false, m -> toType(m).fieldType().lsh().rows(),
-            MinHashDefaults.ROWS).alwaysSerialize();
-        private final Parameter<String> algorithm = new Parameter<>(
-            "algorithm",
+    /** Builder: the LSH layout and the algorithm are fixed once the index exists. */
+    public static class Builder extends SketchFieldMapper.Builder<MinHashSettings> {
+        private final Parameter<Integer> bands = Parameter.intParam(
+            "bands",
             false,
-            () -> DEFAULT_ALGORITHM,
-            (n, c, o) -> canonicalAlgorithm(o),
-            m -> toType(m).fieldType().algorithm()
+            m -> toType(m).fieldType().lsh().bands(),
+            MinHashDefaults.BANDS
         ).alwaysSerialize();
-        private final Parameter<Map<String, String>> meta = Parameter.metaParam();
-        private final SketchingService engine;
+        private final Parameter<Integer> rows = Parameter.intParam(
+            "rows",
+            false,
+            m -> toType(m).fieldType().lsh().rows(),
+            MinHashDefaults.ROWS
+        ).alwaysSerialize();
 
         /** A field whose text probes cannot be signed (no engine): for tests and tools. */
         public Builder(String name) {
@@ -71,38 +75,34 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
 
         /** {@code engine}: the node's gateway that signs this field's text probes (null: none). */
         public Builder(String name, SketchingService engine) {
-            super(name);
-            this.engine = engine;
+            super(name, engine, ALGORITHMS);
         }
 
         @Override
-        protected List<Parameter<?>> getParameters() {
-            return List.of(bands, rows, algorithm, meta);
+        protected List<Parameter<?>> layoutParameters() {
+            return List.of(bands, rows);
         }
 
         @Override
         public MinHashFieldMapper build(BuilderContext context) {
             Lsh lsh;
+            MinHashSettings settings;
             try {
                 lsh = new Lsh(bands.getValue(), rows.getValue());
-                lsh.checkFits(MinHashSettings.fromAlgorithmId(algorithm.getValue()).hashes());
+                settings = MinHashSettings.fromAlgorithmId(algorithm.getValue());
+                lsh.checkFits(settings.hashes());
             } catch (IllegalArgumentException e) {
-                throw new MapperParsingException("invalid [" + CONTENT_TYPE + "] field [" + name + "]: " + e.getMessage(), e);
+                throw invalid(e);
             }
-            MinHashFieldType ft = new MinHashFieldType(buildFullName(context), lsh, algorithm.getValue(), meta.getValue(), engine);
+            MinHashFieldType ft = new MinHashFieldType(
+                buildFullName(context),
+                lsh,
+                algorithm.getValue(),
+                settings,
+                meta.getValue(),
+                engine
+            );
             return new MinHashFieldMapper(name, ft, multiFieldsBuilder.build(this, context), copyTo.build());
-        }
-    }
-
-    /** {@code minhash-v1...} ids are stored canonically (so {@code minhash-v1} pins today's defaults); others are rejected. */
-    static String canonicalAlgorithm(Object value) {
-        if (value instanceof String == false || ((String) value).trim().isEmpty()) {
-            throw new MapperParsingException("[algorithm] must be a non-empty string, got [" + value + "]");
-        }
-        try {
-            return MinHashSettings.fromAlgorithmId(((String) value).trim()).algorithmId();
-        } catch (IllegalArgumentException e) {
-            throw new MapperParsingException("[algorithm] " + e.getMessage(), e);
         }
     }
 
@@ -111,22 +111,33 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
         return new TypeParser((n, c) -> new Builder(n, engine));
     }
 
-    public static final class MinHashFieldType extends MappedFieldType {
+    /** The field type: knows the LSH layout and the algorithm's settings (parsed once), whose {@code hashes} every signature has. */
+    public static final class MinHashFieldType extends SketchFieldType<MinHashSettings> {
         private final Lsh lsh;
-        private final String algorithm;
-        private final int hashes;
-        private final SketchingService engine;
 
         public MinHashFieldType(String name, Lsh lsh, String algorithm, Map<String, String> meta) {
             this(name, lsh, algorithm, meta, null);
         }
 
         public MinHashFieldType(String name, Lsh lsh, String algorithm, Map<String, String> meta, SketchingService engine) {
-            super(name, true, false, true, TextSearchInfo.NONE, meta);
+            this(name, lsh, algorithm, MinHashSettings.fromAlgorithmId(algorithm), meta, engine);
+        }
+
+        /** {@code settings}: what {@code algorithm} names, parsed by the caller. */
+        MinHashFieldType(
+            String name,
+            Lsh lsh,
+            String algorithm,
+            MinHashSettings settings,
+            Map<String, String> meta,
+            SketchingService engine
+        ) {
+            super(name, ALGORITHMS, algorithm, Objects.requireNonNull(settings), meta, engine);
             this.lsh = Objects.requireNonNull(lsh);
-            this.algorithm = Objects.requireNonNull(algorithm);
-            this.hashes = MinHashSettings.fromAlgorithmId(algorithm).hashes();
-            this.engine = engine;
+        }
+
+        public MinHashFieldType(String name) {
+            this(name, new Lsh(MinHashDefaults.BANDS, MinHashDefaults.ROWS), DEFAULT_ALGORITHM, Map.of());
         }
 
         /**
@@ -136,43 +147,21 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
          * @throws IllegalArgumentException if the probe cannot be signed
          */
         public int[] probeSignature(String content, SketchingService.ProbeContent type) {
-            return SketchingService.forProbe(engine, name(), type, "a [signature]").minHashProbe(algorithm, content, type);
-        }
-
-        public MinHashFieldType(String name) {
-            this(name, new Lsh(MinHashDefaults.BANDS, MinHashDefaults.ROWS), DEFAULT_ALGORITHM, Map.of());
+            return SketchingService.forProbe(engine(), name(), type, "a [signature]").minHashProbe(algorithm(), content, type);
         }
 
         public Lsh lsh() {
             return lsh;
         }
 
-        public String algorithm() {
-            return algorithm;
-        }
-
         /** The number of values (m) of the signatures in this field. */
         public int hashes() {
-            return hashes;
+            return settings().hashes();
         }
 
         @Override
-        public String typeName() {
-            return CONTENT_TYPE;
-        }
-
-        @Override
-        public ValueFetcher valueFetcher(QueryShardContext context, SearchLookup searchLookup, String format) {
-            if (format != null) {
-                throw new IllegalArgumentException("Field [" + name() + "] of type [" + typeName() + "] doesn't support formats.");
-            }
-            return new SourceValueFetcher(name(), context) {
-                @Override
-                protected Object parseSourceValue(Object value) {
-                    if (value instanceof Map<?, ?> map) value = map.get(OBJECT_SIGNATURE);
-                    return value == null ? null : value.toString();
-                }
-            };
+        protected Object fetchedValue(Object sourceValue) {
+            return sourceValue.toString();
         }
 
         /** A term query matches the identical signature: a {@code minhash_similar} query with min_similarity 1. */
@@ -180,7 +169,7 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
         public Query termQuery(Object value, @Nullable QueryShardContext context) {
             int[] signature;
             try {
-                signature = parseSignature(value instanceof BytesRef b ? b.utf8ToString() : String.valueOf(value), hashes);
+                signature = parseSignature(value instanceof BytesRef b ? b.utf8ToString() : String.valueOf(value), hashes());
             } catch (IllegalArgumentException e) {
                 throw new QueryShardException(context, "field [" + name() + "]: " + e.getMessage(), e);
             }
@@ -207,24 +196,40 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
     }
 
     @Override
-    protected void parseCreateField(ParseContext context) throws IOException {
-        XContentParser parser = context.parser();
+    protected int[] parseValue(XContentParser parser) throws IOException {
         XContentParser.Token token = parser.currentToken();
-        if (token == XContentParser.Token.VALUE_NULL) return;
-        String base64;
-        if (token == XContentParser.Token.START_OBJECT) {
-            base64 = parseObject(parser);
-        } else if (token == XContentParser.Token.VALUE_STRING) {
-            base64 = parser.text();
-        } else {
-            throw new IllegalArgumentException("expected a base64 signature or an object with [" + OBJECT_SIGNATURE + "], got [" + token + "]");
+        if (token != XContentParser.Token.VALUE_STRING) {
+            throw new IllegalArgumentException(
+                "expected a base64 signature or an object with [" + OBJECT_SIGNATURE + "], got [" + token + "]"
+            );
         }
-        int[] signature = parseSignature(base64, fieldType().hashes());
-        String name = fieldType().name();
-        if (context.doc().getField(name) != null) {
-            throw new IllegalArgumentException("field [" + name + "] of type [" + CONTENT_TYPE + "] takes a single signature per document, got several");
+        return decode(parser.text());
+    }
+
+    @Override
+    protected String parseObjectValue(XContentParser parser, XContentParser.Token token) throws IOException {
+        if (token != XContentParser.Token.VALUE_STRING) {
+            throw unexpectedKey(OBJECT_SIGNATURE, token);
         }
-        for (IndexableField f : createFields(name, fieldType().lsh(), signature)) context.doc().add(f);
+        return parser.text();
+    }
+
+    @Override
+    protected IllegalArgumentException unexpectedKey(String key, XContentParser.Token token) {
+        return new IllegalArgumentException(
+            "unexpected [" + key + "]; expected string [" + OBJECT_SIGNATURE + "] and optionally string [" + OBJECT_ALGORITHM + "]"
+        );
+    }
+
+    /** The signature is checked against the field's {@code hashes} only once its algorithm is known to be the field's. */
+    @Override
+    protected int[] decode(String base64) {
+        return parseSignature(base64, fieldType().hashes());
+    }
+
+    @Override
+    protected List<IndexableField> indexableFields(String name, int[] signature) {
+        return createFields(name, fieldType().lsh(), signature);
     }
 
     /** The Lucene fields of one signature: its band keys as terms, the signature as a binary doc value. */
@@ -237,47 +242,8 @@ public class MinHashFieldMapper extends ParametrizedFieldMapper {
         return fields;
     }
 
-    private String parseObject(XContentParser parser) throws IOException {
-        String signature = null, algorithm = null, current = null;
-        XContentParser.Token token;
-        while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
-            if (token == XContentParser.Token.FIELD_NAME) {
-                current = parser.currentName();
-            } else if (OBJECT_SIGNATURE.equals(current) && token == XContentParser.Token.VALUE_STRING) {
-                signature = parser.text();
-            } else if (OBJECT_ALGORITHM.equals(current) && token == XContentParser.Token.VALUE_STRING) {
-                algorithm = parser.text();
-            } else {
-                throw new IllegalArgumentException("unexpected [" + current + "]; expected string [" + OBJECT_SIGNATURE
-                    + "] and optionally string [" + OBJECT_ALGORITHM + "]");
-            }
-        }
-        if (signature == null) throw new IllegalArgumentException("object value is missing [" + OBJECT_SIGNATURE + "]");
-        if (algorithm != null && algorithm.equals(fieldType().algorithm()) == false) {
-            throw new IllegalArgumentException("signature was made with algorithm [" + algorithm + "] but the field is mapped with algorithm ["
-                + fieldType().algorithm() + "]; signatures made differently cannot be compared. " + howToMatch(fieldType().algorithm())
-                + ", or reindex into a field mapped with algorithm [" + algorithm + "]");
-        }
-        return signature;
-    }
-
-    /** The pipeline change that makes a field's algorithm (as for simhash fields: README "Upgrades"). */
-    private static String howToMatch(String fieldAlgorithm) {
-        try {
-            int version = MinHashSettings.fromAlgorithmId(fieldAlgorithm).version();
-            return "Set [version] to " + version + " (and the field's other options) on the minhash processor that feeds it";
-        } catch (IllegalArgumentException e) {
-            return "Make the signatures with the field's algorithm";
-        }
-    }
-
     @Override
-    public ParametrizedFieldMapper.Builder getMergeBuilder() {
-        return new Builder(simpleName(), fieldType().engine).init(this);
-    }
-
-    @Override
-    protected String contentType() {
-        return CONTENT_TYPE;
+    protected Builder newBuilder(String simpleName, SketchingService engine) {
+        return new Builder(simpleName, engine);
     }
 }

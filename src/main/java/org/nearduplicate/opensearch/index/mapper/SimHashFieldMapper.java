@@ -1,8 +1,5 @@
 package org.nearduplicate.opensearch.index.mapper;
 
-import org.nearduplicate.opensearch.common.FingerprintValues;
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.lucene.SimHashQuery;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.BytesTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;
@@ -14,34 +11,31 @@ import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.util.BytesRef;
-import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.sketch.Fingerprints;
+
 import org.opensearch.common.Nullable;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.index.fielddata.IndexFieldData;
 import org.opensearch.index.fielddata.IndexNumericFieldData.NumericType;
 import org.opensearch.index.fielddata.plain.SortedNumericIndexFieldData;
-import org.opensearch.index.mapper.MappedFieldType;
-import org.opensearch.index.mapper.MapperParsingException;
-import org.opensearch.index.mapper.ParametrizedFieldMapper;
-import org.opensearch.index.mapper.ParseContext;
-import org.opensearch.index.mapper.SourceValueFetcher;
-import org.opensearch.index.mapper.TextSearchInfo;
-import org.opensearch.index.mapper.ValueFetcher;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
 import org.opensearch.search.DocValueFormat;
 import org.opensearch.search.lookup.SearchLookup;
 
 import java.io.IOException;
-import java.math.BigInteger;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.opensearch.common.FingerprintValues;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * The {@code simhash} field: one 64-bit fingerprint per document, indexed for near-duplicate lookups.
@@ -57,7 +51,7 @@ import java.util.function.Supplier;
  * object whose {@code algorithm} differs from the mapping's is rejected. {@code null} means no value. One value per
  * document: arrays with more than one fingerprint are rejected.
  */
-public class SimHashFieldMapper extends ParametrizedFieldMapper {
+public class SimHashFieldMapper extends SketchFieldMapper<Long, Long> {
 
     public static final String CONTENT_TYPE = "simhash";
     /** The engine's default algorithm, pinned into each new mapping. */
@@ -67,7 +61,20 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
     public static final int DEFAULT_MAX_DISTANCE = BlockLayout.MAX_DISTANCE;
 
     public static final String OBJECT_FINGERPRINT = "fingerprint";
-    public static final String OBJECT_ALGORITHM = "algorithm";
+
+    /**
+     * This engine's ids ({@code simhash-v1...}) are stored canonically; other names are kept as given, so that
+     * fingerprints made outside the plugin can be indexed and compared with each other.
+     */
+    static final Algorithms<SimHashSettings> ALGORITHMS = new Algorithms<>(
+        CONTENT_TYPE,
+        OBJECT_FINGERPRINT,
+        DEFAULT_ALGORITHM,
+        id -> id.startsWith(SimHashSettings.NAME + "-"),
+        SimHashSettings::fromAlgorithmId,
+        SimHashSettings::algorithmId,
+        SimHashSettings::version
+    );
 
     /** Keys without check bits: docs only. */
     static final FieldType KEY_FIELD_TYPE = new FieldType();
@@ -96,9 +103,8 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
     }
 
     /** Builder: the three layout parameters are fixed once the index exists. */
-    public static class Builder extends ParametrizedFieldMapper.Builder {
-        // Layout and algorithm are always written into the mapping, so that a later release with other defaults
-        // never reinterprets an existing index.
+    public static class Builder extends SketchFieldMapper.Builder<SimHashSettings> {
+        // the layout is always written into the mapping, as the algorithm is
         private final Parameter<Integer> blocks = Parameter.intParam("blocks", false, m -> toType(m).layout.blocks(), DEFAULT_BLOCKS)
             .alwaysSerialize();
         private final Parameter<Integer> maxDistance = Parameter.intParam(
@@ -107,18 +113,9 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
             m -> toType(m).layout.maxDistance(),
             DEFAULT_MAX_DISTANCE
         ).alwaysSerialize();
-        private final Parameter<String> algorithm = new Parameter<>(
-            "algorithm",
-            false,
-            () -> DEFAULT_ALGORITHM,
-            (n, c, o) -> canonicalAlgorithm(o),
-            m -> toType(m).fieldType().algorithm()
-        ).alwaysSerialize();
         // -1 until resolved: the default depends on blocks and max_distance (BlockLayout.defaultCheckBits)
         private final Parameter<Integer> checkBits = Parameter.intParam("check_bits", false, m -> toType(m).layout.checkBits(), -1)
             .alwaysSerialize();
-        private final Parameter<Map<String, String>> meta = Parameter.metaParam();
-        private final SketchingService engine;
 
         /** A field whose text probes cannot be fingerprinted (no engine): for tests and tools. */
         public Builder(String name) {
@@ -127,13 +124,12 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
 
         /** {@code engine}: the node's gateway that fingerprints this field's text probes (null: none). */
         public Builder(String name, SketchingService engine) {
-            super(name);
-            this.engine = engine;
+            super(name, engine, ALGORITHMS);
         }
 
         @Override
-        protected List<Parameter<?>> getParameters() {
-            return List.of(blocks, maxDistance, checkBits, algorithm, meta);
+        protected List<Parameter<?>> layoutParameters() {
+            return List.of(blocks, maxDistance, checkBits);
         }
 
         @Override
@@ -142,31 +138,11 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
             try {
                 layout = new BlockLayout(blocks.getValue(), maxDistance.getValue(), checkBits.getValue());
             } catch (IllegalArgumentException e) {
-                throw new MapperParsingException("invalid [" + CONTENT_TYPE + "] field [" + name + "]: " + e.getMessage(), e);
+                throw invalid(e);
             }
             SimHashFieldType ft = new SimHashFieldType(buildFullName(context), layout, algorithm.getValue(), meta.getValue(), engine);
             return new SimHashFieldMapper(name, ft, multiFieldsBuilder.build(this, context), copyTo.build(), layout);
         }
-    }
-
-    /**
-     * Algorithms of this plugin's engine ({@code simhash-v1...}) are stored in their canonical, complete form, so that
-     * a short form such as {@code simhash-v1} pins today's defaults and equal algorithms compare equal. Other names
-     * are kept as given: fingerprints made outside the plugin can be indexed and compared with each other.
-     */
-    static String canonicalAlgorithm(Object value) {
-        if (value instanceof String == false || ((String) value).trim().isEmpty()) {
-            throw new MapperParsingException("[algorithm] must be a non-empty string, got [" + value + "]");
-        }
-        String algorithm = ((String) value).trim();
-        if (algorithm.startsWith("simhash-")) {
-            try {
-                return SimHashSettings.fromAlgorithmId(algorithm).algorithmId();
-            } catch (IllegalArgumentException e) {
-                throw new MapperParsingException("[algorithm] " + e.getMessage(), e);
-            }
-        }
-        return algorithm;
     }
 
     /**
@@ -203,21 +179,40 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
         return new TypeParser((n, c) -> new Builder(n, engine));
     }
 
-    /** The field type: knows the block layout and the algorithm the indexed fingerprints were made with. */
-    public static final class SimHashFieldType extends MappedFieldType {
+    /**
+     * The field type: knows the block layout and the algorithm the indexed fingerprints were made with, and that
+     * algorithm's settings (null for fingerprints made outside the plugin), whose default k the queries use.
+     */
+    public static final class SimHashFieldType extends SketchFieldType<SimHashSettings> {
         private final BlockLayout layout;
-        private final String algorithm;
-        private final SketchingService engine;
 
         public SimHashFieldType(String name, BlockLayout layout, String algorithm, Map<String, String> meta) {
             this(name, layout, algorithm, meta, null);
         }
 
         public SimHashFieldType(String name, BlockLayout layout, String algorithm, Map<String, String> meta, SketchingService engine) {
-            super(name, true, false, true, TextSearchInfo.NONE, meta);
+            super(name, ALGORITHMS, algorithm, settingsOf(algorithm), meta, engine);
             this.layout = Objects.requireNonNull(layout);
-            this.algorithm = Objects.requireNonNull(algorithm);
-            this.engine = engine;
+        }
+
+        public SimHashFieldType(String name) {
+            this(name, new BlockLayout(DEFAULT_BLOCKS, DEFAULT_MAX_DISTANCE), DEFAULT_ALGORITHM, Map.of());
+        }
+
+        /**
+         * The settings of one of this engine's ids, parsed once per field type; null for an id it did not make. A
+         * mapping refuses a {@code simhash-} id it cannot read; a field type built directly (tests, tools) treats one
+         * as foreign, as {@link org.nearduplicate.opensearch.common.MaxDistance#recommended(String)} does.
+         */
+        private static SimHashSettings settingsOf(String algorithm) {
+            if (algorithm == null || ALGORITHMS.owns().test(algorithm) == false) {
+                return null;
+            }
+            try {
+                return SimHashSettings.fromAlgorithmId(algorithm);
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
         }
 
         /**
@@ -227,12 +222,8 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
          * @throws IllegalArgumentException if the probe cannot be fingerprinted
          */
         public long probeFingerprint(String content, SketchingService.ProbeContent type) {
-            return SketchingService.forProbe(engine, name(), type, "a [fingerprint] or a [like] document")
-                .simHashProbe(algorithm, content, type);
-        }
-
-        public SimHashFieldType(String name) {
-            this(name, new BlockLayout(DEFAULT_BLOCKS, DEFAULT_MAX_DISTANCE), DEFAULT_ALGORITHM, Map.of());
+            return SketchingService.forProbe(engine(), name(), type, "a [fingerprint] or a [like] document")
+                .simHashProbe(algorithm(), content, type);
         }
 
         public BlockLayout layout() {
@@ -244,29 +235,9 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
             return layout.maxDistance();
         }
 
-        public String algorithm() {
-            return algorithm;
-        }
-
         @Override
-        public String typeName() {
-            return CONTENT_TYPE;
-        }
-
-        @Override
-        public ValueFetcher valueFetcher(QueryShardContext context, SearchLookup searchLookup, String format) {
-            if (format != null) {
-                throw new IllegalArgumentException("Field [" + name() + "] of type [" + typeName() + "] doesn't support formats.");
-            }
-            return new SourceValueFetcher(name(), context) {
-                @Override
-                protected Object parseSourceValue(Object value) {
-                    if (value instanceof Map<?, ?> map) {
-                        value = map.get(OBJECT_FINGERPRINT);
-                    }
-                    return value == null ? null : Fingerprints.toHex(FingerprintValues.parse(value));
-                }
-            };
+        protected Object fetchedValue(Object sourceValue) {
+            return Fingerprints.toHex(FingerprintValues.parse(sourceValue));
         }
 
         @Override
@@ -311,7 +282,13 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
 
     private final BlockLayout layout;
 
-    protected SimHashFieldMapper(String simpleName, SimHashFieldType mappedFieldType, MultiFields multiFields, CopyTo copyTo, BlockLayout layout) {
+    protected SimHashFieldMapper(
+        String simpleName,
+        SimHashFieldType mappedFieldType,
+        MultiFields multiFields,
+        CopyTo copyTo,
+        BlockLayout layout
+    ) {
         super(simpleName, mappedFieldType, multiFields, copyTo);
         this.layout = layout;
     }
@@ -322,23 +299,36 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
     }
 
     @Override
-    protected void parseCreateField(ParseContext context) throws IOException {
-        XContentParser parser = context.parser();
-        XContentParser.Token token = parser.currentToken();
+    protected Long parseValue(XContentParser parser) throws IOException {
+        return FingerprintValues.parseToken(parser);
+    }
+
+    @Override
+    protected Long parseObjectValue(XContentParser parser, XContentParser.Token token) throws IOException {
         if (token == XContentParser.Token.VALUE_NULL) {
-            return;
+            throw new IllegalArgumentException("[" + OBJECT_FINGERPRINT + "] must not be null");
         }
-        // errors surface as "failed to parse field [..] of type [simhash]" with the reason below as the cause
-        long fingerprint = token == XContentParser.Token.START_OBJECT ? parseObject(parser) : FingerprintValues.parseToken(parser);
-        String name = fieldType().name();
-        if (context.doc().getField(name) != null) {
-            throw new IllegalArgumentException(
-                "field [" + name + "] of type [" + CONTENT_TYPE + "] takes a single fingerprint per document, got several"
-            );
+        return FingerprintValues.parseToken(parser);
+    }
+
+    @Override
+    protected IllegalArgumentException unexpectedKey(String key, XContentParser.Token token) {
+        if (OBJECT_ALGORITHM.equals(key)) {
+            return new IllegalArgumentException("[" + OBJECT_ALGORITHM + "] must be a string");
         }
-        for (IndexableField field : createFields(name, layout, fingerprint)) {
-            context.doc().add(field);
-        }
+        return new IllegalArgumentException(
+            "unknown key [" + key + "]; expected [" + OBJECT_FINGERPRINT + "] and optionally [" + OBJECT_ALGORITHM + "]"
+        );
+    }
+
+    @Override
+    protected Long decode(Long fingerprint) {
+        return fingerprint;
+    }
+
+    @Override
+    protected List<IndexableField> indexableFields(String name, Long fingerprint) {
+        return createFields(name, layout, fingerprint);
     }
 
     /**
@@ -394,63 +384,8 @@ public class SimHashFieldMapper extends ParametrizedFieldMapper {
         }
     }
 
-    private long parseObject(XContentParser parser) throws IOException {
-        Long fingerprint = null;
-        String algorithm = null;
-        XContentParser.Token token;
-        String current = null;
-        while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
-            if (token == XContentParser.Token.FIELD_NAME) {
-                current = parser.currentName();
-            } else if (OBJECT_FINGERPRINT.equals(current)) {
-                if (token == XContentParser.Token.VALUE_NULL) {
-                    throw new IllegalArgumentException("[" + OBJECT_FINGERPRINT + "] must not be null");
-                }
-                fingerprint = FingerprintValues.parseToken(parser);
-            } else if (OBJECT_ALGORITHM.equals(current)) {
-                if (token != XContentParser.Token.VALUE_STRING) {
-                    throw new IllegalArgumentException("[" + OBJECT_ALGORITHM + "] must be a string");
-                }
-                algorithm = parser.text();
-            } else {
-                throw new IllegalArgumentException(
-                    "unknown key [" + current + "]; expected [" + OBJECT_FINGERPRINT + "] and optionally [" + OBJECT_ALGORITHM + "]"
-                );
-            }
-        }
-        if (fingerprint == null) {
-            throw new IllegalArgumentException("object value is missing [" + OBJECT_FINGERPRINT + "]");
-        }
-        if (algorithm != null && algorithm.equals(fieldType().algorithm()) == false) {
-            throw new IllegalArgumentException(
-                "fingerprint was made with algorithm [" + algorithm + "] but the field is mapped with algorithm ["
-                    + fieldType().algorithm() + "]; fingerprints made differently cannot be compared. "
-                    + howToMatch(fieldType().algorithm()) + ", or reindex into a field mapped with algorithm [" + algorithm + "]"
-            );
-        }
-        return fingerprint;
-    }
-
-    /**
-     * The pipeline change that makes a field's algorithm. After an upgrade that changes the default version, a pipeline
-     * without {@code version} makes the new one, while indices of the earlier release keep theirs (README "Upgrades").
-     */
-    private static String howToMatch(String fieldAlgorithm) {
-        try {
-            int version = SimHashSettings.fromAlgorithmId(fieldAlgorithm).version();
-            return "Set [version] to " + version + " (and the field's other options) on the simhash processor that feeds it";
-        } catch (IllegalArgumentException e) {
-            return "Make the fingerprints with the field's algorithm"; // not one of this plugin's ids: made outside
-        }
-    }
-
     @Override
-    public ParametrizedFieldMapper.Builder getMergeBuilder() {
-        return new Builder(simpleName(), fieldType().engine).init(this);
-    }
-
-    @Override
-    protected String contentType() {
-        return CONTENT_TYPE;
+    protected Builder newBuilder(String simpleName, SketchingService engine) {
+        return new Builder(simpleName, engine);
     }
 }

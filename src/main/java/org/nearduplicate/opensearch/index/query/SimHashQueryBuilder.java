@@ -222,7 +222,7 @@ public class SimHashQueryBuilder extends AbstractQueryBuilder<SimHashQueryBuilde
         }
         long[] fingerprints = probe.probe().resolveAll(context, "[" + NAME + "]", fieldType);
         int indexed = fieldType.indexedMaxDistance();
-        int k = MaxDistance.orField(maxDistance, indexed, fieldType.algorithm());
+        int k = MaxDistance.orField(maxDistance, indexed, fieldType.settings());
         boolean scan = k > indexed;
         if (scan && allowScan == false) {
             throw new QueryShardException(

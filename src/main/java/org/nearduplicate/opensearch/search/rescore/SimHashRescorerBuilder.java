@@ -130,7 +130,7 @@ public class SimHashRescorerBuilder extends ProbeRescorerBuilder<SimHashRescorer
             );
         }
         long fingerprint = probe.resolve(context, "[" + NAME + "]", fieldType);
-        int k = MaxDistance.orField(maxDistance, fieldType.indexedMaxDistance(), fieldType.algorithm());
+        int k = MaxDistance.orField(maxDistance, fieldType.indexedMaxDistance(), fieldType.settings());
         return new SimHashRescorer.Context(windowSize, fieldType.name(), fingerprint, k, scoreMode(), queryWeight(), rescoreWeight());
     }
 

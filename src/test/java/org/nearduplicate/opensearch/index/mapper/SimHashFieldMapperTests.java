@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch.index.mapper;
 
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
+import org.nearduplicate.opensearch.common.MaxDistance;
 import org.apache.lucene.index.DocValuesType;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;
@@ -172,6 +173,30 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         assertThat(e.getMessage() + e.getCause(), containsString("unknown algorithm version [simhash-v9]"));
     }
 
+    public void testSettingsAreParsedOnceAndGiveTheDefaultK() throws IOException {
+        SimHashFieldMapper v1 = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v1")).mappers().getMapper("field");
+        SimHashFieldMapper.SimHashFieldType ft = v1.fieldType();
+        org.nearduplicate.core.SimHashSettings settings = ft.settings();
+        assertSame("parsed when the mapping was built, not on each call", settings, ft.settings());
+        assertEquals(org.nearduplicate.core.SimHashSettings.DEFAULT_V1, settings);
+        assertEquals(ft.algorithm(), settings.algorithmId());
+        assertEquals("the default k of simhash-v1 fields", 12, MaxDistance.orField(null, ft.indexedMaxDistance(), settings));
+        assertEquals(MaxDistance.recommended(ft.algorithm()), MaxDistance.recommended(settings));
+        assertEquals(7, MaxDistance.orField(7, ft.indexedMaxDistance(), settings));
+
+        SimHashFieldMapper latest = (SimHashFieldMapper) mapper(b -> {}).mappers().getMapper("field");
+        assertEquals(org.nearduplicate.core.SimHashSettings.DEFAULT, latest.fieldType().settings());
+        assertEquals(MaxDistance.RECOMMENDED, MaxDistance.orField(null, 16, latest.fieldType().settings()));
+
+        SimHashFieldMapper external = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "external-x").field("max_distance", 5))
+            .mappers()
+            .getMapper("field");
+        assertNull("fingerprints made outside the plugin have no settings", external.fieldType().settings());
+        assertEquals(5, MaxDistance.orField(null, external.fieldType().indexedMaxDistance(), external.fieldType().settings()));
+        assertEquals(MaxDistance.RECOMMENDED, MaxDistance.recommended((org.nearduplicate.core.SimHashSettings) null));
+        assertNull(new SimHashFieldMapper.SimHashFieldType("f", new BlockLayout(4, 16), "simhash-v9", java.util.Map.of()).settings());
+    }
+
     public void testBadValues() throws IOException {
         DocumentMapper mapper = mapper(b -> b.field("algorithm", "alg-a"));
         assertBadValue(mapper, "{\"field\": \"\"}", "fingerprint must not be empty");
@@ -193,6 +218,36 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         );
         assertBadValue(mapper, "{\"field\": {\"algorithm\": \"alg-a\"}}", "object value is missing [fingerprint]");
         assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"extra\": 1}}", "unknown key [extra]");
+    }
+
+    public void testObjectValueMessages() throws IOException {
+        DocumentMapper mapper = mapper(b -> {});
+        assertBadValue(mapper, "{\"field\": {\"fingerprint\": null}}", "[fingerprint] must not be null");
+        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": 1}}", "[algorithm] must be a string");
+        assertBadValue(
+            mapper,
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"extra\": 1}}",
+            "unknown key [extra]; expected [fingerprint] and optionally [algorithm]"
+        );
+        String v1 = org.nearduplicate.core.SimHashSettings.DEFAULT_V1.algorithmId();
+        assertBadValue(
+            mapper,
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"" + v1 + "\"}}",
+            "fingerprint was made with algorithm ["
+                + v1
+                + "] but the field is mapped with algorithm ["
+                + SimHashFieldMapper.DEFAULT_ALGORITHM
+                + "]; fingerprints made differently cannot be compared. Set [version] to 3 (and the field's other options) on the "
+                + "simhash processor that feeds it, or reindex into a field mapped with algorithm ["
+                + v1
+                + "]"
+        );
+        assertBadValue(
+            mapper(b -> b.field("algorithm", "alg-a")),
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"alg-b\"}}",
+            "fingerprints made differently cannot be compared. Make the fingerprints with the field's algorithm, or reindex into a "
+                + "field mapped with algorithm [alg-b]"
+        );
     }
 
     private void assertBadValue(DocumentMapper mapper, String source, String message) {

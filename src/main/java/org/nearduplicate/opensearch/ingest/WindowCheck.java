@@ -1,7 +1,8 @@
 package org.nearduplicate.opensearch.ingest;
 
+import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.opensearch.common.FingerprintValues;
-import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.core.options.MaxDistance;
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.ingest.IngestDocument;
@@ -79,7 +80,7 @@ final class WindowCheck {
                 );
             }
         }
-        long checked = recent.added().addedMillis;
+        long checked = recent.added().addedMillis();
         if (gap == null && recent.staleUntil() > checked) {
             gap = new Unavailable(
                 "the search may not see documents this node checked recently: its recent window (window_size " + options.windowSize()

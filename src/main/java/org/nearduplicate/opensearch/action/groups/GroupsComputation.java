@@ -2,7 +2,7 @@ package org.nearduplicate.opensearch.action.groups;
 
 import org.nearduplicate.core.groups.HammingGroups;
 import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.core.options.MaxDistance;
 import org.opensearch.action.support.GroupedActionListener;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.common.lease.Releasable;

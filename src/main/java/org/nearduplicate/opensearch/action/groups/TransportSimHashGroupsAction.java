@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.opensearch.action.IndicesRequest;
@@ -156,10 +157,10 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
     static SimHashGroupsResponse page(String index, SimHashGroupsRequest request, GroupsComputation.Result result, long start) {
         List<SimHashGroupsResponse.Group> page = new ArrayList<>();
         String nextAfter = null;
-        for (GroupsComputation.Group g : result.groups()) {
+        for (GroupMembers.Group g : result.groups()) {
             if (request.after() != null && g.representative().compareTo(request.after()) <= 0) continue;
             if (page.size() < request.size()) {
-                List<GroupsComputation.Member> members = g.members().size() > request.maxMembers()
+                List<GroupMembers.Member> members = g.members().size() > request.maxMembers()
                     ? new ArrayList<>(g.members().subList(0, request.maxMembers()))
                     : g.members();
                 page.add(new SimHashGroupsResponse.Group(g.representative(), g.members().size(), g.verifiedPairs(), members));

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.DocWriteResponse;
@@ -323,8 +324,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 @Override
                 public UpdateRequest next() {
                     if (hasNext() == false) throw new NoSuchElementException();
-                    GroupsComputation.Group g = result.groups().get(group);
-                    GroupsComputation.Member m = g.members().get(member++);
+                    GroupMembers.Group g = result.groups().get(group);
+                    GroupMembers.Member m = g.members().get(member++);
                     return update(m.id(), m.routing(), g.representative(), m.distance());
                 }
             };
@@ -433,7 +434,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             long[] inGroups = result.groups()
                 .stream()
                 .flatMap(g -> g.members().stream())
-                .mapToLong(GroupsComputation.Member::fingerprint)
+                .mapToLong(GroupMembers.Member::fingerprint)
                 .sorted()
                 .distinct()
                 .toArray();

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.nearduplicate.opensearch.common.FieldMappings;
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
@@ -9,7 +10,6 @@ import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.metadata.IndexAbstraction;
 import org.opensearch.cluster.metadata.IndexMetadata;
-import org.opensearch.cluster.metadata.MappingMetadata;
 import org.opensearch.cluster.metadata.Metadata;
 import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
 import org.opensearch.cluster.service.ClusterService;
@@ -25,7 +25,6 @@ import org.opensearch.transport.client.node.NodeClient;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -125,11 +124,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
      */
     static void checkField(IndexMetadata index, String field) {
         if (field == null) return; // the request's validation names it
-        MappingMetadata mapping = index.mapping();
-        Map<String, Object> root = mapping == null ? Map.of() : mapping.sourceAsMap();
-        Map<String, Object> node = fieldMapping(root, field);
-        if (node != null && "alias".equals(node.get("type")) && node.get("path") instanceof String path) node = fieldMapping(root, path);
-        String type = node == null ? null : String.valueOf(node.getOrDefault("type", "object"));
+        String type = FieldMappings.type(FieldMappings.definitionThroughAlias(index, field));
         if (type == null) {
             throw new IllegalArgumentException("field [" + field + "] is not mapped in index [" + index.getIndex().getName() + "]");
         }
@@ -138,20 +133,6 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
                 "field [" + field + "] is of type [" + type + "], expected [" + SimHashFieldMapper.CONTENT_TYPE + "]"
             );
         }
-    }
-
-    /** The mapping of a dotted field path, through objects' {@code properties} and multi-fields' {@code fields}; or null. */
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> fieldMapping(Map<String, Object> root, String path) {
-        Map<String, Object> node = root;
-        for (String part : path.split("\\.", -1)) {
-            Object child = null;
-            if (node.get("properties") instanceof Map<?, ?> properties) child = properties.get(part);
-            if (child == null && node != root && node.get("fields") instanceof Map<?, ?> fields) child = fields.get(part);
-            if (child instanceof Map == false) return null;
-            node = (Map<String, Object>) child;
-        }
-        return node == root ? null : node;
     }
 
     static SimHashGroupsResponse page(String index, SimHashGroupsRequest request, GroupsComputation.Result result, long start) {

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.nearduplicate.opensearch.common.FieldMappings;
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.ExceptionsHelper;
@@ -14,7 +15,6 @@ import org.opensearch.action.update.UpdateRequest;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
-import org.opensearch.cluster.metadata.MappingMetadata;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.common.lease.Releasables;
@@ -167,11 +167,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
     }
 
     /** The index's {@code _meta} with the marker set (a mapping update replaces {@code _meta} as a whole). */
-    @SuppressWarnings("unchecked")
     private static Map<String, Object> withMarker(IndexMetadata index, Map<String, Object> marker) {
-        MappingMetadata mapping = index.mapping();
-        Map<String, Object> meta = new LinkedHashMap<>();
-        if (mapping != null && mapping.sourceAsMap().get("_meta") instanceof Map<?, ?> existing) meta.putAll((Map<String, Object>) existing);
+        Map<String, Object> meta = new LinkedHashMap<>(FieldMappings.meta(index));
         meta.put(MARKER, marker);
         return meta;
     }
@@ -211,10 +208,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
      * {@code collapse} or a numeric aggregation could not use.
      */
     static Map<String, Object> missingMappings(IndexMetadata index, SimHashGroupsWriteRequest request) {
-        MappingMetadata mapping = index.mapping();
-        Map<String, Object> root = mapping == null ? Map.of() : mapping.sourceAsMap();
         Map<String, Object> missing = new LinkedHashMap<>();
-        String groupType = typeOf(root, request.groupField());
+        String groupType = FieldMappings.documentPathType(index, request.groupField());
         if (groupType == null) {
             putPath(missing, request.groupField(), Map.of("type", "keyword"), true);
         } else if (groupType.equals("keyword") == false) {
@@ -222,7 +217,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 "[group_field] [" + request.groupField() + "] is mapped as [" + groupType + "]; it must be a [keyword] field for collapse and terms aggregations"
             );
         }
-        String distanceType = typeOf(root, request.distanceField());
+        String distanceType = FieldMappings.documentPathType(index, request.distanceField());
         if (distanceType == null) {
             putPath(missing, request.distanceField(), Map.of("type", "integer"), true);
         } else if (INTEGER_TYPES.contains(distanceType) == false) {
@@ -231,24 +226,6 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             );
         }
         return missing;
-    }
-
-    /** The mapped type of a dotted path ("object" for objects), or null when it is not mapped. */
-    @SuppressWarnings("unchecked")
-    static String typeOf(Map<String, Object> mapping, String path) {
-        Object properties = mapping.get("properties");
-        String[] parts = path.split("\\.");
-        Map<String, Object> node = null;
-        for (String part : parts) {
-            if (properties instanceof Map == false) return null;
-            Object child = ((Map<String, Object>) properties).get(part);
-            if (child instanceof Map == false) return null;
-            node = (Map<String, Object>) child;
-            properties = node.get("properties");
-        }
-        if (node == null) return null;
-        Object type = node.get("type");
-        return type == null ? "object" : type.toString();
     }
 
     /** Puts {@code value} at a dotted path, as objects ({@code properties} objects for a mapping). */

@@ -98,7 +98,7 @@ public final class RecentFingerprints {
 
     /**
      * The window answers k up to 15 (its in-memory keys are pigeonhole blocks, at most 16): a capacity of the window,
-     * checked where a k meets it; the option itself is parsed by {@link org.nearduplicate.core.options.MaxDistance}.
+     * checked where a k meets it; the option itself is parsed by {@link org.nearduplicate.core.MaxDistance}.
      */
     public static void checkMaxDistance(int maxDistance) {
         if (maxDistance < 0 || maxDistance >= BlockLayout.MAX_BLOCKS) {

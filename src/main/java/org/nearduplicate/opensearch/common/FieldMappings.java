@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.common;
 
-import org.nearduplicate.core.options.MaxDistance;
+import org.nearduplicate.core.MaxDistance;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsResponse;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.metadata.IndexAbstraction;

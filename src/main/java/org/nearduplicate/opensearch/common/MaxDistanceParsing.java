@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.common;
 
-import org.nearduplicate.core.options.MaxDistance;
+import org.nearduplicate.core.MaxDistance;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.xcontent.XContentParser;

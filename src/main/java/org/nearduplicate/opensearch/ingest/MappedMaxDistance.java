@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.core.options.MaxDistance;
+import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.opensearch.common.FieldMappings;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.opensearch.cluster.ClusterState;

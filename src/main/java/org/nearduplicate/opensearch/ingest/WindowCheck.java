@@ -3,7 +3,7 @@ package org.nearduplicate.opensearch.ingest;
 import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.opensearch.common.FingerprintValues;
-import org.nearduplicate.core.options.MaxDistance;
+import org.nearduplicate.core.MaxDistance;
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.ingest.IngestDocument;

@@ -3,7 +3,7 @@ package org.nearduplicate.opensearch.action.groups;
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.groups.GroupMembers.Group;
 import org.nearduplicate.core.groups.HammingGroups;
-import org.nearduplicate.core.options.MaxDistance;
+import org.nearduplicate.core.MaxDistance;
 import org.opensearch.action.support.GroupedActionListener;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.common.lease.Releasable;

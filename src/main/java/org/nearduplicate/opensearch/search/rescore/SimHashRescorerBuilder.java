@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.search.rescore;
 
-import org.nearduplicate.core.options.MaxDistance;
+import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.opensearch.common.MaxDistanceParsing;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.SimHashProbe;

@@ -1,6 +1,6 @@
-package org.nearduplicate.core.options;
+package org.nearduplicate.core;
 
-import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.options.InvalidOptionException;
 
 /**
  * The one parser of {@code max_distance}, the Hamming radius k, for every caller (the query, the rescorer, the
@@ -8,7 +8,8 @@ import org.nearduplicate.core.SimHashSettings;
  * 64. Absent means the recommended distance {@link #RECOMMENDED}, or less when the field promises less ({@link #orField}).
  * Whether a component can answer a given k (the index's layout, the recent-fingerprints window) is that
  * component's check, not a second range of the option. No platform types: a platform's parser reads its own tokens
- * into a value and hands it to {@link #parse(Object, String)} (OpenSearch: {@code MaxDistanceParsing}).
+ * into a value and hands it to {@link #parse(Object, String)} (OpenSearch: {@code MaxDistanceParsing}). It lives
+ * next to {@link SimHashSettings}, whose recommended k it reads ({@code core.options} is below both).
  */
 public final class MaxDistance {
     public static final String NAME = "max_distance";

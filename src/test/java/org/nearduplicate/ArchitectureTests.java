@@ -26,8 +26,10 @@ import java.util.stream.Stream;
 
 /**
  * The layering the README's Architecture section promises, read from the sources: no package cycles, an engine
- * ({@code org.nearduplicate.core}) without OpenSearch types, Lucene queries without OpenSearch types, and no tools in
- * the plugin's main code. A plain JUnit test: it reads files, which the OpenSearch test framework's agent forbids.
+ * ({@code org.nearduplicate.core}) without OpenSearch types, Lucene queries without OpenSearch types, an adapter whose
+ * shared helpers are OpenSearch code (platform-neutral rules live in the engine, so a second platform writes only its
+ * adapter), and no tools in the plugin's main code. A plain JUnit test: it reads files, which the OpenSearch test
+ * framework's agent forbids.
  */
 public class ArchitectureTests {
     private static final Path MAIN = Path.of("src", "main", "java");
@@ -80,7 +82,30 @@ public class ArchitectureTests {
         });
         assertEquals(Map.of(), offending);
         assertTrue("the engine packages exist", graph.keySet().containsAll(List.of("org.nearduplicate.core.extract",
-            "org.nearduplicate.core.features", "org.nearduplicate.core.sketch", "org.nearduplicate.core.keys")));
+            "org.nearduplicate.core.features", "org.nearduplicate.core.sketch", "org.nearduplicate.core.keys",
+            "org.nearduplicate.core.options", "org.nearduplicate.core.groups", "org.nearduplicate.core.window")));
+    }
+
+    /**
+     * {@code org.nearduplicate.opensearch.common} holds the adapter's shared helpers (token parsing, the mapping reader):
+     * each of its classes names an OpenSearch type. A class that needs none is a platform-neutral rule (an option's
+     * range, the value contract, a default) and belongs in {@code org.nearduplicate.core}, where another platform's
+     * adapter reuses it.
+     */
+    @Test
+    public void testAdapterHelpersAreOpenSearchCode() throws IOException {
+        Path common = MAIN.resolve(Path.of("org", "nearduplicate", "opensearch", "common"));
+        assumeTrue("the sources are read from " + MAIN.toAbsolutePath(), Files.isDirectory(common));
+        Set<String> neutral = new TreeSet<>();
+        int classes = 0;
+        try (Stream<Path> files = Files.list(common)) {
+            for (Path file : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                classes++;
+                if (Files.readString(file).contains("org.opensearch.") == false) neutral.add(file.getFileName().toString());
+            }
+        }
+        assertEquals("platform-neutral classes in opensearch.common: move them to core", Set.of(), neutral);
+        assertTrue("opensearch.common has classes", classes > 0);
     }
 
     @Test

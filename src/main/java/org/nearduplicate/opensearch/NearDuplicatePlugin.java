@@ -11,7 +11,8 @@ import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
 import org.nearduplicate.opensearch.ingest.ImatchMethod;
 import org.nearduplicate.opensearch.ingest.MinHashMethod;
 import org.nearduplicate.opensearch.ingest.SimHashCheckProcessor;
-import org.nearduplicate.opensearch.ingest.RecentFingerprints;
+import org.nearduplicate.core.window.RecentFingerprints;
+import org.nearduplicate.opensearch.ingest.WindowMemory;
 import org.nearduplicate.opensearch.ingest.SimHashMethod;
 import org.nearduplicate.opensearch.ingest.SketchProcessor;
 import org.nearduplicate.opensearch.search.fetch.SimHashDistanceFetchSubPhase;
@@ -86,8 +87,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         this.engine = new SketchingService(settings);
         this.recentWindows = new RecentFingerprints.Registry(
             () -> System.nanoTime() / 1_000_000,
-            RecentFingerprints.MAX_NODE_ENTRIES_SETTING.get(settings),
-            engine::breaker
+            WindowMemory.MAX_NODE_ENTRIES_SETTING.get(settings),
+            new WindowMemory(engine::breaker)
         );
     }
 
@@ -99,7 +100,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     @Override
     public List<Setting<?>> getSettings() {
         List<Setting<?>> settings = new java.util.ArrayList<>(SketchingService.settings());
-        settings.add(RecentFingerprints.MAX_NODE_ENTRIES_SETTING);
+        settings.add(WindowMemory.MAX_NODE_ENTRIES_SETTING);
         return settings;
     }
 

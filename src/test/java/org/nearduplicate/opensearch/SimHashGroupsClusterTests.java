@@ -1,8 +1,8 @@
 package org.nearduplicate.opensearch;
 
+import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.lucene.SimHashQueryTests;
 import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.opensearch.action.groups.GroupsComputation;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
@@ -140,7 +140,7 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
             for (SimHashGroupsResponse.Group g : response.groups()) {
                 Set<String> members = new TreeSet<>();
                 long rep = corpus.get(g.representative());
-                for (GroupsComputation.Member m : g.members()) {
+                for (GroupMembers.Member m : g.members()) {
                     members.add(m.id());
                     assertEquals((long) corpus.get(m.id()), m.fingerprint());
                     assertEquals(Fingerprints.distance(rep, m.fingerprint()), m.distance());

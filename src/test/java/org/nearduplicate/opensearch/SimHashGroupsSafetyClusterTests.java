@@ -1,7 +1,7 @@
 package org.nearduplicate.opensearch;
 
+import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.opensearch.action.groups.GroupsComputation;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
@@ -72,7 +72,7 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
 
     private static Set<String> ids(SimHashGroupsResponse r) {
         Set<String> ids = new HashSet<>();
-        for (SimHashGroupsResponse.Group g : r.groups()) for (GroupsComputation.Member m : g.members()) ids.add(m.id());
+        for (SimHashGroupsResponse.Group g : r.groups()) for (GroupMembers.Member m : g.members()) ids.add(m.id());
         return ids;
     }
 

@@ -1,7 +1,7 @@
 package org.nearduplicate.opensearch;
 
+import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.opensearch.action.groups.GroupsComputation;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
@@ -74,7 +74,7 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
         ).actionGet();
         Map<String, Object[]> expected = new HashMap<>();
         for (SimHashGroupsResponse.Group g : groups.groups()) {
-            for (GroupsComputation.Member m : g.members()) expected.put(m.id(), new Object[] { g.representative(), m.distance() });
+            for (GroupMembers.Member m : g.members()) expected.put(m.id(), new Object[] { g.representative(), m.distance() });
         }
         SearchResponse all = client().prepareSearch(index).setSize(10_000).setQuery(QueryBuilders.matchAllQuery()).get();
         int members = 0;

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
+import org.nearduplicate.core.window.RecentFingerprints;
 import org.opensearch.common.util.concurrent.AtomicArray;
 import org.opensearch.ingest.IngestDocument;
 import org.opensearch.ingest.IngestDocumentWrapper;

@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.core.window.RecentFingerprints;
+import org.nearduplicate.core.MaxDistance;
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.ingest.ConfigurationUtils;
 

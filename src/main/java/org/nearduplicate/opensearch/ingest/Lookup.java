@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
+import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.ingest.IngestDocument;
 

@@ -1,20 +1,13 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.opensearch.common.FieldMappings;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.opensearch.cluster.ClusterState;
-import org.opensearch.cluster.metadata.IndexAbstraction;
 import org.opensearch.cluster.metadata.IndexMetadata;
-import org.opensearch.cluster.metadata.MappingMetadata;
-import org.opensearch.common.regex.Regex;
-import org.opensearch.common.unit.TimeValue;
-import org.opensearch.index.IndexSettings;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -27,13 +20,13 @@ import java.util.function.Supplier;
  *
  * <p>It also tells the check what else the cluster state knows of its target: the algorithms its field is mapped with
  * ({@link #algorithms}), whether it is closed ({@link #closed}) and its {@code index.refresh_interval}
- * ({@link #refreshMillis}).
+ * ({@link #refreshMillis}). How the cluster state's mappings and settings read is {@link FieldMappings}'.
  */
 @FunctionalInterface
 public interface MappedMaxDistance {
 
     /** OpenSearch's default {@code index.refresh_interval}. */
-    long DEFAULT_REFRESH_MILLIS = IndexSettings.DEFAULT_REFRESH_INTERVAL.millis();
+    long DEFAULT_REFRESH_MILLIS = FieldMappings.DEFAULT_REFRESH_MILLIS;
 
     int of(String index, String field);
 
@@ -76,93 +69,30 @@ public interface MappedMaxDistance {
 
             @Override
             public Set<String> algorithms(String index, String field) {
-                Set<String> algorithms = new TreeSet<>();
-                for (IndexMetadata metadata : resolve(state.get(), index)) {
-                    if (metadata.mapping() != null
-                        && field(metadata.mapping(), field) instanceof Map<?, ?> definition
-                        && SimHashFieldMapper.CONTENT_TYPE.equals(definition.get("type"))
-                        && definition.get("algorithm") != null) {
-                        algorithms.add(definition.get("algorithm").toString());
-                    }
-                }
-                return algorithms;
+                return FieldMappings.algorithms(FieldMappings.resolve(state.get(), index), field, SimHashFieldMapper.CONTENT_TYPE);
             }
 
             @Override
             public boolean closed(String index) {
-                List<IndexMetadata> indices = resolve(state.get(), index);
-                return indices.isEmpty() == false && indices.stream().allMatch(m -> m.getState() == IndexMetadata.State.CLOSE);
+                return FieldMappings.allClosed(FieldMappings.resolve(state.get(), index));
             }
 
             @Override
             public long refreshMillis(String index) {
-                long longest = -2;
-                for (IndexMetadata metadata : resolve(state.get(), index)) {
-                    TimeValue interval = IndexSettings.INDEX_REFRESH_INTERVAL_SETTING.get(metadata.getSettings());
-                    if (interval.millis() < 0) return -1;
-                    longest = Math.max(longest, interval.millis());
-                }
-                return longest == -2 ? DEFAULT_REFRESH_MILLIS : longest;
+                return FieldMappings.refreshMillis(FieldMappings.resolve(state.get(), index));
             }
         };
     }
 
-    /** The indices {@code name} names: an index, alias or data stream, a wildcard pattern, or a comma-separated list of them. */
-    private static List<IndexMetadata> resolve(ClusterState state, String name) {
-        List<IndexMetadata> result = new ArrayList<>();
-        if (state == null || name == null) return result;
-        for (String part : name.split(",")) {
-            String expression = part.trim();
-            if (expression.isEmpty() || expression.startsWith("-")) continue;
-            if (Regex.isSimpleMatchPattern(expression)) {
-                for (IndexMetadata metadata : state.metadata().indices().values()) {
-                    if (Regex.simpleMatch(expression, metadata.getIndex().getName())) result.add(metadata);
-                }
-                continue;
-            }
-            IndexAbstraction abstraction = state.metadata().getIndicesLookup().get(expression);
-            if (abstraction != null) result.addAll(abstraction.getIndices());
-        }
-        return result;
-    }
-
     private static Integer read(ClusterState state, String name, String field, Map<String, Integer> cache) {
-        if (state == null || name == null) return null;
-        IndexAbstraction abstraction = state.metadata().getIndicesLookup().get(name);
-        if (abstraction == null || abstraction.getIndices().isEmpty()) return null;
-        IndexMetadata index = abstraction.getWriteIndex() != null ? abstraction.getWriteIndex() : abstraction.getIndices().get(0);
+        IndexMetadata index = FieldMappings.writeIndex(state, name);
+        if (index == null) return null;
         String key = index.getIndexUUID() + "/" + index.getMappingVersion() + "/" + field;
         Integer cached = cache.get(key);
         if (cached != null) return cached < 0 ? null : cached;
-        Integer value = parse(index, field);
+        Integer value = FieldMappings.simHashMaxDistance(FieldMappings.definition(index, field));
         if (cache.size() > 1_000) cache.clear(); // old mapping versions and deleted indices
         cache.put(key, value == null ? -1 : value);
         return value;
-    }
-
-    /** The mapping definition of {@code field} (a dotted path through {@code properties}), or null. */
-    private static Object field(MappingMetadata mapping, String field) {
-        Object node = mapping.sourceAsMap();
-        for (String part : field.split("\\.")) {
-            if (node instanceof Map<?, ?> map && map.get("properties") instanceof Map<?, ?> properties) {
-                node = properties.get(part);
-            } else {
-                return null;
-            }
-        }
-        return node;
-    }
-
-    private static Integer parse(IndexMetadata index, String field) {
-        MappingMetadata mapping = index.mapping();
-        if (mapping == null) return null;
-        Object node = field(mapping, field);
-        if (node instanceof Map<?, ?> definition
-            && SimHashFieldMapper.CONTENT_TYPE.equals(definition.get("type"))
-            && definition.get("max_distance") instanceof Number k) {
-            Object algorithm = definition.get("algorithm");
-            return Math.min(k.intValue(), MaxDistance.recommended(algorithm == null ? null : algorithm.toString()));
-        }
-        return null;
     }
 }

@@ -1,5 +1,7 @@
 package org.nearduplicate.opensearch.ingest;
 
+import org.nearduplicate.core.window.RecentFingerprints;
+
 /**
  * A near-duplicate a {@code near_duplicate_check} found, in the index ({@code source} {@code index}) or among the
  * documents this node checked recently ({@code recent}, with their window {@code entry}). {@code group} is known for

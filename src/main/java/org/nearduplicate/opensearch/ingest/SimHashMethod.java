@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
+import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.SimHashSettings;
@@ -17,8 +18,8 @@ import java.util.Map;
  */
 public final class SimHashMethod implements SketchMethod {
     public static final String TYPE = "simhash";
-    public static final String FINGERPRINT_KEY = "fingerprint";
-    public static final String ALGORITHM_KEY = "algorithm";
+    public static final String FINGERPRINT_KEY = SketchValues.FINGERPRINT;
+    public static final String ALGORITHM_KEY = SketchValues.ALGORITHM;
 
     private final SketchingService engine;
 

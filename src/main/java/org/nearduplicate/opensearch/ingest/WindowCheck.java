@@ -1,12 +1,13 @@
 package org.nearduplicate.opensearch.ingest;
 
+import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.opensearch.common.FingerprintValues;
-import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.core.MaxDistance;
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.ingest.IngestDocument;
 
-import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
@@ -79,7 +80,7 @@ final class WindowCheck {
                 );
             }
         }
-        long checked = recent.added().addedMillis;
+        long checked = recent.added().addedMillis();
         if (gap == null && recent.staleUntil() > checked) {
             gap = new Unavailable(
                 "the search may not see documents this node checked recently: its recent window (window_size " + options.windowSize()
@@ -107,18 +108,13 @@ final class WindowCheck {
             }
             throw new IllegalArgumentException("field [" + field + "] is missing, cannot check for near-duplicates");
         }
-        String algorithm;
-        if (value instanceof Map<?, ?> map) {
-            Object made = map.get(SimHashMethod.ALGORITHM_KEY);
-            algorithm = made == null ? null : made.toString();
-            value = map.get(SimHashMethod.FINGERPRINT_KEY);
-            if (value == null) {
-                throw new IllegalArgumentException("field [" + field + "] has no [" + SimHashMethod.FINGERPRINT_KEY + "]");
-            }
-        } else {
-            algorithm = null; // a bare fingerprint: its algorithm is unknown, assumed to be the field's
+        // a bare fingerprint's algorithm is unknown (null), assumed to be the field's
+        SketchValues.Stored stored = SketchValues.Stored.of(value, SketchValues.FINGERPRINT, SketchValues.ALGORITHM);
+        if (stored.value() == null) {
+            throw new IllegalArgumentException("field [" + field + "] has no [" + SketchValues.FINGERPRINT + "]");
         }
-        long fingerprint = FingerprintValues.parse(value);
+        String algorithm = stored.algorithm();
+        long fingerprint = FingerprintValues.parse(stored.value());
         String targetIndex = options.index() != null
             ? options.index()
             : document.getFieldValue(IngestDocument.Metadata.INDEX.getFieldName(), String.class);

@@ -3,6 +3,7 @@ package org.nearduplicate.opensearch.common;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.startsWith;
 
+import org.nearduplicate.core.MaxDistance;
 import org.opensearch.common.xcontent.json.JsonXContent;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.xcontent.DeprecationHandler;
@@ -29,8 +30,8 @@ public class MaxDistanceTests extends OpenSearchTestCase {
 
     public void testAcceptsIntegersAndIntegerStringsInRange() throws IOException {
         int k = randomIntBetween(0, 64);
-        assertEquals(k, MaxDistance.parse(valueParser(Integer.toString(k)), "q"));
-        assertEquals(k, MaxDistance.parse(valueParser("\"" + k + "\""), "q"));
+        assertEquals(k, MaxDistanceParsing.parse(valueParser(Integer.toString(k)), "q"));
+        assertEquals(k, MaxDistanceParsing.parse(valueParser("\"" + k + "\""), "q"));
         assertEquals(Integer.valueOf(k), MaxDistance.parse((Object) k, "q"));
         assertEquals(Integer.valueOf(k), MaxDistance.parse((Object) (" " + k + " "), "q"));
         assertEquals(Integer.valueOf(k), MaxDistance.parse((Object) (long) k, "q"));
@@ -41,10 +42,13 @@ public class MaxDistanceTests extends OpenSearchTestCase {
 
     public void testRejectsEverythingElseNamingTheOptionAndOwner() throws IOException {
         int outside = randomBoolean() ? randomIntBetween(-1000, -1) : randomIntBetween(65, 1000);
-        ParsingException range = expectThrows(ParsingException.class, () -> MaxDistance.parse(valueParser(Integer.toString(outside)), "q"));
+        ParsingException range = expectThrows(
+            ParsingException.class,
+            () -> MaxDistanceParsing.parse(valueParser(Integer.toString(outside)), "q")
+        );
         assertThat(range.getMessage(), containsString("[q] [max_distance] must be between 0 and 64, got " + outside));
         for (String json : new String[] { "1.5", "\"x\"", "true", "99999999999" }) {
-            ParsingException e = expectThrows(ParsingException.class, () -> MaxDistance.parse(valueParser(json), "near_duplicate"));
+            ParsingException e = expectThrows(ParsingException.class, () -> MaxDistanceParsing.parse(valueParser(json), "near_duplicate"));
             assertThat(json, e.getMessage(), containsString("[near_duplicate] [max_distance] must be an integer between 0 and 64"));
         }
         for (Object value : new Object[] { 1.5, "x", true, 1L << 40 }) {
@@ -59,7 +63,7 @@ public class MaxDistanceTests extends OpenSearchTestCase {
     public void testNullObjectAndArrayValuesNameTheOption() throws IOException {
         for (String[] jsonAndShown : new String[][] { { "null", "[null]" }, { "{\"k\": 3}", "[an object]" }, { "[3]", "[an array]" } }) {
             XContentParser parser = valueParser(jsonAndShown[0]);
-            ParsingException e = expectThrows(ParsingException.class, () -> MaxDistance.parse(parser, "near_duplicate"));
+            ParsingException e = expectThrows(ParsingException.class, () -> MaxDistanceParsing.parse(parser, "near_duplicate"));
             assertEquals("[near_duplicate] [max_distance] must be an integer between 0 and 64, got " + jsonAndShown[1], e.getMessage());
         }
     }
@@ -67,12 +71,15 @@ public class MaxDistanceTests extends OpenSearchTestCase {
     /** Only ASCII digits: {@code Long.parseLong} alone reads fullwidth and Arabic-Indic digits too. */
     public void testOnlyAsciiDigitStrings() throws IOException {
         for (String digits : new String[] { "\uff11\uff15", "\u0661\u0665" }) { // fullwidth 15, Arabic-Indic 15
-            ParsingException e = expectThrows(ParsingException.class, () -> MaxDistance.parse(valueParser("\"" + digits + "\""), "q"));
+            ParsingException e = expectThrows(
+                ParsingException.class,
+                () -> MaxDistanceParsing.parse(valueParser("\"" + digits + "\""), "q")
+            );
             assertThat(e.getMessage(), containsString("[q] [max_distance] must be an integer between 0 and 64, got [" + digits + "]"));
             expectThrows(IllegalArgumentException.class, () -> MaxDistance.parse((Object) digits, null));
         }
         assertEquals(Integer.valueOf(15), MaxDistance.parse((Object) "+15", null));
-        assertEquals(15, MaxDistance.parse(valueParser("\" 15 \""), "q"));
+        assertEquals(15, MaxDistanceParsing.parse(valueParser("\" 15 \""), "q"));
     }
 
     public void testAbsentMeansTheRecommendedDistanceCappedByTheField() {

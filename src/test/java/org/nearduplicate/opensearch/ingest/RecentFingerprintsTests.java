@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
+import org.nearduplicate.core.window.RecentFingerprints;
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.core.common.breaker.CircuitBreaker;
 import org.opensearch.core.common.unit.ByteSizeValue;
@@ -28,7 +29,7 @@ public class RecentFingerprintsTests extends OpenSearchTestCase {
 
     public void testAllWindowsOfANodeShareOneEntryLimit() {
         CircuitBreaker breaker = breaker(ByteSizeValue.parseBytesSizeValue("100mb", "test").getBytes());
-        RecentFingerprints.Registry registry = new RecentFingerprints.Registry(() -> 0L, 100, () -> breaker);
+        RecentFingerprints.Registry registry = new RecentFingerprints.Registry(() -> 0L, 100, new WindowMemory(() -> breaker));
         RecentFingerprints a = registry.window("a", "fp", 3, 1000, 60_000);
         RecentFingerprints b = registry.window("b", "fp", 3, 1000, 60_000);
         for (int i = 0; i < 80; i++) {
@@ -57,7 +58,7 @@ public class RecentFingerprintsTests extends OpenSearchTestCase {
     public void testTheBreakerBoundsTheWindowsAndAFullNodeStillChecks() {
         long perEntry = RecentFingerprints.entryBytes(3, "d00");
         CircuitBreaker breaker = breaker(perEntry * 10);
-        RecentFingerprints.Registry registry = new RecentFingerprints.Registry(() -> 0L, Long.MAX_VALUE, () -> breaker);
+        RecentFingerprints.Registry registry = new RecentFingerprints.Registry(() -> 0L, Long.MAX_VALUE, new WindowMemory(() -> breaker));
         RecentFingerprints first = registry.window("a", "fp", 3, 1000, 60_000);
         long fp = randomLong();
         for (int i = 0; i < 10; i++) {
@@ -96,7 +97,7 @@ public class RecentFingerprintsTests extends OpenSearchTestCase {
     public void testConcurrentUseKeepsTheAccountsExact() throws Exception {
         AtomicLong clock = new AtomicLong();
         CircuitBreaker breaker = breaker(ByteSizeValue.parseBytesSizeValue("100mb", "test").getBytes());
-        RecentFingerprints.Registry registry = new RecentFingerprints.Registry(clock::get, 500, () -> breaker);
+        RecentFingerprints.Registry registry = new RecentFingerprints.Registry(clock::get, 500, new WindowMemory(() -> breaker));
         int threads = 4;
         CountDownLatch start = new CountDownLatch(1);
         Thread[] workers = new Thread[threads];

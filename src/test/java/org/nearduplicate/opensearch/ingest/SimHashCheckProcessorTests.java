@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.ingest;
 
+import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.lucene.SimHashQueryTests;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.OpenSearchParseException;
@@ -384,7 +385,11 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
             }
         };
         try (PendingClient client = new PendingClient(getTestName())) {
-            RecentFingerprints.Registry windows = new RecentFingerprints.Registry(() -> 0L, Long.MAX_VALUE, () -> breaker);
+            RecentFingerprints.Registry windows = new RecentFingerprints.Registry(
+                () -> 0L,
+                Long.MAX_VALUE,
+                new WindowMemory(() -> breaker)
+            );
             Map<String, Object> options = Map.of("window_size", 0, "on_unavailable", "tag", "max_distance", 3);
             SimHashCheckProcessor p = processor(client, windows, options);
             long base = randomLong();

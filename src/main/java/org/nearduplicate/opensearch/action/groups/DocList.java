@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.nearduplicate.core.groups.GroupMembers;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 
@@ -12,7 +13,7 @@ import java.util.Arrays;
  * document, so a pass over millions of documents costs about 8 + 8 + the id's UTF-8 bytes each, and every growth is
  * reserved (through {@link Reservation}) before the larger array is allocated.
  */
-public final class DocList {
+public final class DocList implements GroupMembers.Documents {
     /** Bytes per document of an answer whose ids are not known yet (auto-generated ids have 20 characters). */
     public static final int ESTIMATED_BYTES_PER_DOC = 8 + 8 + 20;
 
@@ -35,20 +36,24 @@ public final class DocList {
         return new DocList(new long[0], new byte[0], new int[0], 0, 0);
     }
 
+    @Override
     public int size() {
         return size;
     }
 
+    @Override
     public long fingerprint(int i) {
         return fingerprints[i];
     }
 
+    @Override
     public String id(int i) {
         int start = i == 0 ? 0 : routingEnd(i - 1);
         return new String(text, start, ends[2 * i] - start, StandardCharsets.UTF_8);
     }
 
     /** The custom routing of document {@code i}, or null. */
+    @Override
     public String routing(int i) {
         int end = ends[2 * i + 1];
         if (end < 0) return null;
@@ -57,6 +62,7 @@ public final class DocList {
     }
 
     /** The UTF-8 length of document {@code i}'s id and routing. */
+    @Override
     public int textBytes(int i) {
         int start = i == 0 ? 0 : routingEnd(i - 1);
         return routingEnd(i) - start;

@@ -1,8 +1,9 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.groups.GroupMembers.Group;
 import org.nearduplicate.core.groups.HammingGroups;
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.core.MaxDistance;
 import org.opensearch.action.support.GroupedActionListener;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.common.lease.Releasable;
@@ -19,7 +20,6 @@ import org.opensearch.transport.client.node.NodeClient;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -38,15 +38,10 @@ import java.util.function.Supplier;
  * run ends, however it ends, except the groups themselves, whose reservation goes with the {@link Result} until its
  * consumer closes it: a run too large for the node fails with the breaker's 429 instead of filling the heap. Only the
  * documents visible through the request's index or alias are read. Documents written during a run may or may not be
- * in it.
+ * in it. The merge, the choice of the groups' fingerprints and the grouping of members are {@link GroupMembers}' (no
+ * OpenSearch types); this class moves the arrays between the shards and the coordinator and reserves their memory.
  */
 public final class GroupsComputation {
-
-    /** A member of a group: its document, fingerprint and distance to the representative's fingerprint. */
-    public record Member(String id, String routing, long fingerprint, int distance) {}
-
-    /** A group of two or more documents; {@code representative} is its smallest {@code _id}. */
-    public record Group(String representative, List<Member> members, long verifiedPairs) {}
 
     /**
      * The groups sorted by representative, members by distance then id, and the run's counts. The memory of the groups
@@ -73,11 +68,6 @@ public final class GroupsComputation {
             reservation.close();
         }
     }
-
-    /** Heap of one member once grouped, beyond its id's and routing's bytes: the record, two strings, list slots. */
-    static final long MEMBER_BYTES = 32 + 2 * 40 + 8;
-    /** Heap of one group beyond its members: the record and its list. */
-    static final long GROUP_BYTES = 32 + 40;
 
     /** Where a run reports its progress (the task's status). */
     public interface Progress {
@@ -258,7 +248,7 @@ public final class GroupsComputation {
             int[] counts = new int[distinct.length];
             List<long[]> shardArrays = new ArrayList<>(responses.size());
             for (SimHashShardFingerprintsResponse r : responses) shardArrays.add(r.takeFingerprints());
-            int n = merge(shardArrays, distinct, counts);
+            int n = GroupMembers.merge(shardArrays, distinct, counts);
             shardArrays = null;
             release(shardBytes); // the shards' arrays are garbage once merged
             if (n < distinct.length) {
@@ -287,49 +277,28 @@ public final class GroupsComputation {
                 }
             });
             release(tableBytes); // garbage now
-            reserve(12L * n, "group sizes and pairs");
-            // the fingerprints of every group: components holding two or more documents
-            int[] root = grouped.roots();
-            int[] docsOfRoot = new int[n];
-            for (int i = 0; i < n; i++) docsOfRoot[root[i]] = (int) Math.min(Integer.MAX_VALUE, (long) docsOfRoot[root[i]] + counts[i]);
-            int wanted = 0;
-            long wantedDocs = 0;
-            for (int i = 0; i < n; i++) {
-                if (docsOfRoot[root[i]] > 1) {
-                    wanted++;
-                    wantedDocs += counts[i];
-                }
-            }
-            reserve(8L * wanted, "fingerprints in groups");
-            long[] inGroups = new long[wanted];
-            long[] pairsOfRoot = new long[n];
-            for (int i = 0, w = 0; i < n; i++) {
-                if (docsOfRoot[root[i]] < 2) continue;
-                inGroups[w++] = distinct[i];
-                pairsOfRoot[root[i]] += grouped.pairsAt(i);
-            }
-            long identicalPairs = 0;
-            for (int c : counts) identicalPairs += (long) c * (c - 1) / 2;
+            GroupMembers.Selection selection = GroupMembers.select(distinct, counts, grouped, this::reserve);
             Result empty = new Result(
                 k,
                 algorithm,
                 docs,
-                grouped.comparisons() + identicalPairs,
+                grouped.comparisons() + selection.identicalPairs(),
                 grouped.verifiedPairs(),
                 plan,
                 List.of(),
                 () -> {}
             );
-            if (wanted == 0) {
+            if (selection.fingerprints().length == 0) {
                 succeed(empty);
                 return;
             }
             long[] distinctFingerprints = distinct;
+            int[] root = grouped.roots(); // the components only: the rest of the result is garbage now
             allShards(
-                inGroups,
-                wantedDocs * DocList.ESTIMATED_BYTES_PER_DOC,
+                selection.fingerprints(),
+                selection.docs() * DocList.ESTIMATED_BYTES_PER_DOC,
                 "reading group members",
-                members -> succeed(groups(empty, members, distinctFingerprints, root, pairsOfRoot))
+                members -> succeed(groups(empty, members, distinctFingerprints, root, selection.pairsOfRoot()))
             );
         }
 
@@ -348,64 +317,13 @@ public final class GroupsComputation {
             List<DocList> lists = new ArrayList<>(responses.size());
             long total = 0;
             long answerBytes = 0;
-            long objectBytes = 0;
             for (SimHashShardFingerprintsResponse r : responses) {
-                DocList docs = r.docs();
-                lists.add(docs);
-                total += docs.size();
+                lists.add(r.docs());
+                total += r.docs().size();
                 answerBytes += r.ramBytes();
-                for (int i = 0; i < docs.size(); i++) objectBytes += MEMBER_BYTES + 2L * docs.textBytes(i);
             }
-            objectBytes += GROUP_BYTES * (total / 2);
-            // every member as (component, member index), sorted: a group's members are then one run
-            reserve(8L * total, "members by group");
-            long[] byRoot = new long[Math.toIntExact(total)];
-            int found = 0;
-            for (int l = 0, base = 0; l < lists.size(); base += lists.get(l).size(), l++) {
-                DocList docs = lists.get(l);
-                for (int i = 0; i < docs.size(); i++) {
-                    int at = Arrays.binarySearch(distinct, docs.fingerprint(i));
-                    if (at < 0) continue; // a fingerprint written during the run
-                    byRoot[found++] = ((long) root[at] << 32) | (base + i);
-                }
-            }
-            Arrays.sort(byRoot, 0, found);
-            int[] starts = new int[lists.size() + 1];
-            for (int l = 0; l < lists.size(); l++) starts[l + 1] = starts[l] + lists.get(l).size();
-            reserve(objectBytes, "groups of " + total + " documents");
-            long resultBytes = objectBytes;
-            List<Group> groups = new ArrayList<>();
-            for (int from = 0; from < found;) {
-                int component = (int) (byRoot[from] >>> 32);
-                int to = from + 1;
-                while (to < found && (int) (byRoot[to] >>> 32) == component) to++;
-                if (groups.size() % 1024 == 0) checkCancelled();
-                if (to - from >= 2) { // fewer: its partners were deleted during the run
-                    List<Member> members = new ArrayList<>(to - from);
-                    for (int m = from; m < to; m++) {
-                        int global = (int) byRoot[m];
-                        int l = Arrays.binarySearch(starts, global);
-                        if (l < 0) l = -l - 2;
-                        while (l + 1 < starts.length && starts[l + 1] == global) l++; // empty lists share a start
-                        DocList docs = lists.get(l);
-                        int i = global - starts[l];
-                        members.add(new Member(docs.id(i), docs.routing(i), docs.fingerprint(i), 0));
-                    }
-                    Member rep = members.get(0);
-                    for (Member m : members) if (m.id().compareTo(rep.id()) < 0) rep = m;
-                    for (int m = 0; m < members.size(); m++) {
-                        Member member = members.get(m);
-                        int distance = Fingerprints.distance(rep.fingerprint(), member.fingerprint());
-                        members.set(m, new Member(member.id(), member.routing(), member.fingerprint(), distance));
-                    }
-                    members.sort(Comparator.comparingInt(Member::distance).thenComparing(Member::id));
-                    groups.add(new Group(rep.id(), members, pairsOfRoot[component]));
-                }
-                from = to;
-            }
-            byRoot = null;
+            GroupMembers.Grouped grouped = GroupMembers.group(lists, distinct, root, pairsOfRoot, this::reserve, this::checkCancelled);
             release(8L * total + answerBytes); // the sort keys and the shards' answers are garbage now
-            groups.sort(Comparator.comparing(Group::representative));
             return new Result(
                 counts.maxDistance(),
                 counts.algorithm(),
@@ -413,33 +331,9 @@ public final class GroupsComputation {
                 counts.comparisons(),
                 counts.verifiedPairs(),
                 counts.plan(),
-                groups,
-                reservation.transfer(resultBytes)
+                grouped.groups(),
+                reservation.transfer(grouped.bytes())
             );
-        }
-    }
-
-    /** Merges the shards' sorted arrays into {@code distinct} and {@code counts}; returns the number of distinct values. */
-    static int merge(List<long[]> sortedArrays, long[] distinct, int[] counts) {
-        List<long[]> arrays = new ArrayList<>(sortedArrays.size());
-        for (long[] a : sortedArrays) {
-            if (a.length > 0) arrays.add(a);
-        }
-        int[] at = new int[arrays.size()];
-        int n = 0;
-        while (true) {
-            int best = -1;
-            for (int a = 0; a < arrays.size(); a++) {
-                if (at[a] < arrays.get(a).length && (best < 0 || arrays.get(a)[at[a]] < arrays.get(best)[at[best]])) best = a;
-            }
-            if (best < 0) return n;
-            long v = arrays.get(best)[at[best]++];
-            if (n > 0 && distinct[n - 1] == v) {
-                counts[n - 1]++;
-            } else {
-                distinct[n] = v;
-                counts[n++] = 1;
-            }
         }
     }
 }

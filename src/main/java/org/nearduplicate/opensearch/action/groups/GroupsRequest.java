@@ -1,7 +1,7 @@
 package org.nearduplicate.opensearch.action.groups;
 
 import org.nearduplicate.core.options.OptionValues;
-import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.core.MaxDistance;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.action.IndicesRequest;

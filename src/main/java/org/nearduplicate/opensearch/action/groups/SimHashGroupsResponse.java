@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.groups.HammingGroups;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.core.action.ActionResponse;
@@ -16,7 +17,7 @@ import java.util.List;
 public class SimHashGroupsResponse extends ActionResponse implements ToXContentObject {
 
     /** A returned group; {@code size} is the full size even when {@code members} is cut at {@code max_members}. */
-    public record Group(String representative, int size, long verifiedPairs, List<GroupsComputation.Member> members) {}
+    public record Group(String representative, int size, long verifiedPairs, List<GroupMembers.Member> members) {}
 
     private final String index;
     private final String field;
@@ -78,9 +79,9 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
             int size = in.readVInt();
             long pairs = in.readVLong();
             int m = in.readVInt();
-            List<GroupsComputation.Member> members = new ArrayList<>(m);
+            List<GroupMembers.Member> members = new ArrayList<>(m);
             for (int j = 0; j < m; j++) {
-                members.add(new GroupsComputation.Member(in.readString(), in.readOptionalString(), in.readLong(), in.readVInt()));
+                members.add(new GroupMembers.Member(in.readString(), in.readOptionalString(), in.readLong(), in.readVInt()));
             }
             groups.add(new Group(rep, size, pairs, members));
         }
@@ -109,7 +110,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
             out.writeVInt(g.size());
             out.writeVLong(g.verifiedPairs());
             out.writeVInt(g.members().size());
-            for (GroupsComputation.Member m : g.members()) {
+            for (GroupMembers.Member m : g.members()) {
                 out.writeString(m.id());
                 out.writeOptionalString(m.routing());
                 out.writeLong(m.fingerprint());
@@ -146,7 +147,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
             builder.field("size", g.size());
             builder.field("verified_pairs", g.verifiedPairs());
             builder.startArray("members");
-            for (GroupsComputation.Member m : g.members()) {
+            for (GroupMembers.Member m : g.members()) {
                 builder.startObject().field("_id", m.id());
                 if (m.routing() != null) builder.field("_routing", m.routing());
                 builder.field("fingerprint", Fingerprints.toHex(m.fingerprint())).field("distance", m.distance()).endObject();

@@ -1,5 +1,7 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.nearduplicate.opensearch.common.FieldMappings;
+import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.opensearch.action.IndicesRequest;
@@ -8,7 +10,6 @@ import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.metadata.IndexAbstraction;
 import org.opensearch.cluster.metadata.IndexMetadata;
-import org.opensearch.cluster.metadata.MappingMetadata;
 import org.opensearch.cluster.metadata.Metadata;
 import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
 import org.opensearch.cluster.service.ClusterService;
@@ -24,7 +25,6 @@ import org.opensearch.transport.client.node.NodeClient;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -124,11 +124,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
      */
     static void checkField(IndexMetadata index, String field) {
         if (field == null) return; // the request's validation names it
-        MappingMetadata mapping = index.mapping();
-        Map<String, Object> root = mapping == null ? Map.of() : mapping.sourceAsMap();
-        Map<String, Object> node = fieldMapping(root, field);
-        if (node != null && "alias".equals(node.get("type")) && node.get("path") instanceof String path) node = fieldMapping(root, path);
-        String type = node == null ? null : String.valueOf(node.getOrDefault("type", "object"));
+        String type = FieldMappings.type(FieldMappings.definitionThroughAlias(index, field));
         if (type == null) {
             throw new IllegalArgumentException("field [" + field + "] is not mapped in index [" + index.getIndex().getName() + "]");
         }
@@ -139,27 +135,13 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
         }
     }
 
-    /** The mapping of a dotted field path, through objects' {@code properties} and multi-fields' {@code fields}; or null. */
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> fieldMapping(Map<String, Object> root, String path) {
-        Map<String, Object> node = root;
-        for (String part : path.split("\\.", -1)) {
-            Object child = null;
-            if (node.get("properties") instanceof Map<?, ?> properties) child = properties.get(part);
-            if (child == null && node != root && node.get("fields") instanceof Map<?, ?> fields) child = fields.get(part);
-            if (child instanceof Map == false) return null;
-            node = (Map<String, Object>) child;
-        }
-        return node == root ? null : node;
-    }
-
     static SimHashGroupsResponse page(String index, SimHashGroupsRequest request, GroupsComputation.Result result, long start) {
         List<SimHashGroupsResponse.Group> page = new ArrayList<>();
         String nextAfter = null;
-        for (GroupsComputation.Group g : result.groups()) {
+        for (GroupMembers.Group g : result.groups()) {
             if (request.after() != null && g.representative().compareTo(request.after()) <= 0) continue;
             if (page.size() < request.size()) {
-                List<GroupsComputation.Member> members = g.members().size() > request.maxMembers()
+                List<GroupMembers.Member> members = g.members().size() > request.maxMembers()
                     ? new ArrayList<>(g.members().subList(0, request.maxMembers()))
                     : g.members();
                 page.add(new SimHashGroupsResponse.Group(g.representative(), g.members().size(), g.verifiedPairs(), members));

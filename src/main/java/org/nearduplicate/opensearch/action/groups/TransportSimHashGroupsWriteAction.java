@@ -1,5 +1,7 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.nearduplicate.opensearch.common.FieldMappings;
+import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.DocWriteResponse;
@@ -13,7 +15,6 @@ import org.opensearch.action.update.UpdateRequest;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
-import org.opensearch.cluster.metadata.MappingMetadata;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.common.lease.Releasables;
@@ -166,11 +167,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
     }
 
     /** The index's {@code _meta} with the marker set (a mapping update replaces {@code _meta} as a whole). */
-    @SuppressWarnings("unchecked")
     private static Map<String, Object> withMarker(IndexMetadata index, Map<String, Object> marker) {
-        MappingMetadata mapping = index.mapping();
-        Map<String, Object> meta = new LinkedHashMap<>();
-        if (mapping != null && mapping.sourceAsMap().get("_meta") instanceof Map<?, ?> existing) meta.putAll((Map<String, Object>) existing);
+        Map<String, Object> meta = new LinkedHashMap<>(FieldMappings.meta(index));
         meta.put(MARKER, marker);
         return meta;
     }
@@ -210,10 +208,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
      * {@code collapse} or a numeric aggregation could not use.
      */
     static Map<String, Object> missingMappings(IndexMetadata index, SimHashGroupsWriteRequest request) {
-        MappingMetadata mapping = index.mapping();
-        Map<String, Object> root = mapping == null ? Map.of() : mapping.sourceAsMap();
         Map<String, Object> missing = new LinkedHashMap<>();
-        String groupType = typeOf(root, request.groupField());
+        String groupType = FieldMappings.documentPathType(index, request.groupField());
         if (groupType == null) {
             putPath(missing, request.groupField(), Map.of("type", "keyword"), true);
         } else if (groupType.equals("keyword") == false) {
@@ -221,7 +217,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 "[group_field] [" + request.groupField() + "] is mapped as [" + groupType + "]; it must be a [keyword] field for collapse and terms aggregations"
             );
         }
-        String distanceType = typeOf(root, request.distanceField());
+        String distanceType = FieldMappings.documentPathType(index, request.distanceField());
         if (distanceType == null) {
             putPath(missing, request.distanceField(), Map.of("type", "integer"), true);
         } else if (INTEGER_TYPES.contains(distanceType) == false) {
@@ -230,24 +226,6 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             );
         }
         return missing;
-    }
-
-    /** The mapped type of a dotted path ("object" for objects), or null when it is not mapped. */
-    @SuppressWarnings("unchecked")
-    static String typeOf(Map<String, Object> mapping, String path) {
-        Object properties = mapping.get("properties");
-        String[] parts = path.split("\\.");
-        Map<String, Object> node = null;
-        for (String part : parts) {
-            if (properties instanceof Map == false) return null;
-            Object child = ((Map<String, Object>) properties).get(part);
-            if (child instanceof Map == false) return null;
-            node = (Map<String, Object>) child;
-            properties = node.get("properties");
-        }
-        if (node == null) return null;
-        Object type = node.get("type");
-        return type == null ? "object" : type.toString();
     }
 
     /** Puts {@code value} at a dotted path, as objects ({@code properties} objects for a mapping). */
@@ -323,8 +301,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 @Override
                 public UpdateRequest next() {
                     if (hasNext() == false) throw new NoSuchElementException();
-                    GroupsComputation.Group g = result.groups().get(group);
-                    GroupsComputation.Member m = g.members().get(member++);
+                    GroupMembers.Group g = result.groups().get(group);
+                    GroupMembers.Member m = g.members().get(member++);
                     return update(m.id(), m.routing(), g.representative(), m.distance());
                 }
             };
@@ -433,7 +411,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             long[] inGroups = result.groups()
                 .stream()
                 .flatMap(g -> g.members().stream())
-                .mapToLong(GroupsComputation.Member::fingerprint)
+                .mapToLong(GroupMembers.Member::fingerprint)
                 .sorted()
                 .distinct()
                 .toArray();

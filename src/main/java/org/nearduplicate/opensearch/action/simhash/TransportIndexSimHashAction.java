@@ -4,8 +4,8 @@ import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.common.FieldMappings;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
-import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsResponse;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.common.inject.Inject;
@@ -49,31 +49,10 @@ public class TransportIndexSimHashAction extends HandledTransportAction<IndexSim
             .fields(request.field())
             .includeDefaults(true);
         client.admin().indices().getFieldMappings(mappings, ActionListener.wrap(response -> {
-            Map<String, Object> field = simhashFieldMapping(response, request.index(), request.field());
-            SimHashSettings settings = engine.simHashSettings(String.valueOf(field.get("algorithm")));
+            Map<String, Object> field = FieldMappings.simHashField(response, request.index(), request.field());
+            SimHashSettings settings = engine.simHashSettings(String.valueOf(FieldMappings.algorithm(field, FieldMappings.SIMHASH)));
             BlockLayout layout = SimHashFieldMapper.layoutOf(field);
             TransportSimHashAction.analyze(threadPool, engine, request, settings, layout, listener);
         }, listener::onFailure));
-    }
-
-    /** The mapping of {@code field} in the one index {@code index} names, or a 400 naming what is missing. */
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> simhashFieldMapping(GetFieldMappingsResponse response, String index, String field) {
-        if (response.mappings().isEmpty()) {
-            throw new IllegalArgumentException("no index matches [" + index + "]");
-        }
-        if (response.mappings().size() > 1) {
-            throw new IllegalArgumentException("[" + index + "] matches " + response.mappings().size() + " indices; name one index");
-        }
-        String concreteIndex = response.mappings().keySet().iterator().next();
-        GetFieldMappingsResponse.FieldMappingMetadata metadata = response.fieldMappings(concreteIndex, field);
-        if (metadata == null || metadata.sourceAsMap().isEmpty()) {
-            throw new IllegalArgumentException("index [" + concreteIndex + "] has no field [" + field + "]");
-        }
-        Object mapping = metadata.sourceAsMap().values().iterator().next();
-        if (mapping instanceof Map == false || "simhash".equals(((Map<String, Object>) mapping).get("type")) == false) {
-            throw new IllegalArgumentException("field [" + field + "] of index [" + concreteIndex + "] is not a [simhash] field");
-        }
-        return (Map<String, Object>) mapping;
     }
 }

@@ -202,7 +202,7 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, Long> {
         /**
          * The settings of one of this engine's ids, parsed once per field type; null for an id it did not make. A
          * mapping refuses a {@code simhash-} id it cannot read; a field type built directly (tests, tools) treats one
-         * as foreign, as {@link org.nearduplicate.opensearch.common.MaxDistance#recommended(String)} does.
+         * as foreign, as {@link org.nearduplicate.core.MaxDistance#recommended(String)} does.
          */
         private static SimHashSettings settingsOf(String algorithm) {
             if (algorithm == null || ALGORITHMS.owns().test(algorithm) == false) {

@@ -1,19 +1,16 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.nearduplicate.opensearch.common.FieldMappings;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.action.IndicesRequest;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
-import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsResponse;
 import org.opensearch.common.SetOnce;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.index.query.QueryCoordinatorContext;
 import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.threadpool.ThreadPool;
 
-import java.util.HashSet;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -55,7 +52,7 @@ final class CoordinatorFingerprinting {
                 .fields(field)
                 .includeDefaults(true);
             client.admin().indices().getFieldMappings(mappings, ActionListener.wrap(response -> {
-                String algorithm = singleAlgorithm(response, field, fieldType);
+                String algorithm = FieldMappings.singleAlgorithm(response, field, fieldType);
                 if (algorithm == null) {
                     outcome.set(Optional.empty());
                     listener.onResponse(null);
@@ -78,23 +75,5 @@ final class CoordinatorFingerprinting {
             }, listener::onFailure));
         });
         return outcome::get;
-    }
-
-    /** The one algorithm of {@code field} among the indices that map it, or null if several or if one maps another type. */
-    static String singleAlgorithm(GetFieldMappingsResponse response, String field, String fieldType) {
-        Set<String> algorithms = new HashSet<>();
-        for (String index : response.mappings().keySet()) {
-            GetFieldMappingsResponse.FieldMappingMetadata metadata = response.fieldMappings(index, field);
-            if (metadata == null || metadata.sourceAsMap().isEmpty()) {
-                continue; // not mapped there: that index matches nothing or reports it
-            }
-            Object mapping = metadata.sourceAsMap().values().iterator().next();
-            if (mapping instanceof Map<?, ?> definition && fieldType.equals(definition.get("type")) && definition.get("algorithm") != null) {
-                algorithms.add(definition.get("algorithm").toString());
-            } else {
-                return null;
-            }
-        }
-        return algorithms.size() == 1 ? algorithms.iterator().next() : null;
     }
 }

@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
@@ -13,7 +14,6 @@ import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
 
 import java.io.IOException;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiFunction;
 
@@ -128,15 +128,11 @@ final class ProbeInput implements Writeable {
          * @throws IllegalArgumentException if the object has no such key
          */
         static SourceValue of(String what, String field, Object value, String valueKey, String algorithmKey) {
-            if (value instanceof Map<?, ?> map) {
-                Object algorithm = map.get(algorithmKey);
-                Object sketch = map.get(valueKey);
-                if (sketch == null) {
-                    throw new IllegalArgumentException(what + " has no [" + valueKey + "] in field [" + field + "]");
-                }
-                return new SourceValue(sketch, algorithm == null ? null : algorithm.toString());
+            SketchValues.Stored stored = SketchValues.Stored.of(value, valueKey, algorithmKey);
+            if (stored.value() == null) {
+                throw new IllegalArgumentException(what + " has no [" + valueKey + "] in field [" + field + "]");
             }
-            return new SourceValue(value, null);
+            return new SourceValue(stored.value(), stored.algorithm());
         }
     }
 

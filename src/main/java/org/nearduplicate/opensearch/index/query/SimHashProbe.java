@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.opensearch.sketching.SketchingService;
@@ -160,12 +161,12 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
 
         @Override
         public String storedValueKey() {
-            return SimHashFieldMapper.OBJECT_FINGERPRINT;
+            return SketchValues.FINGERPRINT;
         }
 
         @Override
         public String storedAlgorithmKey() {
-            return SimHashFieldMapper.OBJECT_ALGORITHM;
+            return SketchValues.ALGORITHM;
         }
 
         /** A fingerprint string or number. */

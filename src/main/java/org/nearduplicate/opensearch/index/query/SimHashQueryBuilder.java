@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.opensearch.common.MaxDistanceParsing;
 import org.nearduplicate.opensearch.common.OptionValues;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.sketching.SketchingService;
@@ -37,7 +38,7 @@ public class SimHashQueryBuilder extends AbstractQueryBuilder<SimHashQueryBuilde
     public static final String NAME = "near_duplicate";
 
     public static final ParseField FIELD_FIELD = new ParseField("field");
-    public static final ParseField MAX_DISTANCE_FIELD = MaxDistance.FIELD;
+    public static final ParseField MAX_DISTANCE_FIELD = MaxDistanceParsing.FIELD;
     public static final ParseField ALLOW_SCAN_FIELD = new ParseField("allow_scan");
     public static final ParseField IGNORE_UNMAPPED_FIELD = new ParseField("ignore_unmapped");
 
@@ -173,7 +174,7 @@ public class SimHashQueryBuilder extends AbstractQueryBuilder<SimHashQueryBuilde
                 // consumed
             } else if (MAX_DISTANCE_FIELD.match(current, parser.getDeprecationHandler())) {
                 // before the value check: null, an object or an array is a 400 that names max_distance's values
-                maxDistance = MaxDistance.parse(parser, NAME);
+                maxDistance = MaxDistanceParsing.parse(parser, NAME);
             } else if (token.isValue() == false) {
                 throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] query does not support [" + current + "] with an object or array value");
             } else if (FIELD_FIELD.match(current, parser.getDeprecationHandler())) {

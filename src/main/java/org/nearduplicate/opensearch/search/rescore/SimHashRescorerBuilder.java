@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch.search.rescore;
 
-import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.opensearch.common.MaxDistanceParsing;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.SimHashProbe;
 import org.nearduplicate.opensearch.index.query.ProbeRewrite;
@@ -30,7 +31,7 @@ import java.util.Objects;
  */
 public class SimHashRescorerBuilder extends ProbeRescorerBuilder<SimHashRescorerBuilder, SimHashProbe> {
     public static final String NAME = "near_duplicate";
-    public static final ParseField MAX_DISTANCE_FIELD = MaxDistance.FIELD;
+    public static final ParseField MAX_DISTANCE_FIELD = MaxDistanceParsing.FIELD;
 
     private Integer maxDistance;
 
@@ -100,7 +101,7 @@ public class SimHashRescorerBuilder extends ProbeRescorerBuilder<SimHashRescorer
                 // consumed
             } else if (MAX_DISTANCE_FIELD.match(current, parser.getDeprecationHandler())) {
                 // before the value check: null, an object or an array is a 400 that names max_distance's values
-                maxDistance = MaxDistance.parse(parser, NAME);
+                maxDistance = MaxDistanceParsing.parse(parser, NAME);
             } else if (token.isValue() == false) {
                 throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer does not support [" + current + "] with an object or array value");
             } else if (common.parse(current, parser)) {

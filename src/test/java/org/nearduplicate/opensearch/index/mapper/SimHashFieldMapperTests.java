@@ -1,7 +1,7 @@
 package org.nearduplicate.opensearch.index.mapper;
 
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
-import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.core.MaxDistance;
 import org.apache.lucene.index.DocValuesType;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;

@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.opensearch.common.MaxDistance;
+import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
 import org.nearduplicate.core.ContentType;

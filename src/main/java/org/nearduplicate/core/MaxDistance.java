@@ -1,13 +1,7 @@
-package org.nearduplicate.opensearch.common;
+package org.nearduplicate.core;
 
-import org.opensearch.core.ParseField;
-import org.opensearch.core.common.ParsingException;
-import org.opensearch.core.xcontent.XContentParser;
-
-import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.options.InvalidOptionException;
 
-import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -16,11 +10,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code near_duplicate_check} processor, the {@code _near_duplicates} API): an integer, or an integer string, from 0 to
  * 64. Absent means the recommended distance {@link #RECOMMENDED}, or less when the field promises less ({@link #orField}).
  * Whether a component can answer a given k (the index's layout, the recent-fingerprints window) is that
- * component's check, not a second range of the option.
+ * component's check, not a second range of the option. No platform types: a platform's parser reads its own tokens
+ * into a value and hands it to {@link #parse(Object, String)} (OpenSearch: {@code MaxDistanceParsing}). It lives
+ * next to {@link SimHashSettings}, whose recommended k it reads ({@code core.options} is below both).
  */
 public final class MaxDistance {
     public static final String NAME = "max_distance";
-    public static final ParseField FIELD = new ParseField(NAME);
     public static final int MIN = 0;
     /** A 64-bit fingerprint's largest Hamming distance. */
     public static final int MAX = 64;
@@ -53,37 +48,8 @@ public final class MaxDistance {
     }
 
     /**
-     * Reads the value at the parser's current token: an integer or an integer string, 0..64. Any other token, null
-     * included (an explicit {@code null} is not "absent" in a query), is the same 400 naming the value, e.g.
-     * {@code [max_distance] must be an integer between 0 and 64, got [null]}; an object or an array is not read.
-     */
-    public static int parse(XContentParser parser, String owner) throws IOException {
-        XContentParser.Token token = parser.currentToken();
-        Object value;
-        if (token == XContentParser.Token.VALUE_NUMBER
-            && (parser.numberType() == XContentParser.NumberType.INT || parser.numberType() == XContentParser.NumberType.LONG)) {
-            value = parser.longValue();
-        } else if (token == XContentParser.Token.VALUE_STRING) {
-            value = parser.text();
-        } else if (token == XContentParser.Token.VALUE_NULL) {
-            value = "null";
-        } else if (token == XContentParser.Token.START_OBJECT) {
-            value = "an object";
-        } else if (token == XContentParser.Token.START_ARRAY) {
-            value = "an array";
-        } else {
-            value = parser.text();
-        }
-        try {
-            return parse(value, owner);
-        } catch (IllegalArgumentException e) {
-            throw new ParsingException(parser.getTokenLocation(), e.getMessage(), e);
-        }
-    }
-
-    /**
-     * Reads a value of a parsed map (a REST body, a processor's configuration): an integer or an integer string, 0..64;
-     * null stays null (absent).
+     * Reads a value of a parsed map (a REST body, a processor's configuration) or of a token: an integer or an integer
+     * string, 0..64; null stays null (absent).
      */
     public static Integer parse(Object value, String owner) {
         if (value == null) return null;

@@ -1,11 +1,7 @@
-package org.nearduplicate.opensearch.ingest;
+package org.nearduplicate.core.window;
 
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
-import org.opensearch.common.settings.Setting;
-import org.opensearch.core.common.breaker.CircuitBreaker;
-import org.opensearch.core.common.breaker.CircuitBreakingException;
-import org.opensearch.core.common.breaker.NoopCircuitBreaker;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,7 +14,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 
 /**
  * A per-node window of the fingerprints the {@code near_duplicate_check} processor has recently seen for one target
@@ -39,6 +34,9 @@ import java.util.function.Supplier;
  *
  * <p>{@link #bulkSet} makes the exhaustive variant for the documents of one bulk request: no capacity, no TTL, never
  * evicts; when the budget refuses an entry it keeps nothing more and {@link #overflowed} says so.
+ *
+ * <p>No platform types: the node's memory accounting comes in as a {@link Memory} (OpenSearch's adapter puts its circuit
+ * breaker behind it), so another platform reuses the window as it is.
  */
 public final class RecentFingerprints {
 
@@ -51,7 +49,7 @@ public final class RecentFingerprints {
         final Object batch;
         final CompletableFuture<String> group = new CompletableFuture<>();
 
-        Entry(long fingerprint, String id, long addedMillis) {
+        public Entry(long fingerprint, String id, long addedMillis) {
             this(fingerprint, id, addedMillis, null);
         }
 
@@ -68,6 +66,11 @@ public final class RecentFingerprints {
 
         public String id() {
             return id;
+        }
+
+        /** When the window checked it (the window's clock). */
+        public long addedMillis() {
+            return addedMillis;
         }
 
         public CompletableFuture<String> group() {
@@ -95,7 +98,7 @@ public final class RecentFingerprints {
 
     /**
      * The window answers k up to 15 (its in-memory keys are pigeonhole blocks, at most 16): a capacity of the window,
-     * checked where a k meets it; the option itself is parsed by {@link org.nearduplicate.opensearch.common.MaxDistance}.
+     * checked where a k meets it; the option itself is parsed by {@link org.nearduplicate.core.MaxDistance}.
      */
     public static void checkMaxDistance(int maxDistance) {
         if (maxDistance < 0 || maxDistance >= BlockLayout.MAX_BLOCKS) {
@@ -128,17 +131,29 @@ public final class RecentFingerprints {
      * Estimated heap of one kept entry: the entry and its group future, its slot in the eviction order, and per key a
      * map node, a boxed key and a small list (an upper bound: keys usually share buckets only by chance).
      */
-    static long entryBytes(int maxDistance, String id) {
+    public static long entryBytes(int maxDistance, String id) {
         return 96 + (id == null ? 0 : 40 + 2L * id.length()) + (maxDistance + 1) * 112L;
     }
 
-    /** Entries all recent windows of a node may hold together (each one also reserved from the breaker). */
-    public static final Setting<Long> MAX_NODE_ENTRIES_SETTING = Setting.longSetting(
-        "near_duplicate.check.window_max_entries",
-        200_000,
-        0,
-        Setting.Property.NodeScope
-    );
+    /**
+     * The node's memory accounting, e.g. a circuit breaker: {@link #tryReserve} refuses bytes the node cannot spare,
+     * {@code label} names who asks (for the platform's messages and statistics). Implementations are thread-safe.
+     */
+    public interface Memory {
+        boolean tryReserve(long bytes, String label);
+
+        void release(long bytes);
+
+        Memory UNLIMITED = new Memory() {
+            @Override
+            public boolean tryReserve(long bytes, String label) {
+                return true;
+            }
+
+            @Override
+            public void release(long bytes) {}
+        };
+    }
 
     private final Budget budget;
     private boolean retired;
@@ -347,7 +362,7 @@ public final class RecentFingerprints {
      * Empties the window and gives its entries back to the budget: the registry forgot it. A processor that still
      * holds it may check against it, but it keeps nothing more (nobody would release it).
      */
-    synchronized void retire() {
+    public synchronized void retire() {
         retired = true;
         while (order.isEmpty() == false) {
             remove(order.pollFirst());
@@ -369,7 +384,7 @@ public final class RecentFingerprints {
      * its own, pipelines with the same options share a window, and fingerprints of different algorithms are never in one
      * window. Windows idle for longer than their TTL and horizon are dropped (never while they have a gap). All
      * windows reserve their entries from one budget: at most {@code maxEntries} entries on the node, each also
-     * reserved from the circuit breaker {@code breaker} supplies (released when it leaves).
+     * reserved from the node's {@link Memory} (released when it leaves).
      */
     public static final class Registry {
         private final ConcurrentHashMap<String, RecentFingerprints> windows = new ConcurrentHashMap<>();
@@ -378,7 +393,7 @@ public final class RecentFingerprints {
         private final long maxEntries;
         private final AtomicLong entries = new AtomicLong();
         private final AtomicLong bytes = new AtomicLong();
-        private final Supplier<CircuitBreaker> breaker;
+        private final Memory memory;
         private final Budget budget = new Budget() {
             @Override
             public boolean tryReserve(long size) {
@@ -386,9 +401,7 @@ public final class RecentFingerprints {
                     entries.decrementAndGet();
                     return false;
                 }
-                try {
-                    breaker.get().addEstimateBytesAndMaybeBreak(size, "near_duplicate_check recent window");
-                } catch (CircuitBreakingException e) {
+                if (memory.tryReserve(size, "near_duplicate_check recent window") == false) {
                     entries.decrementAndGet();
                     return false;
                 }
@@ -400,23 +413,20 @@ public final class RecentFingerprints {
             public void release(long size) {
                 entries.decrementAndGet();
                 bytes.addAndGet(-size);
-                breaker.get().addWithoutBreaking(-size);
+                memory.release(size);
             }
         };
 
-        /** Unbounded and without a breaker (tests). */
+        /** Unbounded and without memory accounting (tests). */
         public Registry(LongSupplier clock) {
-            this(clock, Long.MAX_VALUE, () -> NOOP_BREAKER);
+            this(clock, Long.MAX_VALUE, Memory.UNLIMITED);
         }
 
-        public Registry(LongSupplier clock, long maxEntries, Supplier<CircuitBreaker> breaker) {
+        public Registry(LongSupplier clock, long maxEntries, Memory memory) {
             this.clock = clock;
             this.maxEntries = maxEntries;
-            this.breaker = breaker;
+            this.memory = memory;
         }
-
-        private static final CircuitBreaker NOOP_BREAKER =
-            new NoopCircuitBreaker("near_duplicate");
 
         public RecentFingerprints window(String index, String field, int maxDistance, int capacity, long ttlMillis) {
             return window(index, field, null, maxDistance, capacity, ttlMillis);
@@ -454,23 +464,18 @@ public final class RecentFingerprints {
 
         /**
          * The budget of a bulk set ({@link RecentFingerprints#bulkSet}): every entry reserves its estimate from the
-         * {@code near_duplicate} breaker only (not from the windows' entry limit), until the set is retired.
+         * node's {@link Memory} only (not from the windows' entry limit), until the set is retired.
          */
         public Budget bulkBudget() {
             return new Budget() {
                 @Override
                 public boolean tryReserve(long size) {
-                    try {
-                        breaker.get().addEstimateBytesAndMaybeBreak(size, "near_duplicate_check bulk set");
-                    } catch (CircuitBreakingException e) {
-                        return false;
-                    }
-                    return true;
+                    return memory.tryReserve(size, "near_duplicate_check bulk set");
                 }
 
                 @Override
                 public void release(long size) {
-                    breaker.get().addWithoutBreaking(-size);
+                    memory.release(size);
                 }
             };
         }
@@ -492,7 +497,7 @@ public final class RecentFingerprints {
             return entries.get();
         }
 
-        /** Their estimated heap, as reserved from the breaker. */
+        /** Their estimated heap, as reserved from the node's {@link Memory}. */
         public long reservedBytes() {
             return bytes.get();
         }

@@ -1,0 +1,75 @@
+package org.nearduplicate.opensearch.common;
+
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.opensearch.Version;
+import org.opensearch.cluster.metadata.IndexMetadata;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.test.OpenSearchTestCase;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** One reading of a mapping for every caller: field paths, types, algorithms, the mapped k and refresh_interval. */
+public class FieldMappingsTests extends OpenSearchTestCase {
+
+    private static IndexMetadata index(String mapping, Settings settings) throws IOException {
+        return IndexMetadata.builder("pages")
+            .settings(Settings.builder().put(IndexMetadata.SETTING_VERSION_CREATED, Version.CURRENT).put(settings))
+            .numberOfShards(1)
+            .numberOfReplicas(0)
+            .putMapping(mapping)
+            .build();
+    }
+
+    private static final String MAPPING = """
+        {"properties": {
+          "fp": {"type": "simhash", "algorithm": "simhash-v1", "max_distance": 16},
+          "v3": {"type": "simhash", "algorithm": "simhash-v3", "max_distance": 3},
+          "doc": {"properties": {"title": {"type": "text", "fields": {"fp": {"type": "simhash", "algorithm": "simhash-v3"}}}}},
+          "same": {"type": "alias", "path": "fp"}
+        },
+        "_meta": {"owner": "tests"}}""";
+
+    public void testTheSimHashTypeIsTheMappersName() {
+        assertEquals(SimHashFieldMapper.CONTENT_TYPE, FieldMappings.SIMHASH);
+    }
+
+    public void testFieldPathsTypesAndAlgorithms() throws IOException {
+        IndexMetadata index = index(MAPPING, Settings.EMPTY);
+        assertEquals("simhash", FieldMappings.type(FieldMappings.definition(index, "fp")));
+        assertEquals("object", FieldMappings.type(FieldMappings.definition(index, "doc")));
+        assertEquals("simhash-v3", FieldMappings.algorithm(FieldMappings.definition(index, "doc.title.fp"), "simhash"));
+        assertNull(FieldMappings.algorithm(FieldMappings.definition(index, "doc.title"), "simhash"));
+        assertNull(FieldMappings.definition(index, "missing"));
+        assertNull(FieldMappings.type(FieldMappings.definition(index, "missing")));
+        assertEquals("alias", FieldMappings.type(FieldMappings.definition(index, "same")));
+        assertEquals("simhash", FieldMappings.type(FieldMappings.definitionThroughAlias(index, "same")));
+        // a document path goes through objects only: a multi-field holds no value of its own
+        assertEquals("text", FieldMappings.documentPathType(index, "doc.title"));
+        assertNull(FieldMappings.documentPathType(index, "doc.title.fp"));
+        assertEquals(Map.of("owner", "tests"), FieldMappings.meta(index));
+        assertEquals(Map.of(), FieldMappings.meta(index("{\"properties\": {}}", Settings.EMPTY)));
+    }
+
+    public void testMappedMaxDistanceIsCappedByTheAlgorithmsRecommendedK() throws IOException {
+        IndexMetadata index = index(MAPPING, Settings.EMPTY);
+        assertEquals(Integer.valueOf(12), FieldMappings.simHashMaxDistance(FieldMappings.definition(index, "fp")));
+        assertEquals(Integer.valueOf(3), FieldMappings.simHashMaxDistance(FieldMappings.definition(index, "v3")));
+        assertNull(FieldMappings.simHashMaxDistance(FieldMappings.definition(index, "doc.title")));
+        assertNull(FieldMappings.simHashMaxDistance(null));
+    }
+
+    public void testRefreshIntervalAndAlgorithmsOfSeveralIndices() throws IOException {
+        IndexMetadata slow = index(MAPPING, Settings.builder().put("index.refresh_interval", "30s").build());
+        IndexMetadata fast = index(MAPPING, Settings.EMPTY);
+        assertEquals(30_000, FieldMappings.refreshMillis(List.of(fast, slow)));
+        assertEquals(FieldMappings.DEFAULT_REFRESH_MILLIS, FieldMappings.refreshMillis(List.of()));
+        IndexMetadata never = index(MAPPING, Settings.builder().put("index.refresh_interval", "-1").build());
+        assertEquals(-1, FieldMappings.refreshMillis(List.of(fast, never)));
+        assertEquals(Set.of("simhash-v1"), FieldMappings.algorithms(List.of(slow, fast), "fp", "simhash"));
+        assertFalse(FieldMappings.allClosed(List.of()));
+        assertFalse(FieldMappings.allClosed(List.of(fast)));
+    }
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the README's flows through the official clients against a running node with the plugin (the one
-# scripts/node.sh started): clients/java (opensearch-java, Maven: SimHashQuery's unit tests and
+# scripts/node.sh started): clients/java (opensearch-java, Maven: NearDuplicateQuery's unit tests and
 # OfficialJavaClientIT) and clients/js (opensearch-js, `npm ci` then node:test).
 #
 #   scripts/clients.sh            # against http://127.0.0.1:$NODE_PORT (default 9200); exits with the suites' status

@@ -21,7 +21,7 @@ class NearDuplicateQueryTest {
 
     @Test
     void fingerprintProbeWithEveryOption() {
-        SimHashQuery query = SimHashQuery.of(q -> q.field("simhash")
+        NearDuplicateQuery query = NearDuplicateQuery.of(q -> q.field("simhash")
             .fingerprint("8f3a0c11d2e4b607")
             .algorithm("simhash-v1:content_type=auto")
             .maxDistance(20)
@@ -37,25 +37,25 @@ class NearDuplicateQueryTest {
     @Test
     void longFingerprintIsSentAsSixteenHexDigits() {
         assertEquals("{\"near_duplicate\":{\"field\":\"fp\",\"fingerprint\":\"000000000000002a\"}}",
-            SimHashQuery.of(q -> q.field("fp").fingerprint(42L)).toJsonString());
+            NearDuplicateQuery.of(q -> q.field("fp").fingerprint(42L)).toJsonString());
         assertEquals("{\"near_duplicate\":{\"field\":\"fp\",\"fingerprint\":\"ffffffffffffffff\"}}",
-            SimHashQuery.of(q -> q.field("fp").fingerprint(-1L)).toJsonString());
+            NearDuplicateQuery.of(q -> q.field("fp").fingerprint(-1L)).toJsonString());
     }
 
     @Test
     void likeTextAndHtmlProbes() {
         assertEquals("{\"near_duplicate\":{\"field\":\"simhash\",\"like\":{\"_index\":\"pages\",\"_id\":\"42\",\"routing\":\"r1\"},"
             + "\"max_distance\":3}}",
-            SimHashQuery.of(q -> q.field("simhash").like("pages", "42", "r1").maxDistance(3)).toJsonString());
+            NearDuplicateQuery.of(q -> q.field("simhash").like("pages", "42", "r1").maxDistance(3)).toJsonString());
         assertEquals("{\"near_duplicate\":{\"field\":\"simhash\",\"text\":\"a \\\"quoted\\\" line\\n\"}}",
-            SimHashQuery.of(q -> q.field("simhash").text("a \"quoted\" line\n")).toJsonString());
+            NearDuplicateQuery.of(q -> q.field("simhash").text("a \"quoted\" line\n")).toJsonString());
         assertEquals("{\"near_duplicate\":{\"field\":\"simhash\",\"html\":\"<p>héllo</p>\"}}",
-            SimHashQuery.of(q -> q.field("simhash").html("<p>héllo</p>")).toJsonString());
+            NearDuplicateQuery.of(q -> q.field("simhash").html("<p>héllo</p>")).toJsonString());
     }
 
     @Test
     void toQueryWrapsTheClauseForTheTypedApi() {
-        SimHashQuery nearDuplicate = SimHashQuery.of(q -> q.field("simhash").text("café 東京").maxDistance(8));
+        NearDuplicateQuery nearDuplicate = NearDuplicateQuery.of(q -> q.field("simhash").text("café 東京").maxDistance(8));
         Query query = nearDuplicate.toQuery();
         assertTrue(query.isWrapper());
         String decoded = new String(Base64.getDecoder().decode(query.wrapper().query()), StandardCharsets.UTF_8);
@@ -68,21 +68,21 @@ class NearDuplicateQueryTest {
 
     @Test
     void needsAFieldAndExactlyOneProbe() {
-        assertThrows(NullPointerException.class, () -> SimHashQuery.of(q -> q.text("x")));
-        IllegalStateException none = assertThrows(IllegalStateException.class, () -> SimHashQuery.of(q -> q.field("simhash")));
+        assertThrows(NullPointerException.class, () -> NearDuplicateQuery.of(q -> q.text("x")));
+        IllegalStateException none = assertThrows(IllegalStateException.class, () -> NearDuplicateQuery.of(q -> q.field("simhash")));
         assertTrue(none.getMessage().contains("exactly one of fingerprint, like, text or html; got 0"), none.getMessage());
         IllegalStateException two = assertThrows(IllegalStateException.class,
-            () -> SimHashQuery.of(q -> q.field("simhash").text("x").like("pages", "1")));
+            () -> NearDuplicateQuery.of(q -> q.field("simhash").text("x").like("pages", "1")));
         assertTrue(two.getMessage().contains("got 2"), two.getMessage());
-        assertThrows(IllegalStateException.class, () -> SimHashQuery.of(q -> q.field("simhash").text("x").algorithm("simhash-v1")));
+        assertThrows(IllegalStateException.class, () -> NearDuplicateQuery.of(q -> q.field("simhash").text("x").algorithm("simhash-v1")));
     }
 
     @Test
     void distanceIsReadFromTheHitFields() {
         Hit<JsonData> near = hit("{\"_index\":\"pages\",\"_id\":\"1\",\"_score\":0.25,\"fields\":{\"_near_duplicate_distance\":[3]}}");
-        assertEquals(OptionalInt.of(3), SimHashQuery.distance(near));
+        assertEquals(OptionalInt.of(3), NearDuplicateQuery.distance(near));
         Hit<JsonData> other = hit("{\"_index\":\"pages\",\"_id\":\"2\",\"_score\":1.0}");
-        assertEquals(OptionalInt.empty(), SimHashQuery.distance(other));
+        assertEquals(OptionalInt.empty(), NearDuplicateQuery.distance(other));
     }
 
     private static Hit<JsonData> hit(String json) {

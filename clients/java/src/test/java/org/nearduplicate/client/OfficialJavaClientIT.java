@@ -50,7 +50,7 @@ import org.opensearch.client.transport.httpclient5.ApacheHttpClient5TransportBui
 /**
  * The README's flows through opensearch-java against a real node with the plugin: pipeline and index, bulk
  * indexing of the demo pages through the pipeline, near_duplicate by fingerprint, text and like (typed, with
- * {@link SimHashQuery}), inside a bool filter with a date histogram (what Dashboards Discover sends), the
+ * {@link NearDuplicateQuery}), inside a bool filter with a date histogram (what Dashboards Discover sends), the
  * rescorer, _simhash and _near_duplicates (through the client's generic API). Every answer is checked against
  * Hamming distances computed here from the fingerprints the pipeline stored.
  */
@@ -129,7 +129,7 @@ class OfficialJavaClientIT {
     @Test
     void byFingerprint() throws IOException {
         long probe = fingerprintOf.get("harbor-bridge-original");
-        SimHashQuery query = SimHashQuery.of(q -> q.field("simhash").fingerprint(probe).maxDistance(K));
+        NearDuplicateQuery query = NearDuplicateQuery.of(q -> q.field("simhash").fingerprint(probe).maxDistance(K));
         SearchResponse<JsonData> response = client.search(s -> s.index(INDEX).size(100).query(query.toQuery()), JsonData.class);
 
         Map<String, Integer> expected = within(probe, K);
@@ -145,7 +145,7 @@ class OfficialJavaClientIT {
     @Test
     void byText() throws IOException {
         String text = Files.readString(demoDir.resolve("pages/harbor-bridge-text.txt"));
-        SimHashQuery query = SimHashQuery.of(q -> q.field("simhash").text(text).maxDistance(K));
+        NearDuplicateQuery query = NearDuplicateQuery.of(q -> q.field("simhash").text(text).maxDistance(K));
         SearchResponse<JsonData> response = client.search(s -> s.index(INDEX).size(100).query(query.toQuery()), JsonData.class);
 
         // the node fingerprints the probe text with the field's algorithm: the indexed copy of that text is at 0
@@ -158,7 +158,7 @@ class OfficialJavaClientIT {
 
     @Test
     void byLike() throws IOException {
-        SimHashQuery query = SimHashQuery.of(q -> q.field("simhash").like(INDEX, "sourdough-edited").maxDistance(K));
+        NearDuplicateQuery query = NearDuplicateQuery.of(q -> q.field("simhash").like(INDEX, "sourdough-edited").maxDistance(K));
         SearchResponse<JsonData> response = client.search(s -> s.index(INDEX).size(100).query(query.toQuery()), JsonData.class);
 
         Map<String, Integer> expected = within(fingerprintOf.get("sourdough-edited"), K);
@@ -176,7 +176,7 @@ class OfficialJavaClientIT {
         long probe = fingerprintOf.get("library-hours-edited");
         Instant from = FIRST_DAY.plus(1, ChronoUnit.DAYS);
         Instant to = FIRST_DAY.plus(3, ChronoUnit.DAYS);
-        Query nearDuplicate = SimHashQuery.of(q -> q.field("simhash").fingerprint(probe).maxDistance(K).queryName("dup")).toQuery();
+        Query nearDuplicate = NearDuplicateQuery.of(q -> q.field("simhash").fingerprint(probe).maxDistance(K).queryName("dup")).toQuery();
         Query timeRange = Query.of(q -> q.range(r -> r.field("ts").gte(JsonData.of(from.toString())).lte(JsonData.of(to.toString()))
             .format("strict_date_optional_time")));
         SearchResponse<JsonData> response = client.search(s -> s.index(INDEX)
@@ -341,7 +341,7 @@ class OfficialJavaClientIT {
     private static Map<String, Integer> distancesOf(SearchResponse<JsonData> response) {
         Map<String, Integer> result = new TreeMap<>();
         for (Hit<JsonData> hit : response.hits().hits()) {
-            OptionalInt distance = SimHashQuery.distance(hit);
+            OptionalInt distance = NearDuplicateQuery.distance(hit);
             assertTrue(distance.isPresent(), hit.id() + " carries its distance");
             result.put(hit.id(), distance.getAsInt());
         }
@@ -351,7 +351,7 @@ class OfficialJavaClientIT {
     private static void assertClosestFirst(SearchResponse<JsonData> response) {
         int previous = -1;
         for (Hit<JsonData> hit : response.hits().hits()) {
-            int distance = SimHashQuery.distance(hit).getAsInt();
+            int distance = NearDuplicateQuery.distance(hit).getAsInt();
             assertTrue(distance >= previous, "hits come closest first: " + distancesOf(response));
             assertEquals(1.0 / (1 + distance), hit.score(), 1e-6, "score of " + hit.id());
             previous = distance;

@@ -20,16 +20,16 @@ import org.opensearch.client.util.ObjectBuilder;
  * The near-duplicate plugin's {@code near_duplicate} query for opensearch-java's typed API.
  *
  * <pre>{@code
- * SimHashQuery nearDuplicate = SimHashQuery.of(q -> q.field("simhash").fingerprint("8f3a0c11d2e4b607").maxDistance(3));
+ * NearDuplicateQuery nearDuplicate = NearDuplicateQuery.of(q -> q.field("simhash").fingerprint("8f3a0c11d2e4b607").maxDistance(3));
  * SearchResponse<Page> response = client.search(s -> s.index("pages").query(nearDuplicate.toQuery()), Page.class);
- * int distance = SimHashQuery.distance(response.hits().hits().get(0)).getAsInt();
+ * int distance = NearDuplicateQuery.distance(response.hits().hits().get(0)).getAsInt();
  * }</pre>
  *
  * opensearch-java's {@link Query} is a closed union of the core query kinds, so {@link #toQuery()} sends this query
  * inside OpenSearch's {@code wrapper} query (its JSON, base64-encoded): the node parses it with the plugin's parser,
  * so it works wherever a {@code Query} goes (bool clauses, constant_score, count, msearch).
  */
-public final class SimHashQuery implements PlainJsonSerializable {
+public final class NearDuplicateQuery implements PlainJsonSerializable {
     /** The hit field in which the plugin reports each hit's Hamming distance to the probe. */
     public static final String DISTANCE_FIELD = "_near_duplicate_distance";
 
@@ -47,7 +47,7 @@ public final class SimHashQuery implements PlainJsonSerializable {
     private final Float boost;
     private final String queryName;
 
-    private SimHashQuery(Builder builder) {
+    private NearDuplicateQuery(Builder builder) {
         this.field = Objects.requireNonNull(builder.field, "near_duplicate needs a field");
         int probes = (builder.fingerprint != null ? 1 : 0) + (builder.likeId != null ? 1 : 0) + (builder.text != null ? 1 : 0)
             + (builder.html != null ? 1 : 0);
@@ -71,7 +71,7 @@ public final class SimHashQuery implements PlainJsonSerializable {
         this.queryName = builder.queryName;
     }
 
-    public static SimHashQuery of(Function<Builder, ObjectBuilder<SimHashQuery>> fn) {
+    public static NearDuplicateQuery of(Function<Builder, ObjectBuilder<NearDuplicateQuery>> fn) {
         return fn.apply(new Builder()).build();
     }
 
@@ -148,8 +148,8 @@ public final class SimHashQuery implements PlainJsonSerializable {
         return toJsonString();
     }
 
-    /** Builds a {@link SimHashQuery}: a field and exactly one probe (fingerprint, like, text or html). */
-    public static final class Builder implements ObjectBuilder<SimHashQuery> {
+    /** Builds a {@link NearDuplicateQuery}: a field and exactly one probe (fingerprint, like, text or html). */
+    public static final class Builder implements ObjectBuilder<NearDuplicateQuery> {
         private String field;
         private String fingerprint;
         private String algorithm;
@@ -244,8 +244,8 @@ public final class SimHashQuery implements PlainJsonSerializable {
         }
 
         @Override
-        public SimHashQuery build() {
-            return new SimHashQuery(this);
+        public NearDuplicateQuery build() {
+            return new NearDuplicateQuery(this);
         }
     }
 }

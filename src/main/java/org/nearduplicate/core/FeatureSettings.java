@@ -17,13 +17,13 @@ import org.nearduplicate.core.options.OptionValues;
  *
  * <p><b>Versions.</b> The version in every algorithm id ({@code simhash-vN}, {@code minhash-vN}, {@code imatch-vN}) is
  * this pipeline's version: MinHash and I-Match have no versions of their own, so {@code minhash-v3} and
- * {@code imatch-v3} are MinHash and I-Match over the features of pipeline v3, and they exist because the pipeline
- * changed, not the min-hash values or the I-Match key. A version is bumped whenever the pipeline changes features for
- * unchanged options, and every older version keeps computing exactly what it did (its rules stay selectable by
- * {@code version}). v1: boilerpipe word-count extraction; v2 (0.3.0): sentences kept by extraction; v3 (0.5.0):
- * headings go with what they head, cookie notices go, text dumps' separator lines and menu bars read as in HTML
- * (docs/engine.md). The {@code version} option is read with SimHash's names ({@code simhash-v2}, {@code v2} or
- * {@code 2}), whose versions these were first, so its messages read as they always have.
+ * {@code imatch-v3} are MinHash and I-Match over the features of pipeline v3, named so because the pipeline changed (a
+ * change to the min-hash values or the I-Match key would need a version of its own). A version is bumped whenever the
+ * pipeline changes features for unchanged options, and every older version keeps computing exactly what it did (its
+ * rules stay selectable by {@code version}). v1: boilerpipe word-count extraction; v2 (0.3.0): sentences kept by
+ * extraction; v3 (0.5.0): headings go with what they head, cookie notices go, text dumps' separator lines and menu
+ * bars read as in HTML (docs/engine.md). The {@code version} option is read with SimHash's names ({@code simhash-v2},
+ * {@code v2} or {@code 2}), whose versions these were first, so its messages read as they always have.
  *
  * <p>The limits ({@code max_input_chars}, {@code max_features}) only make input fail, so no id contains them. Option
  * names are snake_case, as in the ingest processors' configuration.

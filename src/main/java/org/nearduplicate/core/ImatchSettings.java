@@ -19,8 +19,8 @@ import org.nearduplicate.core.options.OptionValues;
 public record ImatchSettings(FeatureSettings featureSettings, String idf, double minIdf, double maxIdf) {
     public static final String NAME = "imatch";
     /**
-     * The id prefix of the newest version: the feature pipeline's ({@link FeatureSettings#LATEST_VERSION}; the key
-     * itself has never changed): v2 extracts with the v2 rules.
+     * The id prefix of the newest version: the feature pipeline's ({@link FeatureSettings#LATEST_VERSION}; I-Match has
+     * no version of its own): v2 extracts with the v2 rules.
      */
     public static final String VERSION = NAME + "-v" + FeatureSettings.LATEST_VERSION;
     public static final String MIN_IDF = "min_idf";

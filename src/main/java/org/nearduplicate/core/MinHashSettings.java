@@ -19,8 +19,8 @@ import org.nearduplicate.core.options.OptionValues;
 public record MinHashSettings(FeatureSettings featureSettings, int hashes) {
     public static final String NAME = "minhash";
     /**
-     * The id prefix of the newest version: the feature pipeline's ({@link FeatureSettings#LATEST_VERSION}; the min-hash
-     * values themselves have never changed): v2 extracts with the v2 rules.
+     * The id prefix of the newest version: the feature pipeline's ({@link FeatureSettings#LATEST_VERSION}; MinHash has
+     * no version of its own): v2 extracts with the v2 rules.
      */
     public static final String VERSION = NAME + "-v" + FeatureSettings.LATEST_VERSION;
     public static final String HASHES = "hashes";

@@ -1,28 +1,28 @@
 package org.nearduplicate.core;
 
-import org.nearduplicate.core.options.InvalidOptionException;
-import org.nearduplicate.core.options.OptionValues;
-
-
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
+import org.nearduplicate.core.options.InvalidOptionException;
+import org.nearduplicate.core.options.OptionValues;
+
 /**
- * Immutable MinHash parameters: the engine's feature pipeline (content type, extraction, features, shingle size,
- * stopwords — the same options and defaults names as {@link SimHashSettings}, weighting does not apply: MinHash sees
- * the set of features) and the number of min-hash values {@code hashes} (m).
+ * Immutable MinHash parameters: the engine's feature pipeline ({@link FeatureSettings}: content type, extraction,
+ * features, shingle size, stopwords — the same options as SimHash's; weighting does not apply: MinHash sees the set of
+ * features) and the number of min-hash values {@code hashes} (m).
  *
  * <p>{@link #algorithmId()} names the version and every output-affecting option, e.g.
  * {@code minhash-v1:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=false,hashes=128}.
  */
-public final class MinHashSettings {
-    /** Bumped whenever the code changes signatures for unchanged settings. */
+public record MinHashSettings(FeatureSettings featureSettings, int hashes) {
     public static final String NAME = "minhash";
-    /** Follows the feature pipeline's version ({@link SimHashSettings#LATEST_VERSION}): v2 extracts with the v2 rules. */
-    public static final String VERSION = NAME + "-v" + SimHashSettings.LATEST_VERSION;
+    /**
+     * The id prefix of the newest version: the feature pipeline's ({@link FeatureSettings#LATEST_VERSION}; MinHash has
+     * no version of its own): v2 extracts with the v2 rules.
+     */
+    public static final String VERSION = NAME + "-v" + FeatureSettings.LATEST_VERSION;
     public static final String HASHES = "hashes";
     public static final int DEFAULT_HASHES = 128;
     public static final int MAX_HASHES = 1024;
@@ -30,40 +30,36 @@ public final class MinHashSettings {
     /** Defaults chosen on the public evaluation corpus (docs/methods.md): word bigrams with stopwords, 128 values. */
     public static final MinHashSettings DEFAULT = new MinHashSettings(defaultFeatures(), DEFAULT_HASHES);
 
-    private static SimHashSettings defaultFeatures() {
-        SimHashSettings.Builder b = new SimHashSettings.Builder(SimHashSettings.DEFAULT);
+    private static FeatureSettings defaultFeatures() {
+        FeatureSettings.Builder b = new FeatureSettings.Builder(FeatureSettings.DEFAULT);
         b.shingleSize = 2;
         b.stopwords = false;
-        b.weighting = SimHashSettings.Weighting.BINARY;
         return b.build();
     }
 
-    private final SimHashSettings features;
-    private final int hashes;
-
-    /** {@code features} supplies the pipeline options; its weighting and idf are ignored (set to binary / none). */
-    public MinHashSettings(SimHashSettings features, int hashes) {
-        SimHashSettings.Builder b = new SimHashSettings.Builder(Objects.requireNonNull(features));
-        b.weighting = SimHashSettings.Weighting.BINARY;
-        b.idf = SimHashSettings.IDF_NONE;
-        this.features = b.build();
+    public MinHashSettings {
+        Objects.requireNonNull(featureSettings, "featureSettings");
         if (hashes < 1 || hashes > MAX_HASHES) {
             throw new InvalidOptionException(HASHES, "must be between 1 and " + MAX_HASHES + ", got " + hashes);
         }
-        this.hashes = hashes;
     }
 
-    /** The feature pipeline's settings (binary weighting). */
+    /** {@code features} supplies the pipeline options; its weighting and idf are ignored. */
+    public MinHashSettings(SimHashSettings features, int hashes) {
+        this(features.featureSettings(), hashes);
+    }
+
+    /**
+     * The feature pipeline as SimHash settings with binary weighting, for callers that handle every method's pipeline as
+     * {@link SimHashSettings} (the node's limits and breaker); {@link #featureSettings()} is the pipeline itself.
+     */
     public SimHashSettings features() {
-        return features;
+        return new SimHashSettings(featureSettings, SimHashSettings.Weighting.BINARY, SimHashSettings.IDF_NONE);
     }
 
+    /** The feature pipeline's version, which the id carries. */
     public int version() {
-        return features.version();
-    }
-
-    public int hashes() {
-        return hashes;
+        return featureSettings.version();
     }
 
     /**
@@ -74,47 +70,32 @@ public final class MinHashSettings {
         if (options == null) return DEFAULT;
         int m = DEFAULT_HASHES;
         Object v = options.remove(HASHES);
-        if (v != null) m = integer(v);
-        Map<String, Object> featureOptions = new HashMap<>();
-        for (String key : new String[] {
-            SimHashSettings.VERSION_OPTION,
-            SimHashSettings.CONTENT_TYPE,
-            SimHashSettings.EXTRACT,
-            SimHashSettings.FEATURES,
-            SimHashSettings.NGRAM_SIZE,
-            SimHashSettings.SHINGLE_SIZE,
-            SimHashSettings.STOPWORDS,
-            SimHashSettings.MAX_INPUT_CHARS,
-            SimHashSettings.MAX_FEATURES }) {
-            if (options.containsKey(key)) featureOptions.put(key, options.remove(key));
-        }
-        Map<String, Object> defaults = DEFAULT.features.toMap();
-        defaults.remove(SimHashSettings.WEIGHTING);
-        defaults.remove(SimHashSettings.IDF);
-        defaults.putAll(featureOptions);
-        defaults.put(SimHashSettings.WEIGHTING, "binary");
-        return new MinHashSettings(SimHashSettings.fromMap(defaults), m);
+        if (v != null) m = OptionValues.integer(HASHES, v);
+        // An option given as null has always taken SimHash's default of the version rather than MinHash's (its options
+        // were read through SimHashSettings); kept so that such a processor's id does not change.
+        FeatureSettings.Builder defaults = new FeatureSettings.Builder(DEFAULT.featureSettings);
+        Integer version = options.get(FeatureSettings.VERSION_OPTION) == null ? null : FeatureSettings.readVersion(options);
+        if (version != null) defaults.version = version;
+        FeatureSettings simhash = SimHashSettings.defaults(defaults.version).featureSettings();
+        if (explicitNull(options, FeatureSettings.SHINGLE_SIZE)) defaults.shingleSize = simhash.shingleSize();
+        if (explicitNull(options, FeatureSettings.STOPWORDS)) defaults.stopwords = simhash.stopwords();
+        return new MinHashSettings(FeatureSettings.fromMap(options, defaults.build()), m);
     }
 
-    private static int integer(Object v) {
-        return OptionValues.integer(HASHES, v);
+    private static boolean explicitNull(Map<String, Object> options, String key) {
+        return options.containsKey(key) && options.get(key) == null;
     }
 
     /** All options with their names; {@code fromMap(toMap())} gives equal settings. */
     public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>(features.toMap());
-        m.remove(SimHashSettings.WEIGHTING);
-        m.remove(SimHashSettings.IDF);
+        Map<String, Object> m = new LinkedHashMap<>(featureSettings.toMap());
         m.put(HASHES, hashes);
         return m;
     }
 
-    /** The SimHash id of the feature pipeline minus its version and weighting, plus {@code hashes}. */
+    /** The feature pipeline's version and id body ({@link FeatureSettings#idBody()}), plus {@code hashes}. */
     public String algorithmId() {
-        String simhash = features.algorithmId();
-        String params = simhash.substring(simhash.indexOf(':') + 1);
-        int weighting = params.indexOf("," + SimHashSettings.WEIGHTING + "=");
-        return NAME + "-v" + features.version() + ":" + params.substring(0, weighting) + "," + HASHES + "=" + hashes;
+        return NAME + "-v" + version() + ':' + featureSettings.idBody() + ',' + HASHES + '=' + hashes;
     }
 
     /** Parses an {@link #algorithmId()}; rejects other versions and unknown parameters. */
@@ -122,22 +103,12 @@ public final class MinHashSettings {
         Map<String, Object> options = AlgorithmIds.parseVersioned(
             algorithmId,
             NAME,
-            SimHashSettings.LATEST_VERSION,
-            Set.of(SimHashSettings.MAX_INPUT_CHARS, SimHashSettings.MAX_FEATURES)
+            FeatureSettings.LATEST_VERSION,
+            Set.copyOf(FeatureSettings.LIMITS)
         );
         MinHashSettings s = fromMap(options);
         AlgorithmIds.requireConsumed(options, algorithmId);
         return s;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof MinHashSettings s && s.toMap().equals(toMap());
-    }
-
-    @Override
-    public int hashCode() {
-        return toMap().hashCode();
     }
 
     @Override

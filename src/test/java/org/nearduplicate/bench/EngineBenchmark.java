@@ -48,7 +48,7 @@ public class EngineBenchmark {
     @Setup(Level.Trial)
     public void load() throws IOException {
         hasher = new SimHasher(SimHashSettings.DEFAULT);
-        analyzer = org.nearduplicate.core.features.FeaturePipeline.newWordAnalyzer(SimHashSettings.DEFAULT);
+        analyzer = org.nearduplicate.core.features.FeaturePipeline.newWordAnalyzer(SimHashSettings.DEFAULT.featureSettings());
         documents = sampleDocuments(sample);
         extracted = new ArrayList<>();
         for (String d : documents) {

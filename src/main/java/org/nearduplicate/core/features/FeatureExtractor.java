@@ -1,9 +1,8 @@
 package org.nearduplicate.core.features;
 
 import org.nearduplicate.core.EngineInputException;
-import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.FeatureSettings;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.StopFilter;
 import org.apache.lucene.analysis.TokenStream;
@@ -27,10 +26,10 @@ import java.util.Map;
  * per thread.
  */
 final class FeatureExtractor {
-    private final SimHashSettings settings;
+    private final FeatureSettings settings;
     private final Analyzer analyzer;
 
-    FeatureExtractor(SimHashSettings settings) {
+    FeatureExtractor(FeatureSettings settings) {
         this.settings = settings;
         this.analyzer = switch (settings.features()) {
             // word bigrams are joined here rather than by ShingleFilter, which copies every token's attributes
@@ -42,7 +41,7 @@ final class FeatureExtractor {
     }
 
     /** The analyzer behind the word features; also used by the benchmark as the baseline. */
-    static Analyzer wordAnalyzer(SimHashSettings settings) {
+    static Analyzer wordAnalyzer(FeatureSettings settings) {
         return wordAnalyzer(settings.stopwords(), settings.shingleSize());
     }
 
@@ -73,9 +72,9 @@ final class FeatureExtractor {
      */
     Map<String, Integer> countFeatures(String text) {
         Map<String, Integer> counts = new HashMap<>();
-        if (settings.features() == SimHashSettings.Features.SPOTSIGS) {
+        if (settings.features() == FeatureSettings.Features.SPOTSIGS) {
             SpotSignatures.extract(tokens(text), Stopwords.SET, settings.shingleSize(), f -> add(counts, f));
-        } else if (settings.features() == SimHashSettings.Features.WORDS && settings.shingleSize() == 2) {
+        } else if (settings.features() == FeatureSettings.Features.WORDS && settings.shingleSize() == 2) {
             countBigrams(text, counts);
         } else if (analyzer != null) {
             try (TokenStream ts = analyzer.tokenStream("content", text)) {
@@ -163,7 +162,7 @@ final class FeatureExtractor {
     private void add(Map<String, Integer> counts, String feature) {
         if (counts.merge(feature, 1, Integer::sum) == 1 && counts.size() > settings.maxFeatures()) {
             throw new EngineInputException(
-                "content has more than [" + SimHashSettings.MAX_FEATURES + "] = " + settings.maxFeatures() + " distinct features"
+                "content has more than [" + FeatureSettings.MAX_FEATURES + "] = " + settings.maxFeatures() + " distinct features"
             );
         }
     }

@@ -3,7 +3,7 @@ package org.nearduplicate.core.features;
 import org.apache.lucene.analysis.Analyzer;
 import org.nearduplicate.core.ContentType;
 import org.nearduplicate.core.EngineInputException;
-import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.FeatureSettings;
 import org.nearduplicate.core.extract.MainContent;
 import org.nearduplicate.core.extract.TextNormalizer;
 
@@ -16,16 +16,16 @@ import java.util.Map;
  * same options. Thread-safe.
  */
 public final class FeaturePipeline {
-    private final SimHashSettings settings;
+    private final FeatureSettings settings;
     private final FeatureExtractor extractor;
 
-    /** {@code settings}: the pipeline options (content type, extraction, features, limits); weighting is not used here. */
-    public FeaturePipeline(SimHashSettings settings) {
+    /** {@code settings}: the pipeline options (content type, extraction, features, limits). */
+    public FeaturePipeline(FeatureSettings settings) {
         this.settings = settings;
         this.extractor = new FeatureExtractor(settings);
     }
 
-    public SimHashSettings settings() {
+    public FeatureSettings settings() {
         return settings;
     }
 
@@ -57,7 +57,7 @@ public final class FeaturePipeline {
         if (content == null) throw new EngineInputException("content must not be null");
         if (content.length() > settings.maxInputChars()) {
             throw new EngineInputException(
-                "content has " + content.length() + " chars, more than [" + SimHashSettings.MAX_INPUT_CHARS + "] = "
+                "content has " + content.length() + " chars, more than [" + FeatureSettings.MAX_INPUT_CHARS + "] = "
                     + settings.maxInputChars()
             );
         }
@@ -69,7 +69,7 @@ public final class FeaturePipeline {
     }
 
     /** A new instance of the Lucene analyzer behind the word features of {@code settings} (for baselines and tools). */
-    public static Analyzer newWordAnalyzer(SimHashSettings settings) {
+    public static Analyzer newWordAnalyzer(FeatureSettings settings) {
         return FeatureExtractor.wordAnalyzer(settings);
     }
 }

@@ -1,5 +1,7 @@
 package org.nearduplicate.core.options;
 
+import java.util.Locale;
+
 /**
  * The one rule for option values given as JSON (a REST body, a processor's configuration, an algorithm id), shared by
  * every endpoint and method: numbers may also be given as strings of ASCII digits ({@code "size": "10"} is 10, as
@@ -47,6 +49,19 @@ public final class OptionValues {
     public static String string(String option, Object value) {
         if (value instanceof String s) return s;
         throw new InvalidOptionException(option, "must be a string, got [" + value + "]");
+    }
+
+    /** A constant of {@code type} by its lower-case name, e.g. {@code "tf_idf"} for {@code TF_IDF}; the message lists them all. */
+    public static <E extends Enum<E>> E enumValue(String option, Object value, Class<E> type) {
+        String s = string(option, value);
+        for (E e : type.getEnumConstants()) {
+            if (e.name().toLowerCase(Locale.ROOT).equals(s)) return e;
+        }
+        StringBuilder allowed = new StringBuilder();
+        for (E e : type.getEnumConstants()) {
+            allowed.append(allowed.length() == 0 ? "" : ", ").append(e.name().toLowerCase(Locale.ROOT));
+        }
+        throw new InvalidOptionException(option, "must be one of [" + allowed + "], got [" + s + "]");
     }
 
     /** The whole number a value holds (an integral JSON number or a string of ASCII digits with an optional sign), or null. */

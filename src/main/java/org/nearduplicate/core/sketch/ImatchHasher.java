@@ -44,7 +44,7 @@ public final class ImatchHasher {
 
     public ImatchHasher(ImatchSettings settings, Function<String, IdfTable> idfTables) {
         this.settings = settings;
-        this.pipeline = new FeaturePipeline(settings.termSettings());
+        this.pipeline = new FeaturePipeline(settings.featureSettings());
         this.idf = idfTables.apply(settings.idf());
         if (idf == null) throw new InvalidOptionException("idf", "unknown table [" + settings.idf() + "]");
     }

@@ -30,7 +30,7 @@ public final class MinHasher {
 
     public MinHasher(MinHashSettings settings) {
         this.settings = settings;
-        this.pipeline = new FeaturePipeline(settings.features());
+        this.pipeline = new FeaturePipeline(settings.featureSettings());
     }
 
     public MinHashSettings settings() {

@@ -45,7 +45,7 @@ public final class SimHasher {
     /** {@code idfTables} resolves the {@code idf} setting's table name, e.g. to tables the operator supplied. */
     public SimHasher(SimHashSettings settings, Function<String, IdfTable> idfTables) {
         this.settings = settings;
-        this.pipeline = new FeaturePipeline(settings);
+        this.pipeline = new FeaturePipeline(settings.featureSettings());
         this.idf = settings.weighting() == SimHashSettings.Weighting.TF_IDF ? idfTables.apply(settings.idf()) : null;
         if (settings.weighting() == SimHashSettings.Weighting.TF_IDF && idf == null) {
             throw new InvalidOptionException("idf", "unknown table [" + settings.idf() + "]");

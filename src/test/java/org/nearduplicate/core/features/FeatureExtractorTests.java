@@ -4,6 +4,7 @@ import com.carrotsearch.randomizedtesting.RandomizedTest;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.nearduplicate.core.FeatureSettings;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.extract.TextNormalizer;
 import org.nearduplicate.tools.quality.Corpus;
@@ -22,7 +23,7 @@ import static org.junit.Assume.assumeTrue;
  * {@code ShingleFilter} gives with the same options, or every simhash-v2 fingerprint would change.
  */
 public class FeatureExtractorTests extends RandomizedTest {
-    private static final SimHashSettings BIGRAMS = SimHashSettings.DEFAULT;
+    private static final FeatureSettings BIGRAMS = SimHashSettings.DEFAULT.featureSettings();
 
     /** The reference: the analyzer chain ending in ShingleFilter, as simhash-v2 was first released. */
     private static Map<String, Integer> shingleFilterCounts(String text) throws IOException {
@@ -44,7 +45,7 @@ public class FeatureExtractorTests extends RandomizedTest {
     public void testDefaultsAreBigramsWithStopwords() {
         assertEquals(2, BIGRAMS.shingleSize());
         assertEquals(true, BIGRAMS.stopwords());
-        assertEquals(SimHashSettings.Features.WORDS, BIGRAMS.features());
+        assertEquals(FeatureSettings.Features.WORDS, BIGRAMS.features());
     }
 
     @Test

@@ -4,7 +4,7 @@ import com.carrotsearch.randomizedtesting.RandomizedTest;
 import org.nearduplicate.core.MinHashSettings;
 import org.junit.Test;
 import org.nearduplicate.core.EngineInputException;
-import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.FeatureSettings;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -184,6 +184,6 @@ public class MinHasherTests extends RandomizedTest {
         Arrays.sort(expected);
         assertArrayEquals(expected, hashes);
         assertFalse(Arrays.equals(DEFAULT.featureHashes(ENGLISH), spots.featureHashes(ENGLISH)));
-        assertEquals(SimHashSettings.Features.SPOTSIGS, spots.settings().features().features());
+        assertEquals(FeatureSettings.Features.SPOTSIGS, spots.settings().features().features());
     }
 }

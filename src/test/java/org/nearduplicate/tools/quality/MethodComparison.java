@@ -1,6 +1,7 @@
 package org.nearduplicate.tools.quality;
 
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.FeatureSettings;
 import org.nearduplicate.core.features.IdfTable;
 import org.nearduplicate.core.EngineInputException;
 import org.nearduplicate.core.SimHashSettings;
@@ -224,7 +225,7 @@ public final class MethodComparison {
 
     static SimHashSettings spotsigs(SimHashSettings base, int chain) {
         SimHashSettings.Builder b = new SimHashSettings.Builder(base);
-        b.features = SimHashSettings.Features.SPOTSIGS;
+        b.features = FeatureSettings.Features.SPOTSIGS;
         b.shingleSize = chain;
         return b.build();
     }

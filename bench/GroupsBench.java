@@ -1,4 +1,5 @@
 // near-duplicate groups benchmark: single-file Java program (JDK only), run after the Maven build with
+
 //   java -Xmx3g -cp target/classes bench/GroupsBench.java --url http://127.0.0.1:9500 [options]
 // (bench/groups.sh builds the plugin, starts a real node on NODE_PORT 9500 with NODE_HEAP 2g, calls this, stops it).
 // target/classes must be on the class path: the in-process baseline calls org.nearduplicate.core.groups.HammingGroups.
@@ -26,7 +27,6 @@
 // Options: --url U --docs N --shards S --ks 3,8 --reps R --brute-sample M --seed N --cluster-share F --index NAME
 // --reuse --skip-write --bulk-docs N --bulk-threads N --poll-ms N --results NAME --out DIR. BENCH_COMMAND (set by
 // bench/groups.sh) is the command line written into the results file.
-
 import java.io.*;
 import java.net.URI;
 import java.net.http.*;
@@ -44,7 +44,7 @@ public class GroupsBench {
     static String url = "http://127.0.0.1:9500";
     static long docs = 1_000_000;
     static int shards = 1;
-    static int[] ks = {3, 8};
+    static int[] ks = { 3, 8 };
     static int reps = 2;
     static int bruteSample = 50_000;
     static long seed = 42;
@@ -91,8 +91,11 @@ public class GroupsBench {
         if (command == null || command.isBlank()) command = "java -cp target/classes bench/GroupsBench.java " + String.join(" ", args);
         facts.put("command", command);
         Files.createDirectories(outDir);
-        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
-            .executor(Executors.newFixedThreadPool(6)).build();
+        http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .executor(Executors.newFixedThreadPool(6))
+            .build();
         long started = System.nanoTime();
         try {
             Map<?, ?> root = (Map<?, ?>) Json.parse(get("/"));
@@ -100,8 +103,22 @@ public class GroupsBench {
             facts.put("plugins", get("/_cat/plugins?h=component,version").trim().replace('\n', ';'));
             facts.put("loadStart", cmd("cat", "/proc/loadavg"));
             Data data = new Data(docs, seed, clusterShare);
-            log("target " + url + ", " + docs + " docs (" + data.clusters + " planted clusters, " + data.plantedDocs() + " docs), "
-                + shards + " shard(s), seed " + seed + ", index " + index);
+            log(
+                "target "
+                    + url
+                    + ", "
+                    + docs
+                    + " docs ("
+                    + data.clusters
+                    + " planted clusters, "
+                    + data.plantedDocs()
+                    + " docs), "
+                    + shards
+                    + " shard(s), seed "
+                    + seed
+                    + ", index "
+                    + index
+            );
             Load load = load(data);
             NodeStats idle = NodeStats.read();
             facts.put("heapMax", idle.heapMax);
@@ -111,7 +128,8 @@ public class GroupsBench {
             Map<Integer, List<NodeRun>> node = new LinkedHashMap<>();
             for (int k : ks) {
                 List<NodeRun> runs = new ArrayList<>();
-                for (int r = 1; r <= reps; r++) runs.add(nodeRun(k, r));
+                for (int r = 1; r <= reps; r++)
+                    runs.add(nodeRun(k, r));
                 node.put(k, runs);
             }
             WriteBack write = skipWrite ? null : writeBack(ks[0], node.get(ks[0]));
@@ -125,14 +143,40 @@ public class GroupsBench {
                     boolean eq = n.groups == p.groups && n.docsInGroups == p.docsInGroups && n.verifiedPairs == p.verifiedPairs;
                     n.exact = eq;
                     if (!eq) {
-                        String msg = "k=" + k + " run " + n.rep + ": node groups/docs_in_groups/verified_pairs " + n.groups + "/" + n.docsInGroups + "/" + n.verifiedPairs
-                            + " != in-process " + p.groups + "/" + p.docsInGroups + "/" + p.verifiedPairs;
+                        String msg = "k="
+                            + k
+                            + " run "
+                            + n.rep
+                            + ": node groups/docs_in_groups/verified_pairs "
+                            + n.groups
+                            + "/"
+                            + n.docsInGroups
+                            + "/"
+                            + n.verifiedPairs
+                            + " != in-process "
+                            + p.groups
+                            + "/"
+                            + p.docsInGroups
+                            + "/"
+                            + p.verifiedPairs;
                         problems.add("**NOT EXACT** " + msg);
                         log("NOT EXACT: " + msg);
                     }
                     if (n.candidatePairs != p.candidatePairs || n.tables != p.plan.tables()) {
-                        problems.add("k=" + k + " run " + n.rep + ": candidate_pairs/plan tables differ from in-process: " + n.candidatePairs + "/" + n.tables
-                            + " vs " + p.candidatePairs + "/" + p.plan.tables());
+                        problems.add(
+                            "k="
+                                + k
+                                + " run "
+                                + n.rep
+                                + ": candidate_pairs/plan tables differ from in-process: "
+                                + n.candidatePairs
+                                + "/"
+                                + n.tables
+                                + " vs "
+                                + p.candidatePairs
+                                + "/"
+                                + p.plan.tables()
+                        );
                     }
                 }
             }
@@ -157,7 +201,11 @@ public class GroupsBench {
     // ---------------------------------------------------------------- HTTP
     static final class HttpError extends IOException {
         final int status;
-        HttpError(int status, String msg) { super(msg); this.status = status; }
+
+        HttpError(int status, String msg) {
+            super(msg);
+            this.status = status;
+        }
     }
 
     static String send(String method, String path, String body, String contentType) throws IOException, InterruptedException {
@@ -166,31 +214,56 @@ public class GroupsBench {
         if (body != null) b.header("Content-Type", contentType);
         HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() >= 300) {
-            throw new HttpError(r.statusCode(), method + " " + path + " -> " + r.statusCode() + ": " + r.body().substring(0, Math.min(2000, r.body().length())));
+            throw new HttpError(
+                r.statusCode(),
+                method + " " + path + " -> " + r.statusCode() + ": " + r.body().substring(0, Math.min(2000, r.body().length()))
+            );
         }
         return r.body();
     }
 
-    static String get(String path) throws Exception { return send("GET", path, null, null); }
-    static String post(String path, String body) throws Exception { return send("POST", path, body, "application/json"); }
-    static String put(String path, String body) throws Exception { return send("PUT", path, body, "application/json"); }
-    static void delete(String path) {
-        try { send("DELETE", path, null, null); } catch (Exception ignored) { }
+    static String get(String path) throws Exception {
+        return send("GET", path, null, null);
     }
-    static Map<?, ?> json(String s) { return (Map<?, ?>) Json.parse(s); }
+
+    static String post(String path, String body) throws Exception {
+        return send("POST", path, body, "application/json");
+    }
+
+    static String put(String path, String body) throws Exception {
+        return send("PUT", path, body, "application/json");
+    }
+
+    static void delete(String path) {
+        try {
+            send("DELETE", path, null, null);
+        } catch (Exception ignored) {}
+    }
+
+    static Map<?, ?> json(String s) {
+        return (Map<?, ?>) Json.parse(s);
+    }
 
     /** A bulk request with explicit ids (a repeat is idempotent), retried with backoff on 429. */
     static void bulkWithRetry(String path, String body) throws IOException, InterruptedException {
-        for (int attempt = 1; ; attempt++) {
+        for (int attempt = 1;; attempt++) {
             String r;
             try {
                 r = send("POST", path, body, "application/x-ndjson");
             } catch (HttpError e) {
-                if (attempt < 10 && e.status == 429) { log("  bulk rejected with 429, retry " + attempt); Thread.sleep(1000L * attempt); continue; }
+                if (attempt < 10 && e.status == 429) {
+                    log("  bulk rejected with 429, retry " + attempt);
+                    Thread.sleep(1000L * attempt);
+                    continue;
+                }
                 throw e;
             }
             if (r.contains("\"errors\":true")) {
-                if (attempt < 10 && r.contains("\"status\":429")) { log("  bulk items rejected with 429, retry " + attempt); Thread.sleep(1000L * attempt); continue; }
+                if (attempt < 10 && r.contains("\"status\":429")) {
+                    log("  bulk items rejected with 429, retry " + attempt);
+                    Thread.sleep(1000L * attempt);
+                    continue;
+                }
                 throw new IOException("bulk errors: " + r.substring(0, Math.min(1500, r.length())));
             }
             return;
@@ -198,7 +271,9 @@ public class GroupsBench {
     }
 
     // ---------------------------------------------------------------- data
-    static String hex(long v) { return String.format("%016x", v); }
+    static String hex(long v) {
+        return String.format("%016x", v);
+    }
 
     static long mix(long z) {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
@@ -212,6 +287,7 @@ public class GroupsBench {
      */
     static final class Data {
         final long n, clusters, stride, seed;
+
         Data(long n, long seed, double share) {
             this.n = n;
             this.seed = seed;
@@ -219,13 +295,21 @@ public class GroupsBench {
             stride = n / clusters;
             if (stride < 5) throw new IllegalArgumentException("--cluster-share too large for " + n + " docs");
         }
-        int size(long c) { return 2 + (int) Long.remainderUnsigned(mix(seed * 0x632BE59BD9B4E019L + c + 1), 4); }
-        long center(long c) { return mix(mix(seed * 0x85EBCA77C2B2AE63L + c) + 0x27D4EB2F165667C5L); }
+
+        int size(long c) {
+            return 2 + (int) Long.remainderUnsigned(mix(seed * 0x632BE59BD9B4E019L + c + 1), 4);
+        }
+
+        long center(long c) {
+            return mix(mix(seed * 0x85EBCA77C2B2AE63L + c) + 0x27D4EB2F165667C5L);
+        }
+
         /** the planted cluster of document i, or -1 */
         long cluster(long i) {
             long c = i / stride;
             return c < clusters && i % stride < size(c) ? c : -1;
         }
+
         long fp(long i) {
             long h = mix(seed * 0x9E3779B97F4A7C15L + i);
             long c = cluster(i);
@@ -233,17 +317,29 @@ public class GroupsBench {
             SplittableRandom r = new SplittableRandom(h);
             int d = 1 + r.nextInt(8);
             long mask = 0;
-            while (Long.bitCount(mask) < d) mask |= 1L << r.nextInt(64);
+            while (Long.bitCount(mask) < d)
+                mask |= 1L << r.nextInt(64);
             return center(c) ^ mask;
         }
-        long plantedDocs() { long s = 0; for (long c = 0; c < clusters; c++) s += size(c); return s; }
+
+        long plantedDocs() {
+            long s = 0;
+            for (long c = 0; c < clusters; c++)
+                s += size(c);
+            return s;
+        }
     }
 
     // ---------------------------------------------------------------- load
-    record Load(boolean reused, double loadSecs, double mergeSecs, long count, long segments, long storeBytes) {}
+    record Load(boolean reused, double loadSecs, double mergeSecs, long count, long segments, long storeBytes) {
+    }
 
     static long count() {
-        try { return ((Number) json(get("/" + index + "/_count")).get("count")).longValue(); } catch (Exception e) { return -1; }
+        try {
+            return ((Number) json(get("/" + index + "/_count")).get("count")).longValue();
+        } catch (Exception e) {
+            return -1;
+        }
     }
 
     static Load load(Data data) throws Exception {
@@ -256,36 +352,52 @@ public class GroupsBench {
             long stale = existsCount("duplicate_group");
             if (stale > 0) {
                 log("  clearing duplicate_group/duplicate_distance from " + stale + " docs of a previous run");
-                post("/" + index + "/_update_by_query?refresh=true&conflicts=proceed", "{\"query\":{\"exists\":{\"field\":\"duplicate_group\"}},"
-                    + "\"script\":{\"source\":\"ctx._source.remove('duplicate_group'); ctx._source.remove('duplicate_distance')\"}}");
+                post(
+                    "/" + index + "/_update_by_query?refresh=true&conflicts=proceed",
+                    "{\"query\":{\"exists\":{\"field\":\"duplicate_group\"}},"
+                        + "\"script\":{\"source\":\"ctx._source.remove('duplicate_group'); ctx._source.remove('duplicate_distance')\"}}"
+                );
             }
         } else {
             delete("/" + index);
-            put("/" + index, "{\"settings\":{\"number_of_shards\":" + shards + ",\"number_of_replicas\":0,\"refresh_interval\":\"-1\","
-                + "\"index.translog.durability\":\"async\",\"index.translog.flush_threshold_size\":\"1gb\"},"
-                + "\"mappings\":{\"properties\":{\"fp\":{\"type\":\"simhash\"}}}}");
+            put(
+                "/" + index,
+                "{\"settings\":{\"number_of_shards\":"
+                    + shards
+                    + ",\"number_of_replicas\":0,\"refresh_interval\":\"-1\","
+                    + "\"index.translog.durability\":\"async\",\"index.translog.flush_threshold_size\":\"1gb\"},"
+                    + "\"mappings\":{\"properties\":{\"fp\":{\"type\":\"simhash\"}}}}"
+            );
             log("loading " + docs + " docs into " + index + " (bulk " + bulkDocs + ", " + bulkThreads + " threads)");
             AtomicLong next = new AtomicLong(), done = new AtomicLong();
             final long t0 = System.nanoTime();
             ExecutorService ex = Executors.newFixedThreadPool(bulkThreads);
             List<Future<?>> fs = new ArrayList<>();
-            for (int th = 0; th < bulkThreads; th++) fs.add(ex.submit(() -> {
-                StringBuilder sb = new StringBuilder(bulkDocs * 64);
-                while (true) {
-                    long from = next.getAndAdd(bulkDocs);
-                    if (from >= docs) return null;
-                    long to = Math.min(docs, from + bulkDocs);
-                    sb.setLength(0);
-                    for (long i = from; i < to; i++) {
-                        sb.append("{\"index\":{\"_id\":\"").append(i).append("\"}}\n{\"fp\":\"").append(hex(data.fp(i))).append("\"}\n");
+            for (int th = 0; th < bulkThreads; th++)
+                fs.add(ex.submit(() -> {
+                    StringBuilder sb = new StringBuilder(bulkDocs * 64);
+                    while (true) {
+                        long from = next.getAndAdd(bulkDocs);
+                        if (from >= docs) return null;
+                        long to = Math.min(docs, from + bulkDocs);
+                        sb.setLength(0);
+                        for (long i = from; i < to; i++) {
+                            sb.append("{\"index\":{\"_id\":\"")
+                                .append(i)
+                                .append("\"}}\n{\"fp\":\"")
+                                .append(hex(data.fp(i)))
+                                .append("\"}\n");
+                        }
+                        bulkWithRetry("/" + index + "/_bulk", sb.toString());
+                        long d = done.addAndGet(to - from);
+                        if ((d / bulkDocs) % 200 == 0) log(
+                            "  " + d + " docs, " + (long) (d / ((System.nanoTime() - t0) / 1e9)) + " docs/s"
+                        );
                     }
-                    bulkWithRetry("/" + index + "/_bulk", sb.toString());
-                    long d = done.addAndGet(to - from);
-                    if ((d / bulkDocs) % 200 == 0) log("  " + d + " docs, " + (long) (d / ((System.nanoTime() - t0) / 1e9)) + " docs/s");
-                }
-            }));
+                }));
             try {
-                for (Future<?> f : fs) f.get();
+                for (Future<?> f : fs)
+                    f.get();
             } finally {
                 ex.shutdownNow();
             }
@@ -302,11 +414,19 @@ public class GroupsBench {
         if (n != docs) throw new IllegalStateException("index " + index + " holds " + n + " docs, expected " + docs);
         Map<?, ?> st = json(get("/" + index + "/_stats/segments,store"));
         Map<?, ?> prim = (Map<?, ?>) ((Map<?, ?>) st.get("_all")).get("primaries");
-        return new Load(reused, loadSecs, mergeSecs, n, num((Map<?, ?>) prim.get("segments"), "count"), num((Map<?, ?>) prim.get("store"), "size_in_bytes"));
+        return new Load(
+            reused,
+            loadSecs,
+            mergeSecs,
+            n,
+            num((Map<?, ?>) prim.get("segments"), "count"),
+            num((Map<?, ?>) prim.get("store"), "size_in_bytes")
+        );
     }
 
     static long existsCount(String field) throws Exception {
-        return ((Number) json(post("/" + index + "/_count", "{\"query\":{\"exists\":{\"field\":\"" + field + "\"}}}")).get("count")).longValue();
+        return ((Number) json(post("/" + index + "/_count", "{\"query\":{\"exists\":{\"field\":\"" + field + "\"}}}")).get("count"))
+            .longValue();
     }
 
     // ---------------------------------------------------------------- node stats polling
@@ -316,20 +436,29 @@ public class GroupsBench {
             Map<?, ?> node = (Map<?, ?>) nodes.values().iterator().next();
             Map<?, ?> mem = (Map<?, ?>) ((Map<?, ?>) node.get("jvm")).get("mem");
             Map<?, ?> br = (Map<?, ?>) ((Map<?, ?>) node.get("breakers")).get("near_duplicate");
-            return new NodeStats(num(mem, "heap_used_in_bytes"), num(mem, "heap_used_percent"), num(mem, "heap_max_in_bytes"),
-                num(br, "estimated_size_in_bytes"), num(br, "limit_size_in_bytes"), num(br, "tripped"));
+            return new NodeStats(
+                num(mem, "heap_used_in_bytes"),
+                num(mem, "heap_used_percent"),
+                num(mem, "heap_max_in_bytes"),
+                num(br, "estimated_size_in_bytes"),
+                num(br, "limit_size_in_bytes"),
+                num(br, "tripped")
+            );
         }
     }
 
     /** Polls the node's stats every pollMs until closed; keeps the maxima. */
     static final class Poller implements AutoCloseable {
-        final AtomicLong maxHeap = new AtomicLong(), maxHeapPct = new AtomicLong(), maxBreaker = new AtomicLong(), samples = new AtomicLong();
+        final AtomicLong maxHeap = new AtomicLong(), maxHeapPct = new AtomicLong(), maxBreaker = new AtomicLong(), samples =
+            new AtomicLong();
         final ScheduledExecutorService ex = Executors.newSingleThreadScheduledExecutor();
         final Runnable extra;
+
         Poller(Runnable extra) {
             this.extra = extra;
             ex.scheduleWithFixedDelay(this::poll, 0, pollMs, TimeUnit.MILLISECONDS);
         }
+
         void poll() {
             try {
                 NodeStats s = NodeStats.read();
@@ -342,7 +471,9 @@ public class GroupsBench {
                 log("  stats poll failed: " + e.getMessage());
             }
         }
-        @Override public void close() throws InterruptedException {
+
+        @Override
+        public void close() throws InterruptedException {
             ex.shutdown();
             ex.awaitTermination(30, TimeUnit.SECONDS);
             poll(); // one last sample after the run
@@ -387,7 +518,17 @@ public class GroupsBench {
         n.breakerBefore = before.breaker;
         n.breakerAfter = after.breaker;
         if (after.breaker != before.breaker) {
-            problems.add("k=" + k + " run " + rep + ": near_duplicate breaker estimate " + before.breaker + " bytes before the run, " + after.breaker + " after it (not released?)");
+            problems.add(
+                "k="
+                    + k
+                    + " run "
+                    + rep
+                    + ": near_duplicate breaker estimate "
+                    + before.breaker
+                    + " bytes before the run, "
+                    + after.breaker
+                    + " after it (not released?)"
+            );
         }
         if (n.error != null) {
             log("  FAILED after " + (long) n.wallMs + " ms: " + n.error);
@@ -408,8 +549,27 @@ public class GroupsBench {
         n.tables = num(plan, "tables");
         n.returned = ((List<?>) r.get("groups")).size();
         if (n.docsScanned != docs) problems.add("k=" + k + " run " + rep + ": docs_scanned " + n.docsScanned + " != " + docs);
-        log(String.format(Locale.ROOT, "  wall %.0f ms, took %d ms, candidates %d, verified %d, groups %d, docs in groups %d, plan %d/%d/%d tables, max heap %s (%d%%), max breaker %s (%d samples; breaker before %d, after %d bytes)",
-            n.wallMs, n.took, n.candidatePairs, n.verifiedPairs, n.groups, n.docsInGroups, n.blocks, n.keyBlocks, n.tables, mb(n.maxHeap), n.maxHeapPct, mb(n.maxBreaker), n.samples, n.breakerBefore, n.breakerAfter));
+        log(
+            String.format(
+                Locale.ROOT,
+                "  wall %.0f ms, took %d ms, candidates %d, verified %d, groups %d, docs in groups %d, plan %d/%d/%d tables, max heap %s (%d%%), max breaker %s (%d samples; breaker before %d, after %d bytes)",
+                n.wallMs,
+                n.took,
+                n.candidatePairs,
+                n.verifiedPairs,
+                n.groups,
+                n.docsInGroups,
+                n.blocks,
+                n.keyBlocks,
+                n.tables,
+                mb(n.maxHeap),
+                n.maxHeapPct,
+                mb(n.maxBreaker),
+                n.samples,
+                n.breakerBefore,
+                n.breakerAfter
+            )
+        );
         return n;
     }
 
@@ -463,7 +623,15 @@ public class GroupsBench {
         }
         NodeStats afterStats = NodeStats.read();
         if (afterStats.breaker != before.breaker) {
-            problems.add("write-back k=" + k + ": near_duplicate breaker estimate " + before.breaker + " bytes before, " + afterStats.breaker + " after (not released?)");
+            problems.add(
+                "write-back k="
+                    + k
+                    + ": near_duplicate breaker estimate "
+                    + before.breaker
+                    + " bytes before, "
+                    + afterStats.breaker
+                    + " after (not released?)"
+            );
         }
         // a sample of the statuses seen while running: first, last and up to 6 between
         int m = seen.size();
@@ -485,15 +653,32 @@ public class GroupsBench {
         w.docsInGroups = num(resp, "docs_in_groups");
         w.failed = num(resp, "failed");
         w.batches = num(resp, "batches");
-        log(String.format(Locale.ROOT, "  done: wall %.1f s, took %d ms, written %d, noops %d, cleared %d, groups %d, docs in groups %d, failed %d, %d status samples",
-            w.wallMs / 1000, w.took, w.written, w.noops, w.cleared, w.groups, w.docsInGroups, w.failed, seen.size()));
+        log(
+            String.format(
+                Locale.ROOT,
+                "  done: wall %.1f s, took %d ms, written %d, noops %d, cleared %d, groups %d, docs in groups %d, failed %d, %d status samples",
+                w.wallMs / 1000,
+                w.took,
+                w.written,
+                w.noops,
+                w.cleared,
+                w.groups,
+                w.docsInGroups,
+                w.failed,
+                seen.size()
+            )
+        );
         // check: distinct duplicate_group values == groups (composite aggregation, every bucket; plus cardinality)
         post("/" + index + "/_refresh", "");
         Map<String, Object> after = null;
         while (true) {
-            String agg = "{\"size\":0,\"aggs\":{\"g\":{\"composite\":{\"size\":10000,\"sources\":[{\"g\":{\"terms\":{\"field\":\"duplicate_group\"}}}]"
-                + (after == null ? "" : ",\"after\":" + Json.write(after)) + "}}}}";
-            Map<?, ?> ar = (Map<?, ?>) ((Map<?, ?>) json(post("/" + index + "/_search?request_cache=false", agg)).get("aggregations")).get("g");
+            String agg =
+                "{\"size\":0,\"aggs\":{\"g\":{\"composite\":{\"size\":10000,\"sources\":[{\"g\":{\"terms\":{\"field\":\"duplicate_group\"}}}]"
+                    + (after == null ? "" : ",\"after\":" + Json.write(after))
+                    + "}}}}";
+            Map<?, ?> ar = (Map<?, ?>) ((Map<?, ?>) json(post("/" + index + "/_search?request_cache=false", agg)).get("aggregations")).get(
+                "g"
+            );
             List<?> buckets = (List<?>) ar.get("buckets");
             for (Object b : buckets) {
                 long dc = num((Map<?, ?>) b, "doc_count");
@@ -502,25 +687,65 @@ public class GroupsBench {
                 if (dc < 2) w.aggSmallBuckets++;
             }
             if (buckets.isEmpty() || ar.get("after_key") == null) break;
-            @SuppressWarnings("unchecked") Map<String, Object> ak = (Map<String, Object>) ar.get("after_key");
+            @SuppressWarnings("unchecked")
+            Map<String, Object> ak = (Map<String, Object>) ar.get("after_key");
             after = ak;
         }
-        Map<?, ?> card = (Map<?, ?>) ((Map<?, ?>) json(post("/" + index + "/_search?request_cache=false",
-            "{\"size\":0,\"aggs\":{\"c\":{\"cardinality\":{\"field\":\"duplicate_group\",\"precision_threshold\":40000}}}}")).get("aggregations")).get("c");
+        Map<?, ?> card = (Map<?, ?>) ((Map<?, ?>) json(
+            post(
+                "/" + index + "/_search?request_cache=false",
+                "{\"size\":0,\"aggs\":{\"c\":{\"cardinality\":{\"field\":\"duplicate_group\",\"precision_threshold\":40000}}}}"
+            )
+        ).get("aggregations")).get("c");
         w.cardinality = num(card, "value");
         w.exists = existsCount("duplicate_group");
         long expectGroups = w.groups, expectDocs = w.docsInGroups;
-        for (NodeRun n : reference) if (n.error == null) { expectGroups = n.groups; expectDocs = n.docsInGroups; }
-        log("  check: " + w.aggGroups + " distinct duplicate_group values (composite), cardinality " + w.cardinality + ", "
-            + w.aggDocs + " docs in them, " + w.exists + " docs with the field; groups " + expectGroups + ", docs in groups " + expectDocs);
-        if (w.aggGroups != expectGroups || w.aggDocs != expectDocs || w.exists != expectDocs || w.aggSmallBuckets > 0 || w.groups != expectGroups) {
-            String msg = "write-back k=" + k + ": " + w.aggGroups + " distinct duplicate_group values over " + w.aggDocs + " docs (" + w.exists
-                + " docs with the field, " + w.aggSmallBuckets + " single-doc groups; response groups " + w.groups + ") vs _near_duplicates groups "
-                + expectGroups + ", docs in groups " + expectDocs;
+        for (NodeRun n : reference)
+            if (n.error == null) {
+                expectGroups = n.groups;
+                expectDocs = n.docsInGroups;
+            }
+        log(
+            "  check: "
+                + w.aggGroups
+                + " distinct duplicate_group values (composite), cardinality "
+                + w.cardinality
+                + ", "
+                + w.aggDocs
+                + " docs in them, "
+                + w.exists
+                + " docs with the field; groups "
+                + expectGroups
+                + ", docs in groups "
+                + expectDocs
+        );
+        if (w.aggGroups != expectGroups
+            || w.aggDocs != expectDocs
+            || w.exists != expectDocs
+            || w.aggSmallBuckets > 0
+            || w.groups != expectGroups) {
+            String msg = "write-back k="
+                + k
+                + ": "
+                + w.aggGroups
+                + " distinct duplicate_group values over "
+                + w.aggDocs
+                + " docs ("
+                + w.exists
+                + " docs with the field, "
+                + w.aggSmallBuckets
+                + " single-doc groups; response groups "
+                + w.groups
+                + ") vs _near_duplicates groups "
+                + expectGroups
+                + ", docs in groups "
+                + expectDocs;
             problems.add("**WRITE-BACK MISMATCH** " + msg);
             log("WRITE-BACK MISMATCH: " + msg);
         }
-        if (w.cardinality != w.aggGroups) problems.add("write-back: cardinality aggregation " + w.cardinality + " vs composite " + w.aggGroups + " (cardinality is approximate)");
+        if (w.cardinality != w.aggGroups) problems.add(
+            "write-back: cardinality aggregation " + w.cardinality + " vs composite " + w.aggGroups + " (cardinality is approximate)"
+        );
         if (w.failed > 0) problems.add("write-back k=" + k + ": " + w.failed + " failed documents: " + Json.write(resp.get("failures")));
         return w;
     }
@@ -530,11 +755,15 @@ public class GroupsBench {
         double genMs, sortMs;
         int distinct;
         final Map<Integer, PerK> perK = new LinkedHashMap<>();
+
         static final class PerK {
             final List<Double> findMs = new ArrayList<>();
             long groups, docsInGroups, verifiedPairs, candidatePairs;
             HammingGroups.Plan plan;
-            double best() { return findMs.stream().mapToDouble(d -> d).min().orElse(Double.NaN); }
+
+            double best() {
+                return findMs.stream().mapToDouble(d -> d).min().orElse(Double.NaN);
+            }
         }
     }
 
@@ -544,7 +773,8 @@ public class GroupsBench {
         InProcess in = new InProcess();
         long t = System.nanoTime();
         all = new long[(int) docs];
-        for (int i = 0; i < all.length; i++) all[i] = data.fp(i);
+        for (int i = 0; i < all.length; i++)
+            all[i] = data.fp(i);
         in.genMs = (System.nanoTime() - t) / 1e6;
         t = System.nanoTime();
         long[] sorted = all.clone();
@@ -553,17 +783,31 @@ public class GroupsBench {
         int[] counts = new int[sorted.length];
         for (int i = 0; i < sorted.length; i++) {
             if (n > 0 && sorted[n - 1] == sorted[i]) counts[n - 1]++;
-            else { sorted[n] = sorted[i]; counts[n++] = 1; }
+            else {
+                sorted[n] = sorted[i];
+                counts[n++] = 1;
+            }
         }
         long[] distinct = Arrays.copyOf(sorted, n);
         counts = Arrays.copyOf(counts, n);
         sorted = null;
         in.sortMs = (System.nanoTime() - t) / 1e6;
         in.distinct = n;
-        log("in-process: generated " + docs + " fingerprints in " + (long) in.genMs + " ms, sort + dedupe " + (long) in.sortMs + " ms, " + n + " distinct");
+        log(
+            "in-process: generated "
+                + docs
+                + " fingerprints in "
+                + (long) in.genMs
+                + " ms, sort + dedupe "
+                + (long) in.sortMs
+                + " ms, "
+                + n
+                + " distinct"
+        );
         long identical = 0;
-        for (int c : counts) identical += (long) c * (c - 1) / 2;
-        HammingGroups.Progress quiet = (done, total) -> { };
+        for (int c : counts)
+            identical += (long) c * (c - 1) / 2;
+        HammingGroups.Progress quiet = (done, total) -> {};
         for (int k : ks) {
             InProcess.PerK p = new InProcess.PerK();
             for (int r = 1; r <= reps; r++) {
@@ -573,7 +817,8 @@ public class GroupsBench {
                 // the counts as GroupsComputation makes them: components with two or more documents
                 int[] root = res.roots();
                 int[] docsOfRoot = new int[n];
-                for (int i = 0; i < n; i++) docsOfRoot[root[i]] += counts[i];
+                for (int i = 0; i < n; i++)
+                    docsOfRoot[root[i]] += counts[i];
                 long groups = 0, inGroups = 0;
                 for (int i = 0; i < n; i++) {
                     if (docsOfRoot[root[i]] > 1) inGroups += counts[i];
@@ -584,8 +829,22 @@ public class GroupsBench {
                 p.verifiedPairs = res.verifiedPairs();
                 p.candidatePairs = res.comparisons() + identical;
                 p.plan = res.plan();
-                log(String.format(Locale.ROOT, "  k=%d run %d: HammingGroups.find %.0f ms, groups %d, docs in groups %d, verified %d, candidates %d, plan %d/%d/%d",
-                    k, r, p.findMs.get(r - 1), groups, inGroups, p.verifiedPairs, p.candidatePairs, p.plan.blocks(), p.plan.keyBlocks(), p.plan.tables()));
+                log(
+                    String.format(
+                        Locale.ROOT,
+                        "  k=%d run %d: HammingGroups.find %.0f ms, groups %d, docs in groups %d, verified %d, candidates %d, plan %d/%d/%d",
+                        k,
+                        r,
+                        p.findMs.get(r - 1),
+                        groups,
+                        inGroups,
+                        p.verifiedPairs,
+                        p.candidatePairs,
+                        p.plan.blocks(),
+                        p.plan.keyBlocks(),
+                        p.plan.tables()
+                    )
+                );
             }
             in.perK.put(k, p);
         }
@@ -612,7 +871,8 @@ public class GroupsBench {
         for (int k : ks) {
             long t = System.nanoTime();
             int[] parent = new int[m];
-            for (int i = 0; i < m; i++) parent[i] = i;
+            for (int i = 0; i < m; i++)
+                parent[i] = i;
             long pairs = 0;
             for (int i = 0; i < m; i++) {
                 long a = s[i];
@@ -626,10 +886,15 @@ public class GroupsBench {
             }
             double ms = (System.nanoTime() - t) / 1e6;
             int[] size = new int[m];
-            for (int i = 0; i < m; i++) size[findRoot(parent, i)]++;
+            for (int i = 0; i < m; i++)
+                size[findRoot(parent, i)]++;
             long groups = 0, inGroups = 0;
-            for (int i = 0; i < m; i++) if (size[i] > 1) { groups++; inGroups += size[i]; }
-            b.perK.put(k, new double[] {ms, pairs, groups, inGroups});
+            for (int i = 0; i < m; i++)
+                if (size[i] > 1) {
+                    groups++;
+                    inGroups += size[i];
+                }
+            b.perK.put(k, new double[] { ms, pairs, groups, inGroups });
             // HammingGroups on the same sample must agree with the brute force
             long[] sorted = s.clone();
             Arrays.sort(sorted);
@@ -637,12 +902,16 @@ public class GroupsBench {
             int[] counts = new int[m];
             for (int i = 0; i < m; i++) {
                 if (n > 0 && sorted[n - 1] == sorted[i]) counts[n - 1]++;
-                else { sorted[n] = sorted[i]; counts[n++] = 1; }
+                else {
+                    sorted[n] = sorted[i];
+                    counts[n++] = 1;
+                }
             }
-            HammingGroups.Result hg = HammingGroups.find(Arrays.copyOf(sorted, n), Arrays.copyOf(counts, n), k, (d, tt) -> { });
+            HammingGroups.Result hg = HammingGroups.find(Arrays.copyOf(sorted, n), Arrays.copyOf(counts, n), k, (d, tt) -> {});
             int[] root = hg.roots();
             int[] docsOfRoot = new int[n];
-            for (int i = 0; i < n; i++) docsOfRoot[root[i]] += counts[i];
+            for (int i = 0; i < n; i++)
+                docsOfRoot[root[i]] += counts[i];
             long hgGroups = 0, hgDocs = 0;
             for (int i = 0; i < n; i++) {
                 if (docsOfRoot[root[i]] > 1) hgDocs += counts[i];
@@ -650,82 +919,224 @@ public class GroupsBench {
             }
             boolean eq = hgGroups == groups && hgDocs == inGroups && hg.verifiedPairs() == pairs;
             b.agrees.put(k, eq);
-            if (!eq) problems.add("**NOT EXACT** brute force on the " + m + "-doc sample at k=" + k + ": groups/docs/pairs " + groups + "/" + inGroups + "/" + pairs
-                + " vs HammingGroups " + hgGroups + "/" + hgDocs + "/" + hg.verifiedPairs());
-            log(String.format(Locale.ROOT, "brute force k=%d on %d docs: %.0f ms (%d pairs, %d groups, %d docs in groups); HammingGroups agrees: %s; extrapolated to %d docs: %.0f s",
-                k, m, ms, pairs, groups, inGroups, eq, docs, ms * Math.pow(docs / (double) m, 2) / 1000));
+            if (!eq) problems.add(
+                "**NOT EXACT** brute force on the "
+                    + m
+                    + "-doc sample at k="
+                    + k
+                    + ": groups/docs/pairs "
+                    + groups
+                    + "/"
+                    + inGroups
+                    + "/"
+                    + pairs
+                    + " vs HammingGroups "
+                    + hgGroups
+                    + "/"
+                    + hgDocs
+                    + "/"
+                    + hg.verifiedPairs()
+            );
+            log(
+                String.format(
+                    Locale.ROOT,
+                    "brute force k=%d on %d docs: %.0f ms (%d pairs, %d groups, %d docs in groups); HammingGroups agrees: %s; extrapolated to %d docs: %.0f s",
+                    k,
+                    m,
+                    ms,
+                    pairs,
+                    groups,
+                    inGroups,
+                    eq,
+                    docs,
+                    ms * Math.pow(docs / (double) m, 2) / 1000
+                )
+            );
         }
         return b;
     }
 
     static int findRoot(int[] parent, int x) {
-        while (parent[x] != x) { parent[x] = parent[parent[x]]; x = parent[x]; }
+        while (parent[x] != x) {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
         return x;
     }
 
     // ---------------------------------------------------------------- results
-    static String f(double v) { return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v); }
-    static String mb(long bytes) { return f(bytes / 1048576.0) + " MB"; }
-    static String secs(double ms) { return ms >= 100_000 ? f(ms / 1000) + " s" : f(ms) + " ms"; }
+    static String f(double v) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v);
+    }
+
+    static String mb(long bytes) {
+        return f(bytes / 1048576.0) + " MB";
+    }
+
+    static String secs(double ms) {
+        return ms >= 100_000 ? f(ms / 1000) + " s" : f(ms) + " ms";
+    }
+
     static String cmd(String... c) {
         try {
             Process p = new ProcessBuilder(c).redirectErrorStream(true).start();
             return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        } catch (IOException e) { return "?"; }
+        } catch (IOException e) {
+            return "?";
+        }
     }
-    static long num(Map<?, ?> m, String k) { Object o = m == null ? null : m.get(k); return o instanceof Number n ? n.longValue() : 0; }
 
-    static void writeResults(Data data, Load load, Map<Integer, List<NodeRun>> node, WriteBack w, InProcess in, Brute brute, double seconds) throws Exception {
+    static long num(Map<?, ?> m, String k) {
+        Object o = m == null ? null : m.get(k);
+        return o instanceof Number n ? n.longValue() : 0;
+    }
+
+    static void writeResults(Data data, Load load, Map<Integer, List<NodeRun>> node, WriteBack w, InProcess in, Brute brute, double seconds)
+        throws Exception {
         StringBuilder md = new StringBuilder();
         long heapMax = (Long) facts.get("heapMax"), limit = (Long) facts.get("breakerLimit");
         md.append("# near-duplicate groups benchmark (`_near_duplicates`)\n\n");
         md.append("Generated by `bench/groups.sh` (`bench/GroupsBench.java`); do not edit by hand.\n\n");
         md.append("| | |\n|---|---|\n");
         md.append("| date | ").append(ZonedDateTime.now(ZoneOffset.UTC).withNano(0)).append(" |\n");
-        md.append("| machine | ").append(cmd("nproc")).append(" cores (`nproc`), ").append(cmd("sh", "-c", "free -g | awk '/Mem:/{print $2\" GB\"}'")).append(" RAM, ")
-            .append(cmd("sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2")).append("; shared with other builds (noisy: compare ratios of one run) |\n");
+        md.append("| machine | ")
+            .append(cmd("nproc"))
+            .append(" cores (`nproc`), ")
+            .append(cmd("sh", "-c", "free -g | awk '/Mem:/{print $2\" GB\"}'"))
+            .append(" RAM, ")
+            .append(cmd("sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"))
+            .append("; shared with other builds (noisy: compare ratios of one run) |\n");
         md.append("| load average at start | ").append(facts.get("loadStart")).append(" |\n");
-        md.append("| node | OpenSearch ").append(facts.get("opensearch")).append(" (integ-test distribution), single node, heap ").append(mb(heapMax))
-            .append(", `near_duplicate` breaker limit ").append(mb(limit)).append(", plugins: ").append(facts.get("plugins")).append(" |\n");
-        md.append("| client | ").append(System.getProperty("java.vendor")).append(' ').append(System.getProperty("java.version"))
-            .append(", JDK HttpClient, max heap ").append(mb(Runtime.getRuntime().maxMemory())).append("; in-process baselines run in this JVM after the node runs |\n");
-        md.append("| data | ").append(docs).append(" fingerprints (seed ").append(seed).append("): random 64-bit values plus ").append(data.clusters)
-            .append(" planted clusters of 2..5 members (").append(data.plantedDocs()).append(" docs, ").append(f(100.0 * data.plantedDocs() / docs))
-            .append("%), each member its cluster's random center with 1..8 random bits flipped; ").append(in.distinct).append(" distinct fingerprints |\n");
-        md.append("| index | `").append(index).append("`: `{\"fp\":{\"type\":\"simhash\"}}`, ").append(shards).append(" shard(s), 0 replicas, `_source` enabled (the write-back's partial updates need it), `refresh_interval: -1` while loading, ")
-            .append(load.segments).append(" segment(s) after force merge, store ").append(mb(load.storeBytes)).append(" |\n");
+        md.append("| node | OpenSearch ")
+            .append(facts.get("opensearch"))
+            .append(" (integ-test distribution), single node, heap ")
+            .append(mb(heapMax))
+            .append(", `near_duplicate` breaker limit ")
+            .append(mb(limit))
+            .append(", plugins: ")
+            .append(facts.get("plugins"))
+            .append(" |\n");
+        md.append("| client | ")
+            .append(System.getProperty("java.vendor"))
+            .append(' ')
+            .append(System.getProperty("java.version"))
+            .append(", JDK HttpClient, max heap ")
+            .append(mb(Runtime.getRuntime().maxMemory()))
+            .append("; in-process baselines run in this JVM after the node runs |\n");
+        md.append("| data | ")
+            .append(docs)
+            .append(" fingerprints (seed ")
+            .append(seed)
+            .append("): random 64-bit values plus ")
+            .append(data.clusters)
+            .append(" planted clusters of 2..5 members (")
+            .append(data.plantedDocs())
+            .append(" docs, ")
+            .append(f(100.0 * data.plantedDocs() / docs))
+            .append("%), each member its cluster's random center with 1..8 random bits flipped; ")
+            .append(in.distinct)
+            .append(" distinct fingerprints |\n");
+        md.append("| index | `")
+            .append(index)
+            .append("`: `{\"fp\":{\"type\":\"simhash\"}}`, ")
+            .append(shards)
+            .append(
+                " shard(s), 0 replicas, `_source` enabled (the write-back's partial updates need it), `refresh_interval: -1` while loading, "
+            )
+            .append(load.segments)
+            .append(" segment(s) after force merge, store ")
+            .append(mb(load.storeBytes))
+            .append(" |\n");
         if (load.reused) md.append("| load | reused an index already holding ").append(docs).append(" docs (`--reuse`) |\n");
-        else md.append("| load | `_bulk` (").append(bulkDocs).append(" docs, ").append(bulkThreads).append(" threads): ").append(f(load.loadSecs)).append(" s (")
-            .append((long) (docs / load.loadSecs)).append(" docs/s), force merge to 1 segment ").append(f(load.mergeSecs)).append(" s |\n");
-        md.append("| stats polling | `GET _nodes/stats/jvm,breaker` every ").append(pollMs).append(" ms while a request runs; heap used includes garbage not yet collected; idle heap before the runs ")
-            .append(mb((Long) facts.get("heapIdle"))).append(" |\n");
+        else md.append("| load | `_bulk` (")
+            .append(bulkDocs)
+            .append(" docs, ")
+            .append(bulkThreads)
+            .append(" threads): ")
+            .append(f(load.loadSecs))
+            .append(" s (")
+            .append((long) (docs / load.loadSecs))
+            .append(" docs/s), force merge to 1 segment ")
+            .append(f(load.mergeSecs))
+            .append(" s |\n");
+        md.append("| stats polling | `GET _nodes/stats/jvm,breaker` every ")
+            .append(pollMs)
+            .append(" ms while a request runs; heap used includes garbage not yet collected; idle heap before the runs ")
+            .append(mb((Long) facts.get("heapIdle")))
+            .append(" |\n");
         md.append("| run time | ").append((int) seconds).append(" s |\n");
         md.append("| command | `").append(facts.get("command")).append("` |\n\n");
 
         md.append("## `_near_duplicates` per k (size 10)\n\n");
-        md.append("Client wall time is the HTTP round trip; `took` is the node's. Exact = groups, docs in groups and verified pairs equal to `HammingGroups.find` in process on the same fingerprints.\n\n");
-        md.append("| k | run | wall | took | candidate pairs | verified pairs | groups | docs in groups | plan (blocks / key blocks / tables) | max heap used | max `near_duplicate` breaker | exact |\n");
+        md.append(
+            "Client wall time is the HTTP round trip; `took` is the node's. Exact = groups, docs in groups and verified pairs equal to `HammingGroups.find` in process on the same fingerprints.\n\n"
+        );
+        md.append(
+            "| k | run | wall | took | candidate pairs | verified pairs | groups | docs in groups | plan (blocks / key blocks / tables) | max heap used | max `near_duplicate` breaker | exact |\n"
+        );
         md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Map.Entry<Integer, List<NodeRun>> e : node.entrySet()) {
             for (NodeRun n : e.getValue()) {
                 md.append("| ").append(n.k).append(" | ").append(n.rep).append(" | ").append(secs(n.wallMs)).append(" | ");
                 if (n.error != null) {
-                    md.append("**failed** | ").append(n.error.replace("|", "\\|").replace("\n", " "), 0, Math.min(300, n.error.length())).append(" | | | | | ")
-                        .append(mb(n.maxHeap)).append(" (").append(n.maxHeapPct).append("%) | ").append(mb(n.maxBreaker)).append(" | n/a |\n");
+                    md.append("**failed** | ")
+                        .append(n.error.replace("|", "\\|").replace("\n", " "), 0, Math.min(300, n.error.length()))
+                        .append(" | | | | | ")
+                        .append(mb(n.maxHeap))
+                        .append(" (")
+                        .append(n.maxHeapPct)
+                        .append("%) | ")
+                        .append(mb(n.maxBreaker))
+                        .append(" | n/a |\n");
                     continue;
                 }
-                md.append(secs(n.took)).append(" | ").append(n.candidatePairs).append(" | ").append(n.verifiedPairs).append(" | ").append(n.groups).append(" | ")
-                    .append(n.docsInGroups).append(" | ").append(n.blocks).append(" / ").append(n.keyBlocks).append(" / ").append(n.tables).append(" | ")
-                    .append(mb(n.maxHeap)).append(" (").append(n.maxHeapPct).append("%) | ").append(mb(n.maxBreaker)).append(" (").append(f(100.0 * n.maxBreaker / limit)).append("% of limit) | ")
-                    .append(n.exact == null ? "n/a" : n.exact ? "yes" : "**NO**").append(" |\n");
+                md.append(secs(n.took))
+                    .append(" | ")
+                    .append(n.candidatePairs)
+                    .append(" | ")
+                    .append(n.verifiedPairs)
+                    .append(" | ")
+                    .append(n.groups)
+                    .append(" | ")
+                    .append(n.docsInGroups)
+                    .append(" | ")
+                    .append(n.blocks)
+                    .append(" / ")
+                    .append(n.keyBlocks)
+                    .append(" / ")
+                    .append(n.tables)
+                    .append(" | ")
+                    .append(mb(n.maxHeap))
+                    .append(" (")
+                    .append(n.maxHeapPct)
+                    .append("%) | ")
+                    .append(mb(n.maxBreaker))
+                    .append(" (")
+                    .append(f(100.0 * n.maxBreaker / limit))
+                    .append("% of limit) | ")
+                    .append(n.exact == null ? "n/a" : n.exact ? "yes" : "**NO**")
+                    .append(" |\n");
             }
         }
         md.append("\n## Baselines (same run, same fingerprints) and ratios\n\n");
-        md.append("In process: generate ").append(secs(in.genMs)).append(", sort + dedupe + counts ").append(secs(in.sortMs)).append(" (").append(in.distinct)
-            .append(" distinct), then `HammingGroups.find` (best of ").append(reps).append(" runs; all runs listed). Brute force: all pairs of a seeded sample of ")
-            .append(brute.sample).append(" docs (XOR + `Long.bitCount`, union-find, one thread), extrapolated to ").append(docs).append(" docs by (N/sample)^2 = ")
-            .append(f(Math.pow(docs / (double) brute.sample, 2))).append(".\n\n");
-        md.append("| k | node wall (best) | in-process find (runs) | in-process sort + find | node / in-process find | node / in-process sort + find | brute force on sample | brute force extrapolated to N | brute extrapolated / node | HammingGroups = brute force on the sample |\n");
+        md.append("In process: generate ")
+            .append(secs(in.genMs))
+            .append(", sort + dedupe + counts ")
+            .append(secs(in.sortMs))
+            .append(" (")
+            .append(in.distinct)
+            .append(" distinct), then `HammingGroups.find` (best of ")
+            .append(reps)
+            .append(" runs; all runs listed). Brute force: all pairs of a seeded sample of ")
+            .append(brute.sample)
+            .append(" docs (XOR + `Long.bitCount`, union-find, one thread), extrapolated to ")
+            .append(docs)
+            .append(" docs by (N/sample)^2 = ")
+            .append(f(Math.pow(docs / (double) brute.sample, 2)))
+            .append(".\n\n");
+        md.append(
+            "| k | node wall (best) | in-process find (runs) | in-process sort + find | node / in-process find | node / in-process sort + find | brute force on sample | brute force extrapolated to N | brute extrapolated / node | HammingGroups = brute force on the sample |\n"
+        );
         md.append("|---|---|---|---|---|---|---|---|---|---|\n");
         for (int k : ks) {
             double nodeBest = node.get(k).stream().filter(n -> n.error == null).mapToDouble(n -> n.wallMs).min().orElse(Double.NaN);
@@ -733,105 +1144,277 @@ public class GroupsBench {
             double[] bf = brute.perK.get(k);
             double extra = bf[0] * Math.pow(docs / (double) brute.sample, 2);
             StringBuilder runs = new StringBuilder();
-            for (double d : p.findMs) runs.append(runs.length() == 0 ? "" : ", ").append(secs(d));
-            md.append("| ").append(k).append(" | ").append(secs(nodeBest)).append(" | ").append(runs).append(" | ").append(secs(p.best() + in.sortMs)).append(" | ")
-                .append(f(nodeBest / p.best())).append("x | ").append(f(nodeBest / (p.best() + in.sortMs))).append("x | ")
-                .append(secs(bf[0])).append(" (").append((long) bf[1]).append(" pairs, ").append((long) bf[2]).append(" groups) | ")
-                .append(extra >= 3_600_000 ? f(extra / 3_600_000) + " h" : f(extra / 1000) + " s").append(" | ").append(f(extra / nodeBest)).append("x | ")
-                .append(brute.agrees.get(k) ? "yes" : "**NO**").append(" |\n");
+            for (double d : p.findMs)
+                runs.append(runs.length() == 0 ? "" : ", ").append(secs(d));
+            md.append("| ")
+                .append(k)
+                .append(" | ")
+                .append(secs(nodeBest))
+                .append(" | ")
+                .append(runs)
+                .append(" | ")
+                .append(secs(p.best() + in.sortMs))
+                .append(" | ")
+                .append(f(nodeBest / p.best()))
+                .append("x | ")
+                .append(f(nodeBest / (p.best() + in.sortMs)))
+                .append("x | ")
+                .append(secs(bf[0]))
+                .append(" (")
+                .append((long) bf[1])
+                .append(" pairs, ")
+                .append((long) bf[2])
+                .append(" groups) | ")
+                .append(extra >= 3_600_000 ? f(extra / 3_600_000) + " h" : f(extra / 1000) + " s")
+                .append(" | ")
+                .append(f(extra / nodeBest))
+                .append("x | ")
+                .append(brute.agrees.get(k) ? "yes" : "**NO**")
+                .append(" |\n");
         }
         md.append("\nIn-process counts: ");
         for (int k : ks) {
             InProcess.PerK p = in.perK.get(k);
-            md.append("k=").append(k).append(": ").append(p.groups).append(" groups, ").append(p.docsInGroups).append(" docs in groups, ").append(p.verifiedPairs)
-                .append(" verified pairs, ").append(p.candidatePairs).append(" candidate pairs, plan ").append(p.plan.blocks()).append("/").append(p.plan.keyBlocks()).append("/").append(p.plan.tables())
-                .append(" (").append(p.plan.bucketBits()).append(" bucket bits); ");
+            md.append("k=")
+                .append(k)
+                .append(": ")
+                .append(p.groups)
+                .append(" groups, ")
+                .append(p.docsInGroups)
+                .append(" docs in groups, ")
+                .append(p.verifiedPairs)
+                .append(" verified pairs, ")
+                .append(p.candidatePairs)
+                .append(" candidate pairs, plan ")
+                .append(p.plan.blocks())
+                .append("/")
+                .append(p.plan.keyBlocks())
+                .append("/")
+                .append(p.plan.tables())
+                .append(" (")
+                .append(p.plan.bucketBits())
+                .append(" bucket bits); ");
         }
         md.setLength(md.length() - 2);
         md.append(".\n\n");
         // the grouping step's reservation, from the plugin's own accounting (HammingGroups.inputBytes/resultBytes/tableBytes)
-        md.append("Breaker reservation of the grouping step (distinct fingerprints + counts, result, one table: `HammingGroups.inputBytes + resultBytes + tableBytes`): ");
+        md.append(
+            "Breaker reservation of the grouping step (distinct fingerprints + counts, result, one table: `HammingGroups.inputBytes + resultBytes + tableBytes`): "
+        );
         for (int k : ks) {
             InProcess.PerK p = in.perK.get(k);
-            long bytes = HammingGroups.inputBytes(in.distinct) + HammingGroups.resultBytes(in.distinct) + HammingGroups.tableBytes(in.distinct, p.plan);
-            md.append("k=").append(k).append(": ").append(mb(bytes)).append(" (").append(f(100.0 * bytes / limit)).append("% of the limit); ");
+            long bytes = HammingGroups.inputBytes(in.distinct) + HammingGroups.resultBytes(in.distinct) + HammingGroups.tableBytes(
+                in.distinct,
+                p.plan
+            );
+            md.append("k=")
+                .append(k)
+                .append(": ")
+                .append(mb(bytes))
+                .append(" (")
+                .append(f(100.0 * bytes / limit))
+                .append("% of the limit); ");
         }
         long perDoc = HammingGroups.inputBytes(1) + HammingGroups.resultBytes(1) + HammingGroups.TABLE_BYTES_PER_FINGERPRINT;
         long fixed = HammingGroups.maxFixedTableBytes();
-        md.append("at ").append(perDoc).append(" bytes per distinct fingerprint plus at most ").append(mb(fixed))
+        md.append("at ")
+            .append(perDoc)
+            .append(" bytes per distinct fingerprint plus at most ")
+            .append(mb(fixed))
             .append(" of bucket counters and scratch, one run fits this node's limit up to about ")
-            .append((limit - fixed) / perDoc).append(" distinct fingerprints; two concurrent runs share the limit (the second one gets the breaker's 429).\n\n");
+            .append((limit - fixed) / perDoc)
+            .append(" distinct fingerprints; two concurrent runs share the limit (the second one gets the breaker's 429).\n\n");
         if (w != null) {
             md.append("## Write-back (`_near_duplicates/_write?wait_for_completion=false`, k=").append(w.k).append(")\n\n");
             if (w.error != null) {
                 md.append("**Failed**: `").append(w.error.replace("`", "'")).append("`\n\n");
             } else {
-                md.append("| task | wall (submit to completed) | took | written | noops | cleared | groups | docs in groups | failed | batches | written docs/s (wall) | written docs/s (took) | max heap used | max breaker |\n");
+                md.append(
+                    "| task | wall (submit to completed) | took | written | noops | cleared | groups | docs in groups | failed | batches | written docs/s (wall) | written docs/s (took) | max heap used | max breaker |\n"
+                );
                 md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-                md.append("| `").append(w.task).append("` | ").append(secs(w.wallMs)).append(" | ").append(secs(w.took)).append(" | ").append(w.written).append(" | ").append(w.noops)
-                    .append(" | ").append(w.cleared).append(" | ").append(w.groups).append(" | ").append(w.docsInGroups).append(" | ").append(w.failed).append(" | ").append(w.batches)
-                    .append(" | ").append((long) (w.written / (w.wallMs / 1000))).append(" | ").append(w.took > 0 ? (long) (w.written / (w.took / 1000.0)) : 0).append(" | ").append(mb(w.maxHeap)).append(" (").append(w.maxHeapPct).append("%) | ").append(mb(w.maxBreaker)).append(" |\n\n");
-                md.append("`took` is the task response's: from the request to the last write, the grouping included (0.4.0 on; wall - took ~ the task's start, "
-                    + "the result's storing and the ").append(pollMs).append(" ms polling); docs/s (took) is documents written per second of the whole task.\n\n");
-                md.append("Check after a refresh: a composite aggregation over `duplicate_group` found ").append(w.aggGroups).append(" distinct values (")
-                    .append(w.aggSmallBuckets).append(" with a single document) over ").append(w.aggDocs).append(" documents; `cardinality` (precision_threshold 40000) says ")
-                    .append(w.cardinality).append("; ").append(w.exists).append(" documents have the field. Expected (the `_near_duplicates` answer at k=").append(w.k).append("): ")
-                    .append(node.get(w.k).stream().filter(n -> n.error == null).map(n -> n.groups + " groups, " + n.docsInGroups + " docs").findFirst().orElse("n/a")).append(".\n\n");
+                md.append("| `")
+                    .append(w.task)
+                    .append("` | ")
+                    .append(secs(w.wallMs))
+                    .append(" | ")
+                    .append(secs(w.took))
+                    .append(" | ")
+                    .append(w.written)
+                    .append(" | ")
+                    .append(w.noops)
+                    .append(" | ")
+                    .append(w.cleared)
+                    .append(" | ")
+                    .append(w.groups)
+                    .append(" | ")
+                    .append(w.docsInGroups)
+                    .append(" | ")
+                    .append(w.failed)
+                    .append(" | ")
+                    .append(w.batches)
+                    .append(" | ")
+                    .append((long) (w.written / (w.wallMs / 1000)))
+                    .append(" | ")
+                    .append(w.took > 0 ? (long) (w.written / (w.took / 1000.0)) : 0)
+                    .append(" | ")
+                    .append(mb(w.maxHeap))
+                    .append(" (")
+                    .append(w.maxHeapPct)
+                    .append("%) | ")
+                    .append(mb(w.maxBreaker))
+                    .append(" |\n\n");
+                md.append(
+                    "`took` is the task response's: from the request to the last write, the grouping included (0.4.0 on; wall - took ~ the task's start, "
+                        + "the result's storing and the "
+                ).append(pollMs).append(" ms polling); docs/s (took) is documents written per second of the whole task.\n\n");
+                md.append("Check after a refresh: a composite aggregation over `duplicate_group` found ")
+                    .append(w.aggGroups)
+                    .append(" distinct values (")
+                    .append(w.aggSmallBuckets)
+                    .append(" with a single document) over ")
+                    .append(w.aggDocs)
+                    .append(" documents; `cardinality` (precision_threshold 40000) says ")
+                    .append(w.cardinality)
+                    .append("; ")
+                    .append(w.exists)
+                    .append(" documents have the field. Expected (the `_near_duplicates` answer at k=")
+                    .append(w.k)
+                    .append("): ")
+                    .append(
+                        node.get(w.k)
+                            .stream()
+                            .filter(n -> n.error == null)
+                            .map(n -> n.groups + " groups, " + n.docsInGroups + " docs")
+                            .findFirst()
+                            .orElse("n/a")
+                    )
+                    .append(".\n\n");
                 md.append("Task status seen while running (`GET _tasks/<id>` every ").append(pollMs).append(" ms; a sample):\n\n");
-                for (String s : w.statuses) md.append("- ").append(s).append('\n');
+                for (String s : w.statuses)
+                    md.append("- ").append(s).append('\n');
                 if (w.statuses.isEmpty()) md.append("- (the task completed before the first poll)\n");
                 md.append('\n');
             }
         }
         md.append("## Problems seen\n\n");
         if (problems.isEmpty()) md.append("None: every run exact, no failure.\n");
-        for (String p : problems) md.append("- ").append(p.replace("\n", " ")).append('\n');
+        for (String p : problems)
+            md.append("- ").append(p.replace("\n", " ")).append('\n');
         Files.writeString(outDir.resolve(resultsName), md.toString());
     }
 
     // ---------------------------------------------------------------- JSON (just what the node's answers need)
     static final class Json {
-        final String s; int i;
-        Json(String s) { this.s = s; }
-        static Object parse(String s) { Json j = new Json(s); j.ws(); return j.value(); }
-        void ws() { while (i < s.length() && Character.isWhitespace(s.charAt(i))) i++; }
+        final String s;
+        int i;
+
+        Json(String s) {
+            this.s = s;
+        }
+
+        static Object parse(String s) {
+            Json j = new Json(s);
+            j.ws();
+            return j.value();
+        }
+
+        void ws() {
+            while (i < s.length() && Character.isWhitespace(s.charAt(i)))
+                i++;
+        }
+
         Object value() {
             char c = s.charAt(i);
             if (c == '{') {
-                Map<String, Object> m = new LinkedHashMap<>(); i++; ws();
-                if (s.charAt(i) == '}') { i++; return m; }
-                while (true) { ws(); String k = str(); ws(); i++; ws(); m.put(k, value()); ws(); if (s.charAt(i++) == '}') return m; }
+                Map<String, Object> m = new LinkedHashMap<>();
+                i++;
+                ws();
+                if (s.charAt(i) == '}') {
+                    i++;
+                    return m;
+                }
+                while (true) {
+                    ws();
+                    String k = str();
+                    ws();
+                    i++;
+                    ws();
+                    m.put(k, value());
+                    ws();
+                    if (s.charAt(i++) == '}') return m;
+                }
             }
             if (c == '[') {
-                List<Object> l = new ArrayList<>(); i++; ws();
-                if (s.charAt(i) == ']') { i++; return l; }
-                while (true) { ws(); l.add(value()); ws(); if (s.charAt(i++) == ']') return l; }
+                List<Object> l = new ArrayList<>();
+                i++;
+                ws();
+                if (s.charAt(i) == ']') {
+                    i++;
+                    return l;
+                }
+                while (true) {
+                    ws();
+                    l.add(value());
+                    ws();
+                    if (s.charAt(i++) == ']') return l;
+                }
             }
             if (c == '"') return str();
-            if (s.startsWith("true", i)) { i += 4; return true; }
-            if (s.startsWith("false", i)) { i += 5; return false; }
-            if (s.startsWith("null", i)) { i += 4; return null; }
-            int st = i; while (i < s.length() && "+-0123456789.eE".indexOf(s.charAt(i)) >= 0) i++;
+            if (s.startsWith("true", i)) {
+                i += 4;
+                return true;
+            }
+            if (s.startsWith("false", i)) {
+                i += 5;
+                return false;
+            }
+            if (s.startsWith("null", i)) {
+                i += 4;
+                return null;
+            }
+            int st = i;
+            while (i < s.length() && "+-0123456789.eE".indexOf(s.charAt(i)) >= 0)
+                i++;
             String n = s.substring(st, i);
             if (n.contains(".") || n.contains("e") || n.contains("E")) return Double.parseDouble(n);
-            try { return Long.parseLong(n); } catch (NumberFormatException e) { return new java.math.BigInteger(n); }
+            try {
+                return Long.parseLong(n);
+            } catch (NumberFormatException e) {
+                return new java.math.BigInteger(n);
+            }
         }
+
         String str() {
-            StringBuilder b = new StringBuilder(); i++;
+            StringBuilder b = new StringBuilder();
+            i++;
             while (true) {
                 char c = s.charAt(i++);
                 if (c == '"') return b.toString();
                 if (c == '\\') {
                     char e = s.charAt(i++);
                     switch (e) {
-                        case 'n' -> b.append('\n'); case 't' -> b.append('\t'); case 'r' -> b.append('\r'); case 'b' -> b.append('\b'); case 'f' -> b.append('\f');
-                        case 'u' -> { b.append((char) Integer.parseInt(s.substring(i, i + 4), 16)); i += 4; }
+                        case 'n' -> b.append('\n');
+                        case 't' -> b.append('\t');
+                        case 'r' -> b.append('\r');
+                        case 'b' -> b.append('\b');
+                        case 'f' -> b.append('\f');
+                        case 'u' -> {
+                            b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
+                            i += 4;
+                        }
                         default -> b.append(e);
                     }
                 } else b.append(c);
             }
         }
-        static String write(Object o) { StringBuilder b = new StringBuilder(); write(o, b); return b.toString(); }
+
+        static String write(Object o) {
+            StringBuilder b = new StringBuilder();
+            write(o, b);
+            return b.toString();
+        }
+
         static void write(Object o, StringBuilder b) {
             if (o == null) b.append("null");
             else if (o instanceof String str) {
@@ -839,17 +1422,36 @@ public class GroupsBench {
                 for (int i = 0; i < str.length(); i++) {
                     char c = str.charAt(i);
                     switch (c) {
-                        case '"' -> b.append("\\\""); case '\\' -> b.append("\\\\"); case '\n' -> b.append("\\n"); case '\r' -> b.append("\\r"); case '\t' -> b.append("\\t");
-                        default -> { if (c < 0x20) b.append(String.format("\\u%04x", (int) c)); else b.append(c); }
+                        case '"' -> b.append("\\\"");
+                        case '\\' -> b.append("\\\\");
+                        case '\n' -> b.append("\\n");
+                        case '\r' -> b.append("\\r");
+                        case '\t' -> b.append("\\t");
+                        default -> {
+                            if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
+                            else b.append(c);
+                        }
                     }
                 }
                 b.append('"');
             } else if (o instanceof Map<?, ?> m) {
-                b.append('{'); boolean first = true;
-                for (Map.Entry<?, ?> e : m.entrySet()) { if (!first) b.append(','); first = false; write(String.valueOf(e.getKey()), b); b.append(':'); write(e.getValue(), b); }
+                b.append('{');
+                boolean first = true;
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    if (!first) b.append(',');
+                    first = false;
+                    write(String.valueOf(e.getKey()), b);
+                    b.append(':');
+                    write(e.getValue(), b);
+                }
                 b.append('}');
             } else if (o instanceof List<?> l) {
-                b.append('['); for (int i = 0; i < l.size(); i++) { if (i > 0) b.append(','); write(l.get(i), b); } b.append(']');
+                b.append('[');
+                for (int i = 0; i < l.size(); i++) {
+                    if (i > 0) b.append(',');
+                    write(l.get(i), b);
+                }
+                b.append(']');
             } else b.append(o);
         }
     }

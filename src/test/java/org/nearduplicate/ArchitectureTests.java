@@ -2,12 +2,6 @@ package org.nearduplicate;
 
 import org.junit.Test;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertNotEquals;
-import static org.junit.Assert.assertTrue;
-import static org.junit.Assume.assumeTrue;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +17,12 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
 
 /**
  * The layering the README's Architecture section promises, read from the sources: no package cycles, an engine
@@ -81,9 +81,21 @@ public class ArchitectureTests {
             }
         });
         assertEquals(Map.of(), offending);
-        assertTrue("the engine packages exist", graph.keySet().containsAll(List.of("org.nearduplicate.core.extract",
-            "org.nearduplicate.core.features", "org.nearduplicate.core.sketch", "org.nearduplicate.core.keys",
-            "org.nearduplicate.core.options", "org.nearduplicate.core.groups", "org.nearduplicate.core.window")));
+        assertTrue(
+            "the engine packages exist",
+            graph.keySet()
+                .containsAll(
+                    List.of(
+                        "org.nearduplicate.core.extract",
+                        "org.nearduplicate.core.features",
+                        "org.nearduplicate.core.sketch",
+                        "org.nearduplicate.core.keys",
+                        "org.nearduplicate.core.options",
+                        "org.nearduplicate.core.groups",
+                        "org.nearduplicate.core.window"
+                    )
+                )
+        );
     }
 
     /**

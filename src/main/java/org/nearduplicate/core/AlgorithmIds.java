@@ -1,9 +1,10 @@
 package org.nearduplicate.core;
 
-import org.nearduplicate.core.options.InvalidOptionException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+
+import org.nearduplicate.core.options.InvalidOptionException;
 
 /**
  * The shared text form of every method's algorithm id: {@code version[:key=value,...]}, as written next to
@@ -67,7 +68,8 @@ public final class AlgorithmIds {
         }
         if (version < 1 || version > latest) {
             StringBuilder supported = new StringBuilder();
-            for (int v = 1; v <= latest; v++) supported.append(v == 1 ? "" : ", ").append(prefix).append(v);
+            for (int v = 1; v <= latest; v++)
+                supported.append(v == 1 ? "" : ", ").append(prefix).append(v);
             throw new IllegalArgumentException(
                 "unknown algorithm version [" + actualVersion + "] in [" + algorithmId + "]; this build supports [" + supported + "]"
             );
@@ -100,8 +102,10 @@ public final class AlgorithmIds {
             }
         }
         if (v < 1 || v > latest) {
-            throw new InvalidOptionException(VERSION_OPTION, "must be an integer from 1 to " + latest + " (" + name + "-v1 .. "
-                + name + "-v" + latest + "), got [" + value + "]");
+            throw new InvalidOptionException(
+                VERSION_OPTION,
+                "must be an integer from 1 to " + latest + " (" + name + "-v1 .. " + name + "-v" + latest + "), got [" + value + "]"
+            );
         }
         return v;
     }

@@ -1,7 +1,8 @@
 package org.nearduplicate.core;
 
-import org.nearduplicate.core.options.InvalidOptionException;
 import java.util.Locale;
+
+import org.nearduplicate.core.options.InvalidOptionException;
 
 /** How the input is read. {@link #AUTO} decides per document with {@link #detect(String)}. */
 public enum ContentType {
@@ -27,7 +28,8 @@ public enum ContentType {
     public static ContentType detect(String content) {
         int n = Math.min(content.length(), 4096);
         int i = 0;
-        while (i < n && (Character.isWhitespace(content.charAt(i)) || content.charAt(i) == '\uFEFF')) i++;
+        while (i < n && (Character.isWhitespace(content.charAt(i)) || content.charAt(i) == '\uFEFF'))
+            i++;
         if (i < n && content.charAt(i) == '<') {
             int j = i + 1;
             if (j < n && (content.charAt(j) == '!' || content.charAt(j) == '?' || Character.isLetter(content.charAt(j)))) {

@@ -1,9 +1,9 @@
 package org.nearduplicate.core;
 
-import org.nearduplicate.core.options.InvalidOptionException;
-
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+
+import org.nearduplicate.core.options.InvalidOptionException;
 
 /**
  * The one parser of {@code max_distance}, the Hamming radius k, for every caller (the query, the rescorer, the
@@ -96,8 +96,8 @@ public final class MaxDistance {
     }
 
     /**
-     * The recommended k of fingerprints made by {@code algorithm} (12 for {@code simhash-v1}, 15 for {@code simhash-v2} and {@code simhash-v3});
-     * {@link #RECOMMENDED} for fingerprints this engine did not make. For callers that only have the id (a mapping in the
+     * The recommended k of fingerprints made by {@code algorithm} (12 for {@code simhash-v1}, 15 for {@code simhash-v2}
+     * and {@code simhash-v3}); {@link #RECOMMENDED} for fingerprints this engine did not make. For callers that only have the id (a mapping in the
      * cluster state, a shard's answer); a field type answers {@link #recommended(SimHashSettings)} from its parsed settings.
      */
     public static int recommended(String algorithm) {

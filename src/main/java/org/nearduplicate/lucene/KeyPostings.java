@@ -22,7 +22,8 @@ final class KeyPostings {
      * may differ: a posting stays a candidate when {@code bitCount((frequency - 1) ^ values[key]) <= budgets[key]}
      * (the check bits are stored as term frequency - 1). A negative budget drops the key's postings.
      */
-    record FrequencyCheck(long[] values, int[] budgets) {}
+    record FrequencyCheck(long[] values, int[] budgets) {
+    }
 
     private final Terms terms;
     private final TermsEnum termsEnum;
@@ -100,7 +101,8 @@ final class KeyPostings {
                 // bitset of the whole segment at large k although only a few percent of the postings stay
                 if (n > 0) {
                     DocIdSetBuilder.BulkAdder adder = builder.grow(n);
-                    for (int j = 0; j < n; j++) adder.add(kept[j]);
+                    for (int j = 0; j < n; j++)
+                        adder.add(kept[j]);
                 }
             }
         }

@@ -1,6 +1,5 @@
 package org.nearduplicate.lucene;
 
-import org.nearduplicate.core.options.InvalidOptionException;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.LeafReaderContext;
@@ -14,12 +13,14 @@ import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.BytesRef;
-import org.nearduplicate.core.keys.Lsh;
 
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
+
+import org.nearduplicate.core.keys.Lsh;
+import org.nearduplicate.core.options.InvalidOptionException;
 
 /**
  * Matches documents whose stored MinHash signature agrees with the probe in at least {@code minSimilarity × m}
@@ -49,7 +50,8 @@ public final class MinHashQuery extends Query {
         this.scan = scan;
         byte[][] raw = scan ? new byte[0][] : lsh.keys(signature);
         this.keys = new BytesRef[raw.length];
-        for (int i = 0; i < raw.length; i++) keys[i] = new BytesRef(raw[i]);
+        for (int i = 0; i < raw.length; i++)
+            keys[i] = new BytesRef(raw[i]);
     }
 
     public String getField() {
@@ -134,17 +136,35 @@ public final class MinHashQuery extends Query {
                     values.advanceExact(doc);
                     int same = countMatches(values.binaryValue());
                     double similarity = (double) same / signature.length;
-                    return Explanation.match(boost * (float) similarity, String.format(Locale.ROOT,
-                        "minhash_similar: %d of %d values agree, estimated jaccard %.4f >= %s (%s), score = boost * similarity",
-                        same, signature.length, similarity, minSimilarity, scan ? "signature scan" : "lsh " + lsh.id()));
+                    return Explanation.match(
+                        boost * (float) similarity,
+                        String.format(
+                            Locale.ROOT,
+                            "minhash_similar: %d of %d values agree, estimated jaccard %.4f >= %s (%s), score = boost * similarity",
+                            same,
+                            signature.length,
+                            similarity,
+                            minSimilarity,
+                            scan ? "signature scan" : "lsh " + lsh.id()
+                        )
+                    );
                 }
                 BinaryDocValues values = context.reader().getBinaryDocValues(field);
                 if (values == null || values.advanceExact(doc) == false) {
                     return Explanation.noMatch("document has no signature in field [" + field + "]");
                 }
                 int same = countMatches(values.binaryValue());
-                return Explanation.noMatch(String.format(Locale.ROOT, "%d of %d values agree (need %d for %s)%s", same, signature.length,
-                    minMatches, minSimilarity, same >= minMatches ? ", but no LSH band key is shared with the probe" : ""));
+                return Explanation.noMatch(
+                    String.format(
+                        Locale.ROOT,
+                        "%d of %d values agree (need %d for %s)%s",
+                        same,
+                        signature.length,
+                        minMatches,
+                        minSimilarity,
+                        same >= minMatches ? ", but no LSH band key is shared with the probe" : ""
+                    )
+                );
             }
 
             @Override
@@ -183,15 +203,24 @@ public final class MinHashQuery extends Query {
 
     @Override
     public String toString(String defaultField) {
-        return "minhash_similar(" + (field.equals(defaultField) ? "" : field + ":") + "m=" + signature.length + " >=" + minSimilarity
-            + (scan ? " scan" : " lsh " + lsh.id()) + ")";
+        return "minhash_similar("
+            + (field.equals(defaultField) ? "" : field + ":")
+            + "m="
+            + signature.length
+            + " >="
+            + minSimilarity
+            + (scan ? " scan" : " lsh " + lsh.id())
+            + ")";
     }
 
     @Override
     public boolean equals(Object other) {
         if (sameClassAs(other) == false) return false;
         MinHashQuery o = (MinHashQuery) other;
-        return field.equals(o.field) && Arrays.equals(signature, o.signature) && minSimilarity == o.minSimilarity && scan == o.scan
+        return field.equals(o.field)
+            && Arrays.equals(signature, o.signature)
+            && minSimilarity == o.minSimilarity
+            && scan == o.scan
             && lsh.equals(o.lsh);
     }
 

@@ -1,12 +1,11 @@
 package org.nearduplicate.lucene;
 
-import org.nearduplicate.core.options.InvalidOptionException;
+import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.search.DocIdSetIterator;
-import org.apache.lucene.index.DocValues;
 import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
@@ -16,12 +15,14 @@ import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.BytesRef;
-import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.core.sketch.Fingerprints;
 
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
+
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.options.InvalidOptionException;
+import org.nearduplicate.core.sketch.Fingerprints;
 
 /**
  * Matches documents whose {@code simhash} fingerprint is within Hamming distance {@code maxDistance} of a probe.
@@ -84,7 +85,8 @@ public final class SimHashQuery extends Query {
      * per key the probe's check value of its combination (see {@link BlockLayout#check}) with the distance left for
      * the check bits once the key's own (how many of its bits differ from the probe's key) is spent.
      */
-    private record ProbedKeys(BytesRef[] keys, KeyPostings.FrequencyCheck frequencyCheck) {}
+    private record ProbedKeys(BytesRef[] keys, KeyPostings.FrequencyCheck frequencyCheck) {
+    }
 
     /**
      * @param scan read every fingerprint instead of looking up block keys; required when {@code maxDistance}
@@ -113,7 +115,13 @@ public final class SimHashQuery extends Query {
         }
         if (scan == false && maxDistance > layout.maxDistance()) {
             throw new IllegalArgumentException(
-                "max_distance [" + maxDistance + "] exceeds the indexed max_distance [" + layout.maxDistance() + "] of field [" + field + "]"
+                "max_distance ["
+                    + maxDistance
+                    + "] exceeds the indexed max_distance ["
+                    + layout.maxDistance()
+                    + "] of field ["
+                    + field
+                    + "]"
             );
         }
         this.fingerprints = distinctSorted(fingerprints);
@@ -137,8 +145,16 @@ public final class SimHashQuery extends Query {
         long keys = perProbe * probes;
         if (keys > MAX_QUERY_PROBE_KEYS) {
             throw new IllegalArgumentException(
-                "[fingerprints] " + probes + " fingerprints at max_distance " + k + " need " + keys + " probe keys, more than the limit "
-                    + MAX_QUERY_PROBE_KEYS + "; lower [max_distance] or send at most " + MAX_QUERY_PROBE_KEYS / perProbe
+                "[fingerprints] "
+                    + probes
+                    + " fingerprints at max_distance "
+                    + k
+                    + " need "
+                    + keys
+                    + " probe keys, more than the limit "
+                    + MAX_QUERY_PROBE_KEYS
+                    + "; lower [max_distance] or send at most "
+                    + MAX_QUERY_PROBE_KEYS / perProbe
                     + " fingerprints per query at this distance"
             );
         }
@@ -177,7 +193,8 @@ public final class SimHashQuery extends Query {
         BytesRef[] keys = new BytesRef[n];
         long[] checks = new long[n];
         int[] budgets = new int[n];
-        record Probed(BytesRef key, long check, int distance) {}
+        record Probed(BytesRef key, long check, int distance) {
+        }
         Probed[] probed = new Probed[n];
         int[] next = { 0 };
         for (long probe : fingerprints) {
@@ -267,7 +284,9 @@ public final class SimHashQuery extends Query {
         if (field.equals(defaultField) == false) {
             sb.append(field).append(':');
         }
-        sb.append(fingerprints.length == 1 ? Fingerprints.toHex(fingerprint) : fingerprints.length + " fingerprints").append(" ~").append(maxDistance);
+        sb.append(fingerprints.length == 1 ? Fingerprints.toHex(fingerprint) : fingerprints.length + " fingerprints")
+            .append(" ~")
+            .append(maxDistance);
         sb.append(scan ? " scan" : " keys " + layout.id());
         return sb.append(')').toString();
     }
@@ -357,19 +376,33 @@ public final class SimHashQuery extends Query {
                     break;
                 }
             }
-            String pair = "probe " + Fingerprints.toHex(closest) + " and fingerprint " + Fingerprints.toHex(value) + " in field [" + field + "]";
+            String pair = "probe "
+                + Fingerprints.toHex(closest)
+                + " and fingerprint "
+                + Fingerprints.toHex(value)
+                + " in field ["
+                + field
+                + "]";
             if (distance > maxDistance) {
                 return Explanation.noMatch("hamming distance " + distance + " > " + maxDistance + " between " + pair);
             }
             if (scan == false && sharesKey(value, closest) == false) {
                 // cannot happen for a consistent index (pigeonhole), reported rather than hidden
-                return Explanation.noMatch("no block key shared with the probe although hamming distance " + distance + " <= " + maxDistance);
+                return Explanation.noMatch(
+                    "no block key shared with the probe although hamming distance " + distance + " <= " + maxDistance
+                );
             }
             float closeness = closeness(distance);
             return Explanation.match(
                 boost * closeness,
-                "near_duplicate: hamming distance " + distance + " <= " + maxDistance + " between " + pair
-                    + (scan ? " (doc-values scan)" : " (block keys " + layout.id() + ")") + ", score = boost * 1 / (1 + distance), product of:",
+                "near_duplicate: hamming distance "
+                    + distance
+                    + " <= "
+                    + maxDistance
+                    + " between "
+                    + pair
+                    + (scan ? " (doc-values scan)" : " (block keys " + layout.id() + ")")
+                    + ", score = boost * 1 / (1 + distance), product of:",
                 Explanation.match(boost, "boost"),
                 Explanation.match(closeness, "1 / (1 + " + distance + ")")
             );

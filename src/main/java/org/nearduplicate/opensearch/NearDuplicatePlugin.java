@@ -1,58 +1,24 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.opensearch.ingest.MappedMaxDistance;
-import org.opensearch.common.SetOnce;
-import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
-import org.nearduplicate.opensearch.index.mapper.SimHashDocValueFormat;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
-import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
-import org.nearduplicate.opensearch.ingest.ImatchMethod;
-import org.nearduplicate.opensearch.ingest.MinHashMethod;
-import org.nearduplicate.opensearch.ingest.SimHashCheckProcessor;
-import org.nearduplicate.core.window.RecentFingerprints;
-import org.nearduplicate.opensearch.ingest.WindowMemory;
-import org.nearduplicate.opensearch.ingest.SimHashMethod;
-import org.nearduplicate.opensearch.ingest.SketchProcessor;
-import org.nearduplicate.opensearch.search.fetch.SimHashDistanceFetchSubPhase;
-import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
-import org.nearduplicate.opensearch.action.groups.TransportSimHashGroupsWriteAction;
-import org.nearduplicate.opensearch.action.groups.SimHashShardFingerprintsAction;
-import org.nearduplicate.opensearch.action.groups.TransportSimHashGroupsAction;
-import org.nearduplicate.opensearch.action.groups.TransportSimHashShardFingerprintsAction;
-import org.nearduplicate.opensearch.action.simhash.IndexSimHashAction;
-import org.nearduplicate.opensearch.action.simhash.SimHashAction;
-import org.nearduplicate.opensearch.action.simhash.TransportIndexSimHashAction;
-import org.nearduplicate.opensearch.action.simhash.TransportSimHashAction;
-import org.nearduplicate.opensearch.rest.RestSimHashGroupsAction;
-import org.nearduplicate.opensearch.rest.RestSimHashGroupsWriteAction;
-import org.nearduplicate.opensearch.rest.RestSimHashAction;
 import org.opensearch.action.ActionRequest;
-import org.opensearch.core.action.ActionResponse;
+import org.opensearch.action.support.ActionFilter;
 import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
 import org.opensearch.cluster.node.DiscoveryNodes;
 import org.opensearch.cluster.service.ClusterService;
+import org.opensearch.common.SetOnce;
 import org.opensearch.common.settings.ClusterSettings;
-import org.opensearch.core.xcontent.NamedXContentRegistry;
-import org.opensearch.env.Environment;
-import org.opensearch.env.NodeEnvironment;
-import org.opensearch.repositories.RepositoriesService;
-import org.opensearch.script.ScriptService;
-import org.opensearch.threadpool.ThreadPool;
-import org.opensearch.transport.client.Client;
-import org.opensearch.watcher.ResourceWatcherService;
 import org.opensearch.common.settings.IndexScopedSettings;
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Settings;
-import org.opensearch.core.common.breaker.CircuitBreaker;
-import org.opensearch.indices.breaker.BreakerSettings;
 import org.opensearch.common.settings.SettingsFilter;
+import org.opensearch.core.action.ActionResponse;
+import org.opensearch.core.common.breaker.CircuitBreaker;
 import org.opensearch.core.common.io.stream.NamedWriteableRegistry;
+import org.opensearch.core.xcontent.NamedXContentRegistry;
+import org.opensearch.env.Environment;
+import org.opensearch.env.NodeEnvironment;
 import org.opensearch.index.mapper.Mapper;
+import org.opensearch.indices.breaker.BreakerSettings;
 import org.opensearch.ingest.Processor;
 import org.opensearch.plugins.ActionPlugin;
 import org.opensearch.plugins.CircuitBreakerPlugin;
@@ -60,20 +26,55 @@ import org.opensearch.plugins.IngestPlugin;
 import org.opensearch.plugins.MapperPlugin;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.plugins.SearchPlugin;
-import org.nearduplicate.opensearch.search.fetch.FilteredOutFetchSubPhase;
-import org.nearduplicate.opensearch.search.response.FilteredOutHitsActionFilter;
-import org.opensearch.action.support.ActionFilter;
-import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
+import org.opensearch.repositories.RepositoriesService;
 import org.opensearch.rest.RestController;
 import org.opensearch.rest.RestHandler;
+import org.opensearch.script.ScriptService;
 import org.opensearch.search.DocValueFormat;
 import org.opensearch.search.fetch.FetchSubPhase;
 import org.opensearch.tasks.Task;
+import org.opensearch.threadpool.ThreadPool;
+import org.opensearch.transport.client.Client;
+import org.opensearch.watcher.ResourceWatcherService;
 
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+
+import org.nearduplicate.core.window.RecentFingerprints;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
+import org.nearduplicate.opensearch.action.groups.SimHashShardFingerprintsAction;
+import org.nearduplicate.opensearch.action.groups.TransportSimHashGroupsAction;
+import org.nearduplicate.opensearch.action.groups.TransportSimHashGroupsWriteAction;
+import org.nearduplicate.opensearch.action.groups.TransportSimHashShardFingerprintsAction;
+import org.nearduplicate.opensearch.action.simhash.IndexSimHashAction;
+import org.nearduplicate.opensearch.action.simhash.SimHashAction;
+import org.nearduplicate.opensearch.action.simhash.TransportIndexSimHashAction;
+import org.nearduplicate.opensearch.action.simhash.TransportSimHashAction;
+import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.opensearch.index.mapper.SimHashDocValueFormat;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.opensearch.ingest.ImatchMethod;
+import org.nearduplicate.opensearch.ingest.MappedMaxDistance;
+import org.nearduplicate.opensearch.ingest.MinHashMethod;
+import org.nearduplicate.opensearch.ingest.SimHashCheckProcessor;
+import org.nearduplicate.opensearch.ingest.SimHashMethod;
+import org.nearduplicate.opensearch.ingest.SketchProcessor;
+import org.nearduplicate.opensearch.ingest.WindowMemory;
+import org.nearduplicate.opensearch.rest.RestSimHashAction;
+import org.nearduplicate.opensearch.rest.RestSimHashGroupsAction;
+import org.nearduplicate.opensearch.rest.RestSimHashGroupsWriteAction;
+import org.nearduplicate.opensearch.search.fetch.FilteredOutFetchSubPhase;
+import org.nearduplicate.opensearch.search.fetch.SimHashDistanceFetchSubPhase;
+import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
+import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
+import org.nearduplicate.opensearch.search.response.FilteredOutHitsActionFilter;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /** Wires the near-duplicate processor, field type, query, rescorer and REST API into OpenSearch. */
 public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionPlugin, MapperPlugin, SearchPlugin, CircuitBreakerPlugin {
@@ -162,8 +163,10 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     @Override
     public Map<String, Mapper.TypeParser> getMappers() {
         return Map.of(
-            SimHashFieldMapper.CONTENT_TYPE, SimHashFieldMapper.parser(engine),
-            MinHashFieldMapper.CONTENT_TYPE, MinHashFieldMapper.parser(engine)
+            SimHashFieldMapper.CONTENT_TYPE,
+            SimHashFieldMapper.parser(engine),
+            MinHashFieldMapper.CONTENT_TYPE,
+            MinHashFieldMapper.parser(engine)
         );
     }
 

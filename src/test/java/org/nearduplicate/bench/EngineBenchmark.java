@@ -3,9 +3,7 @@ package org.nearduplicate.bench;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.sketch.SimHasher;
-import org.nearduplicate.tools.quality.Corpus;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -18,6 +16,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.SimHasher;
+import org.nearduplicate.tools.quality.Corpus;
 
 /**
  * Fingerprinting throughput on real documents of the evaluation corpus (the first 200 of each language and format),
@@ -59,14 +61,17 @@ public class EngineBenchmark {
 
     @Benchmark
     public void fingerprint(Blackhole bh) {
-        for (String d : documents) bh.consume(hasher.fingerprint(d));
+        for (String d : documents)
+            bh.consume(hasher.fingerprint(d));
     }
 
     /** Usage: {@code EngineBenchmark [jmh options]}, e.g. {@code -wi 1 -i 3 -f 1 -w 2s -r 3s}. */
     public static void main(String[] args) throws Exception {
         org.openjdk.jmh.runner.options.Options options = new org.openjdk.jmh.runner.options.CommandLineOptions(args);
         options = new org.openjdk.jmh.runner.options.OptionsBuilder().parent(options)
-            .include(EngineBenchmark.class.getSimpleName()).threads(1).build();
+            .include(EngineBenchmark.class.getSimpleName())
+            .threads(1)
+            .build();
         var results = new org.openjdk.jmh.runner.Runner(options).run();
         System.out.println("\n| benchmark | sample | ops/s | MB/s per core (UTF-8 input) |\n|---|---|---|---|");
         java.util.Map<String, Long> bytes = new java.util.HashMap<>();
@@ -80,7 +85,14 @@ public class EngineBenchmark {
                 }
             });
             double opsPerSecond = r.getPrimaryResult().getScore();
-            System.out.printf(java.util.Locale.ROOT, "| %s | %s | %.2f | %.1f |%n", r.getParams().getBenchmark().replaceAll(".*\\.", ""), sample, opsPerSecond, opsPerSecond * b / 1e6);
+            System.out.printf(
+                java.util.Locale.ROOT,
+                "| %s | %s | %.2f | %.1f |%n",
+                r.getParams().getBenchmark().replaceAll(".*\\.", ""),
+                sample,
+                opsPerSecond,
+                opsPerSecond * b / 1e6
+            );
         }
     }
 
@@ -91,7 +103,8 @@ public class EngineBenchmark {
             try (TokenStream ts = analyzer.tokenStream("f", text)) {
                 CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
                 ts.reset();
-                while (ts.incrementToken()) bh.consume(term.length());
+                while (ts.incrementToken())
+                    bh.consume(term.length());
                 ts.end();
             }
         }

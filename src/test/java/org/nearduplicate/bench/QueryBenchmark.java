@@ -8,9 +8,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.MMapDirectory;
-import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -29,6 +27,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 
 /**
  * The shard-level cost of one {@code near_duplicate} query, without HTTP or OpenSearch around it: a Lucene index of

@@ -9,13 +9,14 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.store.MMapDirectory;
 import org.apache.lucene.util.BytesRef;
-import org.nearduplicate.core.keys.BlockLayout;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+
+import org.nearduplicate.core.keys.BlockLayout;
 
 /**
  * What one {@code near_duplicate} query reads, per k, on an index built by {@link QueryBenchmark}: the keys it looks up,
@@ -52,7 +53,8 @@ public final class QueryStats {
                 long keys = 0, postingsRead = 0, reads = 0, hits = 0;
                 for (int i = 0; i < probes; i++) {
                     long probe = sample[i];
-                    for (int f = random.nextInt(k + 1); f > 0; f--) probe ^= 1L << random.nextInt(64);
+                    for (int f = random.nextInt(k + 1); f > 0; f--)
+                        probe ^= 1L << random.nextInt(64);
                     final long p = probe;
                     List<Object[]> probed = new ArrayList<>();
                     int[] thresholds = layout.probeThresholds(k);
@@ -82,8 +84,15 @@ public final class QueryStats {
                         if (Long.bitCount(v.longValue() ^ p) <= k) hits++;
                     }
                 }
-                System.out.printf(Locale.ROOT, "| %d | %.0f | %.0f | %.1f | %.2f |%n", k, keys / (double) probes, postingsRead / (double) probes,
-                    reads / (double) probes, hits / (double) probes);
+                System.out.printf(
+                    Locale.ROOT,
+                    "| %d | %.0f | %.0f | %.1f | %.2f |%n",
+                    k,
+                    keys / (double) probes,
+                    postingsRead / (double) probes,
+                    reads / (double) probes,
+                    hits / (double) probes
+                );
             }
         }
     }

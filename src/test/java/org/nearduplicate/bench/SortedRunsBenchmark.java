@@ -11,6 +11,7 @@ import org.apache.lucene.index.PointValues;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.MMapDirectory;
 import org.apache.lucene.util.FixedBitSet;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -78,7 +79,8 @@ public class SortedRunsBenchmark {
             Files.createFile(path.resolve("done"));
             long bytes = 0;
             try (Stream<Path> files = Files.list(path)) {
-                for (Path f : files.filter(p -> p.toString().matches(".*\\.kd[dim]$")).toList()) bytes += Files.size(f);
+                for (Path f : files.filter(p -> p.toString().matches(".*\\.kd[dim]$")).toList())
+                    bytes += Files.size(f);
             }
             System.out.printf("sorted runs: %.1f point bytes per document%n", bytes / (double) docs);
         }
@@ -93,7 +95,8 @@ public class SortedRunsBenchmark {
         SplittableRandom flips = new SplittableRandom(7);
         for (int i = 0; i < probes.length; i++) {
             long probe = sample[i];
-            for (int f = flips.nextInt(k + 1); f > 0; f--) probe ^= 1L << flips.nextInt(64);
+            for (int f = flips.nextInt(k + 1); f > 0; f--)
+                probe ^= 1L << flips.nextInt(64);
             probes[i] = probe;
         }
         reader = DirectoryReader.open(directory);
@@ -115,13 +118,15 @@ public class SortedRunsBenchmark {
         byte[] p = new byte[9];
         p[0] = (byte) block;
         long rotated = Long.rotateLeft(fp, 16 * block);
-        for (int i = 0; i < 8; i++) p[1 + i] = (byte) (rotated >>> (56 - 8 * i));
+        for (int i = 0; i < 8; i++)
+            p[1 + i] = (byte) (rotated >>> (56 - 8 * i));
         return p;
     }
 
     static long rotated(byte[] p) {
         long v = 0;
-        for (int i = 1; i < 9; i++) v = (v << 8) | (p[i] & 0xFF);
+        for (int i = 1; i < 9; i++)
+            v = (v << 8) | (p[i] & 0xFF);
         return v;
     }
 
@@ -140,9 +145,11 @@ public class SortedRunsBenchmark {
         FixedBitSet hits = new FixedBitSet(leaf.maxDoc());
         // pigeonhole thresholds: sum(t_i + 1) = k + 1
         int[] t = new int[BLOCKS];
-        for (int b = 0; b < BLOCKS; b++) t[b] = (k + 1) / BLOCKS - 1 + (b < (k + 1) % BLOCKS ? 1 : 0);
+        for (int b = 0; b < BLOCKS; b++)
+            t[b] = (k + 1) / BLOCKS - 1 + (b < (k + 1) % BLOCKS ? 1 : 0);
         long[] probeRotated = new long[BLOCKS];
-        for (int b = 0; b < BLOCKS; b++) probeRotated[b] = Long.rotateLeft(probe, 16 * b);
+        for (int b = 0; b < BLOCKS; b++)
+            probeRotated[b] = Long.rotateLeft(probe, 16 * b);
         points.intersect(new PointValues.IntersectVisitor() {
             @Override
             public void visit(int docID) {

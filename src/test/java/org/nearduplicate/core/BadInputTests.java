@@ -1,12 +1,13 @@
 package org.nearduplicate.core;
 
-import org.nearduplicate.core.features.ChineseWordFilter;
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.core.sketch.SimHasher;
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
+
+import org.nearduplicate.core.features.ChineseWordFilter;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.SimHasher;
 
 /**
  * Engine-level rows of the bad-input matrix in docs/reliability.md: every input either gives a defined fingerprint
@@ -40,7 +41,8 @@ public class BadInputTests extends OpenSearchTestCase {
         for (int i = 0; i < vocabulary.length; i++) {
             StringBuilder w = new StringBuilder();
             int len = 3 + r.nextInt(7);
-            for (int j = 0; j < len; j++) w.append((char) ('a' + r.nextInt(26)));
+            for (int j = 0; j < len; j++)
+                w.append((char) ('a' + r.nextInt(26)));
             vocabulary[i] = w.toString();
         }
         StringBuilder sb = new StringBuilder(chars + 16);
@@ -57,7 +59,8 @@ public class BadInputTests extends OpenSearchTestCase {
     static String htmlOf(String prose) {
         StringBuilder sb = new StringBuilder(prose.length() + prose.length() / 10);
         sb.append("<!DOCTYPE html><html><head><title>t</title></head><body><article>");
-        for (String p : prose.split("\n\n")) sb.append("<p>").append(p).append("</p>\n");
+        for (String p : prose.split("\n\n"))
+            sb.append("<p>").append(p).append("</p>\n");
         return sb.append("</article></body></html>").toString();
     }
 
@@ -91,7 +94,11 @@ public class BadInputTests extends OpenSearchTestCase {
     }
 
     public void testHtmlWithOnlyScriptsHasNoFeatures() {
-        assertRejected(DEFAULT, "<html><head><style>p{}</style></head><body><script>var a = 'hello world';</script></body></html>", "no features");
+        assertRejected(
+            DEFAULT,
+            "<html><head><style>p{}</style></head><body><script>var a = 'hello world';</script></body></html>",
+            "no features"
+        );
     }
 
     public void testEmojiOnlyIsAFeature() {
@@ -99,7 +106,10 @@ public class BadInputTests extends OpenSearchTestCase {
         long emoji = DEFAULT.fingerprint("\uD83D\uDE00 \uD83C\uDF89 \uD83D\uDC4D");
         assertEquals(emoji, DEFAULT.fingerprint("\uD83D\uDE00  \uD83C\uDF89\n\uD83D\uDC4D"));
         SimHasher unigrams = new SimHasher(SimHashSettings.DEFAULT_V1);
-        assertEquals(unigrams.fingerprint("\uD83D\uDE00 \uD83C\uDF89 \uD83D\uDC4D"), unigrams.fingerprint("\uD83D\uDC4D \uD83C\uDF89 \uD83D\uDE00"));
+        assertEquals(
+            unigrams.fingerprint("\uD83D\uDE00 \uD83C\uDF89 \uD83D\uDC4D"),
+            unigrams.fingerprint("\uD83D\uDC4D \uD83C\uDF89 \uD83D\uDE00")
+        );
         assertNotEquals(emoji, DEFAULT.fingerprint("\uD83D\uDE00"));
     }
 
@@ -142,7 +152,8 @@ public class BadInputTests extends OpenSearchTestCase {
     public void testTooManyFeaturesIsRejected() {
         SimHasher few = with(SimHashSettings.DEFAULT_MAX_INPUT_CHARS, 50);
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < 60; i++) sb.append("word").append(Integer.toString(i, 26).replace('0', 'x')).append("q ");
+        for (int i = 0; i < 60; i++)
+            sb.append("word").append(Integer.toString(i, 26).replace('0', 'x')).append("q ");
         assertRejected(few, sb.toString(), "more than [max_features] = 50 distinct features");
     }
 
@@ -151,9 +162,11 @@ public class BadInputTests extends OpenSearchTestCase {
         String flat = "<html><body>" + paragraph + "</body></html>";
         StringBuilder deep = new StringBuilder("<html><body>");
         int depth = 100_000;
-        for (int i = 0; i < depth; i++) deep.append("<div>");
+        for (int i = 0; i < depth; i++)
+            deep.append("<div>");
         deep.append(paragraph);
-        for (int i = 0; i < depth; i++) deep.append("</div>");
+        for (int i = 0; i < depth; i++)
+            deep.append("</div>");
         deep.append("</body></html>");
         // iterative traversals: no StackOverflowError at any depth
         assertEquals(DEFAULT.fingerprint(flat), DEFAULT.fingerprint(deep.toString()));
@@ -165,7 +178,8 @@ public class BadInputTests extends OpenSearchTestCase {
         String unclosed = "<html><body><article><p>" + text;
         assertEquals(DEFAULT.fingerprint(closed), DEFAULT.fingerprint(unclosed));
         StringBuilder neverClosed = new StringBuilder("<html><body>");
-        for (int i = 0; i < 50_000; i++) neverClosed.append("<div><span><b>x");
+        for (int i = 0; i < 50_000; i++)
+            neverClosed.append("<div><span><b>x");
         assertEquals(DEFAULT.fingerprint(neverClosed.toString()), DEFAULT.fingerprint(neverClosed.toString()));
     }
 
@@ -173,7 +187,8 @@ public class BadInputTests extends OpenSearchTestCase {
         String text = prose(800, randomLong());
         String plain = "<html><body><p>" + text + "</p></body></html>";
         StringBuilder scripts = new StringBuilder("<html><head>");
-        for (int i = 0; i < 200; i++) scripts.append("<script>var v").append(i).append(" = \"").append(prose(2000, randomLong())).append("\";</script>");
+        for (int i = 0; i < 200; i++)
+            scripts.append("<script>var v").append(i).append(" = \"").append(prose(2000, randomLong())).append("\";</script>");
         scripts.append("</head><body><p>").append(text).append("</p><script>document.write('<p>hidden words</p>')</script></body></html>");
         assertTrue(scripts.length() > 400_000);
         assertEquals(DEFAULT.fingerprint(plain), DEFAULT.fingerprint(scripts.toString()));
@@ -210,7 +225,8 @@ public class BadInputTests extends OpenSearchTestCase {
 
     public void testLongChineseRunWithoutPunctuationIsSegmentedInBoundedPieces() {
         StringBuilder zh = new StringBuilder();
-        while (zh.length() < 200_000) zh.append((char) (0x4E00 + random().nextInt(2000)));
+        while (zh.length() < 200_000)
+            zh.append((char) (0x4E00 + random().nextInt(2000)));
         String s = zh.toString();
         long fp = DEFAULT.fingerprint(s);
         assertEquals(fp, DEFAULT.fingerprint(s));

@@ -1,6 +1,7 @@
 package org.nearduplicate.core;
 
 import com.carrotsearch.randomizedtesting.RandomizedTest;
+
 import org.junit.Test;
 
 import java.util.HashMap;

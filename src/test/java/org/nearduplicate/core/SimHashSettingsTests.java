@@ -1,12 +1,14 @@
 package org.nearduplicate.core;
 
 import com.carrotsearch.randomizedtesting.RandomizedTest;
-import org.nearduplicate.core.features.IdfTable;
+
 import org.junit.Test;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
+import org.nearduplicate.core.features.IdfTable;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
@@ -54,7 +56,8 @@ public class SimHashSettingsTests extends RandomizedTest {
             "weighting=log_tf,content_type=text"
         )) {
             Map<String, Object> options = new HashMap<>();
-            for (String kv : spec.split(",")) options.put(kv.split("=")[0], kv.split("=")[1]);
+            for (String kv : spec.split(","))
+                options.put(kv.split("=")[0], kv.split("=")[1]);
             SimHashSettings s = SimHashSettings.fromMap(options);
             assertTrue("all options consumed: " + options, options.isEmpty());
             assertEquals(s, SimHashSettings.fromAlgorithmId(s.algorithmId()));
@@ -79,11 +82,17 @@ public class SimHashSettingsTests extends RandomizedTest {
             } else if (randomBoolean()) {
                 options.put("shingle_size", intOption(randomIntBetween(1, SimHashSettings.MAX_SHINGLE_SIZE)));
             }
-            if (features.equals("words") && randomBoolean()) options.put("stopwords", randomBoolean() ? randomBoolean() : randomFrom(new String[] { "true", "false" }));
+            if (features.equals("words") && randomBoolean()) options.put(
+                "stopwords",
+                randomBoolean() ? randomBoolean() : randomFrom(new String[] { "true", "false" })
+            );
             if (randomBoolean()) {
                 String weighting = randomFrom(new String[] { "tf", "log_tf", "binary", "tf_idf" });
                 options.put("weighting", weighting);
-                if (weighting.equals("tf_idf") && randomBoolean()) options.put("idf", randomFrom(new String[] { SimHashSettings.BUILTIN_IDF, "custom-table" }));
+                if (weighting.equals("tf_idf") && randomBoolean()) options.put(
+                    "idf",
+                    randomFrom(new String[] { SimHashSettings.BUILTIN_IDF, "custom-table" })
+                );
             }
             Map<String, Object> consumed = new HashMap<>(options);
             SimHashSettings s = SimHashSettings.fromMap(consumed);
@@ -102,8 +111,20 @@ public class SimHashSettingsTests extends RandomizedTest {
     public void testEveryOutputAffectingOptionChangesTheId() {
         String base = SimHashSettings.DEFAULT.algorithmId();
         for (Map.Entry<String, Object> change : Map.<String, Object>of(
-            "content_type", "html", "extract", false, "features", "char_ngrams", "shingle_size", 3, "stopwords", false,
-            "weighting", "binary", "version", 1
+            "content_type",
+            "html",
+            "extract",
+            false,
+            "features",
+            "char_ngrams",
+            "shingle_size",
+            3,
+            "stopwords",
+            false,
+            "weighting",
+            "binary",
+            "version",
+            1
         ).entrySet()) {
             Map<String, Object> options = new HashMap<>(Map.of(change.getKey(), change.getValue()));
             assertNotEquals(change.getKey(), base, SimHashSettings.fromMap(options).algorithmId());

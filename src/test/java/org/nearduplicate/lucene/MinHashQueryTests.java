@@ -1,6 +1,5 @@
 package org.nearduplicate.lucene;
 
-import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
@@ -14,14 +13,17 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.tests.search.QueryUtils;
-import org.nearduplicate.core.keys.Lsh;
-import org.nearduplicate.core.sketch.MinHasher;
+
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+
+import org.nearduplicate.core.keys.Lsh;
+import org.nearduplicate.core.sketch.MinHasher;
+import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 
 /** MinHashQuery against brute force on random signatures with planted near neighbours, over several segments. */
 public class MinHashQueryTests extends OpenSearchTestCase {
@@ -40,17 +42,20 @@ public class MinHashQueryTests extends OpenSearchTestCase {
             try (IndexWriter writer = new IndexWriter(dir, config)) {
                 for (int c = 0; c < centers.length; c++) {
                     centers[c] = new int[m];
-                    for (int i = 0; i < m; i++) centers[c][i] = randomInt();
+                    for (int i = 0; i < m; i++)
+                        centers[c][i] = randomInt();
                 }
                 int n = randomIntBetween(150, 400);
                 for (int d = 0; d < n; d++) {
                     int[] sig = centers[randomInt(centers.length - 1)].clone();
                     int changes = randomIntBetween(0, m); // from identical to unrelated
-                    for (int k = 0; k < changes; k++) sig[randomInt(m - 1)] = randomInt(3) == 0 ? randomInt(2) : randomInt();
+                    for (int k = 0; k < changes; k++)
+                        sig[randomInt(m - 1)] = randomInt(3) == 0 ? randomInt(2) : randomInt();
                     Document doc = new Document();
                     String id = "d" + d;
                     doc.add(new StringField("id", id, Field.Store.YES));
-                    for (IndexableField f : MinHashFieldMapper.createFields(FIELD, lsh, sig)) doc.add(f);
+                    for (IndexableField f : MinHashFieldMapper.createFields(FIELD, lsh, sig))
+                        doc.add(f);
                     writer.addDocument(doc);
                     live.put(id, sig);
                 }
@@ -67,7 +72,8 @@ public class MinHashQueryTests extends OpenSearchTestCase {
                 IndexSearcher searcher = newSearcher(reader);
                 for (int probeIndex = 0; probeIndex < 20; probeIndex++) {
                     int[] probe = centers[randomInt(centers.length - 1)].clone();
-                    for (int k = randomInt(m / 4); k > 0; k--) probe[randomInt(m - 1)] = randomInt();
+                    for (int k = randomInt(m / 4); k > 0; k--)
+                        probe[randomInt(m - 1)] = randomInt();
                     double t = randomFrom(0.0, 0.25, 0.5, 0.75, 0.9, 1.0, lsh.exactFrom(m), randomDouble());
                     for (boolean scan : new boolean[] { true, false }) {
                         MinHashQuery q = new MinHashQuery(FIELD, probe, t, lsh, scan);
@@ -80,7 +86,9 @@ public class MinHashQueryTests extends OpenSearchTestCase {
                         if (q.isExact()) {
                             // then sharing a band adds no condition: the same set as a brute-force scan
                             for (Map.Entry<String, int[]> e : live.entrySet()) {
-                                if (MinHasher.matches(probe, e.getValue()) >= m - Lsh.maxMismatches(t, m)) assertTrue(expected.contains(e.getKey()));
+                                if (MinHasher.matches(probe, e.getValue()) >= m - Lsh.maxMismatches(t, m)) assertTrue(
+                                    expected.contains(e.getKey())
+                                );
                             }
                         }
                         TopDocs top = searcher.search(q, Math.max(1, live.size() + 1));

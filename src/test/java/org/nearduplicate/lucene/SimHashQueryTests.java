@@ -1,7 +1,5 @@
 package org.nearduplicate.lucene;
 
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.nearduplicate.tools.quality.Corpus;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
@@ -19,8 +17,7 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.tests.search.QueryUtils;
-import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.core.sketch.Fingerprints;
+
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.io.IOException;
@@ -29,6 +26,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.tools.quality.Corpus;
 
 /** SimHashQuery against a brute-force Hamming check on random corpora with planted neighbours. */
 public class SimHashQueryTests extends OpenSearchTestCase {
@@ -92,7 +94,10 @@ public class SimHashQueryTests extends OpenSearchTestCase {
                 fp = randomLong();
             } else {
                 // planted neighbour of a center at a random distance, including beyond k_max
-                fp = flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, Math.max(12, layout.maxDistance() + 4)));
+                fp = flipBits(
+                    centers[randomIntBetween(0, centers.length - 1)],
+                    randomIntBetween(0, Math.max(12, layout.maxDistance() + 4))
+                );
             }
             Document doc = new Document();
             doc.add(new StringField("id", id, Field.Store.YES));
@@ -191,7 +196,7 @@ public class SimHashQueryTests extends OpenSearchTestCase {
             assertTrue("hits must come closest first", sd.score <= previous);
             previous = sd.score;
             String id = corpus.searcher.storedFields().document(sd.doc).get("id");
-            // score = boost / (1 + d)  =>  d = boost / score - 1
+            // score = boost / (1 + d) => d = boost / score - 1
             int distance = Math.round(boost / sd.score - 1);
             assertEquals(boost * SimHashQuery.closeness(distance), sd.score, 1e-6f);
             assertNull("duplicate hit " + id, hits.put(id, distance));
@@ -216,7 +221,11 @@ public class SimHashQueryTests extends OpenSearchTestCase {
                     }
                     boolean scan = randomBoolean();
                     SimHashQuery query = new SimHashQuery(FIELD, probes, k, layout, scan, randomBoolean());
-                    assertEquals(layout + " " + probes.length + " probes k " + k + (scan ? " scan" : ""), expected, hits(corpus, query, 1f));
+                    assertEquals(
+                        layout + " " + probes.length + " probes k " + k + (scan ? " scan" : ""),
+                        expected,
+                        hits(corpus, query, 1f)
+                    );
                 }
             }
         }
@@ -259,7 +268,11 @@ public class SimHashQueryTests extends OpenSearchTestCase {
                     long probe = randomProbe(corpus);
                     int k = randomIntBetween(0, layout.maxDistance());
                     SimHashQuery query = keyQuery(probe, k, layout);
-                    assertEquals(layout + " probe " + Fingerprints.toHex(probe) + " k " + k, bruteForce(corpus, probe, k), hits(corpus, query, 1f));
+                    assertEquals(
+                        layout + " probe " + Fingerprints.toHex(probe) + " k " + k,
+                        bruteForce(corpus, probe, k),
+                        hits(corpus, query, 1f)
+                    );
                     assertEquals(bruteForce(corpus, probe, k).size(), corpus.searcher.count(query));
                 }
             }

@@ -1,12 +1,5 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.opensearch.common.FingerprintValues;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.core.EngineInputException;
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.sketch.SimHasher;
 import org.opensearch.OpenSearchParseException;
 import org.opensearch.common.xcontent.XContentFactory;
 import org.opensearch.common.xcontent.json.JsonXContent;
@@ -17,6 +10,13 @@ import org.opensearch.test.OpenSearchTestCase;
 
 import java.io.IOException;
 import java.math.BigInteger;
+
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.SimHasher;
+import org.nearduplicate.opensearch.common.FingerprintValues;
+import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
 
 /**
  * Randomized inputs for HTML extraction and fingerprinting, the fingerprint parser and the {@code near_duplicate}
@@ -30,9 +30,47 @@ import java.math.BigInteger;
 public class FuzzTests extends OpenSearchTestCase {
     private static final int ITERATIONS = Integer.getInteger("tests.fuzz.iterations", 300);
     private static final String[] TAGS = {
-        "html", "body", "head", "div", "p", "span", "a", "nav", "article", "main", "header", "footer", "aside", "script",
-        "style", "table", "tr", "td", "th", "ul", "li", "pre", "br", "img", "h1", "form", "noscript", "iframe", "svg",
-        "template", "section", "b", "i", "title", "meta", "select", "option", "textarea", "frameset", "xmp", "plaintext" };
+        "html",
+        "body",
+        "head",
+        "div",
+        "p",
+        "span",
+        "a",
+        "nav",
+        "article",
+        "main",
+        "header",
+        "footer",
+        "aside",
+        "script",
+        "style",
+        "table",
+        "tr",
+        "td",
+        "th",
+        "ul",
+        "li",
+        "pre",
+        "br",
+        "img",
+        "h1",
+        "form",
+        "noscript",
+        "iframe",
+        "svg",
+        "template",
+        "section",
+        "b",
+        "i",
+        "title",
+        "meta",
+        "select",
+        "option",
+        "textarea",
+        "frameset",
+        "xmp",
+        "plaintext" };
     private static final String[] CLASSES = { "content", "nav", "sidebar", "article", "ad", "comment", "main", "footer", "x" };
 
     private final SimHasher hasher = new SimHasher(SimHashSettings.DEFAULT);
@@ -84,7 +122,8 @@ public class FuzzTests extends OpenSearchTestCase {
             if (randomBoolean()) sb.append("<!DOCTYPE html>");
             randomHtml(sb, 0);
             if (rarely()) {
-                for (int d = 0, n = randomIntBetween(100, 5000); d < n; d++) sb.append(randomFrom("<div>", "<table>", "<p>", "<b>", "<a href=x>"));
+                for (int d = 0, n = randomIntBetween(100, 5000); d < n; d++)
+                    sb.append(randomFrom("<div>", "<table>", "<p>", "<b>", "<a href=x>"));
             }
             String html = sb.toString();
             for (SimHasher h : new SimHasher[] { hasher, noExtract }) {
@@ -124,7 +163,9 @@ public class FuzzTests extends OpenSearchTestCase {
             String junk = switch (randomIntBetween(0, 5)) {
                 case 0 -> randomUnicodeOfLengthBetween(0, 40);
                 case 1 -> randomAlphaOfLength(randomIntBetween(0, 30));
-                case 2 -> (randomBoolean() ? "0x" : "") + randomFrom("-", "+", "", " ") + randomNumericStringOfLength(randomIntBetween(0, 25));
+                case 2 -> (randomBoolean() ? "0x" : "") + randomFrom("-", "+", "", " ") + randomNumericStringOfLength(
+                    randomIntBetween(0, 25)
+                );
                 case 3 -> new BigInteger(randomIntBetween(1, 90), random()).toString(randomFrom(10, 16));
                 case 4 -> Fingerprints.toHex(fp).substring(0, randomIntBetween(0, 16)) + randomFrom("g", "", "0", " ", "\u0000", "ff");
                 default -> randomRealisticUnicodeOfLengthBetween(0, 20);
@@ -146,7 +187,8 @@ public class FuzzTests extends OpenSearchTestCase {
 
     private static String randomNumericStringOfLength(int n) {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < n; i++) sb.append((char) ('0' + randomIntBetween(0, 9)));
+        for (int i = 0; i < n; i++)
+            sb.append((char) ('0' + randomIntBetween(0, 9)));
         return sb.toString();
     }
 
@@ -162,7 +204,8 @@ public class FuzzTests extends OpenSearchTestCase {
             case 7 -> b.value(new BigInteger(80, random()));
             case 8 -> {
                 b.startArray();
-                for (int i = randomIntBetween(0, 3); i > 0; i--) randomValue(b, depth + 1);
+                for (int i = randomIntBetween(0, 3); i > 0; i--)
+                    randomValue(b, depth + 1);
                 b.endArray();
             }
             default -> {
@@ -177,8 +220,19 @@ public class FuzzTests extends OpenSearchTestCase {
     }
 
     public void testQueryParser() throws IOException {
-        String[] keys = { "field", "fingerprint", "algorithm", "like", "text", "html", "max_distance", "allow_scan",
-            "ignore_unmapped", "boost", "_name", "unknown" };
+        String[] keys = {
+            "field",
+            "fingerprint",
+            "algorithm",
+            "like",
+            "text",
+            "html",
+            "max_distance",
+            "allow_scan",
+            "ignore_unmapped",
+            "boost",
+            "_name",
+            "unknown" };
         int parsedOk = 0;
         for (int i = 0; i < ITERATIONS; i++) {
             XContentBuilder b = XContentFactory.jsonBuilder().startObject();

@@ -1,6 +1,5 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.action.bulk.BulkItemResponse;
 import org.opensearch.action.bulk.BulkResponse;
 import org.opensearch.action.support.WriteRequest;
@@ -8,8 +7,8 @@ import org.opensearch.common.settings.Settings;
 import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.core.common.breaker.CircuitBreaker;
 import org.opensearch.core.common.bytes.BytesArray;
-import org.opensearch.core.rest.RestStatus;
 import org.opensearch.core.indices.breaker.CircuitBreakerService;
+import org.opensearch.core.rest.RestStatus;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
 import org.opensearch.test.OpenSearchIntegTestCase.ClusterScope;
@@ -17,6 +16,8 @@ import org.opensearch.test.OpenSearchIntegTestCase.Scope;
 
 import java.util.Collection;
 import java.util.List;
+
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
@@ -43,11 +44,7 @@ public class NearDuplicateBreakerTests extends OpenSearchIntegTestCase {
         assertAcked(
             client().admin()
                 .cluster()
-                .preparePutPipeline(
-                    "fp",
-                    new BytesArray("{\"processors\": [{\"simhash\": {\"field\": \"content\"}}]}"),
-                    XContentType.JSON
-                )
+                .preparePutPipeline("fp", new BytesArray("{\"processors\": [{\"simhash\": {\"field\": \"content\"}}]}"), XContentType.JSON)
                 .get()
         );
         assertAcked(prepareCreate("pages").setMapping("simhash", "type=simhash"));

@@ -1,16 +1,5 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
-import org.nearduplicate.lucene.SimHashQueryTests;
-import org.nearduplicate.opensearch.search.fetch.SimHashDistanceFetchSubPhase;
-import org.nearduplicate.opensearch.search.rescore.SimHashRescorer;
-import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
-import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
-import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
-import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.search.MultiSearchResponse;
@@ -40,6 +29,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.lucene.SimHashQueryTests;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.opensearch.search.fetch.SimHashDistanceFetchSubPhase;
+import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
+import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
+import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
+
 import static org.hamcrest.Matchers.containsString;
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 
@@ -64,8 +64,14 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
         XContentBuilder mapping = XContentFactory.jsonBuilder()
             .startObject()
             .startObject("properties")
-            .startObject("fp").field("type", "simhash").field("blocks", 4).field("max_distance", 3).endObject()
-            .startObject("ts").field("type", "date").endObject()
+            .startObject("fp")
+            .field("type", "simhash")
+            .field("blocks", 4)
+            .field("max_distance", 3)
+            .endObject()
+            .startObject("ts")
+            .field("type", "date")
+            .endObject()
             .endObject()
             .endObject();
         assertAcked(
@@ -81,7 +87,9 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
         int docs = randomIntBetween(200, 400);
         for (int i = 0; i < docs; i++) {
             String id = "d" + i;
-            long fp = randomBoolean() ? randomLong() : SimHashQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 8));
+            long fp = randomBoolean()
+                ? randomLong()
+                : SimHashQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 8));
             long ts = 1_700_000_000_000L + randomIntBetween(0, 9) * DAY;
             Object value = switch (randomIntBetween(0, 2)) {
                 case 0 -> Fingerprints.toHex(fp);
@@ -227,7 +235,11 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
         SimHashRescorerBuilder closeness = new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(probe)).maxDistance(rk)
             .queryWeight(0f);
         closeness.windowSize(corpus.size() + 10);
-        SearchResponse closest = client().prepareSearch(INDEX).setQuery(QueryBuilders.matchAllQuery()).setSize(corpus.size() + 10).addRescorer(closeness).get();
+        SearchResponse closest = client().prepareSearch(INDEX)
+            .setQuery(QueryBuilders.matchAllQuery())
+            .setSize(corpus.size() + 10)
+            .addRescorer(closeness)
+            .get();
         Map<String, Integer> expectedClose = bruteForce(probe, rk);
         SearchHit[] top = closest.getHits().getHits();
         int previous = -1;
@@ -258,13 +270,19 @@ public class NearDuplicateClusterTests extends OpenSearchIntegTestCase {
         for (int round = 0; round < 5; round++) {
             long p = round == 0 ? centers[0] : randomProbe();
             int kk = randomIntBetween(0, 3);
-            assertEquals(bruteForce(p, kk), hits(search(new SimHashQueryBuilder("fp", SimHashProbe.fingerprint(p)).maxDistance(kk)).get(), true));
+            assertEquals(
+                bruteForce(p, kk),
+                hits(search(new SimHashQueryBuilder("fp", SimHashProbe.fingerprint(p)).maxDistance(kk)).get(), true)
+            );
         }
 
         // a document whose algorithm differs from the mapping is rejected
         Exception rejected = expectThrows(
             Exception.class,
-            () -> client().prepareIndex(INDEX).setId("bad").setSource("fp", Map.of("fingerprint", "00000000000000ff", "algorithm", "other")).get()
+            () -> client().prepareIndex(INDEX)
+                .setId("bad")
+                .setSource("fp", Map.of("fingerprint", "00000000000000ff", "algorithm", "other"))
+                .get()
         );
         assertThat(rejected.toString() + rejected.getCause(), containsString("fingerprints made differently cannot be compared"));
     }

@@ -1,10 +1,5 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
-import org.nearduplicate.lucene.SimHashQueryTests;
-import org.nearduplicate.opensearch.search.fetch.SimHashDistanceFetchSubPhase;
-import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.bulk.BulkResponse;
 import org.opensearch.action.search.SearchResponse;
@@ -26,6 +21,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.lucene.SimHashQueryTests;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.opensearch.search.fetch.SimHashDistanceFetchSubPhase;
 
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 
@@ -63,15 +64,21 @@ public class NearDuplicateDistributionTests extends OpenSearchIntegTestCase {
     private void run(int nodes) throws Exception {
         internalCluster().startNodes(nodes);
         centers = new long[5];
-        for (int i = 0; i < centers.length; i++) centers[i] = randomLong();
+        for (int i = 0; i < centers.length; i++)
+            centers[i] = randomLong();
         int replicas = nodes > 1 ? 1 : 0;
         for (int shards : SHARDS) {
             String index = "pages-" + shards;
             assertAcked(
-                prepareCreate(index).setSettings(Settings.builder().put("index.number_of_shards", shards).put("index.number_of_replicas", replicas))
-                    .setMapping("fp", promised.computeIfAbsent(index, i -> randomBoolean() ? 16 : 3) == 16
-                        ? "type=simhash" // the default: any k up to 16 by multi-probe
-                        : "type=simhash,blocks=4,max_distance=3,check_bits=16") // the 0.1.0 default
+                prepareCreate(index).setSettings(
+                    Settings.builder().put("index.number_of_shards", shards).put("index.number_of_replicas", replicas)
+                )
+                    .setMapping(
+                        "fp",
+                        promised.computeIfAbsent(index, i -> randomBoolean() ? 16 : 3) == 16
+                            ? "type=simhash" // the default: any k up to 16 by multi-probe
+                            : "type=simhash,blocks=4,max_distance=3,check_bits=16"
+                    ) // the 0.1.0 default
             );
             Map<String, Long> corpus = new HashMap<>();
             corpora.put(index, corpus);
@@ -131,7 +138,9 @@ public class NearDuplicateDistributionTests extends OpenSearchIntegTestCase {
     }
 
     private long randomFingerprint() {
-        return randomBoolean() ? randomLong() : SimHashQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 18));
+        return randomBoolean()
+            ? randomLong()
+            : SimHashQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 18));
     }
 
     private void index(String index, Map<String, Long> corpus, int firstId, int count) {
@@ -139,7 +148,9 @@ public class NearDuplicateDistributionTests extends OpenSearchIntegTestCase {
         for (int i = 0; i < count; i++) {
             String id = "d" + (firstId + i);
             long fp = randomFingerprint();
-            bulk.add(client().prepareIndex(index).setId(id).setSource("fp", randomBoolean() ? (Object) Fingerprints.toHex(fp) : (Object) fp));
+            bulk.add(
+                client().prepareIndex(index).setId(id).setSource("fp", randomBoolean() ? (Object) Fingerprints.toHex(fp) : (Object) fp)
+            );
             corpus.put(id, fp);
         }
         BulkResponse response = bulk.get();
@@ -186,7 +197,11 @@ public class NearDuplicateDistributionTests extends OpenSearchIntegTestCase {
                     int d = Fingerprints.distance(fp, probe[0]);
                     if (d <= probe[1]) expected.put(id, d);
                 });
-                assertEquals(e.getKey() + " probe " + Fingerprints.toHex(probe[0]) + " k " + probe[1], expected, search(e.getKey(), probe[0], (int) probe[1]));
+                assertEquals(
+                    e.getKey() + " probe " + Fingerprints.toHex(probe[0]) + " k " + probe[1],
+                    expected,
+                    search(e.getKey(), probe[0], (int) probe[1])
+                );
             }
         }
     }
@@ -195,7 +210,10 @@ public class NearDuplicateDistributionTests extends OpenSearchIntegTestCase {
         Map<String, String> results = new TreeMap<>();
         for (String index : corpora.keySet()) {
             for (long[] probe : probes()) {
-                results.put(index + "/" + Fingerprints.toHex(probe[0]) + "/" + probe[1], search(index, probe[0], (int) probe[1]).toString());
+                results.put(
+                    index + "/" + Fingerprints.toHex(probe[0]) + "/" + probe[1],
+                    search(index, probe[0], (int) probe[1]).toString()
+                );
             }
         }
         return results;
@@ -204,7 +222,11 @@ public class NearDuplicateDistributionTests extends OpenSearchIntegTestCase {
     private Map<String, Map<String, Long>> storedFingerprints() {
         Map<String, Map<String, Long>> stored = new TreeMap<>();
         for (String index : corpora.keySet()) {
-            SearchResponse response = client().prepareSearch(index).setQuery(QueryBuilders.matchAllQuery()).setSize(10_000).addDocValueField("fp").get();
+            SearchResponse response = client().prepareSearch(index)
+                .setQuery(QueryBuilders.matchAllQuery())
+                .setSize(10_000)
+                .addDocValueField("fp")
+                .get();
             Map<String, Long> fps = new TreeMap<>();
             for (SearchHit hit : response.getHits().getHits()) {
                 fps.put(hit.getId(), Fingerprints.parse((String) hit.field("fp").getValue()));

@@ -1,14 +1,9 @@
 package org.nearduplicate.opensearch;
 
-import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.startsWith;
-
-import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.OpenSearchParseException;
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.ingest.Processor;
-import org.opensearch.plugins.SearchPlugin;
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.util.HashMap;
@@ -16,6 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+
+import org.nearduplicate.opensearch.sketching.SketchingService;
+
+import static org.hamcrest.Matchers.containsString;
 
 /** What the plugin wires, and that each plugin instance owns its engine (no state shared through statics). */
 public class NearDuplicatePluginTests extends OpenSearchTestCase {
@@ -32,12 +31,20 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
             Set.of("near_duplicate", "minhash_similar"),
             plugin.getQueries().stream().map(spec -> spec.getName().getPreferredName()).collect(Collectors.toSet())
         );
-        assertEquals(List.of("near_duplicate", "minhash_similar"), plugin.getRescorers().stream().map(spec -> spec.getName().getPreferredName()).toList());
+        assertEquals(
+            List.of("near_duplicate", "minhash_similar"),
+            plugin.getRescorers().stream().map(spec -> spec.getName().getPreferredName()).toList()
+        );
         assertEquals(2, plugin.getFetchSubPhases(null).size());
         assertEquals(1, plugin.getActionFilters().size());
         Set<String> settings = plugin.getSettings().stream().map(Setting::getKey).collect(Collectors.toSet());
         assertEquals(
-            Set.of("near_duplicate.max_input_chars", "near_duplicate.max_features", "near_duplicate.breaker.limit", "near_duplicate.check.window_max_entries"),
+            Set.of(
+                "near_duplicate.max_input_chars",
+                "near_duplicate.max_features",
+                "near_duplicate.breaker.limit",
+                "near_duplicate.check.window_max_entries"
+            ),
             settings
         );
     }

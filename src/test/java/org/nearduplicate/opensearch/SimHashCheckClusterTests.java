@@ -1,16 +1,14 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.lucene.SimHashQueryTests;
-import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.action.bulk.BulkItemResponse;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.bulk.BulkResponse;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
+import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.core.common.bytes.BytesArray;
 import org.opensearch.core.rest.RestStatus;
-import org.opensearch.common.xcontent.XContentType;
 import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.search.SearchHit;
@@ -27,6 +25,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.lucene.SimHashQueryTests;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
@@ -48,7 +49,10 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
     private void index(String name, int shards) {
         assertAcked(
             prepareCreate(name).setSettings(
-                Settings.builder().put("index.number_of_shards", shards).put("index.number_of_replicas", 0).put("index.refresh_interval", -1)
+                Settings.builder()
+                    .put("index.number_of_shards", shards)
+                    .put("index.number_of_replicas", 0)
+                    .put("index.refresh_interval", -1)
             ).setMapping("fp", "type=simhash,blocks=4,max_distance=3", "group", "type=keyword")
         );
         ensureGreen(name);
@@ -56,7 +60,9 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
 
     private static BulkResponse bulk(Client client, String index, String pipeline, Map<String, Long> docs) {
         BulkRequestBuilder bulk = client.prepareBulk();
-        docs.forEach((id, fp) -> bulk.add(client.prepareIndex(index).setId(id).setSource("fp", Fingerprints.toHex(fp)).setPipeline(pipeline)));
+        docs.forEach(
+            (id, fp) -> bulk.add(client.prepareIndex(index).setId(id).setSource("fp", Fingerprints.toHex(fp)).setPipeline(pipeline))
+        );
         BulkResponse response = bulk.get();
         assertFalse(response.buildFailureMessage(), response.hasFailures());
         return response;
@@ -240,13 +246,18 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
         assertEquals("unique", results("reindex").get("x").get("status"));
         assertEquals(1, client().prepareSearch("reindex").setSize(0).setTrackTotalHits(true).get().getHits().getTotalHits().value());
         // another id with the same fingerprint is a duplicate at distance 0
-        client().prepareIndex("reindex").setId("y").setSource("fp", Fingerprints.toHex(fp)).setPipeline("check-self")
-            .setRefreshPolicy(WriteRequest.RefreshPolicy.NONE).get();
+        client().prepareIndex("reindex")
+            .setId("y")
+            .setSource("fp", Fingerprints.toHex(fp))
+            .setPipeline("check-self")
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.NONE)
+            .get();
         Map<String, Object> y = results("reindex").get("y");
         assertEquals("duplicate", y.get("status"));
         assertEquals("x", y.get("_id"));
         assertEquals(0, y.get("distance"));
     }
+
     public void testDottedGroupFieldIsReadBackFromTheIndex() {
         // group_field "dup.group" is written as an object; a later document must read it back, not fall back to the _id
         assertAcked(
@@ -293,7 +304,9 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
         refresh("batched");
         Map<String, Long> incoming = new java.util.LinkedHashMap<>();
         for (int i = 0; i < 30; i++) {
-            long fp = i % 3 == 2 ? randomLong() : SimHashQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 4));
+            long fp = i % 3 == 2
+                ? randomLong()
+                : SimHashQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 4));
             incoming.put(String.format(Locale.ROOT, "n%02d", i), fp);
         }
         bulk(client(), "batched", "check-batched", incoming);
@@ -405,7 +418,10 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
         for (String onUnavailable : new String[] { "tag", "fail" }) {
             String json = "{\"processors\": [{\"simhash\": {\"field\": \"content\", \"target_field\": \"fp\"}}, "
                 + "{\"near_duplicate_check\": {\"field\": \"fp\", \"index\": \"pages-v1\", \"max_distance\": 12, "
-                + "\"on_unavailable\": \"" + onUnavailable + "\"" + (onUnavailable.equals("fail") ? ", \"window_size\": 0" : "")
+                + "\"on_unavailable\": \""
+                + onUnavailable
+                + "\""
+                + (onUnavailable.equals("fail") ? ", \"window_size\": 0" : "")
                 + "}}]}"; // (window_size 0: "new-tag" in the window of the first pipeline would be a recent match)
             String name = "check-v3-" + onUnavailable;
             assertAcked(client().admin().cluster().preparePutPipeline(name, new BytesArray(json), XContentType.JSON).get());
@@ -417,7 +433,8 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
                 assertFalse(response.buildFailureMessage(), response.hasFailures());
                 refresh("incoming");
                 @SuppressWarnings("unchecked")
-                Map<String, Object> r = (Map<String, Object>) client().prepareGet("incoming", "new-tag").get()
+                Map<String, Object> r = (Map<String, Object>) client().prepareGet("incoming", "new-tag")
+                    .get()
                     .getSourceAsMap()
                     .get("near_duplicate");
                 assertEquals(r.toString(), "unchecked", r.get("status"));

@@ -1,16 +1,11 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
-import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.core.common.breaker.CircuitBreakingException;
-import org.opensearch.core.rest.RestStatus;
 import org.opensearch.core.indices.breaker.CircuitBreakerService;
+import org.opensearch.core.rest.RestStatus;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.OpenSearchIntegTestCase;
 import org.opensearch.test.OpenSearchIntegTestCase.ClusterScope;
@@ -18,6 +13,12 @@ import org.opensearch.test.OpenSearchIntegTestCase.Scope;
 
 import java.util.Collection;
 import java.util.List;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;

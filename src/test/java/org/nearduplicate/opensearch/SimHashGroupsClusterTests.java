@@ -1,12 +1,5 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.core.groups.GroupMembers;
-import org.nearduplicate.lucene.SimHashQueryTests;
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.admin.cluster.node.tasks.list.ListTasksResponse;
 import org.opensearch.action.bulk.BulkRequestBuilder;
@@ -14,7 +7,6 @@ import org.opensearch.action.bulk.BulkResponse;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.action.ActionFuture;
 import org.opensearch.common.settings.Settings;
-import org.opensearch.core.rest.RestStatus;
 import org.opensearch.core.tasks.TaskCancelledException;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.tasks.TaskInfo;
@@ -33,6 +25,14 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 
+import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.lucene.SimHashQueryTests;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
+
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
@@ -50,9 +50,12 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
     static Map<String, Long> randomCorpus(int docs, int maxFlips) {
         Map<String, Long> corpus = new TreeMap<>();
         long[] centers = new long[randomIntBetween(3, 12)];
-        for (int i = 0; i < centers.length; i++) centers[i] = randomLong();
+        for (int i = 0; i < centers.length; i++)
+            centers[i] = randomLong();
         for (int i = 0; i < docs; i++) {
-            long fp = randomBoolean() ? randomLong() : SimHashQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, maxFlips));
+            long fp = randomBoolean()
+                ? randomLong()
+                : SimHashQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, maxFlips));
             corpus.put("d" + i, fp);
         }
         return corpus;
@@ -62,7 +65,8 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
     static Set<Set<String>> bruteForce(Map<String, Long> corpus, int k, long[] pairCount) {
         List<String> ids = new ArrayList<>(corpus.keySet());
         int[] parent = new int[ids.size()];
-        for (int i = 0; i < parent.length; i++) parent[i] = i;
+        for (int i = 0; i < parent.length; i++)
+            parent[i] = i;
         for (int i = 0; i < ids.size(); i++) {
             for (int j = i + 1; j < ids.size(); j++) {
                 if (Fingerprints.distance(corpus.get(ids.get(i)), corpus.get(ids.get(j))) <= k) {
@@ -73,21 +77,25 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
             }
         }
         Map<Integer, Set<String>> groups = new HashMap<>();
-        for (int i = 0; i < ids.size(); i++) groups.computeIfAbsent(find(parent, i), x -> new TreeSet<>()).add(ids.get(i));
+        for (int i = 0; i < ids.size(); i++)
+            groups.computeIfAbsent(find(parent, i), x -> new TreeSet<>()).add(ids.get(i));
         Set<Set<String>> result = new HashSet<>();
-        for (Set<String> g : groups.values()) if (g.size() > 1) result.add(g);
+        for (Set<String> g : groups.values())
+            if (g.size() > 1) result.add(g);
         return result;
     }
 
     private static int find(int[] parent, int x) {
-        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        while (parent[x] != x)
+            x = parent[x] = parent[parent[x]];
         return x;
     }
 
     void indexCorpus(String index, Map<String, Long> corpus, int shards, int blocks, int kMax) {
         assertAcked(
-            prepareCreate(index).setSettings(Settings.builder().put("index.number_of_shards", shards).put("index.number_of_replicas", randomIntBetween(0, 1)))
-                .setMapping("fp", "type=simhash,blocks=" + blocks + ",max_distance=" + kMax)
+            prepareCreate(index).setSettings(
+                Settings.builder().put("index.number_of_shards", shards).put("index.number_of_replicas", randomIntBetween(0, 1))
+            ).setMapping("fp", "type=simhash,blocks=" + blocks + ",max_distance=" + kMax)
         );
         // several bulks, so that shards have several segments
         List<String> ids = new ArrayList<>(corpus.keySet());
@@ -95,7 +103,9 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
         for (int from = 0; from < ids.size(); from += batch) {
             BulkRequestBuilder bulk = client().prepareBulk();
             for (String id : ids.subList(from, Math.min(ids.size(), from + batch))) {
-                bulk.add(client().prepareIndex(index).setId(id).setRouting(routing(id)).setSource("fp", Fingerprints.toHex(corpus.get(id))));
+                bulk.add(
+                    client().prepareIndex(index).setId(id).setRouting(routing(id)).setSource("fp", Fingerprints.toHex(corpus.get(id)))
+                );
             }
             BulkResponse r = bulk.get();
             assertFalse(r.buildFailureMessage(), r.hasFailures());
@@ -178,8 +188,16 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
 
     public void testErrors() {
         assertAcked(prepareCreate("errors").setMapping("fp", "type=simhash,blocks=4,max_distance=2", "title", "type=text"));
-        client().prepareIndex("errors").setId("1").setSource("fp", "0000000000000001").setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
-        client().prepareIndex("errors").setId("2").setSource("fp", "00000000000000ff").setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        client().prepareIndex("errors")
+            .setId("1")
+            .setSource("fp", "0000000000000001")
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+            .get();
+        client().prepareIndex("errors")
+            .setId("2")
+            .setSource("fp", "00000000000000ff")
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+            .get();
         // beyond the mapping's max_distance: answered all the same (the keys are not used)
         SimHashGroupsResponse far = groups(new SimHashGroupsRequest("errors", "fp").maxDistance(7));
         assertEquals(1, far.groupCount());
@@ -194,7 +212,8 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
 
     public void testCancellation() throws Exception {
         Map<String, Long> corpus = new TreeMap<>();
-        for (int i = 0; i < 40_000; i++) corpus.put("d" + i, randomLong());
+        for (int i = 0; i < 40_000; i++)
+            corpus.put("d" + i, randomLong());
         indexCorpus("big", corpus, 3, 4, 3);
         // k = 40 over 40,000 random fingerprints: the brute force, 800M comparisons, long enough to be seen and cancelled
         ActionFuture<SimHashGroupsResponse> future = client().execute(
@@ -203,7 +222,12 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
         );
         TaskInfo running = null;
         for (int i = 0; i < 200 && running == null; i++) {
-            ListTasksResponse tasks = client().admin().cluster().prepareListTasks().setActions(SimHashGroupsAction.NAME).setDetailed(true).get();
+            ListTasksResponse tasks = client().admin()
+                .cluster()
+                .prepareListTasks()
+                .setActions(SimHashGroupsAction.NAME)
+                .setDetailed(true)
+                .get();
             if (tasks.getTasks().isEmpty() == false) {
                 running = tasks.getTasks().get(0);
             } else {
@@ -217,8 +241,10 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
         client().admin().cluster().prepareCancelTasks().setTaskId(running.getTaskId()).get();
         ExecutionException e = expectThrows(ExecutionException.class, future::get);
         assertNotNull(e.toString(), ExceptionsHelper.unwrap(e, TaskCancelledException.class));
-        assertBusy(() -> assertTrue(
-            client().admin().cluster().prepareListTasks().setActions(SimHashGroupsAction.NAME + "*").get().getTasks().isEmpty()
-        ));
+        assertBusy(
+            () -> assertTrue(
+                client().admin().cluster().prepareListTasks().setActions(SimHashGroupsAction.NAME + "*").get().getTasks().isEmpty()
+            )
+        );
     }
 }

@@ -1,15 +1,5 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.core.groups.GroupMembers;
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteResponse;
-import org.nearduplicate.opensearch.action.groups.TransportSimHashGroupsWriteAction;
-import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.search.SearchResponse;
@@ -37,6 +27,17 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteResponse;
+import org.nearduplicate.opensearch.action.groups.TransportSimHashGroupsWriteAction;
+import org.nearduplicate.opensearch.sketching.SketchingService;
+
 import static org.hamcrest.Matchers.containsString;
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 
@@ -62,17 +63,25 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
         BulkRequestBuilder bulk = client().prepareBulk();
         for (int i = 0; i < 30; i++) {
             long fp = 0x0F0F_0000_0000_0000L + ((long) (i % 10) << 20);
-            bulk.add(client().prepareIndex(index).setId((i % 2 == 0 ? "x" : "y") + i).setSource("fp", Fingerprints.toHex(fp), "tenant", i % 2 == 0 ? "x" : "y"));
+            bulk.add(
+                client().prepareIndex(index)
+                    .setId((i % 2 == 0 ? "x" : "y") + i)
+                    .setSource("fp", Fingerprints.toHex(fp), "tenant", i % 2 == 0 ? "x" : "y")
+            );
         }
         assertFalse(bulk.get().hasFailures());
         refresh(index);
         assertAcked(client().admin().indices().prepareAliases().addAlias(index, index + "_x", QueryBuilders.termQuery("tenant", "x")));
-        assertAcked(client().admin().indices().prepareAliases().addAlias(index, index + "_none", QueryBuilders.termQuery("tenant", "nobody")));
+        assertAcked(
+            client().admin().indices().prepareAliases().addAlias(index, index + "_none", QueryBuilders.termQuery("tenant", "nobody"))
+        );
     }
 
     private static Set<String> ids(SimHashGroupsResponse r) {
         Set<String> ids = new HashSet<>();
-        for (SimHashGroupsResponse.Group g : r.groups()) for (GroupMembers.Member m : g.members()) ids.add(m.id());
+        for (SimHashGroupsResponse.Group g : r.groups())
+            for (GroupMembers.Member m : g.members())
+                ids.add(m.id());
         return ids;
     }
 
@@ -85,7 +94,8 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
             .actionGet();
         assertEquals(15, x.docsScanned());
         assertFalse(ids(x).isEmpty());
-        for (String id : ids(x)) assertTrue(id, id.startsWith("x"));
+        for (String id : ids(x))
+            assertTrue(id, id.startsWith("x"));
         SimHashGroupsResponse none = client().execute(
             SimHashGroupsAction.INSTANCE,
             new SimHashGroupsRequest("grp_none", "fp").maxDistance(0)
@@ -109,7 +119,8 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
         refresh("wrt");
         SearchResponse written = client().prepareSearch("wrt").setQuery(QueryBuilders.existsQuery("duplicate_group")).setSize(100).get();
         assertEquals(15, written.getHits().getTotalHits().value());
-        for (SearchHit hit : written.getHits()) assertEquals("x", hit.getSourceAsMap().get("tenant"));
+        for (SearchHit hit : written.getHits())
+            assertEquals("x", hit.getSourceAsMap().get("tenant"));
         // the whole index, then tenant x's alias at k = 64 is a no-op for x and must not clear y's fields
         client().execute(SimHashGroupsWriteAction.INSTANCE, new SimHashGroupsWriteRequest("wrt", "fp").maxDistance(0)).actionGet();
         SimHashGroupsWriteResponse again = client().execute(
@@ -118,7 +129,10 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
         ).actionGet();
         assertEquals(0, again.cleared());
         refresh("wrt");
-        assertEquals(30, client().prepareSearch("wrt").setQuery(QueryBuilders.existsQuery("duplicate_group")).get().getHits().getTotalHits().value());
+        assertEquals(
+            30,
+            client().prepareSearch("wrt").setQuery(QueryBuilders.existsQuery("duplicate_group")).get().getHits().getTotalHits().value()
+        );
     }
 
     /** The write-back's marker in the mapping's {@code _meta} (an empty map when there is none). */
@@ -130,14 +144,24 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
     }
 
     public void testTheMappingRecordsHowAWriteEnded() throws Exception {
-        assertAcked(prepareCreate("marked").setMapping(Map.of("_meta", Map.of("owner", "crawler"), "properties", Map.of("fp", Map.of("type", "simhash")))));
+        assertAcked(
+            prepareCreate("marked").setMapping(
+                Map.of("_meta", Map.of("owner", "crawler"), "properties", Map.of("fp", Map.of("type", "simhash")))
+            )
+        );
         client().prepareIndex("marked").setId("a").setSource("fp", "00000000000000ff").get();
         client().prepareIndex("marked").setId("b").setSource("fp", "00000000000000ff").get();
         refresh("marked");
         client().execute(SimHashGroupsWriteAction.INSTANCE, new SimHashGroupsWriteRequest("marked", "fp").maxDistance(0)).actionGet();
         assertBusy(() -> assertEquals("completed", marker("marked").get("status")));
         assertEquals(2, ((Number) marker("marked").get("written")).intValue());
-        Map<String, Object> mapping = client().admin().indices().prepareGetMappings("marked").get().getMappings().get("marked").sourceAsMap();
+        Map<String, Object> mapping = client().admin()
+            .indices()
+            .prepareGetMappings("marked")
+            .get()
+            .getMappings()
+            .get("marked")
+            .sourceAsMap();
         assertEquals("crawler", ((Map<?, ?>) mapping.get("_meta")).get("owner")); // the user's own _meta stays
     }
 
@@ -145,12 +169,15 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
     public void testCancelStopsAThrottleWaitAtOnce() throws Exception {
         assertAcked(prepareCreate("slowest").setMapping("fp", "type=simhash"));
         BulkRequestBuilder bulk = client().prepareBulk();
-        for (int i = 0; i < 6; i++) bulk.add(client().prepareIndex("slowest").setId("s" + i).setSource("fp", "00000000000000ff"));
+        for (int i = 0; i < 6; i++)
+            bulk.add(client().prepareIndex("slowest").setId("s" + i).setSource("fp", "00000000000000ff"));
         assertFalse(bulk.get().hasFailures());
         refresh("slowest");
         ActionFuture<SimHashGroupsWriteResponse> future = client().execute(
             SimHashGroupsWriteAction.INSTANCE,
-            new SimHashGroupsWriteRequest("slowest", "fp").maxDistance(0).batchSize(1).requestsPerSecond(SimHashGroupsWriteRequest.MIN_REQUESTS_PER_SECOND)
+            new SimHashGroupsWriteRequest("slowest", "fp").maxDistance(0)
+                .batchSize(1)
+                .requestsPerSecond(SimHashGroupsWriteRequest.MIN_REQUESTS_PER_SECOND)
         );
         TaskInfo[] running = new TaskInfo[1];
         assertBusy(() -> {
@@ -159,7 +186,19 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
             running[0] = tasks.get(0);
             assertEquals("running", marker("slowest").get("status"));
         });
-        assertBusy(() -> assertEquals(1L, client().prepareSearch("slowest").setQuery(QueryBuilders.existsQuery("duplicate_group")).get().getHits().getTotalHits().value()), 30, TimeUnit.SECONDS);
+        assertBusy(
+            () -> assertEquals(
+                1L,
+                client().prepareSearch("slowest")
+                    .setQuery(QueryBuilders.existsQuery("duplicate_group"))
+                    .get()
+                    .getHits()
+                    .getTotalHits()
+                    .value()
+            ),
+            30,
+            TimeUnit.SECONDS
+        );
         client().admin().cluster().prepareCancelTasks().setTaskId(running[0].getTaskId()).get();
         // well before the next document is due (100 s)
         ExecutionException e = expectThrows(ExecutionException.class, () -> future.get(20, TimeUnit.SECONDS));
@@ -169,14 +208,18 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
 
     public void testRequestsPerSecondIsBounded() {
         for (Object slow : new Object[] { 1e-30, 0.001, 0, -2, Double.NaN, "Infinity", "1e-30" }) {
-            IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> SimHashGroupsWriteRequest.requestsPerSecond(slow));
+            IllegalArgumentException e = expectThrows(
+                IllegalArgumentException.class,
+                () -> SimHashGroupsWriteRequest.requestsPerSecond(slow)
+            );
             assertThat(e.getMessage(), containsString("at least 0.01"));
         }
         assertEquals(0.01f, SimHashGroupsWriteRequest.requestsPerSecond(0.01), 0f);
         assertEquals(-1f, SimHashGroupsWriteRequest.requestsPerSecond("unlimited"), 0f);
         Exception e = expectThrows(
             Exception.class,
-            () -> client().execute(SimHashGroupsWriteAction.INSTANCE, new SimHashGroupsWriteRequest("any", "fp").requestsPerSecond(1e-30f)).actionGet()
+            () -> client().execute(SimHashGroupsWriteAction.INSTANCE, new SimHashGroupsWriteRequest("any", "fp").requestsPerSecond(1e-30f))
+                .actionGet()
         );
         assertThat(e.getMessage(), containsString("at least 0.01"));
     }
@@ -184,13 +227,22 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
     public void testPatternsAndUnmappedFieldsFailAtOnce() {
         assertAcked(prepareCreate("plain").setMapping("fp", "type=simhash", "title", "type=text"));
         for (String pattern : new String[] { "_all", "pla*", "plain,other" }) {
-            Exception e = expectThrows(Exception.class, () -> client().execute(SimHashGroupsAction.INSTANCE, new SimHashGroupsRequest(pattern, "fp")).actionGet());
+            Exception e = expectThrows(
+                Exception.class,
+                () -> client().execute(SimHashGroupsAction.INSTANCE, new SimHashGroupsRequest(pattern, "fp")).actionGet()
+            );
             assertThat(e.getMessage(), containsString("_all, wildcards and lists are not supported"));
             assertEquals(RestStatus.BAD_REQUEST, ExceptionsHelper.status(e));
         }
-        Exception unmapped = expectThrows(Exception.class, () -> client().execute(SimHashGroupsWriteAction.INSTANCE, new SimHashGroupsWriteRequest("plain", "nope")).actionGet());
+        Exception unmapped = expectThrows(
+            Exception.class,
+            () -> client().execute(SimHashGroupsWriteAction.INSTANCE, new SimHashGroupsWriteRequest("plain", "nope")).actionGet()
+        );
         assertThat(unmapped.getMessage(), containsString("field [nope] is not mapped in index [plain]"));
-        Exception wrongType = expectThrows(Exception.class, () -> client().execute(SimHashGroupsAction.INSTANCE, new SimHashGroupsRequest("plain", "title")).actionGet());
+        Exception wrongType = expectThrows(
+            Exception.class,
+            () -> client().execute(SimHashGroupsAction.INSTANCE, new SimHashGroupsRequest("plain", "title")).actionGet()
+        );
         assertThat(wrongType.getMessage(), containsString("is of type [text], expected [simhash]"));
         // nothing was written: no marker, no group fields mapped
         Map<String, Object> mapping = client().admin().indices().prepareGetMappings("plain").get().getMappings().get("plain").sourceAsMap();
@@ -207,12 +259,19 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
 
     /** Random runs, some tripping the breaker in some phase, some cancelled: none leaves a byte reserved. */
     public void testNoPathLeavesBytesBehind() throws Exception {
-        assertAcked(prepareCreate("leak").setSettings(Settings.builder().put("index.number_of_shards", randomIntBetween(1, 3))).setMapping("fp", "type=simhash"));
+        assertAcked(
+            prepareCreate("leak").setSettings(Settings.builder().put("index.number_of_shards", randomIntBetween(1, 3)))
+                .setMapping("fp", "type=simhash")
+        );
         BulkRequestBuilder bulk = client().prepareBulk();
         int docs = randomIntBetween(200, 2000);
         for (int i = 0; i < docs; i++) {
             long fp = i % 3 == 0 ? 0x7777L << (i % 40) : randomLong();
-            bulk.add(client().prepareIndex("leak").setId("doc-" + i + "-" + randomAlphaOfLength(randomIntBetween(1, 30))).setSource("fp", Fingerprints.toHex(fp)));
+            bulk.add(
+                client().prepareIndex("leak")
+                    .setId("doc-" + i + "-" + randomAlphaOfLength(randomIntBetween(1, 30)))
+                    .setSource("fp", Fingerprints.toHex(fp))
+            );
         }
         assertFalse(bulk.get().hasFailures());
         refresh("leak");
@@ -245,7 +304,10 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
             assertBusy(() -> assertEquals(0, breakerUsed()));
         }
         setBreakerLimit(1L << 10);
-        expectThrows(Exception.class, () -> client().execute(SimHashGroupsAction.INSTANCE, new SimHashGroupsRequest("leak", "fp").maxDistance(3)).actionGet());
+        expectThrows(
+            Exception.class,
+            () -> client().execute(SimHashGroupsAction.INSTANCE, new SimHashGroupsRequest("leak", "fp").maxDistance(3)).actionGet()
+        );
         assertBusy(() -> assertEquals(0, breakerUsed()));
         logger.info("{} of the random runs tripped the breaker", tripped);
         setBreakerLimit(original);

@@ -1,29 +1,19 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.core.groups.GroupMembers;
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteResponse;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
 import org.opensearch.ExceptionsHelper;
-import org.opensearch.common.action.ActionFuture;
-import org.opensearch.core.tasks.TaskCancelledException;
-import org.opensearch.tasks.TaskInfo;
-import java.util.concurrent.ExecutionException;
 import org.opensearch.action.admin.indices.mapping.get.GetMappingsResponse;
 import org.opensearch.action.bulk.BulkRequestBuilder;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.support.WriteRequest;
+import org.opensearch.common.action.ActionFuture;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.core.rest.RestStatus;
+import org.opensearch.core.tasks.TaskCancelledException;
 import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.search.SearchHit;
 import org.opensearch.search.collapse.CollapseBuilder;
+import org.opensearch.tasks.TaskInfo;
 import org.opensearch.test.OpenSearchIntegTestCase;
 import org.opensearch.test.OpenSearchIntegTestCase.ClusterScope;
 import org.opensearch.test.OpenSearchIntegTestCase.Scope;
@@ -33,6 +23,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+
+import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteResponse;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThan;
@@ -49,11 +50,18 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
 
     private Map<String, Long> index(String index, int docs) {
         Map<String, Long> corpus = SimHashGroupsClusterTests.randomCorpus(docs, 5);
-        assertAcked(prepareCreate(index).setSettings(Settings.builder().put("index.number_of_shards", randomIntBetween(1, 3))).setMapping("fp", "type=simhash"));
+        assertAcked(
+            prepareCreate(index).setSettings(Settings.builder().put("index.number_of_shards", randomIntBetween(1, 3)))
+                .setMapping("fp", "type=simhash")
+        );
         BulkRequestBuilder bulk = client().prepareBulk();
         for (Map.Entry<String, Long> e : corpus.entrySet()) {
-            bulk.add(client().prepareIndex(index).setId(e.getKey()).setRouting(SimHashGroupsClusterTests.routing(e.getKey()))
-                .setSource("fp", Fingerprints.toHex(e.getValue())));
+            bulk.add(
+                client().prepareIndex(index)
+                    .setId(e.getKey())
+                    .setRouting(SimHashGroupsClusterTests.routing(e.getKey()))
+                    .setSource("fp", Fingerprints.toHex(e.getValue()))
+            );
         }
         assertFalse(bulk.get().hasFailures());
         refresh(index);
@@ -74,7 +82,8 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
         ).actionGet();
         Map<String, Object[]> expected = new HashMap<>();
         for (SimHashGroupsResponse.Group g : groups.groups()) {
-            for (GroupMembers.Member m : g.members()) expected.put(m.id(), new Object[] { g.representative(), m.distance() });
+            for (GroupMembers.Member m : g.members())
+                expected.put(m.id(), new Object[] { g.representative(), m.distance() });
         }
         SearchResponse all = client().prepareSearch(index).setSize(10_000).setQuery(QueryBuilders.matchAllQuery()).get();
         int members = 0;
@@ -139,8 +148,11 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
 
         // new documents and deletions: a copy joins a group, a pair loses a member and dissolves
         String anyId = corpus.keySet().iterator().next();
-        client().prepareIndex("pages").setId("new-copy").setSource("fp", Fingerprints.toHex(corpus.get(anyId)))
-            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        client().prepareIndex("pages")
+            .setId("new-copy")
+            .setSource("fp", Fingerprints.toHex(corpus.get(anyId)))
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+            .get();
         SimHashGroupsResponse before = client().execute(
             SimHashGroupsAction.INSTANCE,
             new SimHashGroupsRequest("pages", "fp").maxDistance(k).size(10_000)
@@ -148,8 +160,10 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
         for (SimHashGroupsResponse.Group g : before.groups()) {
             if (g.size() == 2 && g.members().stream().noneMatch(m -> m.id().equals("new-copy"))) {
                 String gone = g.members().get(1).id();
-                client().prepareDelete("pages", gone).setRouting(SimHashGroupsClusterTests.routing(gone))
-                    .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+                client().prepareDelete("pages", gone)
+                    .setRouting(SimHashGroupsClusterTests.routing(gone))
+                    .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+                    .get();
                 break;
             }
         }
@@ -158,17 +172,16 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
         assertWritten("pages", k, groupField, distanceField);
 
         // a smaller k: groups split or vanish; the documents that left every group are cleared
-        SimHashGroupsWriteResponse smaller = write(new SimHashGroupsWriteRequest("pages", "fp").maxDistance(0)
-            .groupField(groupField).distanceField(distanceField));
+        SimHashGroupsWriteResponse smaller = write(
+            new SimHashGroupsWriteRequest("pages", "fp").maxDistance(0).groupField(groupField).distanceField(distanceField)
+        );
         assertWritten("pages", 0, groupField, distanceField);
         assertThat(smaller.cleared() + smaller.written(), greaterThan(0L));
     }
 
     public void testThrottled() {
         index("slow", 120);
-        SimHashGroupsWriteResponse r = write(
-            new SimHashGroupsWriteRequest("slow", "fp").maxDistance(6).batchSize(5).requestsPerSecond(20)
-        );
+        SimHashGroupsWriteResponse r = write(new SimHashGroupsWriteRequest("slow", "fp").maxDistance(6).batchSize(5).requestsPerSecond(20));
         if (r.docsInGroups() > 10) {
             assertThat(r.throttledMillis(), greaterThan(0L));
         }
@@ -179,7 +192,8 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
     public void testProgressAndCancellation() throws Exception {
         assertAcked(prepareCreate("cancel").setMapping("fp", "type=simhash"));
         BulkRequestBuilder bulk = client().prepareBulk();
-        for (int i = 0; i < 40; i++) bulk.add(client().prepareIndex("cancel").setId("c" + i).setSource("fp", Fingerprints.toHex(0xF0F0L + (i % 20) * (1L << 40))));
+        for (int i = 0; i < 40; i++)
+            bulk.add(client().prepareIndex("cancel").setId("c" + i).setSource("fp", Fingerprints.toHex(0xF0F0L + (i % 20) * (1L << 40))));
         assertFalse(bulk.get().hasFailures());
         refresh("cancel");
         // 20 groups of 2 copies, one document per second
@@ -189,7 +203,13 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
         );
         TaskInfo[] running = new TaskInfo[1];
         assertBusy(() -> {
-            List<TaskInfo> tasks = client().admin().cluster().prepareListTasks().setActions(SimHashGroupsWriteAction.NAME).setDetailed(true).get().getTasks();
+            List<TaskInfo> tasks = client().admin()
+                .cluster()
+                .prepareListTasks()
+                .setActions(SimHashGroupsWriteAction.NAME)
+                .setDetailed(true)
+                .get()
+                .getTasks();
             assertEquals(1, tasks.size());
             SimHashGroupsTask.Status status = (SimHashGroupsTask.Status) tasks.get(0).getStatus();
             assertEquals("writing groups", status.phase());
@@ -209,16 +229,25 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
 
     public void testRefusesFieldsOfTheWrongType() {
         assertAcked(prepareCreate("typed").setMapping("fp", "type=simhash", "duplicate_group", "type=text"));
-        client().prepareIndex("typed").setId("1").setSource("fp", "0000000000000001").setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        client().prepareIndex("typed")
+            .setId("1")
+            .setSource("fp", "0000000000000001")
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+            .get();
         Exception e = expectThrows(Exception.class, () -> write(new SimHashGroupsWriteRequest("typed", "fp")));
         assertThat(ExceptionsHelper.unwrapCause(e).getMessage(), containsString("must be a [keyword] field"));
         assertEquals(RestStatus.BAD_REQUEST, ExceptionsHelper.status(e));
-        Exception same = expectThrows(Exception.class, () -> write(new SimHashGroupsWriteRequest("typed", "fp").groupField("g").distanceField("g")));
+        Exception same = expectThrows(
+            Exception.class,
+            () -> write(new SimHashGroupsWriteRequest("typed", "fp").groupField("g").distanceField("g"))
+        );
         assertThat(same.getMessage(), containsString("two different"));
     }
 
     public void testDocumentsWithoutFingerprintAreLeftAlone() {
-        assertAcked(prepareCreate("mixed").setSettings(Settings.builder().put("index.number_of_shards", 2)).setMapping("fp", "type=simhash"));
+        assertAcked(
+            prepareCreate("mixed").setSettings(Settings.builder().put("index.number_of_shards", 2)).setMapping("fp", "type=simhash")
+        );
         client().prepareIndex("mixed").setId("a").setSource("fp", "00000000000000ff").get();
         client().prepareIndex("mixed").setId("b").setSource("fp", "00000000000000fe").get();
         client().prepareIndex("mixed").setId("c").setSource("title", "no fingerprint").get();

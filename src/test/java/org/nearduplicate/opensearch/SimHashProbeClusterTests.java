@@ -1,12 +1,5 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.opensearch.index.query.MinHashProbe;
-import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
-import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.support.WriteRequest;
 import org.opensearch.common.settings.Settings;
@@ -30,6 +23,14 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.opensearch.index.query.MinHashProbe;
+import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 
@@ -65,14 +66,22 @@ public class SimHashProbeClusterTests extends OpenSearchIntegTestCase {
     private void createIndex(String name, String algorithm, int shards) {
         assertAcked(
             prepareCreate(name).setSettings(Settings.builder().put("index.number_of_shards", shards).put("index.number_of_replicas", 0))
-                .setMapping(java.util.Map.of("properties", java.util.Map.of("fp", java.util.Map.of("type", "simhash", "algorithm", algorithm))))
+                .setMapping(
+                    java.util.Map.of("properties", java.util.Map.of("fp", java.util.Map.of("type", "simhash", "algorithm", algorithm)))
+                )
         );
         ensureGreen(name);
         SketchingService engine = new SketchingService();
-        client().prepareIndex(name).setId("page").setSource("fp", fingerprintOf(engine, algorithm, PAGE))
-            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
-        client().prepareIndex(name).setId("other").setSource("fp", fingerprintOf(engine, algorithm, OTHER))
-            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        client().prepareIndex(name)
+            .setId("page")
+            .setSource("fp", fingerprintOf(engine, algorithm, PAGE))
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+            .get();
+        client().prepareIndex(name)
+            .setId("other")
+            .setSource("fp", fingerprintOf(engine, algorithm, OTHER))
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+            .get();
     }
 
     private static String fingerprintOf(SketchingService engine, String algorithm, String text) {
@@ -122,13 +131,32 @@ public class SimHashProbeClusterTests extends OpenSearchIntegTestCase {
                 .setMapping("mh", "type=minhash")
         );
         ensureGreen("signed");
-        client().admin().cluster().preparePutPipeline("sign",
-            new org.opensearch.core.common.bytes.BytesArray("{\"processors\": [{\"minhash\": {\"field\": \"content\", \"target_field\": \"mh\"}}]}"),
-            org.opensearch.common.xcontent.XContentType.JSON).get();
-        client().prepareIndex("signed").setId("page").setSource("content", PAGE).setPipeline("sign").setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
-        client().prepareIndex("signed").setId("other").setSource("content", OTHER).setPipeline("sign").setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE).get();
+        client().admin()
+            .cluster()
+            .preparePutPipeline(
+                "sign",
+                new org.opensearch.core.common.bytes.BytesArray(
+                    "{\"processors\": [{\"minhash\": {\"field\": \"content\", \"target_field\": \"mh\"}}]}"
+                ),
+                org.opensearch.common.xcontent.XContentType.JSON
+            )
+            .get();
+        client().prepareIndex("signed")
+            .setId("page")
+            .setSource("content", PAGE)
+            .setPipeline("sign")
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+            .get();
+        client().prepareIndex("signed")
+            .setId("other")
+            .setSource("content", OTHER)
+            .setPipeline("sign")
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+            .get();
         before = probesFingerprinted();
-        response = client.prepareSearch("signed").setQuery(new MinHashQueryBuilder("mh", MinHashProbe.text(PAGE)).minSimilarity(0.99).engine(engine)).get();
+        response = client.prepareSearch("signed")
+            .setQuery(new MinHashQueryBuilder("mh", MinHashProbe.text(PAGE)).minSimilarity(0.99).engine(engine))
+            .get();
         assertEquals(Set.of("signed/page"), ids(response));
         assertEquals("one signature for all shards", 1, probesFingerprinted() - before);
 
@@ -162,7 +190,9 @@ public class SimHashProbeClusterTests extends OpenSearchIntegTestCase {
 
         String node = randomFrom(internalCluster().getNodeNames());
         String json = "{\"query\": {\"match_all\": {}}, \"rescore\": {\"window_size\": 10, \"minhash_similar\": "
-            + "{\"field\": \"mh\", \"text\": \"" + PAGE + "\"}}}";
+            + "{\"field\": \"mh\", \"text\": \""
+            + PAGE
+            + "\"}}}";
         SearchSourceBuilder source;
         try (
             XContentParser parser = JsonXContent.jsonXContent.createParser(

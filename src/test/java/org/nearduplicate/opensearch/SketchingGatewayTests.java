@@ -1,17 +1,5 @@
 package org.nearduplicate.opensearch;
 
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.opensearch.action.simhash.IndexSimHashAction;
-import org.nearduplicate.opensearch.action.simhash.IndexSimHashRequest;
-import org.nearduplicate.opensearch.action.simhash.SimHashAction;
-import org.nearduplicate.opensearch.action.simhash.SimHashRequest;
-import org.nearduplicate.opensearch.action.simhash.SimHashResponse;
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.opensearch.index.query.MinHashProbe;
-import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
-import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.bulk.BulkItemResponse;
 import org.opensearch.action.bulk.BulkResponse;
@@ -34,6 +22,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.opensearch.action.simhash.IndexSimHashAction;
+import org.nearduplicate.opensearch.action.simhash.IndexSimHashRequest;
+import org.nearduplicate.opensearch.action.simhash.SimHashAction;
+import org.nearduplicate.opensearch.action.simhash.SimHashRequest;
+import org.nearduplicate.opensearch.action.simhash.SimHashResponse;
+import org.nearduplicate.opensearch.index.query.MinHashProbe;
+import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
@@ -88,13 +89,28 @@ public class SketchingGatewayTests extends OpenSearchIntegTestCase {
         for (String processor : List.of("simhash", "minhash", "imatch")) {
             String pipeline = "gateway-" + processor;
             assertAcked(
-                client().admin().cluster().preparePutPipeline(pipeline,
-                    new BytesArray("{\"processors\": [{\"" + processor + "\": {\"field\": \"content\", \"target_field\": \"out\"}}]}"),
-                    XContentType.JSON).get()
+                client().admin()
+                    .cluster()
+                    .preparePutPipeline(
+                        pipeline,
+                        new BytesArray("{\"processors\": [{\"" + processor + "\": {\"field\": \"content\", \"target_field\": \"out\"}}]}"),
+                        XContentType.JSON
+                    )
+                    .get()
             );
             BulkResponse response = client().prepareBulk()
-                .add(client().prepareIndex("gateway-" + processor).setId("too-long").setSource("content", html(MAX_INPUT_CHARS + 500)).setPipeline(pipeline))
-                .add(client().prepareIndex("gateway-" + processor).setId("too-costly").setSource("content", html(4_000)).setPipeline(pipeline))
+                .add(
+                    client().prepareIndex("gateway-" + processor)
+                        .setId("too-long")
+                        .setSource("content", html(MAX_INPUT_CHARS + 500))
+                        .setPipeline(pipeline)
+                )
+                .add(
+                    client().prepareIndex("gateway-" + processor)
+                        .setId("too-costly")
+                        .setSource("content", html(4_000))
+                        .setPipeline(pipeline)
+                )
                 .add(client().prepareIndex("gateway-" + processor).setId("short").setSource("content", SHORT).setPipeline(pipeline))
                 .get();
             BulkItemResponse tooLong = response.getItems()[0];
@@ -160,7 +176,8 @@ public class SketchingGatewayTests extends OpenSearchIntegTestCase {
             "near_duplicate query, parsed without the engine (fingerprinted by the shards)",
             page -> client().prepareSearch("probes").setQuery(new SimHashQueryBuilder("fp", SimHashProbe.html(page))),
             "near_duplicate rescorer",
-            page -> client().prepareSearch("probes").setQuery(QueryBuilders.matchAllQuery())
+            page -> client().prepareSearch("probes")
+                .setQuery(QueryBuilders.matchAllQuery())
                 .addRescorer(new SimHashRescorerBuilder("fp", SimHashProbe.html(page)).engine(engine)),
             "minhash_similar query",
             page -> client().prepareSearch("probes").setQuery(new MinHashQueryBuilder("mh", MinHashProbe.html(page)).engine(engine)),

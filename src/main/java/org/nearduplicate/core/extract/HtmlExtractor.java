@@ -1,5 +1,13 @@
 package org.nearduplicate.core.extract;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -8,14 +16,6 @@ import org.jsoup.nodes.TextNode;
 import org.jsoup.select.NodeFilter;
 import org.jsoup.select.NodeTraversor;
 import org.jsoup.select.NodeVisitor;
-
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Text of an HTML page, optionally reduced to the main content.
@@ -33,13 +33,40 @@ import java.util.Set;
  */
 final class HtmlExtractor {
     private static final Set<String> DROP_TAGS = Set.of(
-        "script", "style", "noscript", "template", "iframe", "svg", "math", "canvas", "form", "button", "select", "input",
-        "textarea", "nav", "aside", "object", "embed", "head", "dialog", "menu"
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "iframe",
+        "svg",
+        "math",
+        "canvas",
+        "form",
+        "button",
+        "select",
+        "input",
+        "textarea",
+        "nav",
+        "aside",
+        "object",
+        "embed",
+        "head",
+        "dialog",
+        "menu"
     );
     /** Dropped unless inside the main content (an article's own header/footer can hold its title). */
     private static final Set<String> PAGE_TAGS = Set.of("header", "footer");
     private static final Set<String> DROP_ROLES = Set.of(
-        "navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar", "dialog", "alertdialog", "toolbar"
+        "navigation",
+        "banner",
+        "contentinfo",
+        "complementary",
+        "search",
+        "menu",
+        "menubar",
+        "dialog",
+        "alertdialog",
+        "toolbar"
     );
     /**
      * Readability's "unlikely candidates", matched against the lower-cased words of class and id names; see
@@ -47,21 +74,119 @@ final class HtmlExtractor {
      * element of every page is classified.
      */
     private static final Set<String> UNLIKELY_WORDS = Set.of(
-        "ad", "ads", "adsense", "banner", "breadcrumb", "breadcrumbs", "combx", "comment", "comments", "community", "cookie",
-        "cookies", "consent", "gdpr", "disqus", "footer", "header", "masthead", "menu", "nav", "navbar", "navigation",
-        "topbar", "toolbar", "pagination", "pager", "popup", "modal", "related", "remark", "replies", "rss", "share",
-        "sharing", "social", "shoutbox", "sidebar", "skyscraper", "subscribe", "newsletter", "widget", "supplemental",
-        "promo", "ticker", "similar", "tags", "catlinks", "login", "signup", "copyright", "credits", "notice", "toc", "logo",
-        "meta", "byline", "author", "profile"
+        "ad",
+        "ads",
+        "adsense",
+        "banner",
+        "breadcrumb",
+        "breadcrumbs",
+        "combx",
+        "comment",
+        "comments",
+        "community",
+        "cookie",
+        "cookies",
+        "consent",
+        "gdpr",
+        "disqus",
+        "footer",
+        "header",
+        "masthead",
+        "menu",
+        "nav",
+        "navbar",
+        "navigation",
+        "topbar",
+        "toolbar",
+        "pagination",
+        "pager",
+        "popup",
+        "modal",
+        "related",
+        "remark",
+        "replies",
+        "rss",
+        "share",
+        "sharing",
+        "social",
+        "shoutbox",
+        "sidebar",
+        "skyscraper",
+        "subscribe",
+        "newsletter",
+        "widget",
+        "supplemental",
+        "promo",
+        "ticker",
+        "similar",
+        "tags",
+        "catlinks",
+        "login",
+        "signup",
+        "copyright",
+        "credits",
+        "notice",
+        "toc",
+        "logo",
+        "meta",
+        "byline",
+        "author",
+        "profile"
     );
     /** Readability's "maybe candidates": a class naming content protects an element. */
     private static final Set<String> LIKELY_WORDS = Set.of(
-        "article", "body", "content", "main", "entry", "post", "story", "text", "message", "document", "postbody"
+        "article",
+        "body",
+        "content",
+        "main",
+        "entry",
+        "post",
+        "story",
+        "text",
+        "message",
+        "document",
+        "postbody"
     );
     private static final Set<String> BLOCK_TAGS = Set.of(
-        "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table",
-        "tr", "thead", "tbody", "caption", "section", "article", "main", "header", "footer", "figure",
-        "figcaption", "address", "hr", "br", "center", "body", "html", "title", "details", "summary", "legend", "fieldset"
+        "p",
+        "div",
+        "li",
+        "ul",
+        "ol",
+        "dl",
+        "dt",
+        "dd",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "pre",
+        "blockquote",
+        "table",
+        "tr",
+        "thead",
+        "tbody",
+        "caption",
+        "section",
+        "article",
+        "main",
+        "header",
+        "footer",
+        "figure",
+        "figcaption",
+        "address",
+        "hr",
+        "br",
+        "center",
+        "body",
+        "html",
+        "title",
+        "details",
+        "summary",
+        "legend",
+        "fieldset"
     );
 
     private HtmlExtractor() {}
@@ -70,7 +195,8 @@ final class HtmlExtractor {
     static String fullText(String html) {
         List<TextBlock> blocks = blocks(parseBody(html));
         StringBuilder sb = new StringBuilder();
-        for (TextBlock b : blocks) sb.append(b.text).append('\n');
+        for (TextBlock b : blocks)
+            sb.append(b.text).append('\n');
         return sb.toString();
     }
 

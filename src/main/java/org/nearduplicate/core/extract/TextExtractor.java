@@ -75,9 +75,11 @@ final class TextExtractor {
         int i = 0;
         while (i < blocks.size()) {
             int end = i;
-            while (end < blocks.size() && listItems.get(end) && isLabel(blocks.get(end))) end++;
+            while (end < blocks.size() && listItems.get(end) && isLabel(blocks.get(end)))
+                end++;
             if (end - i >= MENU_MIN_ITEMS) {
-                for (int j = i; j < end; j++) content[j] = false;
+                for (int j = i; j < end; j++)
+                    content[j] = false;
             }
             i = Math.max(end, i + 1);
         }
@@ -123,7 +125,8 @@ final class TextExtractor {
      */
     private static boolean[] labelBars(List<String> lines, int end) {
         boolean[] labels = new boolean[end];
-        for (int i = 0; i < end; i++) labels[i] = isLabelBar(lines.get(i));
+        for (int i = 0; i < end; i++)
+            labels[i] = isLabelBar(lines.get(i));
         boolean[] bars = new boolean[end];
         for (int i = 0; i < end; i++) {
             bars[i] = labels[i] && (i == 0 || labels[i - 1] == false) && (i + 1 == end || labels[i + 1] == false);

@@ -4,8 +4,8 @@ import java.text.Normalizer;
 
 /**
  * Folds the cosmetic differences that must not change a fingerprint: NFKC (full-width and half-width forms,
- * ligatures, the ellipsis), curly quotes and dashes to ASCII, invisible characters removed, lone surrogates replaced. Case is folded later by
- * the analyzer, whitespace and punctuation by the tokenizer.
+ * ligatures, the ellipsis), curly quotes and dashes to ASCII, invisible characters removed, lone surrogates replaced.
+ * Case is folded later by the analyzer, whitespace and punctuation by the tokenizer.
  */
 public final class TextNormalizer {
     private TextNormalizer() {}

@@ -1,9 +1,5 @@
 package org.nearduplicate.core.features;
 
-import com.hankcs.hanlp.HanLP;
-import com.hankcs.hanlp.seg.Segment;
-import com.hankcs.hanlp.seg.common.Term;
-
 import org.apache.lucene.analysis.TokenFilter;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
@@ -14,6 +10,10 @@ import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
 
 import java.util.ArrayDeque;
 import java.util.List;
+
+import com.hankcs.hanlp.HanLP;
+import com.hankcs.hanlp.seg.Segment;
+import com.hankcs.hanlp.seg.common.Term;
 
 /**
  * Re-segments Chinese into words with HanLP. {@link StandardTokenizer} emits every Han character as its own

@@ -1,7 +1,5 @@
 package org.nearduplicate.core.features;
 
-import org.nearduplicate.core.EngineInputException;
-import org.nearduplicate.core.FeatureSettings;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.StopFilter;
@@ -18,6 +16,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.FeatureSettings;
 
 /**
  * Turns normalized text into features with their term frequencies: words (Lucene {@link StandardTokenizer},

@@ -1,13 +1,14 @@
 package org.nearduplicate.core.features;
 
 import org.apache.lucene.analysis.Analyzer;
+
+import java.util.Map;
+
 import org.nearduplicate.core.ContentType;
 import org.nearduplicate.core.EngineInputException;
 import org.nearduplicate.core.FeatureSettings;
 import org.nearduplicate.core.extract.MainContent;
 import org.nearduplicate.core.extract.TextNormalizer;
-
-import java.util.Map;
 
 /**
  * The stages every method shares, from raw input to counted features: input checks, content type, main-content
@@ -30,7 +31,8 @@ public final class FeaturePipeline {
     }
 
     /** What one input became: the content type it was read as, its extracted text and its features with their counts. */
-    public record Features(ContentType contentType, String text, Map<String, Integer> counts) {}
+    public record Features(ContentType contentType, String text, Map<String, Integer> counts) {
+    }
 
     /**
      * @throws EngineInputException if content is null, blank, longer than {@code max_input_chars}, has more than
@@ -57,7 +59,11 @@ public final class FeaturePipeline {
         if (content == null) throw new EngineInputException("content must not be null");
         if (content.length() > settings.maxInputChars()) {
             throw new EngineInputException(
-                "content has " + content.length() + " chars, more than [" + FeatureSettings.MAX_INPUT_CHARS + "] = "
+                "content has "
+                    + content.length()
+                    + " chars, more than ["
+                    + FeatureSettings.MAX_INPUT_CHARS
+                    + "] = "
                     + settings.maxInputChars()
             );
         }

@@ -1,7 +1,5 @@
 package org.nearduplicate.core.features;
 
-import org.nearduplicate.core.options.InvalidOptionException;
-import org.nearduplicate.core.SimHashSettings;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,6 +10,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.GZIPInputStream;
+
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.options.InvalidOptionException;
 
 /**
  * Inverse document frequencies. The file format is UTF-8 text, optionally gzipped: a first line {@code
@@ -51,7 +52,10 @@ public final class IdfTable {
     public static IdfTable builtin(String name) {
         return BUILTINS.computeIfAbsent(name, n -> {
             try (InputStream in = IdfTable.class.getResourceAsStream(RESOURCE_DIR + n + ".tsv.gz")) {
-                if (in == null) throw new InvalidOptionException("idf", "unknown table [" + n + "]; the built-in table is [" + BUILTIN + "]");
+                if (in == null) throw new InvalidOptionException(
+                    "idf",
+                    "unknown table [" + n + "]; the built-in table is [" + BUILTIN + "]"
+                );
                 return read(n, new GZIPInputStream(in));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read IDF table [" + n + "]", e);

@@ -1,11 +1,11 @@
 package org.nearduplicate.core.groups;
 
-import org.nearduplicate.core.sketch.Fingerprints;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+
+import org.nearduplicate.core.sketch.Fingerprints;
 
 /**
  * The platform-neutral steps of a groups run around {@link HammingGroups}: the k-way merge of the shards' sorted
@@ -17,10 +17,12 @@ import java.util.List;
 public final class GroupMembers {
 
     /** A member of a group: its document, fingerprint and distance to the representative's fingerprint. */
-    public record Member(String id, String routing, long fingerprint, int distance) {}
+    public record Member(String id, String routing, long fingerprint, int distance) {
+    }
 
     /** A group of two or more documents; {@code representative} is its smallest {@code _id}. */
-    public record Group(String representative, List<Member> members, long verifiedPairs) {}
+    public record Group(String representative, List<Member> members, long verifiedPairs) {
+    }
 
     /** Documents read back from one shard: fingerprint, {@code _id} and routing by position. */
     public interface Documents {
@@ -81,7 +83,8 @@ public final class GroupMembers {
      * @param pairsOfRoot per component root, its verified pairs
      * @param identicalPairs pairs of documents with the same fingerprint
      */
-    public record Selection(long[] fingerprints, long docs, long[] pairsOfRoot, long identicalPairs) {}
+    public record Selection(long[] fingerprints, long docs, long[] pairsOfRoot, long identicalPairs) {
+    }
 
     /** Selects the fingerprints of every group from the distinct fingerprints, their counts and their components. */
     public static Selection select(long[] distinct, int[] counts, HammingGroups.Result grouped, Reserve reserve) {
@@ -89,7 +92,8 @@ public final class GroupMembers {
         reserve.reserve(12L * n, "group sizes and pairs");
         int[] root = grouped.roots();
         int[] docsOfRoot = new int[n];
-        for (int i = 0; i < n; i++) docsOfRoot[root[i]] = (int) Math.min(Integer.MAX_VALUE, (long) docsOfRoot[root[i]] + counts[i]);
+        for (int i = 0; i < n; i++)
+            docsOfRoot[root[i]] = (int) Math.min(Integer.MAX_VALUE, (long) docsOfRoot[root[i]] + counts[i]);
         int wanted = 0;
         long wantedDocs = 0;
         for (int i = 0; i < n; i++) {
@@ -107,12 +111,14 @@ public final class GroupMembers {
             pairsOfRoot[root[i]] += grouped.pairsAt(i);
         }
         long identicalPairs = 0;
-        for (int c : counts) identicalPairs += (long) c * (c - 1) / 2;
+        for (int c : counts)
+            identicalPairs += (long) c * (c - 1) / 2;
         return new Selection(inGroups, wantedDocs, pairsOfRoot, identicalPairs);
     }
 
     /** The groups of {@link #group} and the bytes reserved for their objects (they stay with the groups). */
-    public record Grouped(List<Group> groups, long bytes) {}
+    public record Grouped(List<Group> groups, long bytes) {
+    }
 
     /**
      * The members read from the shards, grouped by component; representative = smallest {@code _id}; groups sorted by
@@ -135,7 +141,8 @@ public final class GroupMembers {
         long objectBytes = 0;
         for (Documents docs : lists) {
             total += docs.size();
-            for (int i = 0; i < docs.size(); i++) objectBytes += MEMBER_BYTES + 2L * docs.textBytes(i);
+            for (int i = 0; i < docs.size(); i++)
+                objectBytes += MEMBER_BYTES + 2L * docs.textBytes(i);
         }
         objectBytes += GROUP_BYTES * (total / 2);
         // every member as (component, member index), sorted: a group's members are then one run
@@ -152,13 +159,15 @@ public final class GroupMembers {
         }
         Arrays.sort(byRoot, 0, found);
         int[] starts = new int[lists.size() + 1];
-        for (int l = 0; l < lists.size(); l++) starts[l + 1] = starts[l] + lists.get(l).size();
+        for (int l = 0; l < lists.size(); l++)
+            starts[l + 1] = starts[l] + lists.get(l).size();
         reserve.reserve(objectBytes, "groups of " + total + " documents");
         List<Group> groups = new ArrayList<>();
         for (int from = 0; from < found;) {
             int component = (int) (byRoot[from] >>> 32);
             int to = from + 1;
-            while (to < found && (int) (byRoot[to] >>> 32) == component) to++;
+            while (to < found && (int) (byRoot[to] >>> 32) == component)
+                to++;
             if (groups.size() % 1024 == 0) checkCancelled.run();
             if (to - from >= 2) { // fewer: its partners were deleted during the run
                 List<Member> members = new ArrayList<>(to - from);
@@ -166,13 +175,15 @@ public final class GroupMembers {
                     int global = (int) byRoot[m];
                     int l = Arrays.binarySearch(starts, global);
                     if (l < 0) l = -l - 2;
-                    while (l + 1 < starts.length && starts[l + 1] == global) l++; // empty lists share a start
+                    while (l + 1 < starts.length && starts[l + 1] == global)
+                        l++; // empty lists share a start
                     Documents docs = lists.get(l);
                     int i = global - starts[l];
                     members.add(new Member(docs.id(i), docs.routing(i), docs.fingerprint(i), 0));
                 }
                 Member rep = members.get(0);
-                for (Member m : members) if (m.id().compareTo(rep.id()) < 0) rep = m;
+                for (Member m : members)
+                    if (m.id().compareTo(rep.id()) < 0) rep = m;
                 for (int m = 0; m < members.size(); m++) {
                     Member member = members.get(m);
                     int distance = Fingerprints.distance(rep.fingerprint(), member.fingerprint());

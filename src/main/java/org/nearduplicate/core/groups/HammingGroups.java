@@ -44,7 +44,8 @@ public final class HammingGroups {
      * How a run is cut: {@code blocks} blocks, one table per choice of {@code keyBlocks} of them ({@code tables} in
      * all), {@code bucketBits} hashed bits per table. The brute force is one block and no key block.
      */
-    public record Plan(int blocks, int keyBlocks, int tables, int bucketBits, double estimatedComparisons) {}
+    public record Plan(int blocks, int keyBlocks, int tables, int bucketBits, double estimatedComparisons) {
+    }
 
     /** The components and counts of one run. {@link #root} and {@link #pairsAt} are indexed like the input. */
     public static final class Result {
@@ -65,13 +66,15 @@ public final class HammingGroups {
         /** The component of distinct fingerprint {@code i}: the smallest index in it. */
         public int root(int i) {
             int r = i;
-            while (parent[r] != r) r = parent[r];
+            while (parent[r] != r)
+                r = parent[r];
             return r;
         }
 
         /** The component of every distinct fingerprint, as {@link #root} (the result's own array, flattened in place). */
         public int[] roots() {
-            for (int i = 0; i < parent.length; i++) parent[i] = parent[parent[i]]; // parents have smaller indices: done first
+            for (int i = 0; i < parent.length; i++)
+                parent[i] = parent[parent[i]]; // parents have smaller indices: done first
             return parent;
         }
 
@@ -181,7 +184,8 @@ public final class HammingGroups {
             if (distinct[i - 1] >= distinct[i]) throw new IllegalArgumentException("fingerprints must be sorted and distinct");
         }
         int[] parent = new int[n];
-        for (int i = 0; i < n; i++) parent[i] = i;
+        for (int i = 0; i < n; i++)
+            parent[i] = i;
         long[] pairsAt = new long[n];
         long verified = 0;
         for (int i = 0; i < n; i++) {
@@ -241,7 +245,8 @@ public final class HammingGroups {
             int[] start = new int[(1 << bucketBits) + 1];
             long[] order = new long[n];
             int[] combination = new int[keep];
-            for (int i = 0; i < keep; i++) combination[i] = i;
+            for (int i = 0; i < keep; i++)
+                combination[i] = i;
             int done = 0;
             while (true) {
                 long mask = 0;
@@ -269,7 +274,8 @@ public final class HammingGroups {
             long[] scratch = new long[1 << SCRATCH_BITS];
             int[] scratchStart = new int[(1 << (SCRATCH_BITS + 1)) + 1];
             int[] prefix = new int[prefixBlocks];
-            for (int i = 0; i < prefixBlocks; i++) prefix[i] = i;
+            for (int i = 0; i < prefixBlocks; i++)
+                prefix[i] = i;
             int done = 0;
             do {
                 int last = prefix[prefixBlocks - 1];
@@ -283,7 +289,8 @@ public final class HammingGroups {
                 // the suffixes: every suffixLength-subset of the blocks after the prefix's last
                 List<long[]> suffixes = new ArrayList<>();
                 int[] suffix = new int[suffixLength];
-                for (int i = 0; i < suffixLength; i++) suffix[i] = last + 1 + i;
+                for (int i = 0; i < suffixLength; i++)
+                    suffix[i] = last + 1 + i;
                 do {
                     long mask = 0, set = 0;
                     for (int c : suffix) {
@@ -312,10 +319,13 @@ public final class HammingGroups {
         private int[] partition(long mask, int bits, long[] order) {
             boolean exact = Long.bitCount(mask) <= bits;
             int[] start = new int[(1 << bits) + 1];
-            for (long fp : distinct) start[key(fp, mask, bits, exact) + 1]++;
-            for (int i = 1; i < start.length; i++) start[i] += start[i - 1];
+            for (long fp : distinct)
+                start[key(fp, mask, bits, exact) + 1]++;
+            for (int i = 1; i < start.length; i++)
+                start[i] += start[i - 1];
             int[] next = Arrays.copyOf(start, start.length - 1);
-            for (long fp : distinct) order[next[key(fp, mask, bits, exact)]++] = fp;
+            for (long fp : distinct)
+                order[next[key(fp, mask, bits, exact)]++] = fp;
             return start;
         }
 
@@ -324,11 +334,21 @@ public final class HammingGroups {
         }
 
         /** One table within one partition {@code order[from, to)}: compares the fingerprints that share its key. */
-        private void within(long[] order, int from, int to, long mask, long suffixMask, long tableBlocks, long[] scratch, int[] scratchStart) {
+        private void within(
+            long[] order,
+            int from,
+            int to,
+            long mask,
+            long suffixMask,
+            long tableBlocks,
+            long[] scratch,
+            int[] scratchStart
+        ) {
             int size = to - from;
             if (size <= 16) {
                 for (int i = from; i < to; i++) {
-                    for (int j = i + 1; j < to; j++) compare(order[i], order[j], mask, tableBlocks);
+                    for (int j = i + 1; j < to; j++)
+                        compare(order[i], order[j], mask, tableBlocks);
                 }
                 return;
             }
@@ -339,15 +359,20 @@ public final class HammingGroups {
                 int bits = exact ? Long.bitCount(suffixMask) : wanted;
                 int buckets = 1 << bits;
                 Arrays.fill(scratchStart, 0, buckets + 1, 0);
-                for (int i = from; i < to; i++) scratchStart[key(order[i], suffixMask, bits, exact) + 1]++;
-                for (int i = 1; i <= buckets; i++) scratchStart[i] += scratchStart[i - 1];
-                for (int i = from; i < to; i++) scratch[scratchStart[key(order[i], suffixMask, bits, exact)]++] = order[i];
-                for (int i = buckets; i > 0; i--) scratchStart[i] = scratchStart[i - 1];
+                for (int i = from; i < to; i++)
+                    scratchStart[key(order[i], suffixMask, bits, exact) + 1]++;
+                for (int i = 1; i <= buckets; i++)
+                    scratchStart[i] += scratchStart[i - 1];
+                for (int i = from; i < to; i++)
+                    scratch[scratchStart[key(order[i], suffixMask, bits, exact)]++] = order[i];
+                for (int i = buckets; i > 0; i--)
+                    scratchStart[i] = scratchStart[i - 1];
                 scratchStart[0] = 0;
                 for (int bucket = 0; bucket < buckets; bucket++) {
                     int end = scratchStart[bucket + 1];
                     for (int i = scratchStart[bucket]; i < end; i++) {
-                        for (int j = i + 1; j < end; j++) compare(scratch[i], scratch[j], mask, tableBlocks);
+                        for (int j = i + 1; j < end; j++)
+                            compare(scratch[i], scratch[j], mask, tableBlocks);
                     }
                 }
                 return;
@@ -356,15 +381,18 @@ public final class HammingGroups {
             // permutation moves to the top bits (distances are unchanged by it), then restore the fingerprints
             int keyBits = Long.bitCount(mask);
             long rest = ~mask;
-            for (int i = from; i < to; i++) order[i] = Long.compress(order[i], mask) << (64 - keyBits) | Long.compress(order[i], rest);
+            for (int i = from; i < to; i++)
+                order[i] = Long.compress(order[i], mask) << (64 - keyBits) | Long.compress(order[i], rest);
             Arrays.sort(order, from, to);
-            for (int i = from; i < to; i++) order[i] = Long.expand(order[i] >>> (64 - keyBits), mask) | Long.expand(order[i], rest);
+            for (int i = from; i < to; i++)
+                order[i] = Long.expand(order[i] >>> (64 - keyBits), mask) | Long.expand(order[i], rest);
             int runStart = from;
             for (int i = from + 1; i <= to; i++) {
                 if (i == to || ((order[i] ^ order[runStart]) & mask) != 0) {
                     for (int x = runStart; x < i; x++) {
                         if ((x & 0xFFF) == 0) progress.checkCancelled();
-                        for (int y = x + 1; y < i; y++) compare(order[x], order[y], mask, tableBlocks);
+                        for (int y = x + 1; y < i; y++)
+                            compare(order[x], order[y], mask, tableBlocks);
                     }
                     runStart = i;
                 }
@@ -386,10 +414,12 @@ public final class HammingGroups {
         /** Next {@code keep}-subset of 0..b-1 in lexicographic order; false after the last. */
         private static boolean next(int[] c, int b) {
             int i = c.length - 1;
-            while (i >= 0 && c[i] == b - c.length + i) i--;
+            while (i >= 0 && c[i] == b - c.length + i)
+                i--;
             if (i < 0) return false;
             c[i]++;
-            for (int j = i + 1; j < c.length; j++) c[j] = c[j - 1] + 1;
+            for (int j = i + 1; j < c.length; j++)
+                c[j] = c[j - 1] + 1;
             return true;
         }
 
@@ -397,11 +427,15 @@ public final class HammingGroups {
             int n = distinct.length;
             int buckets = 1 << bucketBits;
             Arrays.fill(start, 0);
-            for (long fp : distinct) start[bucket(fp & mask, bucketBits) + 1]++;
-            for (int i = 1; i <= buckets; i++) start[i] += start[i - 1];
+            for (long fp : distinct)
+                start[bucket(fp & mask, bucketBits) + 1]++;
+            for (int i = 1; i <= buckets; i++)
+                start[i] += start[i - 1];
             // place, then restore start[] (the placing shifted every bucket's start to its end)
-            for (long fp : distinct) order[start[bucket(fp & mask, bucketBits)]++] = fp;
-            for (int i = buckets; i > 0; i--) start[i] = start[i - 1];
+            for (long fp : distinct)
+                order[start[bucket(fp & mask, bucketBits)]++] = fp;
+            for (int i = buckets; i > 0; i--)
+                start[i] = start[i - 1];
             start[0] = 0;
             for (int bucket = 0; bucket < buckets; bucket++) {
                 int from = start[bucket], to = start[bucket + 1];
@@ -470,7 +504,8 @@ public final class HammingGroups {
 
     private static double binomial(int n, int r) {
         double v = 1;
-        for (int i = 1; i <= r; i++) v = v * (n - r + i) / i;
+        for (int i = 1; i <= r; i++)
+            v = v * (n - r + i) / i;
         return v;
     }
 }

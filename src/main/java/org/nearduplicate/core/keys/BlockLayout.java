@@ -1,11 +1,12 @@
 package org.nearduplicate.core.keys;
 
-import org.nearduplicate.core.options.InvalidOptionException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+
+import org.nearduplicate.core.options.InvalidOptionException;
 
 /**
  * The pigeonhole index layout of 64-bit fingerprints (Manku, Jain, Das Sarma, WWW 2007).
@@ -88,8 +89,14 @@ public final class BlockLayout {
         long keyCount = binomial(blocks, kept);
         if (keyCount > MAX_KEYS) {
             throw new IllegalArgumentException(
-                "blocks [" + blocks + "] with max_distance [" + maxDistance + "] would need " + keyCount
-                    + " keys per fingerprint, more than the limit of " + MAX_KEYS
+                "blocks ["
+                    + blocks
+                    + "] with max_distance ["
+                    + maxDistance
+                    + "] would need "
+                    + keyCount
+                    + " keys per fingerprint, more than the limit of "
+                    + MAX_KEYS
             );
         }
         this.blocks = blocks;
@@ -128,16 +135,31 @@ public final class BlockLayout {
             checkBits = maxDistance >= blocks ? limit : defaultCheckBits(maxDistance, Math.min(limit, DEFAULT_MAX_CHECK_BITS));
         } else if (checkBits < 0 || checkBits > limit) {
             throw new IllegalArgumentException(
-                "[check_bits] must be between 0 and " + limit + " for blocks [" + blocks + "] with max_distance [" + maxDistance
-                    + "] (at most " + MAX_CHECK_BITS + " and the bits a key leaves out), got " + checkBits
+                "[check_bits] must be between 0 and "
+                    + limit
+                    + " for blocks ["
+                    + blocks
+                    + "] with max_distance ["
+                    + maxDistance
+                    + "] (at most "
+                    + MAX_CHECK_BITS
+                    + " and the bits a key leaves out), got "
+                    + checkBits
             );
         }
         this.checkBits = checkBits;
         long probeKeys = probeKeyCount(maxDistance);
         if (probeKeys > MAX_PROBE_KEYS) {
             throw new IllegalArgumentException(
-                "blocks [" + blocks + "] with max_distance [" + maxDistance + "] would look up " + probeKeys
-                    + " keys per query, more than the limit of " + MAX_PROBE_KEYS + "; use more blocks or a smaller max_distance"
+                "blocks ["
+                    + blocks
+                    + "] with max_distance ["
+                    + maxDistance
+                    + "] would look up "
+                    + probeKeys
+                    + " keys per query, more than the limit of "
+                    + MAX_PROBE_KEYS
+                    + "; use more blocks or a smaller max_distance"
             );
         }
     }
@@ -231,7 +253,6 @@ public final class BlockLayout {
             flips(fingerprint ^ (1L << positions[i]), c, positions, remaining - 1, i + 1, out, distance);
         }
     }
-
 
     /**
      * The fewest whole bytes of check bits that let at most ~1.2 % of random candidates through at distance
@@ -387,7 +408,15 @@ public final class BlockLayout {
 
     @Override
     public String toString() {
-        return id() + " (" + keyCount() + " keys of " + keyBytes + " bytes, " + checkBits + " check bits, blocks "
-            + Arrays.toString(blockWidth) + ")";
+        return id()
+            + " ("
+            + keyCount()
+            + " keys of "
+            + keyBytes
+            + " bytes, "
+            + checkBits
+            + " check bits, blocks "
+            + Arrays.toString(blockWidth)
+            + ")";
     }
 }

@@ -1,11 +1,11 @@
 package org.nearduplicate.core.keys;
 
-import org.nearduplicate.core.options.InvalidOptionException;
-import org.nearduplicate.core.MinHashSettings;
+import java.util.Locale;
+
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
-
-import java.util.Locale;
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.options.InvalidOptionException;
 
 /**
  * Banded locality-sensitive hashing of MinHash signatures (Indyk and Motwani 1998; Leskovec, Rajaraman and Ullman,
@@ -27,10 +27,19 @@ public record Lsh(int bands, int rows) {
     private static final Hasher64 HASH = Hashing.xxh3_64(0L);
 
     public Lsh {
-        if (bands < 1 || bands > MAX_BANDS) throw new InvalidOptionException("bands", "must be between 1 and " + MAX_BANDS + ", got " + bands);
-        if (rows < 1 || rows > MinHashSettings.MAX_HASHES) throw new InvalidOptionException("rows", "must be between 1 and " + MinHashSettings.MAX_HASHES + ", got " + rows);
+        if (bands < 1 || bands > MAX_BANDS) throw new InvalidOptionException(
+            "bands",
+            "must be between 1 and " + MAX_BANDS + ", got " + bands
+        );
+        if (rows < 1 || rows > MinHashSettings.MAX_HASHES) throw new InvalidOptionException(
+            "rows",
+            "must be between 1 and " + MinHashSettings.MAX_HASHES + ", got " + rows
+        );
         if ((long) bands * rows > MinHashSettings.MAX_HASHES) {
-            throw new InvalidOptionException("bands", "x [rows] must be at most " + MinHashSettings.MAX_HASHES + ", got " + bands + " x " + rows);
+            throw new InvalidOptionException(
+                "bands",
+                "x [rows] must be at most " + MinHashSettings.MAX_HASHES + ", got " + bands + " x " + rows
+            );
         }
     }
 

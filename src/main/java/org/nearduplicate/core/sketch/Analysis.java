@@ -1,7 +1,8 @@
 package org.nearduplicate.core.sketch;
 
-import org.nearduplicate.core.ContentType;
 import java.util.List;
+
+import org.nearduplicate.core.ContentType;
 
 /**
  * What {@link SimHasher#analyze} saw: the content type it read the input as, the text features came from (the main
@@ -10,5 +11,6 @@ import java.util.List;
 public record Analysis(ContentType contentType, String mainText, List<WeightedFeature> topFeatures, long fingerprint, int featureCount) {
 
     /** A feature, its term frequency and its SimHash weight. */
-    public record WeightedFeature(String feature, int termFrequency, double weight) {}
+    public record WeightedFeature(String feature, int termFrequency, double weight) {
+    }
 }

@@ -125,9 +125,7 @@ public final class Fingerprints {
     /** Accepts a signed long or an unsigned 64-bit value. */
     public static long fromBigInteger(BigInteger value, String original) {
         if (value.compareTo(SIGNED_MIN) < 0 || value.compareTo(UNSIGNED_MAX) > 0) {
-            throw new IllegalArgumentException(
-                "invalid fingerprint [" + shorten(original) + "]: decimal value out of the 64-bit range"
-            );
+            throw new IllegalArgumentException("invalid fingerprint [" + shorten(original) + "]: decimal value out of the 64-bit range");
         }
         return value.longValue();
     }

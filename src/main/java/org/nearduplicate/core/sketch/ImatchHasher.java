@@ -1,11 +1,5 @@
 package org.nearduplicate.core.sketch;
 
-import org.nearduplicate.core.options.InvalidOptionException;
-import org.nearduplicate.core.extract.TextNormalizer;
-import org.nearduplicate.core.features.FeaturePipeline;
-import org.nearduplicate.core.ImatchSettings;
-import org.nearduplicate.core.features.IdfTable;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -15,6 +9,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
+
+import org.nearduplicate.core.ImatchSettings;
+import org.nearduplicate.core.extract.TextNormalizer;
+import org.nearduplicate.core.features.FeaturePipeline;
+import org.nearduplicate.core.features.IdfTable;
+import org.nearduplicate.core.options.InvalidOptionException;
 
 /**
  * Exact-content keys for exact-duplicate lookup and {@code collapse}:
@@ -32,7 +32,8 @@ import java.util.function.Function;
  * Keys are 40 lower-case hex digits. Thread-safe.
  */
 public final class ImatchHasher {
-    public record Keys(String imatch, String text, int terms) {}
+    public record Keys(String imatch, String text, int terms) {
+    }
 
     private final ImatchSettings settings;
     private final FeaturePipeline pipeline;
@@ -72,7 +73,7 @@ public final class ImatchHasher {
         String n = TextNormalizer.normalize(text).toLowerCase(Locale.ROOT);
         StringBuilder sb = new StringBuilder(n.length());
         boolean gap = false;
-        for (int i = 0; i < n.length(); ) {
+        for (int i = 0; i < n.length();) {
             int cp = n.codePointAt(i);
             i += Character.charCount(cp);
             if (Character.isLetterOrDigit(cp)) {

@@ -1,11 +1,11 @@
 package org.nearduplicate.core.sketch;
 
-import org.nearduplicate.core.features.FeaturePipeline;
-import org.nearduplicate.core.MinHashSettings;
-import org.nearduplicate.core.EngineInputException;
-
 import java.util.Arrays;
 import java.util.Map;
+
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.features.FeaturePipeline;
 
 /**
  * MinHash signatures (Broder, "On the resemblance and containment of documents", 1997) of text or HTML over the

@@ -1,19 +1,19 @@
 package org.nearduplicate.core.sketch;
 
-import org.nearduplicate.core.options.InvalidOptionException;
-import org.nearduplicate.core.EngineInputException;
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.features.FeaturePipeline;
-import org.nearduplicate.core.features.IdfTable;
-import com.dynatrace.hash4j.hashing.Hasher64;
-import com.dynatrace.hash4j.hashing.Hashing;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+
+import com.dynatrace.hash4j.hashing.Hasher64;
+import com.dynatrace.hash4j.hashing.Hashing;
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.features.FeaturePipeline;
+import org.nearduplicate.core.features.IdfTable;
+import org.nearduplicate.core.options.InvalidOptionException;
 
 /**
  * Computes 64-bit SimHash fingerprints (Charikar, STOC 2002; Manku et al., WWW 2007) of text or HTML.
@@ -116,9 +116,7 @@ public final class SimHasher {
     private List<Analysis.WeightedFeature> top(Map<String, Integer> counts, int n) {
         List<Analysis.WeightedFeature> all = new ArrayList<>(counts.size());
         counts.forEach((f, tf) -> all.add(new Analysis.WeightedFeature(f, tf, weight(f, tf))));
-        all.sort(
-            Comparator.comparingDouble(Analysis.WeightedFeature::weight).reversed().thenComparing(Analysis.WeightedFeature::feature)
-        );
+        all.sort(Comparator.comparingDouble(Analysis.WeightedFeature::weight).reversed().thenComparing(Analysis.WeightedFeature::feature));
         return List.copyOf(all.subList(0, Math.min(n, all.size())));
     }
 
@@ -150,7 +148,8 @@ public final class SimHasher {
         if (hashes.length != weights.length) throw new IllegalArgumentException("one weight per hash");
         if (bits < 1 || bits > 64) throw new IllegalArgumentException("bits must be 1..64");
         long[] sums = new long[bits];
-        for (int i = 0; i < hashes.length; i++) addToSums(sums, hashes[i], weights[i]);
+        for (int i = 0; i < hashes.length; i++)
+            addToSums(sums, hashes[i], weights[i]);
         return sums;
     }
 

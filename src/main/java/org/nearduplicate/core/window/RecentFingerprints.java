@@ -1,8 +1,5 @@
 package org.nearduplicate.core.window;
 
-import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.core.sketch.Fingerprints;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,6 +11,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.sketch.Fingerprints;
 
 /**
  * A per-node window of the fingerprints the {@code near_duplicate_check} processor has recently seen for one target
@@ -79,13 +79,15 @@ public final class RecentFingerprints {
     }
 
     /** The closest earlier entry within k, and its distance. */
-    public record Match(Entry entry, int distance) {}
+    public record Match(Entry entry, int distance) {
+    }
 
     /**
      * The outcome of {@link #checkAndAdd}: the closest earlier entry (or null), the entry added for this document, and
      * until when documents let go of before this check may be invisible to searches ({@link #staleUntil}).
      */
-    public record Result(Match match, Entry added, long staleUntil) {}
+    public record Result(Match match, Entry added, long staleUntil) {
+    }
 
     private final int maxDistance;
     private final int capacity;
@@ -103,10 +105,14 @@ public final class RecentFingerprints {
     public static void checkMaxDistance(int maxDistance) {
         if (maxDistance < 0 || maxDistance >= BlockLayout.MAX_BLOCKS) {
             throw new IllegalArgumentException(
-                "[max_distance] must be between 0 and " + (BlockLayout.MAX_BLOCKS - 1) + " for the recent-fingerprints window, got " + maxDistance
+                "[max_distance] must be between 0 and "
+                    + (BlockLayout.MAX_BLOCKS - 1)
+                    + " for the recent-fingerprints window, got "
+                    + maxDistance
             );
         }
     }
+
     /**
      * What all windows of a node may hold together: {@link #tryReserve} before an entry is kept, {@link #release}
      * when it leaves. Implementations are thread-safe.

@@ -1,6 +1,5 @@
 package org.nearduplicate.opensearch.common;
 
-import org.nearduplicate.core.MaxDistance;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsResponse;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.metadata.IndexAbstraction;
@@ -16,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+
+import org.nearduplicate.core.MaxDistance;
 
 /**
  * The one reader of field mappings, one method per question, whether the mapping comes from the cluster state (an

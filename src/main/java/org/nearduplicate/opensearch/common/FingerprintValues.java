@@ -1,12 +1,14 @@
 package org.nearduplicate.opensearch.common;
 
 import org.apache.lucene.util.BytesRef;
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.core.sketch.SketchValues;
+
 import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
 import java.math.BigInteger;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.SketchValues;
 
 /**
  * Fingerprints as they arrive in OpenSearch: JSON tokens of queries, rescorers and mappings, and values of

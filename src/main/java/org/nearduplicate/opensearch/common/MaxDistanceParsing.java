@@ -1,11 +1,12 @@
 package org.nearduplicate.opensearch.common;
 
-import org.nearduplicate.core.MaxDistance;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
+
+import org.nearduplicate.core.MaxDistance;
 
 /**
  * {@code max_distance} as it arrives in OpenSearch's JSON: the parse field of the query and the rescorer, and the

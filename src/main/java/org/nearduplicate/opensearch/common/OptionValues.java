@@ -60,8 +60,15 @@ public final class OptionValues {
         throws IOException {
         return new ParsingException(
             parser.getTokenLocation(),
-            "[" + owner + "] [" + option + "] must be " + expected + ", got ["
-                + (parser.currentToken() == XContentParser.Token.VALUE_NULL ? "null" : parser.text()) + "]",
+            "["
+                + owner
+                + "] ["
+                + option
+                + "] must be "
+                + expected
+                + ", got ["
+                + (parser.currentToken() == XContentParser.Token.VALUE_NULL ? "null" : parser.text())
+                + "]",
             cause
         );
     }

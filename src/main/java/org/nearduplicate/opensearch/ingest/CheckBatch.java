@@ -1,6 +1,5 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.core.window.RecentFingerprints;
 import org.opensearch.common.util.concurrent.AtomicArray;
 import org.opensearch.ingest.IngestDocument;
 import org.opensearch.ingest.IngestDocumentWrapper;
@@ -12,6 +11,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+
+import org.nearduplicate.core.window.RecentFingerprints;
 
 /**
  * One bulk request's documents in a {@code near_duplicate_check} (one {@code batchExecute} call, or one document

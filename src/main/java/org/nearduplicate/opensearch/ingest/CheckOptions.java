@@ -1,12 +1,13 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.core.window.RecentFingerprints;
-import org.nearduplicate.core.MaxDistance;
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.ingest.ConfigurationUtils;
 
 import java.util.Locale;
 import java.util.Map;
+
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.window.RecentFingerprints;
 
 import static org.nearduplicate.opensearch.ingest.SimHashCheckProcessor.TYPE;
 
@@ -16,23 +17,9 @@ import static org.nearduplicate.opensearch.ingest.SimHashCheckProcessor.TYPE;
  *
  * @param maxDistance null: the target field's mapped {@code max_distance} ({@link MaxDistance#orField})
  */
-record CheckOptions(
-    String field,
-    String index,
-    String indexField,
-    Integer maxDistance,
-    OnDuplicate onDuplicate,
-    OnUnavailable onUnavailable,
-    String resultField,
-    String groupField,
-    TimeValue timeout,
-    boolean ignoreMissing,
-    int maxInFlight,
-    int maxQueued,
-    int windowSize,
-    TimeValue windowTtl,
-    int batchSize
-) {
+record CheckOptions(String field, String index, String indexField, Integer maxDistance, OnDuplicate onDuplicate,
+    OnUnavailable onUnavailable, String resultField, String groupField, TimeValue timeout, boolean ignoreMissing, int maxInFlight,
+    int maxQueued, int windowSize, TimeValue windowTtl, int batchSize) {
 
     public enum OnDuplicate {
         TAG,

@@ -1,13 +1,14 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.core.window.RecentFingerprints;
-import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.ingest.IngestDocument;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.window.RecentFingerprints;
 
 import static org.nearduplicate.opensearch.ingest.SimHashCheckProcessor.TYPE;
 
@@ -37,7 +38,9 @@ final class CheckOutput {
         BiConsumer<IngestDocument, Exception> handler
     ) {
         String unavailableReason = unavailable == null ? null : unavailable.reason();
-        if (unavailableReason != null && outcome == null && options.onUnavailable() == CheckOptions.OnUnavailable.FAIL
+        if (unavailableReason != null
+            && outcome == null
+            && options.onUnavailable() == CheckOptions.OnUnavailable.FAIL
             && unavailable.mayFail()) {
             if (added != null) {
                 added.group().complete(ownGroup);
@@ -69,9 +72,7 @@ final class CheckOutput {
         if (outcome != null && outcome.entry() != null && options.groupField() != null) {
             // the group of a recent document is decided by its own (pending) lookup: wait for it, asynchronously
             outcome.entry().group().whenComplete((group, e) -> {
-                String g = group != null ? group
-                    : outcome.id() != null ? outcome.id()
-                    : Fingerprints.toHex(outcome.entry().fingerprint());
+                String g = group != null ? group : outcome.id() != null ? outcome.id() : Fingerprints.toHex(outcome.entry().fingerprint());
                 finish(document, g, added, drop, handler);
             });
         } else {
@@ -83,8 +84,13 @@ final class CheckOutput {
         }
     }
 
-    private void finish(IngestDocument document, String group, RecentFingerprints.Entry added, boolean drop,
-                        BiConsumer<IngestDocument, Exception> handler) {
+    private void finish(
+        IngestDocument document,
+        String group,
+        RecentFingerprints.Entry added,
+        boolean drop,
+        BiConsumer<IngestDocument, Exception> handler
+    ) {
         if (added != null) {
             added.group().complete(group);
         }

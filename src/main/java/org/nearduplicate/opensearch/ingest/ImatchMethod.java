@@ -1,11 +1,11 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.core.ImatchSettings;
-import org.nearduplicate.core.sketch.ImatchHasher;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
+
+import org.nearduplicate.core.ImatchSettings;
+import org.nearduplicate.core.sketch.ImatchHasher;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * The {@code imatch} ingest processor: exact-content keys for {@code term} lookups and {@code collapse}. Writes

@@ -1,11 +1,12 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.core.window.RecentFingerprints;
-import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.ingest.IngestDocument;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.window.RecentFingerprints;
 
 /**
  * One document of a {@code near_duplicate_check}, prepared by {@link WindowCheck} and waiting for its search. It is

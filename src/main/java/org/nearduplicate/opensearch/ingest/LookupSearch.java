@@ -1,9 +1,5 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.opensearch.common.FingerprintValues;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
-import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.action.search.SearchResponse;
@@ -20,6 +16,11 @@ import org.opensearch.threadpool.Scheduler;
 import org.opensearch.transport.client.Client;
 
 import java.util.List;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.opensearch.common.FingerprintValues;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
 
 /**
  * The {@code near_duplicate} searches of a {@code near_duplicate_check}: builds one search per group of lookups (same
@@ -125,9 +126,9 @@ final class LookupSearch {
             long[] fingerprints = lookups.stream().mapToLong(l -> l.key.fingerprint()).distinct().toArray();
             source.query(
                 QueryBuilders.constantScoreQuery(
-                    new SimHashQueryBuilder(options.indexField(), SimHashProbe.fingerprints(fingerprints, first.algorithm()))
-                        .maxDistance(first.maxDistance())
-                        .ignoreUnmapped(true)
+                    new SimHashQueryBuilder(options.indexField(), SimHashProbe.fingerprints(fingerprints, first.algorithm())).maxDistance(
+                        first.maxDistance()
+                    ).ignoreUnmapped(true)
                 )
             );
             size = Math.min(MAX_BATCH_HITS, lookups.size() * HITS_PER_BATCHED_DOCUMENT);

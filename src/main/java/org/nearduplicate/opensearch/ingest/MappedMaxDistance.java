@@ -1,8 +1,5 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.core.MaxDistance;
-import org.nearduplicate.opensearch.common.FieldMappings;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.metadata.IndexMetadata;
 
@@ -10,6 +7,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.opensearch.common.FieldMappings;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 
 /**
  * The {@code max_distance} a target index maps for a {@code simhash} field, read from the cluster state, so that a

@@ -1,12 +1,12 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
-import org.nearduplicate.core.MinHashSettings;
-import org.nearduplicate.core.sketch.MinHashSignatures;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
+
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * The {@code minhash} ingest processor: writes {@code {"signature": "<base64 of m big-endian ints>", "algorithm":

@@ -1,6 +1,5 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.core.window.RecentFingerprints;
 import org.opensearch.ingest.AbstractProcessor;
 import org.opensearch.ingest.IngestDocument;
 import org.opensearch.ingest.IngestDocumentWrapper;
@@ -14,6 +13,8 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+
+import org.nearduplicate.core.window.RecentFingerprints;
 
 /**
  * {@code near_duplicate_check}: after {@code simhash} has fingerprinted a document, looks for the closest existing

@@ -1,12 +1,12 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.core.sketch.SketchValues;
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.core.SimHashSettings;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
+
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * The {@code simhash} ingest processor: fingerprints the text or HTML of one or more fields and writes

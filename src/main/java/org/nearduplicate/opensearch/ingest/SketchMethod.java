@@ -31,5 +31,6 @@ public interface SketchMethod {
      * A method with its settings: the longest text it accepts, and the value map it stores in {@code target_field} for
      * a text.
      */
-    record Sketcher(int maxInputChars, Function<String, Map<String, Object>> sketch) {}
+    record Sketcher(int maxInputChars, Function<String, Map<String, Object>> sketch) {
+    }
 }

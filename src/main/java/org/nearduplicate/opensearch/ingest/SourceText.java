@@ -1,15 +1,15 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.core.options.InvalidOptionException;
-import org.nearduplicate.core.EngineInputException;
-import org.nearduplicate.core.SimHashSettings;
-
 import org.opensearch.ingest.ConfigurationUtils;
 import org.opensearch.ingest.IngestDocument;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.options.InvalidOptionException;
 
 /**
  * The text the {@code simhash}, {@code minhash} and {@code imatch} processors read: one or more source fields,

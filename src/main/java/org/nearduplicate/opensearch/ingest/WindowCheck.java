@@ -1,15 +1,16 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.core.sketch.SketchValues;
-import org.nearduplicate.core.window.RecentFingerprints;
-import org.nearduplicate.opensearch.common.FingerprintValues;
-import org.nearduplicate.core.MaxDistance;
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.ingest.IngestDocument;
 
 import java.util.Set;
 import java.util.function.BiConsumer;
+
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.core.window.RecentFingerprints;
+import org.nearduplicate.opensearch.common.FingerprintValues;
 
 /**
  * The synchronous half of a {@code near_duplicate_check}: reads a document's fingerprint, algorithm and target, tells
@@ -74,8 +75,12 @@ final class WindowCheck {
             }
             if (exhaustive == false) {
                 gap = new Unavailable(
-                    "the bulk request's " + batch.size + " documents could not all be compared with each other: the [near_duplicate] "
-                        + "breaker refused memory for the fingerprints of the earlier ones after " + set.size() + " documents",
+                    "the bulk request's "
+                        + batch.size
+                        + " documents could not all be compared with each other: the [near_duplicate] "
+                        + "breaker refused memory for the fingerprints of the earlier ones after "
+                        + set.size()
+                        + " documents",
                     RestStatus.TOO_MANY_REQUESTS
                 );
             }
@@ -83,13 +88,22 @@ final class WindowCheck {
         long checked = recent.added().addedMillis();
         if (gap == null && recent.staleUntil() > checked) {
             gap = new Unavailable(
-                "the search may not see documents this node checked recently: its recent window (window_size " + options.windowSize()
-                    + ", window_ttl " + options.windowTtl() + ") let go of " + window.lostEntries()
+                "the search may not see documents this node checked recently: its recent window (window_size "
+                    + options.windowSize()
+                    + ", window_ttl "
+                    + options.windowTtl()
+                    + ") let go of "
+                    + window.lostEntries()
                     + " document(s) before they could be searchable ("
                     + (recent.staleUntil() == Long.MAX_VALUE
                         ? "never: refresh_interval of [" + targetIndex + "] is -1"
-                        : "for another " + TimeValue.timeValueMillis(recent.staleUntil() - checked) + ": the refresh_interval of ["
-                            + targetIndex + "] and " + REFRESH_MARGIN_MILLIS + " ms after their check")
+                        : "for another "
+                            + TimeValue.timeValueMillis(recent.staleUntil() - checked)
+                            + ": the refresh_interval of ["
+                            + targetIndex
+                            + "] and "
+                            + REFRESH_MARGIN_MILLIS
+                            + " ms after their check")
                     + ")",
                 RestStatus.SERVICE_UNAVAILABLE,
                 false
@@ -134,8 +148,15 @@ final class WindowCheck {
             Set<String> mapped = mappedMaxDistance.algorithms(targetIndex, options.indexField());
             if (mapped.isEmpty() == false && mapped.contains(key.algorithm()) == false) {
                 return new Unavailable(
-                    "the fingerprint was made with algorithm [" + key.algorithm() + "] but field [" + options.indexField() + "] of ["
-                        + targetIndex + "] is mapped with algorithm " + mapped + "; fingerprints made differently cannot be compared",
+                    "the fingerprint was made with algorithm ["
+                        + key.algorithm()
+                        + "] but field ["
+                        + options.indexField()
+                        + "] of ["
+                        + targetIndex
+                        + "] is mapped with algorithm "
+                        + mapped
+                        + "; fingerprints made differently cannot be compared",
                     RestStatus.BAD_REQUEST
                 );
             }

@@ -1,10 +1,5 @@
 package org.nearduplicate.opensearch.rest;
 
-import org.nearduplicate.opensearch.action.simhash.IndexSimHashAction;
-import org.nearduplicate.opensearch.action.simhash.IndexSimHashRequest;
-import org.nearduplicate.opensearch.action.simhash.SimHashAction;
-import org.nearduplicate.opensearch.action.simhash.SimHashRequest;
-import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;
@@ -15,6 +10,12 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+
+import org.nearduplicate.opensearch.action.simhash.IndexSimHashAction;
+import org.nearduplicate.opensearch.action.simhash.IndexSimHashRequest;
+import org.nearduplicate.opensearch.action.simhash.SimHashAction;
+import org.nearduplicate.opensearch.action.simhash.SimHashRequest;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 import static org.opensearch.rest.RestRequest.Method.GET;
 import static org.opensearch.rest.RestRequest.Method.POST;

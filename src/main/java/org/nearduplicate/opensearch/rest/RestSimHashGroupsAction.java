@@ -1,7 +1,5 @@
 package org.nearduplicate.opensearch.rest;
 
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;
@@ -11,6 +9,9 @@ import org.opensearch.transport.client.node.NodeClient;
 
 import java.io.IOException;
 import java.util.List;
+
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
 
 import static org.opensearch.rest.RestRequest.Method.GET;
 import static org.opensearch.rest.RestRequest.Method.POST;

@@ -1,8 +1,5 @@
 package org.nearduplicate.opensearch.rest;
 
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
-import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteResponse;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.core.xcontent.XContentBuilder;
@@ -19,6 +16,10 @@ import org.opensearch.transport.client.node.NodeClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteResponse;
 
 import static org.opensearch.rest.RestRequest.Method.POST;
 

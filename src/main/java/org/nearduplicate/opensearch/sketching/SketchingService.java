@@ -1,14 +1,5 @@
 package org.nearduplicate.opensearch.sketching;
 
-import org.nearduplicate.core.options.InvalidOptionException;
-import org.nearduplicate.core.ContentType;
-import org.nearduplicate.core.ImatchSettings;
-import org.nearduplicate.core.MinHashSettings;
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.sketch.Analysis;
-import org.nearduplicate.core.sketch.ImatchHasher;
-import org.nearduplicate.core.sketch.MinHasher;
-import org.nearduplicate.core.sketch.SimHasher;
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.core.common.breaker.CircuitBreaker;
@@ -22,6 +13,16 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
+
+import org.nearduplicate.core.ContentType;
+import org.nearduplicate.core.ImatchSettings;
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.options.InvalidOptionException;
+import org.nearduplicate.core.sketch.Analysis;
+import org.nearduplicate.core.sketch.ImatchHasher;
+import org.nearduplicate.core.sketch.MinHasher;
+import org.nearduplicate.core.sketch.SimHasher;
 
 /**
  * The node's one way into the engine, for every method (SimHash, MinHash, I-Match) and every caller (ingest
@@ -85,8 +86,13 @@ public final class SketchingService {
     public static SketchingService forProbe(SketchingService engine, String field, ProbeContent type, String instead) {
         if (engine == null) {
             throw new IllegalArgumentException(
-                "[" + type.name().toLowerCase(java.util.Locale.ROOT) + "] probes are not available: field [" + field
-                    + "] has no fingerprinting engine on this node; send " + instead + " instead"
+                "["
+                    + type.name().toLowerCase(java.util.Locale.ROOT)
+                    + "] probes are not available: field ["
+                    + field
+                    + "] has no fingerprinting engine on this node; send "
+                    + instead
+                    + " instead"
             );
         }
         return engine;
@@ -219,7 +225,13 @@ public final class SketchingService {
     public ImatchSettings iMatchSettings(Map<String, Object> options) {
         boolean explicitChars = options.get(SimHashSettings.MAX_INPUT_CHARS) != null;
         ImatchSettings requested = ImatchSettings.fromMap(options);
-        int chars = limit(SimHashSettings.MAX_INPUT_CHARS, MAX_INPUT_CHARS_SETTING, requested.maxInputChars(), maxInputChars, explicitChars);
+        int chars = limit(
+            SimHashSettings.MAX_INPUT_CHARS,
+            MAX_INPUT_CHARS_SETTING,
+            requested.maxInputChars(),
+            maxInputChars,
+            explicitChars
+        );
         return requested.withLimits(chars, maxFeatures);
     }
 
@@ -238,7 +250,13 @@ public final class SketchingService {
      */
     public SimHashSettings withNodeLimits(SimHashSettings requested, boolean explicitInputChars, boolean explicitFeatures) {
         SimHashSettings.Builder b = new SimHashSettings.Builder(requested);
-        b.maxInputChars = limit(SimHashSettings.MAX_INPUT_CHARS, MAX_INPUT_CHARS_SETTING, requested.maxInputChars(), maxInputChars, explicitInputChars);
+        b.maxInputChars = limit(
+            SimHashSettings.MAX_INPUT_CHARS,
+            MAX_INPUT_CHARS_SETTING,
+            requested.maxInputChars(),
+            maxInputChars,
+            explicitInputChars
+        );
         b.maxFeatures = limit(SimHashSettings.MAX_FEATURES, MAX_FEATURES_SETTING, requested.maxFeatures(), maxFeatures, explicitFeatures);
         return b.build();
     }

@@ -1,11 +1,13 @@
 package org.nearduplicate.core.extract;
 
 import com.carrotsearch.randomizedtesting.RandomizedTest;
-import org.jsoup.nodes.TextNode;
+
 import org.junit.Test;
 
 import java.util.Locale;
 import java.util.regex.Pattern;
+
+import org.jsoup.nodes.TextNode;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -57,13 +59,57 @@ public class HtmlExtractorTests extends RandomizedTest {
 
     @Test
     public void testUnlikelyNamesAgreeWithReadabilityPatterns() {
-        String[] pieces = { "ad", "ads", "Ad", "AD", "12", "advert", "isement", "sponsor", "ed", "Sponsored", "nav", "Nav", "NAV",
-            "bar", "Bar", "side", "content", "Content", "main", "post", "body", "footer", "header", "x", "é", "É", "ü", "K", "İ",
-            "_", "-", " ", "  ", "\t", "\n", "\u000B", "\u00A0", "\u3000", "comment", "s", "menu", "toc", "meta", "9", "_x" };
+        String[] pieces = {
+            "ad",
+            "ads",
+            "Ad",
+            "AD",
+            "12",
+            "advert",
+            "isement",
+            "sponsor",
+            "ed",
+            "Sponsored",
+            "nav",
+            "Nav",
+            "NAV",
+            "bar",
+            "Bar",
+            "side",
+            "content",
+            "Content",
+            "main",
+            "post",
+            "body",
+            "footer",
+            "header",
+            "x",
+            "é",
+            "É",
+            "ü",
+            "K",
+            "İ",
+            "_",
+            "-",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\u000B",
+            "\u00A0",
+            "\u3000",
+            "comment",
+            "s",
+            "menu",
+            "toc",
+            "meta",
+            "9",
+            "_x" };
         for (int i = 0; i < 20000; i++) {
             StringBuilder sb = new StringBuilder();
             int n = randomIntBetween(0, 8);
-            for (int j = 0; j < n; j++) sb.append(randomFrom(pieces));
+            for (int j = 0; j < n; j++)
+                sb.append(randomFrom(pieces));
             String names = sb.toString();
             assertEquals("[" + names + "]", unlikelyNamesByPattern(names), HtmlExtractor.unlikelyNames(names));
         }
@@ -71,12 +117,31 @@ public class HtmlExtractorTests extends RandomizedTest {
 
     @Test
     public void testNormalizedLengthAgreesWithJsoup() {
-        String[] pieces = { "a", "bc", " ", "  ", "\t", "\n", "\r\n", "\f", "\u00A0", "\u200B", "\u00AD", "\u3000", "\u2028", "中文",
-            "😀", "\uD83D", "\uDE00", "\u000B", "x y" };
+        String[] pieces = {
+            "a",
+            "bc",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\r\n",
+            "\f",
+            "\u00A0",
+            "\u200B",
+            "\u00AD",
+            "\u3000",
+            "\u2028",
+            "中文",
+            "😀",
+            "\uD83D",
+            "\uDE00",
+            "\u000B",
+            "x y" };
         for (int i = 0; i < 20000; i++) {
             StringBuilder sb = new StringBuilder();
             int n = randomIntBetween(0, 12);
-            for (int j = 0; j < n; j++) sb.append(randomFrom(pieces));
+            for (int j = 0; j < n; j++)
+                sb.append(randomFrom(pieces));
             String text = sb.toString();
             assertEquals("[" + text + "]", new TextNode(text).text().length(), HtmlExtractor.normalizedLength(text));
         }
@@ -84,13 +149,36 @@ public class HtmlExtractorTests extends RandomizedTest {
 
     @Test
     public void testCopyrightLinesAgreeWithThePattern() {
-        String[] pieces = { "©", "(c)", "(C)", "Copyright", "COPYRIGHT", "copyrighted", "all rights reserved", "All Rights Reserved",
-            "版权所有", "ICP备", "icp备", "京ICP备12345号", "2026", " ", " - ", "|", "Example Inc.", "news", "a", "\u212A", "İ", "中文",
-            ".", "—" };
+        String[] pieces = {
+            "©",
+            "(c)",
+            "(C)",
+            "Copyright",
+            "COPYRIGHT",
+            "copyrighted",
+            "all rights reserved",
+            "All Rights Reserved",
+            "版权所有",
+            "ICP备",
+            "icp备",
+            "京ICP备12345号",
+            "2026",
+            " ",
+            " - ",
+            "|",
+            "Example Inc.",
+            "news",
+            "a",
+            "\u212A",
+            "İ",
+            "中文",
+            ".",
+            "—" };
         for (int i = 0; i < 20000; i++) {
             StringBuilder sb = new StringBuilder();
             int n = randomIntBetween(1, 6);
-            for (int j = 0; j < n; j++) sb.append(randomFrom(pieces));
+            for (int j = 0; j < n; j++)
+                sb.append(randomFrom(pieces));
             String text = sb.toString();
             TextBlock block = new TextBlock(text, TextBlock.countWords(text), 0);
             boolean expected = block.words <= 20 && COPYRIGHT.matcher(text).find();

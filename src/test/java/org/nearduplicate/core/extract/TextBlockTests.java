@@ -1,6 +1,7 @@
 package org.nearduplicate.core.extract;
 
 import com.carrotsearch.randomizedtesting.RandomizedTest;
+
 import org.junit.Test;
 
 import java.util.List;
@@ -45,7 +46,8 @@ public class TextBlockTests extends RandomizedTest {
         assertTrue(TextBlock.isCookieNotice(block("继续浏览即表示您同意我们使用 Cookie。")));
         assertFalse(TextBlock.isCookieNotice(block("Bake the cookies for twelve minutes, until the edges turn golden brown.")));
         StringBuilder longText = new StringBuilder("This site uses cookies.");
-        for (int i = 0; i < 40; i++) longText.append(" More text about the article itself.");
+        for (int i = 0; i < 40; i++)
+            longText.append(" More text about the article itself.");
         assertFalse("a long block is not a banner", TextBlock.isCookieNotice(block(longText.toString())));
     }
 }

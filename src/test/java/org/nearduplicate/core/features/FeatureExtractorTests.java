@@ -1,19 +1,22 @@
 package org.nearduplicate.core.features;
 
 import com.carrotsearch.randomizedtesting.RandomizedTest;
+
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.nearduplicate.core.FeatureSettings;
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.extract.TextNormalizer;
-import org.nearduplicate.tools.quality.Corpus;
+
 import org.junit.Test;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.HashMap;
 import java.util.Map;
+
+import org.nearduplicate.core.FeatureSettings;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.extract.TextNormalizer;
+import org.nearduplicate.tools.quality.Corpus;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assume.assumeTrue;
@@ -31,7 +34,8 @@ public class FeatureExtractorTests extends RandomizedTest {
         try (Analyzer analyzer = FeatureExtractor.wordAnalyzer(BIGRAMS); TokenStream ts = analyzer.tokenStream("content", text)) {
             CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
             ts.reset();
-            while (ts.incrementToken()) counts.merge(term.toString(), 1, Integer::sum);
+            while (ts.incrementToken())
+                counts.merge(term.toString(), 1, Integer::sum);
             ts.end();
         }
         return counts;
@@ -62,10 +66,27 @@ public class FeatureExtractorTests extends RandomizedTest {
         assertEquals(Map.of(), extractor.countFeatures("the of and"));
         assertEquals(Map.of(), extractor.countFeatures("  ... "));
         for (String text : new String[] {
-            "quick the fox", "The quick fox of", "quick and the of fox", "Fox", "fox the", "the fox", "the of and", "", " , ",
-            "fox fox fox fox", "中文分词测试的结果", "我们的 search engine 在 北京", "a", "the", "x y", "中", "的", "中 the", "2026 年 11 月",
-            "word".repeat(300) + " after a very long token", "don't stop-words e-mail U.S.A. 3.14 x_y",
-        }) {
+            "quick the fox",
+            "The quick fox of",
+            "quick and the of fox",
+            "Fox",
+            "fox the",
+            "the fox",
+            "the of and",
+            "",
+            " , ",
+            "fox fox fox fox",
+            "中文分词测试的结果",
+            "我们的 search engine 在 北京",
+            "a",
+            "the",
+            "x y",
+            "中",
+            "的",
+            "中 the",
+            "2026 年 11 月",
+            "word".repeat(300) + " after a very long token",
+            "don't stop-words e-mail U.S.A. 3.14 x_y", }) {
             assertSameAsShingleFilter(extractor, text);
         }
     }
@@ -73,8 +94,37 @@ public class FeatureExtractorTests extends RandomizedTest {
     @Test
     public void testRandomTokenStreams() throws IOException {
         FeatureExtractor extractor = new FeatureExtractor(BIGRAMS);
-        String[] vocabulary = { "the", "a", "of", "and", "is", "fox", "Quick", "brown", "42", "x", "的", "我们", "在", "北京",
-            "中文", "搜索", "引擎", ",", ".", "!", " ", "\n", "—", "“", "e-mail", "co-op", "ü", "ŉ", "😀", "ｆｕｌｌ" };
+        String[] vocabulary = {
+            "the",
+            "a",
+            "of",
+            "and",
+            "is",
+            "fox",
+            "Quick",
+            "brown",
+            "42",
+            "x",
+            "的",
+            "我们",
+            "在",
+            "北京",
+            "中文",
+            "搜索",
+            "引擎",
+            ",",
+            ".",
+            "!",
+            " ",
+            "\n",
+            "—",
+            "“",
+            "e-mail",
+            "co-op",
+            "ü",
+            "ŉ",
+            "😀",
+            "ｆｕｌｌ" };
         for (int i = 0; i < 500; i++) {
             StringBuilder sb = new StringBuilder();
             int n = randomIntBetween(0, 40);

@@ -1,10 +1,9 @@
 package org.nearduplicate.core.features;
 
 import com.carrotsearch.randomizedtesting.RandomizedTest;
+
 import org.apache.lucene.analysis.CharArraySet;
-import org.nearduplicate.core.EngineInputException;
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.sketch.SimHasher;
+
 import org.junit.Test;
 
 import java.util.ArrayList;
@@ -13,18 +12,26 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.SimHasher;
+
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 public class SpotSignaturesTests extends RandomizedTest {
 
     @Test
     public void testEnglishSpots() {
         List<String> out = new ArrayList<>();
-        SpotSignatures.extract(List.of("the", "quick", "brown", "fox", "is", "over", "a", "lazy", "dog", "the"),
-            SpotSignatures.defaultAntecedents(), 2, out::add);
+        SpotSignatures.extract(
+            List.of("the", "quick", "brown", "fox", "is", "over", "a", "lazy", "dog", "the"),
+            SpotSignatures.defaultAntecedents(),
+            2,
+            out::add
+        );
         // "is" skips the stopword "a"; the trailing "the" has no chain
         assertEquals(List.of("the:quick:brown", "is:over:lazy", "a:lazy:dog"), out);
     }
@@ -38,7 +45,8 @@ public class SpotSignaturesTests extends RandomizedTest {
     public void testSpotsOfARandomTokenList() {
         CharArraySet antecedents = SpotSignatures.defaultAntecedents();
         String[] someAntecedents = { "the", "a", "is", "of", "and", "to", "in", "的", "我们", "在" };
-        for (String a : someAntecedents) assertTrue(a, antecedents.contains(a));
+        for (String a : someAntecedents)
+            assertTrue(a, antecedents.contains(a));
         int chain = randomIntBetween(1, 5);
         double antecedentShare = 0.1 + 0.6 * randomDouble();
         List<String> tokens = new ArrayList<>();
@@ -65,10 +73,12 @@ public class SpotSignaturesTests extends RandomizedTest {
         for (int i = 0; i < tokens.size(); i++) {
             if (antecedents.contains(tokens.get(i)) == false) continue;
             int first = 0;
-            while (first < content.size() && content.get(first) < i) first++;
+            while (first < content.size() && content.get(first) < i)
+                first++;
             if (content.size() - first < chain) continue; // incomplete chain: no spot
             StringBuilder spot = new StringBuilder(tokens.get(i));
-            for (int c = first; c < first + chain; c++) spot.append(':').append(tokens.get(content.get(c)));
+            for (int c = first; c < first + chain; c++)
+                spot.append(':').append(tokens.get(content.get(c)));
             expected.add(spot.toString());
         }
         assertEquals("chain " + chain + " tokens " + tokens, expected, out);
@@ -76,7 +86,8 @@ public class SpotSignaturesTests extends RandomizedTest {
             String[] parts = spot.split(":");
             assertEquals(spot, chain + 1, parts.length);
             assertTrue(spot, antecedents.contains(parts[0]));
-            for (int p = 1; p < parts.length; p++) assertFalse(spot, antecedents.contains(parts[p]));
+            for (int p = 1; p < parts.length; p++)
+                assertFalse(spot, antecedents.contains(parts[p]));
         }
     }
 
@@ -92,11 +103,16 @@ public class SpotSignaturesTests extends RandomizedTest {
 
     @Test
     public void testExistingAlgorithmIdsAreUnchanged() {
-        assertEquals("simhash-v1:content_type=auto,extract=main,features=words,shingle_size=1,stopwords=true,weighting=tf,idf=none",
-            SimHashSettings.DEFAULT_V1.algorithmId());
-        assertEquals("simhash-v1:content_type=auto,extract=main,features=spotsigs,shingle_size=1,weighting=tf,idf=none",
-            SimHashSettings.fromAlgorithmId("simhash-v1:content_type=auto,extract=main,features=spotsigs,shingle_size=1,weighting=tf,idf=none")
-                .algorithmId());
+        assertEquals(
+            "simhash-v1:content_type=auto,extract=main,features=words,shingle_size=1,stopwords=true,weighting=tf,idf=none",
+            SimHashSettings.DEFAULT_V1.algorithmId()
+        );
+        assertEquals(
+            "simhash-v1:content_type=auto,extract=main,features=spotsigs,shingle_size=1,weighting=tf,idf=none",
+            SimHashSettings.fromAlgorithmId(
+                "simhash-v1:content_type=auto,extract=main,features=spotsigs,shingle_size=1,weighting=tf,idf=none"
+            ).algorithmId()
+        );
         assertTrue(SimHashSettings.fromAlgorithmId("simhash-v1:features=char_ngrams,ngram_size=3").algorithmId().contains("ngram_size=3"));
     }
 
@@ -104,6 +120,9 @@ public class SpotSignaturesTests extends RandomizedTest {
     public void testNoSpotsFailsLikeNoFeatures() {
         SimHasher h = new SimHasher(SimHashSettings.fromMap(new HashMap<>(Map.of("features", "spotsigs", "shingle_size", 3))));
         assertThrows(EngineInputException.class, () -> h.fingerprint("quick brown fox"));
-        assertThrows(IllegalArgumentException.class, () -> SpotSignatures.extract(List.of("a"), SpotSignatures.defaultAntecedents(), 0, x -> {}));
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> SpotSignatures.extract(List.of("a"), SpotSignatures.defaultAntecedents(), 0, x -> {})
+        );
     }
 }

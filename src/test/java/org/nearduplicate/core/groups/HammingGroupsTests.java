@@ -1,6 +1,7 @@
 package org.nearduplicate.core.groups;
 
 import com.carrotsearch.randomizedtesting.RandomizedTest;
+
 import org.junit.Test;
 
 import java.util.ArrayList;
@@ -20,19 +21,22 @@ public class HammingGroupsTests extends RandomizedTest {
     /** Random fingerprints with planted clusters (chains of small edits, so components are larger than cliques). */
     private static long[] plantedSet(int random, int clusters, int clusterSize, int maxFlip) {
         TreeSet<Long> set = new TreeSet<>();
-        for (int i = 0; i < random; i++) set.add(randomLong());
+        for (int i = 0; i < random; i++)
+            set.add(randomLong());
         for (int c = 0; c < clusters; c++) {
             long fp = randomLong();
             set.add(fp);
             for (int m = 1; m < clusterSize; m++) {
                 int flips = randomIntBetween(0, maxFlip);
-                for (int f = 0; f < flips; f++) fp ^= 1L << randomIntBetween(0, 63);
+                for (int f = 0; f < flips; f++)
+                    fp ^= 1L << randomIntBetween(0, 63);
                 set.add(fp);
             }
         }
         long[] out = new long[set.size()];
         int i = 0;
-        for (long v : set) out[i++] = v;
+        for (long v : set)
+            out[i++] = v;
         return out;
     }
 
@@ -40,7 +44,8 @@ public class HammingGroupsTests extends RandomizedTest {
     private static void assertSameAsBruteForce(long[] fps, int[] counts, int k, HammingGroups.Result result) {
         int n = fps.length;
         int[] parent = new int[n];
-        for (int i = 0; i < n; i++) parent[i] = i;
+        for (int i = 0; i < n; i++)
+            parent[i] = i;
         long pairs = 0;
         for (int i = 0; i < n; i++) {
             pairs += (long) counts[i] * (counts[i] - 1) / 2;
@@ -64,7 +69,8 @@ public class HammingGroupsTests extends RandomizedTest {
     }
 
     private static int root(int[] parent, int i) {
-        while (parent[i] != i) i = parent[i];
+        while (parent[i] != i)
+            i = parent[i];
         return i;
     }
 
@@ -79,7 +85,8 @@ public class HammingGroupsTests extends RandomizedTest {
         for (int k = 0; k <= 20; k++) {
             long[] fps = plantedSet(randomIntBetween(0, 400), randomIntBetween(1, 20), randomIntBetween(2, 12), randomIntBetween(1, k + 2));
             int[] counts = new int[fps.length];
-            for (int i = 0; i < counts.length; i++) counts[i] = rarely() ? randomIntBetween(2, 5) : 1;
+            for (int i = 0; i < counts.length; i++)
+                counts[i] = rarely() ? randomIntBetween(2, 5) : 1;
             assertSameAsBruteForce(fps, counts, k, HammingGroups.find(fps, counts, k, NONE));
         }
     }
@@ -92,12 +99,15 @@ public class HammingGroupsTests extends RandomizedTest {
         for (int k = 0; k <= 10; k++) {
             for (int b = k + 1; b <= Math.min(64, k + 8); b++) {
                 double tables = 1;
-                for (int i = 1; i <= k; i++) tables = tables * (b - k + i) / i;
+                for (int i = 1; i <= k; i++)
+                    tables = tables * (b - k + i) / i;
                 if (tables > 20_000) continue;
                 int bits = HammingGroups.bucketBits(fps.length);
                 HammingGroups.Plan plan = new HammingGroups.Plan(b, b - k, (int) tables, bits, 0);
                 // one level, and two levels with the shortest, a random and the longest prefix
-                for (int prefix : new TreeSet<>(List.of(0, Math.min(1, b - k - 1), randomIntBetween(0, Math.max(0, b - k - 1)), Math.max(0, b - k - 1)))) {
+                for (int prefix : new TreeSet<>(
+                    List.of(0, Math.min(1, b - k - 1), randomIntBetween(0, Math.max(0, b - k - 1)), Math.max(0, b - k - 1))
+                )) {
                     assertSameAsBruteForce(fps, counts, k, HammingGroups.find(fps, counts, k, plan, prefix, NONE));
                 }
             }
@@ -174,7 +184,10 @@ public class HammingGroupsTests extends RandomizedTest {
         long[] fps = plantedSet(n, 0, 0, 0);
         for (int k : new int[] { 3, 8 }) {
             HammingGroups.Result r = HammingGroups.find(fps, ones(fps.length), k, NONE);
-            assertTrue("comparisons " + r.comparisons() + " at k=" + k + " plan " + r.plan(), r.comparisons() < 4L * fps.length * r.plan().tables());
+            assertTrue(
+                "comparisons " + r.comparisons() + " at k=" + k + " plan " + r.plan(),
+                r.comparisons() < 4L * fps.length * r.plan().tables()
+            );
         }
     }
 
@@ -205,7 +218,10 @@ public class HammingGroupsTests extends RandomizedTest {
         assertTrue(k3.toString(), k3.blocks() > 4 && k3.tables() < 50);
         assertTrue(k8.toString(), k8.tables() > k3.tables());
         // 10M distinct fingerprints: well under the 2 GB heap of the node
-        assertTrue(HammingGroups.inputBytes(10_000_000) + HammingGroups.resultBytes(10_000_000) + HammingGroups.tableBytes(10_000_000, k8) < 400L << 20);
+        assertTrue(
+            HammingGroups.inputBytes(10_000_000) + HammingGroups.resultBytes(10_000_000) + HammingGroups.tableBytes(10_000_000, k8) < 400L
+                << 20
+        );
         assertEquals(1, HammingGroups.plan(10, 64).tables());
     }
 }

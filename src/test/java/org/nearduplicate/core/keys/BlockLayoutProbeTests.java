@@ -1,17 +1,18 @@
 package org.nearduplicate.core.keys;
 
 import com.carrotsearch.randomizedtesting.RandomizedTest;
-import org.junit.Test;
 
-import static org.junit.Assert.assertArrayEquals;
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
+import org.junit.Test;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 
 /** Multi-probe layouts: the probed block variants of a query at any k up to 16 reach every fingerprint within k. */
 public class BlockLayoutProbeTests extends RandomizedTest {
@@ -33,7 +34,8 @@ public class BlockLayoutProbeTests extends RandomizedTest {
         for (int k = 0; k <= 16; k++) {
             int[] t = layout.probeThresholds(k);
             int sum = 0;
-            for (int ti : t) sum += ti + 1;
+            for (int ti : t)
+                sum += ti + 1;
             assertEquals("k " + k + " " + Arrays.toString(t), k + 1, sum);
         }
         assertArrayEquals(new int[] { 3, 2, 2, 2 }, layout.probeThresholds(12));

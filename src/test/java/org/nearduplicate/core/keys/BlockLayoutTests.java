@@ -1,7 +1,7 @@
 package org.nearduplicate.core.keys;
 
 import com.carrotsearch.randomizedtesting.RandomizedTest;
-import org.nearduplicate.core.sketch.Fingerprints;
+
 import org.junit.Test;
 
 import java.nio.ByteBuffer;
@@ -9,6 +9,8 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
+
+import org.nearduplicate.core.sketch.Fingerprints;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
@@ -55,7 +57,8 @@ public class BlockLayoutTests extends RandomizedTest {
         forEachSupportedLayout(layout -> {
             int b = layout.blocks(), k = layout.maxDistance();
             int[] subset = new int[k];
-            for (int i = 0; i < k; i++) subset[i] = i;
+            for (int i = 0; i < k; i++)
+                subset[i] = i;
             while (true) {
                 long a = random.nextLong();
                 for (int variant = 0; variant < 3; variant++) {
@@ -81,7 +84,8 @@ public class BlockLayoutTests extends RandomizedTest {
         for (int i = k - 1; i >= 0; i--) {
             if (subset[i] < n - k + i) {
                 subset[i]++;
-                for (int j = i + 1; j < k; j++) subset[j] = subset[j - 1] + 1;
+                for (int j = i + 1; j < k; j++)
+                    subset[j] = subset[j - 1] + 1;
                 return true;
             }
         }
@@ -96,7 +100,8 @@ public class BlockLayoutTests extends RandomizedTest {
                 long a = random.nextLong();
                 long b = a;
                 int distance = random.nextInt(layout.maxDistance() + 1);
-                while (Fingerprints.distance(a, b) < distance) b ^= 1L << random.nextInt(64);
+                while (Fingerprints.distance(a, b) < distance)
+                    b ^= 1L << random.nextInt(64);
                 assertTrue(layout + " " + Fingerprints.toHex(a) + " " + Fingerprints.toHex(b), shareKey(layout, a, b));
             }
         });
@@ -112,7 +117,8 @@ public class BlockLayoutTests extends RandomizedTest {
                 long a = random.nextLong();
                 long b = a;
                 int flips = random.nextInt(12);
-                for (int f = 0; f < flips; f++) b ^= 1L << random.nextInt(64);
+                for (int f = 0; f < flips; f++)
+                    b ^= 1L << random.nextInt(64);
                 for (int c = 0; c < layout.keyCount(); c++) {
                     layout.key(a, c, ka, 0);
                     layout.key(b, c, kb, 0);
@@ -131,7 +137,8 @@ public class BlockLayoutTests extends RandomizedTest {
         forEachSupportedLayout(layout -> {
             for (long fp : new long[] { 0L, -1L, random.nextLong() }) {
                 Set<ByteBuffer> distinct = new HashSet<>();
-                for (byte[] key : layout.keys(fp)) distinct.add(ByteBuffer.wrap(key));
+                for (byte[] key : layout.keys(fp))
+                    distinct.add(ByteBuffer.wrap(key));
                 assertEquals(layout + " " + Fingerprints.toHex(fp), layout.keyCount(), distinct.size());
             }
         });

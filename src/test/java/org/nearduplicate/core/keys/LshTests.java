@@ -1,8 +1,7 @@
 package org.nearduplicate.core.keys;
 
 import com.carrotsearch.randomizedtesting.RandomizedTest;
-import org.nearduplicate.core.MinHashSettings;
-import org.nearduplicate.core.sketch.MinHasher;
+
 import org.junit.Test;
 
 import java.util.Arrays;
@@ -10,10 +9,13 @@ import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
 
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.sketch.MinHasher;
+
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 public class LshTests extends RandomizedTest {
 
@@ -31,11 +33,14 @@ public class LshTests extends RandomizedTest {
             int[] b = a.clone();
             // few changes half of the time, so that the pigeonhole case (fewer mismatches than bands) is common
             int changes = random.nextInt(randomBoolean() ? lsh.bands() + 1 : m + 6);
-            for (int c = 0; c < changes; c++) b[random.nextInt(m)] = random.nextInt(4); // small values: collisions too
+            for (int c = 0; c < changes; c++)
+                b[random.nextInt(m)] = random.nextInt(4); // small values: collisions too
             Set<String> ka = new HashSet<>();
-            for (byte[] k : lsh.keys(a)) ka.add(Arrays.toString(k));
+            for (byte[] k : lsh.keys(a))
+                ka.add(Arrays.toString(k));
             boolean shared = false;
-            for (byte[] k : lsh.keys(b)) shared |= ka.contains(Arrays.toString(k));
+            for (byte[] k : lsh.keys(b))
+                shared |= ka.contains(Arrays.toString(k));
             assertEquals(lsh + " " + trial, lsh.shareBand(a, b), shared);
             int mismatches = lsh.width() - MinHasher.matches(Arrays.copyOf(a, lsh.width()), Arrays.copyOf(b, lsh.width()));
             if (mismatches < lsh.bands()) assertTrue(lsh + " pigeonhole: " + mismatches + " mismatches", shared);

@@ -1,11 +1,12 @@
 package org.nearduplicate.core.options;
 
-import org.nearduplicate.core.MinHashSettings;
-import org.nearduplicate.core.SimHashSettings;
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.util.HashMap;
 import java.util.Map;
+
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.SimHashSettings;
 
 /** One rule for option values everywhere: numbers also as ASCII digit strings; errors typed with the option's name. */
 public class OptionValuesTests extends OpenSearchTestCase {

@@ -1,6 +1,7 @@
 package org.nearduplicate.core.sketch;
 
 import com.carrotsearch.randomizedtesting.RandomizedTest;
+
 import org.junit.Test;
 
 import java.util.Random;
@@ -55,7 +56,8 @@ public class FingerprintsTests extends RandomizedTest {
             assertTrue("triangle inequality", Fingerprints.distance(a, c) <= ab + Fingerprints.distance(b, c));
             long flips = 0;
             int d = randomIntBetween(0, 64);
-            while (Long.bitCount(flips) < d) flips |= 1L << random.nextInt(64);
+            while (Long.bitCount(flips) < d)
+                flips |= 1L << random.nextInt(64);
             assertEquals(d, Fingerprints.distance(a, a ^ flips));
             assertEquals(64 - d, Fingerprints.distance(a, ~(a ^ flips)));
         }

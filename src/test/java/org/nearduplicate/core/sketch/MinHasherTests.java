@@ -1,10 +1,8 @@
 package org.nearduplicate.core.sketch;
 
 import com.carrotsearch.randomizedtesting.RandomizedTest;
-import org.nearduplicate.core.MinHashSettings;
+
 import org.junit.Test;
-import org.nearduplicate.core.EngineInputException;
-import org.nearduplicate.core.FeatureSettings;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,12 +14,16 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.FeatureSettings;
+import org.nearduplicate.core.MinHashSettings;
+
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotEquals;
-import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 public class MinHasherTests extends RandomizedTest {
     private static final MinHasher DEFAULT = new MinHasher(MinHashSettings.DEFAULT);
@@ -49,7 +51,8 @@ public class MinHasherTests extends RandomizedTest {
         Random random = getRandom();
         long[] edges = { 1L, -5L, 0x1234_5678_9ABC_DEF0L, Long.MIN_VALUE };
         long[] features = Arrays.copyOf(edges, edges.length + randomIntBetween(0, 50));
-        for (int i = edges.length; i < features.length; i++) features[i] = random.nextLong();
+        for (int i = edges.length; i < features.length; i++)
+            features[i] = random.nextLong();
         int m = randomBoolean() ? 8 : randomIntBetween(1, 256);
         int[] sig = MinHasher.signatureOfHashes(features, m);
         assertEquals(m, sig.length);
@@ -64,7 +67,8 @@ public class MinHasherTests extends RandomizedTest {
         // order and duplicates of the features do not matter
         List<Long> shuffled = new ArrayList<>();
         for (long x : features) {
-            for (int copies = randomIntBetween(1, 3); copies > 0; copies--) shuffled.add(x);
+            for (int copies = randomIntBetween(1, 3); copies > 0; copies--)
+                shuffled.add(x);
         }
         Collections.shuffle(shuffled, random);
         assertArrayEquals(sig, MinHasher.signatureOfHashes(shuffled.stream().mapToLong(Long::longValue).toArray(), m));
@@ -113,14 +117,30 @@ public class MinHasherTests extends RandomizedTest {
                 a.add(x);
                 b.add(x);
             }
-            for (int i = 0; i < onlyA; i++) a.add(random.nextLong());
-            for (int i = 0; i < onlyB; i++) b.add(random.nextLong());
-            long[] sa = a.stream().mapToLong(Long::longValue).sorted().toArray(), sb = b.stream().mapToLong(Long::longValue).sorted().toArray();
+            for (int i = 0; i < onlyA; i++)
+                a.add(random.nextLong());
+            for (int i = 0; i < onlyB; i++)
+                b.add(random.nextLong());
+            long[] sa = a.stream().mapToLong(Long::longValue).sorted().toArray(), sb = b.stream()
+                .mapToLong(Long::longValue)
+                .sorted()
+                .toArray();
             double exact = MinHasher.exactJaccard(sa, sb);
             int m = randomFrom(new int[] { 128, 256, 512, 1024 });
             double estimate = MinHasher.similarity(MinHasher.signatureOfHashes(sa, m), MinHasher.signatureOfHashes(sb, m));
             double sigma = Math.sqrt(exact * (1 - exact) / m);
-            String what = "m=" + m + " shared=" + shared + " onlyA=" + onlyA + " onlyB=" + onlyB + ": estimate " + estimate + " vs exact " + exact;
+            String what = "m="
+                + m
+                + " shared="
+                + shared
+                + " onlyA="
+                + onlyA
+                + " onlyB="
+                + onlyB
+                + ": estimate "
+                + estimate
+                + " vs exact "
+                + exact;
             assertTrue(what, Math.abs(estimate - exact) <= 5 * sigma + 1e-9);
             if (sigma > 0) {
                 sumOfZ += (estimate - exact) / sigma;
@@ -129,7 +149,10 @@ public class MinHasherTests extends RandomizedTest {
         }
         if (standardized > 0) { // 0 only if every trial drew equal sets (J = 1, checked exactly above)
             double meanOfZ = sumOfZ / standardized;
-            assertTrue("mean standardized error " + meanOfZ + " of " + standardized + " trials", Math.abs(meanOfZ) <= 5 / Math.sqrt(standardized));
+            assertTrue(
+                "mean standardized error " + meanOfZ + " of " + standardized + " trials",
+                Math.abs(meanOfZ) <= 5 / Math.sqrt(standardized)
+            );
         }
     }
 

@@ -1,10 +1,7 @@
 package org.nearduplicate.core.sketch;
 
 import com.carrotsearch.randomizedtesting.RandomizedTest;
-import org.nearduplicate.core.ContentType;
-import org.nearduplicate.core.EngineInputException;
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.features.IdfTable;
+
 import org.junit.Test;
 
 import java.util.ArrayList;
@@ -16,6 +13,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+
+import org.nearduplicate.core.ContentType;
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.features.IdfTable;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -138,8 +140,11 @@ public class SimHasherTests extends RandomizedTest {
             + "<p>We use cookies to give you the best experience. By continuing to browse you accept their use.</p>"
             + "<h3>Related topics</h3><p><a href='/a'>Bridges of the city</a> <a href='/b'>Road works this summer</a></p></body></html>";
         String main = DEFAULT.extractText(html);
-        assertEquals("Harbor bridge reopens\nThe old harbor bridge reopened to traffic on Monday morning after two years of repairs "
-            + "that cost far more than planned.\n", main);
+        assertEquals(
+            "Harbor bridge reopens\nThe old harbor bridge reopened to traffic on Monday morning after two years of repairs "
+                + "that cost far more than planned.\n",
+            main
+        );
         String v2 = V2.extractText(html);
         assertTrue(v2, v2.contains("We use cookies"));
         // a paragraph about baking cookies is not a consent banner: it says nothing of use, acceptance or privacy
@@ -176,7 +181,11 @@ public class SimHasherTests extends RandomizedTest {
         String main = DEFAULT.extractText(dump);
         assertTrue(main, main.contains("harbor bridge reopened"));
         assertTrue("items that read as sentences stay: " + main, main.contains("Radius: the blur radius."));
-        for (String menu : new String[] { "Network configuration", "Package management tips", "Printable data", "Source code merge tools" }) {
+        for (String menu : new String[] {
+            "Network configuration",
+            "Package management tips",
+            "Printable data",
+            "Source code merge tools" }) {
             assertFalse("[" + menu + "] is a menu item: " + main, main.contains(menu));
         }
     }
@@ -225,13 +234,18 @@ public class SimHasherTests extends RandomizedTest {
         // sum i adds the weight of every hash with bit i set and subtracts the others
         for (int bit = 0; bit < bits; bit++) {
             long expected = 0;
-            for (int i = 0; i < n; i++) expected += ((hashes[i] >>> bit) & 1) == 1 ? weights[i] : -weights[i];
+            for (int i = 0; i < n; i++)
+                expected += ((hashes[i] >>> bit) & 1) == 1 ? weights[i] : -weights[i];
             assertEquals("bit " + bit, expected, sums[bit]);
         }
         for (int i = hashes.length - 1; i > 0; i--) {
             int j = random.nextInt(i + 1);
-            long h = hashes[i]; hashes[i] = hashes[j]; hashes[j] = h;
-            long w = weights[i]; weights[i] = weights[j]; weights[j] = w;
+            long h = hashes[i];
+            hashes[i] = hashes[j];
+            hashes[j] = h;
+            long w = weights[i];
+            weights[i] = weights[j];
+            weights[j] = w;
         }
         assertEquals(java.util.Arrays.toString(sums), java.util.Arrays.toString(SimHasher.bitSums(hashes, weights, bits)));
     }
@@ -260,14 +274,18 @@ public class SimHasherTests extends RandomizedTest {
         for (int t = 0; t < trials; t++) {
             if (t % 10 == 0) {
                 vocabulary.clear();
-                for (int i = 0; i < 3000; i++) vocabulary.add(randomWord(random));
+                for (int i = 0; i < 3000; i++)
+                    vocabulary.add(randomWord(random));
             }
             List<String> words = new ArrayList<>();
-            for (int i = 0; i < 400; i++) words.add(vocabulary.get((int) Math.min(vocabulary.size() - 1, Math.abs(random.nextGaussian()) * 600)));
+            for (int i = 0; i < 400; i++)
+                words.add(vocabulary.get((int) Math.min(vocabulary.size() - 1, Math.abs(random.nextGaussian()) * 600)));
             List<String> edited = new ArrayList<>(words);
-            for (int e = 0; e < words.size() * 3 / 100; e++) edited.set(random.nextInt(edited.size()), randomWord(random));
+            for (int e = 0; e < words.size() * 3 / 100; e++)
+                edited.set(random.nextInt(edited.size()), randomWord(random));
             List<String> other = new ArrayList<>();
-            for (int i = 0; i < 400; i++) other.add(vocabulary.get(random.nextInt(vocabulary.size())));
+            for (int i = 0; i < 400; i++)
+                other.add(vocabulary.get(random.nextInt(vocabulary.size())));
             long fp = V1.fingerprint(String.join(" ", words));
             editDistance += Fingerprints.distance(fp, V1.fingerprint(String.join(" ", edited)));
             unrelatedDistance += Fingerprints.distance(fp, V1.fingerprint(String.join(" ", other)));
@@ -282,14 +300,21 @@ public class SimHasherTests extends RandomizedTest {
         bigramEditDistance /= trials;
         bigramUnrelatedDistance /= trials;
         assertTrue("3% edits should move few bigram bits, got " + bigramEditDistance, bigramEditDistance < 10);
-        assertTrue("unrelated: about half the bits, got " + bigramUnrelatedDistance, bigramUnrelatedDistance > 26 && bigramUnrelatedDistance < 38);
-        assertTrue("unrelated texts should differ in about half the bits, got " + unrelatedDistance, unrelatedDistance > 26 && unrelatedDistance < 38);
+        assertTrue(
+            "unrelated: about half the bits, got " + bigramUnrelatedDistance,
+            bigramUnrelatedDistance > 26 && bigramUnrelatedDistance < 38
+        );
+        assertTrue(
+            "unrelated texts should differ in about half the bits, got " + unrelatedDistance,
+            unrelatedDistance > 26 && unrelatedDistance < 38
+        );
     }
 
     private static String randomWord(Random random) {
         StringBuilder sb = new StringBuilder();
         int len = 3 + random.nextInt(7);
-        for (int i = 0; i < len; i++) sb.append((char) ('a' + random.nextInt(26)));
+        for (int i = 0; i < len; i++)
+            sb.append((char) ('a' + random.nextInt(26)));
         return sb.toString();
     }
 
@@ -367,7 +392,13 @@ public class SimHasherTests extends RandomizedTest {
 
     @Test
     public void testAlternativeFeaturesAndWeightings() {
-        for (String spec : new String[] { "features=char_ngrams", "shingle_size=2", "weighting=log_tf", "weighting=binary", "weighting=tf_idf", "stopwords=false" }) {
+        for (String spec : new String[] {
+            "features=char_ngrams",
+            "shingle_size=2",
+            "weighting=log_tf",
+            "weighting=binary",
+            "weighting=tf_idf",
+            "stopwords=false" }) {
             Map<String, Object> options = new HashMap<>(Map.of(spec.split("=")[0], spec.split("=")[1]));
             SimHasher hasher = new SimHasher(SimHashSettings.fromMap(options));
             assertEquals(spec, hasher.fingerprint(ENGLISH), hasher.fingerprint(ENGLISH + " "));
@@ -409,7 +440,8 @@ public class SimHasherTests extends RandomizedTest {
         random.nextBytes(junk);
         DEFAULT.fingerprint(new String(junk, java.nio.charset.StandardCharsets.ISO_8859_1));
         char[] surrogates = new char[50_000];
-        for (int i = 0; i < surrogates.length; i++) surrogates[i] = i % 3 == 0 ? 'x' : (char) (0xD800 + random.nextInt(0x800));
+        for (int i = 0; i < surrogates.length; i++)
+            surrogates[i] = i % 3 == 0 ? 'x' : (char) (0xD800 + random.nextInt(0x800));
         DEFAULT.fingerprint(new String(surrogates));
         DEFAULT.fingerprint("abc ".repeat(250_000));
         String longToken = "a".repeat(1_000_000); // far longer than the tokenizer's maximum token length
@@ -421,7 +453,8 @@ public class SimHasherTests extends RandomizedTest {
     public void testConcurrentUseGivesTheSameFingerprints() throws Exception {
         String[] inputs = { ENGLISH, CHINESE, MIXED, PAGE };
         long[] expected = new long[inputs.length];
-        for (int i = 0; i < inputs.length; i++) expected[i] = DEFAULT.fingerprint(inputs[i]);
+        for (int i = 0; i < inputs.length; i++)
+            expected[i] = DEFAULT.fingerprint(inputs[i]);
         List<Thread> threads = java.util.Collections.synchronizedList(new ArrayList<>());
         ExecutorService pool = Executors.newFixedThreadPool(4, task -> {
             Thread thread = new Thread(task);
@@ -440,13 +473,15 @@ public class SimHasherTests extends RandomizedTest {
                     return true;
                 }));
             }
-            for (Future<Boolean> f : results) assertTrue(f.get());
+            for (Future<Boolean> f : results)
+                assertTrue(f.get());
         } finally {
             pool.shutdown();
             // the randomized runner fails a test that leaves threads behind: the pool terminates before its threads
             // have exited, so wait for the threads themselves
             pool.awaitTermination(1, TimeUnit.MINUTES);
-            for (Thread thread : threads) thread.join(TimeUnit.MINUTES.toMillis(1));
+            for (Thread thread : threads)
+                thread.join(TimeUnit.MINUTES.toMillis(1));
         }
     }
 

@@ -1,6 +1,5 @@
 package org.nearduplicate.opensearch.common;
 
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.opensearch.Version;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.common.settings.Settings;
@@ -10,6 +9,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 
 /** One reading of a mapping for every caller: field paths, types, algorithms, the mapped k and refresh_interval. */
 public class FieldMappingsTests extends OpenSearchTestCase {

@@ -1,9 +1,5 @@
 package org.nearduplicate.opensearch.common;
 
-import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.startsWith;
-
-import org.nearduplicate.core.MaxDistance;
 import org.opensearch.common.xcontent.json.JsonXContent;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.xcontent.DeprecationHandler;
@@ -12,6 +8,11 @@ import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.io.IOException;
+
+import org.nearduplicate.core.MaxDistance;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.startsWith;
 
 /** One range (0..64), one format (integer or integer string) and one default rule for every caller of max_distance. */
 public class MaxDistanceTests extends OpenSearchTestCase {

@@ -1,7 +1,5 @@
 package org.nearduplicate.opensearch.common;
 
-import static org.hamcrest.Matchers.containsString;
-
 import org.opensearch.common.xcontent.json.JsonXContent;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.xcontent.DeprecationHandler;
@@ -10,6 +8,8 @@ import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.io.IOException;
+
+import static org.hamcrest.Matchers.containsString;
 
 /** A value of the wrong type is the same 400 naming the option on every OpenSearch version, whatever its JSON library. */
 public class OptionValuesTests extends OpenSearchTestCase {

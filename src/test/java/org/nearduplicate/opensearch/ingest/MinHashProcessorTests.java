@@ -1,11 +1,5 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.core.ImatchSettings;
-import org.nearduplicate.core.sketch.ImatchHasher;
-import org.nearduplicate.core.MinHashSettings;
-import org.nearduplicate.core.sketch.MinHashSignatures;
-import org.nearduplicate.core.sketch.MinHasher;
 import org.opensearch.OpenSearchParseException;
 import org.opensearch.ingest.IngestDocument;
 import org.opensearch.ingest.RandomDocumentPicks;
@@ -14,6 +8,13 @@ import org.opensearch.test.OpenSearchTestCase;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
+import org.nearduplicate.core.ImatchSettings;
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.sketch.ImatchHasher;
+import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.core.sketch.MinHasher;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -40,8 +41,12 @@ public class MinHashProcessorTests extends OpenSearchTestCase {
         assertThat(result.get("algorithm"), equalTo(s.algorithmId()));
 
         // several fields, ignore_missing, bad values
-        SketchProcessor multi = MINHASH.create(Map.of(), "t", null,
-            new HashMap<>(Map.of("fields", List.of("title", "body"), "ignore_missing", true, "target_field", "sig")));
+        SketchProcessor multi = MINHASH.create(
+            Map.of(),
+            "t",
+            null,
+            new HashMap<>(Map.of("fields", List.of("title", "body"), "ignore_missing", true, "target_field", "sig"))
+        );
         IngestDocument none = document(Map.of("other", 1));
         multi.execute(none);
         assertFalse(none.hasField("sig"));
@@ -51,8 +56,10 @@ public class MinHashProcessorTests extends OpenSearchTestCase {
     }
 
     public void testMinHashProcessorConfigErrors() {
-        OpenSearchParseException e = expectThrows(OpenSearchParseException.class,
-            () -> MINHASH.create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "hashes", 0))));
+        OpenSearchParseException e = expectThrows(
+            OpenSearchParseException.class,
+            () -> MINHASH.create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "hashes", 0)))
+        );
         assertThat(e.getMessage(), containsString("[hashes] must be between 1 and 1024"));
         Map<String, Object> config = new HashMap<>(Map.of("field", "c", "weighting", "tf"));
         MINHASH.create(Map.of(), "t", null, config);
@@ -69,8 +76,10 @@ public class MinHashProcessorTests extends OpenSearchTestCase {
         assertThat(result.get("imatch"), equalTo(keys.imatch()));
         assertThat(result.get("text"), equalTo(keys.text()));
         assertThat(result.get("algorithm"), equalTo(ImatchSettings.DEFAULT.algorithmId()));
-        OpenSearchParseException e = expectThrows(OpenSearchParseException.class,
-            () -> IMATCH.create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "min_idf", 9, "max_idf", 1))));
+        OpenSearchParseException e = expectThrows(
+            OpenSearchParseException.class,
+            () -> IMATCH.create(Map.of(), "t", null, new HashMap<>(Map.of("field", "c", "min_idf", 9, "max_idf", 1)))
+        );
         assertThat(e.getMessage(), containsString("min_idf"));
     }
 }

@@ -1,19 +1,19 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.core.window.RecentFingerprints;
+import org.opensearch.common.settings.ClusterSettings;
+import org.opensearch.common.settings.Settings;
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.core.common.breaker.CircuitBreaker;
 import org.opensearch.core.common.unit.ByteSizeValue;
-import org.opensearch.common.settings.ClusterSettings;
-import org.opensearch.common.settings.Settings;
 import org.opensearch.indices.breaker.BreakerSettings;
 import org.opensearch.indices.breaker.HierarchyCircuitBreakerService;
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.util.List;
-
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
+
+import org.nearduplicate.core.window.RecentFingerprints;
 
 /** The node's windows together: bounded in entries and bytes (the breaker), per pipeline options, thread-safe upkeep. */
 public class RecentFingerprintsTests extends OpenSearchTestCase {

@@ -1,26 +1,23 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.core.window.RecentFingerprints;
-import org.nearduplicate.lucene.SimHashQueryTests;
-import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.OpenSearchParseException;
 import org.opensearch.OpenSearchStatusException;
+import org.opensearch.action.ActionRequest;
+import org.opensearch.action.ActionType;
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.search.ShardSearchFailure;
+import org.opensearch.common.unit.TimeValue;
+import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.breaker.CircuitBreaker;
 import org.opensearch.core.common.breaker.CircuitBreakingException;
 import org.opensearch.core.common.breaker.NoopCircuitBreaker;
 import org.opensearch.core.rest.RestStatus;
-import org.opensearch.ingest.IngestDocumentWrapper;
-import org.opensearch.search.internal.InternalSearchResponse;
-import org.opensearch.common.unit.TimeValue;
-import org.opensearch.core.action.ActionListener;
-import org.opensearch.core.action.ActionResponse;
-import org.opensearch.action.ActionRequest;
-import org.opensearch.action.ActionType;
 import org.opensearch.ingest.IngestDocument;
+import org.opensearch.ingest.IngestDocumentWrapper;
 import org.opensearch.ingest.Processor;
+import org.opensearch.search.internal.InternalSearchResponse;
 import org.opensearch.test.OpenSearchTestCase;
 import org.opensearch.test.client.NoOpClient;
 import org.opensearch.threadpool.Scheduler;
@@ -33,6 +30,10 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.window.RecentFingerprints;
+import org.nearduplicate.lucene.SimHashQueryTests;
 
 import static org.hamcrest.Matchers.containsString;
 
@@ -95,7 +96,18 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
         MappedMaxDistance target,
         Map<String, Object> options
     ) {
-        Processor.Parameters parameters = new Processor.Parameters(null, null, null, null, () -> 0L, scheduler, null, client, Runnable::run, null);
+        Processor.Parameters parameters = new Processor.Parameters(
+            null,
+            null,
+            null,
+            null,
+            () -> 0L,
+            scheduler,
+            null,
+            client,
+            Runnable::run,
+            null
+        );
         return new SimHashCheckProcessor.Factory(parameters, windows, target).create(Map.of(), "t", null, new HashMap<>(options));
     }
 
@@ -190,7 +202,11 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
     public void testTimeoutTagsOrFailsAndTheCapBoundsSearches() {
         try (PendingClient client = new PendingClient(getTestName())) {
             RecentFingerprints.Registry windows = new RecentFingerprints.Registry(() -> 0L);
-            SimHashCheckProcessor tag = processor(client, windows, Map.of("on_unavailable", "tag", "max_in_flight", 1, "max_queued", 0, "timeout", "2s"));
+            SimHashCheckProcessor tag = processor(
+                client,
+                windows,
+                Map.of("on_unavailable", "tag", "max_in_flight", 1, "max_queued", 0, "timeout", "2s")
+            );
             Outcome first = run(tag, doc("a", 1L));
             assertFalse("waits for the search", first.called);
             assertEquals(1, client.searches.size());
@@ -238,8 +254,11 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
 
     public void testLookupsOverTheCapWaitInABoundedQueue() {
         try (PendingClient client = new PendingClient(getTestName())) {
-            SimHashCheckProcessor p = processor(client, new RecentFingerprints.Registry(() -> 0L),
-                Map.of("max_in_flight", 1, "max_queued", 1, "on_unavailable", "tag", "max_distance", 3));
+            SimHashCheckProcessor p = processor(
+                client,
+                new RecentFingerprints.Registry(() -> 0L),
+                Map.of("max_in_flight", 1, "max_queued", 1, "on_unavailable", "tag", "max_distance", 3)
+            );
             Outcome a = run(p, doc("a", 0x1111_0000_0000_0000L));
             Outcome b = run(p, doc("b", 0x0000_2222_0000_0000L));
             Outcome c = run(p, doc("c", 0x0000_0000_3333_0000L));
@@ -251,7 +270,10 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
             // a's search fails: a is tagged unchecked, and b's search starts
             client.listeners.get(0).onFailure(new RuntimeException("boom"));
             assertTrue(a.called);
-            assertThat((String) ((Map<?, ?>) a.doc.get().getSourceAndMetadata().get("near_duplicate")).get("reason"), containsString("boom"));
+            assertThat(
+                (String) ((Map<?, ?>) a.doc.get().getSourceAndMetadata().get("near_duplicate")).get("reason"),
+                containsString("boom")
+            );
             assertEquals(2, client.searches.size());
             assertEquals(0, p.queuedLookups());
             // b times out while its search runs; the late failure frees the slot
@@ -268,7 +290,10 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
             Map<String, Object> source = new HashMap<>(Map.of("_index", "pages", "_id", "1"));
             Outcome missing = run(processor(client, windows, Map.of()), new IngestDocument(new HashMap<>(source), new HashMap<>()));
             assertThat(missing.error.get().getMessage(), containsString("field [simhash] is missing"));
-            Outcome ignored = run(processor(client, windows, Map.of("ignore_missing", true)), new IngestDocument(new HashMap<>(source), new HashMap<>()));
+            Outcome ignored = run(
+                processor(client, windows, Map.of("ignore_missing", true)),
+                new IngestDocument(new HashMap<>(source), new HashMap<>())
+            );
             assertNull(ignored.error.get());
             assertNotNull(ignored.doc.get());
             assertTrue(client.searches.isEmpty());
@@ -294,10 +319,13 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
         RecentFingerprints window = new RecentFingerprints(k, capacity, 1000, clock::get);
         List<long[]> seen = new ArrayList<>(); // {fingerprint, time}
         long[] centers = new long[5];
-        for (int i = 0; i < centers.length; i++) centers[i] = randomLong();
+        for (int i = 0; i < centers.length; i++)
+            centers[i] = randomLong();
         for (int i = 0; i < 2000; i++) {
             clock.addAndGet(randomIntBetween(0, 3));
-            long fp = randomBoolean() ? randomLong() : SimHashQueryTests.flipBits(centers[randomIntBetween(0, 4)], randomIntBetween(0, k + 3));
+            long fp = randomBoolean()
+                ? randomLong()
+                : SimHashQueryTests.flipBits(centers[randomIntBetween(0, 4)], randomIntBetween(0, k + 3));
             int expected = Integer.MAX_VALUE;
             for (int j = Math.max(0, seen.size() - capacity); j < seen.size(); j++) {
                 long[] s = seen.get(j);

@@ -1,9 +1,5 @@
 package org.nearduplicate.opensearch.ingest;
 
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.sketch.SimHasher;
 import org.opensearch.OpenSearchParseException;
 import org.opensearch.ingest.IngestDocument;
 import org.opensearch.ingest.RandomDocumentPicks;
@@ -12,6 +8,11 @@ import org.opensearch.test.OpenSearchTestCase;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.SimHasher;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;

@@ -2,6 +2,7 @@ package org.nearduplicate.opensearch.rest;
 
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.io.entity.StringEntity;
+
 import org.opensearch.client.Request;
 import org.opensearch.client.Response;
 import org.opensearch.client.ResponseException;
@@ -23,7 +24,8 @@ public class LimitsIT extends OpenSearchRestTestCase {
         StringBuilder sb = new StringBuilder(chars + 16);
         String[] words = { "harbor", "bridge", "reopened", "traffic", "monday", "repairs", "engineers", "steel", "deck", "ramps" };
         int i = 0;
-        while (sb.length() < chars) sb.append(words[(i * 7 + i / 3) % words.length]).append(++i % 50 == 0 ? ".\n\n" : " ");
+        while (sb.length() < chars)
+            sb.append(words[(i * 7 + i / 3) % words.length]).append(++i % 50 == 0 ? ".\n\n" : " ");
         sb.setLength(chars);
         return sb.toString();
     }
@@ -78,8 +80,19 @@ public class LimitsIT extends OpenSearchRestTestCase {
         client().performRequest(create);
         String tooLong = prose(2_000_001);
         Request search = new Request("POST", "/probes/_search");
-        search.setEntity(json(XContentFactory.jsonBuilder().startObject().startObject("query").startObject("near_duplicate")
-            .field("field", "fp").field("text", tooLong).endObject().endObject().endObject()));
+        search.setEntity(
+            json(
+                XContentFactory.jsonBuilder()
+                    .startObject()
+                    .startObject("query")
+                    .startObject("near_duplicate")
+                    .field("field", "fp")
+                    .field("text", tooLong)
+                    .endObject()
+                    .endObject()
+                    .endObject()
+            )
+        );
         ResponseException e = expectThrows(ResponseException.class, () -> client().performRequest(search));
         assertTrue(error(e), error(e).contains("more than [max_input_chars] = 2000000"));
 
@@ -90,7 +103,9 @@ public class LimitsIT extends OpenSearchRestTestCase {
 
         // just under the limit works, and the breaker is released afterwards
         Request ok = new Request("POST", "/_simhash");
-        ok.setEntity(json(XContentFactory.jsonBuilder().startObject().field("text", prose(1_999_000)).field("top_features", 0).endObject()));
+        ok.setEntity(
+            json(XContentFactory.jsonBuilder().startObject().field("text", prose(1_999_000)).field("top_features", 0).endObject())
+        );
         Response response = client().performRequest(ok);
         assertEquals(200, response.getStatusLine().getStatusCode());
         Map<String, Object> breakers = entityAsMap(client().performRequest(new Request("GET", "/_nodes/stats/breaker")));
@@ -98,7 +113,9 @@ public class LimitsIT extends OpenSearchRestTestCase {
         Map<String, Object> nodes = (Map<String, Object>) breakers.get("nodes");
         for (Object node : nodes.values()) {
             @SuppressWarnings("unchecked")
-            Map<String, Object> breaker = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) node).get("breakers")).get("near_duplicate");
+            Map<String, Object> breaker = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) node).get("breakers")).get(
+                "near_duplicate"
+            );
             assertNotNull("the near_duplicate breaker is registered: " + node, breaker);
             assertEquals(breaker.toString(), 0, ((Number) breaker.get("estimated_size_in_bytes")).longValue());
         }

@@ -2,11 +2,8 @@ package org.nearduplicate.opensearch.rest;
 
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.io.entity.StringEntity;
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.sketch.SimHasher;
+
 import org.opensearch.client.Request;
-import org.opensearch.client.Response;
 import org.opensearch.common.xcontent.XContentFactory;
 import org.opensearch.test.rest.OpenSearchRestTestCase;
 
@@ -21,6 +18,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.SimHasher;
 
 /**
  * "Nothing lost" against the real node: a bulk ingest of {@link #DOCS} documents (100,000 unless
@@ -38,20 +39,26 @@ public class NothingLostIT extends OpenSearchRestTestCase {
 
     public void testBulkWithBadDocumentsUnderConcurrentQueries() throws Exception {
         Request pipeline = new Request("PUT", "/_ingest/pipeline/nothing-lost");
-        pipeline.setJsonEntity("{\"processors\": [{\"simhash\": {\"field\": \"content\", \"target_field\": \"fp\", \"ignore_missing\": true}}]}");
+        pipeline.setJsonEntity(
+            "{\"processors\": [{\"simhash\": {\"field\": \"content\", \"target_field\": \"fp\", \"ignore_missing\": true}}]}"
+        );
         client().performRequest(pipeline);
         Request create = new Request("PUT", "/" + INDEX);
-        create.setJsonEntity("{\"settings\": {\"number_of_shards\": 3, \"number_of_replicas\": 0, \"refresh_interval\": \"1s\"},"
-            + " \"mappings\": {\"dynamic\": false, \"properties\": {\"fp\": {\"type\": \"simhash\"}, \"kind\": {\"type\": \"keyword\"}}}}");
+        create.setJsonEntity(
+            "{\"settings\": {\"number_of_shards\": 3, \"number_of_replicas\": 0, \"refresh_interval\": \"1s\"},"
+                + " \"mappings\": {\"dynamic\": false, \"properties\": {\"fp\": {\"type\": \"simhash\"}, \"kind\": {\"type\": \"keyword\"}}}}"
+        );
         client().performRequest(create);
 
         Random random = new Random(randomLong());
         SimHasher hasher = new SimHasher(SimHashSettings.DEFAULT);
         String[] vocabulary = new String[3000];
-        for (int i = 0; i < vocabulary.length; i++) vocabulary[i] = "w" + Integer.toString(i * 7919 + 1013, 36) + "x";
+        for (int i = 0; i < vocabulary.length; i++)
+            vocabulary[i] = "w" + Integer.toString(i * 7919 + 1013, 36) + "x";
         // groups of near-duplicates: a base text and edits of it, so that queries have real neighbours
         String[] bases = new String[DOCS / 20];
-        for (int i = 0; i < bases.length; i++) bases[i] = text(random, vocabulary, 30 + random.nextInt(30));
+        for (int i = 0; i < bases.length; i++)
+            bases[i] = text(random, vocabulary, 30 + random.nextInt(30));
 
         Map<String, Long> expected = new HashMap<>(DOCS * 2);
         Map<String, String> badKinds = new HashMap<>();
@@ -69,7 +76,9 @@ public class NothingLostIT extends OpenSearchRestTestCase {
                         String probe = r.nextBoolean()
                             ? "\"fingerprint\": \"" + Fingerprints.toHex(r.nextLong()) + "\""
                             : "\"text\": " + XContentFactory.jsonBuilder().value(bases[r.nextInt(bases.length)]).toString();
-                        search.setJsonEntity("{\"size\": 5, \"query\": {\"near_duplicate\": {\"field\": \"fp\", " + probe + ", \"max_distance\": 3}}}");
+                        search.setJsonEntity(
+                            "{\"size\": 5, \"query\": {\"near_duplicate\": {\"field\": \"fp\", " + probe + ", \"max_distance\": 3}}}"
+                        );
                         Map<String, Object> response = entityAsMap(client().performRequest(search));
                         Object failed = ((Map<?, ?>) response.get("_shards")).get("failed");
                         if (((Number) failed).intValue() != 0) queryFailures.add(response.toString());
@@ -111,8 +120,9 @@ public class NothingLostIT extends OpenSearchRestTestCase {
                 } else {
                     String content = edit(random, vocabulary, bases[random.nextInt(bases.length)]);
                     expected.put(id, hasher.fingerprint(content));
-                    body.append(XContentFactory.jsonBuilder().startObject().field("kind", "text").field("content", content).endObject().toString())
-                        .append('\n');
+                    body.append(
+                        XContentFactory.jsonBuilder().startObject().field("kind", "text").field("content", content).endObject().toString()
+                    ).append('\n');
                     goodCount++;
                 }
             }
@@ -136,7 +146,8 @@ public class NothingLostIT extends OpenSearchRestTestCase {
         }
         long ingestMillis = (System.nanoTime() - start) / 1_000_000;
         ingesting.set(false);
-        for (Thread t : searchers) t.join();
+        for (Thread t : searchers)
+            t.join();
         assertTrue("concurrent queries failed: " + queryFailures, queryFailures.isEmpty());
         assertTrue(queries.get() > 0);
 
@@ -149,7 +160,11 @@ public class NothingLostIT extends OpenSearchRestTestCase {
         Map<String, Long> indexed = readAllFingerprints();
         assertEquals(expected.size(), indexed.size());
         for (Map.Entry<String, Long> e : expected.entrySet()) {
-            assertEquals("fingerprint of " + e.getKey(), Fingerprints.toHex(e.getValue()), Fingerprints.toHex(indexed.getOrDefault(e.getKey(), ~e.getValue())));
+            assertEquals(
+                "fingerprint of " + e.getKey(),
+                Fingerprints.toHex(e.getValue()),
+                Fingerprints.toHex(indexed.getOrDefault(e.getKey(), ~e.getValue()))
+            );
         }
 
         // the query is exact on this corpus
@@ -158,18 +173,39 @@ public class NothingLostIT extends OpenSearchRestTestCase {
             Set<String> brute = new HashSet<>();
             expected.forEach((id, fp) -> { if (Fingerprints.distance(fp, probe) <= 3) brute.add(id); });
             Request search = new Request("POST", "/" + INDEX + "/_search");
-            search.setJsonEntity("{\"size\": 10000, \"_source\": false, \"track_total_hits\": true, \"query\": {\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \""
-                + Fingerprints.toHex(probe) + "\", \"max_distance\": 3}}}");
+            search.setJsonEntity(
+                "{\"size\": 10000, \"_source\": false, \"track_total_hits\": true, \"query\": {\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \""
+                    + Fingerprints.toHex(probe)
+                    + "\", \"max_distance\": 3}}}"
+            );
             Set<String> hits = new HashSet<>();
             for (Object hit : (List<?>) ((Map<?, ?>) entityAsMap(client().performRequest(search)).get("hits")).get("hits")) {
                 hits.add((String) ((Map<?, ?>) hit).get("_id"));
             }
             assertEquals(brute, hits);
         }
-        logger.info("nothing lost: {} documents ({} good, {} bad reported) in {} ms with {} concurrent queries", DOCS, goodCount, badKinds.size(),
-            ingestMillis, queries.get());
-        System.out.println("nothing-lost: docs=" + DOCS + " good=" + goodCount + " bad=" + badKinds.size() + " badKinds=" + countKinds(badKinds)
-            + " ingestMillis=" + ingestMillis + " concurrentQueries=" + queries.get());
+        logger.info(
+            "nothing lost: {} documents ({} good, {} bad reported) in {} ms with {} concurrent queries",
+            DOCS,
+            goodCount,
+            badKinds.size(),
+            ingestMillis,
+            queries.get()
+        );
+        System.out.println(
+            "nothing-lost: docs="
+                + DOCS
+                + " good="
+                + goodCount
+                + " bad="
+                + badKinds.size()
+                + " badKinds="
+                + countKinds(badKinds)
+                + " ingestMillis="
+                + ingestMillis
+                + " concurrentQueries="
+                + queries.get()
+        );
     }
 
     private static Map<String, Integer> countKinds(Map<String, String> kinds) {
@@ -190,7 +226,10 @@ public class NothingLostIT extends OpenSearchRestTestCase {
                 Map<?, ?> hit = (Map<?, ?>) h;
                 List<?> values = (List<?>) ((Map<?, ?>) hit.get("fields")).get("fp");
                 assertEquals(1, values.size());
-                assertNull("duplicate id " + hit.get("_id"), indexed.put((String) hit.get("_id"), Fingerprints.parse((String) values.get(0))));
+                assertNull(
+                    "duplicate id " + hit.get("_id"),
+                    indexed.put((String) hit.get("_id"), Fingerprints.parse((String) values.get(0)))
+                );
             }
             Request next = new Request("POST", "/_search/scroll");
             next.setJsonEntity("{\"scroll\": \"2m\", \"scroll_id\": \"" + page.get("_scroll_id") + "\"}");
@@ -201,14 +240,16 @@ public class NothingLostIT extends OpenSearchRestTestCase {
 
     private static String text(Random random, String[] vocabulary, int words) {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < words; i++) sb.append(vocabulary[random.nextInt(vocabulary.length)]).append(i % 12 == 11 ? ". " : " ");
+        for (int i = 0; i < words; i++)
+            sb.append(vocabulary[random.nextInt(vocabulary.length)]).append(i % 12 == 11 ? ". " : " ");
         return sb.toString().trim();
     }
 
     /** The base text with up to three words replaced: a near-duplicate. */
     private static String edit(Random random, String[] vocabulary, String base) {
         String[] words = base.split(" ");
-        for (int e = random.nextInt(4); e > 0; e--) words[random.nextInt(words.length)] = vocabulary[random.nextInt(vocabulary.length)];
+        for (int e = random.nextInt(4); e > 0; e--)
+            words[random.nextInt(words.length)] = vocabulary[random.nextInt(vocabulary.length)];
         return String.join(" ", words);
     }
 }

@@ -1,7 +1,18 @@
 package org.nearduplicate.opensearch.sketching;
 
-import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.startsWith;
+import org.opensearch.common.settings.ClusterSettings;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.core.common.breaker.CircuitBreaker;
+import org.opensearch.core.common.breaker.CircuitBreakingException;
+import org.opensearch.core.indices.breaker.CircuitBreakerService;
+import org.opensearch.indices.breaker.BreakerSettings;
+import org.opensearch.indices.breaker.HierarchyCircuitBreakerService;
+import org.opensearch.test.OpenSearchTestCase;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 import org.nearduplicate.core.EngineInputException;
 import org.nearduplicate.core.ImatchSettings;
@@ -10,19 +21,8 @@ import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.ImatchHasher;
 import org.nearduplicate.core.sketch.MinHasher;
 import org.nearduplicate.core.sketch.SimHasher;
-import org.opensearch.common.settings.Settings;
-import org.opensearch.core.common.breaker.CircuitBreaker;
-import org.opensearch.core.common.breaker.CircuitBreakingException;
-import org.opensearch.indices.breaker.BreakerSettings;
-import org.opensearch.core.indices.breaker.CircuitBreakerService;
-import org.opensearch.indices.breaker.HierarchyCircuitBreakerService;
-import org.opensearch.common.settings.ClusterSettings;
-import org.opensearch.test.OpenSearchTestCase;
 
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
+import static org.hamcrest.Matchers.containsString;
 
 /** The gateway applies the node's limits and the breaker to every method, and computes what the engine computes. */
 public class SketchingServiceTests extends OpenSearchTestCase {
@@ -37,8 +37,14 @@ public class SketchingServiceTests extends OpenSearchTestCase {
 
     public void testEveryMethodComputesWhatTheEngineComputes() {
         SketchingService engine = new SketchingService();
-        assertEquals(new SimHasher(SimHashSettings.DEFAULT).fingerprint(PAGE), engine.simHash(engine.simHashSettings(new HashMap<>()), PAGE));
-        assertArrayEquals(new MinHasher(MinHashSettings.DEFAULT).signature(PAGE), engine.minHash(engine.minHashSettings(new HashMap<>()), PAGE));
+        assertEquals(
+            new SimHasher(SimHashSettings.DEFAULT).fingerprint(PAGE),
+            engine.simHash(engine.simHashSettings(new HashMap<>()), PAGE)
+        );
+        assertArrayEquals(
+            new MinHasher(MinHashSettings.DEFAULT).signature(PAGE),
+            engine.minHash(engine.minHashSettings(new HashMap<>()), PAGE)
+        );
         ImatchHasher.Keys expected = new ImatchHasher(ImatchSettings.DEFAULT).keys(PAGE);
         ImatchHasher.Keys actual = engine.iMatch(engine.iMatchSettings(new HashMap<>()), PAGE);
         assertEquals(expected.imatch(), actual.imatch());
@@ -94,8 +100,15 @@ public class SketchingServiceTests extends OpenSearchTestCase {
     public void testBreakerGuardsEveryMethodAndIsReleased() {
         CircuitBreakerService service = new HierarchyCircuitBreakerService(
             Settings.EMPTY,
-            List.of(new BreakerSettings(SketchingService.BREAKER_NAME, 4096L, 1.0,
-                CircuitBreaker.Type.MEMORY, CircuitBreaker.Durability.TRANSIENT)),
+            List.of(
+                new BreakerSettings(
+                    SketchingService.BREAKER_NAME,
+                    4096L,
+                    1.0,
+                    CircuitBreaker.Type.MEMORY,
+                    CircuitBreaker.Durability.TRANSIENT
+                )
+            ),
             new ClusterSettings(Settings.EMPTY, ClusterSettings.BUILT_IN_CLUSTER_SETTINGS)
         );
         CircuitBreaker breaker = service.getBreaker(SketchingService.BREAKER_NAME);

@@ -25,9 +25,11 @@ import java.util.zip.GZIPInputStream;
  */
 public record Corpus(Map<String, Doc> docs, List<Pair> pairs) {
 
-    public record Doc(String id, String lang, String format, String content) {}
+    public record Doc(String id, String lang, String format, String content) {
+    }
 
-    public record Pair(String a, String b, boolean duplicate, String kind) {}
+    public record Pair(String a, String b, boolean duplicate, String kind) {
+    }
 
     /** Reads {@code dir/docs.jsonl.gz} and {@code dir/pairs.tsv.gz} (or the uncompressed names). */
     public static Corpus load(Path dir) throws IOException {
@@ -100,7 +102,9 @@ public record Corpus(Map<String, Doc> docs, List<Pair> pairs) {
     private static Doc parseDoc(JsonFactory json, String line) throws IOException {
         String id = null, lang = "", format = "", content = null;
         try (JsonParser p = json.createParser(line)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) throw new IOException("not a JSON object: " + line.substring(0, Math.min(80, line.length())));
+            if (p.nextToken() != JsonToken.START_OBJECT) throw new IOException(
+                "not a JSON object: " + line.substring(0, Math.min(80, line.length()))
+            );
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken t = p.nextToken();
@@ -135,7 +139,8 @@ public record Corpus(Map<String, Doc> docs, List<Pair> pairs) {
         names.add("all");
         names.add("lang:" + (la.equals(lb) ? la : "cross"));
         if (p.duplicate() && p.kind().startsWith("dup:")) {
-            for (String part : p.kind().substring(4).split("\\+")) names.add("pos:" + part);
+            for (String part : p.kind().substring(4).split("\\+"))
+                names.add("pos:" + part);
         } else {
             names.add((p.duplicate() ? "pos:" : "neg:") + p.kind());
         }

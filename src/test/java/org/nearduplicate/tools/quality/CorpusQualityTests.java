@@ -1,10 +1,11 @@
 package org.nearduplicate.tools.quality;
 
-import org.nearduplicate.core.SimHashSettings;
 import org.junit.Test;
 
 import java.io.InputStream;
 import java.nio.file.Path;
+
+import org.nearduplicate.core.SimHashSettings;
 
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assume.assumeTrue;

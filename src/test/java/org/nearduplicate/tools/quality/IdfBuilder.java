@@ -1,10 +1,5 @@
 package org.nearduplicate.tools.quality;
 
-import org.nearduplicate.core.sketch.Analysis;
-import org.nearduplicate.core.EngineInputException;
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.sketch.SimHasher;
-
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
@@ -18,6 +13,11 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
+
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.Analysis;
+import org.nearduplicate.core.sketch.SimHasher;
 
 /**
  * Builds an IDF table (format of {@link org.nearduplicate.core.features.IdfTable}) from the documents of a corpus: document
@@ -41,20 +41,24 @@ public final class IdfBuilder {
             try {
                 Analysis a = hasher.analyze(d.content(), Integer.MAX_VALUE);
                 Set<String> seen = new HashSet<>();
-                for (Analysis.WeightedFeature f : a.topFeatures()) seen.add(f.feature());
-                for (String f : seen) df.computeIfAbsent(f, k -> new AtomicInteger()).incrementAndGet();
+                for (Analysis.WeightedFeature f : a.topFeatures())
+                    seen.add(f.feature());
+                for (String f : seen)
+                    df.computeIfAbsent(f, k -> new AtomicInteger()).incrementAndGet();
                 documents.incrementAndGet();
             } catch (EngineInputException e) {
                 // documents without features do not count
             }
         });
         TreeMap<String, Integer> sorted = new TreeMap<>();
-        df.forEach((f, n) -> {
-            if (n.get() >= minDf && f.indexOf('\t') < 0 && f.indexOf('\n') < 0) sorted.put(f, n.get());
-        });
-        try (OutputStream os = new GZIPOutputStream(Files.newOutputStream(out)); Writer w = new OutputStreamWriter(os, StandardCharsets.UTF_8)) {
+        df.forEach((f, n) -> { if (n.get() >= minDf && f.indexOf('\t') < 0 && f.indexOf('\n') < 0) sorted.put(f, n.get()); });
+        try (
+            OutputStream os = new GZIPOutputStream(Files.newOutputStream(out));
+            Writer w = new OutputStreamWriter(os, StandardCharsets.UTF_8)
+        ) {
             w.write("#docs\t" + documents.get() + "\n");
-            for (Map.Entry<String, Integer> e : sorted.entrySet()) w.write(e.getKey() + "\t" + e.getValue() + "\n");
+            for (Map.Entry<String, Integer> e : sorted.entrySet())
+                w.write(e.getKey() + "\t" + e.getValue() + "\n");
         }
         System.out.println("wrote " + sorted.size() + " features of " + documents.get() + " documents to " + out);
     }

@@ -1,17 +1,5 @@
 package org.nearduplicate.tools.quality;
 
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.core.FeatureSettings;
-import org.nearduplicate.core.features.IdfTable;
-import org.nearduplicate.core.EngineInputException;
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.sketch.SimHasher;
-import org.nearduplicate.core.ImatchSettings;
-import org.nearduplicate.core.sketch.ImatchHasher;
-import org.nearduplicate.core.keys.Lsh;
-import org.nearduplicate.core.MinHashSettings;
-import org.nearduplicate.core.sketch.MinHasher;
-
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -30,6 +18,18 @@ import java.util.function.DoubleFunction;
 import java.util.function.Function;
 import java.util.function.ToDoubleBiFunction;
 
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.FeatureSettings;
+import org.nearduplicate.core.ImatchSettings;
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.features.IdfTable;
+import org.nearduplicate.core.keys.Lsh;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.ImatchHasher;
+import org.nearduplicate.core.sketch.MinHasher;
+import org.nearduplicate.core.sketch.SimHasher;
+
 /**
  * Compares the near-duplicate methods on a labelled corpus: for each method, precision / recall / F1 at every
  * threshold, the best threshold overall, the per-language and per-kind breakdown there, and the fingerprinting
@@ -42,14 +42,9 @@ import java.util.function.ToDoubleBiFunction;
 public final class MethodComparison {
 
     /** A method: what it computes per document, how it scores a pair, and the thresholds to sweep. */
-    public record Method<R>(
-        String name,
-        String description,
-        Function<String, R> represent,
-        ToDoubleBiFunction<R, R> score,
-        double[] thresholds,
-        DoubleFunction<String> label
-    ) {}
+    public record Method<R>(String name, String description, Function<String, R> represent, ToDoubleBiFunction<R, R> score,
+        double[] thresholds, DoubleFunction<String> label) {
+    }
 
     /** The results of one method. */
     public record Result(Method<?> method, Map<String, QualityReport.Counts[]> slices, int failures, double docsPerCpuSecond,
@@ -73,7 +68,8 @@ public final class MethodComparison {
     static double[] range(double from, double to, double step) {
         int n = (int) Math.round((to - from) / step) + 1;
         double[] t = new double[n];
-        for (int i = 0; i < n; i++) t[i] = Math.round((from + i * step) * 1e6) / 1e6;
+        for (int i = 0; i < n; i++)
+            t[i] = Math.round((from + i * step) * 1e6) / 1e6;
         return t;
     }
 
@@ -94,8 +90,14 @@ public final class MethodComparison {
     }
 
     public static Method<String> imatch(double minIdf, double maxIdf) {
-        ImatchSettings s = new ImatchSettings(ImatchSettings.DEFAULT.contentType(), true, IdfTable.BUILTIN, minIdf, maxIdf,
-            ImatchSettings.DEFAULT.maxInputChars());
+        ImatchSettings s = new ImatchSettings(
+            ImatchSettings.DEFAULT.contentType(),
+            true,
+            IdfTable.BUILTIN,
+            minIdf,
+            maxIdf,
+            ImatchSettings.DEFAULT.maxInputChars()
+        );
         ImatchHasher m = new ImatchHasher(s);
         return exact("imatch idf[" + minIdf + "," + maxIdf + "]", s.algorithmId(), c -> m.keys(c).imatch());
     }
@@ -103,7 +105,8 @@ public final class MethodComparison {
     public static Method<Long> simhash(String name, SimHashSettings s, int kMax) {
         SimHasher h = new SimHasher(s);
         double[] t = new double[kMax + 1];
-        for (int k = 0; k <= kMax; k++) t[k] = -k;
+        for (int k = 0; k <= kMax; k++)
+            t[k] = -k;
         return new Method<>(name, s.algorithmId(), h::fingerprint, (a, b) -> -Fingerprints.distance(a, b), t, v -> "k<=" + (int) -v);
     }
 
@@ -115,15 +118,27 @@ public final class MethodComparison {
     /** MinHash as the index answers it: candidates share a band of {@code lsh}, then the estimate must reach the threshold. */
     public static Method<int[]> minhashIndexed(String name, MinHashSettings s, Lsh lsh) {
         MinHasher h = new MinHasher(s);
-        return new Method<>(name, s.algorithmId() + " " + lsh.id(), h::signature,
-            (a, b) -> lsh.shareBand(a, b) ? MinHasher.similarity(a, b) : 0, range(0.2, 1.0, 0.05), v -> "J>=" + v);
+        return new Method<>(
+            name,
+            s.algorithmId() + " " + lsh.id(),
+            h::signature,
+            (a, b) -> lsh.shareBand(a, b) ? MinHasher.similarity(a, b) : 0,
+            range(0.2, 1.0, 0.05),
+            v -> "J>=" + v
+        );
     }
 
     /** The exact Jaccard of the feature sets MinHash estimates (no sketch): the ceiling of MinHash at these features. */
     public static Method<long[]> jaccard(String name, MinHashSettings s) {
         MinHasher h = new MinHasher(s);
-        return new Method<>(name, "exact Jaccard of " + s.algorithmId(), h::featureHashes, MinHasher::exactJaccard,
-            range(0.2, 1.0, 0.05), v -> "J>=" + v);
+        return new Method<>(
+            name,
+            "exact Jaccard of " + s.algorithmId(),
+            h::featureHashes,
+            MinHasher::exactJaccard,
+            range(0.2, 1.0, 0.05),
+            v -> "J>=" + v
+        );
     }
 
     /** A sparse vector of feature hashes (sorted) and unit-length weights, for exact cosine similarity. */
@@ -169,8 +184,14 @@ public final class MethodComparison {
      */
     public static Method<UnitVector> cosine(String name, SimHashSettings s) {
         SimHasher h = new SimHasher(s);
-        return new Method<>(name, "exact cosine of the weighted features of " + s.algorithmId(),
-            c -> UnitVector.of(h.weightedFeatures(c)), UnitVector::cosine, range(0.3, 1.0, 0.01), v -> "cos>=" + v);
+        return new Method<>(
+            name,
+            "exact cosine of the weighted features of " + s.algorithmId(),
+            c -> UnitVector.of(h.weightedFeatures(c)),
+            UnitVector::cosine,
+            range(0.3, 1.0, 0.01),
+            v -> "cos>=" + v
+        );
     }
 
     /**
@@ -189,7 +210,8 @@ public final class MethodComparison {
                 return cmp != 0 ? cmp : x.getKey().compareTo(y.getKey());
             });
             List<String> top = new ArrayList<>();
-            for (int i = 0; i < Math.min(n, all.size()); i++) top.add(all.get(i).getKey());
+            for (int i = 0; i < Math.min(n, all.size()); i++)
+                top.add(all.get(i).getKey());
             top.sort(null);
             return ImatchHasher.sha1(String.join("\n", top));
         });
@@ -275,13 +297,20 @@ public final class MethodComparison {
             }
         }
         double cpuSeconds = Math.max(cpuNanos.get(), 1) / 1e9;
-        return new Result(method, slices, (int) failures.get(), corpus.docs().size() / cpuSeconds, bytes.get() / 1e6 / cpuSeconds,
-            (System.nanoTime() - start) / 1e9);
+        return new Result(
+            method,
+            slices,
+            (int) failures.get(),
+            corpus.docs().size() / cpuSeconds,
+            bytes.get() / 1e6 / cpuSeconds,
+            (System.nanoTime() - start) / 1e9
+        );
     }
 
     private static QualityReport.Counts[] counts(int n) {
         QualityReport.Counts[] c = new QualityReport.Counts[n];
-        for (int i = 0; i < n; i++) c[i] = new QualityReport.Counts();
+        for (int i = 0; i < n; i++)
+            c[i] = new QualityReport.Counts();
         return c;
     }
 
@@ -292,9 +321,20 @@ public final class MethodComparison {
         for (Result r : results) {
             int b = r.best();
             QualityReport.Counts c = r.at("all", b);
-            out.printf(Locale.ROOT, "| %s | %s | %.3f | %.3f | %.3f | %s | %s | %.0f | %.2f | %d |%n", r.method().name(),
-                r.method().label().apply(r.method().thresholds()[b]), c.precision(), c.recall(), c.f1(), f1(r, "lang:en", b),
-                f1(r, "lang:zh", b), r.docsPerCpuSecond(), r.mbPerCpuSecond(), r.failures());
+            out.printf(
+                Locale.ROOT,
+                "| %s | %s | %.3f | %.3f | %.3f | %s | %s | %.0f | %.2f | %d |%n",
+                r.method().name(),
+                r.method().label().apply(r.method().thresholds()[b]),
+                c.precision(),
+                c.recall(),
+                c.f1(),
+                f1(r, "lang:en", b),
+                f1(r, "lang:zh", b),
+                r.docsPerCpuSecond(),
+                r.mbPerCpuSecond(),
+                r.failures()
+            );
         }
     }
 
@@ -308,7 +348,8 @@ public final class MethodComparison {
         }
         kinds.sort(null);
         StringBuilder header = new StringBuilder("| method |");
-        for (String k : kinds) header.append(' ').append(k.startsWith("pos:") ? "R " : "FP ").append(k.substring(4)).append(" |");
+        for (String k : kinds)
+            header.append(' ').append(k.startsWith("pos:") ? "R " : "FP ").append(k.substring(4)).append(" |");
         out.println(header);
         out.println("|---|" + "---|".repeat(kinds.size()));
         for (Result r : results) {
@@ -333,8 +374,16 @@ public final class MethodComparison {
         double[] t = r.method().thresholds();
         for (int i = 0; i < t.length; i++) {
             QualityReport.Counts c = r.at("all", i);
-            out.printf(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %s | %s |%n", r.method().label().apply(t[i]), c.precision(), c.recall(),
-                c.f1(), f1(r, "lang:en", i), f1(r, "lang:zh", i));
+            out.printf(
+                Locale.ROOT,
+                "| %s | %.3f | %.3f | %.3f | %s | %s |%n",
+                r.method().label().apply(t[i]),
+                c.precision(),
+                c.recall(),
+                c.f1(),
+                f1(r, "lang:en", i),
+                f1(r, "lang:zh", i)
+            );
         }
         out.println();
     }
@@ -365,8 +414,14 @@ public final class MethodComparison {
         }
         if (Files.isDirectory(dir) == false) throw new IllegalArgumentException("no corpus directory " + dir);
         Corpus corpus = Corpus.load(dir);
-        System.out.printf(Locale.ROOT, "# methods on %s: %d documents, %d pairs, %d cores%n%n", dir, corpus.docs().size(),
-            corpus.pairs().size(), Runtime.getRuntime().availableProcessors());
+        System.out.printf(
+            Locale.ROOT,
+            "# methods on %s: %d documents, %d pairs, %d cores%n%n",
+            dir,
+            corpus.docs().size(),
+            corpus.pairs().size(),
+            Runtime.getRuntime().availableProcessors()
+        );
         List<Result> results = new ArrayList<>();
         for (Method<?> m : standardMethods()) {
             if (only != null && only.stream().noneMatch(o -> m.name().startsWith(o.trim()))) continue;
@@ -380,7 +435,8 @@ public final class MethodComparison {
         System.out.println("\n## Per kind at the best threshold (R = recall of positives, FP = false-positive rate of negatives)\n");
         printKinds(results, System.out);
         System.out.println("\n## Methods\n");
-        for (Result r : results) System.out.println("* " + r.method().name() + ": " + r.method().description());
+        for (Result r : results)
+            System.out.println("* " + r.method().name() + ": " + r.method().description());
     }
 
 }

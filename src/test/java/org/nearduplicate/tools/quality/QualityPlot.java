@@ -1,12 +1,12 @@
 package org.nearduplicate.tools.quality;
 
-import org.nearduplicate.core.SimHashSettings;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+
+import org.nearduplicate.core.SimHashSettings;
 
 /**
  * The operator's quality report: precision and recall of "distance <= k" on the operator's own labelled pairs, as a
@@ -26,25 +26,72 @@ public final class QualityPlot {
         int plotW = width - left - right, plotH = height - top - bottom;
         int kMax = Math.max(1, r.kMax());
         StringBuilder s = new StringBuilder();
-        s.append(String.format(Locale.ROOT,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">%n",
-            width, height, width, height));
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">%n",
+                width,
+                height,
+                width,
+                height
+            )
+        );
         s.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", width, height));
-        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"20\" font-size=\"14\">Precision and recall against max_distance k (best F1 at k = %d)</text>%n",
-            left, r.bestK()));
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<text x=\"%d\" y=\"20\" font-size=\"14\">Precision and recall against max_distance k (best F1 at k = %d)</text>%n",
+                left,
+                r.bestK()
+            )
+        );
         // grid and axes
         for (int i = 0; i <= 10; i++) {
             double y = top + plotH * (1 - i / 10.0);
-            s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>%n", left, y, left + plotW, y));
+            s.append(
+                String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>%n",
+                    left,
+                    y,
+                    left + plotW,
+                    y
+                )
+            );
             s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.1f</text>%n", left - 6, y + 4, i / 10.0));
         }
         for (int k = 0; k <= r.kMax(); k++) {
             double x = left + plotW * (double) k / kMax;
-            s.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#f0f0f0\"/>%n", x, top, x, top + plotH));
+            s.append(
+                String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#f0f0f0\"/>%n",
+                    x,
+                    top,
+                    x,
+                    top + plotH
+                )
+            );
             s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>%n", x, top + plotH + 16, k));
         }
-        s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>%n", left, top, plotW, plotH));
-        s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">k (Hamming distance)</text>%n", left + plotW / 2, height - 12));
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>%n",
+                left,
+                top,
+                plotW,
+                plotH
+            )
+        );
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">k (Hamming distance)</text>%n",
+                left + plotW / 2,
+                height - 12
+            )
+        );
         String[] names = { "precision", "recall", "F1" };
         String[] colors = { "#1f77b4", "#d62728", "#2ca02c" };
         for (int series = 0; series < 3; series++) {
@@ -54,14 +101,40 @@ public final class QualityPlot {
                 double v = series == 0 ? c.precision() : series == 1 ? c.recall() : c.f1();
                 double x = left + plotW * (double) k / kMax, y = top + plotH * (1 - v);
                 points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
-                s.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s at k=%d: %.3f</title></circle>%n",
-                    x, y, colors[series], names[series], k, v));
+                s.append(
+                    String.format(
+                        Locale.ROOT,
+                        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s at k=%d: %.3f</title></circle>%n",
+                        x,
+                        y,
+                        colors[series],
+                        names[series],
+                        k,
+                        v
+                    )
+                );
             }
-            s.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"%s\"/>%n",
-                colors[series], series == 2 ? " stroke-dasharray=\"5,3\"" : "", points.toString().trim()));
+            s.append(
+                String.format(
+                    Locale.ROOT,
+                    "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"%s\"/>%n",
+                    colors[series],
+                    series == 2 ? " stroke-dasharray=\"5,3\"" : "",
+                    points.toString().trim()
+                )
+            );
             int ly = top + 10 + series * 20;
-            s.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>%n",
-                left + plotW + 12, ly, left + plotW + 36, ly, colors[series]));
+            s.append(
+                String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>%n",
+                    left + plotW + 12,
+                    ly,
+                    left + plotW + 36,
+                    ly,
+                    colors[series]
+                )
+            );
             s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n", left + plotW + 42, ly + 4, names[series]));
         }
         s.append("</svg>\n");
@@ -85,7 +158,9 @@ public final class QualityPlot {
                 case "--settings" -> settings = QualityReport.parseSettings(args[++i]);
                 case "--svg" -> svg = Path.of(args[++i]);
                 default -> {
-                    System.err.println("usage: quality-report.sh --docs FILE --pairs FILE [--k-max N] [--settings key=value,...] [--svg out.svg]");
+                    System.err.println(
+                        "usage: quality-report.sh --docs FILE --pairs FILE [--k-max N] [--settings key=value,...] [--svg out.svg]"
+                    );
                     System.exit(args[i].equals("-h") || args[i].equals("--help") ? 0 : 2);
                 }
             }
@@ -100,7 +175,13 @@ public final class QualityPlot {
         }
         for (Path input : new Path[] { docs, pairs }) {
             if (java.nio.file.Files.isReadable(input) == false) {
-                System.err.println("error: cannot read " + input.toAbsolutePath() + " (" + (java.nio.file.Files.exists(input) ? "not readable" : "no such file") + ")");
+                System.err.println(
+                    "error: cannot read "
+                        + input.toAbsolutePath()
+                        + " ("
+                        + (java.nio.file.Files.exists(input) ? "not readable" : "no such file")
+                        + ")"
+                );
                 System.err.println(INPUT_FORMAT);
                 System.exit(2);
             }

@@ -1,16 +1,17 @@
 package org.nearduplicate.tools.quality;
 
-import org.nearduplicate.core.SimHashSettings;
 import org.opensearch.test.OpenSearchTestCase;
-import org.w3c.dom.Document;
-import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
+
+import javax.xml.parsers.DocumentBuilderFactory;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-import javax.xml.parsers.DocumentBuilderFactory;
+import org.nearduplicate.core.SimHashSettings;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
 
 /** The SVG plot: well-formed, one point per k for precision, recall and F1, at the right heights. */
 public class QualityPlotTests extends OpenSearchTestCase {
@@ -27,7 +28,9 @@ public class QualityPlotTests extends OpenSearchTestCase {
         }
         QualityReport.Result r = new QualityReport.Result(SimHashSettings.DEFAULT, kMax, Map.of("all", perK), 0, 0.1);
         String svg = QualityPlot.svg(r);
-        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+        Document doc = DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
         NodeList lines = doc.getElementsByTagName("polyline");
         assertEquals(3, lines.getLength());
         for (int i = 0; i < 3; i++) {

@@ -1,10 +1,5 @@
 package org.nearduplicate.tools.quality;
 
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.core.EngineInputException;
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.sketch.SimHasher;
-
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +11,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+
+import org.nearduplicate.core.EngineInputException;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.SimHasher;
 
 /**
  * Precision, recall and F1 of "Hamming distance <= k" as the near-duplicate test, on a labelled corpus, for k = 0 ..
@@ -110,7 +110,8 @@ public final class QualityReport {
 
     private static Counts[] newCounts(int kMax) {
         Counts[] c = new Counts[kMax + 1];
-        for (int k = 0; k <= kMax; k++) c[k] = new Counts();
+        for (int k = 0; k <= kMax; k++)
+            c[k] = new Counts();
         return c;
     }
 
@@ -120,7 +121,8 @@ public final class QualityReport {
         out.printf(Locale.ROOT, "%d documents failed; %.1f s%n%n", r.failures(), r.seconds());
         List<String> langs = r.slices().keySet().stream().filter(s -> s.startsWith("lang:")).toList();
         StringBuilder header = new StringBuilder("|  k | P     | R     | F1    |");
-        for (String l : langs) header.append(String.format(Locale.ROOT, " F1 %-5s|", l.substring(5)));
+        for (String l : langs)
+            header.append(String.format(Locale.ROOT, " F1 %-5s|", l.substring(5)));
         out.println(header);
         out.println("|" + "---|".repeat(4 + langs.size()));
         for (int k = 0; k <= r.kMax(); k++) {
@@ -153,8 +155,13 @@ public final class QualityReport {
                     out.printf(Locale.ROOT, "| %s | %d | FP rate %.4f |%n", e.getKey(), c.negatives(), c.falsePositiveRate());
                 } else if (e.getKey().startsWith("lang:")) {
                     out.printf(
-                        Locale.ROOT, "| %s | %d | P %.3f R %.3f F1 %.3f |%n", e.getKey(), c.positives() + c.negatives(), c.precision(),
-                        c.recall(), c.f1()
+                        Locale.ROOT,
+                        "| %s | %d | P %.3f R %.3f F1 %.3f |%n",
+                        e.getKey(),
+                        c.positives() + c.negatives(),
+                        c.precision(),
+                        c.recall(),
+                        c.f1()
                     );
                 }
             }
@@ -199,7 +206,9 @@ public final class QualityReport {
                 case "--alternatives" -> alternatives = true;
                 case "--no-ceilings" -> ceilings = false;
                 case "-h", "--help" -> {
-                    System.out.println("usage: quality.sh [corpus-dir] [--pairs FILE] [--docs FILE] [--k-max N] [--settings key=value,...]... [--alternatives] [--no-ceilings]");
+                    System.out.println(
+                        "usage: quality.sh [corpus-dir] [--pairs FILE] [--docs FILE] [--k-max N] [--settings key=value,...]... [--alternatives] [--no-ceilings]"
+                    );
                     return;
                 }
                 default -> dir = Path.of(args[i]);
@@ -229,8 +238,15 @@ public final class QualityReport {
             for (Result r : summary.values()) {
                 int k = r.bestK();
                 System.out.printf(
-                    Locale.ROOT, "| %s | %d | %.3f | %.3f | %.3f | %s | %s |%n", r.settings().algorithmId(), k,
-                    r.at("all", k).precision(), r.at("all", k).recall(), r.at("all", k).f1(), f1(r, "lang:en", k), f1(r, "lang:zh", k)
+                    Locale.ROOT,
+                    "| %s | %d | %.3f | %.3f | %.3f | %s | %s |%n",
+                    r.settings().algorithmId(),
+                    k,
+                    r.at("all", k).precision(),
+                    r.at("all", k).recall(),
+                    r.at("all", k).f1(),
+                    f1(r, "lang:en", k),
+                    f1(r, "lang:zh", k)
                 );
             }
         }
@@ -262,11 +278,15 @@ public final class QualityReport {
         columns.add(column(MethodComparison.evaluate(corpus, MethodComparison.minhash("minhash", minhash))));
         columns.add(column(MethodComparison.evaluate(corpus, MethodComparison.jaccard("jaccard (exact)", minhash))));
         out.println("### Ceilings: the sketches against the exact similarity they estimate\n");
-        out.println("SimHash estimates the cosine of its weighted features; MinHash the Jaccard of its shingles ("
-            + minhash.algorithmId() + "). 1 - ceiling is the features' loss, ceiling - sketch the sketch's loss; each column at"
-            + " its own best threshold. F1 for languages, recall for positive kinds, false-positive rate for negative kinds.\n");
+        out.println(
+            "SimHash estimates the cosine of its weighted features; MinHash the Jaccard of its shingles ("
+                + minhash.algorithmId()
+                + "). 1 - ceiling is the features' loss, ceiling - sketch the sketch's loss; each column at"
+                + " its own best threshold. F1 for languages, recall for positive kinds, false-positive rate for negative kinds.\n"
+        );
         StringBuilder header = new StringBuilder("| slice |");
-        for (Column c : columns) header.append(' ').append(c.name()).append(" (").append(c.threshold()).append(") |");
+        for (Column c : columns)
+            header.append(' ').append(c.name()).append(" (").append(c.threshold()).append(") |");
         out.println(header);
         out.println("|---|" + "---|".repeat(columns.size()));
         List<String> slices = new ArrayList<>(simhash.slices().keySet());
@@ -285,8 +305,14 @@ public final class QualityReport {
         }
         double sketch = columns.get(0).at("all").f1(), cosine = columns.get(1).at("all").f1();
         double minhashF1 = columns.get(2).at("all").f1(), jaccard = columns.get(3).at("all").f1();
-        out.printf(Locale.ROOT, "%nSimHash: feature loss %.3f, sketch loss %.3f; MinHash: feature loss %.3f, sketch loss %.3f (F1)%n%n",
-            1 - cosine, cosine - sketch, 1 - jaccard, jaccard - minhashF1);
+        out.printf(
+            Locale.ROOT,
+            "%nSimHash: feature loss %.3f, sketch loss %.3f; MinHash: feature loss %.3f, sketch loss %.3f (F1)%n%n",
+            1 - cosine,
+            cosine - sketch,
+            1 - jaccard,
+            jaccard - minhashF1
+        );
     }
 
     private static int rank(String slice) {

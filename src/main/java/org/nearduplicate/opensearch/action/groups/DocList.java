@@ -1,12 +1,13 @@
 package org.nearduplicate.opensearch.action.groups;
 
-import org.nearduplicate.core.groups.GroupMembers;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+
+import org.nearduplicate.core.groups.GroupMembers;
 
 /**
  * Documents found by a shard pass (fingerprint, {@code _id}, routing) in three primitive arrays: no object per

@@ -1,9 +1,5 @@
 package org.nearduplicate.opensearch.action.groups;
 
-import org.nearduplicate.core.groups.GroupMembers;
-import org.nearduplicate.core.groups.GroupMembers.Group;
-import org.nearduplicate.core.groups.HammingGroups;
-import org.nearduplicate.core.MaxDistance;
 import org.opensearch.action.support.GroupedActionListener;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.common.lease.Releasable;
@@ -23,6 +19,11 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.groups.GroupMembers.Group;
+import org.nearduplicate.core.groups.HammingGroups;
 
 /**
  * Computes every near-duplicate group of one {@code simhash} field, exactly, for any k, in three steps:
@@ -47,19 +48,12 @@ public final class GroupsComputation {
      * The groups sorted by representative, members by distance then id, and the run's counts. The memory of the groups
      * stays reserved in the breaker until whoever consumes the result closes it.
      */
-    public record Result(
-        int maxDistance,
-        String algorithm,
-        long docs,
-        long comparisons,
-        long verifiedPairs,
-        HammingGroups.Plan plan,
-        List<Group> groups,
-        Releasable reservation
-    ) implements Releasable {
+    public record Result(int maxDistance, String algorithm, long docs, long comparisons, long verifiedPairs, HammingGroups.Plan plan, List<
+        Group> groups, Releasable reservation) implements Releasable {
         public long docsInGroups() {
             long n = 0;
-            for (Group g : groups) n += g.members().size();
+            for (Group g : groups)
+                n += g.members().size();
             return n;
         }
 
@@ -247,7 +241,8 @@ public final class GroupsComputation {
             long[] distinct = new long[Math.toIntExact(docs)];
             int[] counts = new int[distinct.length];
             List<long[]> shardArrays = new ArrayList<>(responses.size());
-            for (SimHashShardFingerprintsResponse r : responses) shardArrays.add(r.takeFingerprints());
+            for (SimHashShardFingerprintsResponse r : responses)
+                shardArrays.add(r.takeFingerprints());
             int n = GroupMembers.merge(shardArrays, distinct, counts);
             shardArrays = null;
             release(shardBytes); // the shards' arrays are garbage once merged

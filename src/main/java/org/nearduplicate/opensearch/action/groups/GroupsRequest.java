@@ -1,7 +1,5 @@
 package org.nearduplicate.opensearch.action.groups;
 
-import org.nearduplicate.core.options.OptionValues;
-import org.nearduplicate.core.MaxDistance;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.action.IndicesRequest;
@@ -12,6 +10,9 @@ import org.opensearch.tasks.Task;
 
 import java.io.IOException;
 import java.util.Map;
+
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.options.OptionValues;
 
 import static org.opensearch.action.ValidateActions.addValidationError;
 
@@ -58,8 +59,15 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest i
 
     /** The description's start, shared by both requests' tasks. */
     protected String describe(String what) {
-        return "near_duplicate " + what + " index[" + index + "] field[" + field + "] max_distance["
-            + (maxDistance == null ? "mapping" : maxDistance) + "]";
+        return "near_duplicate "
+            + what
+            + " index["
+            + index
+            + "] field["
+            + field
+            + "] max_distance["
+            + (maxDistance == null ? "mapping" : maxDistance)
+            + "]";
     }
 
     @Override

@@ -1,6 +1,5 @@
 package org.nearduplicate.opensearch.action.groups;
 
-import org.nearduplicate.core.MaxDistance;
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
@@ -8,6 +7,8 @@ import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
 import java.util.Map;
+
+import org.nearduplicate.core.MaxDistance;
 
 import static org.opensearch.action.ValidateActions.addValidationError;
 
@@ -58,8 +59,8 @@ public class SimHashGroupsRequest extends GroupsRequest<SimHashGroupsRequest> {
                 case "size" -> request.size = integer(e.getKey(), v);
                 case "after" -> request.after = v == null ? null : string(e.getKey(), v);
                 case "partitions" -> throw new IllegalArgumentException(
-                    "[_near_duplicates] option [partitions] was removed in 0.4.0: the groups are computed from the fingerprints' doc values, "
-                        + "for any max_distance, and the near_duplicate breaker bounds their memory"
+                    "[_near_duplicates] option [partitions] was removed in 0.4.0: the groups are computed from the fingerprints' "
+                        + "doc values, for any max_distance, and the near_duplicate breaker bounds their memory"
                 );
                 case "max_members" -> request.maxMembers = integer(e.getKey(), v);
                 default -> throw new IllegalArgumentException("[_near_duplicates] unknown option [" + e.getKey() + "]");

@@ -1,8 +1,5 @@
 package org.nearduplicate.opensearch.action.groups;
 
-import org.nearduplicate.core.groups.GroupMembers;
-import org.nearduplicate.core.groups.HammingGroups;
-import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
@@ -13,11 +10,16 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.groups.HammingGroups;
+import org.nearduplicate.core.sketch.Fingerprints;
+
 /** Counts and one page of groups. */
 public class SimHashGroupsResponse extends ActionResponse implements ToXContentObject {
 
     /** A returned group; {@code size} is the full size even when {@code members} is cut at {@code max_members}. */
-    public record Group(String representative, int size, long verifiedPairs, List<GroupMembers.Member> members) {}
+    public record Group(String representative, int size, long verifiedPairs, List<GroupMembers.Member> members) {
+    }
 
     private final String index;
     private final String field;

@@ -93,19 +93,8 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
     }
 
     /** What {@code _tasks} shows; the write-back counters are -1 / 0 until the write-back starts. */
-    public record Status(
-        String phase,
-        int tablesDone,
-        int tablesTotal,
-        long groups,
-        long toWrite,
-        long written,
-        long noops,
-        long cleared,
-        long failures,
-        long batches,
-        long throttledMillis
-    ) implements Task.Status {
+    public record Status(String phase, int tablesDone, int tablesTotal, long groups, long toWrite, long written, long noops, long cleared,
+        long failures, long batches, long throttledMillis) implements Task.Status {
         public static final String NAME = "near_duplicate_groups";
 
         public Status(StreamInput in) throws IOException {

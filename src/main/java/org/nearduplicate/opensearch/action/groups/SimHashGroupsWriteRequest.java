@@ -1,6 +1,5 @@
 package org.nearduplicate.opensearch.action.groups;
 
-import org.nearduplicate.core.MaxDistance;
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
@@ -8,6 +7,8 @@ import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
 import java.util.Map;
+
+import org.nearduplicate.core.MaxDistance;
 
 import static org.opensearch.action.ValidateActions.addValidationError;
 
@@ -97,7 +98,11 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
             if (Double.isFinite(d) && d >= MIN_REQUESTS_PER_SECOND && d <= Float.MAX_VALUE) return (float) d;
         }
         throw new IllegalArgumentException(
-            "[requests_per_second] must be a positive number of at least " + MIN_REQUESTS_PER_SECOND + ", -1 or \"unlimited\", got [" + v + "]"
+            "[requests_per_second] must be a positive number of at least "
+                + MIN_REQUESTS_PER_SECOND
+                + ", -1 or \"unlimited\", got ["
+                + v
+                + "]"
         );
     }
 
@@ -113,8 +118,11 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
         if (batchSize < 1 || batchSize > 10_000) e = addValidationError("[batch_size] must be between 1 and 10000, got " + batchSize, e);
         if (requestsPerSecond != -1 && (requestsPerSecond >= MIN_REQUESTS_PER_SECOND) == false) {
             e = addValidationError(
-                "[requests_per_second] must be a positive number of at least " + MIN_REQUESTS_PER_SECOND + ", -1 or \"unlimited\", got ["
-                    + requestsPerSecond + "]",
+                "[requests_per_second] must be a positive number of at least "
+                    + MIN_REQUESTS_PER_SECOND
+                    + ", -1 or \"unlimited\", got ["
+                    + requestsPerSecond
+                    + "]",
                 e
             );
         }

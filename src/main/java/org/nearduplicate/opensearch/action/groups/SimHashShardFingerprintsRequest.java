@@ -26,13 +26,7 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         this(shardId, field, members, null, aliasFilter);
     }
 
-    public SimHashShardFingerprintsRequest(
-        ShardId shardId,
-        String field,
-        long[] members,
-        String staleField,
-        AliasFilter aliasFilter
-    ) {
+    public SimHashShardFingerprintsRequest(ShardId shardId, String field, long[] members, String staleField, AliasFilter aliasFilter) {
         super(shardId.getIndexName());
         this.shardId = shardId;
         this.field = field;

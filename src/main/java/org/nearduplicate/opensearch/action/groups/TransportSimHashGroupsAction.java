@@ -1,17 +1,13 @@
 package org.nearduplicate.opensearch.action.groups;
 
-import org.nearduplicate.opensearch.common.FieldMappings;
-import org.nearduplicate.core.groups.GroupMembers;
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.opensearch.action.IndicesRequest;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.metadata.IndexAbstraction;
 import org.opensearch.cluster.metadata.IndexMetadata;
-import org.opensearch.cluster.metadata.Metadata;
 import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
+import org.opensearch.cluster.metadata.Metadata;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.inject.Inject;
 import org.opensearch.common.regex.Regex;
@@ -26,6 +22,11 @@ import org.opensearch.transport.client.node.NodeClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+
+import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.opensearch.common.FieldMappings;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * {@code _near_duplicates}: computes all near-duplicate groups of an index for any k (through
@@ -61,15 +62,26 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
         for (String name : request.indices()) {
             if (Metadata.ALL.equals(name) || Regex.isSimpleMatchPattern(name) || name.contains(",")) {
                 throw new IllegalArgumentException(
-                    "[" + api + "] works on one index or alias; [" + name + "] is a pattern: "
+                    "["
+                        + api
+                        + "] works on one index or alias; ["
+                        + name
+                        + "] is a pattern: "
                         + "_all, wildcards and lists are not supported, name one index"
                 );
             }
             IndexAbstraction abstraction = state.metadata().getIndicesLookup().get(name);
             if (abstraction != null && abstraction.getType() == IndexAbstraction.Type.DATA_STREAM) {
                 throw new IllegalArgumentException(
-                    "[" + api + "] works on one index or alias; [" + name + "] is a data stream of "
-                        + abstraction.getIndices().size() + " backing indices: name one of them (GET _data_stream/" + name + ")"
+                    "["
+                        + api
+                        + "] works on one index or alias; ["
+                        + name
+                        + "] is a data stream of "
+                        + abstraction.getIndices().size()
+                        + " backing indices: name one of them (GET _data_stream/"
+                        + name
+                        + ")"
                 );
             }
         }
@@ -86,8 +98,13 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
      * The filter of the alias (or aliases) the request names for {@code index}, as a search through them would apply
      * it; {@link AliasFilter#EMPTY}'s query (null) when the index is named directly or its alias has no filter.
      */
-    static AliasFilter aliasFilter(ClusterState state, IndexNameExpressionResolver resolver, IndicesService indices, IndicesRequest request,
-        IndexMetadata index) {
+    static AliasFilter aliasFilter(
+        ClusterState state,
+        IndexNameExpressionResolver resolver,
+        IndicesService indices,
+        IndicesRequest request,
+        IndexMetadata index
+    ) {
         Set<String> expressions = resolver.resolveExpressions(state, request.indices());
         return indices.buildAliasFilter(state, index.getIndex().getName(), expressions);
     }

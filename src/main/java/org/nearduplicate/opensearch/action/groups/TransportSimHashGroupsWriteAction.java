@@ -1,8 +1,5 @@
 package org.nearduplicate.opensearch.action.groups;
 
-import org.nearduplicate.opensearch.common.FieldMappings;
-import org.nearduplicate.core.groups.GroupMembers;
-import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.DocWriteResponse;
 import org.opensearch.action.admin.indices.mapping.put.PutMappingRequest;
@@ -43,6 +40,10 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.opensearch.common.FieldMappings;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * Writes the groups into the documents, so that {@code collapse}, aggregations and Dashboards can use them: each member
@@ -122,17 +123,14 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 request.field(),
                 request.maxDistance(),
                 groupsTask,
-                ActionListener.wrap(
-                    result -> {
-                        try {
-                            new Writer(groupsTask, request, index, aliasFilter, result, startNanos, listener).start();
-                        } catch (Exception e) {
-                            result.close();
-                            throw e;
-                        }
-                    },
-                    e -> mark(index, request, groupsTask, status(e), Map.of("reason", String.valueOf(e.getMessage())), listener, e)
-                )
+                ActionListener.wrap(result -> {
+                    try {
+                        new Writer(groupsTask, request, index, aliasFilter, result, startNanos, listener).start();
+                    } catch (Exception e) {
+                        result.close();
+                        throw e;
+                    }
+                }, e -> mark(index, request, groupsTask, status(e), Map.of("reason", String.valueOf(e.getMessage())), listener, e))
             );
             // the marker says a write-back is running: if the node dies, it stays, and a re-run completes the write
             Map<String, Object> properties = new LinkedHashMap<>();
@@ -151,8 +149,12 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
     }
 
     /** The marker's value: what ran, by which task, since when, and how it ended. */
-    private Map<String, Object> marker(SimHashGroupsWriteRequest request, SimHashGroupsTask task, String status,
-        Map<String, Object> outcome) {
+    private Map<String, Object> marker(
+        SimHashGroupsWriteRequest request,
+        SimHashGroupsTask task,
+        String status,
+        Map<String, Object> outcome
+    ) {
         Map<String, Object> marker = new LinkedHashMap<>();
         marker.put("status", status);
         marker.put("task", clusterService.localNode().getId() + ":" + task.getId());
@@ -214,7 +216,11 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             putPath(missing, request.groupField(), Map.of("type", "keyword"), true);
         } else if (groupType.equals("keyword") == false) {
             throw new IllegalArgumentException(
-                "[group_field] [" + request.groupField() + "] is mapped as [" + groupType + "]; it must be a [keyword] field for collapse and terms aggregations"
+                "[group_field] ["
+                    + request.groupField()
+                    + "] is mapped as ["
+                    + groupType
+                    + "]; it must be a [keyword] field for collapse and terms aggregations"
             );
         }
         String distanceType = FieldMappings.documentPathType(index, request.distanceField());
@@ -346,7 +352,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                     return;
                 }
                 BulkRequest bulk = new BulkRequest();
-                while (pending.hasNext() && bulk.numberOfActions() < request.batchSize()) bulk.add(pending.next());
+                while (pending.hasNext() && bulk.numberOfActions() < request.batchSize())
+                    bulk.add(pending.next());
                 sendThrottled(bulk);
             } catch (Exception e) {
                 fail(e);
@@ -367,7 +374,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                     bulk.setParentTask(new TaskId(clusterService.localNode().getId(), task.getId()));
                     client.bulk(bulk, ActionListener.wrap(response -> {
                         task.batches.incrementAndGet();
-                        for (BulkItemResponse item : response.getItems()) count(item);
+                        for (BulkItemResponse item : response.getItems())
+                            count(item);
                         nextBatch();
                     }, this::fail));
                 } catch (Exception e) {
@@ -444,7 +452,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         private void clearAll(Collection<SimHashShardFingerprintsResponse> responses) {
             try {
                 List<DocList> lists = new ArrayList<>();
-                for (SimHashShardFingerprintsResponse r : responses) lists.add(r.docs());
+                for (SimHashShardFingerprintsResponse r : responses)
+                    lists.add(r.docs());
                 pending = new Iterator<>() {
                     private int list;
                     private int doc;

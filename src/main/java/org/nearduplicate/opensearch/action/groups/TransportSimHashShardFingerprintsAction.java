@@ -12,8 +12,7 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.Bits;
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.single.shard.TransportSingleShardAction;
 import org.opensearch.cluster.ClusterState;
@@ -39,6 +38,9 @@ import org.opensearch.transport.TransportService;
 
 import java.io.IOException;
 import java.util.Arrays;
+
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * Reads one shard's fingerprints from the {@code simhash} field's doc values, one forward pass per segment: all of
@@ -111,8 +113,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
     }
 
     @Override
-    protected SimHashShardFingerprintsResponse shardOperation(SimHashShardFingerprintsRequest request, ShardId shardId)
-        throws IOException {
+    protected SimHashShardFingerprintsResponse shardOperation(SimHashShardFingerprintsRequest request, ShardId shardId) throws IOException {
         IndexService indexService = indicesService.indexServiceSafe(shardId.getIndex());
         IndexShard shard = indexService.getShard(shardId.id());
         SimHashFieldMapper.SimHashFieldType type = simHashField(shard, request.field());

@@ -1,9 +1,5 @@
 package org.nearduplicate.opensearch.action.simhash;
 
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -17,6 +13,11 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.sketching.SketchingService;
+
 import static org.opensearch.action.ValidateActions.addValidationError;
 
 /**
@@ -28,7 +29,15 @@ public class SimHashRequest extends ActionRequest {
     public static final int DEFAULT_TOP_FEATURES = 20;
     public static final int MAX_TOP_FEATURES = 10_000;
     private static final Set<String> BODY_KEYS = Set.of(
-        "text", "html", "compare", "settings", "field", "blocks", "max_distance", "top_features", "include_text"
+        "text",
+        "html",
+        "compare",
+        "settings",
+        "field",
+        "blocks",
+        "max_distance",
+        "top_features",
+        "include_text"
     );
 
     /** An input and the key it came under ({@code text} or {@code html}), which decides how it is read. */

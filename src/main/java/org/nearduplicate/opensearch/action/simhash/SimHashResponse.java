@@ -1,7 +1,5 @@
 package org.nearduplicate.opensearch.action.simhash;
 
-import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
@@ -15,6 +13,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.sketch.Fingerprints;
+
 /**
  * What {@code _simhash} shows: the algorithm, the layout (when keys are shown), and per input its fingerprint (hex,
  * unsigned and signed decimal), content type, feature count, main text ({@code include_text}), top features and keys;
@@ -23,10 +24,12 @@ import java.util.Set;
 public class SimHashResponse extends ActionResponse implements ToXContentObject {
 
     /** The layout whose keys are shown. */
-    public record Layout(int blocks, int maxDistance, int keysPerFingerprint) {}
+    public record Layout(int blocks, int maxDistance, int keysPerFingerprint) {
+    }
 
     /** A feature, its term frequency and its SimHash weight. */
-    public record Feature(String feature, int termFrequency, double weight) {}
+    public record Feature(String feature, int termFrequency, double weight) {
+    }
 
     /** One input's analysis; {@code keys} null when no layout is shown, {@code mainText} null unless asked for. */
     public record Result(long fingerprint, String contentType, int featureCount, String mainText, List<Feature> features, List<String> keys)

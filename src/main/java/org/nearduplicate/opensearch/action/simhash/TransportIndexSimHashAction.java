@@ -1,10 +1,5 @@
 package org.nearduplicate.opensearch.action.simhash;
 
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.nearduplicate.opensearch.common.FieldMappings;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
@@ -16,6 +11,12 @@ import org.opensearch.transport.TransportService;
 import org.opensearch.transport.client.node.NodeClient;
 
 import java.util.Map;
+
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.opensearch.common.FieldMappings;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * {@code /{index}/_simhash} ({@link IndexSimHashAction}): reads the algorithm and layout of the index's {@code simhash}

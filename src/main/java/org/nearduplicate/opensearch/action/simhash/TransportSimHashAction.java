@@ -1,9 +1,5 @@
 package org.nearduplicate.opensearch.action.simhash;
 
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.core.sketch.Analysis;
-import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.action.ActionRunnable;
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.HandledTransportAction;
@@ -17,6 +13,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.sketch.Analysis;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * {@code _simhash} without an index ({@link SimHashAction}): fingerprints the inputs with the request's settings on the

@@ -1,11 +1,12 @@
 package org.nearduplicate.opensearch.index.mapper;
 
-import org.nearduplicate.core.sketch.Fingerprints;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.search.DocValueFormat;
 
 import java.util.function.LongSupplier;
+
+import org.nearduplicate.core.sketch.Fingerprints;
 
 /** Shows {@code simhash} doc values (docvalue_fields, sort values) as 16 lower-case hex digits. */
 public final class SimHashDocValueFormat implements DocValueFormat {

@@ -1,7 +1,5 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.opensearch.common.FieldMappings;
-import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.action.IndicesRequest;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
 import org.opensearch.common.SetOnce;
@@ -13,6 +11,9 @@ import org.opensearch.threadpool.ThreadPool;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
+
+import org.nearduplicate.opensearch.common.FieldMappings;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * Fingerprints a {@code text}/{@code html} probe once per search, on the coordinating node, with the algorithm the

@@ -1,8 +1,5 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.core.sketch.MinHashSignatures;
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
@@ -13,6 +10,10 @@ import org.opensearch.index.query.QueryShardException;
 
 import java.io.IOException;
 import java.util.Objects;
+
+import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * What a {@code minhash_similar} query or rescorer compares against: exactly one of a base64 {@code signature}

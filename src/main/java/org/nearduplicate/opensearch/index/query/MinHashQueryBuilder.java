@@ -1,11 +1,8 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.opensearch.common.OptionValues;
-import org.nearduplicate.lucene.MinHashQuery;
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
+
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -21,6 +18,11 @@ import org.opensearch.index.query.QueryShardException;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Objects;
+
+import org.nearduplicate.lucene.MinHashQuery;
+import org.nearduplicate.opensearch.common.OptionValues;
+import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * {@code minhash_similar}: documents whose {@code minhash} signature has estimated Jaccard similarity ≥
@@ -175,7 +177,10 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
                 } else if (probeParser.parse(current, parser)) {
                     // consumed
                 } else if (token.isValue() == false) {
-                    throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] query does not support [" + current + "] with an object or array value");
+                    throw new ParsingException(
+                        parser.getTokenLocation(),
+                        "[" + NAME + "] query does not support [" + current + "] with an object or array value"
+                    );
                 } else if (FIELD.match(current, parser.getDeprecationHandler())) {
                     field = parser.text();
                 } else if (MIN_SIMILARITY.match(current, parser.getDeprecationHandler())) {
@@ -227,7 +232,10 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
         MinHashFieldMapper.MinHashFieldType ft = MinHashProbe.minHashField(context, fieldName, "[" + NAME + "]");
         if (ft == null) {
             if (ignoreUnmapped) return new MatchNoDocsQuery("[" + NAME + "] field [" + fieldName + "] is not mapped");
-            throw new QueryShardException(context, "[" + NAME + "] failed to find field [" + fieldName + "]; set [ignore_unmapped] to match nothing instead");
+            throw new QueryShardException(
+                context,
+                "[" + NAME + "] failed to find field [" + fieldName + "]; set [ignore_unmapped] to match nothing instead"
+            );
         }
         int[] signature = probe.probe().resolve(context, "[" + NAME + "]", ft);
         return new MinHashQuery(ft.name(), signature, minSimilarity, ft.lsh(), candidates == Candidates.SCAN);
@@ -235,8 +243,11 @@ public class MinHashQueryBuilder extends AbstractQueryBuilder<MinHashQueryBuilde
 
     @Override
     protected boolean doEquals(MinHashQueryBuilder o) {
-        return fieldName.equals(o.fieldName) && probe.equals(o.probe)
-            && minSimilarity == o.minSimilarity && candidates == o.candidates && ignoreUnmapped == o.ignoreUnmapped;
+        return fieldName.equals(o.fieldName)
+            && probe.equals(o.probe)
+            && minSimilarity == o.minSimilarity
+            && candidates == o.candidates
+            && ignoreUnmapped == o.ignoreUnmapped;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
@@ -17,6 +16,8 @@ import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
+
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * What a query or rescorer compares against: the method's sketch value given in the request (a SimHash fingerprint, a

@@ -1,7 +1,5 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.core.sketch.SketchValues;
-import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -16,6 +14,9 @@ import org.opensearch.index.query.QueryShardException;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.function.BiFunction;
+
+import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * The half of a {@link Probe} that does not depend on the sketch, shared by {@link SimHashProbe} (fingerprints)
@@ -85,7 +86,8 @@ final class ProbeInput implements Writeable {
         int probes = givenValues + (like != null ? 1 : 0) + (text != null ? 1 : 0) + (html != null ? 1 : 0);
         if (probes != 1) {
             StringBuilder keys = new StringBuilder();
-            for (String key : valueKeys) keys.append('[').append(key).append("], ");
+            for (String key : valueKeys)
+                keys.append('[').append(key).append("], ");
             throw new IllegalArgumentException(
                 "exactly one of " + keys + "[like], [text] or [html] is required, got " + (probes == 0 ? "none" : probes)
             );
@@ -105,8 +107,16 @@ final class ProbeInput implements Writeable {
     void requireFieldAlgorithm(String field, String fieldAlgorithm, String subject, String plural) {
         if (algorithm != null && algorithm.equals(fieldAlgorithm) == false) {
             throw new IllegalArgumentException(
-                subject + " made with algorithm [" + algorithm + "] but field [" + field + "] is mapped with algorithm ["
-                    + fieldAlgorithm + "]; " + plural + " made differently cannot be compared"
+                subject
+                    + " made with algorithm ["
+                    + algorithm
+                    + "] but field ["
+                    + field
+                    + "] is mapped with algorithm ["
+                    + fieldAlgorithm
+                    + "]; "
+                    + plural
+                    + " made differently cannot be compared"
             );
         }
     }
@@ -118,7 +128,9 @@ final class ProbeInput implements Writeable {
     /** Sketches the {@code text} or {@code html} probe with {@code sketcher}. */
     <T> T sketch(BiFunction<String, SketchingService.ProbeContent, T> sketcher) {
         assert isContent();
-        return text != null ? sketcher.apply(text, SketchingService.ProbeContent.TEXT) : sketcher.apply(html, SketchingService.ProbeContent.HTML);
+        return text != null
+            ? sketcher.apply(text, SketchingService.ProbeContent.TEXT)
+            : sketcher.apply(html, SketchingService.ProbeContent.HTML);
     }
 
     /** A {@code like} document's stored value: the sketch value itself, or the processor's object with it and its algorithm. */
@@ -142,7 +154,13 @@ final class ProbeInput implements Writeable {
      * @param typeName the field type's name, for the error
      * @throws QueryShardException if the field has another type
      */
-    static <T extends MappedFieldType> T targetField(QueryShardContext context, String field, String owner, Class<T> type, String typeName) {
+    static <T extends MappedFieldType> T targetField(
+        QueryShardContext context,
+        String field,
+        String owner,
+        Class<T> type,
+        String typeName
+    ) {
         MappedFieldType mapped = context.fieldMapper(field);
         if (mapped == null) {
             return null;
@@ -211,7 +229,10 @@ final class ProbeInput implements Writeable {
 
         static String string(String name, XContentParser parser) throws IOException {
             if (parser.currentToken() != XContentParser.Token.VALUE_STRING) {
-                throw new ParsingException(parser.getTokenLocation(), "[" + name + "] must be a string, got [" + parser.currentToken() + "]");
+                throw new ParsingException(
+                    parser.getTokenLocation(),
+                    "[" + name + "] must be a string, got [" + parser.currentToken() + "]"
+                );
             }
             return parser.text();
         }

@@ -1,10 +1,11 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.index.query.QueryRewriteContext;
 
 import java.util.Objects;
 import java.util.function.Supplier;
+
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * The one rewrite of a probe, shared by every query and rescorer builder of every method: a {@code like} document is

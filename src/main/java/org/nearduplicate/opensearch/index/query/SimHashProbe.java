@@ -1,10 +1,5 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.core.sketch.SketchValues;
-import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.opensearch.common.FingerprintValues;
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -19,6 +14,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.opensearch.common.FingerprintValues;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * What a {@code near_duplicate} query or rescorer compares against: exactly one of a {@code fingerprint} (or several

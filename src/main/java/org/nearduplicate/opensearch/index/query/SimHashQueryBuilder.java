@@ -1,13 +1,8 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.core.MaxDistance;
-import org.nearduplicate.opensearch.common.MaxDistanceParsing;
-import org.nearduplicate.opensearch.common.OptionValues;
-import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
+
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -22,6 +17,13 @@ import org.opensearch.index.query.QueryShardException;
 
 import java.io.IOException;
 import java.util.Objects;
+
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.opensearch.common.MaxDistanceParsing;
+import org.nearduplicate.opensearch.common.OptionValues;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * {@code near_duplicate}: documents whose {@code simhash} fingerprint is within {@code max_distance} bits of a probe.
@@ -88,7 +90,9 @@ public class SimHashQueryBuilder extends AbstractQueryBuilder<SimHashQueryBuilde
     @Override
     protected void doWriteTo(StreamOutput out) throws IOException {
         if (probe.isPending()) {
-            throw new IllegalStateException("[" + NAME + "] [like] document not fetched yet; the query must be rewritten before it is sent");
+            throw new IllegalStateException(
+                "[" + NAME + "] [like] document not fetched yet; the query must be rewritten before it is sent"
+            );
         }
         out.writeString(fieldName);
         probe.probe().writeTo(out);
@@ -176,7 +180,10 @@ public class SimHashQueryBuilder extends AbstractQueryBuilder<SimHashQueryBuilde
                 // before the value check: null, an object or an array is a 400 that names max_distance's values
                 maxDistance = MaxDistanceParsing.parse(parser, NAME);
             } else if (token.isValue() == false) {
-                throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] query does not support [" + current + "] with an object or array value");
+                throw new ParsingException(
+                    parser.getTokenLocation(),
+                    "[" + NAME + "] query does not support [" + current + "] with an object or array value"
+                );
             } else if (FIELD_FIELD.match(current, parser.getDeprecationHandler())) {
                 field = parser.text();
             } else if (ALLOW_SCAN_FIELD.match(current, parser.getDeprecationHandler())) {
@@ -219,7 +226,10 @@ public class SimHashQueryBuilder extends AbstractQueryBuilder<SimHashQueryBuilde
             if (ignoreUnmapped) {
                 return new MatchNoDocsQuery("[" + NAME + "] field [" + fieldName + "] is not mapped");
             }
-            throw new QueryShardException(context, "[" + NAME + "] failed to find field [" + fieldName + "]; set [ignore_unmapped] to match nothing instead");
+            throw new QueryShardException(
+                context,
+                "[" + NAME + "] failed to find field [" + fieldName + "]; set [ignore_unmapped] to match nothing instead"
+            );
         }
         long[] fingerprints = probe.probe().resolveAll(context, "[" + NAME + "]", fieldType);
         int indexed = fieldType.indexedMaxDistance();
@@ -228,8 +238,17 @@ public class SimHashQueryBuilder extends AbstractQueryBuilder<SimHashQueryBuilde
         if (scan && allowScan == false) {
             throw new QueryShardException(
                 context,
-                "[" + NAME + "] max_distance [" + k + "] exceeds the indexed max_distance [" + indexed + "] of field [" + fieldName
-                    + "]; the index can only answer distances up to " + indexed + ". Set [allow_scan] to true to compare every "
+                "["
+                    + NAME
+                    + "] max_distance ["
+                    + k
+                    + "] exceeds the indexed max_distance ["
+                    + indexed
+                    + "] of field ["
+                    + fieldName
+                    + "]; the index can only answer distances up to "
+                    + indexed
+                    + ". Set [allow_scan] to true to compare every "
                     + "document's fingerprint (exact but slow), or reindex with a larger [max_distance]"
             );
         }

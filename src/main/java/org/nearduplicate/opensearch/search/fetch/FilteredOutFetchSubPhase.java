@@ -1,8 +1,7 @@
 package org.nearduplicate.opensearch.search.fetch;
 
 import org.apache.lucene.index.LeafReaderContext;
-import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
-import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
+
 import org.opensearch.common.document.DocumentField;
 import org.opensearch.search.fetch.FetchContext;
 import org.opensearch.search.fetch.FetchSubPhase;
@@ -12,6 +11,9 @@ import org.opensearch.search.rescore.RescoreContext;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+
+import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
+import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
 
 /**
  * Marks the placeholder hits of the {@code near_duplicate} and {@code minhash_similar} rescorers in {@code filter}

@@ -1,12 +1,11 @@
 package org.nearduplicate.opensearch.search.fetch;
 
-import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.search.rescore.SimHashRescorer;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
+
 import org.opensearch.common.document.DocumentField;
 import org.opensearch.index.query.ParsedQuery;
 import org.opensearch.search.fetch.FetchContext;
@@ -22,6 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.opensearch.search.rescore.SimHashRescorer;
+
 /**
  * Adds each hit's Hamming distance to the probe of the request's {@code near_duplicate} query (or rescorer) as the
  * hit field {@value #DISTANCE_FIELD}. A distance is reported only when it is within that query's max_distance
@@ -33,7 +35,8 @@ public final class SimHashDistanceFetchSubPhase implements FetchSubPhase {
     public static final String DISTANCE_FIELD = "_near_duplicate_distance";
 
     /** One probe: the field, the fingerprint and its radius. */
-    record Probe(String field, long fingerprint, int maxDistance) {}
+    record Probe(String field, long fingerprint, int maxDistance) {
+    }
 
     @Override
     public FetchSubPhaseProcessor getProcessor(FetchContext context) throws IOException {

@@ -3,10 +3,11 @@ package org.nearduplicate.opensearch.search.rescore;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.Explanation;
-import org.nearduplicate.lucene.MinHashQuery;
 
 import java.io.IOException;
 import java.util.Locale;
+
+import org.nearduplicate.lucene.MinHashQuery;
 
 /**
  * Re-ranks (or filters) the hits of each shard by their MinHash signature's estimated Jaccard similarity to a probe,
@@ -23,8 +24,15 @@ public final class MinHashRescorer extends ProbeRescorer {
         final double minSimilarity;
         final int minMatches;
 
-        Context(int windowSize, String field, int[] signature, double minSimilarity, RescoreScoreMode scoreMode, float queryWeight,
-            float rescoreWeight) {
+        Context(
+            int windowSize,
+            String field,
+            int[] signature,
+            double minSimilarity,
+            RescoreScoreMode scoreMode,
+            float queryWeight,
+            float rescoreWeight
+        ) {
             super(windowSize, INSTANCE, scoreMode, queryWeight, rescoreWeight);
             this.field = field;
             this.signature = signature;
@@ -66,8 +74,15 @@ public final class MinHashRescorer extends ProbeRescorer {
                 within,
                 Explanation.match(similarity, "similarity"),
                 "similarity",
-                String.format(Locale.ROOT, "%d of %d values agree, estimated jaccard %.4f %s %s", same, signature.length, similarity,
-                    within ? ">=" : "<", minSimilarity)
+                String.format(
+                    Locale.ROOT,
+                    "%d of %d values agree, estimated jaccard %.4f %s %s",
+                    same,
+                    signature.length,
+                    similarity,
+                    within ? ">=" : "<",
+                    minSimilarity
+                )
             );
         }
     }

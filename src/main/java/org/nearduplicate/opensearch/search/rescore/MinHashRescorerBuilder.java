@@ -1,9 +1,5 @@
 package org.nearduplicate.opensearch.search.rescore;
 
-import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
-import org.nearduplicate.opensearch.index.query.MinHashProbe;
-import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
-import org.nearduplicate.opensearch.index.query.ProbeRewrite;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -16,6 +12,11 @@ import org.opensearch.search.rescore.RescoreContext;
 
 import java.io.IOException;
 import java.util.Objects;
+
+import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.MinHashProbe;
+import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.ProbeRewrite;
 
 /**
  * {@code minhash_similar} rescorer: re-ranks (or filters) the hits of every shard by their signature's estimated
@@ -95,7 +96,10 @@ public class MinHashRescorerBuilder extends ProbeRescorerBuilder<MinHashRescorer
                 } else if (probeParser.parse(current, parser)) {
                     // consumed
                 } else if (token.isValue() == false) {
-                    throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer does not support [" + current + "] with an object or array value");
+                    throw new ParsingException(
+                        parser.getTokenLocation(),
+                        "[" + NAME + "] rescorer does not support [" + current + "] with an object or array value"
+                    );
                 } else if (common.parse(current, parser)) {
                     // consumed
                 } else if (MIN_SIMILARITY_FIELD.match(current, parser.getDeprecationHandler())) {
@@ -128,7 +132,15 @@ public class MinHashRescorerBuilder extends ProbeRescorerBuilder<MinHashRescorer
             );
         }
         int[] signature = probe.resolve(context, "[" + NAME + "]", fieldType);
-        return new MinHashRescorer.Context(windowSize, fieldType.name(), signature, minSimilarity, scoreMode(), queryWeight(), rescoreWeight());
+        return new MinHashRescorer.Context(
+            windowSize,
+            fieldType.name(),
+            signature,
+            minSimilarity,
+            scoreMode(),
+            queryWeight(),
+            rescoreWeight()
+        );
     }
 
     @Override

@@ -6,6 +6,7 @@ import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
+
 import org.opensearch.search.rescore.RescoreContext;
 import org.opensearch.search.rescore.Rescorer;
 
@@ -66,7 +67,8 @@ public abstract class ProbeRescorer implements Rescorer {
      * adds, times the rescore weight) as an explanation, how the closeness is computed (e.g. {@code 1 / (1 + distance)})
      * and the comparison in words.
      */
-    protected record HitCheck(boolean within, Explanation closeness, String formula, String description) {}
+    protected record HitCheck(boolean within, Explanation closeness, String formula, String description) {
+    }
 
     /** The rescorer's name in explanations, e.g. {@code near_duplicate}. */
     protected abstract String name();
@@ -75,8 +77,12 @@ public abstract class ProbeRescorer implements Rescorer {
     protected abstract String closenessName();
 
     @Override
-    public final Explanation explain(int topLevelDocId, IndexSearcher searcher, RescoreContext rescoreContext, Explanation sourceExplanation)
-        throws IOException {
+    public final Explanation explain(
+        int topLevelDocId,
+        IndexSearcher searcher,
+        RescoreContext rescoreContext,
+        Explanation sourceExplanation
+    ) throws IOException {
         Context ctx = (Context) rescoreContext;
         if (sourceExplanation == null) {
             return Explanation.noMatch("nothing matched");
@@ -97,7 +103,11 @@ public abstract class ProbeRescorer implements Rescorer {
         HitCheck hit = ctx.check(leaf, topLevelDocId - leaf.docBase);
         if (ctx.scoreMode == RescoreScoreMode.FILTER) {
             return hit.within()
-                ? Explanation.match(sourceExplanation.getValue(), name() + " rescore filter kept the hit: " + hit.description(), sourceExplanation)
+                ? Explanation.match(
+                    sourceExplanation.getValue(),
+                    name() + " rescore filter kept the hit: " + hit.description(),
+                    sourceExplanation
+                )
                 : Explanation.noMatch(name() + " rescore filter dropped the hit: " + hit.description(), sourceExplanation);
         }
         Explanation primary = Explanation.match(

@@ -1,9 +1,5 @@
 package org.nearduplicate.opensearch.search.rescore;
 
-import org.nearduplicate.opensearch.common.OptionValues;
-import org.nearduplicate.opensearch.sketching.SketchingService;
-import org.nearduplicate.opensearch.index.query.Probe;
-import org.nearduplicate.opensearch.index.query.ProbeRewrite;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -16,6 +12,11 @@ import org.opensearch.search.rescore.RescorerBuilder;
 
 import java.io.IOException;
 import java.util.Objects;
+
+import org.nearduplicate.opensearch.common.OptionValues;
+import org.nearduplicate.opensearch.index.query.Probe;
+import org.nearduplicate.opensearch.index.query.ProbeRewrite;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * What the {@code near_duplicate} and {@code minhash_similar} rescorer builders share: the field, the probe and its

@@ -1,12 +1,13 @@
 package org.nearduplicate.opensearch.search.rescore;
 
-import org.nearduplicate.lucene.SimHashQuery;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.search.Explanation;
-import org.nearduplicate.core.sketch.Fingerprints;
 
 import java.io.IOException;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.lucene.SimHashQuery;
 
 /**
  * Re-ranks (or filters) the hits of each shard by their fingerprint's Hamming distance to a probe, read from the
@@ -22,7 +23,15 @@ public final class SimHashRescorer extends ProbeRescorer {
         final long fingerprint;
         final int maxDistance;
 
-        Context(int windowSize, String field, long fingerprint, int maxDistance, RescoreScoreMode scoreMode, float queryWeight, float rescoreWeight) {
+        Context(
+            int windowSize,
+            String field,
+            long fingerprint,
+            int maxDistance,
+            RescoreScoreMode scoreMode,
+            float queryWeight,
+            float rescoreWeight
+        ) {
             super(windowSize, INSTANCE, scoreMode, queryWeight, rescoreWeight);
             this.field = field;
             this.fingerprint = fingerprint;

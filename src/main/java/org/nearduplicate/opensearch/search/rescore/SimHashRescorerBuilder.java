@@ -1,10 +1,5 @@
 package org.nearduplicate.opensearch.search.rescore;
 
-import org.nearduplicate.core.MaxDistance;
-import org.nearduplicate.opensearch.common.MaxDistanceParsing;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.index.query.ProbeRewrite;
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -17,6 +12,12 @@ import org.opensearch.search.rescore.RescoreContext;
 
 import java.io.IOException;
 import java.util.Objects;
+
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.opensearch.common.MaxDistanceParsing;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.ProbeRewrite;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
 
 /**
  * {@code near_duplicate} rescorer: re-ranks the top {@code window_size} hits of every shard (or filters every hit a
@@ -103,7 +104,10 @@ public class SimHashRescorerBuilder extends ProbeRescorerBuilder<SimHashRescorer
                 // before the value check: null, an object or an array is a 400 that names max_distance's values
                 maxDistance = MaxDistanceParsing.parse(parser, NAME);
             } else if (token.isValue() == false) {
-                throw new ParsingException(parser.getTokenLocation(), "[" + NAME + "] rescorer does not support [" + current + "] with an object or array value");
+                throw new ParsingException(
+                    parser.getTokenLocation(),
+                    "[" + NAME + "] rescorer does not support [" + current + "] with an object or array value"
+                );
             } else if (common.parse(current, parser)) {
                 // consumed
             } else {

@@ -1,9 +1,6 @@
 package org.nearduplicate.opensearch.search.response;
 
-import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
-import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
-import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
-import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
+import org.opensearch.action.ActionRequest;
 import org.opensearch.action.search.SearchAction;
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.action.search.SearchResponse;
@@ -13,7 +10,6 @@ import org.opensearch.action.support.ActionFilterChain;
 import org.opensearch.action.support.ActionRequestMetadata;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.action.ActionResponse;
-import org.opensearch.action.ActionRequest;
 import org.opensearch.search.SearchHit;
 import org.opensearch.search.SearchHits;
 import org.opensearch.search.profile.SearchProfileShardResults;
@@ -22,6 +18,11 @@ import org.opensearch.tasks.Task;
 
 import java.util.ArrayList;
 import java.util.List;
+
+import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
+import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
+import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
+import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
 
 /**
  * Removes from the responses of searches with a {@code near_duplicate} or {@code minhash_similar} rescorer in

@@ -26,7 +26,12 @@ public class DocListTests extends OpenSearchTestCase {
 
         @Override
         public double addEstimateBytesAndMaybeBreak(long bytes, String label) {
-            if (used.get() + bytes > limit) throw new CircuitBreakingException("[near_duplicate] would be too large: " + label, bytes, limit, Durability.TRANSIENT);
+            if (used.get() + bytes > limit) throw new CircuitBreakingException(
+                "[near_duplicate] would be too large: " + label,
+                bytes,
+                limit,
+                Durability.TRANSIENT
+            );
             return used.addAndGet(bytes);
         }
 
@@ -80,7 +85,8 @@ public class DocListTests extends OpenSearchTestCase {
         Reservation reservation = new Reservation(breaker, "near_duplicate groups");
         DocList.Builder builder = new DocList.Builder(reservation);
         CircuitBreakingException e = expectThrows(CircuitBreakingException.class, () -> {
-            for (int i = 0; i < 1_000_000; i++) builder.add(i, "document-" + i, null);
+            for (int i = 0; i < 1_000_000; i++)
+                builder.add(i, "document-" + i, null);
         });
         assertThat(e.getMessage(), org.hamcrest.Matchers.containsString("near_duplicate groups"));
         assertThat(breaker.getUsed(), org.hamcrest.Matchers.lessThanOrEqualTo(breaker.limit));

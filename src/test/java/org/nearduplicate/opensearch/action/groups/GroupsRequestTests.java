@@ -26,8 +26,9 @@ public class GroupsRequestTests extends OpenSearchTestCase {
     }
 
     public void testWriteRequestRoundTrip() throws IOException {
-        SimHashGroupsWriteRequest request = new SimHashGroupsWriteRequest("pages", randomBoolean() ? null : "fp")
-            .maxDistance(randomBoolean() ? null : 15)
+        SimHashGroupsWriteRequest request = new SimHashGroupsWriteRequest("pages", randomBoolean() ? null : "fp").maxDistance(
+            randomBoolean() ? null : 15
+        )
             .groupField("group")
             .distanceField("distance")
             .batchSize(randomIntBetween(1, 10_000))
@@ -58,7 +59,9 @@ public class GroupsRequestTests extends OpenSearchTestCase {
             assertTrue(message, message.contains("[max_distance] must be between 0 and 64, got 65"));
         }
         assertTrue(new SimHashGroupsRequest("pages", "fp").size(-1).validate().getMessage().contains("[size]"));
-        assertTrue(new SimHashGroupsWriteRequest("pages", "fp").groupField("fp").validate().getMessage().contains("must differ from [field]"));
+        assertTrue(
+            new SimHashGroupsWriteRequest("pages", "fp").groupField("fp").validate().getMessage().contains("must differ from [field]")
+        );
     }
 
     private static StreamInput streamOf(org.opensearch.core.common.io.stream.Writeable request) throws IOException {

@@ -1,7 +1,5 @@
 package org.nearduplicate.opensearch.action.simhash;
 
-import org.nearduplicate.opensearch.NearDuplicatePlugin;
-import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.opensearch.action.IndicesRequest;
 import org.opensearch.action.support.IndicesOptions;
 import org.opensearch.common.io.stream.BytesStreamOutput;
@@ -19,6 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+
+import org.nearduplicate.opensearch.NearDuplicatePlugin;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 import static org.hamcrest.Matchers.containsString;
 
@@ -73,9 +74,7 @@ public class SimHashActionTests extends OpenSearchTestCase {
             }
             SimHashRequest request = SimHashRequest.parse(body, index ? randomAlphaOfLength(6) : null, engine);
             assertNull(request.validate());
-            SimHashRequest copy = index
-                ? new IndexSimHashRequest(streamOf(request))
-                : new SimHashRequest(streamOf(request));
+            SimHashRequest copy = index ? new IndexSimHashRequest(streamOf(request)) : new SimHashRequest(streamOf(request));
             assertEquals(request, copy);
             assertEquals(request.hashCode(), copy.hashCode());
             assertEquals(index, copy instanceof IndexSimHashRequest);
@@ -107,8 +106,14 @@ public class SimHashActionTests extends OpenSearchTestCase {
         Map<String, Object> first = (Map<String, Object>) map.get("first");
         assertEquals(
             List.of(
-                "fingerprint", "fingerprint_unsigned", "fingerprint_signed", "content_type",
-                "feature_count", "main_text", "features", "keys"
+                "fingerprint",
+                "fingerprint_unsigned",
+                "fingerprint_signed",
+                "content_type",
+                "feature_count",
+                "main_text",
+                "features",
+                "keys"
             ),
             List.copyOf(first.keySet())
         );

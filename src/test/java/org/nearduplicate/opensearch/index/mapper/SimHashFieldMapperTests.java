@@ -1,16 +1,13 @@
 package org.nearduplicate.opensearch.index.mapper;
 
-import org.nearduplicate.opensearch.NearDuplicatePlugin;
-import org.nearduplicate.core.MaxDistance;
-import org.apache.lucene.index.DocValuesType;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;
 import org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute;
+import org.apache.lucene.index.DocValuesType;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.util.BytesRef;
-import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.core.sketch.Fingerprints;
+
 import org.opensearch.common.CheckedConsumer;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.index.mapper.DocumentMapper;
@@ -25,6 +22,11 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.opensearch.NearDuplicatePlugin;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.startsWith;
@@ -100,7 +102,10 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         assertKeys(none.parse(source(b -> b.field("field", Fingerprints.toHex(fp)))), new BlockLayout(4, 16, 0), fp);
         DocumentMapper narrow = mapper(b -> b.field("blocks", 8).field("max_distance", 6).field("check_bits", 11));
         assertKeys(narrow.parse(source(b -> b.field("field", Fingerprints.toHex(fp)))), new BlockLayout(8, 6, 11), fp);
-        assertThat(mapper(b -> b.field("blocks", 8).field("max_distance", 6)).mappingSource().string(), containsString("\"check_bits\":24"));
+        assertThat(
+            mapper(b -> b.field("blocks", 8).field("max_distance", 6)).mappingSource().string(),
+            containsString("\"check_bits\":24")
+        );
 
         MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", 29)));
         assertThat(e.getMessage(), containsString("[check_bits] must be between 0 and 28 for blocks [4] with max_distance [16]"));
@@ -125,10 +130,19 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         assertEquals(fp, indexedFingerprint(mapper.parse(source(b -> b.field("field", fp)))));
         assertEquals(-7L, indexedFingerprint(mapper.parse(source(b -> b.field("field", -7)))));
         assertEquals(-1L, indexedFingerprint(mapper.parse(source("{\"field\": 18446744073709551615}"))));
-        assertEquals(fp, indexedFingerprint(mapper.parse(source(b -> b.startObject("field")
-            .field("fingerprint", Fingerprints.toHex(fp))
-            .field("algorithm", SimHashFieldMapper.DEFAULT_ALGORITHM)
-            .endObject()))));
+        assertEquals(
+            fp,
+            indexedFingerprint(
+                mapper.parse(
+                    source(
+                        b -> b.startObject("field")
+                            .field("fingerprint", Fingerprints.toHex(fp))
+                            .field("algorithm", SimHashFieldMapper.DEFAULT_ALGORITHM)
+                            .endObject()
+                    )
+                )
+            )
+        );
         assertEquals(fp, indexedFingerprint(mapper.parse(source(b -> b.startObject("field").field("fingerprint", fp).endObject()))));
         assertEquals(fp, indexedFingerprint(mapper.parse(source(b -> b.startArray("field").value(Fingerprints.toHex(fp)).endArray()))));
 
@@ -160,11 +174,17 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         assertThat(mapping, containsString("\"max_distance\":16"));
 
         SimHashFieldMapper bare = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v1")).mappers().getMapper("field");
-        assertEquals("a bare version pins that version's defaults", org.nearduplicate.core.SimHashSettings.DEFAULT_V1.algorithmId(),
-            bare.fieldType().algorithm());
+        assertEquals(
+            "a bare version pins that version's defaults",
+            org.nearduplicate.core.SimHashSettings.DEFAULT_V1.algorithmId(),
+            bare.fieldType().algorithm()
+        );
         SimHashFieldMapper v2 = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v2")).mappers().getMapper("field");
-        assertEquals("an older version keeps its own defaults", org.nearduplicate.core.SimHashSettings.DEFAULT_V2.algorithmId(),
-            v2.fieldType().algorithm());
+        assertEquals(
+            "an older version keeps its own defaults",
+            org.nearduplicate.core.SimHashSettings.DEFAULT_V2.algorithmId(),
+            v2.fieldType().algorithm()
+        );
         SimHashFieldMapper latest = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v3")).mappers().getMapper("field");
         assertEquals("the newest version is the default", SimHashFieldMapper.DEFAULT_ALGORITHM, latest.fieldType().algorithm());
         assertThat(SimHashFieldMapper.DEFAULT_ALGORITHM, startsWith("simhash-v3:"));
@@ -210,7 +230,11 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         assertBadValue(mapper, "{\"field\": 1.5}", "a numeric fingerprint must be an integer");
         assertBadValue(mapper, "{\"field\": 36893488147419103232}", "decimal value out of the 64-bit range");
         assertBadValue(mapper, "{\"field\": true}", "expected a string or an integer");
-        assertBadValue(mapper, "{\"field\": [\"00000000000000ff\", \"00000000000000fe\"]}", "takes a single fingerprint per document, got several");
+        assertBadValue(
+            mapper,
+            "{\"field\": [\"00000000000000ff\", \"00000000000000fe\"]}",
+            "takes a single fingerprint per document, got several"
+        );
         assertBadValue(
             mapper,
             "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"alg-b\"}}",
@@ -260,9 +284,15 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
     public void testMappingValidation() {
         MapperParsingException blocks = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("blocks", 17)));
         assertThat(blocks.getMessage() + blocks.getCause(), containsString("[blocks] must be between 1 and 16, got 17"));
-        MapperParsingException k = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("blocks", 4).field("max_distance", 17)));
+        MapperParsingException k = expectThrows(
+            MapperParsingException.class,
+            () -> mapper(b -> b.field("blocks", 4).field("max_distance", 17))
+        );
         assertThat(k.getMessage() + k.getCause(), containsString("[max_distance] must be between 0 and 16, got 17"));
-        MapperParsingException keys = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("blocks", 16).field("max_distance", 8)));
+        MapperParsingException keys = expectThrows(
+            MapperParsingException.class,
+            () -> mapper(b -> b.field("blocks", 16).field("max_distance", 8))
+        );
         assertThat(keys.getMessage() + keys.getCause(), containsString("more than the limit of 256"));
         MapperParsingException alg = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", " ")));
         assertThat(alg.getMessage() + alg.getCause(), containsString("[algorithm] must be a non-empty string"));
@@ -272,7 +302,11 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
 
     public void testParametersCannotBeUpdated() throws IOException {
         MapperService service = createMapperService(fieldMapping(b -> b.field("type", "simhash")));
-        for (String[] update : new String[][] { { "blocks", "6" }, { "max_distance", "2" }, { "check_bits", "8" }, { "algorithm", "other" } }) {
+        for (String[] update : new String[][] {
+            { "blocks", "6" },
+            { "max_distance", "2" },
+            { "check_bits", "8" },
+            { "algorithm", "other" } }) {
             IllegalArgumentException e = expectThrows(
                 IllegalArgumentException.class,
                 () -> merge(service, fieldMapping(b -> b.field("type", "simhash").field(update[0], update[1])))
@@ -286,7 +320,9 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
     }
 
     public void testMappingSerializesDefaults() throws IOException {
-        MapperService service = createMapperService(fieldMapping(b -> b.field("type", "simhash").field("blocks", 5).field("max_distance", 2)));
+        MapperService service = createMapperService(
+            fieldMapping(b -> b.field("type", "simhash").field("blocks", 5).field("max_distance", 2))
+        );
         String mapping = service.documentMapper().mappingSource().toString();
         assertThat(mapping, containsString("\"type\":\"simhash\",\"blocks\":5,\"max_distance\":2"));
     }

@@ -1,20 +1,15 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.lucene.MinHashQuery;
-import org.nearduplicate.opensearch.NearDuplicatePlugin;
 import org.apache.lucene.search.Query;
-import org.nearduplicate.core.MinHashSettings;
-import org.nearduplicate.core.sketch.MinHashSignatures;
-import org.nearduplicate.core.sketch.MinHasher;
-import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+
 import org.opensearch.action.get.GetRequest;
 import org.opensearch.action.get.GetResponse;
 import org.opensearch.common.compress.CompressedXContent;
-import org.opensearch.core.common.bytes.BytesReference;
-import org.opensearch.index.get.GetResult;
 import org.opensearch.common.xcontent.XContentFactory;
 import org.opensearch.core.common.ParsingException;
+import org.opensearch.core.common.bytes.BytesReference;
 import org.opensearch.core.xcontent.XContentBuilder;
+import org.opensearch.index.get.GetResult;
 import org.opensearch.index.mapper.MapperService;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
@@ -22,11 +17,18 @@ import org.opensearch.plugins.Plugin;
 import org.opensearch.test.AbstractQueryTestCase;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Random;
-import java.io.UncheckedIOException;
+
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.core.sketch.MinHasher;
+import org.nearduplicate.lucene.MinHashQuery;
+import org.nearduplicate.opensearch.NearDuplicatePlugin;
+import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.instanceOf;
@@ -46,10 +48,20 @@ public class MinHashQueryBuilderTests extends AbstractQueryTestCase<MinHashQuery
 
     @Override
     protected void initializeAdditionalMappings(MapperService mapperService) throws IOException {
-        XContentBuilder mapping = XContentFactory.jsonBuilder().startObject().startObject("properties")
-            .startObject(MH_FIELD).field("type", "minhash").field("bands", 16).field("rows", 4).field("algorithm", MH_ALGORITHM).endObject()
-            .startObject(MH_DEFAULT_FIELD).field("type", "minhash").endObject()
-            .endObject().endObject();
+        XContentBuilder mapping = XContentFactory.jsonBuilder()
+            .startObject()
+            .startObject("properties")
+            .startObject(MH_FIELD)
+            .field("type", "minhash")
+            .field("bands", 16)
+            .field("rows", 4)
+            .field("algorithm", MH_ALGORITHM)
+            .endObject()
+            .startObject(MH_DEFAULT_FIELD)
+            .field("type", "minhash")
+            .endObject()
+            .endObject()
+            .endObject();
         mapperService.merge("_doc", new CompressedXContent(mapping.toString()), MapperService.MergeReason.MAPPING_UPDATE);
     }
 
@@ -66,7 +78,8 @@ public class MinHashQueryBuilderTests extends AbstractQueryTestCase<MinHashQuery
         String field = id.startsWith(MH_DEFAULT_FIELD) ? MH_DEFAULT_FIELD : MH_FIELD;
         Random random = new Random(id.hashCode());
         int[] signature = new int[hashesOf(field)];
-        for (int i = 0; i < signature.length; i++) signature[i] = random.nextInt();
+        for (int i = 0; i < signature.length; i++)
+            signature[i] = random.nextInt();
         return signature;
     }
 
@@ -84,7 +97,10 @@ public class MinHashQueryBuilderTests extends AbstractQueryTestCase<MinHashQuery
             } else if (id.startsWith("plain")) {
                 source.field(field, MinHashSignatures.toBase64(signatureOfDoc(id)));
             } else if (id.startsWith("other-alg")) {
-                source.startObject(field).field("signature", MinHashSignatures.toBase64(signatureOfDoc(id))).field("algorithm", "simhash-v1").endObject();
+                source.startObject(field)
+                    .field("signature", MinHashSignatures.toBase64(signatureOfDoc(id)))
+                    .field("algorithm", "simhash-v1")
+                    .endObject();
             } else if (id.startsWith("several")) {
                 source.array(field, MinHashSignatures.toBase64(signatureOfDoc(id)), MinHashSignatures.toBase64(signatureOfDoc(id)));
             } else {
@@ -105,15 +121,25 @@ public class MinHashQueryBuilderTests extends AbstractQueryTestCase<MinHashQuery
         String field = randomFrom(MH_FIELD, MH_DEFAULT_FIELD);
         MinHashQueryBuilder b;
         if (randomInt(4) == 0) {
-            b = new MinHashQueryBuilder(field, MinHashProbe.like("pages", field + "-" + randomAlphaOfLength(5), randomBoolean() ? null : "r1"));
+            b = new MinHashQueryBuilder(
+                field,
+                MinHashProbe.like("pages", field + "-" + randomAlphaOfLength(5), randomBoolean() ? null : "r1")
+            );
         } else if (randomBoolean()) {
             int[] sig = new int[hashesOf(field)];
-            for (int i = 0; i < sig.length; i++) sig[i] = randomInt();
-            b = new MinHashQueryBuilder(field, MinHashProbe.signature(MinHashSignatures.toBase64(sig), randomBoolean() ? null : algorithmOf(field)));
+            for (int i = 0; i < sig.length; i++)
+                sig[i] = randomInt();
+            b = new MinHashQueryBuilder(
+                field,
+                MinHashProbe.signature(MinHashSignatures.toBase64(sig), randomBoolean() ? null : algorithmOf(field))
+            );
         } else {
             boolean html = randomBoolean();
             String words = "the harbor bridge reopened " + randomAlphaOfLength(6) + " after two years of repairs " + randomAlphaOfLength(5);
-            b = new MinHashQueryBuilder(field, html ? MinHashProbe.html("<html><body><p>" + words + "</p></body></html>") : MinHashProbe.text(words));
+            b = new MinHashQueryBuilder(
+                field,
+                html ? MinHashProbe.html("<html><body><p>" + words + "</p></body></html>") : MinHashProbe.text(words)
+            );
         }
         if (randomBoolean()) b.minSimilarity(randomDoubleBetween(0, 1, true));
         if (randomBoolean()) b.candidates(randomFrom(MinHashQueryBuilder.Candidates.values()));
@@ -130,8 +156,16 @@ public class MinHashQueryBuilderTests extends AbstractQueryTestCase<MinHashQuery
         assertEquals(builder.candidates() == MinHashQueryBuilder.Candidates.SCAN, q.isScan());
         if (builder.probe().like() != null) {
             int[] stored = signatureOfDoc(builder.probe().like().id());
-            assertEquals(new MinHashQuery(q.getField(), stored, q.getMinSimilarity(), ((MinHashFieldMapper.MinHashFieldType) context
-                .fieldMapper(builder.fieldName())).lsh(), q.isScan()), q);
+            assertEquals(
+                new MinHashQuery(
+                    q.getField(),
+                    stored,
+                    q.getMinSimilarity(),
+                    ((MinHashFieldMapper.MinHashFieldType) context.fieldMapper(builder.fieldName())).lsh(),
+                    q.isScan()
+                ),
+                q
+            );
         }
     }
 
@@ -167,7 +201,8 @@ public class MinHashQueryBuilderTests extends AbstractQueryTestCase<MinHashQuery
 
     public void testTextProbeUsesTheFieldsAlgorithm() throws IOException {
         String text = "The old harbor bridge reopened to traffic on Monday morning after two years of repairs.";
-        MinHashQuery q = (MinHashQuery) new MinHashQueryBuilder(MH_FIELD, MinHashProbe.text(text)).minSimilarity(1).toQuery(createShardContext());
+        MinHashQuery q = (MinHashQuery) new MinHashQueryBuilder(MH_FIELD, MinHashProbe.text(text)).minSimilarity(1)
+            .toQuery(createShardContext());
         int[] expected = new MinHasher(MinHashSettings.fromAlgorithmId(MH_ALGORITHM)).signature(text);
         assertEquals(new MinHashQuery(MH_FIELD, expected, 1, new org.nearduplicate.core.keys.Lsh(16, 4), false), q);
         assertTrue(q.isExact());
@@ -176,24 +211,43 @@ public class MinHashQueryBuilderTests extends AbstractQueryTestCase<MinHashQuery
     public void testErrors() throws IOException {
         QueryShardContext context = createShardContext();
         String wrongLength = MinHashSignatures.toBase64(new int[8]);
-        QueryShardException e = expectThrows(QueryShardException.class,
-            () -> new MinHashQueryBuilder(MH_FIELD, MinHashProbe.signature(wrongLength, null)).toQuery(context));
+        QueryShardException e = expectThrows(
+            QueryShardException.class,
+            () -> new MinHashQueryBuilder(MH_FIELD, MinHashProbe.signature(wrongLength, null)).toQuery(context)
+        );
         assertThat(e.getMessage(), containsString("signature has 8 values but the field's algorithm makes 64"));
-        e = expectThrows(QueryShardException.class, () -> new MinHashQueryBuilder(TEXT_FIELD_NAME, MinHashProbe.signature(wrongLength, null)).toQuery(context));
+        e = expectThrows(
+            QueryShardException.class,
+            () -> new MinHashQueryBuilder(TEXT_FIELD_NAME, MinHashProbe.signature(wrongLength, null)).toQuery(context)
+        );
         assertThat(e.getMessage(), containsString("requires a field of type [minhash]"));
-        e = expectThrows(QueryShardException.class, () -> new MinHashQueryBuilder("nope", MinHashProbe.signature(wrongLength, null)).toQuery(context));
+        e = expectThrows(
+            QueryShardException.class,
+            () -> new MinHashQueryBuilder("nope", MinHashProbe.signature(wrongLength, null)).toQuery(context)
+        );
         assertThat(e.getMessage(), containsString("failed to find field [nope]"));
         e = expectThrows(QueryShardException.class, () -> new MinHashQueryBuilder(MH_FIELD, MinHashProbe.text(" ")).toQuery(context));
         assertThat(e.getMessage(), containsString("empty or whitespace only"));
         expectThrows(IllegalArgumentException.class, () -> MinHashProbe.signature("%%%", null));
         expectThrows(IllegalArgumentException.class, () -> new MinHashQueryBuilder("", MinHashProbe.text("a")));
-        expectThrows(IllegalArgumentException.class, () -> new MinHashQueryBuilder(MH_FIELD, MinHashProbe.signature(wrongLength, null)).minSimilarity(1.5));
-        ParsingException p = expectThrows(ParsingException.class,
-            () -> parseQuery("{\"minhash_similar\": {\"field\": \"mh\", \"text\": \"a\", \"signature\": \"" + wrongLength + "\"}}"));
+        expectThrows(
+            IllegalArgumentException.class,
+            () -> new MinHashQueryBuilder(MH_FIELD, MinHashProbe.signature(wrongLength, null)).minSimilarity(1.5)
+        );
+        ParsingException p = expectThrows(
+            ParsingException.class,
+            () -> parseQuery("{\"minhash_similar\": {\"field\": \"mh\", \"text\": \"a\", \"signature\": \"" + wrongLength + "\"}}")
+        );
         assertThat(p.getMessage(), containsString("exactly one of"));
-        p = expectThrows(ParsingException.class, () -> parseQuery("{\"minhash_similar\": {\"field\": \"mh\", \"text\": \"a\", \"candidates\": \"all\"}}"));
+        p = expectThrows(
+            ParsingException.class,
+            () -> parseQuery("{\"minhash_similar\": {\"field\": \"mh\", \"text\": \"a\", \"candidates\": \"all\"}}")
+        );
         assertThat(p.getMessage(), containsString("[candidates] must be [lsh] or [scan]"));
-        p = expectThrows(ParsingException.class, () -> parseQuery("{\"minhash_similar\": {\"field\": \"mh\", \"text\": \"a\", \"min_similarity\": 2}}"));
+        p = expectThrows(
+            ParsingException.class,
+            () -> parseQuery("{\"minhash_similar\": {\"field\": \"mh\", \"text\": \"a\", \"min_similarity\": 2}}")
+        );
         assertThat(p.getMessage(), containsString("[min_similarity] must be between 0 and 1"));
         p = expectThrows(ParsingException.class, () -> parseQuery("{\"minhash_similar\": {\"text\": \"a\"}}"));
         assertThat(p.getMessage(), containsString("requires [field]"));

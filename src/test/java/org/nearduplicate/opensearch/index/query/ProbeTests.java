@@ -1,6 +1,5 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.core.sketch.MinHashSignatures;
 import org.opensearch.common.io.stream.BytesStreamOutput;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.Writeable;
@@ -8,6 +7,8 @@ import org.opensearch.test.OpenSearchTestCase;
 
 import java.io.IOException;
 import java.util.Map;
+
+import org.nearduplicate.core.sketch.MinHashSignatures;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.startsWith;
@@ -64,7 +65,8 @@ public class ProbeTests extends OpenSearchTestCase {
         }, MinHashProbe::new);
     }
 
-    private static void writeInput(BytesStreamOutput out, String algorithm, LikeDocument like, String text, String html) throws IOException {
+    private static void writeInput(BytesStreamOutput out, String algorithm, LikeDocument like, String text, String html)
+        throws IOException {
         out.writeOptionalString(algorithm);
         out.writeOptionalWriteable(like);
         out.writeOptionalString(text);

@@ -1,28 +1,21 @@
 package org.nearduplicate.opensearch.index.query;
 
-import org.nearduplicate.core.MaxDistance;
-import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.NearDuplicatePlugin;
-import org.nearduplicate.core.ContentType;
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.sketch.SimHasher;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
-import org.nearduplicate.core.sketch.Fingerprints;
+
 import org.opensearch.action.get.GetRequest;
 import org.opensearch.action.get.GetResponse;
 import org.opensearch.common.compress.CompressedXContent;
 import org.opensearch.common.xcontent.XContentFactory;
 import org.opensearch.core.common.ParsingException;
-import org.opensearch.core.common.bytes.BytesReference;
 import org.opensearch.core.common.Strings;
+import org.opensearch.core.common.bytes.BytesReference;
+import org.opensearch.core.rest.RestStatus;
 import org.opensearch.core.xcontent.MediaTypeRegistry;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.index.get.GetResult;
 import org.opensearch.index.mapper.MapperService;
 import org.opensearch.index.query.QueryShardContext;
-import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.query.QueryShardException;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.test.AbstractQueryTestCase;
@@ -32,6 +25,15 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Map;
+
+import org.nearduplicate.core.ContentType;
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.SimHasher;
+import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.opensearch.NearDuplicatePlugin;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.instanceOf;
@@ -86,7 +88,10 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
             } else if (id.startsWith("plain")) {
                 source.field(FP_FIELD, Fingerprints.toHex(fingerprintOfDoc(id)));
             } else if (id.startsWith("other-alg")) {
-                source.startObject(FP_FIELD).field("fingerprint", Fingerprints.toHex(fingerprintOfDoc(id))).field("algorithm", "minhash").endObject();
+                source.startObject(FP_FIELD)
+                    .field("fingerprint", Fingerprints.toHex(fingerprintOfDoc(id)))
+                    .field("algorithm", "minhash")
+                    .endObject();
             } else {
                 source.startObject(FP_FIELD)
                     .field("fingerprint", Fingerprints.toHex(fingerprintOfDoc(id)))
@@ -94,9 +99,7 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
                     .endObject();
             }
             source.endObject();
-            return new GetResponse(
-                new GetResult(getRequest.index(), id, 0, 1, 1, true, BytesReference.bytes(source), Map.of(), Map.of())
-            );
+            return new GetResponse(new GetResult(getRequest.index(), id, 0, 1, 1, true, BytesReference.bytes(source), Map.of(), Map.of()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -130,9 +133,7 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         assertThat(query, instanceOf(SimHashQuery.class));
         SimHashQuery q = (SimHashQuery) query;
         assertEquals(builder.fieldName(), q.getField());
-        long expected = builder.probe().like() != null
-            ? fingerprintOfDoc(builder.probe().like().id())
-            : builder.probe().fingerprint();
+        long expected = builder.probe().like() != null ? fingerprintOfDoc(builder.probe().like().id()) : builder.probe().fingerprint();
         assertEquals(expected, q.getFingerprint());
         // FP_FIELD promises 3 (a 6/3 layout); the default field 16 (any k by multi-probe), where an absent k is 12
         int promised = builder.fieldName().equals(FP_FIELD) ? 3 : 16;
@@ -168,9 +169,7 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": 18446744073709551615}}"
         );
         assertEquals(Long.valueOf(-1L), number.probe().fingerprint());
-        SimHashQueryBuilder negative = (SimHashQueryBuilder) parseQuery(
-            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": -5}}"
-        );
+        SimHashQueryBuilder negative = (SimHashQueryBuilder) parseQuery("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": -5}}");
         assertEquals(Long.valueOf(-5L), negative.probe().fingerprint());
         SimHashQueryBuilder decimalString = (SimHashQueryBuilder) parseQuery(
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"12345\"}}"
@@ -180,7 +179,10 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
 
     public void testParseErrors() {
         assertParseError("{\"near_duplicate\": {\"fingerprint\": \"00000000000000ff\"}}", "[near_duplicate] requires [field]");
-        assertParseError("{\"near_duplicate\": {\"field\": \"fp\"}}", "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got none");
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\"}}",
+            "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got none"
+        );
         assertParseError(
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"text\": \"hello\"}}",
             "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got 2"
@@ -236,7 +238,10 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
             QueryShardException.class,
             () -> new SimHashQueryBuilder(TEXT_FIELD_NAME, SimHashProbe.fingerprint(1)).toQuery(context)
         );
-        assertThat(notSimhash.getMessage(), containsString("requires a field of type [simhash], but field [" + TEXT_FIELD_NAME + "] is of type [text]"));
+        assertThat(
+            notSimhash.getMessage(),
+            containsString("requires a field of type [simhash], but field [" + TEXT_FIELD_NAME + "] is of type [text]")
+        );
 
         QueryShardException unmapped = expectThrows(
             QueryShardException.class,
@@ -277,7 +282,10 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
             QueryShardException.class,
             () -> new SimHashQueryBuilder(FP_FIELD, SimHashProbe.fingerprint(1, "minhash")).toQuery(context)
         );
-        assertThat(wrongAlgorithm.getMessage(), containsString("made with algorithm [minhash] but field [fp] is mapped with algorithm [" + FP_ALGORITHM + "]"));
+        assertThat(
+            wrongAlgorithm.getMessage(),
+            containsString("made with algorithm [minhash] but field [fp] is mapped with algorithm [" + FP_ALGORITHM + "]")
+        );
 
         QueryShardException text = expectThrows(
             QueryShardException.class,
@@ -297,15 +305,12 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         asHtml.contentType = ContentType.HTML;
         String words = "harbor bridge opens after ten years of repairs, the city council said on monday";
         String page = "<html><body><p>" + words + "</p></body></html>";
-        SimHashQuery text = (SimHashQuery) new SimHashQueryBuilder(FP_DEFAULT_FIELD, SimHashProbe.text(words))
-            .toQuery(context);
+        SimHashQuery text = (SimHashQuery) new SimHashQueryBuilder(FP_DEFAULT_FIELD, SimHashProbe.text(words)).toQuery(context);
         assertEquals(new SimHasher(asText.build()).fingerprint(words), text.getFingerprint());
-        SimHashQuery html = (SimHashQuery) new SimHashQueryBuilder(FP_DEFAULT_FIELD, SimHashProbe.html(page))
-            .toQuery(context);
+        SimHashQuery html = (SimHashQuery) new SimHashQueryBuilder(FP_DEFAULT_FIELD, SimHashProbe.html(page)).toQuery(context);
         assertEquals(new SimHasher(asHtml.build()).fingerprint(page), html.getFingerprint());
         // declared as text, the page's markup is read as words: another fingerprint than the HTML probe's
-        SimHashQuery pageAsText = (SimHashQuery) new SimHashQueryBuilder(FP_DEFAULT_FIELD, SimHashProbe.text(page))
-            .toQuery(context);
+        SimHashQuery pageAsText = (SimHashQuery) new SimHashQueryBuilder(FP_DEFAULT_FIELD, SimHashProbe.text(page)).toQuery(context);
         assertEquals(new SimHasher(asText.build()).fingerprint(page), pageAsText.getFingerprint());
     }
 

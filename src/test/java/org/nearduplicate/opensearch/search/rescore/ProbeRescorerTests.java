@@ -1,9 +1,9 @@
 package org.nearduplicate.opensearch.search.rescore;
 
 import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
 import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.StringField;
-import org.apache.lucene.document.Field;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -15,14 +15,16 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
-import org.nearduplicate.core.keys.Lsh;
-import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.Set;
+
+import org.nearduplicate.core.keys.Lsh;
+import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 
 /**
  * The rescoring both rescorers share, on a small Lucene index: docs 0..9 carry fingerprint {@code i} (distance
@@ -34,7 +36,8 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
 
     private static int[] signature(int mismatches) {
         int[] signature = PROBE_SIGNATURE.clone();
-        for (int i = 0; i < mismatches; i++) signature[i] = 1000 + i;
+        for (int i = 0; i < mismatches; i++)
+            signature[i] = 1000 + i;
         return signature;
     }
 
@@ -48,7 +51,8 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
                 Document doc = new Document();
                 doc.add(new StringField("id", Integer.toString(i), Field.Store.NO));
                 doc.add(new NumericDocValuesField("fp", i));
-                for (IndexableField f : MinHashFieldMapper.createFields("mh", new Lsh(4, 4), signature(i))) doc.add(f);
+                for (IndexableField f : MinHashFieldMapper.createFields("mh", new Lsh(4, 4), signature(i)))
+                    doc.add(f);
                 writer.addDocument(doc);
                 if (i == 4) writer.commit(); // two segments: values are read per leaf
             }
@@ -57,7 +61,8 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
                 IndexSearcher searcher = new IndexSearcher(reader);
                 // the query's order: by doc id, descending scores
                 ScoreDoc[] hits = new ScoreDoc[DOCS];
-                for (int i = 0; i < DOCS; i++) hits[i] = new ScoreDoc(i, DOCS - i, 0);
+                for (int i = 0; i < DOCS; i++)
+                    hits[i] = new ScoreDoc(i, DOCS - i, 0);
                 check.run(searcher, new TopDocs(searcher.search(new MatchAllDocsQuery(), 1).totalHits, hits));
             }
         }
@@ -65,7 +70,8 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
 
     private static Set<Integer> docs(TopDocs topDocs) {
         Set<Integer> docs = new HashSet<>();
-        for (ScoreDoc d : topDocs.scoreDocs) docs.add(d.doc);
+        for (ScoreDoc d : topDocs.scoreDocs)
+            docs.add(d.doc);
         return docs;
     }
 
@@ -117,8 +123,15 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
             MinHashRescorer.Context filter = new MinHashRescorer.Context(1, "mh", PROBE_SIGNATURE, 0.75, RescoreScoreMode.FILTER, 1f, 1f);
             assertEquals(Set.of(0, 1, 2, 3, 4), docs(MinHashRescorer.INSTANCE.rescore(all, searcher, filter)));
 
-            MinHashRescorer.Context closeness = new MinHashRescorer.Context(DOCS, "mh", PROBE_SIGNATURE, 0.75, RescoreScoreMode.CLOSENESS,
-                0f, 2f);
+            MinHashRescorer.Context closeness = new MinHashRescorer.Context(
+                DOCS,
+                "mh",
+                PROBE_SIGNATURE,
+                0.75,
+                RescoreScoreMode.CLOSENESS,
+                0f,
+                2f
+            );
             TopDocs out = MinHashRescorer.INSTANCE.rescore(all, searcher, closeness);
             assertEquals(0, out.scoreDocs[0].doc);
             assertEquals(2f, out.scoreDocs[0].score, 0f);
@@ -166,21 +179,35 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
             assertTrue(SimHashRescorer.INSTANCE.explain(8, searcher, filter, source).isMatch()); // second segment
             Explanation dropped = SimHashRescorer.INSTANCE.explain(7, searcher, filter, source);
             assertFalse(dropped.isMatch());
-            assertEquals("near_duplicate rescore filter dropped the hit: hamming distance 3 > 1 to probe 0000000000000000",
-                dropped.getDescription());
+            assertEquals(
+                "near_duplicate rescore filter dropped the hit: hamming distance 3 > 1 to probe 0000000000000000",
+                dropped.getDescription()
+            );
             SimHashRescorer.Context noField = new SimHashRescorer.Context(10, "nofield", 0L, 1, RescoreScoreMode.FILTER, 1f, 1f);
             noField.setRescoredDocs(Set.of(0));
             Explanation missing = SimHashRescorer.INSTANCE.explain(0, searcher, noField, source);
             assertEquals("near_duplicate rescore filter dropped the hit: no fingerprint in field [nofield]", missing.getDescription());
 
-            MinHashRescorer.Context minhash = new MinHashRescorer.Context(DOCS, "mh", PROBE_SIGNATURE, 0.75, RescoreScoreMode.CLOSENESS, 0f, 1f);
+            MinHashRescorer.Context minhash = new MinHashRescorer.Context(
+                DOCS,
+                "mh",
+                PROBE_SIGNATURE,
+                0.75,
+                RescoreScoreMode.CLOSENESS,
+                0f,
+                1f
+            );
             minhash.setRescoredDocs(Set.of(3, 5));
             Explanation similar = MinHashRescorer.INSTANCE.explain(3, searcher, minhash, source);
             assertEquals(13f / 16, similar.getValue().floatValue(), 1e-6f);
-            assertEquals("product of: similarity, 13 of 16 values agree, estimated jaccard 0.8125 >= 0.75",
-                similar.getDetails()[1].getDescription());
-            assertEquals("minhash_similar similarity not added: 11 of 16 values agree, estimated jaccard 0.6875 < 0.75",
-                MinHashRescorer.INSTANCE.explain(5, searcher, minhash, source).getDescription());
+            assertEquals(
+                "product of: similarity, 13 of 16 values agree, estimated jaccard 0.8125 >= 0.75",
+                similar.getDetails()[1].getDescription()
+            );
+            assertEquals(
+                "minhash_similar similarity not added: 11 of 16 values agree, estimated jaccard 0.6875 < 0.75",
+                MinHashRescorer.INSTANCE.explain(5, searcher, minhash, source).getDescription()
+            );
             assertEquals("nothing matched", MinHashRescorer.INSTANCE.explain(5, searcher, minhash, null).getDescription());
         });
     }

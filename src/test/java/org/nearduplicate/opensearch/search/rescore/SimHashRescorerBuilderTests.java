@@ -1,6 +1,5 @@
 package org.nearduplicate.opensearch.search.rescore;
 
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
 import org.opensearch.common.io.stream.BytesStreamOutput;
 import org.opensearch.common.xcontent.json.JsonXContent;
 import org.opensearch.core.common.ParsingException;
@@ -12,6 +11,8 @@ import org.opensearch.test.OpenSearchTestCase;
 
 import java.io.IOException;
 
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
+
 import static org.hamcrest.Matchers.containsString;
 
 public class SimHashRescorerBuilderTests extends OpenSearchTestCase {
@@ -21,7 +22,9 @@ public class SimHashRescorerBuilderTests extends OpenSearchTestCase {
             case 0 -> SimHashProbe.fingerprint(randomLong());
             case 1 -> SimHashProbe.fingerprint(randomLong(), randomAlphaOfLength(6));
             case 2 -> SimHashProbe.like(randomAlphaOfLength(4), randomAlphaOfLength(3), randomBoolean() ? null : "r");
-            default -> randomBoolean() ? SimHashProbe.text(randomAlphaOfLength(20)) : SimHashProbe.html("<p>" + randomAlphaOfLength(5) + "</p>");
+            default -> randomBoolean()
+                ? SimHashProbe.text(randomAlphaOfLength(20))
+                : SimHashProbe.html("<p>" + randomAlphaOfLength(5) + "</p>");
         };
         SimHashRescorerBuilder builder = new SimHashRescorerBuilder(randomAlphaOfLength(5), probe);
         if (randomBoolean()) builder.maxDistance(randomIntBetween(0, 64));
@@ -76,7 +79,10 @@ public class SimHashRescorerBuilderTests extends OpenSearchTestCase {
         ParsingException field = expectThrows(ParsingException.class, () -> parse("{\"fingerprint\": \"00000000000000ff\"}"));
         assertThat(field.getMessage(), containsString("rescorer requires [field]"));
         ParsingException probe = expectThrows(ParsingException.class, () -> parse("{\"field\": \"fp\"}"));
-        assertThat(probe.getMessage(), containsString("exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required"));
+        assertThat(
+            probe.getMessage(),
+            containsString("exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required")
+        );
         ParsingException unknown = expectThrows(
             ParsingException.class,
             () -> parse("{\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"window\": 3}")

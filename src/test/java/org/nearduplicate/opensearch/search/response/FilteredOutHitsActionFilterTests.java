@@ -1,26 +1,28 @@
 package org.nearduplicate.opensearch.search.response;
 
 import org.apache.lucene.search.TotalHits;
-import org.nearduplicate.opensearch.index.query.MinHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
-import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
-import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
-import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
+
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.search.SearchResponseSections;
 import org.opensearch.action.search.ShardSearchFailure;
 import org.opensearch.common.document.DocumentField;
+import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.search.SearchHit;
 import org.opensearch.search.SearchHits;
 import org.opensearch.search.builder.SearchSourceBuilder;
 import org.opensearch.search.rescore.QueryRescorerBuilder;
-import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.util.List;
 import java.util.Map;
+
+import org.nearduplicate.opensearch.index.query.MinHashProbe;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
+import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
+import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
+import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
 
 /** Which requests the action filter applies to, and what it removes from their responses. */
 public class FilteredOutHitsActionFilterTests extends OpenSearchTestCase {
@@ -36,14 +38,25 @@ public class FilteredOutHitsActionFilterTests extends OpenSearchTestCase {
 
     private static SearchResponse response(SearchHit... hits) {
         float max = Float.NaN;
-        for (SearchHit h : hits) max = Float.isNaN(max) ? h.getScore() : Math.max(max, h.getScore());
+        for (SearchHit h : hits)
+            max = Float.isNaN(max) ? h.getScore() : Math.max(max, h.getScore());
         SearchHits searchHits = new SearchHits(hits, new TotalHits(7, TotalHits.Relation.EQUAL_TO), max);
-        return new SearchResponse(new SearchResponseSections(searchHits, null, null, false, null, null, 1), null, 3, 3, 0, 5,
-            ShardSearchFailure.EMPTY_ARRAY, SearchResponse.Clusters.EMPTY);
+        return new SearchResponse(
+            new SearchResponseSections(searchHits, null, null, false, null, null, 1),
+            null,
+            3,
+            3,
+            0,
+            5,
+            ShardSearchFailure.EMPTY_ARRAY,
+            SearchResponse.Clusters.EMPTY
+        );
     }
 
     public void testDropsOnlyMarkedHitsAndRecomputesMaxScore() {
-        SearchResponse filtered = FilteredOutHitsActionFilter.dropFilteredOut(response(hit(1, 2f, false), hit(2, 1f, false), hit(3, 0f, true)));
+        SearchResponse filtered = FilteredOutHitsActionFilter.dropFilteredOut(
+            response(hit(1, 2f, false), hit(2, 1f, false), hit(3, 0f, true))
+        );
         assertEquals(2, filtered.getHits().getHits().length);
         assertEquals("1", filtered.getHits().getHits()[0].getId());
         assertEquals("2", filtered.getHits().getHits()[1].getId());
@@ -62,12 +75,14 @@ public class FilteredOutHitsActionFilterTests extends OpenSearchTestCase {
     public void testAppliesToFilterRescorersOnly() {
         assertFalse(FilteredOutHitsActionFilter.hasFilterRescorer(new SearchRequest()));
         SearchSourceBuilder closeness = new SearchSourceBuilder().addRescorer(
-            new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(1L)));
+            new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(1L))
+        );
         assertFalse(FilteredOutHitsActionFilter.hasFilterRescorer(new SearchRequest().source(closeness)));
         SearchSourceBuilder other = new SearchSourceBuilder().addRescorer(new QueryRescorerBuilder(QueryBuilders.matchAllQuery()));
         assertFalse(FilteredOutHitsActionFilter.hasFilterRescorer(new SearchRequest().source(other)));
         SearchSourceBuilder simhash = new SearchSourceBuilder().addRescorer(
-            new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(1L)).scoreMode(RescoreScoreMode.FILTER));
+            new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(1L)).scoreMode(RescoreScoreMode.FILTER)
+        );
         assertTrue(FilteredOutHitsActionFilter.hasFilterRescorer(new SearchRequest().source(simhash)));
         SearchSourceBuilder minhash = new SearchSourceBuilder().addRescorer(new QueryRescorerBuilder(QueryBuilders.matchAllQuery()))
             .addRescorer(new MinHashRescorerBuilder("mh", MinHashProbe.text("a b c")).scoreMode(RescoreScoreMode.FILTER));

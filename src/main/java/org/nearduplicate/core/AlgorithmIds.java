@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.nearduplicate.core.options.InvalidOptionException;
+import org.nearduplicate.core.options.OptionValues;
 
 /**
  * The shared text form of every method's algorithm id: {@code version[:key=value,...]}, as written next to
@@ -88,19 +89,15 @@ public final class AlgorithmIds {
      * @throws IllegalArgumentException naming the option
      */
     public static int version(Object value, String name, int latest) {
-        int v = -1;
-        if (value instanceof Integer i) v = i;
-        else if (value instanceof Long l && l == l.intValue()) v = l.intValue();
-        else if (value instanceof String s) {
+        Object number = value;
+        if (value instanceof String s) {
             String t = s.trim();
             if (t.startsWith(name + "-v")) t = t.substring(name.length() + 2);
             else if (t.startsWith("v")) t = t.substring(1);
-            try {
-                v = Integer.parseInt(t);
-            } catch (NumberFormatException e) {
-                v = -1;
-            }
+            number = t;
         }
+        Long whole = OptionValues.wholeNumber(number);
+        int v = whole == null || whole != whole.intValue() ? -1 : whole.intValue();
         if (v < 1 || v > latest) {
             throw new InvalidOptionException(
                 VERSION_OPTION,

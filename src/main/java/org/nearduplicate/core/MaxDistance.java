@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.nearduplicate.core.options.InvalidOptionException;
+import org.nearduplicate.core.options.OptionValues;
 
 /**
  * The one parser of {@code max_distance}, the Hamming radius k, for every caller (the query, the rescorer, the
@@ -53,16 +54,7 @@ public final class MaxDistance {
      */
     public static Integer parse(Object value, String owner) {
         if (value == null) return null;
-        Long k = null;
-        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
-            k = ((Number) value).longValue();
-        } else if (value instanceof String s && asciiInteger(s.trim())) {
-            try {
-                k = Long.parseLong(s.trim());
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-        }
+        Long k = OptionValues.wholeNumber(value); // the rule of every option: numbers also as strings of ASCII digits
         if (k == null || k != k.intValue()) {
             throw new InvalidOptionException(owner, NAME, "must be an integer between " + MIN + " and " + MAX + ", got [" + value + "]");
         }
@@ -119,15 +111,5 @@ public final class MaxDistance {
         }
         RECOMMENDED_BY_ID.put(algorithm, k);
         return k;
-    }
-
-    /** An optional sign and ASCII digits only: {@link Long#parseLong} would also read fullwidth and other Unicode digits. */
-    private static boolean asciiInteger(String s) {
-        int start = s.startsWith("-") || s.startsWith("+") ? 1 : 0;
-        if (start == s.length()) return false;
-        for (int i = start; i < s.length(); i++) {
-            if (s.charAt(i) < '0' || s.charAt(i) > '9') return false;
-        }
-        return true;
     }
 }

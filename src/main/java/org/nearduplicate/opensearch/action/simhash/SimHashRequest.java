@@ -15,6 +15,7 @@ import java.util.TreeSet;
 
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.options.OptionValues;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
@@ -261,14 +262,7 @@ public class SimHashRequest extends ActionRequest {
         if (value == null) {
             return defaultValue;
         }
-        if (value instanceof Integer == false) {
-            throw new IllegalArgumentException("[" + key + "] must be an integer, got [" + value + "]");
-        }
-        int v = (Integer) value;
-        if (v < min || v > max) {
-            throw new IllegalArgumentException("[" + key + "] must be between " + min + " and " + max + ", got " + v);
-        }
-        return v;
+        return OptionValues.integer(key, value, min, max); // numbers as strings too, as every endpoint reads them
     }
 
     @Override

@@ -32,6 +32,7 @@ import java.util.function.Supplier;
 
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.options.OptionValues;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.common.FingerprintValues;
@@ -163,15 +164,7 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, Long> {
     private static int intOption(Map<String, ?> options, String name, int defaultValue) {
         Object value = options.get(name);
         if (value == null) return defaultValue;
-        if (value instanceof Integer i) return i;
-        if (value instanceof String s) {
-            try {
-                return Integer.parseInt(s.trim());
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-        }
-        throw new IllegalArgumentException("[" + name + "] must be an integer, got [" + value + "]");
+        return OptionValues.integer(name, value);
     }
 
     /** The mapping parser of the plugin instance: its fields fingerprint text probes through {@code engine}. */

@@ -69,4 +69,31 @@ public class GroupsRequestTests extends OpenSearchTestCase {
         request.writeTo(out);
         return out.bytes().streamInput();
     }
+
+    /** One rule for numbers in every body: {@code "size": "10"} is read like {@code "max_distance": "10"}. */
+    public void testNumbersAsStringsLikeEveryOption() throws IOException {
+        String body = "{\"field\": \"fp\", \"max_distance\": \"10\", \"size\": \"10\", \"max_members\": \"7\"}";
+        try (
+            org.opensearch.core.xcontent.XContentParser parser = org.opensearch.common.xcontent.json.JsonXContent.jsonXContent.createParser(
+                org.opensearch.core.xcontent.NamedXContentRegistry.EMPTY,
+                org.opensearch.core.xcontent.DeprecationHandler.THROW_UNSUPPORTED_OPERATION,
+                body
+            )
+        ) {
+            SimHashGroupsRequest request = SimHashGroupsRequest.fromXContent("pages", parser);
+            assertEquals(Integer.valueOf(10), request.maxDistance());
+            assertEquals(10, request.size());
+            assertEquals(7, request.maxMembers());
+        }
+        String write = "{\"field\": \"fp\", \"batch_size\": \"50\"}";
+        try (
+            org.opensearch.core.xcontent.XContentParser parser = org.opensearch.common.xcontent.json.JsonXContent.jsonXContent.createParser(
+                org.opensearch.core.xcontent.NamedXContentRegistry.EMPTY,
+                org.opensearch.core.xcontent.DeprecationHandler.THROW_UNSUPPORTED_OPERATION,
+                write
+            )
+        ) {
+            assertEquals(50, SimHashGroupsWriteRequest.fromXContent("pages", parser).batchSize());
+        }
+    }
 }

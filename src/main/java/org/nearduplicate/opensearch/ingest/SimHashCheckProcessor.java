@@ -45,6 +45,8 @@ import org.nearduplicate.core.window.RecentFingerprints;
  */
 public final class SimHashCheckProcessor extends AbstractProcessor {
     public static final String TYPE = "near_duplicate_check";
+    /** Time from a document's check to its being searchable beyond the target's refresh_interval (scheduling, search). */
+    public static final long REFRESH_MARGIN_MILLIS = 1_000;
 
     private final CheckOptions options;
     private final RecentFingerprints.Registry windows;

@@ -19,8 +19,6 @@ import org.nearduplicate.opensearch.common.FingerprintValues;
  * and atomically per window, so that of two copies in one bulk request the second sees the first.
  */
 final class WindowCheck {
-    /** Time from a document's check to its being searchable beyond the target's refresh_interval (scheduling, search). */
-    static final long REFRESH_MARGIN_MILLIS = 1_000;
 
     private final CheckOptions options;
     private final MappedMaxDistance mappedMaxDistance;
@@ -54,7 +52,7 @@ final class WindowCheck {
         Unavailable unavailable = searchable(key);
         // a document this node checked counts as searchable once the target's refresh_interval (and a margin) has passed
         long refresh = mappedMaxDistance.refreshMillis(targetIndex);
-        long horizon = refresh < 0 ? Long.MAX_VALUE : refresh + REFRESH_MARGIN_MILLIS;
+        long horizon = refresh < 0 ? Long.MAX_VALUE : refresh + SimHashCheckProcessor.REFRESH_MARGIN_MILLIS;
         RecentFingerprints window = windows.window(
             targetIndex,
             options.indexField(),
@@ -102,7 +100,7 @@ final class WindowCheck {
                             + ": the refresh_interval of ["
                             + targetIndex
                             + "] and "
-                            + REFRESH_MARGIN_MILLIS
+                            + SimHashCheckProcessor.REFRESH_MARGIN_MILLIS
                             + " ms after their check")
                     + ")",
                 RestStatus.SERVICE_UNAVAILABLE,

@@ -1,0 +1,86 @@
+package org.nearduplicate;
+
+import org.junit.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.opensearch.action.groups.DocList;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
+import org.nearduplicate.opensearch.ingest.SimHashCheckProcessor;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * Figures the docs quote from the code's defaults or from a committed results file: a change of the number fails here
+ * until the docs move with it.
+ */
+public class DocsFiguresTests {
+
+    /** A file of the tree, as the build copied it into the test resources ({@code docs-figures/}, see pom.xml). */
+    private static String read(String path) throws IOException {
+        try (InputStream in = DocsFiguresTests.class.getResourceAsStream("/docs-figures/" + path)) {
+            assertNotNull("the build copies " + path + " into the test resources (pom.xml, docs-figures)", in);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The number the first match of {@code regex}'s group 1 holds, thousands separators removed. */
+    private static double figure(String text, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        assertTrue("docs quote no figure for /" + regex + "/", m.find());
+        return Double.parseDouble(m.group(1).replace(",", ""));
+    }
+
+    @Test
+    public void testWriteBackFigures() throws IOException {
+        String workflows = read("docs/workflows.md");
+        assertEquals(
+            SimHashGroupsWriteRequest.MIN_REQUESTS_PER_SECOND,
+            figure(workflows, "documents written per second, at least ([0-9.]+)"),
+            1e-9
+        );
+        String reliability = read("docs/reliability.md");
+        assertEquals(
+            SimHashGroupsWriteRequest.MIN_REQUESTS_PER_SECOND,
+            figure(reliability, "must be a positive number of at least ([0-9.]+)"),
+            1e-9
+        );
+        assertEquals(DocList.ESTIMATED_BYTES_PER_DOC, figure(reliability, "\\(([0-9]+) bytes per member\\)"), 0);
+        assertEquals(SimHashQuery.MAX_QUERY_PROBE_KEYS, figure(reliability, "probe keys per query \\| ≤ ([0-9,]+)"), 0);
+    }
+
+    @Test
+    public void testCheckFigures() throws IOException {
+        String workflows = read("docs/workflows.md");
+        assertEquals(SimHashCheckProcessor.REFRESH_MARGIN_MILLIS / 1000.0, figure(workflows, "a margin of ([0-9.]+) s"), 0);
+    }
+
+    /** The memory check's sizes: the script's defaults, its committed results and what README and reliability.md say. */
+    @Test
+    public void testMemoryCheckFigures() throws IOException {
+        String script = read("scripts/heap_check.py");
+        double docs = figure(script.replace("_", ""), "\"--docs\", type=int, default=([0-9]+)");
+        double small = figure(script.replace("_", ""), "\"--small-docs\", type=int, default=([0-9]+)");
+        double heapMb = figure(script.replace("_", ""), "\"NODEHEAP\", \"([0-9]+)m\"");
+        String results = read("bench/results/RESULTS-heap.md");
+        assertEquals(docs, figure(results, "--docs ([0-9]+)"), 0);
+        assertEquals(heapMb, figure(results, "with a ([0-9]+) MB heap"), 0);
+        assertEquals(docs, figure(results, "one shard of ([0-9,]+) documents"), 0);
+        assertEquals(small, figure(results, "\\| small \\| ([0-9,]+) \\|"), 0);
+        String readme = read("README.md");
+        assertEquals(heapMb, figure(readme, "on a node with a ([0-9]+) MB heap and"), 0);
+        assertEquals(docs / 1e6, figure(readme, "MB heap and ([0-9]+) million documents"), 0);
+        assertEquals(docs, figure(readme, "loads one shard of ([0-9,]+) documents"), 0);
+        assertEquals(small, figure(readme, "then a\\s+([0-9,]+)-document index"), 0);
+        String reliability = read("docs/reliability.md");
+        assertEquals(heapMb, figure(reliability, "a node with a ([0-9]+) MB heap, one shard"), 0);
+        assertEquals(docs, figure(reliability, "one shard of ([0-9,]+) documents, each fingerprint twice"), 0);
+    }
+}

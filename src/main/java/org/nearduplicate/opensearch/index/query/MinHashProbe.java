@@ -1,6 +1,11 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.Explanation;
+
 import org.opensearch.core.ParseField;
+import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.xcontent.XContentBuilder;
@@ -9,9 +14,11 @@ import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
 
 import java.io.IOException;
+import java.util.Locale;
 import java.util.Objects;
 
 import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.lucene.MinHashQuery;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
@@ -172,6 +179,156 @@ public final class MinHashProbe extends Probe<String, MinHashProbe> {
             input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe signature was", "signatures");
             return MinHashFieldMapper.parseSignature(signature, fieldType.hashes());
         }, fieldType::probeSignature);
+    }
+
+    /** The {@code minhash_similar} rescorer's part: {@code min_similarity} and the estimated Jaccard similarity. */
+    public static final ProbeRescoring<MinHashProbe, Double> RESCORING = new ProbeRescoring<>() {
+        private static final String NAME = MinHashQueryBuilder.NAME;
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public MinHashProbe readProbe(StreamInput in) throws IOException {
+            return new MinHashProbe(in);
+        }
+
+        @Override
+        public Parser probeParser() {
+            return new Parser();
+        }
+
+        @Override
+        public Double defaultThreshold() {
+            return MinHashQueryBuilder.DEFAULT_MIN_SIMILARITY;
+        }
+
+        @Override
+        public Double checkThreshold(Double minSimilarity) {
+            return MinHashQueryBuilder.checkMinSimilarity(minSimilarity, NAME);
+        }
+
+        @Override
+        public Double readThreshold(StreamInput in) throws IOException {
+            return in.readDouble();
+        }
+
+        @Override
+        public void writeThreshold(StreamOutput out, Double minSimilarity) throws IOException {
+            out.writeDouble(minSimilarity);
+        }
+
+        @Override
+        public void thresholdToXContent(XContentBuilder builder, Double minSimilarity) throws IOException {
+            builder.field(MinHashQueryBuilder.MIN_SIMILARITY.getPreferredName(), minSimilarity);
+        }
+
+        /** A value only: an object or an array is the rescorer's 400 of an unsupported object value. */
+        @Override
+        public boolean isThreshold(String current, XContentParser parser) {
+            return parser.currentToken().isValue() && MinHashQueryBuilder.MIN_SIMILARITY.match(current, parser.getDeprecationHandler());
+        }
+
+        @Override
+        public Double parseThreshold(XContentParser parser) throws IOException {
+            return MinHashQueryBuilder.parseMinSimilarity(parser, NAME);
+        }
+
+        /** Every parse error is a 400 that names the rescorer (min_similarity's message names it already). */
+        @Override
+        public RuntimeException parseFailure(XContentParser parser, IllegalArgumentException e) {
+            String message = e.getMessage().startsWith("[" + NAME + "]") ? e.getMessage() : "[" + NAME + "] " + e.getMessage();
+            return new ParsingException(parser.getTokenLocation(), message, e);
+        }
+
+        @Override
+        public ProbeRescoring.Closeness closeness(QueryShardContext context, String field, MinHashProbe probe, Double minSimilarity) {
+            String owner = "[" + NAME + "] rescorer";
+            MinHashFieldMapper.MinHashFieldType fieldType = minHashField(context, field, owner);
+            if (fieldType == null) {
+                throw new QueryShardException(
+                    context,
+                    owner + " requires a field of type [" + MinHashFieldMapper.CONTENT_TYPE + "], but field [" + field + "] is not mapped"
+                );
+            }
+            int[] signature = probe.resolve(context, "[" + NAME + "]", fieldType);
+            return new MinHashProbe.Closeness(fieldType.name(), signature, minSimilarity);
+        }
+    };
+
+    /**
+     * A shard's comparison of its hits with a resolved signature: the estimated Jaccard similarity, at least
+     * {@code min_similarity}, read from the doc values (no LSH lookup, so every threshold is exact).
+     */
+    public static final class Closeness implements ProbeRescoring.Closeness {
+        private final String field;
+        private final int[] signature;
+        private final double minSimilarity;
+        private final int minMatches;
+
+        public Closeness(String field, int[] signature, double minSimilarity) {
+            this.field = field;
+            this.signature = signature;
+            this.minSimilarity = minSimilarity;
+            this.minMatches = MinHashQuery.minMatches(minSimilarity, signature.length);
+        }
+
+        public String field() {
+            return field;
+        }
+
+        public double minSimilarity() {
+            return minSimilarity;
+        }
+
+        @Override
+        public String rescorer() {
+            return RESCORING.name();
+        }
+
+        @Override
+        public String closenessName() {
+            return "similarity";
+        }
+
+        @Override
+        public ProbeRescoring.LeafCloseness leaf(LeafReaderContext leaf) throws IOException {
+            BinaryDocValues values = leaf.reader().getBinaryDocValues(field);
+            return doc -> {
+                if (values == null || values.advanceExact(doc) == false) {
+                    return Float.NaN;
+                }
+                int same = MinHashQuery.countMatches(signature, values.binaryValue());
+                return same >= minMatches ? (float) same / signature.length : Float.NaN;
+            };
+        }
+
+        @Override
+        public ProbeRescoring.HitCheck check(LeafReaderContext leaf, int segmentDoc) throws IOException {
+            BinaryDocValues values = leaf.reader().getBinaryDocValues(field);
+            if (values == null || values.advanceExact(segmentDoc) == false) {
+                return new ProbeRescoring.HitCheck(false, null, null, "no signature in field [" + field + "]");
+            }
+            int same = MinHashQuery.countMatches(signature, values.binaryValue());
+            boolean within = same >= minMatches;
+            float similarity = (float) same / signature.length;
+            return new ProbeRescoring.HitCheck(
+                within,
+                Explanation.match(similarity, "similarity"),
+                "similarity",
+                String.format(
+                    Locale.ROOT,
+                    "%d of %d values agree, estimated jaccard %.4f %s %s",
+                    same,
+                    signature.length,
+                    similarity,
+                    within ? ">=" : "<",
+                    minSimilarity
+                )
+            );
+        }
     }
 
     /** Collects probe keys while an enclosing object is parsed. */

@@ -1,5 +1,9 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.search.Explanation;
+
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -15,9 +19,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
+import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.common.FingerprintValues;
+import org.nearduplicate.opensearch.common.MaxDistanceParsing;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
@@ -273,6 +280,129 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprints were", "fingerprints");
             return given.fingerprints.clone();
         }, null);
+    }
+
+    /** The {@code near_duplicate} rescorer's part: {@code max_distance} (null: the mapping's) and the Hamming distance. */
+    public static final ProbeRescoring<SimHashProbe, Integer> RESCORING = new ProbeRescoring<>() {
+        private static final String NAME = "near_duplicate";
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public SimHashProbe readProbe(StreamInput in) throws IOException {
+            return new SimHashProbe(in);
+        }
+
+        @Override
+        public Parser probeParser() {
+            return new Parser();
+        }
+
+        @Override
+        public Integer defaultThreshold() {
+            return null;
+        }
+
+        /** Any value 0..64 works (the rescorer reads doc values). */
+        @Override
+        public Integer checkThreshold(Integer maxDistance) {
+            return MaxDistance.checkOptional(maxDistance, NAME);
+        }
+
+        @Override
+        public Integer readThreshold(StreamInput in) throws IOException {
+            return in.readOptionalVInt();
+        }
+
+        @Override
+        public void writeThreshold(StreamOutput out, Integer maxDistance) throws IOException {
+            out.writeOptionalVInt(maxDistance);
+        }
+
+        @Override
+        public void thresholdToXContent(XContentBuilder builder, Integer maxDistance) throws IOException {
+            if (maxDistance != null) {
+                builder.field(MaxDistanceParsing.FIELD.getPreferredName(), maxDistance);
+            }
+        }
+
+        /** Any token: null, an object or an array is a 400 that names max_distance's values. */
+        @Override
+        public boolean isThreshold(String current, XContentParser parser) {
+            return MaxDistanceParsing.FIELD.match(current, parser.getDeprecationHandler());
+        }
+
+        @Override
+        public Integer parseThreshold(XContentParser parser) throws IOException {
+            int maxDistance = MaxDistanceParsing.parse(parser, NAME);
+            try {
+                return checkThreshold(maxDistance);
+            } catch (IllegalArgumentException e) {
+                throw new ParsingException(parser.getTokenLocation(), e.getMessage());
+            }
+        }
+
+        @Override
+        public ProbeRescoring.Closeness closeness(QueryShardContext context, String field, SimHashProbe probe, Integer maxDistance) {
+            String owner = "[" + NAME + "] rescorer";
+            SimHashFieldMapper.SimHashFieldType fieldType = simHashField(context, field, owner);
+            if (fieldType == null) {
+                throw new QueryShardException(
+                    context,
+                    owner + " requires a field of type [" + SimHashFieldMapper.CONTENT_TYPE + "], but field [" + field + "] is not mapped"
+                );
+            }
+            long fingerprint = probe.resolve(context, "[" + NAME + "]", fieldType);
+            int k = MaxDistance.orField(maxDistance, fieldType.indexedMaxDistance(), fieldType.settings());
+            return new SimHashProbe.Closeness(fieldType.name(), fingerprint, k);
+        }
+    };
+
+    /**
+     * A shard's comparison of its hits with a resolved fingerprint: {@code 1 / (1 + distance)} within
+     * {@code max_distance}, read from the doc values (no index lookup, so any distance 0..64 works).
+     */
+    public record Closeness(String field, long fingerprint, int maxDistance) implements ProbeRescoring.Closeness {
+        @Override
+        public String rescorer() {
+            return RESCORING.name();
+        }
+
+        @Override
+        public String closenessName() {
+            return "closeness";
+        }
+
+        @Override
+        public ProbeRescoring.LeafCloseness leaf(LeafReaderContext leaf) throws IOException {
+            NumericDocValues values = leaf.reader().getNumericDocValues(field);
+            return doc -> {
+                if (values == null || values.advanceExact(doc) == false) {
+                    return Float.NaN;
+                }
+                int distance = Fingerprints.distance(values.longValue(), fingerprint);
+                return distance <= maxDistance ? SimHashQuery.closeness(distance) : Float.NaN;
+            };
+        }
+
+        @Override
+        public ProbeRescoring.HitCheck check(LeafReaderContext leaf, int segmentDoc) throws IOException {
+            NumericDocValues values = leaf.reader().getNumericDocValues(field);
+            if (values == null || values.advanceExact(segmentDoc) == false) {
+                return new ProbeRescoring.HitCheck(false, null, null, "no fingerprint in field [" + field + "]");
+            }
+            int distance = Fingerprints.distance(values.longValue(), fingerprint);
+            boolean within = distance <= maxDistance;
+            return new ProbeRescoring.HitCheck(
+                within,
+                Explanation.match(SimHashQuery.closeness(distance), "1 / (1 + " + distance + ")"),
+                "1 / (1 + distance)",
+                "hamming distance " + distance + (within ? " <= " : " > ") + maxDistance + " to probe " + Fingerprints.toHex(fingerprint)
+            );
+        }
     }
 
     /** Collects probe keys while an enclosing object is parsed. */

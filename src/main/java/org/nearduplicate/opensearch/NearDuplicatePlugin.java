@@ -59,6 +59,7 @@ import org.nearduplicate.opensearch.index.mapper.SimHashDocValueFormat;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.MinHashProbe;
 import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.ProbeQueryBuilder;
 import org.nearduplicate.opensearch.index.query.SimHashProbe;
 import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
 import org.nearduplicate.opensearch.ingest.ImatchMethod;
@@ -177,16 +178,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     public List<QuerySpec<?>> getQueries() {
         return List.of(
             // the engine fingerprints a text probe once, on the coordinating node
-            new QuerySpec<>(
-                SimHashQueryBuilder.NAME,
-                in -> new SimHashQueryBuilder(in).engine(engine),
-                parser -> SimHashQueryBuilder.fromXContent(parser).engine(engine)
-            ),
-            new QuerySpec<>(
-                MinHashQueryBuilder.NAME,
-                in -> new MinHashQueryBuilder(in).engine(engine),
-                parser -> MinHashQueryBuilder.fromXContent(parser).engine(engine)
-            )
+            ProbeQueryBuilder.spec(SimHashProbe.QUERYING, SimHashQueryBuilder::new, SimHashQueryBuilder::new, engine),
+            ProbeQueryBuilder.spec(MinHashProbe.QUERYING, MinHashQueryBuilder::new, MinHashQueryBuilder::new, engine)
         );
     }
 

@@ -3,6 +3,7 @@ package org.nearduplicate.opensearch.index.query;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.Explanation;
+import org.apache.lucene.search.Query;
 
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
@@ -19,6 +20,7 @@ import java.util.Objects;
 
 import org.nearduplicate.core.sketch.MinHashSignatures;
 import org.nearduplicate.lucene.MinHashQuery;
+import org.nearduplicate.opensearch.common.OptionValues;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
@@ -30,7 +32,12 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * everything else is {@link Probe}'s.
  */
 public final class MinHashProbe extends Probe<String, MinHashProbe> {
+    /** The name of the method's query and rescorer. */
+    public static final String NAME = "minhash_similar";
+    public static final double DEFAULT_MIN_SIMILARITY = 0.4;
     public static final ParseField SIGNATURE_FIELD = new ParseField("signature");
+    public static final ParseField MIN_SIMILARITY = new ParseField("min_similarity");
+    public static final ParseField CANDIDATES = new ParseField("candidates");
     public static final ParseField ALGORITHM_FIELD = ProbeInput.ALGORITHM_FIELD;
     public static final ParseField LIKE_FIELD = ProbeInput.LIKE_FIELD;
     public static final ParseField TEXT_FIELD = ProbeInput.TEXT_FIELD;
@@ -181,10 +188,163 @@ public final class MinHashProbe extends Probe<String, MinHashProbe> {
         }, fieldType::probeSignature);
     }
 
+    /** {@code min_similarity}: a number (or numeric string) between 0 and 1; the query's and the rescorer's. */
+    public static double parseMinSimilarity(XContentParser parser, String owner) throws IOException {
+        return checkMinSimilarity(OptionValues.doubleValue(parser, owner, MIN_SIMILARITY.getPreferredName()), owner);
+    }
+
+    public static double checkMinSimilarity(double minSimilarity, String owner) {
+        if (Double.isNaN(minSimilarity) || minSimilarity < 0 || minSimilarity > 1) {
+            throw new IllegalArgumentException("[" + owner + "] [min_similarity] must be between 0 and 1, got " + minSimilarity);
+        }
+        return minSimilarity;
+    }
+
+    /**
+     * How the query finds its candidates: {@code lsh} (default) verifies the documents sharing an LSH band key — exact
+     * for min_similarity ≥ 1 - (bands - 1) / m, above that S-curve recall; {@code scan} verifies every signature (exact,
+     * linear).
+     */
+    public enum Candidates {
+        LSH,
+        SCAN;
+
+        static Candidates parse(String s) {
+            for (Candidates c : values()) {
+                if (c.name().toLowerCase(Locale.ROOT).equals(s)) return c;
+            }
+            throw new IllegalArgumentException("[" + NAME + "] [candidates] must be [lsh] or [scan], got [" + s + "]");
+        }
+    }
+
+    /** The {@code minhash_similar} query's own options: {@code min_similarity} and {@code candidates}. */
+    public record QueryOptions(double minSimilarity, Candidates candidates) {
+        public QueryOptions {
+            checkMinSimilarity(minSimilarity, NAME);
+            Objects.requireNonNull(candidates);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof QueryOptions that && minSimilarity == that.minSimilarity && candidates == that.candidates;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(minSimilarity, candidates);
+        }
+    }
+
+    /** The {@code minhash_similar} query's part: its options and the {@link MinHashQuery} of the resolved signature. */
+    public static final ProbeQueryBuilder.Method<MinHashProbe, QueryOptions, MinHashFieldMapper.MinHashFieldType> QUERYING =
+        new ProbeQueryBuilder.Method<>() {
+            @Override
+            public String name() {
+                return NAME;
+            }
+
+            @Override
+            public MinHashProbe readProbe(StreamInput in) throws IOException {
+                return new MinHashProbe(in);
+            }
+
+            @Override
+            public Parser probeParser() {
+                return new Parser();
+            }
+
+            @Override
+            public QueryOptions defaultOptions() {
+                return new QueryOptions(DEFAULT_MIN_SIMILARITY, Candidates.LSH);
+            }
+
+            @Override
+            public QueryOptions readOptions(StreamInput in) throws IOException {
+                return new QueryOptions(in.readDouble(), in.readEnum(Candidates.class));
+            }
+
+            @Override
+            public void writeOptions(StreamOutput out, QueryOptions options) throws IOException {
+                out.writeDouble(options.minSimilarity());
+                out.writeEnum(options.candidates());
+            }
+
+            @Override
+            public void optionsToXContent(XContentBuilder builder, QueryOptions options) throws IOException {
+                builder.field(MIN_SIMILARITY.getPreferredName(), options.minSimilarity());
+                builder.field(CANDIDATES.getPreferredName(), options.candidates().name().toLowerCase(Locale.ROOT));
+            }
+
+            @Override
+            public ProbeQueryBuilder.OptionsParser<QueryOptions> optionsParser() {
+                return new ProbeQueryBuilder.OptionsParser<>() {
+                    private double minSimilarity = DEFAULT_MIN_SIMILARITY;
+                    private Candidates candidates = Candidates.LSH;
+
+                    /** Values only: an object or an array is the query's 400 of an unsupported object value. */
+                    @Override
+                    public boolean parse(String current, XContentParser parser) throws IOException {
+                        if (parser.currentToken().isValue() == false) {
+                            return false;
+                        } else if (MIN_SIMILARITY.match(current, parser.getDeprecationHandler())) {
+                            minSimilarity = parseMinSimilarity(parser, NAME);
+                        } else if (CANDIDATES.match(current, parser.getDeprecationHandler())) {
+                            candidates = Candidates.parse(parser.text());
+                        } else {
+                            return false;
+                        }
+                        return true;
+                    }
+
+                    @Override
+                    public QueryOptions build(XContentParser parser) {
+                        return new QueryOptions(minSimilarity, candidates);
+                    }
+                };
+            }
+
+            /** Every parse error is a 400. */
+            @Override
+            public RuntimeException parseFailure(XContentParser parser, IllegalArgumentException e) {
+                return new ParsingException(parser.getTokenLocation(), e.getMessage(), e);
+            }
+
+            @Override
+            public String unresolved() {
+                return "probe not resolved yet";
+            }
+
+            @Override
+            public String rewriteFirst() {
+                return "to resolve its probe";
+            }
+
+            @Override
+            public MinHashFieldMapper.MinHashFieldType targetField(QueryShardContext context, String field, String owner) {
+                return minHashField(context, field, owner);
+            }
+
+            @Override
+            public Query toQuery(
+                QueryShardContext context,
+                String field,
+                MinHashFieldMapper.MinHashFieldType fieldType,
+                MinHashProbe probe,
+                QueryOptions options
+            ) {
+                int[] signature = probe.resolve(context, "[" + NAME + "]", fieldType);
+                return new MinHashQuery(
+                    fieldType.name(),
+                    signature,
+                    options.minSimilarity(),
+                    fieldType.lsh(),
+                    options.candidates() == Candidates.SCAN
+                );
+            }
+        };
+
     /** The {@code minhash_similar} rescorer's part: {@code min_similarity} and the estimated Jaccard similarity. */
     public static final ProbeRescoring<MinHashProbe, Double> RESCORING = new ProbeRescoring<>() {
-        private static final String NAME = MinHashQueryBuilder.NAME;
-
         @Override
         public String name() {
             return NAME;
@@ -202,12 +362,12 @@ public final class MinHashProbe extends Probe<String, MinHashProbe> {
 
         @Override
         public Double defaultThreshold() {
-            return MinHashQueryBuilder.DEFAULT_MIN_SIMILARITY;
+            return DEFAULT_MIN_SIMILARITY;
         }
 
         @Override
         public Double checkThreshold(Double minSimilarity) {
-            return MinHashQueryBuilder.checkMinSimilarity(minSimilarity, NAME);
+            return checkMinSimilarity(minSimilarity, NAME);
         }
 
         @Override
@@ -222,18 +382,18 @@ public final class MinHashProbe extends Probe<String, MinHashProbe> {
 
         @Override
         public void thresholdToXContent(XContentBuilder builder, Double minSimilarity) throws IOException {
-            builder.field(MinHashQueryBuilder.MIN_SIMILARITY.getPreferredName(), minSimilarity);
+            builder.field(MIN_SIMILARITY.getPreferredName(), minSimilarity);
         }
 
         /** A value only: an object or an array is the rescorer's 400 of an unsupported object value. */
         @Override
         public boolean isThreshold(String current, XContentParser parser) {
-            return parser.currentToken().isValue() && MinHashQueryBuilder.MIN_SIMILARITY.match(current, parser.getDeprecationHandler());
+            return parser.currentToken().isValue() && MIN_SIMILARITY.match(current, parser.getDeprecationHandler());
         }
 
         @Override
         public Double parseThreshold(XContentParser parser) throws IOException {
-            return MinHashQueryBuilder.parseMinSimilarity(parser, NAME);
+            return parseMinSimilarity(parser, NAME);
         }
 
         /** Every parse error is a 400 that names the rescorer (min_similarity's message names it already). */

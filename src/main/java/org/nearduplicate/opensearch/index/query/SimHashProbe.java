@@ -3,6 +3,7 @@ package org.nearduplicate.opensearch.index.query;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.search.Explanation;
+import org.apache.lucene.search.Query;
 
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
@@ -25,6 +26,7 @@ import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.opensearch.common.MaxDistanceParsing;
+import org.nearduplicate.opensearch.common.OptionValues;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
@@ -36,12 +38,15 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * the field's mapping. The SimHash {@link Probe.Method}: everything else is {@link Probe}'s.
  */
 public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> {
+    /** The name of the method's query and rescorer. */
+    public static final String NAME = "near_duplicate";
     public static final ParseField FINGERPRINT_FIELD = new ParseField("fingerprint");
     public static final ParseField FINGERPRINTS_FIELD = new ParseField("fingerprints");
     public static final ParseField ALGORITHM_FIELD = ProbeInput.ALGORITHM_FIELD;
     public static final ParseField LIKE_FIELD = ProbeInput.LIKE_FIELD;
     public static final ParseField TEXT_FIELD = ProbeInput.TEXT_FIELD;
     public static final ParseField HTML_FIELD = ProbeInput.HTML_FIELD;
+    public static final ParseField ALLOW_SCAN_FIELD = new ParseField("allow_scan");
 
     /**
      * The given value: one {@code fingerprint}, or several {@code fingerprints} (documents within k of any of them; the
@@ -282,10 +287,142 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
         }, null);
     }
 
+    /** The {@code near_duplicate} query's own options: {@code max_distance} (null: the mapping's) and {@code allow_scan}. */
+    public record QueryOptions(Integer maxDistance, boolean allowScan) {
+        public QueryOptions {
+            MaxDistance.checkOptional(maxDistance, NAME);
+        }
+    }
+
+    /** The {@code near_duplicate} query's part: its options and the {@link SimHashQuery} of the resolved fingerprints. */
+    public static final ProbeQueryBuilder.Method<SimHashProbe, QueryOptions, SimHashFieldMapper.SimHashFieldType> QUERYING =
+        new ProbeQueryBuilder.Method<>() {
+            @Override
+            public String name() {
+                return NAME;
+            }
+
+            @Override
+            public SimHashProbe readProbe(StreamInput in) throws IOException {
+                return new SimHashProbe(in);
+            }
+
+            @Override
+            public Parser probeParser() {
+                return new Parser();
+            }
+
+            @Override
+            public QueryOptions defaultOptions() {
+                return new QueryOptions(null, false);
+            }
+
+            @Override
+            public QueryOptions readOptions(StreamInput in) throws IOException {
+                return new QueryOptions(in.readOptionalVInt(), in.readBoolean());
+            }
+
+            @Override
+            public void writeOptions(StreamOutput out, QueryOptions options) throws IOException {
+                out.writeOptionalVInt(options.maxDistance());
+                out.writeBoolean(options.allowScan());
+            }
+
+            @Override
+            public void optionsToXContent(XContentBuilder builder, QueryOptions options) throws IOException {
+                if (options.maxDistance() != null) {
+                    builder.field(MaxDistanceParsing.FIELD.getPreferredName(), options.maxDistance());
+                }
+                builder.field(ALLOW_SCAN_FIELD.getPreferredName(), options.allowScan());
+            }
+
+            @Override
+            public ProbeQueryBuilder.OptionsParser<QueryOptions> optionsParser() {
+                return new ProbeQueryBuilder.OptionsParser<>() {
+                    private Integer maxDistance;
+                    private boolean allowScan = false;
+
+                    @Override
+                    public boolean parse(String current, XContentParser parser) throws IOException {
+                        if (MaxDistanceParsing.FIELD.match(current, parser.getDeprecationHandler())) {
+                            // any token: null, an object or an array is a 400 that names max_distance's values
+                            maxDistance = MaxDistanceParsing.parse(parser, NAME);
+                        } else if (parser.currentToken().isValue() && ALLOW_SCAN_FIELD.match(current, parser.getDeprecationHandler())) {
+                            allowScan = OptionValues.booleanValue(parser, NAME, current);
+                        } else {
+                            return false;
+                        }
+                        return true;
+                    }
+
+                    @Override
+                    public QueryOptions build(XContentParser parser) {
+                        try {
+                            return new QueryOptions(maxDistance, allowScan);
+                        } catch (IllegalArgumentException e) {
+                            throw new ParsingException(parser.getTokenLocation(), e.getMessage());
+                        }
+                    }
+                };
+            }
+
+            @Override
+            public String unresolved() {
+                return "[like] document not fetched yet";
+            }
+
+            @Override
+            public String rewriteFirst() {
+                return "to fetch its [like] document";
+            }
+
+            @Override
+            public SimHashFieldMapper.SimHashFieldType targetField(QueryShardContext context, String field, String owner) {
+                return simHashField(context, field, owner);
+            }
+
+            /** Up to the mapping's max_distance the block keys answer; beyond it only with allow_scan (every fingerprint). */
+            @Override
+            public Query toQuery(
+                QueryShardContext context,
+                String field,
+                SimHashFieldMapper.SimHashFieldType fieldType,
+                SimHashProbe probe,
+                QueryOptions options
+            ) {
+                String name = NAME;
+                long[] fingerprints = probe.resolveAll(context, "[" + name + "]", fieldType);
+                int indexed = fieldType.indexedMaxDistance();
+                int k = MaxDistance.orField(options.maxDistance(), indexed, fieldType.settings());
+                boolean scan = k > indexed;
+                if (scan && options.allowScan() == false) {
+                    throw new QueryShardException(
+                        context,
+                        "["
+                            + name
+                            + "] max_distance ["
+                            + k
+                            + "] exceeds the indexed max_distance ["
+                            + indexed
+                            + "] of field ["
+                            + field
+                            + "]; the index can only answer distances up to "
+                            + indexed
+                            + ". Set [allow_scan] to true to compare every "
+                            + "document's fingerprint (exact but slow), or reindex with a larger [max_distance]"
+                    );
+                }
+                try {
+                    // refuses, before building anything, more probe keys than SimHashQuery.MAX_QUERY_PROBE_KEYS
+                    return new SimHashQuery(fieldType.name(), fingerprints, k, fieldType.layout(), scan);
+                } catch (IllegalArgumentException e) {
+                    throw new QueryShardException(context, "[" + name + "] " + e.getMessage(), e);
+                }
+            }
+        };
+
     /** The {@code near_duplicate} rescorer's part: {@code max_distance} (null: the mapping's) and the Hamming distance. */
     public static final ProbeRescoring<SimHashProbe, Integer> RESCORING = new ProbeRescoring<>() {
-        private static final String NAME = "near_duplicate";
-
         @Override
         public String name() {
             return NAME;

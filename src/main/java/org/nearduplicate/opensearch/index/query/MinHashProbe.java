@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Objects;
 
 import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.core.sketch.MinHasher;
 import org.nearduplicate.lucene.MinHashQuery;
 import org.nearduplicate.opensearch.common.OptionValues;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
@@ -113,7 +114,7 @@ public final class MinHashProbe extends Probe<String, MinHashProbe> {
 
         @Override
         public String sketch(SketchingService engine, String algorithm, String content, SketchingService.ProbeContent type) {
-            return MinHashSignatures.toBase64(engine.minHashProbe(algorithm, content, type));
+            return MinHashSignatures.toBase64(engine.probe(MinHasher.SKETCHER, algorithm, content, type));
         }
 
         @Override

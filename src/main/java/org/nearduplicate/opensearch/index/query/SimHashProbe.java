@@ -22,6 +22,7 @@ import java.util.Objects;
 
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.common.FingerprintValues;
@@ -169,7 +170,7 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
 
         @Override
         public Given sketch(SketchingService engine, String algorithm, String content, SketchingService.ProbeContent type) {
-            return new Given(engine.simHashProbe(algorithm, content, type), null);
+            return new Given(engine.probe(SimHasher.SKETCHER, algorithm, content, type), null);
         }
 
         @Override

@@ -57,7 +57,10 @@ import org.nearduplicate.opensearch.action.simhash.TransportSimHashAction;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.nearduplicate.opensearch.index.mapper.SimHashDocValueFormat;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.MinHashProbe;
 import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.ProbeQueryBuilder;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
 import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
 import org.nearduplicate.opensearch.ingest.ImatchMethod;
 import org.nearduplicate.opensearch.ingest.MappedMaxDistance;
@@ -72,6 +75,7 @@ import org.nearduplicate.opensearch.rest.RestSimHashGroupsWriteAction;
 import org.nearduplicate.opensearch.search.fetch.FilteredOutFetchSubPhase;
 import org.nearduplicate.opensearch.search.fetch.SimHashDistanceFetchSubPhase;
 import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
+import org.nearduplicate.opensearch.search.rescore.ProbeRescorerBuilder;
 import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
 import org.nearduplicate.opensearch.search.response.FilteredOutHitsActionFilter;
 import org.nearduplicate.opensearch.sketching.SketchingService;
@@ -174,16 +178,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     public List<QuerySpec<?>> getQueries() {
         return List.of(
             // the engine fingerprints a text probe once, on the coordinating node
-            new QuerySpec<>(
-                SimHashQueryBuilder.NAME,
-                in -> new SimHashQueryBuilder(in).engine(engine),
-                parser -> SimHashQueryBuilder.fromXContent(parser).engine(engine)
-            ),
-            new QuerySpec<>(
-                MinHashQueryBuilder.NAME,
-                in -> new MinHashQueryBuilder(in).engine(engine),
-                parser -> MinHashQueryBuilder.fromXContent(parser).engine(engine)
-            )
+            ProbeQueryBuilder.spec(SimHashProbe.QUERYING, SimHashQueryBuilder::new, SimHashQueryBuilder::new, engine),
+            ProbeQueryBuilder.spec(MinHashProbe.QUERYING, MinHashQueryBuilder::new, MinHashQueryBuilder::new, engine)
         );
     }
 
@@ -191,16 +187,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     @Override
     public List<RescorerSpec<?>> getRescorers() {
         return List.of(
-            new RescorerSpec<>(
-                SimHashRescorerBuilder.NAME,
-                in -> new SimHashRescorerBuilder(in).engine(engine),
-                parser -> SimHashRescorerBuilder.fromXContent(parser).engine(engine)
-            ),
-            new RescorerSpec<>(
-                MinHashRescorerBuilder.NAME,
-                in -> new MinHashRescorerBuilder(in).engine(engine),
-                parser -> MinHashRescorerBuilder.fromXContent(parser).engine(engine)
-            )
+            ProbeRescorerBuilder.spec(SimHashProbe.RESCORING, SimHashRescorerBuilder::new, SimHashRescorerBuilder::new, engine),
+            ProbeRescorerBuilder.spec(MinHashProbe.RESCORING, MinHashRescorerBuilder::new, MinHashRescorerBuilder::new, engine)
         );
     }
 

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import org.nearduplicate.core.ImatchSettings;
+import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.extract.TextNormalizer;
 import org.nearduplicate.core.features.FeaturePipeline;
 import org.nearduplicate.core.features.IdfTable;
@@ -32,6 +33,24 @@ import org.nearduplicate.core.options.InvalidOptionException;
  * Keys are 40 lower-case hex digits. Thread-safe.
  */
 public final class ImatchHasher {
+    /** I-Match at the node's gateway: the pipeline is the term settings, the sketch the keys. */
+    public static final Sketcher<ImatchSettings, ImatchHasher, Keys> SKETCHER = new Sketcher<>() {
+        @Override
+        public SimHashSettings pipeline(ImatchSettings settings) {
+            return settings.termSettings();
+        }
+
+        @Override
+        public ImatchHasher hasher(ImatchSettings settings) {
+            return new ImatchHasher(settings);
+        }
+
+        @Override
+        public Keys sketch(ImatchHasher hasher, String content) {
+            return hasher.keys(content);
+        }
+    };
+
     public record Keys(String imatch, String text, int terms) {
     }
 

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.nearduplicate.core.EngineInputException;
 import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.features.FeaturePipeline;
 
 /**
@@ -23,6 +24,39 @@ import org.nearduplicate.core.features.FeaturePipeline;
  * <p>Thread-safe; build one per settings and share it.
  */
 public final class MinHasher {
+    /** MinHash at the node's gateway: the pipeline is the settings' features, the sketch a signature. */
+    public static final Sketcher.Probing<MinHashSettings, MinHasher, int[]> SKETCHER = new Sketcher.Probing<>() {
+        @Override
+        public SimHashSettings pipeline(MinHashSettings settings) {
+            return settings.features();
+        }
+
+        @Override
+        public MinHasher hasher(MinHashSettings settings) {
+            return new MinHasher(settings);
+        }
+
+        @Override
+        public int[] sketch(MinHasher hasher, String content) {
+            return hasher.signature(content);
+        }
+
+        @Override
+        public MinHashSettings fromMap(Map<String, Object> options) {
+            return MinHashSettings.fromMap(options);
+        }
+
+        @Override
+        public MinHashSettings fromAlgorithmId(String algorithmId) {
+            return MinHashSettings.fromAlgorithmId(algorithmId);
+        }
+
+        @Override
+        public MinHashSettings withPipeline(MinHashSettings settings, SimHashSettings pipeline) {
+            return new MinHashSettings(pipeline, settings.hashes());
+        }
+    };
+
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
     private final MinHashSettings settings;

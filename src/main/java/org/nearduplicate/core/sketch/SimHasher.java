@@ -29,6 +29,39 @@ import org.nearduplicate.core.options.InvalidOptionException;
  * <p>Thread-safe; build one per settings and share it.
  */
 public final class SimHasher {
+    /** SimHash at the node's gateway: the settings are the pipeline, the sketch is a fingerprint. */
+    public static final Sketcher.Probing<SimHashSettings, SimHasher, Long> SKETCHER = new Sketcher.Probing<>() {
+        @Override
+        public SimHashSettings pipeline(SimHashSettings settings) {
+            return settings;
+        }
+
+        @Override
+        public SimHasher hasher(SimHashSettings settings) {
+            return new SimHasher(settings);
+        }
+
+        @Override
+        public Long sketch(SimHasher hasher, String content) {
+            return hasher.fingerprint(content);
+        }
+
+        @Override
+        public SimHashSettings fromMap(Map<String, Object> options) {
+            return SimHashSettings.fromMap(options);
+        }
+
+        @Override
+        public SimHashSettings fromAlgorithmId(String algorithmId) {
+            return SimHashSettings.fromAlgorithmId(algorithmId);
+        }
+
+        @Override
+        public SimHashSettings withPipeline(SimHashSettings settings, SimHashSettings pipeline) {
+            return pipeline;
+        }
+    };
+
     /** Weights are fixed point with this many fractional bits. */
     static final int WEIGHT_FRACTION_BITS = 16;
     private static final Hasher64 HASH = Hashing.xxh3_64(0L);

@@ -40,7 +40,7 @@ public final class ImatchMethod implements SketchMethod {
     public Sketcher sketcher(Map<String, Object> options) {
         ImatchSettings settings = engine.iMatchSettings(options);
         return new Sketcher(settings.maxInputChars(), content -> {
-            ImatchHasher.Keys keys = engine.iMatch(settings, content);
+            ImatchHasher.Keys keys = engine.sketch(ImatchHasher.SKETCHER, settings, content);
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("imatch", keys.imatch());
             result.put("text", keys.text());

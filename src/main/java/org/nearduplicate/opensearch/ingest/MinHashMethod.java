@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.nearduplicate.core.MinHashSettings;
 import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.core.sketch.MinHasher;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
@@ -38,10 +39,13 @@ public final class MinHashMethod implements SketchMethod {
 
     @Override
     public Sketcher sketcher(Map<String, Object> options) {
-        MinHashSettings settings = engine.minHashSettings(options);
+        MinHashSettings settings = engine.settings(MinHasher.SKETCHER, options);
         return new Sketcher(settings.features().maxInputChars(), content -> {
             Map<String, Object> result = new LinkedHashMap<>();
-            result.put(MinHashFieldMapper.OBJECT_SIGNATURE, MinHashSignatures.toBase64(engine.minHash(settings, content)));
+            result.put(
+                MinHashFieldMapper.OBJECT_SIGNATURE,
+                MinHashSignatures.toBase64(engine.sketch(MinHasher.SKETCHER, settings, content))
+            );
             result.put(MinHashFieldMapper.OBJECT_ALGORITHM, settings.algorithmId());
             return result;
         });

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
@@ -45,11 +46,11 @@ public final class SimHashMethod implements SketchMethod {
     /** Engine options are validated by {@link SimHashSettings#fromMap}. */
     @Override
     public Sketcher sketcher(Map<String, Object> options) {
-        SimHashSettings settings = engine.simHashSettings(options);
+        SimHashSettings settings = engine.settings(SimHasher.SKETCHER, options);
         String algorithm = settings.algorithmId();
         return new Sketcher(settings.maxInputChars(), content -> {
             Map<String, Object> result = new LinkedHashMap<>();
-            result.put(FINGERPRINT_KEY, Fingerprints.toHex(engine.simHash(settings, content)));
+            result.put(FINGERPRINT_KEY, Fingerprints.toHex(engine.sketch(SimHasher.SKETCHER, settings, content)));
             result.put(ALGORITHM_KEY, algorithm);
             return result;
         });

@@ -23,6 +23,7 @@ import org.nearduplicate.core.sketch.Analysis;
 import org.nearduplicate.core.sketch.ImatchHasher;
 import org.nearduplicate.core.sketch.MinHasher;
 import org.nearduplicate.core.sketch.SimHasher;
+import org.nearduplicate.core.sketch.Sketcher;
 
 /**
  * The node's one way into the engine, for every method (SimHash, MinHash, I-Match) and every caller (ingest
@@ -104,9 +105,8 @@ public final class SketchingService {
 
     private final int maxInputChars;
     private final int maxFeatures;
-    private final Cache<SimHashSettings, SimHasher> simHashers = new Cache<>(SimHasher::new);
-    private final Cache<MinHashSettings, MinHasher> minHashers = new Cache<>(MinHasher::new);
-    private final Cache<ImatchSettings, ImatchHasher> iMatchers = new Cache<>(ImatchHasher::new);
+    /** One cache of hashers per method. */
+    private final ConcurrentMap<Sketcher<?, ?, ?>, Cache<?, ?>> hashers = new ConcurrentHashMap<>();
     private volatile CircuitBreaker breaker = new NoopCircuitBreaker(BREAKER_NAME);
     private final LongAdder probesFingerprinted = new LongAdder();
 
@@ -143,6 +143,51 @@ public final class SketchingService {
         return maxFeatures;
     }
 
+    // ---------------------------------------------------------------- any method
+
+    /**
+     * The settings of a processor's or request's options for {@code method}, with the node's limits; the options the
+     * engine knows are removed from {@code options} (the caller reports what is left as unknown).
+     *
+     * @throws IllegalArgumentException naming the bad option, or an explicit limit above the node's
+     */
+    public <S> S settings(Sketcher.Probing<S, ?, ?> method, Map<String, Object> options) {
+        boolean explicitChars = options.get(SimHashSettings.MAX_INPUT_CHARS) != null;
+        boolean explicitFeatures = options.get(SimHashSettings.MAX_FEATURES) != null;
+        S requested = method.fromMap(options);
+        return method.withPipeline(requested, withNodeLimits(method.pipeline(requested), explicitChars, explicitFeatures));
+    }
+
+    /** The settings an algorithm id (a mapping's or a stored value's) stands for in {@code method}, with the node's limits. */
+    public <S> S settings(Sketcher.Probing<S, ?, ?> method, String algorithmId) {
+        S mapped = method.fromAlgorithmId(algorithmId);
+        return method.withPipeline(mapped, withNodeLimits(method.pipeline(mapped), false, false));
+    }
+
+    /** The sketch of {@code content}, with its memory reserved from the breaker while it is computed. */
+    public <S, H, V> V sketch(Sketcher<S, H, V> method, S settings, String content) {
+        return reserving(method.pipeline(settings), content, () -> method.sketch(hasher(method, settings), content));
+    }
+
+    /**
+     * The sketch of a {@code text}/{@code html} probe, made with the field's algorithm so that it compares with the
+     * indexed values. When the algorithm detects the content type ({@code content_type=auto}), the probe's declared
+     * type is used instead: ingest would have detected the same type for a well-formed page, and the user said what the
+     * probe is.
+     */
+    public <S, V> V probe(Sketcher.Probing<S, ?, V> method, String algorithmId, String content, ProbeContent type) {
+        probesFingerprinted.increment();
+        S mapped = settings(method, algorithmId);
+        return sketch(method, method.withPipeline(mapped, declared(method.pipeline(mapped), type)), content);
+    }
+
+    /** The cached hasher of {@code settings}. */
+    @SuppressWarnings("unchecked")
+    private <S, H> H hasher(Sketcher<S, H, ?> method, S settings) {
+        Cache<S, H> cache = (Cache<S, H>) hashers.computeIfAbsent(method, m -> new Cache<S, H>(method::hasher));
+        return cache.get(settings);
+    }
+
     // ---------------------------------------------------------------- SimHash
 
     /**
@@ -152,35 +197,29 @@ public final class SketchingService {
      * @throws IllegalArgumentException naming the bad option, or an explicit limit above the node's
      */
     public SimHashSettings simHashSettings(Map<String, Object> options) {
-        boolean explicitChars = options.get(SimHashSettings.MAX_INPUT_CHARS) != null;
-        boolean explicitFeatures = options.get(SimHashSettings.MAX_FEATURES) != null;
-        return withNodeLimits(SimHashSettings.fromMap(options), explicitChars, explicitFeatures);
+        return settings(SimHasher.SKETCHER, options);
     }
 
     /** The settings an algorithm id (a mapping's or a stored fingerprint's) stands for, with the node's limits. */
     public SimHashSettings simHashSettings(String algorithmId) {
-        return withNodeLimits(SimHashSettings.fromAlgorithmId(algorithmId), false, false);
+        return settings(SimHasher.SKETCHER, algorithmId);
     }
 
     /** The fingerprint of {@code content}, with its memory reserved from the breaker while it is computed. */
     public long simHash(SimHashSettings settings, String content) {
-        return reserving(settings, content, () -> simHashers.get(settings).fingerprint(content));
+        return sketch(SimHasher.SKETCHER, settings, content);
     }
 
     /** {@link SimHasher#analyze}, with its memory reserved from the breaker while it runs. */
     public Analysis analyze(SimHashSettings settings, String content, int topFeatures) {
-        return reserving(settings, content, () -> simHashers.get(settings).analyze(content, topFeatures));
+        return reserving(settings, content, () -> hasher(SimHasher.SKETCHER, settings).analyze(content, topFeatures));
     }
 
     /**
-     * The fingerprint of a {@code text}/{@code html} probe, made with the field's algorithm so that it compares with
-     * the indexed fingerprints. When the algorithm detects the content type ({@code content_type=auto}), the probe's
-     * declared type is used instead: ingest would have detected the same type for a well-formed page, and the user said
-     * what the probe is.
+     * The fingerprint of a {@code text}/{@code html} probe (see {@link #probe}).
      */
     public long simHashProbe(String algorithmId, String content, ProbeContent type) {
-        probesFingerprinted.increment();
-        return simHash(declared(simHashSettings(algorithmId), type), content);
+        return probe(SimHasher.SKETCHER, algorithmId, content, type);
     }
 
     /**
@@ -201,22 +240,17 @@ public final class SketchingService {
 
     /** As {@link #simHashSettings(Map)}, for the {@code minhash} processor. */
     public MinHashSettings minHashSettings(Map<String, Object> options) {
-        boolean explicitChars = options.get(SimHashSettings.MAX_INPUT_CHARS) != null;
-        boolean explicitFeatures = options.get(SimHashSettings.MAX_FEATURES) != null;
-        MinHashSettings requested = MinHashSettings.fromMap(options);
-        return new MinHashSettings(withNodeLimits(requested.features(), explicitChars, explicitFeatures), requested.hashes());
+        return settings(MinHasher.SKETCHER, options);
     }
 
     /** The signature of {@code content}, with its memory reserved from the breaker while it is computed. */
     public int[] minHash(MinHashSettings settings, String content) {
-        return reserving(settings.features(), content, () -> minHashers.get(settings).signature(content));
+        return sketch(MinHasher.SKETCHER, settings, content);
     }
 
-    /** The signature of a {@code text}/{@code html} probe, made with the field's algorithm (see {@link #simHashProbe}). */
+    /** The signature of a {@code text}/{@code html} probe, made with the field's algorithm (see {@link #probe}). */
     public int[] minHashProbe(String algorithmId, String content, ProbeContent type) {
-        probesFingerprinted.increment();
-        MinHashSettings mapped = MinHashSettings.fromAlgorithmId(algorithmId);
-        return minHash(new MinHashSettings(declared(withNodeLimits(mapped.features(), false, false), type), mapped.hashes()), content);
+        return probe(MinHasher.SKETCHER, algorithmId, content, type);
     }
 
     // ---------------------------------------------------------------- I-Match
@@ -237,7 +271,7 @@ public final class SketchingService {
 
     /** The I-Match keys of {@code content}, with their memory reserved from the breaker while they are computed. */
     public ImatchHasher.Keys iMatch(ImatchSettings settings, String content) {
-        return reserving(settings.termSettings(), content, () -> iMatchers.get(settings).keys(content));
+        return sketch(ImatchHasher.SKETCHER, settings, content);
     }
 
     // ---------------------------------------------------------------- limits and the breaker

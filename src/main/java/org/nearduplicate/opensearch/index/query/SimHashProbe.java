@@ -1,5 +1,10 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.search.Explanation;
+import org.apache.lucene.search.Query;
+
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -15,9 +20,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
+import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.common.FingerprintValues;
+import org.nearduplicate.opensearch.common.MaxDistanceParsing;
+import org.nearduplicate.opensearch.common.OptionValues;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
@@ -29,12 +39,15 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * the field's mapping. The SimHash {@link Probe.Method}: everything else is {@link Probe}'s.
  */
 public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> {
+    /** The name of the method's query and rescorer. */
+    public static final String NAME = "near_duplicate";
     public static final ParseField FINGERPRINT_FIELD = new ParseField("fingerprint");
     public static final ParseField FINGERPRINTS_FIELD = new ParseField("fingerprints");
     public static final ParseField ALGORITHM_FIELD = ProbeInput.ALGORITHM_FIELD;
     public static final ParseField LIKE_FIELD = ProbeInput.LIKE_FIELD;
     public static final ParseField TEXT_FIELD = ProbeInput.TEXT_FIELD;
     public static final ParseField HTML_FIELD = ProbeInput.HTML_FIELD;
+    public static final ParseField ALLOW_SCAN_FIELD = new ParseField("allow_scan");
 
     /**
      * The given value: one {@code fingerprint}, or several {@code fingerprints} (documents within k of any of them; the
@@ -157,7 +170,7 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
 
         @Override
         public Given sketch(SketchingService engine, String algorithm, String content, SketchingService.ProbeContent type) {
-            return new Given(engine.simHashProbe(algorithm, content, type), null);
+            return new Given(engine.probe(SimHasher.SKETCHER, algorithm, content, type), null);
         }
 
         @Override
@@ -273,6 +286,261 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprints were", "fingerprints");
             return given.fingerprints.clone();
         }, null);
+    }
+
+    /** The {@code near_duplicate} query's own options: {@code max_distance} (null: the mapping's) and {@code allow_scan}. */
+    public record QueryOptions(Integer maxDistance, boolean allowScan) {
+        public QueryOptions {
+            MaxDistance.checkOptional(maxDistance, NAME);
+        }
+    }
+
+    /** The {@code near_duplicate} query's part: its options and the {@link SimHashQuery} of the resolved fingerprints. */
+    public static final ProbeQueryBuilder.Method<SimHashProbe, QueryOptions, SimHashFieldMapper.SimHashFieldType> QUERYING =
+        new ProbeQueryBuilder.Method<>() {
+            @Override
+            public String name() {
+                return NAME;
+            }
+
+            @Override
+            public SimHashProbe readProbe(StreamInput in) throws IOException {
+                return new SimHashProbe(in);
+            }
+
+            @Override
+            public Parser probeParser() {
+                return new Parser();
+            }
+
+            @Override
+            public QueryOptions defaultOptions() {
+                return new QueryOptions(null, false);
+            }
+
+            @Override
+            public QueryOptions readOptions(StreamInput in) throws IOException {
+                return new QueryOptions(in.readOptionalVInt(), in.readBoolean());
+            }
+
+            @Override
+            public void writeOptions(StreamOutput out, QueryOptions options) throws IOException {
+                out.writeOptionalVInt(options.maxDistance());
+                out.writeBoolean(options.allowScan());
+            }
+
+            @Override
+            public void optionsToXContent(XContentBuilder builder, QueryOptions options) throws IOException {
+                if (options.maxDistance() != null) {
+                    builder.field(MaxDistanceParsing.FIELD.getPreferredName(), options.maxDistance());
+                }
+                builder.field(ALLOW_SCAN_FIELD.getPreferredName(), options.allowScan());
+            }
+
+            @Override
+            public ProbeQueryBuilder.OptionsParser<QueryOptions> optionsParser() {
+                return new ProbeQueryBuilder.OptionsParser<>() {
+                    private Integer maxDistance;
+                    private boolean allowScan = false;
+
+                    @Override
+                    public boolean parse(String current, XContentParser parser) throws IOException {
+                        if (MaxDistanceParsing.FIELD.match(current, parser.getDeprecationHandler())) {
+                            // any token: null, an object or an array is a 400 that names max_distance's values
+                            maxDistance = MaxDistanceParsing.parse(parser, NAME);
+                        } else if (parser.currentToken().isValue() && ALLOW_SCAN_FIELD.match(current, parser.getDeprecationHandler())) {
+                            allowScan = OptionValues.booleanValue(parser, NAME, current);
+                        } else {
+                            return false;
+                        }
+                        return true;
+                    }
+
+                    @Override
+                    public QueryOptions build(XContentParser parser) {
+                        try {
+                            return new QueryOptions(maxDistance, allowScan);
+                        } catch (IllegalArgumentException e) {
+                            throw new ParsingException(parser.getTokenLocation(), e.getMessage());
+                        }
+                    }
+                };
+            }
+
+            @Override
+            public String unresolved() {
+                return "[like] document not fetched yet";
+            }
+
+            @Override
+            public String rewriteFirst() {
+                return "to fetch its [like] document";
+            }
+
+            @Override
+            public SimHashFieldMapper.SimHashFieldType targetField(QueryShardContext context, String field, String owner) {
+                return simHashField(context, field, owner);
+            }
+
+            /** Up to the mapping's max_distance the block keys answer; beyond it only with allow_scan (every fingerprint). */
+            @Override
+            public Query toQuery(
+                QueryShardContext context,
+                String field,
+                SimHashFieldMapper.SimHashFieldType fieldType,
+                SimHashProbe probe,
+                QueryOptions options
+            ) {
+                String name = NAME;
+                long[] fingerprints = probe.resolveAll(context, "[" + name + "]", fieldType);
+                int indexed = fieldType.indexedMaxDistance();
+                int k = MaxDistance.orField(options.maxDistance(), indexed, fieldType.settings());
+                boolean scan = k > indexed;
+                if (scan && options.allowScan() == false) {
+                    throw new QueryShardException(
+                        context,
+                        "["
+                            + name
+                            + "] max_distance ["
+                            + k
+                            + "] exceeds the indexed max_distance ["
+                            + indexed
+                            + "] of field ["
+                            + field
+                            + "]; the index can only answer distances up to "
+                            + indexed
+                            + ". Set [allow_scan] to true to compare every "
+                            + "document's fingerprint (exact but slow), or reindex with a larger [max_distance]"
+                    );
+                }
+                try {
+                    // refuses, before building anything, more probe keys than SimHashQuery.MAX_QUERY_PROBE_KEYS
+                    return new SimHashQuery(fieldType.name(), fingerprints, k, fieldType.layout(), scan);
+                } catch (IllegalArgumentException e) {
+                    throw new QueryShardException(context, "[" + name + "] " + e.getMessage(), e);
+                }
+            }
+        };
+
+    /** The {@code near_duplicate} rescorer's part: {@code max_distance} (null: the mapping's) and the Hamming distance. */
+    public static final ProbeRescoring<SimHashProbe, Integer> RESCORING = new ProbeRescoring<>() {
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public SimHashProbe readProbe(StreamInput in) throws IOException {
+            return new SimHashProbe(in);
+        }
+
+        @Override
+        public Parser probeParser() {
+            return new Parser();
+        }
+
+        @Override
+        public Integer defaultThreshold() {
+            return null;
+        }
+
+        /** Any value 0..64 works (the rescorer reads doc values). */
+        @Override
+        public Integer checkThreshold(Integer maxDistance) {
+            return MaxDistance.checkOptional(maxDistance, NAME);
+        }
+
+        @Override
+        public Integer readThreshold(StreamInput in) throws IOException {
+            return in.readOptionalVInt();
+        }
+
+        @Override
+        public void writeThreshold(StreamOutput out, Integer maxDistance) throws IOException {
+            out.writeOptionalVInt(maxDistance);
+        }
+
+        @Override
+        public void thresholdToXContent(XContentBuilder builder, Integer maxDistance) throws IOException {
+            if (maxDistance != null) {
+                builder.field(MaxDistanceParsing.FIELD.getPreferredName(), maxDistance);
+            }
+        }
+
+        /** Any token: null, an object or an array is a 400 that names max_distance's values. */
+        @Override
+        public boolean isThreshold(String current, XContentParser parser) {
+            return MaxDistanceParsing.FIELD.match(current, parser.getDeprecationHandler());
+        }
+
+        @Override
+        public Integer parseThreshold(XContentParser parser) throws IOException {
+            int maxDistance = MaxDistanceParsing.parse(parser, NAME);
+            try {
+                return checkThreshold(maxDistance);
+            } catch (IllegalArgumentException e) {
+                throw new ParsingException(parser.getTokenLocation(), e.getMessage());
+            }
+        }
+
+        @Override
+        public ProbeRescoring.Closeness closeness(QueryShardContext context, String field, SimHashProbe probe, Integer maxDistance) {
+            String owner = "[" + NAME + "] rescorer";
+            SimHashFieldMapper.SimHashFieldType fieldType = simHashField(context, field, owner);
+            if (fieldType == null) {
+                throw new QueryShardException(
+                    context,
+                    owner + " requires a field of type [" + SimHashFieldMapper.CONTENT_TYPE + "], but field [" + field + "] is not mapped"
+                );
+            }
+            long fingerprint = probe.resolve(context, "[" + NAME + "]", fieldType);
+            int k = MaxDistance.orField(maxDistance, fieldType.indexedMaxDistance(), fieldType.settings());
+            return new SimHashProbe.Closeness(fieldType.name(), fingerprint, k);
+        }
+    };
+
+    /**
+     * A shard's comparison of its hits with a resolved fingerprint: {@code 1 / (1 + distance)} within
+     * {@code max_distance}, read from the doc values (no index lookup, so any distance 0..64 works).
+     */
+    public record Closeness(String field, long fingerprint, int maxDistance) implements ProbeRescoring.Closeness {
+        @Override
+        public String rescorer() {
+            return RESCORING.name();
+        }
+
+        @Override
+        public String closenessName() {
+            return "closeness";
+        }
+
+        @Override
+        public ProbeRescoring.LeafCloseness leaf(LeafReaderContext leaf) throws IOException {
+            NumericDocValues values = leaf.reader().getNumericDocValues(field);
+            return doc -> {
+                if (values == null || values.advanceExact(doc) == false) {
+                    return Float.NaN;
+                }
+                int distance = Fingerprints.distance(values.longValue(), fingerprint);
+                return distance <= maxDistance ? SimHashQuery.closeness(distance) : Float.NaN;
+            };
+        }
+
+        @Override
+        public ProbeRescoring.HitCheck check(LeafReaderContext leaf, int segmentDoc) throws IOException {
+            NumericDocValues values = leaf.reader().getNumericDocValues(field);
+            if (values == null || values.advanceExact(segmentDoc) == false) {
+                return new ProbeRescoring.HitCheck(false, null, null, "no fingerprint in field [" + field + "]");
+            }
+            int distance = Fingerprints.distance(values.longValue(), fingerprint);
+            boolean within = distance <= maxDistance;
+            return new ProbeRescoring.HitCheck(
+                within,
+                Explanation.match(SimHashQuery.closeness(distance), "1 / (1 + " + distance + ")"),
+                "1 / (1 + distance)",
+                "hamming distance " + distance + (within ? " <= " : " > ") + maxDistance + " to probe " + Fingerprints.toHex(fingerprint)
+            );
+        }
     }
 
     /** Collects probe keys while an enclosing object is parsed. */

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.nearduplicate.opensearch.index.query.ProbeRescoring;
 import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
 import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
 
@@ -40,13 +41,13 @@ public final class FilteredOutFetchSubPhase implements FetchSubPhase {
     private static final class Processor implements FetchSubPhaseProcessor {
         private static final DocumentField MARK = new DocumentField(ProbeRescorer.FILTERED_OUT_FIELD, List.of(true));
         private final ProbeRescorer.Context[] filters;
-        private final ProbeRescorer.LeafCloseness[] leaves;
+        private final ProbeRescoring.LeafCloseness[] leaves;
         private LeafReaderContext leaf;
         private int lastDoc = -1;
 
         Processor(ProbeRescorer.Context[] filters) {
             this.filters = filters;
-            this.leaves = new ProbeRescorer.LeafCloseness[filters.length];
+            this.leaves = new ProbeRescoring.LeafCloseness[filters.length];
         }
 
         @Override

@@ -22,7 +22,8 @@ import java.util.Map;
 import java.util.Set;
 
 import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.search.rescore.SimHashRescorer;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
 
 /**
  * Adds each hit's Hamming distance to the probe of the request's {@code near_duplicate} query (or rescorer) as the
@@ -49,8 +50,8 @@ public final class SimHashDistanceFetchSubPhase implements FetchSubPhase {
         List<RescoreContext> rescorers = context.rescore();
         if (rescorers != null) {
             for (RescoreContext rescore : rescorers) {
-                if (rescore instanceof SimHashRescorer.Context ctx) {
-                    probes.add(new Probe(ctx.field(), ctx.fingerprint(), ctx.maxDistance()));
+                if (rescore instanceof ProbeRescorer.Context ctx && ctx.closeness() instanceof SimHashProbe.Closeness c) {
+                    probes.add(new Probe(c.field(), c.fingerprint(), c.maxDistance()));
                 }
             }
         }

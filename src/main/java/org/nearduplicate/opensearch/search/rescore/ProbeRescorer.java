@@ -18,9 +18,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import org.nearduplicate.opensearch.index.query.ProbeRescoring;
+
 /**
- * The rescoring shared by the {@code near_duplicate} and {@code minhash_similar} rescorers: each hit's closeness to the
- * probe (from doc values) is either added to its score ({@link RescoreScoreMode#CLOSENESS}, window hits only) or
+ * The rescoring shared by every probe rescorer ({@code near_duplicate}, {@code minhash_similar}): each hit's closeness
+ * to the probe (from doc values, compared by the method's {@link ProbeRescoring.Closeness}) is either added to its score ({@link RescoreScoreMode#CLOSENESS}, window hits only) or
  * decides whether it stays ({@link RescoreScoreMode#FILTER}, every hit the shard returns).
  *
  * <p>OpenSearch's rescore phase (3.6 to 3.8, {@code RescoreProcessor}) reads {@code scoreDocs[0]} of what the
@@ -28,24 +30,29 @@ import java.util.Set;
  * the shard's first hit with score 0. The fetch phase marks it with {@value #FILTERED_OUT_FIELD} and the plugin's
  * action filter on the search action removes it from the response (see docs/query.md).
  */
-public abstract class ProbeRescorer implements Rescorer {
+public final class ProbeRescorer implements Rescorer {
     /** Hit field on a placeholder: a hit the filter rejected, returned only because a shard must return one. */
     public static final String FILTERED_OUT_FIELD = "_near_duplicate_filtered_out";
 
-    /** One leaf's closeness to the probe. */
-    public interface LeafCloseness {
-        /** The closeness added in closeness mode, or NaN if the segment document is not close enough or has no value. */
-        float closeness(int segmentDoc) throws IOException;
-    }
+    /** The one rescorer: what differs between methods is the context's {@link ProbeRescoring.Closeness}. */
+    public static final ProbeRescorer INSTANCE = new ProbeRescorer();
 
-    /** The per-shard context: mode and weights; subclasses add the field and the resolved probe. */
-    public abstract static class Context extends RescoreContext {
+    /** The per-shard context: the method's comparison with the resolved probe, the mode and the weights. */
+    public static final class Context extends RescoreContext {
+        final ProbeRescoring.Closeness closeness;
         final RescoreScoreMode scoreMode;
         final float queryWeight;
         final float rescoreWeight;
 
-        protected Context(int windowSize, ProbeRescorer rescorer, RescoreScoreMode scoreMode, float queryWeight, float rescoreWeight) {
-            super(windowSize, rescorer);
+        public Context(
+            int windowSize,
+            ProbeRescoring.Closeness closeness,
+            RescoreScoreMode scoreMode,
+            float queryWeight,
+            float rescoreWeight
+        ) {
+            super(windowSize, INSTANCE);
+            this.closeness = closeness;
             this.scoreMode = scoreMode;
             this.queryWeight = queryWeight;
             this.rescoreWeight = rescoreWeight;
@@ -55,35 +62,24 @@ public abstract class ProbeRescorer implements Rescorer {
             return scoreMode;
         }
 
+        /** The method's comparison of the hits with the probe. */
+        public ProbeRescoring.Closeness closeness() {
+            return closeness;
+        }
+
         /** Reads the values of one leaf forward only (doc ids must not go down). */
-        public abstract LeafCloseness leaf(LeafReaderContext leaf) throws IOException;
-
-        /** One segment document's comparison with the probe, for {@link #explain}. */
-        protected abstract HitCheck check(LeafReaderContext leaf, int segmentDoc) throws IOException;
+        public ProbeRescoring.LeafCloseness leaf(LeafReaderContext leaf) throws IOException {
+            return closeness.leaf(leaf);
+        }
     }
 
-    /**
-     * What {@link #explain} says of one hit: whether it is within the probe's bound, its closeness (what closeness mode
-     * adds, times the rescore weight) as an explanation, how the closeness is computed (e.g. {@code 1 / (1 + distance)})
-     * and the comparison in words.
-     */
-    protected record HitCheck(boolean within, Explanation closeness, String formula, String description) {
-    }
-
-    /** The rescorer's name in explanations, e.g. {@code near_duplicate}. */
-    protected abstract String name();
-
-    /** What the closeness is called in explanations, e.g. {@code closeness} or {@code similarity}. */
-    protected abstract String closenessName();
+    private ProbeRescorer() {}
 
     @Override
-    public final Explanation explain(
-        int topLevelDocId,
-        IndexSearcher searcher,
-        RescoreContext rescoreContext,
-        Explanation sourceExplanation
-    ) throws IOException {
+    public Explanation explain(int topLevelDocId, IndexSearcher searcher, RescoreContext rescoreContext, Explanation sourceExplanation)
+        throws IOException {
         Context ctx = (Context) rescoreContext;
+        String name = ctx.closeness.rescorer();
         if (sourceExplanation == null) {
             return Explanation.noMatch("nothing matched");
         }
@@ -93,22 +89,22 @@ public abstract class ProbeRescorer implements Rescorer {
             }
             return Explanation.match(
                 sourceExplanation.getValue().floatValue() * ctx.queryWeight,
-                "product of: (outside the " + name() + " rescore window)",
+                "product of: (outside the " + name + " rescore window)",
                 sourceExplanation,
                 Explanation.match(ctx.queryWeight, "query_weight")
             );
         }
         List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
         LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(topLevelDocId, leaves));
-        HitCheck hit = ctx.check(leaf, topLevelDocId - leaf.docBase);
+        ProbeRescoring.HitCheck hit = ctx.closeness.check(leaf, topLevelDocId - leaf.docBase);
         if (ctx.scoreMode == RescoreScoreMode.FILTER) {
             return hit.within()
                 ? Explanation.match(
                     sourceExplanation.getValue(),
-                    name() + " rescore filter kept the hit: " + hit.description(),
+                    name + " rescore filter kept the hit: " + hit.description(),
                     sourceExplanation
                 )
-                : Explanation.noMatch(name() + " rescore filter dropped the hit: " + hit.description(), sourceExplanation);
+                : Explanation.noMatch(name + " rescore filter dropped the hit: " + hit.description(), sourceExplanation);
         }
         Explanation primary = Explanation.match(
             sourceExplanation.getValue().floatValue() * ctx.queryWeight,
@@ -117,7 +113,11 @@ public abstract class ProbeRescorer implements Rescorer {
             Explanation.match(ctx.queryWeight, "query_weight")
         );
         if (hit.within() == false) {
-            return Explanation.match(primary.getValue(), name() + " " + closenessName() + " not added: " + hit.description(), primary);
+            return Explanation.match(
+                primary.getValue(),
+                name + " " + ctx.closeness.closenessName() + " not added: " + hit.description(),
+                primary
+            );
         }
         Explanation secondary = Explanation.match(
             hit.closeness().getValue().floatValue() * ctx.rescoreWeight,
@@ -180,7 +180,7 @@ public abstract class ProbeRescorer implements Rescorer {
         float[] closeness = new float[count];
         List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
         int currentLeaf = -1;
-        LeafCloseness values = null;
+        ProbeRescoring.LeafCloseness values = null;
         for (int i : order) {
             int doc = hits[i].doc;
             int leaf = ReaderUtil.subIndex(doc, leaves);

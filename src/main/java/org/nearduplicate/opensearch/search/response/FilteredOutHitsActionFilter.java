@@ -19,10 +19,9 @@ import org.opensearch.tasks.Task;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
 import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
+import org.nearduplicate.opensearch.search.rescore.ProbeRescorerBuilder;
 import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
-import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
 
 /**
  * Removes from the responses of searches with a {@code near_duplicate} or {@code minhash_similar} rescorer in
@@ -60,16 +59,13 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
         }
     }
 
-    /** True if the request has a {@code near_duplicate} or {@code minhash_similar} rescorer in {@code filter} mode. */
+    /** True if the request has a probe rescorer ({@code near_duplicate}, {@code minhash_similar}) in {@code filter} mode. */
     public static boolean hasFilterRescorer(SearchRequest request) {
         if (request.source() == null || request.source().rescores() == null) {
             return false;
         }
         for (RescorerBuilder<?> rescorer : request.source().rescores()) {
-            if (rescorer instanceof SimHashRescorerBuilder b && b.scoreMode() == RescoreScoreMode.FILTER) {
-                return true;
-            }
-            if (rescorer instanceof MinHashRescorerBuilder b && b.scoreMode() == RescoreScoreMode.FILTER) {
+            if (rescorer instanceof ProbeRescorerBuilder<?, ?, ?> b && b.scoreMode() == RescoreScoreMode.FILTER) {
                 return true;
             }
         }

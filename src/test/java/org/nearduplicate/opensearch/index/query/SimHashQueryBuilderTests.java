@@ -6,10 +6,12 @@ import org.apache.lucene.search.Query;
 import org.opensearch.action.get.GetRequest;
 import org.opensearch.action.get.GetResponse;
 import org.opensearch.common.compress.CompressedXContent;
+import org.opensearch.common.io.stream.BytesStreamOutput;
 import org.opensearch.common.xcontent.XContentFactory;
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.Strings;
 import org.opensearch.core.common.bytes.BytesReference;
+import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.core.xcontent.MediaTypeRegistry;
 import org.opensearch.core.xcontent.XContentBuilder;
@@ -331,5 +333,27 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         QueryShardContext context = createShardContext();
         Query query = context.fieldMapper(FP_FIELD).termQuery("00000000000000ff", context);
         assertEquals(new SimHashQuery(FP_FIELD, 255L, 0, new org.nearduplicate.core.keys.BlockLayout(6, 3), false), query);
+    }
+
+    /** A method without a query class of its own: the generic builder reads and renders the same bytes and JSON. */
+    public void testGenericBuilderIsWireAndJsonCompatible() throws IOException {
+        for (int i = 0; i < 20; i++) {
+            SimHashQueryBuilder original = createTestQueryBuilder();
+            try (BytesStreamOutput out = new BytesStreamOutput()) {
+                original.writeTo(out);
+                try (StreamInput in = out.bytes().streamInput()) {
+                    ProbeQueryBuilder.Of<SimHashProbe, SimHashProbe.QueryOptions> read = new ProbeQueryBuilder.Of<>(
+                        SimHashProbe.QUERYING,
+                        in
+                    );
+                    assertEquals(original.options(), read.options());
+                    assertEquals(Strings.toString(MediaTypeRegistry.JSON, original), Strings.toString(MediaTypeRegistry.JSON, read));
+                    try (BytesStreamOutput again = new BytesStreamOutput()) {
+                        read.writeTo(again);
+                        assertEquals(out.bytes(), again.bytes());
+                    }
+                }
+            }
+        }
     }
 }

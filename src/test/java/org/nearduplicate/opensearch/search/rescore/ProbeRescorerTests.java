@@ -25,6 +25,8 @@ import java.util.Set;
 import org.nearduplicate.core.keys.Lsh;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.MinHashProbe;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
 
 /**
  * The rescoring both rescorers share, on a small Lucene index: docs 0..9 carry fingerprint {@code i} (distance
@@ -78,8 +80,14 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
     public void testFilterChecksEveryHitNotOnlyTheWindow() throws IOException {
         withIndex((searcher, all) -> {
             // distance <= 1 from 0: fingerprints 0, 1, 2, 4, 8; window 2 covers only docs 0 and 1
-            SimHashRescorer.Context ctx = new SimHashRescorer.Context(2, "fp", 0L, 1, RescoreScoreMode.FILTER, 1f, 1f);
-            TopDocs out = SimHashRescorer.INSTANCE.rescore(all, searcher, ctx);
+            ProbeRescorer.Context ctx = new ProbeRescorer.Context(
+                2,
+                new SimHashProbe.Closeness("fp", 0L, 1),
+                RescoreScoreMode.FILTER,
+                1f,
+                1f
+            );
+            TopDocs out = ProbeRescorer.INSTANCE.rescore(all, searcher, ctx);
             assertEquals(Set.of(0, 1, 2, 4, 8), docs(out));
             assertEquals(all.totalHits, out.totalHits);
             assertEquals(DOCS, out.scoreDocs[0].score, 0f); // kept hits keep score and order
@@ -89,8 +97,14 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
 
     public void testFilterThatKeepsNothingLeavesOnePlaceholderWithScoreZero() throws IOException {
         withIndex((searcher, all) -> {
-            SimHashRescorer.Context ctx = new SimHashRescorer.Context(10, "fp", -1L, 3, RescoreScoreMode.FILTER, 1f, 1f);
-            TopDocs out = SimHashRescorer.INSTANCE.rescore(all, searcher, ctx);
+            ProbeRescorer.Context ctx = new ProbeRescorer.Context(
+                10,
+                new SimHashProbe.Closeness("fp", -1L, 3),
+                RescoreScoreMode.FILTER,
+                1f,
+                1f
+            );
+            TopDocs out = ProbeRescorer.INSTANCE.rescore(all, searcher, ctx);
             assertEquals(1, out.scoreDocs.length);
             assertEquals(0, out.scoreDocs[0].doc);
             assertEquals(0f, out.scoreDocs[0].score, 0f);
@@ -101,8 +115,14 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
 
     public void testClosenessRescoresTheWindowOnly() throws IOException {
         withIndex((searcher, all) -> {
-            SimHashRescorer.Context ctx = new SimHashRescorer.Context(3, "fp", 0L, 1, RescoreScoreMode.CLOSENESS, 0f, 1f);
-            TopDocs out = SimHashRescorer.INSTANCE.rescore(all, searcher, ctx);
+            ProbeRescorer.Context ctx = new ProbeRescorer.Context(
+                3,
+                new SimHashProbe.Closeness("fp", 0L, 1),
+                RescoreScoreMode.CLOSENESS,
+                0f,
+                1f
+            );
+            TopDocs out = ProbeRescorer.INSTANCE.rescore(all, searcher, ctx);
             assertEquals(DOCS, out.scoreDocs.length);
             assertEquals(0, out.scoreDocs[0].doc);
             assertEquals(1f, out.scoreDocs[0].score, 0f);
@@ -120,27 +140,37 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
     public void testMinHashFilterAndCloseness() throws IOException {
         withIndex((searcher, all) -> {
             // min_similarity 0.75 with 16 values: at most 4 mismatches, docs 0..4
-            MinHashRescorer.Context filter = new MinHashRescorer.Context(1, "mh", PROBE_SIGNATURE, 0.75, RescoreScoreMode.FILTER, 1f, 1f);
-            assertEquals(Set.of(0, 1, 2, 3, 4), docs(MinHashRescorer.INSTANCE.rescore(all, searcher, filter)));
+            ProbeRescorer.Context filter = new ProbeRescorer.Context(
+                1,
+                new MinHashProbe.Closeness("mh", PROBE_SIGNATURE, 0.75),
+                RescoreScoreMode.FILTER,
+                1f,
+                1f
+            );
+            assertEquals(Set.of(0, 1, 2, 3, 4), docs(ProbeRescorer.INSTANCE.rescore(all, searcher, filter)));
 
-            MinHashRescorer.Context closeness = new MinHashRescorer.Context(
+            ProbeRescorer.Context closeness = new ProbeRescorer.Context(
                 DOCS,
-                "mh",
-                PROBE_SIGNATURE,
-                0.75,
+                new MinHashProbe.Closeness("mh", PROBE_SIGNATURE, 0.75),
                 RescoreScoreMode.CLOSENESS,
                 0f,
                 2f
             );
-            TopDocs out = MinHashRescorer.INSTANCE.rescore(all, searcher, closeness);
+            TopDocs out = ProbeRescorer.INSTANCE.rescore(all, searcher, closeness);
             assertEquals(0, out.scoreDocs[0].doc);
             assertEquals(2f, out.scoreDocs[0].score, 0f);
             assertEquals(3, out.scoreDocs[3].doc);
             assertEquals(2f * 13 / 16, out.scoreDocs[3].score, 1e-6f);
             assertEquals(0f, out.scoreDocs[5].score, 0f);
 
-            MinHashRescorer.Context none = new MinHashRescorer.Context(DOCS, "mh", signature(16), 0.9, RescoreScoreMode.FILTER, 1f, 1f);
-            TopDocs placeholder = MinHashRescorer.INSTANCE.rescore(all, searcher, none);
+            ProbeRescorer.Context none = new ProbeRescorer.Context(
+                DOCS,
+                new MinHashProbe.Closeness("mh", signature(16), 0.9),
+                RescoreScoreMode.FILTER,
+                1f,
+                1f
+            );
+            TopDocs placeholder = ProbeRescorer.INSTANCE.rescore(all, searcher, none);
             assertEquals(1, placeholder.scoreDocs.length);
             assertEquals(0f, placeholder.scoreDocs[0].score, 0f);
         });
@@ -149,8 +179,14 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
     public void testEmptyTopDocsStayEmpty() throws IOException {
         withIndex((searcher, all) -> {
             TopDocs empty = new TopDocs(all.totalHits, new ScoreDoc[0]);
-            SimHashRescorer.Context ctx = new SimHashRescorer.Context(10, "fp", 0L, 3, RescoreScoreMode.FILTER, 1f, 1f);
-            assertSame(empty, SimHashRescorer.INSTANCE.rescore(empty, searcher, ctx));
+            ProbeRescorer.Context ctx = new ProbeRescorer.Context(
+                10,
+                new SimHashProbe.Closeness("fp", 0L, 3),
+                RescoreScoreMode.FILTER,
+                1f,
+                1f
+            );
+            assertSame(empty, ProbeRescorer.INSTANCE.rescore(empty, searcher, ctx));
         });
     }
 
@@ -158,47 +194,63 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
     public void testExplain() throws IOException {
         withIndex((searcher, all) -> {
             Explanation source = Explanation.match(2f, "source");
-            SimHashRescorer.Context closeness = new SimHashRescorer.Context(3, "fp", 0L, 1, RescoreScoreMode.CLOSENESS, 1f, 2f);
+            ProbeRescorer.Context closeness = new ProbeRescorer.Context(
+                3,
+                new SimHashProbe.Closeness("fp", 0L, 1),
+                RescoreScoreMode.CLOSENESS,
+                1f,
+                2f
+            );
             closeness.setRescoredDocs(Set.of(0, 1, 2));
-            Explanation added = SimHashRescorer.INSTANCE.explain(1, searcher, closeness, source);
+            Explanation added = ProbeRescorer.INSTANCE.explain(1, searcher, closeness, source);
             assertEquals(2f + 2f * SimHashQuery.closeness(1), added.getValue().floatValue(), 1e-6f);
             assertEquals("sum of:", added.getDescription());
             assertEquals(
                 "product of: 1 / (1 + distance), hamming distance 1 <= 1 to probe 0000000000000000",
                 added.getDetails()[1].getDescription()
             );
-            Explanation notAdded = SimHashRescorer.INSTANCE.explain(2 + 1, searcher, closeness, source); // outside the window
+            Explanation notAdded = ProbeRescorer.INSTANCE.explain(2 + 1, searcher, closeness, source); // outside the window
             assertEquals("product of: (outside the near_duplicate rescore window)", notAdded.getDescription());
             closeness.setRescoredDocs(Set.of(0, 1, 2, 3));
-            Explanation far = SimHashRescorer.INSTANCE.explain(3, searcher, closeness, source); // fingerprint 3: distance 2
+            Explanation far = ProbeRescorer.INSTANCE.explain(3, searcher, closeness, source); // fingerprint 3: distance 2
             assertEquals("near_duplicate closeness not added: hamming distance 2 > 1 to probe 0000000000000000", far.getDescription());
             assertEquals(2f, far.getValue().floatValue(), 0f);
 
-            SimHashRescorer.Context filter = new SimHashRescorer.Context(10, "fp", 0L, 1, RescoreScoreMode.FILTER, 1f, 1f);
+            ProbeRescorer.Context filter = new ProbeRescorer.Context(
+                10,
+                new SimHashProbe.Closeness("fp", 0L, 1),
+                RescoreScoreMode.FILTER,
+                1f,
+                1f
+            );
             filter.setRescoredDocs(Set.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9));
-            assertTrue(SimHashRescorer.INSTANCE.explain(8, searcher, filter, source).isMatch()); // second segment
-            Explanation dropped = SimHashRescorer.INSTANCE.explain(7, searcher, filter, source);
+            assertTrue(ProbeRescorer.INSTANCE.explain(8, searcher, filter, source).isMatch()); // second segment
+            Explanation dropped = ProbeRescorer.INSTANCE.explain(7, searcher, filter, source);
             assertFalse(dropped.isMatch());
             assertEquals(
                 "near_duplicate rescore filter dropped the hit: hamming distance 3 > 1 to probe 0000000000000000",
                 dropped.getDescription()
             );
-            SimHashRescorer.Context noField = new SimHashRescorer.Context(10, "nofield", 0L, 1, RescoreScoreMode.FILTER, 1f, 1f);
+            ProbeRescorer.Context noField = new ProbeRescorer.Context(
+                10,
+                new SimHashProbe.Closeness("nofield", 0L, 1),
+                RescoreScoreMode.FILTER,
+                1f,
+                1f
+            );
             noField.setRescoredDocs(Set.of(0));
-            Explanation missing = SimHashRescorer.INSTANCE.explain(0, searcher, noField, source);
+            Explanation missing = ProbeRescorer.INSTANCE.explain(0, searcher, noField, source);
             assertEquals("near_duplicate rescore filter dropped the hit: no fingerprint in field [nofield]", missing.getDescription());
 
-            MinHashRescorer.Context minhash = new MinHashRescorer.Context(
+            ProbeRescorer.Context minhash = new ProbeRescorer.Context(
                 DOCS,
-                "mh",
-                PROBE_SIGNATURE,
-                0.75,
+                new MinHashProbe.Closeness("mh", PROBE_SIGNATURE, 0.75),
                 RescoreScoreMode.CLOSENESS,
                 0f,
                 1f
             );
             minhash.setRescoredDocs(Set.of(3, 5));
-            Explanation similar = MinHashRescorer.INSTANCE.explain(3, searcher, minhash, source);
+            Explanation similar = ProbeRescorer.INSTANCE.explain(3, searcher, minhash, source);
             assertEquals(13f / 16, similar.getValue().floatValue(), 1e-6f);
             assertEquals(
                 "product of: similarity, 13 of 16 values agree, estimated jaccard 0.8125 >= 0.75",
@@ -206,9 +258,9 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
             );
             assertEquals(
                 "minhash_similar similarity not added: 11 of 16 values agree, estimated jaccard 0.6875 < 0.75",
-                MinHashRescorer.INSTANCE.explain(5, searcher, minhash, source).getDescription()
+                ProbeRescorer.INSTANCE.explain(5, searcher, minhash, source).getDescription()
             );
-            assertEquals("nothing matched", MinHashRescorer.INSTANCE.explain(5, searcher, minhash, null).getDescription());
+            assertEquals("nothing matched", ProbeRescorer.INSTANCE.explain(5, searcher, minhash, null).getDescription());
         });
     }
 }

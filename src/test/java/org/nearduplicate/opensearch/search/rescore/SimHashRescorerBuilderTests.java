@@ -112,4 +112,23 @@ public class SimHashRescorerBuilderTests extends OpenSearchTestCase {
         assertEquals(1f, parsed.rescoreWeight(), 0f);
         assertEquals(Long.valueOf(255), parsed.probe().fingerprint());
     }
+
+    /** A method without a builder class of its own: the generic builder reads and renders the same bytes and JSON. */
+    public void testGenericBuilderIsWireAndJsonCompatible() throws IOException {
+        for (int i = 0; i < 20; i++) {
+            SimHashRescorerBuilder original = randomBuilder();
+            try (BytesStreamOutput out = new BytesStreamOutput()) {
+                original.writeTo(out);
+                try (StreamInput in = out.bytes().streamInput()) {
+                    ProbeRescorerBuilder.Of<SimHashProbe, Integer> read = new ProbeRescorerBuilder.Of<>(SimHashProbe.RESCORING, in);
+                    assertEquals(original.maxDistance(), read.threshold());
+                    assertEquals(Strings.toString(MediaTypeRegistry.JSON, original), Strings.toString(MediaTypeRegistry.JSON, read));
+                    try (BytesStreamOutput again = new BytesStreamOutput()) {
+                        read.writeTo(again);
+                        assertEquals(out.bytes(), again.bytes());
+                    }
+                }
+            }
+        }
+    }
 }

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,12 +21,20 @@ import java.util.Set;
 import java.util.zip.GZIPInputStream;
 
 /**
- * A labelled corpus: {@code docs.jsonl[.gz]} (id, lang, format, content; other fields are labels and are not read)
+ * A labelled corpus: {@code docs.jsonl[.gz]} (id, lang, format, content, and the labels group and derived_from; other
+ * fields are not read)
  * and {@code pairs.tsv[.gz]} ({@code id_a id_b label kind}, with a header line).
  */
 public record Corpus(Map<String, Doc> docs, List<Pair> pairs) {
 
-    public record Doc(String id, String lang, String format, String content) {
+    /**
+     * {@code base} is the id of the base document the document derives from: {@code derived_from} for a heavy-edit
+     * negative (its {@code group} is its own id), else {@code group}; null when the file has neither field.
+     */
+    public record Doc(String id, String lang, String format, String content, String base) {
+        public Doc(String id, String lang, String format, String content) {
+            this(id, lang, format, content, null);
+        }
     }
 
     public record Pair(String a, String b, boolean duplicate, String kind) {
@@ -100,7 +109,7 @@ public record Corpus(Map<String, Doc> docs, List<Pair> pairs) {
     }
 
     private static Doc parseDoc(JsonFactory json, String line) throws IOException {
-        String id = null, lang = "", format = "", content = null;
+        String id = null, lang = "", format = "", content = null, group = null, derivedFrom = null;
         try (JsonParser p = json.createParser(line)) {
             if (p.nextToken() != JsonToken.START_OBJECT) throw new IOException(
                 "not a JSON object: " + line.substring(0, Math.min(80, line.length()))
@@ -113,6 +122,8 @@ public record Corpus(Map<String, Doc> docs, List<Pair> pairs) {
                     case "lang" -> lang = p.getText();
                     case "format" -> format = p.getText();
                     case "content" -> content = p.getText();
+                    case "group" -> group = t == JsonToken.VALUE_NULL ? null : p.getText();
+                    case "derived_from" -> derivedFrom = t == JsonToken.VALUE_NULL ? null : p.getText();
                     default -> {
                         if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) p.skipChildren();
                     }
@@ -120,13 +131,56 @@ public record Corpus(Map<String, Doc> docs, List<Pair> pairs) {
             }
         }
         if (id == null || content == null) throw new IOException("document without id or content");
-        return new Doc(id, lang, format, content);
+        return new Doc(id, lang, format, content, derivedFrom != null ? derivedFrom : group);
     }
 
     private static BufferedReader reader(Path file) throws IOException {
         InputStream in = Files.newInputStream(file);
         if (file.getFileName().toString().endsWith(".gz")) in = new GZIPInputStream(in, 1 << 16);
         return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+    }
+
+    /**
+     * Each document's base-document id ({@link Doc#base()}: {@code derived_from}, else {@code group}), or, when a
+     * document has neither, its component under the positive pairs (pairs labelled 1 joined transitively; a document
+     * without any is its own group). Documents of different bases are unrelated: a heavy-edit negative is related to
+     * the group of the base document it was made from (a hard negative, not a chance match).
+     */
+    public Map<String, String> groups() {
+        Map<String, String> parent = new HashMap<>();
+        if (hasGroupLabels()) {
+            for (Doc d : docs.values())
+                parent.put(d.id(), d.base());
+            return parent;
+        }
+        for (String id : docs.keySet())
+            parent.put(id, id);
+        for (Pair p : pairs) {
+            if (p.duplicate() == false) continue;
+            String ra = root(parent, p.a()), rb = root(parent, p.b());
+            if (ra.equals(rb) == false) parent.put(ra.compareTo(rb) < 0 ? rb : ra, ra.compareTo(rb) < 0 ? ra : rb);
+        }
+        Map<String, String> groups = new LinkedHashMap<>();
+        for (String id : docs.keySet())
+            groups.put(id, root(parent, id));
+        return groups;
+    }
+
+    /** Whether every document carries a base-document label (otherwise {@link #groups()} derives the groups). */
+    public boolean hasGroupLabels() {
+        return docs.values().stream().allMatch(d -> d.base() != null);
+    }
+
+    private static String root(Map<String, String> parent, String id) {
+        String r = id;
+        while (parent.get(r).equals(r) == false)
+            r = parent.get(r);
+        while (parent.get(id).equals(r) == false) {
+            String next = parent.get(id);
+            parent.put(id, r);
+            id = next;
+        }
+        return r;
     }
 
     /**

@@ -19,7 +19,7 @@ import org.nearduplicate.core.sketch.SimHasher;
 
 /**
  * Precision, recall and F1 of "Hamming distance <= k" as the near-duplicate test, on a labelled corpus, for k = 0 ..
- * kMax; per language and per kind of pair. Operators run it (scripts/quality.sh) on their own labelled pairs to
+ * kMax; per language and per kind of pair; and the chance matches at scale of every k ({@link ChanceMatches}). Operators run it (scripts/quality.sh) on their own labelled pairs to
  * choose k.
  */
 public final class QualityReport {
@@ -54,7 +54,13 @@ public final class QualityReport {
     }
 
     /** Results of one settings variant: slice name -> counts per k. */
-    public record Result(SimHashSettings settings, int kMax, Map<String, Counts[]> slices, int failures, double seconds) {
+    public record Result(SimHashSettings settings, int kMax, Map<String, Counts[]> slices, int failures, double seconds,
+        ChanceMatches chance) {
+        /** Without chance matches (their columns print as "-"). */
+        public Result(SimHashSettings settings, int kMax, Map<String, Counts[]> slices, int failures, double seconds) {
+            this(settings, kMax, slices, failures, seconds, null);
+        }
+
         public Counts at(String slice, int k) {
             return slices.get(slice)[k];
         }
@@ -105,7 +111,26 @@ public final class QualityReport {
                 }
             }
         }
-        return new Result(settings, kMax, slices, failures[0], (System.nanoTime() - start) / 1e9);
+        ChanceMatches chance = chanceMatches(corpus, fingerprints, kMax);
+        return new Result(settings, kMax, slices, failures[0], (System.nanoTime() - start) / 1e9, chance);
+    }
+
+    /** Chance matches over every same-language pair of documents of different base documents (issue 25). */
+    static ChanceMatches chanceMatches(Corpus corpus, Map<String, Long> fingerprints, int kMax) {
+        Map<String, String> groups = corpus.groups();
+        int n = corpus.docs().size(), i = 0;
+        long[] fp = new long[n];
+        boolean[] valid = new boolean[n];
+        String[] lang = new String[n], group = new String[n];
+        for (Corpus.Doc d : corpus.docs().values()) {
+            Long f = fingerprints.get(d.id());
+            valid[i] = f != null;
+            fp[i] = f == null ? 0 : f;
+            lang[i] = d.lang();
+            group[i] = groups.get(d.id());
+            i++;
+        }
+        return ChanceMatches.compute(fp, valid, lang, group, kMax);
     }
 
     private static Counts[] newCounts(int kMax) {
@@ -115,7 +140,10 @@ public final class QualityReport {
         return c;
     }
 
-    /** Prints the per-k table and the per-kind breakdown at the best k. */
+    /**
+     * Prints the per-k table (with the chance-match columns of {@link ChanceMatches}, overall), the chance matches per
+     * language next to precision and recall, and the per-kind breakdown at the best k.
+     */
     public static void print(Result r, PrintStream out) {
         out.println("## " + r.settings().algorithmId());
         out.printf(Locale.ROOT, "%d documents failed; %.1f s%n%n", r.failures(), r.seconds());
@@ -123,8 +151,9 @@ public final class QualityReport {
         StringBuilder header = new StringBuilder("|  k | P     | R     | F1    |");
         for (String l : langs)
             header.append(String.format(Locale.ROOT, " F1 %-5s|", l.substring(5)));
+        header.append(SCALE_HEADER);
         out.println(header);
-        out.println("|" + "---|".repeat(4 + langs.size()));
+        out.println("|" + "---|".repeat(4 + langs.size() + SCALE_COLUMNS));
         for (int k = 0; k <= r.kMax(); k++) {
             Counts all = r.at("all", k);
             StringBuilder row = new StringBuilder(
@@ -134,8 +163,10 @@ public final class QualityReport {
                 Counts c = r.at(l, k);
                 row.append(String.format(Locale.ROOT, " %.3f    |", c.positives() == 0 ? Double.NaN : c.f1()));
             }
+            row.append(scaleCells(r.chance(), "all", k));
             out.println(row);
         }
+        printChanceMatches(r, out);
         int best = r.bestK();
         out.printf(Locale.ROOT, "%nbest k = %d (F1 %.3f)%n", best, r.at("all", best).f1());
         // k = 8 is the largest distance the index layouts are tested for; show it next to the best k
@@ -167,6 +198,81 @@ public final class QualityReport {
             }
         }
         out.println();
+    }
+
+    private static final String SCALE_HEADER = " unrelated | spread | docs w/ false match | hits/q 1M | hits/q 10M | hits/q 100M |";
+    private static final int SCALE_COLUMNS = 6;
+
+    /** The six chance-match cells of one slice at one k ("-" where not computed). */
+    static String scaleCells(ChanceMatches chance, String slice, int k) {
+        if (chance == null || chance.slices().containsKey(slice) == false || k > chance.kMax()) return " - |".repeat(SCALE_COLUMNS);
+        ChanceMatches.Rates c = chance.at(slice, k);
+        StringBuilder s = new StringBuilder();
+        s.append(' ').append(rate(c.rate())).append(" |");
+        s.append(' ').append(rate(c.spreadRate())).append(" |");
+        s.append(String.format(Locale.ROOT, " %.1f %% |", 100 * c.documentsWithFalseMatchShare()));
+        for (long n : ChanceMatches.SIZES)
+            s.append(' ').append(hits(c.falseHitsPerQuery(n))).append(" |");
+        return s.toString();
+    }
+
+    /** A pair rate: 0, or two significant digits in scientific notation. */
+    static String rate(double x) {
+        if (Double.isNaN(x)) return "-";
+        return x == 0 ? "0" : String.format(Locale.ROOT, "%.1e", x);
+    }
+
+    /** Expected false hits per query: scientific below 0.01, else two decimals, else whole numbers from 100 on. */
+    static String hits(double x) {
+        if (Double.isNaN(x)) return "-";
+        if (x == 0) return "0";
+        if (x < 0.01) return String.format(Locale.ROOT, "%.1e", x);
+        if (x < 100) return String.format(Locale.ROOT, "%.2f", x);
+        return String.format(Locale.ROOT, "%,.0f", x);
+    }
+
+    /** Per language: precision and recall next to the chance-match columns, per k. */
+    static void printChanceMatches(Result r, PrintStream out) {
+        ChanceMatches chance = r.chance();
+        if (chance == null) return;
+        ChanceMatches.Rates total = chance.at("all", 0);
+        out.printf(
+            Locale.ROOT,
+            "%nChance matches: \"unrelated\" is the share of all %,d same-language pairs of documents of different base"
+                + " documents within distance k (counted exactly); \"spread\" the same after removing the 1 %% of documents"
+                + " with the most false matches (%d of %,d); \"docs w/ false match\" the share of documents with at least"
+                + " one; \"hits/q N\" the expected false hits of one query against N documents, rate × N.%n",
+            total.unrelatedPairs(),
+            total.removedForSpread(),
+            total.documents()
+        );
+        for (Map.Entry<String, ChanceMatches.Rates[]> e : chance.slices().entrySet()) {
+            String slice = e.getKey();
+            if (slice.startsWith("lang:") == false) continue;
+            ChanceMatches.Rates first = e.getValue()[0];
+            out.printf(
+                Locale.ROOT,
+                "%n%s: %,d documents, %,d unrelated pairs (spread without %d documents)%n%n",
+                slice,
+                first.documents(),
+                first.unrelatedPairs(),
+                first.removedForSpread()
+            );
+            out.println("|  k | P     | R     |" + SCALE_HEADER);
+            out.println("|" + "---|".repeat(3 + SCALE_COLUMNS));
+            for (int k = 0; k <= r.kMax(); k++) {
+                Counts c = r.slices().containsKey(slice) ? r.at(slice, k) : null;
+                out.println(
+                    String.format(
+                        Locale.ROOT,
+                        "| %2d | %.3f | %.3f |",
+                        k,
+                        c == null ? Double.NaN : c.precision(),
+                        c == null ? Double.NaN : c.recall()
+                    ) + scaleCells(chance, slice, k)
+                );
+            }
+        }
     }
 
     /** Settings from {@code key=value,...} (option names of {@link SimHashSettings}) or from an algorithm id. */

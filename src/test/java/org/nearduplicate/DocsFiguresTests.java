@@ -83,4 +83,40 @@ public class DocsFiguresTests {
         assertEquals(heapMb, figure(reliability, "a node with a ([0-9]+) MB heap, one shard"), 0);
         assertEquals(docs, figure(reliability, "one shard of ([0-9,]+) documents, each fingerprint twice"), 0);
     }
+
+    /** README's chance-match figures at the default k and the "at most 1 false hit" table equal the results file's. */
+    @Test
+    public void testChanceMatchFigures() throws IOException {
+        String results = read("bench/results/RESULTS-scale-quality.md");
+        String readme = read("README.md");
+        // the first table of the results file is the overall one: k | P | R | F1 | ... | unrelated | spread | docs | 1M | 10M | 100M
+        String[] k15 = row(results, "15");
+        String[] k8 = row(results, "8");
+        assertEquals(
+            Double.parseDouble(k15[k15.length - 6]),
+            Double.parseDouble(textAfter(readme, "has an unrelated-pair rate of\\s+([0-9.e-]+)")),
+            0
+        );
+        assertEquals(
+            k15[k15.length - 3] + " / " + k15[k15.length - 2] + " / " + k15[k15.length - 1],
+            textAfter(readme, "i\\.e\\. ([0-9., /]+) expected")
+        );
+        assertEquals(k8[k8.length - 3], textAfter(readme, "\\| 1M \\| [^|]+ \\| 8 \\(([0-9.]+)\\)"));
+    }
+
+    /** The cells of the first table row of {@code text} whose first cell is {@code first} (or {@code **first (default)**}). */
+    private static String[] row(String text, String first) {
+        Matcher m = Pattern.compile("(?m)^\\|\\s*(?:\\*\\*)?" + first + "(?: \\(default\\))?(?:\\*\\*)? \\|(.*)\\|\\s*$").matcher(text);
+        assertTrue("no row " + first, m.find());
+        String[] cells = m.group(1).split("\\|");
+        for (int i = 0; i < cells.length; i++)
+            cells[i] = cells[i].trim();
+        return cells;
+    }
+
+    private static String textAfter(String text, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        assertTrue("docs quote nothing for /" + regex + "/", m.find());
+        return m.group(1).trim();
+    }
 }

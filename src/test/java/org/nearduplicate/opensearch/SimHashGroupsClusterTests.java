@@ -85,6 +85,64 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
         return result;
     }
 
+    /**
+     * Brute force of the representative rule: all documents in {@code _id} order; the first unassigned one takes every
+     * unassigned document within k of its fingerprint. Groups as (representative, members).
+     */
+    static Map<String, Set<String>> bruteForceRepresentatives(Map<String, Long> corpus, int k) {
+        List<String> ids = new ArrayList<>(new TreeSet<>(corpus.keySet()));
+        boolean[] assigned = new boolean[ids.size()];
+        Map<String, Set<String>> groups = new HashMap<>();
+        for (int r = 0; r < ids.size(); r++) {
+            if (assigned[r]) continue;
+            Set<String> group = new TreeSet<>();
+            group.add(ids.get(r));
+            for (int m = r + 1; m < ids.size(); m++) {
+                if (assigned[m] == false && Fingerprints.distance(corpus.get(ids.get(r)), corpus.get(ids.get(m))) <= k) {
+                    assigned[m] = true;
+                    group.add(ids.get(m));
+                }
+            }
+            if (group.size() > 1) groups.put(ids.get(r), group);
+        }
+        return groups;
+    }
+
+    public void testRepresentativeGroupsEqualBruteForce() {
+        for (int round = 0; round < 2; round++) {
+            String index = "reps" + round;
+            int k = randomIntBetween(0, 20);
+            Map<String, Long> corpus = randomCorpus(randomIntBetween(200, 600), k + 3);
+            indexCorpus(index, corpus, randomIntBetween(1, 4), randomIntBetween(4, 7), randomIntBetween(1, 3));
+            Map<String, Set<String>> expected = bruteForceRepresentatives(corpus, k);
+            SimHashGroupsRequest request = new SimHashGroupsRequest(index, "fp").maxDistance(k).size(10_000).maxMembers(10_000);
+            assertEquals(GroupMembers.Mode.REPRESENTATIVE, request.mode());
+            SimHashGroupsResponse response = groups(request);
+            Map<String, Set<String>> actual = new HashMap<>();
+            for (SimHashGroupsResponse.Group g : response.groups()) {
+                long rep = corpus.get(g.representative());
+                Set<String> members = new TreeSet<>();
+                long pairs = 0;
+                for (GroupMembers.Member m : g.members()) {
+                    members.add(m.id());
+                    assertEquals(Fingerprints.distance(rep, m.fingerprint()), m.distance());
+                    assertThat(m.distance(), org.hamcrest.Matchers.lessThanOrEqualTo(k));
+                    for (GroupMembers.Member o : g.members()) {
+                        if (m.id().compareTo(o.id()) < 0 && Fingerprints.distance(m.fingerprint(), o.fingerprint()) <= k) pairs++;
+                    }
+                }
+                assertEquals(g.representative(), ((TreeSet<String>) members).first());
+                assertEquals(pairs, g.verifiedPairs());
+                actual.put(g.representative(), members);
+            }
+            assertEquals("k " + k, expected, actual);
+            assertEquals(expected.size(), response.groupCount());
+            long[] pairs = new long[1];
+            bruteForce(corpus, k, pairs);
+            assertEquals("the run's count is of every pair, whatever the mode", pairs[0], response.verifiedPairs());
+        }
+    }
+
     private static int find(int[] parent, int x) {
         while (parent[x] != x)
             x = parent[x] = parent[parent[x]];
@@ -143,7 +201,9 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
             long[] pairs = new long[1];
             Set<Set<String>> expected = bruteForce(corpus, k, pairs);
 
-            SimHashGroupsRequest request = new SimHashGroupsRequest(index, "fp").maxDistance(k).size(10_000);
+            SimHashGroupsRequest request = new SimHashGroupsRequest(index, "fp").maxDistance(k)
+                .size(10_000)
+                .mode(GroupMembers.Mode.COMPONENTS);
             SimHashGroupsResponse response = groups(request);
             Set<Set<String>> actual = new HashSet<>();
             String previous = "";
@@ -176,7 +236,9 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
                 List<String> paged = new ArrayList<>();
                 String after = null;
                 do {
-                    SimHashGroupsResponse page = groups(new SimHashGroupsRequest(index, "fp").maxDistance(k).size(2).after(after));
+                    SimHashGroupsResponse page = groups(
+                        new SimHashGroupsRequest(index, "fp").maxDistance(k).size(2).after(after).mode(GroupMembers.Mode.COMPONENTS)
+                    );
                     assertTrue(page.groups().size() <= 2);
                     page.groups().forEach(g -> paged.add(g.representative()));
                     after = page.nextAfter();

@@ -39,6 +39,32 @@ public final class GroupMembers {
         int textBytes(int i);
     }
 
+    /**
+     * How the documents of one component of the "within k" graph become groups. {@link #COMPONENTS}: the component is
+     * the group (a chain a~b~c joins a and c even when they are far apart). {@link #REPRESENTATIVE}: the component's
+     * documents are taken in {@code _id} order; the first one not yet assigned is a representative and its group is
+     * every unassigned document of the component within k of the representative's fingerprint; repeat until every
+     * document is assigned. Every member is then within k of its representative, whose {@code _id} is the group's
+     * smallest; a representative left alone is in no group.
+     */
+    public enum Mode {
+        REPRESENTATIVE,
+        COMPONENTS;
+
+        /** The name in a request body. */
+        public String jsonName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** The mode named {@code name} in a request body. */
+        public static Mode parse(String name) {
+            for (Mode m : values()) {
+                if (m.jsonName().equals(name)) return m;
+            }
+            throw new IllegalArgumentException("[mode] must be [representative] or [components], got [" + name + "]");
+        }
+    }
+
     /** Memory accounting (a platform's circuit breaker): throws the platform's exception when {@code bytes} cannot be had. */
     public interface Reserve {
         void reserve(long bytes, String what);
@@ -137,6 +163,25 @@ public final class GroupMembers {
         Reserve reserve,
         Runnable checkCancelled
     ) {
+        return group(lists, distinct, root, pairsOfRoot, Mode.COMPONENTS, 0, reserve, checkCancelled);
+    }
+
+    /**
+     * As {@link #group(List, long[], int[], long[], Reserve, Runnable)} with the groups of {@code mode} at
+     * {@code maxDistance}. In {@link Mode#REPRESENTATIVE} mode a component may split into several groups (and
+     * documents left alone are in none); a group's {@code verifiedPairs} is then the number of pairs of its members
+     * within {@code maxDistance}. It also reserves 13 bytes per document (assigned flags, a group's fingerprints and counts).
+     */
+    public static Grouped group(
+        List<? extends Documents> lists,
+        long[] distinct,
+        int[] root,
+        long[] pairsOfRoot,
+        Mode mode,
+        int maxDistance,
+        Reserve reserve,
+        Runnable checkCancelled
+    ) {
         long total = 0;
         long objectBytes = 0;
         for (Documents docs : lists) {
@@ -162,6 +207,12 @@ public final class GroupMembers {
         for (int l = 0; l < lists.size(); l++)
             starts[l + 1] = starts[l] + lists.get(l).size();
         reserve.reserve(objectBytes, "groups of " + total + " documents");
+        boolean[] assigned = null;
+        if (mode == Mode.REPRESENTATIVE) {
+            // the flags, and one group's distinct fingerprints and counts at a time (at most every document's)
+            reserve.reserve(16L + found + 16L + 12L * found, "representatives");
+            assigned = new boolean[found];
+        }
         List<Group> groups = new ArrayList<>();
         for (int from = 0; from < found;) {
             int component = (int) (byRoot[from] >>> 32);
@@ -181,20 +232,89 @@ public final class GroupMembers {
                     int i = global - starts[l];
                     members.add(new Member(docs.id(i), docs.routing(i), docs.fingerprint(i), 0));
                 }
-                Member rep = members.get(0);
-                for (Member m : members)
-                    if (m.id().compareTo(rep.id()) < 0) rep = m;
-                for (int m = 0; m < members.size(); m++) {
-                    Member member = members.get(m);
-                    int distance = Fingerprints.distance(rep.fingerprint(), member.fingerprint());
-                    members.set(m, new Member(member.id(), member.routing(), member.fingerprint(), distance));
+                if (mode == Mode.COMPONENTS) {
+                    groups.add(group(members, pairsOfRoot[component]));
+                } else {
+                    representatives(members, maxDistance, assigned, groups, checkCancelled);
                 }
-                members.sort(Comparator.comparingInt(Member::distance).thenComparing(Member::id));
-                groups.add(new Group(rep.id(), members, pairsOfRoot[component]));
             }
             from = to;
         }
         groups.sort(Comparator.comparing(Group::representative));
         return new Grouped(groups, objectBytes);
+    }
+
+    /** The group of {@code members}: representative = smallest id, distances to it, sorted by distance then id. */
+    private static Group group(List<Member> members, long verifiedPairs) {
+        Member rep = members.get(0);
+        for (Member m : members)
+            if (m.id().compareTo(rep.id()) < 0) rep = m;
+        for (int m = 0; m < members.size(); m++) {
+            Member member = members.get(m);
+            int distance = Fingerprints.distance(rep.fingerprint(), member.fingerprint());
+            members.set(m, new Member(member.id(), member.routing(), member.fingerprint(), distance));
+        }
+        members.sort(Comparator.comparingInt(Member::distance).thenComparing(Member::id));
+        return new Group(rep.id(), members, verifiedPairs);
+    }
+
+    /**
+     * One component's groups in {@link Mode#REPRESENTATIVE} mode: in {@code _id} order, the first unassigned document
+     * takes every unassigned document within {@code k} of its fingerprint. {@code assigned} has room for the component.
+     */
+    private static void representatives(List<Member> component, int k, boolean[] assigned, List<Group> groups, Runnable checkCancelled) {
+        component.sort(Comparator.comparing(Member::id));
+        int n = component.size();
+        Arrays.fill(assigned, 0, n, false);
+        long work = 0;
+        for (int r = 0; r < n; r++) {
+            if (assigned[r]) continue;
+            assigned[r] = true;
+            long fingerprint = component.get(r).fingerprint();
+            List<Member> members = null;
+            for (int m = r + 1; m < n; m++) {
+                if (assigned[m] == false && Fingerprints.distance(fingerprint, component.get(m).fingerprint()) <= k) {
+                    assigned[m] = true;
+                    if (members == null) {
+                        members = new ArrayList<>();
+                        members.add(component.get(r));
+                    }
+                    members.add(component.get(m));
+                }
+            }
+            work += n - r;
+            if (work >= 1 << 20) {
+                work = 0;
+                checkCancelled.run();
+            }
+            if (members != null) groups.add(group(members, pairsWithin(members, k, checkCancelled)));
+        }
+    }
+
+    /** The pairs of {@code members} within {@code k}, counted over their distinct fingerprints. */
+    private static long pairsWithin(List<Member> members, int k, Runnable checkCancelled) {
+        long[] fingerprints = new long[members.size()];
+        for (int m = 0; m < fingerprints.length; m++)
+            fingerprints[m] = members.get(m).fingerprint();
+        Arrays.sort(fingerprints);
+        int d = 0;
+        int[] counts = new int[fingerprints.length];
+        for (int i = 0; i < fingerprints.length; i++) {
+            if (d > 0 && fingerprints[d - 1] == fingerprints[i]) {
+                counts[d - 1]++;
+            } else {
+                fingerprints[d] = fingerprints[i];
+                counts[d++] = 1;
+            }
+        }
+        long pairs = 0;
+        for (int i = 0; i < d; i++) {
+            pairs += (long) counts[i] * (counts[i] - 1) / 2;
+            for (int j = i + 1; j < d; j++) {
+                if (Fingerprints.distance(fingerprints[i], fingerprints[j]) <= k) pairs += (long) counts[i] * counts[j];
+            }
+            if (i % 1024 == 1023) checkCancelled.run();
+        }
+        return pairs;
     }
 }

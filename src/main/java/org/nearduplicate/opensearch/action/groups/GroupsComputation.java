@@ -93,10 +93,11 @@ public final class GroupsComputation {
         AliasFilter aliasFilter,
         String field,
         Integer maxDistance,
+        GroupMembers.Mode mode,
         Progress progress,
         ActionListener<Result> listener
     ) {
-        new Run(task, index, aliasFilter, field, maxDistance, progress, listener).fingerprints();
+        new Run(task, index, aliasFilter, field, maxDistance, mode, progress, listener).fingerprints();
     }
 
     private final class Run {
@@ -105,6 +106,7 @@ public final class GroupsComputation {
         private final AliasFilter aliasFilter;
         private final String field;
         private final Integer requestedDistance;
+        private final GroupMembers.Mode mode;
         private final Progress progress;
         private final ActionListener<Result> listener;
         private final AtomicBoolean done = new AtomicBoolean();
@@ -116,9 +118,11 @@ public final class GroupsComputation {
             AliasFilter aliasFilter,
             String field,
             Integer maxDistance,
+            GroupMembers.Mode mode,
             Progress progress,
             ActionListener<Result> listener
         ) {
+            this.mode = mode;
             this.task = task;
             this.index = index;
             this.aliasFilter = aliasFilter;
@@ -298,7 +302,8 @@ public final class GroupsComputation {
         }
 
         /**
-         * The members read from the shards, grouped by component; representative = smallest {@code _id}. The objects
+         * The members read from the shards, grouped by component, split in {@link GroupMembers.Mode#REPRESENTATIVE}
+         * mode; representative = smallest {@code _id}. The objects
          * of the groups are reserved before they are made, and that reservation goes with the result.
          */
         private Result groups(
@@ -317,7 +322,16 @@ public final class GroupsComputation {
                 total += r.docs().size();
                 answerBytes += r.ramBytes();
             }
-            GroupMembers.Grouped grouped = GroupMembers.group(lists, distinct, root, pairsOfRoot, this::reserve, this::checkCancelled);
+            GroupMembers.Grouped grouped = GroupMembers.group(
+                lists,
+                distinct,
+                root,
+                pairsOfRoot,
+                mode,
+                counts.maxDistance(),
+                this::reserve,
+                this::checkCancelled
+            );
             release(8L * total + answerBytes); // the sort keys and the shards' answers are garbage now
             return new Result(
                 counts.maxDistance(),

@@ -12,19 +12,22 @@ import java.io.IOException;
 import java.util.Map;
 
 import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.options.OptionValues;
 
 import static org.opensearch.action.ValidateActions.addValidationError;
 
 /**
  * What the groups request and the write-back request share: one index, its {@code simhash} {@code field} and the
- * optional {@code max_distance} (absent: the field's recommended k), their checks, a cancellable task, and the
+ * optional {@code max_distance} (absent: the field's recommended k), the {@code mode}, their checks, a cancellable task, and the
  * readers of the body's option values. Each request writes its own wire format.
  */
 abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest implements IndicesRequest {
     protected final String index;
     protected String field;
     protected Integer maxDistance;
+    /** How components become groups; see {@link GroupMembers.Mode}. */
+    protected GroupMembers.Mode mode = GroupMembers.Mode.REPRESENTATIVE;
 
     protected GroupsRequest(String index, String field) {
         this.index = index;
@@ -67,6 +70,8 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest i
             + field
             + "] max_distance["
             + (maxDistance == null ? "mapping" : maxDistance)
+            + "] mode["
+            + mode.jsonName()
             + "]";
     }
 
@@ -90,6 +95,16 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest i
 
     public Integer maxDistance() {
         return maxDistance;
+    }
+
+    public GroupMembers.Mode mode() {
+        return mode;
+    }
+
+    @SuppressWarnings("unchecked")
+    public R mode(GroupMembers.Mode mode) {
+        this.mode = java.util.Objects.requireNonNull(mode);
+        return (R) this;
     }
 
     @SuppressWarnings("unchecked")

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.Map;
 
 import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.groups.GroupMembers;
 
 import static org.opensearch.action.ValidateActions.addValidationError;
 
@@ -34,6 +35,7 @@ public class SimHashGroupsRequest extends GroupsRequest<SimHashGroupsRequest> {
         size = in.readVInt();
         after = in.readOptionalString();
         maxMembers = in.readVInt();
+        mode = in.readEnum(GroupMembers.Mode.class);
     }
 
     @Override
@@ -45,9 +47,10 @@ public class SimHashGroupsRequest extends GroupsRequest<SimHashGroupsRequest> {
         out.writeVInt(size);
         out.writeOptionalString(after);
         out.writeVInt(maxMembers);
+        out.writeEnum(mode);
     }
 
-    /** Reads the body: {@code field}, {@code max_distance}, {@code size}, {@code after}, {@code max_members}. */
+    /** Reads the body: {@code field}, {@code max_distance}, {@code size}, {@code after}, {@code max_members}, {@code mode}. */
     public static SimHashGroupsRequest fromXContent(String index, XContentParser parser) throws IOException {
         Map<String, Object> body = parser.map();
         SimHashGroupsRequest request = new SimHashGroupsRequest(index, null);
@@ -63,6 +66,7 @@ public class SimHashGroupsRequest extends GroupsRequest<SimHashGroupsRequest> {
                         + "doc values, for any max_distance, and the near_duplicate breaker bounds their memory"
                 );
                 case "max_members" -> request.maxMembers = integer(e.getKey(), v);
+                case "mode" -> request.mode = GroupMembers.Mode.parse(string(e.getKey(), v));
                 default -> throw new IllegalArgumentException("[_near_duplicates] unknown option [" + e.getKey() + "]");
             }
         }

@@ -9,12 +9,13 @@ import java.io.IOException;
 import java.util.Map;
 
 import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.groups.GroupMembers;
 
 import static org.opensearch.action.ValidateActions.addValidationError;
 
 /**
  * The write-back request: {@code field}, {@code max_distance}, {@code group_field}, {@code distance_field},
- * {@code batch_size}, {@code requests_per_second}; see docs/workflows.md.
+ * {@code batch_size}, {@code requests_per_second}, {@code mode}; see docs/workflows.md.
  */
 public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteRequest> {
     public static final String DEFAULT_GROUP_FIELD = "duplicate_group";
@@ -44,6 +45,7 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
         batchSize = in.readVInt();
         requestsPerSecond = in.readFloat();
         validateOnly = in.readBoolean();
+        mode = in.readEnum(GroupMembers.Mode.class);
     }
 
     @Override
@@ -57,6 +59,7 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
         out.writeVInt(batchSize);
         out.writeFloat(requestsPerSecond);
         out.writeBoolean(validateOnly);
+        out.writeEnum(mode);
     }
 
     public static SimHashGroupsWriteRequest fromXContent(String index, XContentParser parser) throws IOException {
@@ -69,6 +72,7 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
                 case "group_field" -> request.groupField = string(e.getKey(), v);
                 case "distance_field" -> request.distanceField = string(e.getKey(), v);
                 case "batch_size" -> request.batchSize = integer(e.getKey(), v);
+                case "mode" -> request.mode = GroupMembers.Mode.parse(string(e.getKey(), v));
                 case "requests_per_second" -> request.requestsPerSecond = requestsPerSecond(v);
                 default -> throw new IllegalArgumentException("[_near_duplicates/_write] unknown option [" + e.getKey() + "]");
             }
@@ -136,6 +140,7 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
     public SimHashGroupsWriteRequest validationOnly() {
         SimHashGroupsWriteRequest copy = new SimHashGroupsWriteRequest(index, field);
         copy.maxDistance = maxDistance;
+        copy.mode = mode;
         copy.groupField = groupField;
         copy.distanceField = distanceField;
         copy.batchSize = batchSize;

@@ -123,6 +123,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
                 aliasFilter(state, resolver, indicesService, request, index),
                 request.field(),
                 request.maxDistance(),
+                request.mode(),
                 groupsTask,
                 ActionListener.map(listener, result -> {
                     try (result) {

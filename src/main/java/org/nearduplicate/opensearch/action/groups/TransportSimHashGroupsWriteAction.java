@@ -122,6 +122,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 aliasFilter,
                 request.field(),
                 request.maxDistance(),
+                request.mode(),
                 groupsTask,
                 ActionListener.wrap(result -> {
                     try {

@@ -13,7 +13,8 @@ public class GroupsRequestTests extends OpenSearchTestCase {
         SimHashGroupsRequest request = new SimHashGroupsRequest("pages", "fp").maxDistance(randomBoolean() ? null : 12)
             .size(randomIntBetween(0, 10_000))
             .after(randomBoolean() ? null : "00000000000000ff")
-            .maxMembers(randomIntBetween(1, 10_000));
+            .maxMembers(randomIntBetween(1, 10_000))
+            .mode(randomFrom(org.nearduplicate.core.groups.GroupMembers.Mode.values()));
         SimHashGroupsRequest copy = new SimHashGroupsRequest(streamOf(request));
         assertEquals(request.index(), copy.index());
         assertEquals(request.field(), copy.field());
@@ -21,6 +22,7 @@ public class GroupsRequestTests extends OpenSearchTestCase {
         assertEquals(request.size(), copy.size());
         assertEquals(request.after(), copy.after());
         assertEquals(request.maxMembers(), copy.maxMembers());
+        assertEquals(request.mode(), copy.mode());
         assertEquals(request.getDescription(), copy.getDescription());
         assertNull(copy.validate());
     }
@@ -32,7 +34,8 @@ public class GroupsRequestTests extends OpenSearchTestCase {
             .groupField("group")
             .distanceField("distance")
             .batchSize(randomIntBetween(1, 10_000))
-            .requestsPerSecond(randomBoolean() ? -1 : 250f);
+            .requestsPerSecond(randomBoolean() ? -1 : 250f)
+            .mode(randomFrom(org.nearduplicate.core.groups.GroupMembers.Mode.values()));
         SimHashGroupsWriteRequest copy = new SimHashGroupsWriteRequest(streamOf(request));
         assertEquals(request.index(), copy.index());
         assertEquals(request.field(), copy.field());
@@ -41,12 +44,48 @@ public class GroupsRequestTests extends OpenSearchTestCase {
         assertEquals("distance", copy.distanceField());
         assertEquals(request.batchSize(), copy.batchSize());
         assertEquals(request.requestsPerSecond(), copy.requestsPerSecond(), 0f);
+        assertEquals(request.mode(), copy.mode());
         assertEquals(request.getDescription(), copy.getDescription());
         assertFalse(copy.validateOnly());
         SimHashGroupsWriteRequest check = new SimHashGroupsWriteRequest(streamOf(request.validationOnly()));
         assertTrue(check.validateOnly());
         assertEquals(request.groupField(), check.groupField());
         assertEquals(request.batchSize(), check.batchSize());
+        assertEquals(request.mode(), check.mode());
+    }
+
+    /** {@code mode}: representative by default, components on request, anything else refused. */
+    public void testMode() throws IOException {
+        assertEquals(org.nearduplicate.core.groups.GroupMembers.Mode.REPRESENTATIVE, new SimHashGroupsRequest("pages", "fp").mode());
+        assertEquals(org.nearduplicate.core.groups.GroupMembers.Mode.REPRESENTATIVE, new SimHashGroupsWriteRequest("pages", "fp").mode());
+        String body = "{\"field\": \"fp\", \"mode\": \"components\"}";
+        try (org.opensearch.core.xcontent.XContentParser parser = parser(body)) {
+            assertEquals(
+                org.nearduplicate.core.groups.GroupMembers.Mode.COMPONENTS,
+                SimHashGroupsRequest.fromXContent("pages", parser).mode()
+            );
+        }
+        try (org.opensearch.core.xcontent.XContentParser parser = parser(body)) {
+            assertEquals(
+                org.nearduplicate.core.groups.GroupMembers.Mode.COMPONENTS,
+                SimHashGroupsWriteRequest.fromXContent("pages", parser).mode()
+            );
+        }
+        try (org.opensearch.core.xcontent.XContentParser parser = parser("{\"field\": \"fp\", \"mode\": \"chains\"}")) {
+            IllegalArgumentException e = expectThrows(
+                IllegalArgumentException.class,
+                () -> SimHashGroupsRequest.fromXContent("pages", parser)
+            );
+            assertEquals("[mode] must be [representative] or [components], got [chains]", e.getMessage());
+        }
+    }
+
+    private static org.opensearch.core.xcontent.XContentParser parser(String body) throws IOException {
+        return org.opensearch.common.xcontent.json.JsonXContent.jsonXContent.createParser(
+            org.opensearch.core.xcontent.NamedXContentRegistry.EMPTY,
+            org.opensearch.core.xcontent.DeprecationHandler.THROW_UNSUPPORTED_OPERATION,
+            body
+        );
     }
 
     public void testSharedChecks() {

@@ -3,6 +3,7 @@ package org.nearduplicate.opensearch.ingest;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.metadata.IndexMetadata;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -61,6 +62,9 @@ public interface MappedMaxDistance {
      */
     static MappedMaxDistance fromClusterState(Supplier<ClusterState> state) {
         Map<String, Integer> cache = new ConcurrentHashMap<>();
+        // what the check asks per document of its target, read once per cluster state version (a mapping parse per
+        // document would sit on the ingest hot path)
+        Map<String, Target> targets = new ConcurrentHashMap<>();
         return new MappedMaxDistance() {
             @Override
             public int of(String index, String field) {
@@ -68,21 +72,43 @@ public interface MappedMaxDistance {
                 return mapped != null ? mapped : SimHashFieldMapper.DEFAULT_MAX_DISTANCE;
             }
 
+            private Target target(String index, String field) {
+                ClusterState current = state.get();
+                long version = current == null ? -1 : current.version();
+                String key = index + "\u0000" + field;
+                Target cached = targets.get(key);
+                if (cached != null && cached.stateVersion == version) return cached;
+                List<IndexMetadata> indices = FieldMappings.resolve(current, index);
+                Target fresh = new Target(
+                    version,
+                    field == null ? Set.of() : FieldMappings.algorithms(indices, field, SimHashFieldMapper.CONTENT_TYPE),
+                    FieldMappings.allClosed(indices),
+                    FieldMappings.refreshMillis(indices)
+                );
+                if (targets.size() > 1_000) targets.clear(); // targets named by many pipelines
+                targets.put(key, fresh);
+                return fresh;
+            }
+
             @Override
             public Set<String> algorithms(String index, String field) {
-                return FieldMappings.algorithms(FieldMappings.resolve(state.get(), index), field, SimHashFieldMapper.CONTENT_TYPE);
+                return target(index, field).algorithms;
             }
 
             @Override
             public boolean closed(String index) {
-                return FieldMappings.allClosed(FieldMappings.resolve(state.get(), index));
+                return target(index, null).closed;
             }
 
             @Override
             public long refreshMillis(String index) {
-                return FieldMappings.refreshMillis(FieldMappings.resolve(state.get(), index));
+                return target(index, null).refreshMillis;
             }
         };
+    }
+
+    /** A target index as one cluster state version describes it. */
+    record Target(long stateVersion, Set<String> algorithms, boolean closed, long refreshMillis) {
     }
 
     private static Integer read(ClusterState state, String name, String field, Map<String, Integer> cache) {

@@ -497,7 +497,8 @@ public class GroupsBench {
         NodeStats before = NodeStats.read();
         n.heapBefore = before.heapUsed;
         log("_near_duplicates k=" + k + " run " + rep + " (heap before " + mb(before.heapUsed) + ")");
-        String body = "{\"field\":\"fp\",\"max_distance\":" + k + ",\"size\":10}";
+        // components: the mode the in-process HammingGroups check (and the committed results) compare against
+        String body = "{\"field\":\"fp\",\"max_distance\":" + k + ",\"size\":10,\"mode\":\"components\"}";
         long t = System.nanoTime();
         String resp = null;
         try (Poller p = new Poller(null)) {
@@ -593,7 +594,7 @@ public class GroupsBench {
         long t = System.nanoTime();
         String r;
         try {
-            r = post("/" + index + "/_near_duplicates/_write?wait_for_completion=false", "{\"field\":\"fp\",\"max_distance\":" + k + "}");
+            r = post("/" + index + "/_near_duplicates/_write?wait_for_completion=false", "{\"field\":\"fp\",\"max_distance\":" + k + ",\"mode\":\"components\"}");
         } catch (HttpError e) {
             w.error = e.getMessage();
             problems.add("write-back k=" + k + ": " + e.getMessage());

@@ -594,7 +594,10 @@ public class GroupsBench {
         long t = System.nanoTime();
         String r;
         try {
-            r = post("/" + index + "/_near_duplicates/_write?wait_for_completion=false", "{\"field\":\"fp\",\"max_distance\":" + k + ",\"mode\":\"components\"}");
+            r = post(
+                "/" + index + "/_near_duplicates/_write?wait_for_completion=false",
+                "{\"field\":\"fp\",\"max_distance\":" + k + ",\"mode\":\"components\"}"
+            );
         } catch (HttpError e) {
             w.error = e.getMessage();
             problems.add("write-back k=" + k + ": " + e.getMessage());

@@ -236,22 +236,15 @@ public final class MinHashProbe extends Probe<String, MinHashProbe> {
         }
     }
 
+    /** The probe as the query and the rescorer register and read it. */
+    public static final ProbeKind<MinHashProbe> KIND = new ProbeKind<>(NAME, MinHashProbe::new, Parser::new);
+
     /** The {@code minhash_similar} query's part: its options and the {@link MinHashQuery} of the resolved signature. */
     public static final ProbeQueryBuilder.Method<MinHashProbe, QueryOptions, MinHashFieldMapper.MinHashFieldType> QUERYING =
         new ProbeQueryBuilder.Method<>() {
             @Override
-            public String name() {
-                return NAME;
-            }
-
-            @Override
-            public MinHashProbe readProbe(StreamInput in) throws IOException {
-                return new MinHashProbe(in);
-            }
-
-            @Override
-            public Parser probeParser() {
-                return new Parser();
+            public ProbeKind<MinHashProbe> kind() {
+                return KIND;
             }
 
             @Override
@@ -347,18 +340,8 @@ public final class MinHashProbe extends Probe<String, MinHashProbe> {
     /** The {@code minhash_similar} rescorer's part: {@code min_similarity} and the estimated Jaccard similarity. */
     public static final ProbeRescoring<MinHashProbe, Double> RESCORING = new ProbeRescoring<>() {
         @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public MinHashProbe readProbe(StreamInput in) throws IOException {
-            return new MinHashProbe(in);
-        }
-
-        @Override
-        public Parser probeParser() {
-            return new Parser();
+        public ProbeKind<MinHashProbe> kind() {
+            return KIND;
         }
 
         @Override

@@ -48,13 +48,20 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
      * @param <F> the method's field type
      */
     public interface Method<P extends Probe<?, P>, O, F extends MappedFieldType> {
-        /** The query's name: its JSON key and its NamedWriteable name, e.g. {@code near_duplicate}. */
-        String name();
+        /** The method's probe: the name (JSON key and NamedWriteable name, e.g. {@code near_duplicate}), reader, parser. */
+        ProbeKind<P> kind();
 
-        P readProbe(StreamInput in) throws IOException;
+        default String name() {
+            return kind().name();
+        }
 
-        /** A parser that collects the method's probe keys. */
-        Probe.Parser<?, P> probeParser();
+        default P readProbe(StreamInput in) throws IOException {
+            return kind().readProbe(in);
+        }
+
+        default Probe.Parser<?, P> probeParser() {
+            return kind().probeParser();
+        }
 
         /** The options of a query that names none. */
         O defaultOptions();

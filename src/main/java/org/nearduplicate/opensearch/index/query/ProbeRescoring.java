@@ -23,14 +23,20 @@ import java.io.IOException;
  */
 public interface ProbeRescoring<P extends Probe<?, P>, T> {
 
-    /** The rescorer's name: its JSON key and its NamedWriteable name, e.g. {@code near_duplicate}. */
-    String name();
+    /** The method's probe: the name (JSON key and NamedWriteable name, e.g. {@code near_duplicate}), reader, parser. */
+    ProbeKind<P> kind();
 
-    /** Reads a probe of the method. */
-    P readProbe(StreamInput in) throws IOException;
+    default String name() {
+        return kind().name();
+    }
 
-    /** A parser that collects the method's probe keys. */
-    Probe.Parser<?, P> probeParser();
+    default P readProbe(StreamInput in) throws IOException {
+        return kind().readProbe(in);
+    }
+
+    default Probe.Parser<?, P> probeParser() {
+        return kind().probeParser();
+    }
 
     /** The threshold of a rescorer that does not name one. */
     T defaultThreshold();

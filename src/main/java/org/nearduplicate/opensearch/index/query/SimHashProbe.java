@@ -295,22 +295,15 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
         }
     }
 
+    /** The probe as the query and the rescorer register and read it. */
+    public static final ProbeKind<SimHashProbe> KIND = new ProbeKind<>(NAME, SimHashProbe::new, Parser::new);
+
     /** The {@code near_duplicate} query's part: its options and the {@link SimHashQuery} of the resolved fingerprints. */
     public static final ProbeQueryBuilder.Method<SimHashProbe, QueryOptions, SimHashFieldMapper.SimHashFieldType> QUERYING =
         new ProbeQueryBuilder.Method<>() {
             @Override
-            public String name() {
-                return NAME;
-            }
-
-            @Override
-            public SimHashProbe readProbe(StreamInput in) throws IOException {
-                return new SimHashProbe(in);
-            }
-
-            @Override
-            public Parser probeParser() {
-                return new Parser();
+            public ProbeKind<SimHashProbe> kind() {
+                return KIND;
             }
 
             @Override
@@ -425,18 +418,8 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
     /** The {@code near_duplicate} rescorer's part: {@code max_distance} (null: the mapping's) and the Hamming distance. */
     public static final ProbeRescoring<SimHashProbe, Integer> RESCORING = new ProbeRescoring<>() {
         @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public SimHashProbe readProbe(StreamInput in) throws IOException {
-            return new SimHashProbe(in);
-        }
-
-        @Override
-        public Parser probeParser() {
-            return new Parser();
+        public ProbeKind<SimHashProbe> kind() {
+            return KIND;
         }
 
         @Override

@@ -22,7 +22,8 @@ import org.nearduplicate.core.options.OptionValues;
  * pipeline changes features for unchanged options, and every older version keeps computing exactly what it did (its
  * rules stay selectable by {@code version}). v1: boilerpipe word-count extraction; v2 (0.3.0): sentences kept by
  * extraction; v3 (0.5.0): headings go with what they head, cookie notices go, text dumps' separator lines and menu
- * bars read as in HTML (docs/engine.md). The {@code version} option is read with SimHash's names ({@code simhash-v2},
+ * bars read as in HTML (docs/engine.md); v4 (0.6.0): v3's pipeline, unchanged, under the version whose
+ * {@code simhash} carries a verification signature ({@code minhash-v4} and {@code imatch-v4} compute what v3 did). The {@code version} option is read with SimHash's names ({@code simhash-v2},
  * {@code v2} or {@code 2}), whose versions these were first, so its messages read as they always have.
  *
  * <p>The limits ({@code max_input_chars}, {@code max_features}) only make input fail, so no id contains them. Option
@@ -31,7 +32,7 @@ import org.nearduplicate.core.options.OptionValues;
 public record FeatureSettings(int version, ContentType contentType, boolean extractMain, Features features, int ngramSize, int shingleSize,
     boolean stopwords, int maxInputChars, int maxFeatures) {
     /** The newest version of the pipeline, the default of new processors and fields of every method. */
-    public static final int LATEST_VERSION = 3;
+    public static final int LATEST_VERSION = 4;
     public static final String VERSION_OPTION = AlgorithmIds.VERSION_OPTION;
 
     public static final String CONTENT_TYPE = "content_type";

@@ -91,29 +91,66 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
         DEFAULT_MAX_FEATURES
     );
 
+    /** The defaults of version 3 (0.5.0): version 2's options with version 3's extraction rules. */
+    public static final SimHashSettings DEFAULT_V3 = new SimHashSettings(
+        3,
+        ContentType.AUTO,
+        true,
+        FeatureSettings.Features.WORDS,
+        3,
+        2,
+        true,
+        Weighting.TF,
+        IDF_NONE,
+        DEFAULT_MAX_INPUT_CHARS,
+        DEFAULT_MAX_FEATURES
+    );
+
     /**
-     * The defaults, chosen by measurement on the public evaluation corpus (see docs/engine.md): version 2's options
-     * (word bigrams, TF) with version 3's extraction rules.
+     * The defaults, chosen by measurement on the public evaluation corpus (see docs/engine.md): version 3's features
+     * (word bigrams, TF, v3's extraction rules) and, as every version from 4, the verification signature.
      */
     public static final SimHashSettings DEFAULT = new SimHashSettings(FeatureSettings.DEFAULT, Weighting.TF, IDF_NONE);
+
+    /** The first version whose values carry a verification signature ({@link org.nearduplicate.core.sketch.Signature}). */
+    public static final int FIRST_SIGNATURE_VERSION = 4;
+
+    /**
+     * The default {@code min_similarity} of a verified match: the signatures' Jaccard estimate must reach it. With k = 16
+     * the setting chosen by the rule of docs/engine.md ("Verified match"): on the public corpus, the best recall whose
+     * unrelated-pair rate, spread rate and share of documents with a false match stay within the targets with 20 %
+     * headroom (bench/results/RESULTS-signature-study.md).
+     */
+    public static final double RECOMMENDED_MIN_SIMILARITY = 0.35;
 
     /** The defaults of {@code version}. */
     public static SimHashSettings defaults(int version) {
         return switch (version) {
             case 1 -> DEFAULT_V1;
             case 2 -> DEFAULT_V2;
+            case 3 -> DEFAULT_V3;
             case LATEST_VERSION -> DEFAULT;
             default -> throw new InvalidOptionException("version", "must be from 1 to " + LATEST_VERSION + ", got " + version);
         };
     }
 
     /**
-     * The default {@code max_distance} of queries on fingerprints of this version. v2 and v3: the largest k whose
-     * precision is at least 0.98 on the public corpus (15 for both; v3: F1 0.976, equal to the best F1, at k = 16).
-     * v1 keeps 12, its best-F1 default since 0.2.0, so that existing indices answer as before.
+     * The default {@code max_distance} of queries on fingerprints of this version. v4: 16 with the verification
+     * ({@link #RECOMMENDED_MIN_SIMILARITY}), chosen for scale (docs/engine.md, "Verified match"). v2 and v3: the largest
+     * k whose precision is at least 0.98 on the public corpus (15 for both). v1 keeps 12, its best-F1 default since
+     * 0.2.0, so that existing indices answer as before.
      */
     public int recommendedMaxDistance() {
-        return version() == 1 ? 12 : 15;
+        return switch (version()) {
+            case 1 -> 12;
+            case 2, 3 -> 15;
+            default -> 16;
+        };
+    }
+
+    /** Whether this version's values carry a verification signature (from version 4). */
+    public boolean hasSignature() {
+        return version() >= FIRST_SIGNATURE_VERSION;
     }
 
     /** {@code idf}: a table name, {@link #IDF_NONE} unless {@code weighting} is {@code tf_idf}. */

@@ -1,5 +1,6 @@
 package org.nearduplicate.lucene;
 
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexOptions;
@@ -23,6 +24,7 @@ import java.util.Objects;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.options.InvalidOptionException;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
 
 /**
  * Matches documents whose {@code simhash} fingerprint is within Hamming distance {@code maxDistance} of a probe.
@@ -67,6 +69,10 @@ public final class SimHashQuery extends Query {
     private final long fingerprint;
     /** Every probe, distinct and sorted ({@code fingerprint} is the first); one for the single-probe query. */
     private final long[] fingerprints;
+    /** Per probe of {@link #fingerprints}, its verification signature; null when the query does not verify. */
+    private final byte[][] signatures;
+    /** Null: matches are decided by the distance alone (fields whose algorithm has no signature). */
+    private final Verification verification;
     private final int maxDistance;
     private final BlockLayout layout;
     private final boolean scan;
@@ -79,6 +85,25 @@ public final class SimHashQuery extends Query {
      * variants.
      */
     private volatile ProbedKeys probedKeys;
+
+    /**
+     * The second look of a verified match ({@code simhash-v4}): the signatures' field (binary doc values of
+     * {@link Signature#BYTES} bytes) and how many of their slots must agree with the probe's. A document matches a
+     * probe when its fingerprint is within the distance and its signature agrees; when the document or the probe has no
+     * signature (a bare fingerprint indexed or given by the user), the fingerprint alone decides, as before version 4.
+     */
+    public record Verification(String signatureField, double minSimilarity) {
+        public Verification {
+            Objects.requireNonNull(signatureField);
+            if ((minSimilarity >= 0 && minSimilarity <= 1) == false) {
+                throw new InvalidOptionException("min_similarity", "must be between 0 and 1, got " + minSimilarity);
+            }
+        }
+
+        public int minAgreeing() {
+            return Signature.minAgreeing(minSimilarity);
+        }
+    }
 
     /**
      * The probed keys in term order (the probes' own keys and, beyond the layout's exact distance, their variants), and
@@ -107,7 +132,50 @@ public final class SimHashQuery extends Query {
     }
 
     SimHashQuery(String field, long[] fingerprints, int maxDistance, BlockLayout layout, boolean scan, boolean scanByCost) {
+        this(field, fingerprints, null, null, maxDistance, layout, scan, scanByCost);
+    }
+
+    /**
+     * Documents within {@code maxDistance} of a probe whose signature agrees with theirs: {@code signatures[i]} is the
+     * signature of {@code fingerprints[i]} (both may repeat fingerprints; each pair is one probe).
+     */
+    public SimHashQuery(
+        String field,
+        long[] fingerprints,
+        byte[][] signatures,
+        Verification verification,
+        int maxDistance,
+        BlockLayout layout,
+        boolean scan
+    ) {
+        this(field, fingerprints, signatures, verification, maxDistance, layout, scan, true);
+    }
+
+    SimHashQuery(
+        String field,
+        long[] fingerprints,
+        byte[][] signatures,
+        Verification verification,
+        int maxDistance,
+        BlockLayout layout,
+        boolean scan,
+        boolean scanByCost
+    ) {
         this.scanByCost = scanByCost;
+        if (verification == null && signatures != null) {
+            throw new IllegalArgumentException("probe signatures are only read by a verified query");
+        }
+        if (signatures != null) {
+            if (signatures.length != fingerprints.length) {
+                throw new IllegalArgumentException("one signature per fingerprint: " + fingerprints.length + " != " + signatures.length);
+            }
+            for (byte[] signature : signatures) {
+                if (signature != null && signature.length != Signature.BYTES) {
+                    throw new IllegalArgumentException("a probe signature has " + Signature.BYTES + " bytes");
+                }
+            }
+        }
+        this.verification = verification;
         this.field = Objects.requireNonNull(field);
         this.layout = Objects.requireNonNull(layout);
         if (maxDistance < 0 || maxDistance > BlockLayout.BITS) {
@@ -124,9 +192,23 @@ public final class SimHashQuery extends Query {
                     + "]"
             );
         }
-        this.fingerprints = distinctSorted(fingerprints);
-        if (this.fingerprints.length == 0) {
+        if (fingerprints.length == 0) {
             throw new IllegalArgumentException("at least one fingerprint is required");
+        }
+        if (signatures == null && verification != null) {
+            signatures = new byte[fingerprints.length][];
+        }
+        if (signatures == null) {
+            this.fingerprints = distinctSorted(fingerprints);
+            this.signatures = null;
+        } else {
+            Probe[] probes = distinctSorted(fingerprints, signatures);
+            this.fingerprints = new long[probes.length];
+            this.signatures = new byte[probes.length][];
+            for (int i = 0; i < probes.length; i++) {
+                this.fingerprints[i] = probes[i].fingerprint();
+                this.signatures[i] = probes[i].signature();
+            }
         }
         this.fingerprint = this.fingerprints[0];
         this.maxDistance = maxDistance;
@@ -159,6 +241,24 @@ public final class SimHashQuery extends Query {
             );
         }
         return keys;
+    }
+
+    private record Probe(long fingerprint, byte[] signature) {
+    }
+
+    /** Distinct (fingerprint, signature) pairs, by fingerprint then signature. */
+    private static Probe[] distinctSorted(long[] fingerprints, byte[][] signatures) {
+        Probe[] probes = new Probe[fingerprints.length];
+        for (int i = 0; i < probes.length; i++)
+            probes[i] = new Probe(fingerprints[i], signatures[i] == null ? null : signatures[i].clone());
+        Arrays.sort(probes, (a, b) -> a.fingerprint != b.fingerprint ? Long.compare(a.fingerprint, b.fingerprint) : Arrays.compare(a.signature, b.signature));
+        int n = 0;
+        for (int i = 0; i < probes.length; i++) {
+            if (n == 0 || probes[i].fingerprint != probes[n - 1].fingerprint || Arrays.equals(probes[i].signature, probes[n - 1].signature) == false) {
+                probes[n++] = probes[i];
+            }
+        }
+        return Arrays.copyOf(probes, n);
     }
 
     /** Distinct and sorted, without boxing (a probe may hold a million fingerprints). */
@@ -253,6 +353,31 @@ public final class SimHashQuery extends Query {
         return maxDistance;
     }
 
+    /** The second look every match passes, or null (distance alone). */
+    public Verification getVerification() {
+        return verification;
+    }
+
+    /**
+     * The distance of the closest probe that {@code value} is within {@link #maxDistance} of and, when verifying, whose
+     * signature agrees with {@code signature} (null: the document has none, and a verified query never matches it);
+     * {@code Integer.MAX_VALUE} when there is none.
+     */
+    int matchDistance(long value, BytesRef signature, int minAgreeing) {
+        int best = Integer.MAX_VALUE;
+        for (int i = 0; i < fingerprints.length; i++) {
+            int d = Long.bitCount(value ^ fingerprints[i]);
+            if (d <= maxDistance && d < best) {
+                if (verification == null || signatures[i] == null || signature == null || signature.length != Signature.BYTES) {
+                    best = d; // a side without signature is compared on its fingerprint alone
+                } else if (Signature.agreesOnAtLeast(signatures[i], signature.bytes, signature.offset, minAgreeing)) {
+                    best = d;
+                }
+            }
+        }
+        return best;
+    }
+
     public boolean isScan() {
         return scan;
     }
@@ -288,6 +413,9 @@ public final class SimHashQuery extends Query {
             .append(" ~")
             .append(maxDistance);
         sb.append(scan ? " scan" : " keys " + layout.id());
+        if (verification != null) {
+            sb.append(" verified ").append(verification.minSimilarity());
+        }
         return sb.append(')').toString();
     }
 
@@ -301,12 +429,14 @@ public final class SimHashQuery extends Query {
             && Arrays.equals(fingerprints, o.fingerprints)
             && maxDistance == o.maxDistance
             && scan == o.scan
-            && layout.equals(o.layout);
+            && layout.equals(o.layout)
+            && Objects.equals(verification, o.verification)
+            && Arrays.deepEquals(signatures, o.signatures);
     }
 
     @Override
     public int hashCode() {
-        return 31 * classHash() + Objects.hash(field, Arrays.hashCode(fingerprints), maxDistance, scan, layout);
+        return 31 * classHash() + Objects.hash(field, Arrays.hashCode(fingerprints), maxDistance, scan, layout, verification, Arrays.deepHashCode(signatures));
     }
 
     private final class NearDuplicateWeight extends Weight {
@@ -323,12 +453,14 @@ public final class SimHashQuery extends Query {
             if (values == null) {
                 return null;
             }
+            // null when no document of the segment has a signature: each is compared on its fingerprint alone
+            BinaryDocValues signatureValues = verification == null ? null : context.reader().getBinaryDocValues(verification.signatureField());
             // both ways are exact; scan small segments when the probed keys would cost more than reading every fingerprint
             if (scan || scanByCost && scanIsCheaper(context.reader().maxDoc())) {
                 return new ScorerSupplier() {
                     @Override
                     public Scorer get(long leadCost) {
-                        return new DistanceScorer(values, values, boost);
+                        return new DistanceScorer(values, values, signatureValues, boost);
                     }
 
                     @Override
@@ -351,7 +483,7 @@ public final class SimHashQuery extends Query {
             return new ScorerSupplier() {
                 @Override
                 public Scorer get(long leadCost) throws IOException {
-                    return new DistanceScorer(found.union(context.reader().maxDoc(), check), values, boost);
+                    return new DistanceScorer(found.union(context.reader().maxDoc(), check), values, signatureValues, boost);
                 }
 
                 @Override
@@ -386,6 +518,38 @@ public final class SimHashQuery extends Query {
             if (distance > maxDistance) {
                 return Explanation.noMatch("hamming distance " + distance + " > " + maxDistance + " between " + pair);
             }
+            String verified = "";
+            if (verification != null) {
+                BinaryDocValues signatureValues = context.reader().getBinaryDocValues(verification.signatureField());
+                BytesRef signature = signatureValues != null && signatureValues.advanceExact(doc) ? signatureValues.binaryValue() : null;
+                if (signature == null || signature.length != Signature.BYTES) {
+                    signature = null;
+                }
+                int verifiedDistance = matchDistance(value, signature, verification.minAgreeing());
+                if (verifiedDistance > maxDistance) {
+                    return Explanation.noMatch(
+                        "hamming distance " + distance + " <= " + maxDistance + " between " + pair + ", but no probe within it has a signature similarity >= " + verification.minSimilarity()
+                    );
+                }
+                int closestIndex = 0;
+                for (int i = 0; i < fingerprints.length; i++) {
+                    if (Long.bitCount(value ^ fingerprints[i]) == verifiedDistance
+                        && (signature == null || signatures[i] == null || Signature.agreesOnAtLeast(signatures[i], signature.bytes, signature.offset, verification.minAgreeing()))) {
+                        closestIndex = i;
+                        break;
+                    }
+                }
+                distance = verifiedDistance;
+                closest = fingerprints[closestIndex];
+                pair = "probe " + Fingerprints.toHex(closest) + " and fingerprint " + Fingerprints.toHex(value) + " in field [" + field + "]";
+                if (signature == null || signatures[closestIndex] == null) {
+                    verified = ", not verified: " + (signature == null ? "the document" : "the probe") + " has no signature";
+                } else {
+                    byte[] docSignature = Arrays.copyOfRange(signature.bytes, signature.offset, signature.offset + signature.length);
+                    double similarity = Signature.similarity(signatures[closestIndex], docSignature);
+                    verified = ", verified: signature similarity " + String.format(java.util.Locale.ROOT, "%.3f", similarity) + " >= " + verification.minSimilarity();
+                }
+            }
             if (scan == false && sharesKey(value, closest) == false) {
                 // cannot happen for a consistent index (pigeonhole), reported rather than hidden
                 return Explanation.noMatch(
@@ -402,6 +566,7 @@ public final class SimHashQuery extends Query {
                     + " between "
                     + pair
                     + (scan ? " (doc-values scan)" : " (block keys " + layout.id() + ")")
+                    + verified
                     + ", score = boost * 1 / (1 + distance), product of:",
                 Explanation.match(boost, "boost"),
                 Explanation.match(closeness, "1 / (1 + " + distance + ")")
@@ -426,11 +591,15 @@ public final class SimHashQuery extends Query {
 
     private final class DistanceScorer extends VerifyingScorer {
         private final NumericDocValues values;
+        private final BinaryDocValues signatureValues;
+        private final int minAgreeing;
         private int distance;
 
-        DistanceScorer(DocIdSetIterator approximation, NumericDocValues values, float boost) {
+        DistanceScorer(DocIdSetIterator approximation, NumericDocValues values, BinaryDocValues signatureValues, float boost) {
             super(approximation, approximation == values, boost, approximation == values ? 1 : 4);
             this.values = values;
+            this.signatureValues = signatureValues;
+            this.minAgreeing = verification == null ? 0 : verification.minAgreeing();
         }
 
         @Override
@@ -438,7 +607,17 @@ public final class SimHashQuery extends Query {
             if (positioned == false && values.advanceExact(doc) == false) {
                 return false;
             }
-            distance = fingerprints.length == 1 ? Long.bitCount(values.longValue() ^ fingerprint) : distanceToClosest(values.longValue());
+            long value = values.longValue();
+            if (verification == null) {
+                distance = fingerprints.length == 1 ? Long.bitCount(value ^ fingerprint) : distanceToClosest(value);
+                return distance <= maxDistance;
+            }
+            // the signature is read only for a fingerprint within the distance of some probe
+            if (fingerprints.length == 1 && Long.bitCount(value ^ fingerprint) > maxDistance) {
+                return false;
+            }
+            BytesRef signature = signatureValues != null && signatureValues.advanceExact(doc) ? signatureValues.binaryValue() : null;
+            distance = matchDistance(value, signature, minAgreeing);
             return distance <= maxDistance;
         }
 

@@ -30,7 +30,7 @@ import org.nearduplicate.core.options.InvalidOptionException;
  */
 public final class SimHasher {
     /** SimHash at the node's gateway: the settings are the pipeline, the sketch is a fingerprint. */
-    public static final Sketcher.Probing<SimHashSettings, SimHasher, Long> SKETCHER = new Sketcher.Probing<>() {
+    public static final Sketcher.Probing<SimHashSettings, SimHasher, SimHash> SKETCHER = new Sketcher.Probing<>() {
         @Override
         public SimHashSettings pipeline(SimHashSettings settings) {
             return settings;
@@ -42,8 +42,8 @@ public final class SimHasher {
         }
 
         @Override
-        public Long sketch(SimHasher hasher, String content) {
-            return hasher.fingerprint(content);
+        public SimHash sketch(SimHasher hasher, String content) {
+            return hasher.sketch(content);
         }
 
         @Override
@@ -95,6 +95,15 @@ public final class SimHasher {
     }
 
     /**
+     * The fingerprint and, from version 4 ({@link SimHashSettings#hasSignature()}), the verification signature of
+     * {@code content}; see {@link #analyze} for the errors.
+     */
+    public SimHash sketch(String content) {
+        Analysis a = run(content, 0);
+        return new SimHash(a.fingerprint(), a.signature());
+    }
+
+    /**
      * The fingerprint with the steps that led to it; {@code topFeatures} limits the features listed (heaviest first,
      * ties by feature), 0 lists none.
      *
@@ -137,13 +146,16 @@ public final class SimHasher {
         FeaturePipeline.Features doc = pipeline.features(content);
         Map<String, Integer> counts = doc.counts();
         long[] sums = new long[64];
+        long[] minima = settings.hasSignature() ? Signature.newMinima() : null;
         for (Map.Entry<String, Integer> e : counts.entrySet()) {
             long hash = HASH.hashBytesToLong(e.getKey().getBytes(StandardCharsets.UTF_8));
             addToSums(sums, hash, fixedPoint(weight(e.getKey(), e.getValue())));
+            if (minima != null) Signature.add(minima, hash);
         }
         long fingerprint = fingerprintFromSums(sums);
         List<Analysis.WeightedFeature> top = topFeatures == 0 ? List.of() : top(counts, topFeatures);
-        return new Analysis(doc.contentType(), doc.text(), top, fingerprint, counts.size());
+        byte[] signature = minima == null ? null : Signature.finish(minima);
+        return new Analysis(doc.contentType(), doc.text(), top, fingerprint, counts.size(), signature);
     }
 
     private List<Analysis.WeightedFeature> top(Map<String, Integer> counts, int n) {

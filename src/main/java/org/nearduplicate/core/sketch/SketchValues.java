@@ -13,6 +13,8 @@ import java.util.Map;
 public final class SketchValues {
     /** The key of the fingerprint in the {@code simhash} processor's object. */
     public static final String FINGERPRINT = "fingerprint";
+    /** The key of the verification signature in the {@code simhash} processor's object (from {@code simhash-v4}). */
+    public static final String SIGNATURE = "signature";
     /** The key of the algorithm id in every processor's object. */
     public static final String ALGORITHM = "algorithm";
 

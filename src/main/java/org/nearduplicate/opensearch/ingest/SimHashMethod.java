@@ -5,7 +5,10 @@ import java.util.Map;
 
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SimHasher;
+import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
@@ -50,7 +53,9 @@ public final class SimHashMethod implements SketchMethod {
         String algorithm = settings.algorithmId();
         return new Sketcher(settings.maxInputChars(), content -> {
             Map<String, Object> result = new LinkedHashMap<>();
-            result.put(FINGERPRINT_KEY, Fingerprints.toHex(engine.sketch(SimHasher.SKETCHER, settings, content)));
+            SimHash sketch = engine.sketch(SimHasher.SKETCHER, settings, content);
+            result.put(FINGERPRINT_KEY, Fingerprints.toHex(sketch.fingerprint()));
+            if (sketch.hasSignature()) result.put(SketchValues.SIGNATURE, Signature.toHex(sketch.signature()));
             result.put(ALGORITHM_KEY, algorithm);
             return result;
         });

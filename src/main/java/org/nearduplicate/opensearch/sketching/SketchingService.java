@@ -22,6 +22,7 @@ import org.nearduplicate.core.options.InvalidOptionException;
 import org.nearduplicate.core.sketch.Analysis;
 import org.nearduplicate.core.sketch.ImatchHasher;
 import org.nearduplicate.core.sketch.MinHasher;
+import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.core.sketch.Sketcher;
 
@@ -205,8 +206,8 @@ public final class SketchingService {
         return settings(SimHasher.SKETCHER, algorithmId);
     }
 
-    /** The fingerprint of {@code content}, with its memory reserved from the breaker while it is computed. */
-    public long simHash(SimHashSettings settings, String content) {
+    /** The fingerprint (and signature) of {@code content}, with its memory reserved from the breaker while it is computed. */
+    public SimHash simHash(SimHashSettings settings, String content) {
         return sketch(SimHasher.SKETCHER, settings, content);
     }
 
@@ -218,7 +219,7 @@ public final class SketchingService {
     /**
      * The fingerprint of a {@code text}/{@code html} probe (see {@link #probe}).
      */
-    public long simHashProbe(String algorithmId, String content, ProbeContent type) {
+    public SimHash simHashProbe(String algorithmId, String content, ProbeContent type) {
         return probe(SimHasher.SKETCHER, algorithmId, content, type);
     }
 

@@ -3,6 +3,7 @@ package org.nearduplicate.opensearch.index.mapper;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.BytesTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
 import org.apache.lucene.document.NumericDocValuesField;
@@ -28,12 +29,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.options.OptionValues;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.core.sketch.SimHash;
+import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.opensearch.sketching.SketchingService;
@@ -52,7 +57,7 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * object whose {@code algorithm} differs from the mapping's is rejected. {@code null} means no value. One value per
  * document: arrays with more than one fingerprint are rejected.
  */
-public class SimHashFieldMapper extends SketchFieldMapper<Long, Long> {
+public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
 
     public static final String CONTENT_TYPE = "simhash";
     /** The engine's default algorithm, pinned into each new mapping. */
@@ -62,6 +67,13 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, Long> {
     public static final int DEFAULT_MAX_DISTANCE = BlockLayout.MAX_DISTANCE;
 
     public static final String OBJECT_FINGERPRINT = "fingerprint";
+    /** The processor object's key of the verification signature ({@code simhash-v4} and later). */
+    public static final String OBJECT_SIGNATURE = SketchValues.SIGNATURE;
+    /**
+     * The Lucene field of the signatures, next to the field's own: binary doc values of {@link Signature#BYTES} bytes
+     * per document (a name no mapping can give a sub-field, which would be {@code field.name}).
+     */
+    public static final String SIGNATURE_FIELD_SUFFIX = "#signature";
 
     /**
      * This engine's ids ({@code simhash-v1...}) are stored canonically; other names are kept as given, so that
@@ -214,13 +226,28 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, Long> {
          *
          * @throws IllegalArgumentException if the probe cannot be fingerprinted
          */
-        public long probeFingerprint(String content, SketchingService.ProbeContent type) {
+        public SimHash probeFingerprint(String content, SketchingService.ProbeContent type) {
             return SketchingService.forProbe(engine(), name(), type, "a [fingerprint] or a [like] document")
                 .simHashProbe(algorithm(), content, type);
         }
 
         public BlockLayout layout() {
             return layout;
+        }
+
+        /** Whether this field's values carry a verification signature, which every match must then pass. */
+        public boolean verifies() {
+            return settings() != null && settings().hasSignature();
+        }
+
+        /** The Lucene field holding the signatures (see {@link #verifies()}). */
+        public String signatureField() {
+            return name() + SIGNATURE_FIELD_SUFFIX;
+        }
+
+        /** The default {@code min_similarity} of this field's verified matches (NaN when it has no signature). */
+        public double recommendedMinSimilarity() {
+            return verifies() ? SimHashSettings.RECOMMENDED_MIN_SIMILARITY : Double.NaN;
         }
 
         /** The largest distance the index answers by key lookup (the mapping's {@code max_distance}). */
@@ -292,8 +319,27 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, Long> {
     }
 
     @Override
-    protected Long parseValue(XContentParser parser) throws IOException {
-        return FingerprintValues.parseToken(parser);
+    protected SimHash parseValue(XContentParser parser) throws IOException {
+        return SimHash.of(FingerprintValues.parseToken(parser));
+    }
+
+    @Override
+    protected Set<String> extraKeys() {
+        return Set.of(OBJECT_SIGNATURE);
+    }
+
+    @Override
+    protected SimHash decode(Long fingerprint, Map<String, String> extras) {
+        String signature = extras.get(OBJECT_SIGNATURE);
+        if (signature == null) {
+            return SimHash.of(fingerprint); // compared on the fingerprint alone, as a bare value
+        }
+        if (fieldType().verifies() == false) {
+            throw new IllegalArgumentException(
+                "[" + OBJECT_SIGNATURE + "] given, but field [" + fieldType().name() + "]'s algorithm [" + fieldType().algorithm() + "] has no signatures"
+            );
+        }
+        return new SimHash(fingerprint, Signature.parse(signature));
     }
 
     @Override
@@ -306,22 +352,26 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, Long> {
 
     @Override
     protected IllegalArgumentException unexpectedKey(String key, XContentParser.Token token) {
-        if (OBJECT_ALGORITHM.equals(key)) {
-            return new IllegalArgumentException("[" + OBJECT_ALGORITHM + "] must be a string");
+        if (OBJECT_ALGORITHM.equals(key) || OBJECT_SIGNATURE.equals(key)) {
+            return new IllegalArgumentException("[" + key + "] must be a string");
         }
         return new IllegalArgumentException(
-            "unknown key [" + key + "]; expected [" + OBJECT_FINGERPRINT + "] and optionally [" + OBJECT_ALGORITHM + "]"
+            "unknown key [" + key + "]; expected [" + OBJECT_FINGERPRINT + "] and optionally [" + OBJECT_SIGNATURE + "] and [" + OBJECT_ALGORITHM + "]"
         );
     }
 
     @Override
-    protected Long decode(Long fingerprint) {
-        return fingerprint;
+    protected SimHash decode(Long fingerprint) {
+        return SimHash.of(fingerprint);
     }
 
     @Override
-    protected List<IndexableField> indexableFields(String name, Long fingerprint) {
-        return createFields(name, layout, fingerprint);
+    protected List<IndexableField> indexableFields(String name, SimHash value) {
+        List<IndexableField> fields = createFields(name, layout, value.fingerprint());
+        if (value.hasSignature()) {
+            fields.add(new BinaryDocValuesField(name + SIGNATURE_FIELD_SUFFIX, new BytesRef(value.signature())));
+        }
+        return fields;
     }
 
     /**

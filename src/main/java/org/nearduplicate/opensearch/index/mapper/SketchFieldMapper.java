@@ -17,7 +17,9 @@ import org.opensearch.search.lookup.SearchLookup;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -222,6 +224,24 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
     /** An object value's value, once its algorithm is known to be the field's. */
     protected abstract V decode(R value);
 
+    /**
+     * Keys of the processor's object besides the value and the algorithm (strings, e.g. SimHash's {@code signature}),
+     * read by {@link #decode(Object, Map)}; none by default.
+     */
+    protected Set<String> extraKeys() {
+        return Set.of();
+    }
+
+    /** An object value's value with its {@link #extraKeys()} found (absent keys are absent from the map). */
+    protected V decode(R value, Map<String, String> extras) {
+        return decode(value);
+    }
+
+    /** A value given as itself, checked for the field (e.g. that its algorithm needs nothing more); as is by default. */
+    protected V checkBareValue(V value) {
+        return value;
+    }
+
     /** The Lucene fields of one value: its keys as terms and the value as doc values. */
     protected abstract List<IndexableField> indexableFields(String name, V value);
 
@@ -236,7 +256,7 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
             return;
         }
         // errors surface as "failed to parse field [..] of type [..]" with the reason below as the cause
-        V value = token == XContentParser.Token.START_OBJECT ? decode(parseObject(parser)) : parseValue(parser);
+        V value = token == XContentParser.Token.START_OBJECT ? parseObject(parser) : checkBareValue(parseValue(parser));
         String name = fieldType().name();
         if (context.doc().getField(name) != null) {
             throw new IllegalArgumentException(
@@ -255,8 +275,10 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
     }
 
     /** {@code {"<valueKey>": ..., "algorithm": ...}}: the algorithm, when given, must be the field's. */
-    private R parseObject(XContentParser parser) throws IOException {
+    private V parseObject(XContentParser parser) throws IOException {
         String valueKey = algorithms.valueKey();
+        Set<String> extraKeys = extraKeys();
+        Map<String, String> extras = new HashMap<>();
         R value = null;
         String algorithm = null;
         String current = null;
@@ -268,6 +290,8 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
                 value = parseObjectValue(parser, token);
             } else if (OBJECT_ALGORITHM.equals(current) && token == XContentParser.Token.VALUE_STRING) {
                 algorithm = parser.text();
+            } else if (extraKeys.contains(current) && token == XContentParser.Token.VALUE_STRING) {
+                extras.put(current, parser.text());
             } else {
                 throw unexpectedKey(current, token);
             }
@@ -292,7 +316,7 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
                     + "]"
             );
         }
-        return value;
+        return decode(value, extras);
     }
 
     @Override

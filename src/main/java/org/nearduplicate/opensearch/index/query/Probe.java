@@ -85,6 +85,11 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
          * @throws IllegalArgumentException if it is not such a value
          */
         V stored(String what, String field, Object value);
+
+        /** {@link #stored(String, String, Object)} with the whole stored value at hand (the processor's object, if it is one). */
+        default V stored(String what, String field, Object value, Object whole) {
+            return stored(what, field, value);
+        }
     }
 
     /** Consumes the keys of a probe's sketch value while an enclosing object is parsed. */
@@ -167,7 +172,7 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
     /** The value probe of a {@code like} document's value: the value itself, or the processor's object with it and its algorithm. */
     static <V, P extends Probe<V, P>> P fromSourceValue(Method<V, P> method, String what, String field, Object value) {
         ProbeInput.SourceValue stored = ProbeInput.SourceValue.of(what, field, value, method.storedValueKey(), method.storedAlgorithmKey());
-        V sketch = method.stored(what, field, stored.value());
+        V sketch = method.stored(what, field, stored.value(), value);
         try {
             return method.create(sketch, ProbeInput.given(stored.algorithm()));
         } catch (IllegalArgumentException e) {

@@ -1,9 +1,11 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.util.BytesRef;
 
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
@@ -22,6 +24,8 @@ import java.util.Objects;
 
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.lucene.SimHashQuery;
@@ -48,27 +52,38 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
     public static final ParseField TEXT_FIELD = ProbeInput.TEXT_FIELD;
     public static final ParseField HTML_FIELD = ProbeInput.HTML_FIELD;
     public static final ParseField ALLOW_SCAN_FIELD = new ParseField("allow_scan");
+    public static final ParseField SIGNATURE_FIELD = new ParseField("signature");
+    public static final ParseField SIGNATURES_FIELD = new ParseField("signatures");
+    public static final ParseField MIN_SIMILARITY_FIELD = new ParseField("min_similarity");
 
     /**
      * The given value: one {@code fingerprint}, or several {@code fingerprints} (documents within k of any of them; the
-     * query only, for {@code near_duplicate_check}'s batches). The parser may collect both, which the probe refuses.
+     * query only, for {@code near_duplicate_check}'s batches), each with its verification {@code signature(s)} when made
+     * by an algorithm that has them. The parser may collect both forms, which the probe refuses.
      */
-    record Given(Long fingerprint, long[] fingerprints) {
+    record Given(Long fingerprint, long[] fingerprints, byte[] signature, byte[][] signatures) {
+        Given(Long fingerprint, long[] fingerprints) {
+            this(fingerprint, fingerprints, null, null);
+        }
+
         @Override
         public boolean equals(Object o) {
             return o instanceof Given that
                 && Objects.equals(fingerprint, that.fingerprint)
-                && Arrays.equals(fingerprints, that.fingerprints);
+                && Arrays.equals(fingerprints, that.fingerprints)
+                && Arrays.equals(signature, that.signature)
+                && Arrays.deepEquals(signatures, that.signatures);
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(fingerprint, Arrays.hashCode(fingerprints));
+            return Objects.hash(fingerprint, Arrays.hashCode(fingerprints), Arrays.hashCode(signature), Arrays.deepHashCode(signatures));
         }
 
         @Override
         public String toString() {
-            return fingerprint != null ? Fingerprints.toHex(fingerprint) : fingerprints.length + " fingerprints";
+            String sig = signature != null || signatures != null ? " (signed)" : "";
+            return (fingerprint != null ? Fingerprints.toHex(fingerprint) : fingerprints.length + " fingerprints") + sig;
         }
     }
 
@@ -93,13 +108,26 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             if (value.fingerprints != null && value.fingerprints.length == 0) {
                 throw new IllegalArgumentException("[fingerprints] must not be empty");
             }
+            if (value.signature != null && value.fingerprint == null) {
+                throw new IllegalArgumentException("[signature] goes with one [fingerprint]; give [signatures] with [fingerprints]");
+            }
+            if (value.signatures != null && (value.fingerprints == null || value.signatures.length != value.fingerprints.length)) {
+                throw new IllegalArgumentException("[signatures] must give one signature per entry of [fingerprints]");
+            }
         }
 
         @Override
         public Given read(StreamInput in) throws IOException {
             Long fingerprint = in.readOptionalLong();
             long[] fingerprints = in.readBoolean() ? in.readLongArray() : null;
-            return fingerprint == null && fingerprints == null ? null : new Given(fingerprint, fingerprints);
+            byte[] signature = in.readBoolean() ? in.readByteArray() : null;
+            byte[][] signatures = null;
+            if (in.readBoolean()) {
+                signatures = new byte[in.readVInt()][];
+                for (int i = 0; i < signatures.length; i++)
+                    signatures[i] = in.readByteArray();
+            }
+            return fingerprint == null && fingerprints == null ? null : new Given(fingerprint, fingerprints, signature, signatures);
         }
 
         @Override
@@ -109,6 +137,18 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             out.writeBoolean(fingerprints != null);
             if (fingerprints != null) {
                 out.writeLongArray(fingerprints);
+            }
+            byte[] signature = value == null ? null : value.signature;
+            out.writeBoolean(signature != null);
+            if (signature != null) {
+                out.writeByteArray(signature);
+            }
+            byte[][] signatures = value == null ? null : value.signatures;
+            out.writeBoolean(signatures != null);
+            if (signatures != null) {
+                out.writeVInt(signatures.length);
+                for (byte[] each : signatures)
+                    out.writeByteArray(each);
             }
         }
 
@@ -124,6 +164,16 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                 }
                 builder.endArray();
             }
+            if (value.signature != null) {
+                builder.field(SIGNATURE_FIELD.getPreferredName(), Signature.toHex(value.signature));
+            }
+            if (value.signatures != null) {
+                builder.startArray(SIGNATURES_FIELD.getPreferredName());
+                for (byte[] signature : value.signatures) {
+                    builder.value(Signature.toHex(signature));
+                }
+                builder.endArray();
+            }
         }
 
         @Override
@@ -131,6 +181,8 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             return new ValueParser<>() {
                 private Long fingerprint;
                 private long[] fingerprints;
+                private byte[] signature;
+                private byte[][] signatures;
 
                 @Override
                 public boolean parse(String name, XContentParser parser) throws IOException {
@@ -145,6 +197,17 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                             values.add(parseToken(parser, "[fingerprints]: "));
                         }
                         fingerprints = values.stream().mapToLong(Long::longValue).toArray();
+                    } else if (SIGNATURE_FIELD.match(name, parser.getDeprecationHandler())) {
+                        signature = parseSignature(parser, "[signature]: ");
+                    } else if (SIGNATURES_FIELD.match(name, parser.getDeprecationHandler())) {
+                        if (parser.currentToken() != XContentParser.Token.START_ARRAY) {
+                            throw new ParsingException(parser.getTokenLocation(), "[signatures] must be an array of signatures");
+                        }
+                        List<byte[]> values = new ArrayList<>();
+                        while (parser.nextToken() != XContentParser.Token.END_ARRAY) {
+                            values.add(parseSignature(parser, "[signatures]: "));
+                        }
+                        signatures = values.toArray(byte[][]::new);
                     } else {
                         return false;
                     }
@@ -153,7 +216,13 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
 
                 @Override
                 public Given value() {
-                    return fingerprint == null && fingerprints == null ? null : new Given(fingerprint, fingerprints);
+                    if (fingerprint == null && fingerprints == null) {
+                        if (signature != null || signatures != null) {
+                            throw new IllegalArgumentException("[signature] and [signatures] go with [fingerprint] and [fingerprints]");
+                        }
+                        return null;
+                    }
+                    return new Given(fingerprint, fingerprints, signature, signatures);
                 }
             };
         }
@@ -170,7 +239,8 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
 
         @Override
         public Given sketch(SketchingService engine, String algorithm, String content, SketchingService.ProbeContent type) {
-            return new Given(engine.probe(SimHasher.SKETCHER, algorithm, content, type), null);
+            SimHash sketch = engine.probe(SimHasher.SKETCHER, algorithm, content, type);
+            return new Given(sketch.fingerprint(), null, sketch.signature(), null);
         }
 
         @Override
@@ -186,8 +256,18 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
         /** A fingerprint string or number. */
         @Override
         public Given stored(String what, String field, Object value) {
+            return stored(what, field, value, value);
+        }
+
+        /** The fingerprint, and the signature of the processor's object when it has one. */
+        @Override
+        public Given stored(String what, String field, Object value, Object whole) {
             try {
-                return new Given(FingerprintValues.parse(value), null);
+                byte[] signature = null;
+                if (whole instanceof java.util.Map<?, ?> map && map.get(SketchValues.SIGNATURE) != null) {
+                    signature = Signature.parse(map.get(SketchValues.SIGNATURE).toString());
+                }
+                return new Given(FingerprintValues.parse(value), null, signature, null);
             } catch (IllegalArgumentException e) {
                 throw invalidStoredValue(what, field, e);
             }
@@ -197,6 +277,17 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
     private static long parseToken(XContentParser parser, String prefix) throws IOException {
         try {
             return FingerprintValues.parseToken(parser);
+        } catch (IllegalArgumentException e) {
+            throw new ParsingException(parser.getTokenLocation(), prefix + e.getMessage(), e);
+        }
+    }
+
+    private static byte[] parseSignature(XContentParser parser, String prefix) throws IOException {
+        if (parser.currentToken() != XContentParser.Token.VALUE_STRING) {
+            throw new ParsingException(parser.getTokenLocation(), prefix + "a signature is a string of " + Signature.BYTES * 2 + " hex digits");
+        }
+        try {
+            return Signature.parse(parser.text());
         } catch (IllegalArgumentException e) {
             throw new ParsingException(parser.getTokenLocation(), prefix + e.getMessage(), e);
         }
@@ -217,6 +308,16 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
     /** A fingerprint that was made with {@code algorithm} (null: unknown, assumed to match the field). */
     public static SimHashProbe fingerprint(long fingerprint, String algorithm) {
         return new SimHashProbe(new Given(fingerprint, null), ProbeInput.given(algorithm));
+    }
+
+    /** A fingerprint with its verification signature (null: none), made with {@code algorithm} (null: the field's). */
+    public static SimHashProbe fingerprint(SimHash sketch, String algorithm) {
+        return new SimHashProbe(new Given(sketch.fingerprint(), null, sketch.signature(), null), ProbeInput.given(algorithm));
+    }
+
+    /** Several fingerprints with their signatures ({@code signatures} null: none), the query only. */
+    public static SimHashProbe fingerprints(long[] fingerprints, byte[][] signatures, String algorithm) {
+        return new SimHashProbe(new Given(null, fingerprints.clone(), null, signatures == null ? null : signatures.clone()), ProbeInput.given(algorithm));
     }
 
     /** Documents within k of any of {@code fingerprints}; the {@code near_duplicate} query only (not the rescorer). */
@@ -257,42 +358,97 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
     }
 
     /**
-     * The probe's fingerprint for {@code fieldType}: a given fingerprint (whose {@code algorithm}, if named, must be the
-     * field's), or a text/html probe fingerprinted with the field's algorithm by the node's engine.
+     * The probe's fingerprint (and signature) for {@code fieldType}: a given fingerprint (whose {@code algorithm}, if
+     * named, must be the field's), or a text/html probe fingerprinted with the field's algorithm by the node's engine. A
+     * field that verifies needs the probe's signature: a bare fingerprint cannot be compared with its values.
      *
-     * @throws QueryShardException if the probe was made with another algorithm or cannot be fingerprinted
+     * @throws QueryShardException if the probe was made with another algorithm, cannot be fingerprinted, or lacks the
+     *                             signature the field needs
      */
-    public long resolve(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
-        return resolve(context, owner, given -> {
+    public SimHash resolve(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
+        SimHash sketch = resolve(context, owner, given -> {
             if (given.fingerprints != null) {
                 throw new IllegalArgumentException(
                     "[fingerprints] (several probes) is supported by the query only; give one [fingerprint]"
                 );
             }
             input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprint was", "fingerprints");
-            return given.fingerprint;
+            return new SimHash(given.fingerprint, given.signature);
         }, fieldType::probeFingerprint);
+        return checkSigned(context, owner, fieldType, sketch.signature() == null ? 0 : 1, 1, sketch);
     }
 
     /**
-     * The probe's fingerprints for {@code fieldType}: the {@code fingerprints} of a several-probe form, otherwise the one
-     * of {@link #resolve}.
+     * The probe's fingerprints and their signatures (null when the field does not verify) for {@code fieldType}: the
+     * {@code fingerprints} of a several-probe form, otherwise the one of {@link #resolve}.
      */
-    public long[] resolveAll(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
+    public Resolved resolveAll(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
         if (value == null || value.fingerprints == null) {
-            return new long[] { resolve(context, owner, fieldType) };
+            SimHash one = resolve(context, owner, fieldType);
+            return new Resolved(new long[] { one.fingerprint() }, fieldType.verifies() ? new byte[][] { one.signature() } : null);
         }
-        return resolve(context, owner, given -> {
+        Resolved resolved = resolve(context, owner, given -> {
             input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprints were", "fingerprints");
-            return given.fingerprints.clone();
+            return new Resolved(given.fingerprints.clone(), given.signatures == null ? null : given.signatures.clone());
         }, null);
+        checkSigned(context, owner, fieldType, resolved.signatures() == null ? 0 : 1, 1, null);
+        return fieldType.verifies() ? resolved : new Resolved(resolved.fingerprints(), null);
     }
 
-    /** The {@code near_duplicate} query's own options: {@code max_distance} (null: the mapping's) and {@code allow_scan}. */
-    public record QueryOptions(Integer maxDistance, boolean allowScan) {
+    /** Resolved probes: fingerprints and, for a field that verifies, one signature each. */
+    public record Resolved(long[] fingerprints, byte[][] signatures) {
+    }
+
+    private <T> T checkSigned(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType, int signed, int needed, T value) {
+        if (fieldType.verifies() && signed < needed) {
+            throw new QueryShardException(
+                context,
+                owner
+                    + " field ["
+                    + fieldType.name()
+                    + "] is mapped with algorithm ["
+                    + fieldType.algorithm()
+                    + "], whose matches are verified on a signature: give the probe's [signature] with its [fingerprint] (as the [simhash] "
+                    + "processor and the _simhash API write it), or probe with [like], [text] or [html]"
+            );
+        }
+        return value;
+    }
+
+    /**
+     * The {@code near_duplicate} query's own options: {@code max_distance} (null: the mapping's), {@code allow_scan},
+     * and {@code min_similarity} (null: the field's algorithm's; only for fields that verify).
+     */
+    public record QueryOptions(Integer maxDistance, boolean allowScan, Double minSimilarity) {
+        public QueryOptions(Integer maxDistance, boolean allowScan) {
+            this(maxDistance, allowScan, null);
+        }
+
         public QueryOptions {
             MaxDistance.checkOptional(maxDistance, NAME);
+            checkMinSimilarity(minSimilarity);
         }
+    }
+
+    static Double checkMinSimilarity(Double minSimilarity) {
+        if (minSimilarity != null && (minSimilarity >= 0 && minSimilarity <= 1) == false) {
+            throw new IllegalArgumentException("[" + NAME + "] min_similarity must be between 0 and 1, got " + minSimilarity);
+        }
+        return minSimilarity;
+    }
+
+    /** The verification of a field that has signatures at {@code minSimilarity} (null: the field's default); null otherwise. */
+    static SimHashQuery.Verification verification(QueryShardContext context, SimHashFieldMapper.SimHashFieldType fieldType, Double minSimilarity) {
+        if (fieldType.verifies() == false) {
+            if (minSimilarity != null) {
+                throw new QueryShardException(
+                    context,
+                    "[" + NAME + "] min_similarity needs a field whose algorithm has signatures; field [" + fieldType.name() + "] is mapped with [" + fieldType.algorithm() + "]"
+                );
+            }
+            return null;
+        }
+        return new SimHashQuery.Verification(fieldType.signatureField(), minSimilarity != null ? minSimilarity : fieldType.recommendedMinSimilarity());
     }
 
     /** The probe as the query and the rescorer register and read it. */
@@ -308,18 +464,19 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
 
             @Override
             public QueryOptions defaultOptions() {
-                return new QueryOptions(null, false);
+                return new QueryOptions(null, false, null);
             }
 
             @Override
             public QueryOptions readOptions(StreamInput in) throws IOException {
-                return new QueryOptions(in.readOptionalVInt(), in.readBoolean());
+                return new QueryOptions(in.readOptionalVInt(), in.readBoolean(), in.readOptionalDouble());
             }
 
             @Override
             public void writeOptions(StreamOutput out, QueryOptions options) throws IOException {
                 out.writeOptionalVInt(options.maxDistance());
                 out.writeBoolean(options.allowScan());
+                out.writeOptionalDouble(options.minSimilarity());
             }
 
             @Override
@@ -328,6 +485,9 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                     builder.field(MaxDistanceParsing.FIELD.getPreferredName(), options.maxDistance());
                 }
                 builder.field(ALLOW_SCAN_FIELD.getPreferredName(), options.allowScan());
+                if (options.minSimilarity() != null) {
+                    builder.field(MIN_SIMILARITY_FIELD.getPreferredName(), options.minSimilarity());
+                }
             }
 
             @Override
@@ -335,6 +495,7 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                 return new ProbeQueryBuilder.OptionsParser<>() {
                     private Integer maxDistance;
                     private boolean allowScan = false;
+                    private Double minSimilarity;
 
                     @Override
                     public boolean parse(String current, XContentParser parser) throws IOException {
@@ -343,6 +504,8 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                             maxDistance = MaxDistanceParsing.parse(parser, NAME);
                         } else if (parser.currentToken().isValue() && ALLOW_SCAN_FIELD.match(current, parser.getDeprecationHandler())) {
                             allowScan = OptionValues.booleanValue(parser, NAME, current);
+                        } else if (MIN_SIMILARITY_FIELD.match(current, parser.getDeprecationHandler())) {
+                            minSimilarity = MinHashProbe.parseMinSimilarity(parser, NAME);
                         } else {
                             return false;
                         }
@@ -352,7 +515,7 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                     @Override
                     public QueryOptions build(XContentParser parser) {
                         try {
-                            return new QueryOptions(maxDistance, allowScan);
+                            return new QueryOptions(maxDistance, allowScan, minSimilarity);
                         } catch (IllegalArgumentException e) {
                             throw new ParsingException(parser.getTokenLocation(), e.getMessage());
                         }
@@ -385,7 +548,8 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                 QueryOptions options
             ) {
                 String name = NAME;
-                long[] fingerprints = probe.resolveAll(context, "[" + name + "]", fieldType);
+                Resolved probes = probe.resolveAll(context, "[" + name + "]", fieldType);
+                SimHashQuery.Verification verification = verification(context, fieldType, options.minSimilarity());
                 int indexed = fieldType.indexedMaxDistance();
                 int k = MaxDistance.orField(options.maxDistance(), indexed, fieldType.settings());
                 boolean scan = k > indexed;
@@ -408,7 +572,7 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                 }
                 try {
                     // refuses, before building anything, more probe keys than SimHashQuery.MAX_QUERY_PROBE_KEYS
-                    return new SimHashQuery(fieldType.name(), fingerprints, k, fieldType.layout(), scan);
+                    return new SimHashQuery(fieldType.name(), probes.fingerprints(), probes.signatures(), verification, k, fieldType.layout(), scan);
                 } catch (IllegalArgumentException e) {
                     throw new QueryShardException(context, "[" + name + "] " + e.getMessage(), e);
                 }
@@ -476,17 +640,25 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                     owner + " requires a field of type [" + SimHashFieldMapper.CONTENT_TYPE + "], but field [" + field + "] is not mapped"
                 );
             }
-            long fingerprint = probe.resolve(context, "[" + NAME + "]", fieldType);
+            SimHash sketch = probe.resolve(context, "[" + NAME + "]", fieldType);
             int k = MaxDistance.orField(maxDistance, fieldType.indexedMaxDistance(), fieldType.settings());
-            return new SimHashProbe.Closeness(fieldType.name(), fingerprint, k);
+            SimHashQuery.Verification verification = verification(context, fieldType, null);
+            return new SimHashProbe.Closeness(fieldType.name(), sketch.fingerprint(), k, verification, verification == null ? null : sketch.signature());
         }
     };
 
     /**
      * A shard's comparison of its hits with a resolved fingerprint: {@code 1 / (1 + distance)} within
-     * {@code max_distance}, read from the doc values (no index lookup, so any distance 0..64 works).
+     * {@code max_distance} and, for a field that verifies, with a signature similarity of at least the field's
+     * {@code min_similarity}; read from the doc values (no index lookup, so any distance 0..64 works).
      */
-    public record Closeness(String field, long fingerprint, int maxDistance) implements ProbeRescoring.Closeness {
+    public record Closeness(String field, long fingerprint, int maxDistance, SimHashQuery.Verification verification, byte[] signature)
+        implements
+            ProbeRescoring.Closeness {
+        public Closeness(String field, long fingerprint, int maxDistance) {
+            this(field, fingerprint, maxDistance, null, null);
+        }
+
         @Override
         public String rescorer() {
             return RESCORING.name();
@@ -497,15 +669,42 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             return "closeness";
         }
 
+        /** The hit's signature similarity to the probe's, or NaN when it has none (never verified). */
+        private double similarity(BinaryDocValues signatures, int doc) throws IOException {
+            if (signatures == null || signatures.advanceExact(doc) == false) {
+                return Double.NaN;
+            }
+            BytesRef value = signatures.binaryValue();
+            if (value.length != Signature.BYTES) {
+                return Double.NaN;
+            }
+            return Signature.similarity(signature, java.util.Arrays.copyOfRange(value.bytes, value.offset, value.offset + value.length));
+        }
+
+        private BinaryDocValues signatures(LeafReaderContext leaf) throws IOException {
+            return verification == null ? null : leaf.reader().getBinaryDocValues(verification.signatureField());
+        }
+
+        private boolean verified(double similarity) {
+            return verification == null || Signature.similarity(Signature.minAgreeing(verification.minSimilarity())) <= similarity;
+        }
+
         @Override
         public ProbeRescoring.LeafCloseness leaf(LeafReaderContext leaf) throws IOException {
             NumericDocValues values = leaf.reader().getNumericDocValues(field);
+            BinaryDocValues signatures = signatures(leaf);
             return doc -> {
                 if (values == null || values.advanceExact(doc) == false) {
                     return Float.NaN;
                 }
                 int distance = Fingerprints.distance(values.longValue(), fingerprint);
-                return distance <= maxDistance ? SimHashQuery.closeness(distance) : Float.NaN;
+                if (distance > maxDistance) {
+                    return Float.NaN;
+                }
+                if (verification != null && verified(similarity(signatures, doc)) == false) {
+                    return Float.NaN;
+                }
+                return SimHashQuery.closeness(distance);
             };
         }
 
@@ -517,12 +716,35 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             }
             int distance = Fingerprints.distance(values.longValue(), fingerprint);
             boolean within = distance <= maxDistance;
+            String why = "hamming distance " + distance + (within ? " <= " : " > ") + maxDistance + " to probe " + Fingerprints.toHex(fingerprint);
+            if (within && verification != null) {
+                double similarity = similarity(signatures(leaf), segmentDoc);
+                within = verified(similarity);
+                why += Double.isNaN(similarity)
+                    ? ", but the hit has no verification signature"
+                    : String.format(java.util.Locale.ROOT, ", signature similarity %.3f %s %s", similarity, within ? ">=" : "<", verification.minSimilarity());
+            }
             return new ProbeRescoring.HitCheck(
                 within,
                 Explanation.match(SimHashQuery.closeness(distance), "1 / (1 + " + distance + ")"),
                 "1 / (1 + distance)",
-                "hamming distance " + distance + (within ? " <= " : " > ") + maxDistance + " to probe " + Fingerprints.toHex(fingerprint)
+                why
             );
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Closeness c
+                && c.field.equals(field)
+                && c.fingerprint == fingerprint
+                && c.maxDistance == maxDistance
+                && Objects.equals(c.verification, verification)
+                && java.util.Arrays.equals(c.signature, signature);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(field, fingerprint, maxDistance, verification, java.util.Arrays.hashCode(signature));
         }
     }
 

@@ -38,7 +38,7 @@ public class SketchingServiceTests extends OpenSearchTestCase {
     public void testEveryMethodComputesWhatTheEngineComputes() {
         SketchingService engine = new SketchingService();
         assertEquals(
-            new SimHasher(SimHashSettings.DEFAULT).fingerprint(PAGE),
+            new SimHasher(SimHashSettings.DEFAULT).sketch(PAGE),
             engine.simHash(engine.simHashSettings(new HashMap<>()), PAGE)
         );
         assertArrayEquals(
@@ -134,7 +134,7 @@ public class SketchingServiceTests extends OpenSearchTestCase {
         SimHashSettings.Builder asText = new SimHashSettings.Builder(SimHashSettings.DEFAULT);
         asText.contentType = org.nearduplicate.core.ContentType.TEXT;
         assertEquals(
-            new SimHasher(asText.build()).fingerprint(PAGE),
+            new SimHasher(asText.build()).sketch(PAGE),
             engine.simHashProbe(SimHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.TEXT)
         );
         int[] html = engine.minHashProbe(MinHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.HTML);

@@ -359,11 +359,10 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
 
     /**
      * The probe's fingerprint (and signature) for {@code fieldType}: a given fingerprint (whose {@code algorithm}, if
-     * named, must be the field's), or a text/html probe fingerprinted with the field's algorithm by the node's engine. A
-     * field that verifies needs the probe's signature: a bare fingerprint cannot be compared with its values.
+     * named, must be the field's), or a text/html probe fingerprinted with the field's algorithm by the node's engine.
+     * The signature is kept for a field that verifies (a bare fingerprint probe has none: compared on the fingerprint).
      *
-     * @throws QueryShardException if the probe was made with another algorithm, cannot be fingerprinted, or lacks the
-     *                             signature the field needs
+     * @throws QueryShardException if the probe was made with another algorithm or cannot be fingerprinted
      */
     public SimHash resolve(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
         SimHash sketch = resolve(context, owner, given -> {
@@ -375,7 +374,7 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprint was", "fingerprints");
             return new SimHash(given.fingerprint, given.signature);
         }, fieldType::probeFingerprint);
-        return checkSigned(context, owner, fieldType, sketch.signature() == null ? 0 : 1, 1, sketch);
+        return fieldType.verifies() ? sketch : SimHash.of(sketch.fingerprint());
     }
 
     /**
@@ -391,28 +390,11 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprints were", "fingerprints");
             return new Resolved(given.fingerprints.clone(), given.signatures == null ? null : given.signatures.clone());
         }, null);
-        checkSigned(context, owner, fieldType, resolved.signatures() == null ? 0 : 1, 1, null);
         return fieldType.verifies() ? resolved : new Resolved(resolved.fingerprints(), null);
     }
 
     /** Resolved probes: fingerprints and, for a field that verifies, one signature each. */
     public record Resolved(long[] fingerprints, byte[][] signatures) {
-    }
-
-    private <T> T checkSigned(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType, int signed, int needed, T value) {
-        if (fieldType.verifies() && signed < needed) {
-            throw new QueryShardException(
-                context,
-                owner
-                    + " field ["
-                    + fieldType.name()
-                    + "] is mapped with algorithm ["
-                    + fieldType.algorithm()
-                    + "], whose matches are verified on a signature: give the probe's [signature] with its [fingerprint] (as the [simhash] "
-                    + "processor and the _simhash API write it), or probe with [like], [text] or [html]"
-            );
-        }
-        return value;
     }
 
     /**

@@ -84,13 +84,35 @@ public class SimHasherTests extends RandomizedTest {
         assertKnownAnswers(2, "9c9d494f7db06760", "48f60927ef3e0f57", "2a3aa5430c9cb5d4", "8aed0257ef49473c", "88ed0a57df45c714");
     }
 
-    /** Version 3, the default since 0.5.0: its rules change only the dump here, which now reads as the page. */
+    /** Version 3, the default of 0.5.0: its rules change only the dump here, which now reads as the page. */
+    @Test
+    public void testKnownAnswersForVersion3() {
+        assertKnownAnswers(3, "9c9d494f7db06760", "48f60927ef3e0f57", "2a3aa5430c9cb5d4", "8aed0257ef49473c", "8aed0257ef49473c");
+        org.junit.Assert.assertNull(
+            "no signature before version 4",
+            new SimHasher(SimHashSettings.defaults(3)).sketch(ENGLISH).signature()
+        );
+    }
+
+    /**
+     * Version 4, the default since 0.6.0: version 3's fingerprints, and a verification signature of the same features
+     * (pinned here as well: a stored signature must stay comparable across releases).
+     */
     @Test
     public void testKnownAnswersForDefaultSettings() {
-        assertEquals("simhash-v3", SimHashSettings.VERSION);
-        assertKnownAnswers(3, "9c9d494f7db06760", "48f60927ef3e0f57", "2a3aa5430c9cb5d4", "8aed0257ef49473c", "8aed0257ef49473c");
-        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.defaults(3));
+        assertEquals("simhash-v4", SimHashSettings.VERSION);
+        assertKnownAnswers(4, "9c9d494f7db06760", "48f60927ef3e0f57", "2a3aa5430c9cb5d4", "8aed0257ef49473c", "8aed0257ef49473c");
+        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.defaults(4));
+        SimHasher v4 = new SimHasher(SimHashSettings.DEFAULT);
+        assertEquals(SIGNATURE_ENGLISH, Signature.toHex(v4.sketch(ENGLISH).signature()));
+        assertEquals(SIGNATURE_PAGE, Signature.toHex(v4.sketch(PAGE).signature()));
+        assertEquals("the dump reads as the page", SIGNATURE_PAGE, Signature.toHex(v4.sketch(DUMP).signature()));
+        assertEquals(1.0, Signature.similarity(v4.sketch(PAGE).signature(), v4.sketch(DUMP).signature()), 0);
+        assertTrue(Signature.similarity(v4.sketch(ENGLISH).signature(), v4.sketch(CHINESE).signature()) < 0.2);
     }
+
+    static final String SIGNATURE_ENGLISH = "f60ae2b2e77b838da014310ead409c0a3c73c746474ced11018e47b3eee6720b";
+    static final String SIGNATURE_PAGE = "480a291b9628448f7f14924af7f09c0a40444246d6b8ed11677a814eeeb3ee0b";
 
     /** Pins the five inputs' fingerprints for {@code version}'s defaults, also through its bare id as a mapping pins it. */
     private static void assertKnownAnswers(int version, String english, String chinese, String mixed, String page, String dump) {

@@ -37,10 +37,7 @@ public class SketchingServiceTests extends OpenSearchTestCase {
 
     public void testEveryMethodComputesWhatTheEngineComputes() {
         SketchingService engine = new SketchingService();
-        assertEquals(
-            new SimHasher(SimHashSettings.DEFAULT).sketch(PAGE),
-            engine.simHash(engine.simHashSettings(new HashMap<>()), PAGE)
-        );
+        assertEquals(new SimHasher(SimHashSettings.DEFAULT).sketch(PAGE), engine.simHash(engine.simHashSettings(new HashMap<>()), PAGE));
         assertArrayEquals(
             new MinHasher(MinHashSettings.DEFAULT).signature(PAGE),
             engine.minHash(engine.minHashSettings(new HashMap<>()), PAGE)

@@ -185,9 +185,9 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
             org.nearduplicate.core.SimHashSettings.DEFAULT_V2.algorithmId(),
             v2.fieldType().algorithm()
         );
-        SimHashFieldMapper latest = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v3")).mappers().getMapper("field");
+        SimHashFieldMapper latest = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v4")).mappers().getMapper("field");
         assertEquals("the newest version is the default", SimHashFieldMapper.DEFAULT_ALGORITHM, latest.fieldType().algorithm());
-        assertThat(SimHashFieldMapper.DEFAULT_ALGORITHM, startsWith("simhash-v3:"));
+        assertThat(SimHashFieldMapper.DEFAULT_ALGORITHM, startsWith("simhash-v4:"));
 
         MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", "simhash-v9")));
         assertThat(e.getMessage() + e.getCause(), containsString("unknown algorithm version [simhash-v9]"));
@@ -251,7 +251,7 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         assertBadValue(
             mapper,
             "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"extra\": 1}}",
-            "unknown key [extra]; expected [fingerprint] and optionally [algorithm]"
+            "unknown key [extra]; expected [fingerprint] and optionally [signature] and [algorithm]"
         );
         String v1 = org.nearduplicate.core.SimHashSettings.DEFAULT_V1.algorithmId();
         assertBadValue(
@@ -261,7 +261,7 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
                 + v1
                 + "] but the field is mapped with algorithm ["
                 + SimHashFieldMapper.DEFAULT_ALGORITHM
-                + "]; fingerprints made differently cannot be compared. Set [version] to 3 (and the field's other options) on the "
+                + "]; fingerprints made differently cannot be compared. Set [version] to 4 (and the field's other options) on the "
                 + "simhash processor that feeds it, or reindex into a field mapped with algorithm ["
                 + v1
                 + "]"
@@ -271,6 +271,31 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
             "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"alg-b\"}}",
             "fingerprints made differently cannot be compared. Make the fingerprints with the field's algorithm, or reindex into a "
                 + "field mapped with algorithm [alg-b]"
+        );
+    }
+
+    /** simhash-v4 values carry a signature, indexed as binary doc values next to the fingerprint; older ones have none. */
+    public void testSignatureIsIndexedAndChecked() throws IOException {
+        DocumentMapper mapper = mapper(b -> {});
+        String hex = org.nearduplicate.core.sketch.Signature.toHex(org.nearduplicate.core.sketch.Signature.of(1, 2, 3));
+        org.opensearch.index.mapper.ParsedDocument doc = mapper.parse(
+            source("{\"field\": {\"fingerprint\": \"00000000000000ff\", \"signature\": \"" + hex + "\"}}")
+        );
+        org.apache.lucene.index.IndexableField signature = doc.rootDoc().getField("field" + SimHashFieldMapper.SIGNATURE_FIELD_SUFFIX);
+        assertNotNull(signature);
+        assertEquals(
+            hex,
+            org.nearduplicate.core.sketch.Signature.toHex(org.apache.lucene.util.BytesRef.deepCopyOf(signature.binaryValue()).bytes)
+        );
+        // a bare fingerprint is accepted, without signature (compared on the fingerprint alone)
+        doc = mapper.parse(source("{\"field\": \"00000000000000ff\"}"));
+        assertNull(doc.rootDoc().getField("field" + SimHashFieldMapper.SIGNATURE_FIELD_SUFFIX));
+        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"signature\": \"abc\"}}", "invalid signature [abc]");
+        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"signature\": 7}}", "[signature] must be a string");
+        assertBadValue(
+            mapper(b -> b.field("algorithm", "simhash-v3")),
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"signature\": \"" + hex + "\"}}",
+            "has no signatures"
         );
     }
 

@@ -19,29 +19,52 @@ import static org.hamcrest.Matchers.startsWith;
  */
 public class ProbeTests extends OpenSearchTestCase {
 
-    /** The layout SimHashProbe wrote before the probes shared a base: optional fingerprint, optional fingerprints, input. */
+    /**
+     * SimHashProbe's layout: optional fingerprint, optional fingerprints, then (since 0.6.0) optional signature and
+     * optional signatures, then the input. Nodes of one cluster run the same plugin release (docs/reliability.md).
+     */
     public void testSimHashWireLayout() throws IOException {
         long fingerprint = randomLong();
         long[] fingerprints = { randomLong(), randomLong() };
         String algorithm = randomBoolean() ? null : randomAlphaOfLength(6);
+        byte[] signature = org.nearduplicate.core.sketch.Signature.of(randomLong(), randomLong());
         assertLayout(SimHashProbe.fingerprint(fingerprint, algorithm), out -> {
             out.writeOptionalLong(fingerprint);
             out.writeBoolean(false);
+            out.writeBoolean(false);
+            out.writeBoolean(false);
             writeInput(out, algorithm, null, null, null);
         }, SimHashProbe::new);
-        assertLayout(SimHashProbe.fingerprints(fingerprints, algorithm), out -> {
+        assertLayout(SimHashProbe.fingerprint(new org.nearduplicate.core.sketch.SimHash(fingerprint, signature), algorithm), out -> {
+            out.writeOptionalLong(fingerprint);
+            out.writeBoolean(false);
+            out.writeBoolean(true);
+            out.writeByteArray(signature);
+            out.writeBoolean(false);
+            writeInput(out, algorithm, null, null, null);
+        }, SimHashProbe::new);
+        assertLayout(SimHashProbe.fingerprints(fingerprints, new byte[][] { signature, signature }, algorithm), out -> {
             out.writeOptionalLong(null);
             out.writeBoolean(true);
             out.writeLongArray(fingerprints);
+            out.writeBoolean(false);
+            out.writeBoolean(true);
+            out.writeVInt(2);
+            out.writeByteArray(signature);
+            out.writeByteArray(signature);
             writeInput(out, algorithm, null, null, null);
         }, SimHashProbe::new);
         assertLayout(SimHashProbe.like("pages", "42", "r"), out -> {
             out.writeOptionalLong(null);
             out.writeBoolean(false);
+            out.writeBoolean(false);
+            out.writeBoolean(false);
             writeInput(out, null, new LikeDocument("pages", "42", "r"), null, null);
         }, SimHashProbe::new);
         assertLayout(SimHashProbe.html("<p>a</p>"), out -> {
             out.writeOptionalLong(null);
+            out.writeBoolean(false);
+            out.writeBoolean(false);
             out.writeBoolean(false);
             writeInput(out, null, null, null, "<p>a</p>");
         }, SimHashProbe::new);

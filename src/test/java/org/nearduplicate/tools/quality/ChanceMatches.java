@@ -80,6 +80,16 @@ public final class ChanceMatches {
      * @param kMax counted up to min(kMax, {@link #K_CAP})
      */
     public static ChanceMatches compute(long[] fingerprints, boolean[] valid, String[] lang, String[] group, int kMax) {
+        return compute(fingerprints, valid, lang, group, kMax, (i, j) -> true);
+    }
+
+    /** A second look at a pair within k (documents i and j): the verification of {@code simhash-v4}. */
+    public interface PairCheck {
+        boolean matches(int i, int j);
+    }
+
+    /** As {@link #compute(long[], boolean[], String[], String[], int)}, counting only pairs that {@code check} accepts. */
+    public static ChanceMatches compute(long[] fingerprints, boolean[] valid, String[] lang, String[] group, int kMax, PairCheck check) {
         int n = fingerprints.length;
         int kTop = Math.min(kMax, K_CAP);
         // documents by language: only same-language pairs are compared
@@ -98,7 +108,7 @@ public final class ChanceMatches {
                     int j = ids[y];
                     if (valid[j] == false) continue;
                     int d = Long.bitCount(fi ^ fingerprints[j]);
-                    if (d <= kTop && group[i].equals(group[j]) == false) close.add(new int[] { i, j, d });
+                    if (d <= kTop && group[i].equals(group[j]) == false && check.matches(i, j)) close.add(new int[] { i, j, d });
                 }
             }
         }

@@ -15,6 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.nearduplicate.core.EngineInputException;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SimHasher;
 
 /**
@@ -82,20 +84,27 @@ public final class QualityReport {
         long start = System.nanoTime();
         SimHasher hasher = new SimHasher(settings);
         Map<String, Long> fingerprints = new ConcurrentHashMap<>();
+        Map<String, byte[]> signatures = new ConcurrentHashMap<>();
         int[] failures = new int[1];
         corpus.docs().values().parallelStream().forEach(d -> {
             try {
-                fingerprints.put(d.id(), hasher.fingerprint(d.content()));
+                SimHash sketch = hasher.sketch(d.content());
+                fingerprints.put(d.id(), sketch.fingerprint());
+                if (sketch.hasSignature()) signatures.put(d.id(), sketch.signature());
             } catch (EngineInputException e) {
                 synchronized (failures) {
                     failures[0]++;
                 }
             }
         });
+        // from simhash-v4 a match is also verified: the signatures agree at the recommended min_similarity
+        int minAgreeing = Signature.minAgreeing(SimHashSettings.RECOMMENDED_MIN_SIMILARITY);
         Map<String, Counts[]> slices = new TreeMap<>();
         for (Corpus.Pair p : corpus.pairs()) {
             Long a = fingerprints.get(p.a()), b = fingerprints.get(p.b());
             int distance = a == null || b == null ? Integer.MAX_VALUE : Fingerprints.distance(a, b);
+            byte[] sa = signatures.get(p.a()), sb = signatures.get(p.b());
+            if (sa != null && sb != null && Signature.agreeingSlots(sa, 0, sb, 0) < minAgreeing) distance = Integer.MAX_VALUE;
             for (String name : corpus.sliceNames(p)) {
                 Counts[] perK = slices.computeIfAbsent(name, n -> newCounts(kMax));
                 for (int k = 0; k <= kMax; k++) {
@@ -111,14 +120,20 @@ public final class QualityReport {
                 }
             }
         }
-        ChanceMatches chance = chanceMatches(corpus, fingerprints, kMax);
+        ChanceMatches chance = chanceMatches(corpus, fingerprints, signatures, minAgreeing, kMax);
         return new Result(settings, kMax, slices, failures[0], (System.nanoTime() - start) / 1e9, chance);
     }
 
     /** Chance matches over every same-language pair of documents of different base documents (issue 25). */
     static ChanceMatches chanceMatches(Corpus corpus, Map<String, Long> fingerprints, int kMax) {
+        return chanceMatches(corpus, fingerprints, Map.of(), 0, kMax);
+    }
+
+    /** As above, a pair whose documents both have a signature also needs {@code minAgreeing} agreeing slots. */
+    static ChanceMatches chanceMatches(Corpus corpus, Map<String, Long> fingerprints, Map<String, byte[]> signatures, int minAgreeing, int kMax) {
         Map<String, String> groups = corpus.groups();
         int n = corpus.docs().size(), i = 0;
+        byte[][] sig = new byte[n][];
         long[] fp = new long[n];
         boolean[] valid = new boolean[n];
         String[] lang = new String[n], group = new String[n];
@@ -128,9 +143,10 @@ public final class QualityReport {
             fp[i] = f == null ? 0 : f;
             lang[i] = d.lang();
             group[i] = groups.get(d.id());
+            sig[i] = signatures.get(d.id());
             i++;
         }
-        return ChanceMatches.compute(fp, valid, lang, group, kMax);
+        return ChanceMatches.compute(fp, valid, lang, group, kMax, (x, y) -> sig[x] == null || sig[y] == null || Signature.agreeingSlots(sig[x], 0, sig[y], 0) >= minAgreeing);
     }
 
     private static Counts[] newCounts(int kMax) {

@@ -14,7 +14,9 @@ import java.util.Objects;
 import java.util.Set;
 
 import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
 
 /**
  * What {@code _simhash} shows: the algorithm, the layout (when keys are shown), and per input its fingerprint (hex,
@@ -32,9 +34,20 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
     }
 
     /** One input's analysis; {@code keys} null when no layout is shown, {@code mainText} null unless asked for. */
-    public record Result(long fingerprint, String contentType, int featureCount, String mainText, List<Feature> features, List<String> keys)
-        implements
-            Writeable {
+    /** {@code signature}: hex, from {@code simhash-v4} (null before). */
+    public record Result(
+        long fingerprint,
+        String contentType,
+        int featureCount,
+        String mainText,
+        List<Feature> features,
+        List<String> keys,
+        String signature
+    ) implements Writeable {
+
+        public Result(long fingerprint, String contentType, int featureCount, String mainText, List<Feature> features, List<String> keys) {
+            this(fingerprint, contentType, featureCount, mainText, features, keys, null);
+        }
 
         public Result {
             features = List.copyOf(features);
@@ -48,7 +61,8 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
                 in.readVInt(),
                 in.readOptionalString(),
                 in.readList(i -> new Feature(i.readString(), i.readVInt(), i.readDouble())),
-                in.readBoolean() ? in.readStringList() : null
+                in.readBoolean() ? in.readStringList() : null,
+                in.readOptionalString()
             );
         }
 
@@ -67,6 +81,7 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
             if (keys != null) {
                 out.writeStringCollection(keys);
             }
+            out.writeOptionalString(signature);
         }
     }
 
@@ -148,7 +163,22 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
         if (second == null) {
             writeResult(builder, first);
         } else {
-            builder.field("distance", Fingerprints.distance(first.fingerprint(), second.fingerprint()));
+            int distance = Fingerprints.distance(first.fingerprint(), second.fingerprint());
+            builder.field("distance", distance);
+            if (first.signature() != null && second.signature() != null) {
+                // the verified match at the algorithm's defaults, as a query or a check would decide it
+                double similarity = Signature.similarity(Signature.parse(first.signature()), Signature.parse(second.signature()));
+                builder.field("similarity", Math.round(similarity * 1000) / 1000.0);
+                SimHashSettings settings = SimHashSettings.fromAlgorithmId(algorithm);
+                int k = settings.recommendedMaxDistance();
+                double t = SimHashSettings.RECOMMENDED_MIN_SIMILARITY;
+                builder.startObject("match")
+                    .field("max_distance", k)
+                    .field("min_similarity", t)
+                    .field("near_duplicate", distance <= k && Signature.minAgreeing(t) <= Signature.agreeingSlots(
+                        Signature.parse(first.signature()), 0, Signature.parse(second.signature()), 0))
+                    .endObject();
+            }
             if (sharedKeys != null) {
                 builder.field("shared_keys", sharedKeys);
             }
@@ -167,6 +197,9 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
         builder.field("fingerprint", Fingerprints.toHex(result.fingerprint()));
         builder.field("fingerprint_unsigned", Fingerprints.toUnsignedDecimal(result.fingerprint()));
         builder.field("fingerprint_signed", result.fingerprint());
+        if (result.signature() != null) {
+            builder.field("signature", result.signature());
+        }
         builder.field("content_type", result.contentType());
         builder.field("feature_count", result.featureCount());
         if (includeText) {

@@ -17,6 +17,7 @@ import java.util.Locale;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Analysis;
+import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
@@ -104,7 +105,8 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
             analysis.featureCount(),
             includeText ? analysis.mainText() : null,
             features,
-            keys
+            keys,
+            analysis.signature() == null ? null : Signature.toHex(analysis.signature())
         );
     }
 

@@ -130,7 +130,13 @@ public final class QualityReport {
     }
 
     /** As above, a pair whose documents both have a signature also needs {@code minAgreeing} agreeing slots. */
-    static ChanceMatches chanceMatches(Corpus corpus, Map<String, Long> fingerprints, Map<String, byte[]> signatures, int minAgreeing, int kMax) {
+    static ChanceMatches chanceMatches(
+        Corpus corpus,
+        Map<String, Long> fingerprints,
+        Map<String, byte[]> signatures,
+        int minAgreeing,
+        int kMax
+    ) {
         Map<String, String> groups = corpus.groups();
         int n = corpus.docs().size(), i = 0;
         byte[][] sig = new byte[n][];
@@ -146,7 +152,14 @@ public final class QualityReport {
             sig[i] = signatures.get(d.id());
             i++;
         }
-        return ChanceMatches.compute(fp, valid, lang, group, kMax, (x, y) -> sig[x] == null || sig[y] == null || Signature.agreeingSlots(sig[x], 0, sig[y], 0) >= minAgreeing);
+        return ChanceMatches.compute(
+            fp,
+            valid,
+            lang,
+            group,
+            kMax,
+            (x, y) -> sig[x] == null || sig[y] == null || Signature.agreeingSlots(sig[x], 0, sig[y], 0) >= minAgreeing
+        );
     }
 
     private static Counts[] newCounts(int kMax) {

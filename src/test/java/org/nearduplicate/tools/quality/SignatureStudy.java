@@ -167,6 +167,28 @@ public final class SignatureStudy {
             close.size(),
             K_TOP
         );
+        if (args.length > 2 && args[2].equals("--residual")) {
+            // the unrelated pairs the default rule still matches, with the start of both main texts
+            BBit rule = new BBit(16, 32, 8, 0.35);
+            Map<String, Integer> perBase = new HashMap<>();
+            for (int[] p : close) {
+                if (rule.accepts(docs[p[0]], docs[p[1]]) == false) continue;
+                String a = ids.get(p[0]), b = ids.get(p[1]);
+                perBase.merge(docs[p[0]].base + " ~ " + docs[p[1]].base, 1, Integer::sum);
+                out.printf(
+                    Locale.ROOT,
+                    "%s | %s | J %.2f | d %d%n  A: %s%n  B: %s%n",
+                    a,
+                    b,
+                    rule.estimate(docs[p[0]], docs[p[1]]),
+                    Long.bitCount(docs[p[0]].sim64 ^ docs[p[1]].sim64),
+                    snippet(hasher, corpus.docs().get(a)),
+                    snippet(hasher, corpus.docs().get(b))
+                );
+            }
+            out.println("base pairs: " + perBase.size());
+            return;
+        }
         List<Rule> rules = new ArrayList<>();
         for (int k : new int[] { 12, 15, 16, 18, 20 })
             rules.add(new Plain(k));
@@ -245,6 +267,11 @@ public final class SignatureStudy {
                 100.0 * withFalse / docs.length
             );
         }
+    }
+
+    static String snippet(SimHasher hasher, Corpus.Doc d) {
+        String t = hasher.extractText(d.content()).replaceAll("\\s+", " ");
+        return d.format() + " " + t.length() + " chars: " + t.substring(0, Math.min(160, t.length()));
     }
 
     static double recall(long[] c) {

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
-import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
 
@@ -35,15 +35,8 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
 
     /** One input's analysis; {@code keys} null when no layout is shown, {@code mainText} null unless asked for. */
     /** {@code signature}: hex, from {@code simhash-v4} (null before). */
-    public record Result(
-        long fingerprint,
-        String contentType,
-        int featureCount,
-        String mainText,
-        List<Feature> features,
-        List<String> keys,
-        String signature
-    ) implements Writeable {
+    public record Result(long fingerprint, String contentType, int featureCount, String mainText, List<Feature> features, List<String> keys,
+        String signature) implements Writeable {
 
         public Result(long fingerprint, String contentType, int featureCount, String mainText, List<Feature> features, List<String> keys) {
             this(fingerprint, contentType, featureCount, mainText, features, keys, null);
@@ -175,8 +168,16 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
                 builder.startObject("match")
                     .field("max_distance", k)
                     .field("min_similarity", t)
-                    .field("near_duplicate", distance <= k && Signature.minAgreeing(t) <= Signature.agreeingSlots(
-                        Signature.parse(first.signature()), 0, Signature.parse(second.signature()), 0))
+                    .field(
+                        "near_duplicate",
+                        distance <= k
+                            && Signature.minAgreeing(t) <= Signature.agreeingSlots(
+                                Signature.parse(first.signature()),
+                                0,
+                                Signature.parse(second.signature()),
+                                0
+                            )
+                    )
                     .endObject();
             }
             if (sharedKeys != null) {

@@ -25,8 +25,10 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 
+import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.lucene.SimHashQueryTests;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
@@ -266,10 +268,200 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
         assertEquals(7, far.maxDistance());
         assertEquals(0, groups(new SimHashGroupsRequest("errors", "fp").maxDistance(6)).groupCount());
         // the default: the recommended k of the field's algorithm
-        assertEquals(15, groups(new SimHashGroupsRequest("errors", "fp")).maxDistance());
+        SimHashGroupsResponse defaults = groups(new SimHashGroupsRequest("errors", "fp"));
+        assertEquals(16, defaults.maxDistance()); // simhash-v4's
+        assertEquals(SimHashSettings.RECOMMENDED_MIN_SIMILARITY, defaults.minSimilarity(), 0); // its signatures' default
         Exception wrongType = expectThrows(Exception.class, () -> groups(new SimHashGroupsRequest("errors", "title")));
         assertThat(ExceptionsHelper.unwrapCause(wrongType).getMessage(), containsString("is of type [text], expected [simhash]"));
         expectThrows(Exception.class, () -> groups(new SimHashGroupsRequest("missing-index", "fp")));
+    }
+
+    /** A document of a field that verifies: fingerprint and signature (null: a bare fingerprint). */
+    record Signed(long fingerprint, byte[] signature) {
+    }
+
+    /** Indexes {@code corpus} as the processor's objects (fingerprint and signature) into a {@code simhash-v4} field. */
+    void indexSigned(String index, Map<String, Signed> corpus, int shards) {
+        assertAcked(
+            prepareCreate(index).setSettings(Settings.builder().put("index.number_of_shards", shards).put("index.number_of_replicas", 0))
+                .setMapping("fp", "type=simhash")
+        );
+        List<String> ids = new ArrayList<>(corpus.keySet());
+        for (int from = 0; from < ids.size(); from += 100) {
+            BulkRequestBuilder bulk = client().prepareBulk();
+            for (String id : ids.subList(from, Math.min(ids.size(), from + 100))) {
+                Signed doc = corpus.get(id);
+                Map<String, Object> value = new HashMap<>();
+                value.put("fingerprint", Fingerprints.toHex(doc.fingerprint()));
+                if (doc.signature() != null) value.put("signature", Signature.toHex(doc.signature()));
+                bulk.add(
+                    client().prepareIndex(index)
+                        .setId(id)
+                        .setRouting(routing(id))
+                        .setSource(Map.of("fp", randomBoolean() && doc.signature() == null ? Fingerprints.toHex(doc.fingerprint()) : value))
+                );
+            }
+            BulkResponse r = bulk.get();
+            assertFalse(r.buildFailureMessage(), r.hasFailures());
+            refresh(index);
+        }
+        ensureGreen(index);
+    }
+
+    /** The rule of a match: within k and, when both carry a signature, agreeing on at least {@code minAgreeing} slots. */
+    static boolean matches(Signed a, Signed b, int k, int minAgreeing) {
+        if (Fingerprints.distance(a.fingerprint(), b.fingerprint()) > k) return false;
+        return a.signature() == null || b.signature() == null || Signature.agreeingSlots(a.signature(), 0, b.signature(), 0) >= minAgreeing;
+    }
+
+    static byte[] randomSignature() {
+        byte[] s = new byte[Signature.BYTES];
+        random().nextBytes(s);
+        s[0] |= 1; // never all zeros
+        return s;
+    }
+
+    public void testVerifiedGroupsEqualBruteForce() {
+        for (int round = 0; round < 2; round++) {
+            String index = "signed" + round;
+            int k = randomIntBetween(2, 16);
+            Double requested = randomBoolean() ? null : randomFrom(0.0, 0.2, 0.5, 0.8);
+            double minSimilarity = requested == null ? SimHashSettings.RECOMMENDED_MIN_SIMILARITY : requested;
+            int minAgreeing = Signature.minAgreeing(minSimilarity);
+            // fingerprints near a few centers; signatures of a few bases with a random number of slots changed
+            long[] centers = new long[randomIntBetween(2, 5)];
+            for (int i = 0; i < centers.length; i++)
+                centers[i] = randomLong();
+            byte[][] bases = new byte[randomIntBetween(1, 3)][];
+            for (int i = 0; i < bases.length; i++)
+                bases[i] = randomSignature();
+            Map<String, Signed> corpus = new TreeMap<>();
+            List<Signed> made = new ArrayList<>();
+            int docs = randomIntBetween(100, 300);
+            for (int i = 0; i < docs; i++) {
+                Signed doc;
+                if (made.isEmpty() == false && randomIntBetween(0, 9) == 0) {
+                    doc = randomFrom(made); // an exact copy
+                } else {
+                    long fp = SimHashQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, k + 3));
+                    byte[] sig = bases[randomIntBetween(0, bases.length - 1)].clone();
+                    for (int changed = randomIntBetween(0, 32); changed > 0; changed--)
+                        sig[randomIntBetween(0, 31)] ^= (byte) randomIntBetween(1, 255);
+                    if (sig[0] == 0 && java.util.Arrays.equals(sig, new byte[Signature.BYTES])) sig[0] = 1;
+                    doc = new Signed(fp, randomIntBetween(0, 14) == 0 ? null : sig);
+                }
+                made.add(doc);
+                corpus.put("d" + i, doc);
+            }
+            indexSigned(index, corpus, randomIntBetween(1, 3));
+            List<String> ids = new ArrayList<>(corpus.keySet());
+            // brute force: pairs, components and representatives by the rule
+            long pairs = 0;
+            int[] parent = new int[ids.size()];
+            for (int i = 0; i < parent.length; i++)
+                parent[i] = i;
+            for (int i = 0; i < ids.size(); i++) {
+                for (int j = i + 1; j < ids.size(); j++) {
+                    if (matches(corpus.get(ids.get(i)), corpus.get(ids.get(j)), k, minAgreeing)) {
+                        pairs++;
+                        parent[find(parent, i)] = find(parent, j);
+                    }
+                }
+            }
+            Set<Set<String>> components = new HashSet<>();
+            Map<Integer, Set<String>> byRoot = new HashMap<>();
+            for (int i = 0; i < ids.size(); i++)
+                byRoot.computeIfAbsent(find(parent, i), x -> new TreeSet<>()).add(ids.get(i));
+            for (Set<String> c : byRoot.values())
+                if (c.size() > 1) components.add(c);
+            Map<String, Set<String>> representatives = new HashMap<>();
+            boolean[] assigned = new boolean[ids.size()];
+            for (int r = 0; r < ids.size(); r++) {
+                if (assigned[r]) continue;
+                Set<String> group = new TreeSet<>(List.of(ids.get(r)));
+                for (int m = r + 1; m < ids.size(); m++) {
+                    if (assigned[m] == false && matches(corpus.get(ids.get(r)), corpus.get(ids.get(m)), k, minAgreeing)) {
+                        assigned[m] = true;
+                        group.add(ids.get(m));
+                    }
+                }
+                if (group.size() > 1) representatives.put(ids.get(r), group);
+            }
+            String what = "k " + k + " min_similarity " + minSimilarity;
+            SimHashGroupsResponse reps = groups(
+                new SimHashGroupsRequest(index, "fp").maxDistance(k).minSimilarity(requested).size(10_000).maxMembers(10_000)
+            );
+            assertEquals(minSimilarity, reps.minSimilarity(), 0);
+            assertEquals(what, pairs, reps.verifiedPairs());
+            Map<String, Set<String>> actual = new HashMap<>();
+            for (SimHashGroupsResponse.Group g : reps.groups()) {
+                Set<String> members = new TreeSet<>();
+                for (GroupMembers.Member m : g.members()) {
+                    members.add(m.id());
+                    assertEquals(routing(m.id()), m.routing());
+                    assertTrue(what + " " + m.id(), matches(corpus.get(g.representative()), corpus.get(m.id()), k, minAgreeing));
+                }
+                actual.put(g.representative(), members);
+            }
+            assertEquals(what, representatives, actual);
+            SimHashGroupsResponse comps = groups(
+                new SimHashGroupsRequest(index, "fp").maxDistance(k)
+                    .minSimilarity(requested)
+                    .mode(GroupMembers.Mode.COMPONENTS)
+                    .size(10_000)
+                    .maxMembers(10_000)
+            );
+            Set<Set<String>> actualComponents = new HashSet<>();
+            for (SimHashGroupsResponse.Group g : comps.groups()) {
+                Set<String> members = new TreeSet<>();
+                g.members().forEach(m -> members.add(m.id()));
+                actualComponents.add(members);
+            }
+            assertEquals(what, components, actualComponents);
+            assertEquals(what, pairs, comps.verifiedPairs());
+        }
+    }
+
+    public void testDisagreeingSignaturesAndChainsAreNotGrouped() {
+        byte[] x = randomSignature(), y = x.clone();
+        for (int i = 0; i < y.length; i++)
+            y[i] ^= 0x55; // agrees with x on no slot
+        byte[] half = x.clone();
+        System.arraycopy(y, 16, half, 16, 16); // agrees with both on 16 slots (similarity about 0.5)
+        Map<String, Signed> corpus = new TreeMap<>();
+        corpus.put("a", new Signed(0b000, x));
+        corpus.put("b", new Signed(0b001, half));
+        corpus.put("c", new Signed(0b011, y));
+        corpus.put("p", new Signed(0xF0F0L << 20, x));
+        corpus.put("q", new Signed((0xF0F0L << 20) ^ 1, y)); // within k of p, signatures disagree
+        indexSigned("chain", corpus, 2);
+        SimHashGroupsResponse reps = groups(new SimHashGroupsRequest("chain", "fp").maxDistance(3));
+        assertEquals(3, reps.maxDistance());
+        assertEquals(SimHashSettings.RECOMMENDED_MIN_SIMILARITY, reps.minSimilarity(), 0);
+        assertEquals(1, reps.groupCount()); // a with b; c (within k of a, not verified) alone; p and q no group
+        assertEquals("a", reps.groups().get(0).representative());
+        assertEquals(List.of("a", "b"), reps.groups().get(0).members().stream().map(GroupMembers.Member::id).toList());
+        assertEquals(2, reps.verifiedPairs());
+        SimHashGroupsResponse comps = groups(new SimHashGroupsRequest("chain", "fp").maxDistance(3).mode(GroupMembers.Mode.COMPONENTS));
+        assertEquals(1, comps.groupCount());
+        assertEquals(3, comps.groups().get(0).size());
+        // min_similarity 0 accepts every pair within k: the fingerprints' groups
+        SimHashGroupsResponse all = groups(new SimHashGroupsRequest("chain", "fp").maxDistance(3).minSimilarity(0.0));
+        assertEquals(2, all.groupCount());
+        assertEquals(4, all.verifiedPairs());
+        // a min_similarity is refused for a field without signatures, and out of range
+        assertAcked(prepareCreate("v3").setMapping("fp", "type=simhash,algorithm=simhash-v3"));
+        client().prepareIndex("v3")
+            .setId("1")
+            .setSource("fp", "0000000000000001")
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+            .get();
+        assertTrue(Double.isNaN(groups(new SimHashGroupsRequest("v3", "fp")).minSimilarity()));
+        Exception unsigned = expectThrows(Exception.class, () -> groups(new SimHashGroupsRequest("v3", "fp").minSimilarity(0.5)));
+        assertEquals(org.opensearch.core.rest.RestStatus.BAD_REQUEST, ExceptionsHelper.status(unsigned));
+        assertThat(ExceptionsHelper.unwrapCause(unsigned).getMessage(), containsString("has no verification signatures"));
+        Exception range = expectThrows(Exception.class, () -> groups(new SimHashGroupsRequest("chain", "fp").minSimilarity(1.5)));
+        assertThat(range.getMessage(), containsString("[min_similarity] must be between 0 and 1"));
     }
 
     public void testCancellation() throws Exception {

@@ -113,6 +113,48 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
         return node;
     }
 
+    /**
+     * Verified groups are written, and a re-run with a stricter min_similarity clears a document that shares a member's
+     * fingerprint but not its signature (the stale pass compares units, not fingerprints alone).
+     */
+    public void testVerifiedWriteClearsADocumentSharingAFingerprintButNotASignature() {
+        byte[] x = SimHashGroupsClusterTests.randomSignature(), y = x.clone();
+        for (int i = 0; i < y.length; i++)
+            y[i] ^= 0x3C;
+        assertAcked(
+            prepareCreate("wsigned").setSettings(Settings.builder().put("index.number_of_shards", 2)).setMapping("fp", "type=simhash")
+        );
+        Map<String, Object[]> docs = Map.of("a", new Object[] { 0L, x }, "b", new Object[] { 0L, y }, "c", new Object[] { 1L, x });
+        BulkRequestBuilder bulk = client().prepareBulk();
+        for (Map.Entry<String, Object[]> e : docs.entrySet()) {
+            Map<String, Object> value = Map.of(
+                "fingerprint",
+                Fingerprints.toHex((Long) e.getValue()[0]),
+                "signature",
+                org.nearduplicate.core.sketch.Signature.toHex((byte[]) e.getValue()[1])
+            );
+            bulk.add(client().prepareIndex("wsigned").setId(e.getKey()).setSource(Map.of("fp", value)));
+        }
+        assertFalse(bulk.get().hasFailures());
+        refresh("wsigned");
+        SimHashGroupsWriteResponse loose = write(new SimHashGroupsWriteRequest("wsigned", "fp").maxDistance(2).minSimilarity(0.0));
+        assertEquals(0.0, loose.minSimilarity(), 0);
+        assertEquals(3, loose.docsInGroups());
+        SimHashGroupsWriteResponse strict = write(new SimHashGroupsWriteRequest("wsigned", "fp").maxDistance(2));
+        assertEquals(org.nearduplicate.core.SimHashSettings.RECOMMENDED_MIN_SIMILARITY, strict.minSimilarity(), 0);
+        assertEquals(2, strict.docsInGroups());
+        assertEquals(1, strict.cleared());
+        refresh("wsigned");
+        Map<String, Object> b = client().prepareGet("wsigned", "b").get().getSourceAsMap();
+        assertNull(b.get(SimHashGroupsWriteRequest.DEFAULT_GROUP_FIELD));
+        assertNull(b.get(SimHashGroupsWriteRequest.DEFAULT_DISTANCE_FIELD));
+        for (String id : List.of("a", "c")) {
+            Map<String, Object> source = client().prepareGet("wsigned", id).get().getSourceAsMap();
+            assertEquals(id, "a", source.get(SimHashGroupsWriteRequest.DEFAULT_GROUP_FIELD));
+        }
+        assertEquals(1, client().prepareGet("wsigned", "c").get().getSourceAsMap().get(SimHashGroupsWriteRequest.DEFAULT_DISTANCE_FIELD));
+    }
+
     public void testWriteRewriteAndClear() {
         Map<String, Long> corpus = index("pages", randomIntBetween(150, 400));
         int k = randomIntBetween(2, 8);

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
 
 /**
  * The platform-neutral steps of a groups run around {@link HammingGroups}: the k-way merge of the shards' sorted
@@ -13,11 +14,108 @@ import org.nearduplicate.core.sketch.Fingerprints;
  * documents, and the grouping of the documents read back by component. The adapter only moves the arrays between
  * nodes and accounts their memory: every allocation here is announced to a {@link Reserve} first, in the same order
  * and with the same labels whatever the platform.
+ *
+ * <p><b>Verification.</b> When the documents carry verification signatures ({@code simhash-v4}), the unit of grouping
+ * is the distinct (fingerprint, signature) pair: {@link #mergeUnits} gives them, {@link #verifier} is the
+ * {@link HammingGroups.Verifier} of a {@link Rule}, and {@link Mode#REPRESENTATIVE} requires the same {@link Rule} of every
+ * member with its representative. Signatures are kept flat, {@link Signature#BYTES} bytes per position; a position
+ * without signature holds {@link Signature#BYTES} zero bytes ({@link #NO_SIGNATURE}; a computed signature has them with
+ * probability 2^-256, and one given as zeros is compared on its fingerprint alone).
  */
 public final class GroupMembers {
 
-    /** A member of a group: its document, fingerprint and distance to the representative's fingerprint. */
-    public record Member(String id, String routing, long fingerprint, int distance) {
+    /**
+     * A member of a group: its document, fingerprint and distance to the representative's fingerprint, and its
+     * signature (null: none; not part of the response, kept for the write-back's stale pass).
+     */
+    public record Member(String id, String routing, long fingerprint, int distance, byte[] signature) {
+        public Member(String id, String routing, long fingerprint, int distance) {
+            this(id, routing, fingerprint, distance, null);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Member m
+                && m.fingerprint == fingerprint
+                && m.distance == distance
+                && m.id.equals(id)
+                && java.util.Objects.equals(m.routing, routing)
+                && Arrays.equals(m.signature, signature);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(id, routing, fingerprint, distance) * 31 + Arrays.hashCode(signature);
+        }
+
+        @Override
+        public String toString() {
+            return "Member[" + id + (routing == null ? "" : "/" + routing) + " " + Fingerprints.toHex(fingerprint) + " d=" + distance + "]";
+        }
+    }
+
+    /**
+     * The rule of a match: fingerprints within {@code maxDistance} and, when both sides carry a signature, at least
+     * {@code minAgreeing} agreeing slots ({@link Signature#minAgreeing} of the run's {@code min_similarity}). A side
+     * without signature is compared on its fingerprint alone.
+     */
+    public record Rule(int maxDistance, int minAgreeing) {
+        /** Fingerprints within {@code maxDistance}, no verification. */
+        public static Rule unverified(int maxDistance) {
+            return new Rule(maxDistance, 0);
+        }
+
+        /** The rule of {@code min_similarity} (NaN: no verification). */
+        public static Rule of(int maxDistance, double minSimilarity) {
+            return new Rule(maxDistance, Double.isNaN(minSimilarity) ? 0 : Signature.minAgreeing(minSimilarity));
+        }
+
+        public boolean matches(long a, byte[] aSignature, long b, byte[] bSignature) {
+            return Fingerprints.distance(a, b) <= maxDistance && verifies(aSignature, bSignature);
+        }
+
+        /** The signatures' part of the rule: true when either is null. */
+        public boolean verifies(byte[] a, byte[] b) {
+            return a == null || b == null || minAgreeing == 0 || Signature.agreesOnAtLeast(a, b, 0, minAgreeing);
+        }
+    }
+
+    /** The flat form of "no signature" (see the class comment). */
+    private static final byte[] NO_SIGNATURE = new byte[Signature.BYTES];
+
+    /** The signature at {@code position} of a flat array, or null when it holds none (or the array is null). */
+    public static byte[] signatureAt(byte[] flat, int position) {
+        if (flat == null) return null;
+        int from = position * Signature.BYTES;
+        if (Arrays.equals(flat, from, from + Signature.BYTES, NO_SIGNATURE, 0, Signature.BYTES)) return null;
+        return Arrays.copyOfRange(flat, from, from + Signature.BYTES);
+    }
+
+    /** Whether position {@code position} of a flat array holds no signature. */
+    static boolean hasNoSignature(byte[] flat, int position) {
+        int from = position * Signature.BYTES;
+        return Arrays.equals(flat, from, from + Signature.BYTES, NO_SIGNATURE, 0, Signature.BYTES);
+    }
+
+    /** Compares two positions of flat signature arrays, unsigned byte by byte ("no signature" first). */
+    public static int compareSignatures(byte[] a, int aPosition, byte[] b, int bPosition) {
+        byte[] x = a == null ? NO_SIGNATURE : a, y = b == null ? NO_SIGNATURE : b;
+        int i = a == null ? 0 : aPosition * Signature.BYTES, j = b == null ? 0 : bPosition * Signature.BYTES;
+        return Arrays.compareUnsigned(x, i, i + Signature.BYTES, y, j, j + Signature.BYTES);
+    }
+
+    /**
+     * The {@link HammingGroups.Verifier} of {@code rule} over units whose signatures are {@code unitSignatures} (flat,
+     * {@link Signature#BYTES} per unit): two units match unless both carry a signature and they agree on fewer than
+     * {@code rule.minAgreeing()} slots.
+     */
+    public static HammingGroups.Verifier verifier(byte[] unitSignatures, Rule rule) {
+        if (unitSignatures == null || rule.minAgreeing() == 0) return HammingGroups.ANY;
+        int minAgreeing = rule.minAgreeing();
+        return (u, v) -> {
+            if (hasNoSignature(unitSignatures, u) || hasNoSignature(unitSignatures, v)) return true;
+            return Signature.agreeingSlots(unitSignatures, u * Signature.BYTES, unitSignatures, v * Signature.BYTES) >= minAgreeing;
+        };
     }
 
     /** A group of two or more documents; {@code representative} is its smallest {@code _id}. */
@@ -37,15 +135,21 @@ public final class GroupMembers {
 
         /** The UTF-8 length of document {@code i}'s id and routing. */
         int textBytes(int i);
+
+        /** The verification signature of document {@code i}, or null (none, or a field without signatures). */
+        default byte[] signature(int i) {
+            return null;
+        }
     }
 
     /**
      * How the documents of one component of the "within k" graph become groups. {@link #COMPONENTS}: the component is
      * the group (a chain a~b~c joins a and c even when they are far apart). {@link #REPRESENTATIVE}: the component's
      * documents are taken in {@code _id} order; the first one not yet assigned is a representative and its group is
-     * every unassigned document of the component within k of the representative's fingerprint; repeat until every
-     * document is assigned. Every member is then within k of its representative, whose {@code _id} is the group's
-     * smallest; a representative left alone is in no group.
+     * every unassigned document of the component that matches the representative by the run's {@link Rule} (within k
+     * of its fingerprint, and verified when both carry a signature); repeat until every document is assigned. Every
+     * member then matches its representative, whose {@code _id} is the group's smallest; a representative left alone
+     * is in no group.
      */
     public enum Mode {
         REPRESENTATIVE,
@@ -102,6 +206,64 @@ public final class GroupMembers {
     }
 
     /**
+     * Merges the shards' arrays, sorted by fingerprint then signature ({@link #compareSignatures}), into the distinct
+     * fingerprints, their units (the distinct (fingerprint, signature) pairs) and the units' counts and signatures.
+     * {@code signatures.get(s)} holds {@link Signature#BYTES} bytes per fingerprint of shard {@code s}, or is null (no
+     * signatures). Fingerprint {@code f} gets units {@code unitStart[f]} to {@code unitStart[f + 1] - 1}; the arrays
+     * are sized for every document (and {@code unitStart} one more).
+     *
+     * @return the number of distinct fingerprints and the number of units
+     */
+    public static int[] mergeUnits(
+        List<long[]> sortedArrays,
+        List<byte[]> signatures,
+        long[] distinct,
+        int[] unitStart,
+        int[] counts,
+        byte[] unitSignatures
+    ) {
+        List<long[]> arrays = new ArrayList<>(sortedArrays.size());
+        List<byte[]> sigs = new ArrayList<>(sortedArrays.size());
+        for (int s = 0; s < sortedArrays.size(); s++) {
+            if (sortedArrays.get(s).length > 0) {
+                arrays.add(sortedArrays.get(s));
+                sigs.add(signatures.get(s));
+            }
+        }
+        int[] at = new int[arrays.size()];
+        int n = 0, units = 0;
+        while (true) {
+            int best = -1;
+            for (int a = 0; a < arrays.size(); a++) {
+                if (at[a] >= arrays.get(a).length) continue;
+                if (best < 0) {
+                    best = a;
+                    continue;
+                }
+                long x = arrays.get(a)[at[a]], y = arrays.get(best)[at[best]];
+                if (x < y || (x == y && compareSignatures(sigs.get(a), at[a], sigs.get(best), at[best]) < 0)) best = a;
+            }
+            if (best < 0) {
+                unitStart[n] = units;
+                return new int[] { n, units };
+            }
+            int i = at[best]++;
+            long v = arrays.get(best)[i];
+            byte[] sig = sigs.get(best);
+            if (n > 0 && distinct[n - 1] == v && compareSignatures(unitSignatures, units - 1, sig, i) == 0) {
+                counts[units - 1]++;
+                continue;
+            }
+            if (n == 0 || distinct[n - 1] != v) {
+                distinct[n] = v;
+                unitStart[n++] = units;
+            }
+            if (sig != null) System.arraycopy(sig, i * Signature.BYTES, unitSignatures, units * Signature.BYTES, Signature.BYTES);
+            counts[units++] = 1;
+        }
+    }
+
+    /**
      * The fingerprints of the groups: of the components {@code grouped} found, those holding two or more documents.
      *
      * @param fingerprints sorted, of the fingerprints in groups
@@ -114,7 +276,16 @@ public final class GroupMembers {
 
     /** Selects the fingerprints of every group from the distinct fingerprints, their counts and their components. */
     public static Selection select(long[] distinct, int[] counts, HammingGroups.Result grouped, Reserve reserve) {
-        int n = distinct.length;
+        return select(distinct, null, counts, grouped, reserve);
+    }
+
+    /**
+     * {@link #select(long[], int[], HammingGroups.Result, Reserve)} over units ({@code unitStart} as in
+     * {@link #mergeUnits}, null: one unit per fingerprint): the selection's fingerprints are those of the units in
+     * groups, each once; {@code pairsOfRoot} is indexed by unit.
+     */
+    public static Selection select(long[] distinct, int[] unitStart, int[] counts, HammingGroups.Result grouped, Reserve reserve) {
+        int n = counts.length;
         reserve.reserve(12L * n, "group sizes and pairs");
         int[] root = grouped.roots();
         int[] docsOfRoot = new int[n];
@@ -122,19 +293,27 @@ public final class GroupMembers {
             docsOfRoot[root[i]] = (int) Math.min(Integer.MAX_VALUE, (long) docsOfRoot[root[i]] + counts[i]);
         int wanted = 0;
         long wantedDocs = 0;
-        for (int i = 0; i < n; i++) {
-            if (docsOfRoot[root[i]] > 1) {
-                wanted++;
-                wantedDocs += counts[i];
+        for (int f = 0; f < distinct.length; f++) {
+            boolean in = false;
+            for (int u = unitStart == null ? f : unitStart[f]; u < (unitStart == null ? f + 1 : unitStart[f + 1]); u++) {
+                if (docsOfRoot[root[u]] > 1) {
+                    in = true;
+                    wantedDocs += counts[u];
+                }
             }
+            if (in) wanted++;
         }
         reserve.reserve(8L * wanted, "fingerprints in groups");
         long[] inGroups = new long[wanted];
         long[] pairsOfRoot = new long[n];
-        for (int i = 0, w = 0; i < n; i++) {
-            if (docsOfRoot[root[i]] < 2) continue;
-            inGroups[w++] = distinct[i];
-            pairsOfRoot[root[i]] += grouped.pairsAt(i);
+        for (int f = 0, w = 0; f < distinct.length; f++) {
+            boolean in = false;
+            for (int u = unitStart == null ? f : unitStart[f]; u < (unitStart == null ? f + 1 : unitStart[f + 1]); u++) {
+                if (docsOfRoot[root[u]] < 2) continue;
+                in = true;
+                pairsOfRoot[root[u]] += grouped.pairsAt(u);
+            }
+            if (in) inGroups[w++] = distinct[f];
         }
         long identicalPairs = 0;
         for (int c : counts)
@@ -163,15 +342,10 @@ public final class GroupMembers {
         Reserve reserve,
         Runnable checkCancelled
     ) {
-        return group(lists, distinct, root, pairsOfRoot, Mode.COMPONENTS, 0, reserve, checkCancelled);
+        return group(lists, distinct, null, null, root, pairsOfRoot, Mode.COMPONENTS, Rule.unverified(0), reserve, checkCancelled);
     }
 
-    /**
-     * As {@link #group(List, long[], int[], long[], Reserve, Runnable)} with the groups of {@code mode} at
-     * {@code maxDistance}. In {@link Mode#REPRESENTATIVE} mode a component may split into several groups (and
-     * documents left alone are in none); a group's {@code verifiedPairs} is then the number of pairs of its members
-     * within {@code maxDistance}. It also reserves 13 bytes per document (assigned flags, a group's fingerprints and counts).
-     */
+    /** {@link #group(List, long[], int[], byte[], int[], long[], Mode, Rule, Reserve, Runnable)} without units or verification. */
     public static Grouped group(
         List<? extends Documents> lists,
         long[] distinct,
@@ -179,6 +353,30 @@ public final class GroupMembers {
         long[] pairsOfRoot,
         Mode mode,
         int maxDistance,
+        Reserve reserve,
+        Runnable checkCancelled
+    ) {
+        return group(lists, distinct, null, null, root, pairsOfRoot, mode, Rule.unverified(maxDistance), reserve, checkCancelled);
+    }
+
+    /**
+     * As {@link #group(List, long[], int[], long[], Reserve, Runnable)} with the groups of {@code mode} by {@code rule},
+     * over units ({@code unitStart} and {@code unitSignatures} as {@link #mergeUnits} gives them, both null: one unit
+     * per fingerprint, and {@code root} and {@code pairsOfRoot} indexed by unit). A document is placed by its unit (its
+     * fingerprint and signature); one whose unit is not among them, or is in no group, was written during the run and
+     * is left out. In {@link Mode#REPRESENTATIVE} mode a component may split into several groups (and documents left
+     * alone are in none); a group's {@code verifiedPairs} is then the number of pairs of its members that match by
+     * {@code rule}. It also reserves 13 bytes per document (assigned flags, a group's units and counts).
+     */
+    public static Grouped group(
+        List<? extends Documents> lists,
+        long[] distinct,
+        int[] unitStart,
+        byte[] unitSignatures,
+        int[] root,
+        long[] pairsOfRoot,
+        Mode mode,
+        Rule rule,
         Reserve reserve,
         Runnable checkCancelled
     ) {
@@ -197,8 +395,8 @@ public final class GroupMembers {
         for (int l = 0, base = 0; l < lists.size(); base += lists.get(l).size(), l++) {
             Documents docs = lists.get(l);
             for (int i = 0; i < docs.size(); i++) {
-                int at = Arrays.binarySearch(distinct, docs.fingerprint(i));
-                if (at < 0) continue; // a fingerprint written during the run
+                int at = unit(distinct, unitStart, unitSignatures, docs.fingerprint(i), docs.signature(i));
+                if (at < 0 || pairsOfRoot[root[at]] == 0) continue; // written during the run, or in no group
                 byRoot[found++] = ((long) root[at] << 32) | (base + i);
             }
         }
@@ -230,18 +428,28 @@ public final class GroupMembers {
                         l++; // empty lists share a start
                     Documents docs = lists.get(l);
                     int i = global - starts[l];
-                    members.add(new Member(docs.id(i), docs.routing(i), docs.fingerprint(i), 0));
+                    members.add(new Member(docs.id(i), docs.routing(i), docs.fingerprint(i), 0, docs.signature(i)));
                 }
                 if (mode == Mode.COMPONENTS) {
                     groups.add(group(members, pairsOfRoot[component]));
                 } else {
-                    representatives(members, maxDistance, assigned, groups, checkCancelled);
+                    representatives(members, rule, assigned, groups, checkCancelled);
                 }
             }
             from = to;
         }
         groups.sort(Comparator.comparing(Group::representative));
         return new Grouped(groups, objectBytes);
+    }
+
+    /** The unit of a document: its fingerprint's unit with the same signature; -1 when there is none. */
+    private static int unit(long[] distinct, int[] unitStart, byte[] unitSignatures, long fingerprint, byte[] signature) {
+        int f = Arrays.binarySearch(distinct, fingerprint);
+        if (f < 0 || unitStart == null) return f;
+        for (int u = unitStart[f]; u < unitStart[f + 1]; u++) {
+            if (signature == null ? hasNoSignature(unitSignatures, u) : compareSignatures(unitSignatures, u, signature, 0) == 0) return u;
+        }
+        return -1;
     }
 
     /** The group of {@code members}: representative = smallest id, distances to it, sorted by distance then id. */
@@ -252,7 +460,7 @@ public final class GroupMembers {
         for (int m = 0; m < members.size(); m++) {
             Member member = members.get(m);
             int distance = Fingerprints.distance(rep.fingerprint(), member.fingerprint());
-            members.set(m, new Member(member.id(), member.routing(), member.fingerprint(), distance));
+            members.set(m, new Member(member.id(), member.routing(), member.fingerprint(), distance, member.signature()));
         }
         members.sort(Comparator.comparingInt(Member::distance).thenComparing(Member::id));
         return new Group(rep.id(), members, verifiedPairs);
@@ -260,9 +468,15 @@ public final class GroupMembers {
 
     /**
      * One component's groups in {@link Mode#REPRESENTATIVE} mode: in {@code _id} order, the first unassigned document
-     * takes every unassigned document within {@code k} of its fingerprint. {@code assigned} has room for the component.
+     * takes every unassigned document that matches it by {@code rule}. {@code assigned} has room for the component.
      */
-    private static void representatives(List<Member> component, int k, boolean[] assigned, List<Group> groups, Runnable checkCancelled) {
+    private static void representatives(
+        List<Member> component,
+        Rule rule,
+        boolean[] assigned,
+        List<Group> groups,
+        Runnable checkCancelled
+    ) {
         component.sort(Comparator.comparing(Member::id));
         int n = component.size();
         Arrays.fill(assigned, 0, n, false);
@@ -270,10 +484,13 @@ public final class GroupMembers {
         for (int r = 0; r < n; r++) {
             if (assigned[r]) continue;
             assigned[r] = true;
-            long fingerprint = component.get(r).fingerprint();
+            Member representative = component.get(r);
+            long fingerprint = representative.fingerprint();
+            byte[] signature = representative.signature();
             List<Member> members = null;
             for (int m = r + 1; m < n; m++) {
-                if (assigned[m] == false && Fingerprints.distance(fingerprint, component.get(m).fingerprint()) <= k) {
+                Member candidate = component.get(m);
+                if (assigned[m] == false && rule.matches(fingerprint, signature, candidate.fingerprint(), candidate.signature())) {
                     assigned[m] = true;
                     if (members == null) {
                         members = new ArrayList<>();
@@ -287,23 +504,23 @@ public final class GroupMembers {
                 work = 0;
                 checkCancelled.run();
             }
-            if (members != null) groups.add(group(members, pairsWithin(members, k, checkCancelled)));
+            if (members != null) groups.add(group(members, pairsWithin(members, rule, checkCancelled)));
         }
     }
 
-    /** The pairs of {@code members} within {@code k}, counted over their distinct fingerprints. */
-    private static long pairsWithin(List<Member> members, int k, Runnable checkCancelled) {
-        long[] fingerprints = new long[members.size()];
-        for (int m = 0; m < fingerprints.length; m++)
-            fingerprints[m] = members.get(m).fingerprint();
-        Arrays.sort(fingerprints);
+    /** The pairs of {@code members} that match by {@code rule}, counted over their distinct units (fingerprint, signature). */
+    private static long pairsWithin(List<Member> members, Rule rule, Runnable checkCancelled) {
+        Member[] units = members.toArray(new Member[0]);
+        Comparator<Member> byUnit = Comparator.comparingLong(Member::fingerprint)
+            .thenComparing(Member::signature, Comparator.nullsFirst(Arrays::compareUnsigned));
+        Arrays.sort(units, byUnit);
         int d = 0;
-        int[] counts = new int[fingerprints.length];
-        for (int i = 0; i < fingerprints.length; i++) {
-            if (d > 0 && fingerprints[d - 1] == fingerprints[i]) {
+        int[] counts = new int[units.length];
+        for (int i = 0; i < units.length; i++) {
+            if (d > 0 && byUnit.compare(units[d - 1], units[i]) == 0) {
                 counts[d - 1]++;
             } else {
-                fingerprints[d] = fingerprints[i];
+                units[d] = units[i];
                 counts[d++] = 1;
             }
         }
@@ -311,7 +528,9 @@ public final class GroupMembers {
         for (int i = 0; i < d; i++) {
             pairs += (long) counts[i] * (counts[i] - 1) / 2;
             for (int j = i + 1; j < d; j++) {
-                if (Fingerprints.distance(fingerprints[i], fingerprints[j]) <= k) pairs += (long) counts[i] * counts[j];
+                if (rule.matches(units[i].fingerprint(), units[i].signature(), units[j].fingerprint(), units[j].signature())) {
+                    pairs += (long) counts[i] * counts[j];
+                }
             }
             if (i % 1024 == 1023) checkCancelled.run();
         }

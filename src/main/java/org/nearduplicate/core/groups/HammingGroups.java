@@ -21,6 +21,13 @@ import java.util.List;
  * are one vertex, so a thousand exact copies cost nothing more than one. Memory: the input, an {@code int} parent and
  * a {@code long} pair count per distinct fingerprint, and per table a {@code long} per fingerprint plus an
  * {@code int} per bucket; {@link #resultBytes} and {@link #tableBytes} give them for accounting before anything is allocated.
+ *
+ * <p><b>Units and verification.</b> A fingerprint may stand for several <em>units</em> (for {@code simhash-v4}: the
+ * distinct (fingerprint, signature) pairs holding it), and a pair of units within k is joined only if a
+ * {@link Verifier} accepts it. The tables still run over the distinct fingerprints; every candidate pair of
+ * fingerprints within k (and every pair of units sharing a fingerprint, distance 0) is expanded into its unit pairs,
+ * each verified before it is counted and united. Without units, every fingerprint is one unit and every pair within k
+ * is accepted: the components of the plain "within k" graph.
  */
 public final class HammingGroups {
 
@@ -32,6 +39,18 @@ public final class HammingGroups {
     static final int SCRATCH_BITS = 16;
     /** Estimated cost of bucketing one fingerprint in one table, in comparisons. */
     private static final double BUCKETING_COST = 6.0;
+
+    /**
+     * Whether two units (indices into the counts) within k are a match; applied to every candidate pair before it is
+     * counted or joined. Must be symmetric.
+     */
+    @FunctionalInterface
+    public interface Verifier {
+        boolean verify(int unitA, int unitB);
+    }
+
+    /** Every pair within k matches (no verification). */
+    public static final Verifier ANY = (a, b) -> true;
 
     /** Told after every table; {@link #checkCancelled} is called every few thousand buckets and may throw. */
     public interface Progress {
@@ -47,7 +66,7 @@ public final class HammingGroups {
     public record Plan(int blocks, int keyBlocks, int tables, int bucketBits, double estimatedComparisons) {
     }
 
-    /** The components and counts of one run. {@link #root} and {@link #pairsAt} are indexed like the input. */
+    /** The components and counts of one run. {@link #root} and {@link #pairsAt} are indexed like the input's units (its counts). */
     public static final class Result {
         private final int[] parent;
         private final long[] pairsAt;
@@ -63,7 +82,7 @@ public final class HammingGroups {
             this.plan = plan;
         }
 
-        /** The component of distinct fingerprint {@code i}: the smallest index in it. */
+        /** The component of unit {@code i} (distinct fingerprint {@code i} without units): the smallest index in it. */
         public int root(int i) {
             int r = i;
             while (parent[r] != r)
@@ -78,7 +97,7 @@ public final class HammingGroups {
             return parent;
         }
 
-        /** Document pairs within k counted at distinct fingerprint {@code i} (sum them over a component). */
+        /** Verified document pairs within k counted at unit {@code i} (sum them over a component). */
         public long pairsAt(int i) {
             return pairsAt[i];
         }
@@ -91,7 +110,7 @@ public final class HammingGroups {
             return comparisons;
         }
 
-        /** Document pairs within k, each counted once (identical fingerprints included). */
+        /** Verified document pairs within k, each counted once (identical units included). */
         public long verifiedPairs() {
             return verifiedPairs;
         }
@@ -133,7 +152,7 @@ public final class HammingGroups {
         return 12 * n;
     }
 
-    /** Heap of a {@link Result}: a parent and a pair count per distinct fingerprint. */
+    /** Heap of a {@link Result}: a parent and a pair count per unit ({@code n}: units, or distinct fingerprints without units). */
     public static long resultBytes(long n) {
         return 12 * n;
     }
@@ -160,8 +179,23 @@ public final class HammingGroups {
         return find(distinct, counts, k, plan(distinct.length, k), progress);
     }
 
+    /**
+     * Groups the units of {@code distinct} (sorted ascending as signed longs, no repeats): fingerprint {@code i} stands
+     * for units {@code unitStart[i]} to {@code unitStart[i + 1] - 1} ({@code unitStart} null: unit {@code i} alone),
+     * {@code counts[u]} documents holding unit {@code u}; a pair of units within {@code k} is joined when
+     * {@code verifier} accepts it. The {@link Result} is indexed by unit.
+     */
+    public static Result find(long[] distinct, int[] unitStart, int[] counts, int k, Verifier verifier, Progress progress) {
+        Plan plan = plan(distinct.length, k);
+        return find(distinct, unitStart, counts, k, verifier, plan, prefixBlocks(distinct.length, plan), progress);
+    }
+
     static Result find(long[] distinct, int[] counts, int k, Plan plan, Progress progress) {
         return find(distinct, counts, k, plan, prefixBlocks(distinct.length, plan), progress);
+    }
+
+    static Result find(long[] distinct, int[] counts, int k, Plan plan, int prefixBlocks, Progress progress) {
+        return find(distinct, null, counts, k, ANY, plan, prefixBlocks, progress);
     }
 
     /**
@@ -177,25 +211,40 @@ public final class HammingGroups {
         return Math.max(1, Math.min(plan.keyBlocks() - 1, blocks));
     }
 
-    static Result find(long[] distinct, int[] counts, int k, Plan plan, int prefixBlocks, Progress progress) {
+    static Result find(
+        long[] distinct,
+        int[] unitStart,
+        int[] counts,
+        int k,
+        Verifier verifier,
+        Plan plan,
+        int prefixBlocks,
+        Progress progress
+    ) {
         int n = distinct.length;
-        if (counts.length != n) throw new IllegalArgumentException("one count per fingerprint");
+        int units = unitStart == null ? n : unitStart[n];
+        if (unitStart != null && (unitStart.length != n + 1 || unitStart[0] != 0)) {
+            throw new IllegalArgumentException("one unit start per fingerprint, and the end");
+        }
+        if (counts.length != units) throw new IllegalArgumentException("one count per unit");
         for (int i = 1; i < n; i++) {
             if (distinct[i - 1] >= distinct[i]) throw new IllegalArgumentException("fingerprints must be sorted and distinct");
+            if (unitStart != null && unitStart[i] <= unitStart[i - 1]) throw new IllegalArgumentException("every fingerprint has a unit");
         }
-        int[] parent = new int[n];
-        for (int i = 0; i < n; i++)
+        int[] parent = new int[units];
+        for (int i = 0; i < units; i++)
             parent[i] = i;
-        long[] pairsAt = new long[n];
+        long[] pairsAt = new long[units];
         long verified = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < units; i++) {
             long c = counts[i];
             if (c > 1) {
                 pairsAt[i] = c * (c - 1) / 2;
                 verified += pairsAt[i];
             }
         }
-        Run run = new Run(distinct, counts, k, plan, parent, pairsAt, progress);
+        Run run = new Run(distinct, unitStart, counts, k, verifier, plan, parent, pairsAt, progress);
+        if (unitStart != null) run.sameFingerprint();
         if (prefixBlocks > 0 && distinct.length > 1) {
             run.twoLevel(prefixBlocks);
         } else {
@@ -206,7 +255,9 @@ public final class HammingGroups {
 
     private static final class Run {
         final long[] distinct;
+        final int[] unitStart;
         final int[] counts;
+        final Verifier verifier;
         final int k;
         final Plan plan;
         final int[] parent;
@@ -217,9 +268,21 @@ public final class HammingGroups {
         long comparisons;
         long verified;
 
-        Run(long[] distinct, int[] counts, int k, Plan plan, int[] parent, long[] pairsAt, Progress progress) {
+        Run(
+            long[] distinct,
+            int[] unitStart,
+            int[] counts,
+            int k,
+            Verifier verifier,
+            Plan plan,
+            int[] parent,
+            long[] pairsAt,
+            Progress progress
+        ) {
             this.distinct = distinct;
+            this.unitStart = unitStart;
             this.counts = counts;
+            this.verifier = verifier;
             this.k = k;
             this.plan = plan;
             this.parent = parent;
@@ -468,13 +531,44 @@ public final class HammingGroups {
             return chosen;
         }
 
+        /** The pairs of different units sharing one fingerprint (distance 0): candidates, verified like any other. */
+        void sameFingerprint() {
+            for (int f = 0; f < distinct.length; f++) {
+                int from = unitStart[f], to = unitStart[f + 1];
+                for (int u = from; u < to; u++) {
+                    for (int v = u + 1; v < to; v++) {
+                        long p = (long) counts[u] * counts[v];
+                        comparisons += p;
+                        if (verifier.verify(u, v)) unite(u, v, p);
+                    }
+                }
+                if ((f & 0xFFF) == 0) progress.checkCancelled();
+            }
+        }
+
         private void pair(long a, long b) {
             int ia = Arrays.binarySearch(distinct, a), ib = Arrays.binarySearch(distinct, b);
-            long p = (long) counts[ia] * counts[ib];
+            if (unitStart == null) {
+                long p = (long) counts[ia] * counts[ib];
+                comparisons += p - 1; // the comparison stands for p document pairs
+                if (verifier.verify(ia, ib)) unite(ia, ib, p);
+                return;
+            }
+            comparisons--; // counted below, per unit pair
+            for (int u = unitStart[ia]; u < unitStart[ia + 1]; u++) {
+                for (int v = unitStart[ib]; v < unitStart[ib + 1]; v++) {
+                    long p = (long) counts[u] * counts[v];
+                    comparisons += p; // the fingerprints' comparison stands for every document pair of their units
+                    if (verifier.verify(u, v)) unite(u, v, p);
+                }
+            }
+        }
+
+        /** Counts {@code p} verified document pairs at unit {@code a} and joins the components of {@code a} and {@code b}. */
+        private void unite(int a, int b, long p) {
             verified += p;
-            comparisons += p - 1; // the comparison stands for p document pairs
-            pairsAt[ia] += p;
-            int ra = find(ia), rb = find(ib);
+            pairsAt[a] += p;
+            int ra = find(a), rb = find(b);
             if (ra != rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
         }
 

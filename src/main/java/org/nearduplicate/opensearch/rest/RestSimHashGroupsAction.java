@@ -17,7 +17,7 @@ import static org.opensearch.rest.RestRequest.Method.GET;
 import static org.opensearch.rest.RestRequest.Method.POST;
 
 /**
- * {@code POST /{index}/_near_duplicates {"field": "fp", "max_distance": 3, "size": 100, "after": "id"}}: the groups of
+ * {@code POST /{index}/_near_duplicates {"field": "fp", "max_distance": 3, "min_similarity": 0.35, "size": 100, "after": "id"}}: the groups of
  * near-duplicates of an index, as a cancellable task (closing the connection cancels it too).
  */
 public class RestSimHashGroupsAction extends BaseRestHandler {

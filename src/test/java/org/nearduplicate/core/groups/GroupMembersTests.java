@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.nearduplicate.core.sketch.Signature;
+
 /** The neutral steps of a groups run: shard merge, the groups' fingerprints, members by component. */
 public class GroupMembersTests extends OpenSearchTestCase {
 
@@ -181,6 +183,297 @@ public class GroupMembersTests extends OpenSearchTestCase {
                 actual.put(g.representative(), members);
             }
             assertEquals("k " + k, expected, actual);
+        }
+    }
+
+    /** A shard's documents with signatures (null: none). */
+    private record SignedDocs(long[] fingerprints, byte[][] signatures, String[] ids) implements GroupMembers.Documents {
+        @Override
+        public int size() {
+            return ids.length;
+        }
+
+        @Override
+        public long fingerprint(int i) {
+            return fingerprints[i];
+        }
+
+        @Override
+        public byte[] signature(int i) {
+            return signatures[i];
+        }
+
+        @Override
+        public String id(int i) {
+            return ids[i];
+        }
+
+        @Override
+        public String routing(int i) {
+            return null;
+        }
+
+        @Override
+        public int textBytes(int i) {
+            return ids[i].length();
+        }
+    }
+
+    /** The verified run as the platform makes it: shard arrays sorted by unit, merged, grouped, members placed. */
+    static GroupMembers.Grouped runVerified(List<SignedDocs> shards, int k, double minSimilarity, GroupMembers.Mode mode, long[] pairs) {
+        List<long[]> sorted = new ArrayList<>();
+        List<byte[]> signatures = new ArrayList<>();
+        int total = 0;
+        for (SignedDocs d : shards) {
+            Integer[] order = new Integer[d.size()];
+            for (int i = 0; i < order.length; i++)
+                order[i] = i;
+            java.util.Arrays.sort(
+                order,
+                java.util.Comparator.<Integer>comparingLong(i -> d.fingerprints()[i])
+                    .thenComparing(i -> d.signatures()[i], java.util.Comparator.nullsFirst(Arrays::compareUnsigned))
+            );
+            long[] f = new long[order.length];
+            byte[] s = new byte[Signature.BYTES * order.length];
+            for (int i = 0; i < order.length; i++) {
+                f[i] = d.fingerprints()[order[i]];
+                if (d.signatures()[order[i]] != null) System.arraycopy(
+                    d.signatures()[order[i]],
+                    0,
+                    s,
+                    Signature.BYTES * i,
+                    Signature.BYTES
+                );
+            }
+            sorted.add(f);
+            signatures.add(randomBoolean() && Arrays.equals(s, new byte[s.length]) ? null : s); // a shard may send none
+            total += f.length;
+        }
+        long[] distinct = new long[total];
+        int[] unitStart = new int[total + 1];
+        int[] counts = new int[total];
+        byte[] unitSignatures = new byte[Signature.BYTES * total];
+        int[] merged = GroupMembers.mergeUnits(sorted, signatures, distinct, unitStart, counts, unitSignatures);
+        distinct = Arrays.copyOf(distinct, merged[0]);
+        unitStart = Arrays.copyOf(unitStart, merged[0] + 1);
+        counts = Arrays.copyOf(counts, merged[1]);
+        unitSignatures = Arrays.copyOf(unitSignatures, Signature.BYTES * merged[1]);
+        GroupMembers.Rule rule = GroupMembers.Rule.of(k, minSimilarity);
+        HammingGroups.Result grouped = HammingGroups.find(
+            distinct,
+            unitStart,
+            counts,
+            k,
+            GroupMembers.verifier(unitSignatures, rule),
+            (done, all) -> {}
+        );
+        pairs[0] = grouped.verifiedPairs();
+        GroupMembers.Selection selection = GroupMembers.select(distinct, unitStart, counts, grouped, (bytes, what) -> {});
+        return GroupMembers.group(
+            shards,
+            distinct,
+            unitStart,
+            unitSignatures,
+            grouped.roots(),
+            selection.pairsOfRoot(),
+            mode,
+            rule,
+            (bytes, what) -> {},
+            () -> {}
+        );
+    }
+
+    /** The groups as (representative, member ids). */
+    private static java.util.Map<String, java.util.Set<String>> byRepresentative(GroupMembers.Grouped grouped) {
+        java.util.Map<String, java.util.Set<String>> groups = new java.util.HashMap<>();
+        for (GroupMembers.Group g : grouped.groups()) {
+            java.util.Set<String> members = new java.util.TreeSet<>();
+            g.members().forEach(m -> members.add(m.id()));
+            groups.put(g.representative(), members);
+        }
+        return groups;
+    }
+
+    private static byte[] randomSignature() {
+        byte[] s = new byte[Signature.BYTES];
+        random().nextBytes(s);
+        s[0] |= 1; // never all zeros (which reads as none)
+        return s;
+    }
+
+    /** {@code signature} with every slot changed ({@code xor} not 0): the two agree on no slot. */
+    private static byte[] disagreeing(byte[] signature, int xor) {
+        byte[] s = signature.clone();
+        for (int i = 0; i < s.length; i++)
+            s[i] ^= (byte) xor;
+        return s;
+    }
+
+    public void testTwoDocumentsWithinKWhoseSignaturesDisagreeAreNoGroup() {
+        byte[] a = randomSignature();
+        List<SignedDocs> shards = List.of(
+            new SignedDocs(new long[] { 0b0 }, new byte[][] { a }, new String[] { "a" }),
+            new SignedDocs(new long[] { 0b1 }, new byte[][] { disagreeing(a, 0x5A) }, new String[] { "b" })
+        );
+        long[] pairs = new long[1];
+        for (GroupMembers.Mode mode : GroupMembers.Mode.values()) {
+            assertEquals(mode.toString(), List.of(), runVerified(shards, 3, 0.35, mode, pairs).groups());
+            assertEquals(0, pairs[0]);
+            // without verification (min_similarity 0) they are one group, as before v4
+            assertEquals(1, runVerified(shards, 3, 0, mode, pairs).groups().size());
+            assertEquals(1, pairs[0]);
+        }
+        // the same fingerprint, signatures disagreeing: still no group; agreeing (a copy): one
+        List<SignedDocs> same = List.of(
+            new SignedDocs(new long[] { 7, 7, 7 }, new byte[][] { a, disagreeing(a, 0x0F), a }, new String[] { "x", "y", "z" })
+        );
+        assertEquals(
+            java.util.Map.of("x", java.util.Set.of("x", "z")),
+            byRepresentative(runVerified(same, 0, 0.35, GroupMembers.Mode.COMPONENTS, pairs))
+        );
+        assertEquals(1, pairs[0]);
+        // a side without signature is compared on its fingerprint alone
+        List<SignedDocs> bare = List.of(
+            new SignedDocs(new long[] { 0b0, 0b1 }, new byte[][] { a, null }, new String[] { "a", "b" }),
+            new SignedDocs(new long[] { 0b11 }, new byte[][] { disagreeing(a, 0x33) }, new String[] { "c" })
+        );
+        assertEquals(
+            java.util.Map.of("a", java.util.Set.of("a", "b", "c")),
+            byRepresentative(runVerified(bare, 2, 0.35, GroupMembers.Mode.COMPONENTS, pairs))
+        );
+        assertEquals(2, pairs[0]); // a-b and b-c; a-c (within k) disagree
+    }
+
+    public void testAVerifiedChainIsNotOneGroupInRepresentativeMode() {
+        // A~B and B~C verified (16 of 32 slots agree), A and C within k but agreeing on none
+        byte[] x = randomSignature(), y = disagreeing(x, 0x55);
+        byte[] b = x.clone();
+        System.arraycopy(y, 16, b, 16, 16);
+        List<SignedDocs> shards = List.of(
+            new SignedDocs(new long[] { 0b000, 0b011 }, new byte[][] { x, y }, new String[] { "a", "c" }),
+            new SignedDocs(new long[] { 0b001 }, new byte[][] { b }, new String[] { "b" })
+        );
+        long[] pairs = new long[1];
+        GroupMembers.Grouped reps = runVerified(shards, 2, 0.35, GroupMembers.Mode.REPRESENTATIVE, pairs);
+        assertEquals(java.util.Map.of("a", java.util.Set.of("a", "b")), byRepresentative(reps));
+        assertEquals(1, reps.groups().get(0).verifiedPairs());
+        assertEquals(2, pairs[0]);
+        // components mode joins the chain, as it joins any chain
+        GroupMembers.Grouped components = runVerified(shards, 2, 0.35, GroupMembers.Mode.COMPONENTS, pairs);
+        assertEquals(java.util.Map.of("a", java.util.Set.of("a", "b", "c")), byRepresentative(components));
+        assertEquals(2, components.groups().get(0).verifiedPairs());
+    }
+
+    /** The rule of a match, brute force: within k and, when both have a signature, agreeing on enough slots. */
+    private static boolean matches(long a, byte[] as, long b, byte[] bs, int k, int minAgreeing) {
+        if (Long.bitCount(a ^ b) > k) return false;
+        return as == null || bs == null || Signature.agreeingSlots(as, 0, bs, 0) >= minAgreeing;
+    }
+
+    public void testRandomVerifiedGroupsEqualBruteForce() {
+        for (int round = 0; round < 30; round++) {
+            int k = randomIntBetween(0, 8);
+            double minSimilarity = randomFrom(0.0, 0.2, 0.35, 0.5, 0.8, 1.0);
+            int minAgreeing = Signature.minAgreeing(minSimilarity);
+            int docs = randomIntBetween(1, 200);
+            long[] fingerprints = new long[docs];
+            byte[][] signatures = new byte[docs][];
+            String[] ids = new String[docs];
+            long seed = randomLong();
+            byte[][] bases = new byte[randomIntBetween(1, 4)][];
+            for (int i = 0; i < bases.length; i++)
+                bases[i] = randomSignature();
+            for (int i = 0; i < docs; i++) {
+                long f = seed ^ (randomIntBetween(0, 2) * 0xFF00FF00FFL);
+                for (int flips = randomIntBetween(0, k + 2); flips > 0; flips--)
+                    f ^= 1L << randomIntBetween(0, 63);
+                // a base's signature with some slots changed: agreement from all slots to about none
+                byte[] s = bases[randomIntBetween(0, bases.length - 1)].clone();
+                for (int changed = randomIntBetween(0, 32); changed > 0; changed--)
+                    s[randomIntBetween(0, 31)] ^= (byte) randomIntBetween(1, 255);
+                if (Arrays.equals(s, new byte[Signature.BYTES])) s[0] = 1;
+                int copy = i > 0 ? randomIntBetween(0, 4) : 4;
+                int of = copy < 4 ? randomIntBetween(0, i - 1) : -1;
+                fingerprints[i] = copy <= 1 ? fingerprints[of] : f; // copies: same fingerprint, same or other signature
+                signatures[i] = copy == 0 ? signatures[of] : randomIntBetween(0, 9) == 0 ? null : s;
+                ids[i] = "d" + i;
+            }
+            List<SignedDocs> shards = new ArrayList<>();
+            for (int from = 0; from < docs;) {
+                int to = Math.min(docs, from + randomIntBetween(0, docs));
+                shards.add(
+                    new SignedDocs(
+                        Arrays.copyOfRange(fingerprints, from, to),
+                        Arrays.copyOfRange(signatures, from, to),
+                        Arrays.copyOfRange(ids, from, to)
+                    )
+                );
+                from = to;
+            }
+            // brute force over all documents
+            int[] parent = new int[docs];
+            for (int i = 0; i < docs; i++)
+                parent[i] = i;
+            long expectedPairs = 0;
+            for (int i = 0; i < docs; i++) {
+                for (int j = i + 1; j < docs; j++) {
+                    if (matches(fingerprints[i], signatures[i], fingerprints[j], signatures[j], k, minAgreeing)) {
+                        expectedPairs++;
+                        parent[root(parent, i)] = root(parent, j);
+                    }
+                }
+            }
+            java.util.Map<Integer, java.util.Set<String>> components = new java.util.HashMap<>();
+            for (int i = 0; i < docs; i++)
+                components.computeIfAbsent(root(parent, i), x -> new java.util.TreeSet<>()).add(ids[i]);
+            java.util.Map<String, java.util.Set<String>> expectedComponents = new java.util.HashMap<>();
+            for (java.util.Set<String> c : components.values())
+                if (c.size() > 1) expectedComponents.put(((java.util.TreeSet<String>) c).first(), c);
+            java.util.TreeMap<String, Integer> byId = new java.util.TreeMap<>();
+            for (int i = 0; i < docs; i++)
+                byId.put(ids[i], i);
+            java.util.Map<String, java.util.Set<String>> expectedReps = new java.util.HashMap<>();
+            java.util.Set<String> assigned = new java.util.HashSet<>();
+            for (String r : byId.keySet()) {
+                if (assigned.add(r) == false) continue;
+                int ri = byId.get(r);
+                java.util.Set<String> group = new java.util.TreeSet<>();
+                group.add(r);
+                for (String m : byId.tailMap(r, false).keySet()) {
+                    int mi = byId.get(m);
+                    if (assigned.contains(m) == false
+                        && matches(fingerprints[ri], signatures[ri], fingerprints[mi], signatures[mi], k, minAgreeing)) {
+                        assigned.add(m);
+                        group.add(m);
+                    }
+                }
+                if (group.size() > 1) expectedReps.put(r, group);
+            }
+            String what = "k " + k + " min_similarity " + minSimilarity;
+            long[] pairs = new long[1];
+            assertEquals(
+                what,
+                expectedComponents,
+                byRepresentative(runVerified(shards, k, minSimilarity, GroupMembers.Mode.COMPONENTS, pairs))
+            );
+            assertEquals(what, expectedPairs, pairs[0]);
+            GroupMembers.Grouped reps = runVerified(shards, k, minSimilarity, GroupMembers.Mode.REPRESENTATIVE, pairs);
+            assertEquals(what, expectedReps, byRepresentative(reps));
+            for (GroupMembers.Group g : reps.groups()) {
+                long groupPairs = 0;
+                for (GroupMembers.Member m : g.members()) {
+                    int mi = byId.get(m.id());
+                    assertEquals(Long.bitCount(fingerprints[byId.get(g.representative())] ^ m.fingerprint()), m.distance());
+                    for (GroupMembers.Member o : g.members()) {
+                        int oi = byId.get(o.id());
+                        if (m.id().compareTo(o.id()) < 0
+                            && matches(fingerprints[mi], signatures[mi], fingerprints[oi], signatures[oi], k, minAgreeing)) {
+                            groupPairs++;
+                        }
+                    }
+                }
+                assertEquals(what, groupPairs, g.verifiedPairs());
+            }
         }
     }
 

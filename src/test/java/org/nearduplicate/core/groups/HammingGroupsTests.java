@@ -116,6 +116,69 @@ public class HammingGroupsTests extends RandomizedTest {
         }
     }
 
+    /**
+     * Units and a verifier: every plan, one level or two, joins exactly the unit pairs within k that the verifier
+     * accepts (units sharing a fingerprint included), and counts their document pairs; a brute force over units.
+     */
+    @Test
+    public void testVerifiedUnitsEqualBruteForceInEveryPlan() {
+        for (int round = 0; round < 10; round++) {
+            long[] fps = plantedSet(randomIntBetween(0, 150), randomIntBetween(1, 10), randomIntBetween(2, 8), 5);
+            int[] unitStart = new int[fps.length + 1];
+            for (int f = 0; f < fps.length; f++)
+                unitStart[f + 1] = unitStart[f] + (rarely() ? randomIntBetween(2, 4) : 1);
+            int units = unitStart[fps.length];
+            int[] counts = new int[units];
+            int[] label = new int[units]; // the verifier: units match when their labels are within 1 (random, symmetric)
+            for (int u = 0; u < units; u++) {
+                counts[u] = rarely() ? randomIntBetween(2, 4) : 1;
+                label[u] = randomIntBetween(0, 3);
+            }
+            HammingGroups.Verifier verifier = (a, b) -> Math.abs(label[a] - label[b]) <= 1;
+            int k = randomIntBetween(0, 6);
+            // brute force over units
+            int[] parent = new int[units];
+            for (int u = 0; u < units; u++)
+                parent[u] = u;
+            long pairs = 0;
+            int[] fpOf = new int[units];
+            for (int f = 0; f < fps.length; f++)
+                for (int u = unitStart[f]; u < unitStart[f + 1]; u++)
+                    fpOf[u] = f;
+            for (int u = 0; u < units; u++) {
+                pairs += (long) counts[u] * (counts[u] - 1) / 2;
+                for (int v = u + 1; v < units; v++) {
+                    if (Long.bitCount(fps[fpOf[u]] ^ fps[fpOf[v]]) <= k && verifier.verify(u, v)) {
+                        pairs += (long) counts[u] * counts[v];
+                        int a = root(parent, u), b = root(parent, v);
+                        if (a != b) parent[Math.max(a, b)] = Math.min(a, b);
+                    }
+                }
+            }
+            List<HammingGroups.Result> results = new ArrayList<>();
+            results.add(HammingGroups.find(fps, unitStart, counts, k, verifier, NONE));
+            for (int b = k + 1; b <= Math.min(64, k + 4); b++) {
+                double tables = 1;
+                for (int i = 1; i <= k; i++)
+                    tables = tables * (b - k + i) / i;
+                if (tables > 5_000) continue;
+                HammingGroups.Plan plan = new HammingGroups.Plan(b, b - k, (int) tables, HammingGroups.bucketBits(fps.length), 0);
+                results.add(HammingGroups.find(fps, unitStart, counts, k, verifier, plan, 0, NONE));
+                if (b - k >= 2) results.add(HammingGroups.find(fps, unitStart, counts, k, verifier, plan, b - k - 1, NONE));
+            }
+            results.add(HammingGroups.find(fps, unitStart, counts, k, verifier, new HammingGroups.Plan(1, 0, 1, 0, 0), 0, NONE));
+            for (HammingGroups.Result result : results) {
+                assertEquals("verified pairs at k=" + k + " plan " + result.plan(), pairs, result.verifiedPairs());
+                long sumAt = 0;
+                for (int u = 0; u < units; u++) {
+                    assertEquals("unit " + u + " at k=" + k + " plan " + result.plan(), root(parent, u), result.root(u));
+                    sumAt += result.pairsAt(u);
+                }
+                assertEquals(pairs, sumAt);
+            }
+        }
+    }
+
     /** Fingerprints that differ only in the top or bottom bits, and the extremes of the signed order. */
     /**
      * Two levels against one on data skewed so that a first-level partition exceeds the scratch arrays (the in-place

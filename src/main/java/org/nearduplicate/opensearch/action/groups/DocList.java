@@ -8,25 +8,36 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.sketch.Signature;
 
 /**
- * Documents found by a shard pass (fingerprint, {@code _id}, routing) in three primitive arrays: no object per
- * document, so a pass over millions of documents costs about 8 + 8 + the id's UTF-8 bytes each, and every growth is
- * reserved (through {@link Reservation}) before the larger array is allocated.
+ * Documents found by a shard pass (fingerprint, {@code _id}, routing and, for a field that verifies, the signature)
+ * in primitive arrays: no object per document, so a pass over millions of documents costs about 8 + 8 + the id's UTF-8
+ * bytes each, plus {@link Signature#BYTES} with signatures, and every growth is reserved (through {@link Reservation})
+ * before the larger array is allocated. A document without signature holds zero bytes
+ * ({@link GroupMembers#signatureAt}).
  */
 public final class DocList implements GroupMembers.Documents {
     /** Bytes per document of an answer whose ids are not known yet (auto-generated ids have 20 characters). */
     public static final int ESTIMATED_BYTES_PER_DOC = 8 + 8 + 20;
 
+    /** {@link #ESTIMATED_BYTES_PER_DOC}, with the signature's bytes when the answer carries signatures. */
+    public static long estimatedBytesPerDoc(boolean signed) {
+        return ESTIMATED_BYTES_PER_DOC + (signed ? Signature.BYTES : 0);
+    }
+
     private long[] fingerprints;
+    /** {@link Signature#BYTES} per document, or null: the list carries no signatures. */
+    private byte[] signatures;
     private byte[] text; // ids and routings, UTF-8, one after the other
     private int textLength;
     /** Per document: the end of its id in {@link #text}, then the end of its routing, or {@code -1 - end} when none. */
     private int[] ends;
     private int size;
 
-    private DocList(long[] fingerprints, byte[] text, int[] ends, int size, int textLength) {
+    private DocList(long[] fingerprints, byte[] signatures, byte[] text, int[] ends, int size, int textLength) {
         this.fingerprints = fingerprints;
+        this.signatures = signatures;
         this.text = text;
         this.ends = ends;
         this.size = size;
@@ -34,7 +45,22 @@ public final class DocList implements GroupMembers.Documents {
     }
 
     public static DocList empty() {
-        return new DocList(new long[0], new byte[0], new int[0], 0, 0);
+        return empty(false);
+    }
+
+    /** An empty list, with room for signatures when {@code signed}. */
+    public static DocList empty(boolean signed) {
+        return new DocList(new long[0], signed ? new byte[0] : null, new byte[0], new int[0], 0, 0);
+    }
+
+    /** Whether the list carries signatures. */
+    public boolean signed() {
+        return signatures != null;
+    }
+
+    @Override
+    public byte[] signature(int i) {
+        return GroupMembers.signatureAt(signatures, i);
     }
 
     @Override
@@ -76,33 +102,48 @@ public final class DocList implements GroupMembers.Documents {
 
     /** Heap held by the arrays. */
     public long ramBytes() {
-        return 3 * 16 + 8L * fingerprints.length + text.length + 4L * ends.length;
+        return 3 * 16 + 8L * fingerprints.length + text.length + 4L * ends.length + (signatures == null ? 0 : 16 + signatures.length);
     }
 
     /** Heap of the arrays as read from the wire (exactly sized). */
-    static long ramBytes(int docs, int textBytes) {
-        return 3 * 16 + 16L * docs + textBytes;
+    static long ramBytes(int docs, int textBytes, boolean signed) {
+        return 3 * 16 + 16L * docs + textBytes + (signed ? 16 + (long) Signature.BYTES * docs : 0);
     }
 
     /** Appends documents; every growth of its arrays is reserved first. */
     public static final class Builder {
         private final Reservation reservation;
-        private final DocList docs = empty();
+        private final DocList docs;
 
         public Builder(Reservation reservation) {
+            this(reservation, false);
+        }
+
+        /** A builder whose documents carry a signature each when {@code signed} (null when a document has none). */
+        public Builder(Reservation reservation, boolean signed) {
             this.reservation = reservation;
+            this.docs = empty(signed);
         }
 
         public void add(long fingerprint, String id, String routing) {
+            add(fingerprint, null, id, routing);
+        }
+
+        public void add(long fingerprint, byte[] signature, String id, String routing) {
+            if (signature != null && (docs.signatures == null || signature.length != Signature.BYTES)) {
+                throw new IllegalArgumentException("a signature for a list without signatures, or not " + Signature.BYTES + " bytes");
+            }
             byte[] idBytes = id.getBytes(StandardCharsets.UTF_8);
             byte[] routingBytes = routing == null ? null : routing.getBytes(StandardCharsets.UTF_8);
             int more = idBytes.length + (routingBytes == null ? 0 : routingBytes.length);
             if (docs.size == docs.fingerprints.length) {
                 int capacity = grow(docs.size, 1);
-                reservation.reserve(16L * capacity, "documents of a shard");
-                long old = 16L * docs.fingerprints.length;
+                long perDoc = 16L + (docs.signatures == null ? 0 : Signature.BYTES);
+                reservation.reserve(perDoc * capacity, "documents of a shard");
+                long old = perDoc * docs.fingerprints.length;
                 docs.fingerprints = Arrays.copyOf(docs.fingerprints, capacity);
                 docs.ends = Arrays.copyOf(docs.ends, 2 * capacity);
+                if (docs.signatures != null) docs.signatures = Arrays.copyOf(docs.signatures, Signature.BYTES * capacity);
                 reservation.release(old);
             }
             if (docs.textLength + more > docs.text.length) {
@@ -122,6 +163,7 @@ public final class DocList implements GroupMembers.Documents {
                 docs.textLength += routingBytes.length;
                 docs.ends[2 * docs.size + 1] = docs.textLength;
             }
+            if (signature != null) System.arraycopy(signature, 0, docs.signatures, Signature.BYTES * docs.size, Signature.BYTES);
             docs.fingerprints[docs.size++] = fingerprint;
         }
 
@@ -148,6 +190,8 @@ public final class DocList implements GroupMembers.Documents {
         }
         out.writeVInt(textLength);
         out.writeBytes(text, 0, textLength);
+        out.writeBoolean(signatures != null);
+        if (signatures != null) out.writeBytes(signatures, 0, Signature.BYTES * size);
     }
 
     public static DocList readFrom(StreamInput in) throws IOException {
@@ -170,6 +214,11 @@ public final class DocList implements GroupMembers.Documents {
         if (textLength != at) throw new IOException("corrupt document list: " + textLength + " text bytes, " + at + " expected");
         byte[] text = new byte[textLength];
         if (textLength > 0) in.readBytes(text, 0, textLength);
-        return new DocList(fingerprints, text, ends, size, textLength);
+        byte[] signatures = null;
+        if (in.readBoolean()) {
+            signatures = new byte[Signature.BYTES * size];
+            if (size > 0) in.readBytes(signatures, 0, signatures.length);
+        }
+        return new DocList(fingerprints, signatures, text, ends, size, textLength);
     }
 }

@@ -21,18 +21,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.groups.GroupMembers.Group;
 import org.nearduplicate.core.groups.HammingGroups;
+import org.nearduplicate.core.sketch.Signature;
 
 /**
  * Computes every near-duplicate group of one {@code simhash} field, exactly, for any k, in three steps:
  * <ol>
- *   <li>every shard sends the sorted fingerprints of its live documents (doc values, one forward pass); the
- *       coordinator merges them into the distinct fingerprints and their document counts;</li>
- *   <li>{@link HammingGroups} finds the components of the "within k" graph over the distinct fingerprints, without
- *       quadratic work in unrelated ones;</li>
- *   <li>every shard sends the {@code _id} and routing of its documents whose fingerprint is in a group.</li>
+ *   <li>every shard sends the sorted fingerprints of its live documents (doc values, one forward pass), with their
+ *       verification signatures for a field that has them; the coordinator merges them into the distinct fingerprints,
+ *       their units (distinct (fingerprint, signature) pairs) and the units' document counts;</li>
+ *   <li>{@link HammingGroups} finds the components of the "match" graph over the units, without quadratic work in
+ *       unrelated ones: pairs within k and, when both carry a signature, whose signatures agree on enough slots for
+ *       {@code min_similarity} (the rule of the queries; {@link GroupMembers.Rule});</li>
+ *   <li>every shard sends the {@code _id}, routing and signature of its documents whose fingerprint is in a group.</li>
  * </ol>
  * Everything held on the coordinator is reserved in the {@code near_duplicate} breaker before it is allocated (a
  * shard's answer: its expected size before the requests go out, its real size when it arrives) and released when the
@@ -48,8 +52,8 @@ public final class GroupsComputation {
      * The groups sorted by representative, members by distance then id, and the run's counts. The memory of the groups
      * stays reserved in the breaker until whoever consumes the result closes it.
      */
-    public record Result(int maxDistance, String algorithm, long docs, long comparisons, long verifiedPairs, HammingGroups.Plan plan, List<
-        Group> groups, Releasable reservation) implements Releasable {
+    public record Result(int maxDistance, double minSimilarity, String algorithm, long docs, long comparisons, long verifiedPairs,
+        HammingGroups.Plan plan, List<Group> groups, Releasable reservation) implements Releasable {
         public long docsInGroups() {
             long n = 0;
             for (Group g : groups)
@@ -84,8 +88,9 @@ public final class GroupsComputation {
     }
 
     /**
-     * Runs on {@code index}'s {@code field} at {@code maxDistance} (null: the field algorithm's recommended k), reading
-     * only the documents {@code aliasFilter} lets a search see. The listener's result must be closed.
+     * Runs on {@code index}'s {@code field} at {@code maxDistance} (null: the field algorithm's recommended k) and
+     * {@code minSimilarity} (null: the field's recommended one; a 400 for a field without signatures), reading only the
+     * documents {@code aliasFilter} lets a search see. The listener's result must be closed.
      */
     public void run(
         CancellableTask task,
@@ -93,11 +98,12 @@ public final class GroupsComputation {
         AliasFilter aliasFilter,
         String field,
         Integer maxDistance,
+        Double minSimilarity,
         GroupMembers.Mode mode,
         Progress progress,
         ActionListener<Result> listener
     ) {
-        new Run(task, index, aliasFilter, field, maxDistance, mode, progress, listener).fingerprints();
+        new Run(task, index, aliasFilter, field, maxDistance, minSimilarity, mode, progress, listener).fingerprints();
     }
 
     private final class Run {
@@ -106,6 +112,7 @@ public final class GroupsComputation {
         private final AliasFilter aliasFilter;
         private final String field;
         private final Integer requestedDistance;
+        private final Double requestedSimilarity;
         private final GroupMembers.Mode mode;
         private final Progress progress;
         private final ActionListener<Result> listener;
@@ -118,10 +125,12 @@ public final class GroupsComputation {
             AliasFilter aliasFilter,
             String field,
             Integer maxDistance,
+            Double minSimilarity,
             GroupMembers.Mode mode,
             Progress progress,
             ActionListener<Result> listener
         ) {
+            this.requestedSimilarity = minSimilarity;
             this.mode = mode;
             this.task = task;
             this.index = index;
@@ -229,6 +238,7 @@ public final class GroupsComputation {
             String algorithm = null;
             long docs = 0;
             long shardBytes = 0;
+            boolean verifies = false, signed = false;
             for (SimHashShardFingerprintsResponse r : responses) {
                 if (algorithm != null && algorithm.equals(r.algorithm()) == false) {
                     throw new IllegalStateException(
@@ -236,49 +246,87 @@ public final class GroupsComputation {
                     );
                 }
                 algorithm = r.algorithm();
+                verifies |= r.verifies();
+                signed |= r.signatures() != null;
                 docs += r.fingerprints().length;
                 shardBytes += r.ramBytes();
             }
             int k = MaxDistance.orField(requestedDistance, MaxDistance.MAX, algorithm);
-            // distinct fingerprints and their document counts, merged from the shards' sorted arrays
-            reserve(12 * docs, "distinct fingerprints");
+            double minSimilarity = minSimilarity(algorithm, verifies);
+            GroupMembers.Rule rule = GroupMembers.Rule.of(k, minSimilarity);
+            // distinct fingerprints, their units (with signatures: the distinct (fingerprint, signature) pairs) and the
+            // units' document counts, merged from the shards' sorted arrays
+            long perDoc = signed ? 12 + 4 + Signature.BYTES : 12;
+            reserve(perDoc * docs + (signed ? 4 : 0), signed ? "distinct fingerprints and signatures" : "distinct fingerprints");
             long[] distinct = new long[Math.toIntExact(docs)];
             int[] counts = new int[distinct.length];
+            int[] unitStart = signed ? new int[distinct.length + 1] : null;
+            byte[] unitSignatures = signed ? new byte[Signature.BYTES * distinct.length] : null;
             List<long[]> shardArrays = new ArrayList<>(responses.size());
-            for (SimHashShardFingerprintsResponse r : responses)
+            List<byte[]> shardSignatures = new ArrayList<>(responses.size());
+            for (SimHashShardFingerprintsResponse r : responses) {
+                shardSignatures.add(r.takeSignatures());
                 shardArrays.add(r.takeFingerprints());
-            int n = GroupMembers.merge(shardArrays, distinct, counts);
+            }
+            int n, units;
+            if (signed) {
+                int[] merged = GroupMembers.mergeUnits(shardArrays, shardSignatures, distinct, unitStart, counts, unitSignatures);
+                n = merged[0];
+                units = merged[1];
+            } else {
+                n = units = GroupMembers.merge(shardArrays, distinct, counts);
+            }
             shardArrays = null;
+            shardSignatures = null;
             release(shardBytes); // the shards' arrays are garbage once merged
             if (n < distinct.length) {
                 distinct = Arrays.copyOf(distinct, n);
-                counts = Arrays.copyOf(counts, n);
-                release(12 * (docs - n));
+                release(8 * (docs - n));
+                if (signed) {
+                    unitStart = Arrays.copyOf(unitStart, n + 1);
+                    release(4 * (docs - n));
+                }
+            }
+            if (units < counts.length) {
+                counts = Arrays.copyOf(counts, units);
+                release(4 * (docs - units));
+                if (signed) {
+                    unitSignatures = Arrays.copyOf(unitSignatures, Signature.BYTES * units);
+                    release((long) Signature.BYTES * (docs - units));
+                }
             }
             HammingGroups.Plan plan = HammingGroups.plan(n, k);
             long tableBytes = HammingGroups.tableBytes(n, plan);
             reserve(
-                HammingGroups.resultBytes(n) + tableBytes,
+                HammingGroups.resultBytes(units) + tableBytes,
                 "grouping " + n + " distinct fingerprints at k=" + k + " (" + plan.tables() + " tables)"
             );
             progress.phase("grouping");
             progress.tables(0, plan.tables());
-            HammingGroups.Result grouped = HammingGroups.find(distinct, counts, k, new HammingGroups.Progress() {
-                @Override
-                public void tableDone(int tablesDone, int total) {
-                    progress.tables(tablesDone, total);
-                    checkCancelled();
-                }
+            HammingGroups.Result grouped = HammingGroups.find(
+                distinct,
+                unitStart,
+                counts,
+                k,
+                GroupMembers.verifier(unitSignatures, rule),
+                new HammingGroups.Progress() {
+                    @Override
+                    public void tableDone(int tablesDone, int total) {
+                        progress.tables(tablesDone, total);
+                        checkCancelled();
+                    }
 
-                @Override
-                public void checkCancelled() {
-                    Run.this.checkCancelled();
+                    @Override
+                    public void checkCancelled() {
+                        Run.this.checkCancelled();
+                    }
                 }
-            });
+            );
             release(tableBytes); // garbage now
-            GroupMembers.Selection selection = GroupMembers.select(distinct, counts, grouped, this::reserve);
+            GroupMembers.Selection selection = GroupMembers.select(distinct, unitStart, counts, grouped, this::reserve);
             Result empty = new Result(
                 k,
+                minSimilarity,
                 algorithm,
                 docs,
                 grouped.comparisons() + selection.identicalPairs(),
@@ -292,13 +340,37 @@ public final class GroupsComputation {
                 return;
             }
             long[] distinctFingerprints = distinct;
+            int[] unitStarts = unitStart;
+            byte[] signatures = unitSignatures;
             int[] root = grouped.roots(); // the components only: the rest of the result is garbage now
             allShards(
                 selection.fingerprints(),
-                selection.docs() * DocList.ESTIMATED_BYTES_PER_DOC,
+                selection.docs() * DocList.estimatedBytesPerDoc(signed),
                 "reading group members",
-                members -> succeed(groups(empty, members, distinctFingerprints, root, selection.pairsOfRoot()))
+                members -> succeed(
+                    groups(empty, members, distinctFingerprints, unitStarts, signatures, root, selection.pairsOfRoot(), rule)
+                )
             );
+        }
+
+        /**
+         * The run's {@code min_similarity}: the request's, or the field's recommended one; NaN for a field without
+         * signatures, where a requested one is a 400.
+         */
+        private double minSimilarity(String algorithm, boolean verifies) {
+            if (verifies == false) {
+                if (requestedSimilarity != null) {
+                    throw new IllegalArgumentException(
+                        "[min_similarity] is given, but field ["
+                            + field
+                            + "]'s algorithm ["
+                            + algorithm
+                            + "] has no verification signatures (simhash-v4 and later have them)"
+                    );
+                }
+                return Double.NaN;
+            }
+            return requestedSimilarity != null ? requestedSimilarity : SimHashSettings.RECOMMENDED_MIN_SIMILARITY;
         }
 
         /**
@@ -310,8 +382,11 @@ public final class GroupsComputation {
             Result counts,
             Collection<SimHashShardFingerprintsResponse> responses,
             long[] distinct,
+            int[] unitStart,
+            byte[] unitSignatures,
             int[] root,
-            long[] pairsOfRoot
+            long[] pairsOfRoot,
+            GroupMembers.Rule rule
         ) {
             checkCancelled();
             List<DocList> lists = new ArrayList<>(responses.size());
@@ -325,16 +400,19 @@ public final class GroupsComputation {
             GroupMembers.Grouped grouped = GroupMembers.group(
                 lists,
                 distinct,
+                unitStart,
+                unitSignatures,
                 root,
                 pairsOfRoot,
                 mode,
-                counts.maxDistance(),
+                rule,
                 this::reserve,
                 this::checkCancelled
             );
             release(8L * total + answerBytes); // the sort keys and the shards' answers are garbage now
             return new Result(
                 counts.maxDistance(),
+                counts.minSimilarity(),
                 counts.algorithm(),
                 counts.docs(),
                 counts.comparisons(),

@@ -19,13 +19,16 @@ import static org.opensearch.action.ValidateActions.addValidationError;
 
 /**
  * What the groups request and the write-back request share: one index, its {@code simhash} {@code field} and the
- * optional {@code max_distance} (absent: the field's recommended k), the {@code mode}, their checks, a cancellable task, and the
- * readers of the body's option values. Each request writes its own wire format.
+ * optional {@code max_distance} (absent: the field's recommended k), the optional {@code min_similarity} (absent: the
+ * field's recommended one; only for a field whose values carry verification signatures), the {@code mode}, their
+ * checks, a cancellable task, and the readers of the body's option values. Each request writes its own wire format.
  */
 abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest implements IndicesRequest {
     protected final String index;
     protected String field;
     protected Integer maxDistance;
+    /** The signatures' least similarity of a match; null: the field's recommended one. */
+    protected Double minSimilarity;
     /** How components become groups; see {@link GroupMembers.Mode}. */
     protected GroupMembers.Mode mode = GroupMembers.Mode.REPRESENTATIVE;
 
@@ -52,6 +55,9 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest i
                 e = addValidationError(invalid.getMessage(), e);
             }
         }
+        if (minSimilarity != null && (minSimilarity >= 0 && minSimilarity <= 1) == false) {
+            e = addValidationError("[" + MIN_SIMILARITY + "] must be between 0 and 1, got " + minSimilarity, e);
+        }
         return e;
     }
 
@@ -70,7 +76,9 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest i
             + field
             + "] max_distance["
             + (maxDistance == null ? "mapping" : maxDistance)
-            + "] mode["
+            + "]"
+            + (minSimilarity == null ? "" : " min_similarity[" + minSimilarity + "]")
+            + " mode["
             + mode.jsonName()
             + "]";
     }
@@ -97,6 +105,17 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest i
         return maxDistance;
     }
 
+    /** The requested {@code min_similarity}, or null: the field's recommended one. */
+    public Double minSimilarity() {
+        return minSimilarity;
+    }
+
+    @SuppressWarnings("unchecked")
+    public R minSimilarity(Double minSimilarity) {
+        this.minSimilarity = minSimilarity;
+        return (R) this;
+    }
+
     public GroupMembers.Mode mode() {
         return mode;
     }
@@ -111,6 +130,16 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest i
     public R maxDistance(Integer maxDistance) {
         this.maxDistance = maxDistance;
         return (R) this;
+    }
+
+    /** The body option of the signatures' least similarity. */
+    public static final String MIN_SIMILARITY = "min_similarity";
+
+    /** {@code min_similarity}'s value: a number (or a string of one) from 0 to 1. */
+    static double minSimilarity(Object v) {
+        double d = OptionValues.number(MIN_SIMILARITY, v);
+        if ((d >= 0 && d <= 1) == false) throw new IllegalArgumentException("[" + MIN_SIMILARITY + "] must be between 0 and 1, got " + v);
+        return d;
     }
 
     /** A body option's value that must be a string. */

@@ -36,6 +36,7 @@ public class SimHashGroupsRequest extends GroupsRequest<SimHashGroupsRequest> {
         after = in.readOptionalString();
         maxMembers = in.readVInt();
         mode = in.readEnum(GroupMembers.Mode.class);
+        minSimilarity = in.readOptionalDouble();
     }
 
     @Override
@@ -48,9 +49,10 @@ public class SimHashGroupsRequest extends GroupsRequest<SimHashGroupsRequest> {
         out.writeOptionalString(after);
         out.writeVInt(maxMembers);
         out.writeEnum(mode);
+        out.writeOptionalDouble(minSimilarity);
     }
 
-    /** Reads the body: {@code field}, {@code max_distance}, {@code size}, {@code after}, {@code max_members}, {@code mode}. */
+    /** Reads the body: {@code field}, {@code max_distance}, {@code min_similarity}, {@code size}, {@code after}, {@code max_members}, {@code mode}. */
     public static SimHashGroupsRequest fromXContent(String index, XContentParser parser) throws IOException {
         Map<String, Object> body = parser.map();
         SimHashGroupsRequest request = new SimHashGroupsRequest(index, null);
@@ -59,6 +61,7 @@ public class SimHashGroupsRequest extends GroupsRequest<SimHashGroupsRequest> {
             switch (e.getKey()) {
                 case "field" -> request.field = string(e.getKey(), v);
                 case MaxDistance.NAME -> request.maxDistance = MaxDistance.parse(v, null);
+                case MIN_SIMILARITY -> request.minSimilarity = v == null ? null : minSimilarity(v);
                 case "size" -> request.size = integer(e.getKey(), v);
                 case "after" -> request.after = v == null ? null : string(e.getKey(), v);
                 case "partitions" -> throw new IllegalArgumentException(

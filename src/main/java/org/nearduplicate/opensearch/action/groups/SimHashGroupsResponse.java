@@ -24,6 +24,8 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
     private final String index;
     private final String field;
     private final int maxDistance;
+    /** The run's min_similarity; NaN for a field without signatures (not shown). */
+    private final double minSimilarity;
     private final long tookMillis;
     private final long docsScanned;
     private final long candidatePairs;
@@ -38,6 +40,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         String index,
         String field,
         int maxDistance,
+        double minSimilarity,
         long tookMillis,
         long docsScanned,
         long candidatePairs,
@@ -51,6 +54,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         this.index = index;
         this.field = field;
         this.maxDistance = maxDistance;
+        this.minSimilarity = minSimilarity;
         this.tookMillis = tookMillis;
         this.docsScanned = docsScanned;
         this.candidatePairs = candidatePairs;
@@ -67,6 +71,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         index = in.readString();
         field = in.readString();
         maxDistance = in.readVInt();
+        minSimilarity = in.readDouble();
         tookMillis = in.readVLong();
         docsScanned = in.readVLong();
         candidatePairs = in.readVLong();
@@ -95,6 +100,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         out.writeString(index);
         out.writeString(field);
         out.writeVInt(maxDistance);
+        out.writeDouble(minSimilarity);
         out.writeVLong(tookMillis);
         out.writeVLong(docsScanned);
         out.writeVLong(candidatePairs);
@@ -129,6 +135,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         builder.field("index", index);
         builder.field("field", field);
         builder.field("max_distance", maxDistance);
+        if (Double.isNaN(minSimilarity) == false) builder.field(GroupsRequest.MIN_SIMILARITY, minSimilarity);
         builder.startObject("counts");
         builder.field("docs_scanned", docsScanned);
         builder.field("candidate_pairs", candidatePairs);
@@ -195,5 +202,10 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
 
     public int maxDistance() {
         return maxDistance;
+    }
+
+    /** The run's min_similarity; NaN for a field without signatures. */
+    public double minSimilarity() {
+        return minSimilarity;
     }
 }

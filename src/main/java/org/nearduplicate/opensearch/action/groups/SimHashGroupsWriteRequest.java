@@ -14,7 +14,7 @@ import org.nearduplicate.core.groups.GroupMembers;
 import static org.opensearch.action.ValidateActions.addValidationError;
 
 /**
- * The write-back request: {@code field}, {@code max_distance}, {@code group_field}, {@code distance_field},
+ * The write-back request: {@code field}, {@code max_distance}, {@code min_similarity}, {@code group_field}, {@code distance_field},
  * {@code batch_size}, {@code requests_per_second}, {@code mode}; see docs/workflows.md.
  */
 public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteRequest> {
@@ -46,6 +46,7 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
         requestsPerSecond = in.readFloat();
         validateOnly = in.readBoolean();
         mode = in.readEnum(GroupMembers.Mode.class);
+        minSimilarity = in.readOptionalDouble();
     }
 
     @Override
@@ -60,6 +61,7 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
         out.writeFloat(requestsPerSecond);
         out.writeBoolean(validateOnly);
         out.writeEnum(mode);
+        out.writeOptionalDouble(minSimilarity);
     }
 
     public static SimHashGroupsWriteRequest fromXContent(String index, XContentParser parser) throws IOException {
@@ -69,6 +71,7 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
             switch (e.getKey()) {
                 case "field" -> request.field = string(e.getKey(), v);
                 case MaxDistance.NAME -> request.maxDistance = MaxDistance.parse(v, null);
+                case MIN_SIMILARITY -> request.minSimilarity = v == null ? null : minSimilarity(v);
                 case "group_field" -> request.groupField = string(e.getKey(), v);
                 case "distance_field" -> request.distanceField = string(e.getKey(), v);
                 case "batch_size" -> request.batchSize = integer(e.getKey(), v);
@@ -140,6 +143,7 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
     public SimHashGroupsWriteRequest validationOnly() {
         SimHashGroupsWriteRequest copy = new SimHashGroupsWriteRequest(index, field);
         copy.maxDistance = maxDistance;
+        copy.minSimilarity = minSimilarity;
         copy.mode = mode;
         copy.groupField = groupField;
         copy.distanceField = distanceField;

@@ -15,6 +15,8 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
     private final String index;
     private final String field;
     private final int maxDistance;
+    /** The run's min_similarity; NaN for a field without signatures (not shown). */
+    private final double minSimilarity;
     private final long tookMillis;
     private final long docsScanned;
     private final long groups;
@@ -31,6 +33,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         String index,
         String field,
         int maxDistance,
+        double minSimilarity,
         long tookMillis,
         long docsScanned,
         long groups,
@@ -46,6 +49,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         this.index = index;
         this.field = field;
         this.maxDistance = maxDistance;
+        this.minSimilarity = minSimilarity;
         this.tookMillis = tookMillis;
         this.docsScanned = docsScanned;
         this.groups = groups;
@@ -64,6 +68,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         index = in.readString();
         field = in.readString();
         maxDistance = in.readVInt();
+        minSimilarity = in.readDouble();
         tookMillis = in.readVLong();
         docsScanned = in.readVLong();
         groups = in.readVLong();
@@ -82,6 +87,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         out.writeString(index);
         out.writeString(field);
         out.writeVInt(maxDistance);
+        out.writeDouble(minSimilarity);
         out.writeVLong(tookMillis);
         out.writeVLong(docsScanned);
         out.writeVLong(groups);
@@ -102,6 +108,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         builder.field("index", index);
         builder.field("field", field);
         builder.field("max_distance", maxDistance);
+        if (Double.isNaN(minSimilarity) == false) builder.field(GroupsRequest.MIN_SIMILARITY, minSimilarity);
         builder.field("docs_scanned", docsScanned);
         builder.field("groups", groups);
         builder.field("docs_in_groups", docsInGroups);
@@ -153,5 +160,10 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
 
     public int maxDistance() {
         return maxDistance;
+    }
+
+    /** The run's min_similarity; NaN for a field without signatures. */
+    public double minSimilarity() {
+        return minSimilarity;
     }
 }

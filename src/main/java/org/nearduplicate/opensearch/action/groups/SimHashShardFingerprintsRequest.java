@@ -9,14 +9,20 @@ import org.opensearch.search.internal.AliasFilter;
 
 import java.io.IOException;
 
+import org.nearduplicate.core.sketch.Signature;
+
 /**
  * One shard's part of a groups run. Without {@code members}: every live document's fingerprint. With {@code members}
- * (sorted, distinct): the documents whose fingerprint is one of them, with their {@code _id} and routing.
+ * (sorted, distinct): the documents whose fingerprint is one of them, with their {@code _id}, routing and signature.
+ * The write-back's stale pass may give {@code memberSignatures} too: its members are then units (fingerprint and
+ * signature; sorted by fingerprint, which may repeat), and a document is a member only if its unit is one of them.
  */
 public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashShardFingerprintsRequest> {
     private final ShardId shardId;
     private final String field;
     private final long[] members;
+    /** {@link Signature#BYTES} per member (zeros: none), or null: members are fingerprints alone. */
+    private final byte[] memberSignatures;
     /** Set for the write-back's stale pass: documents holding this field whose fingerprint is not in {@code members}. */
     private final String staleField;
     /** The filter of the alias the run was asked through: documents it hides are not read. */
@@ -27,10 +33,25 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
     }
 
     public SimHashShardFingerprintsRequest(ShardId shardId, String field, long[] members, String staleField, AliasFilter aliasFilter) {
+        this(shardId, field, members, null, staleField, aliasFilter);
+    }
+
+    public SimHashShardFingerprintsRequest(
+        ShardId shardId,
+        String field,
+        long[] members,
+        byte[] memberSignatures,
+        String staleField,
+        AliasFilter aliasFilter
+    ) {
         super(shardId.getIndexName());
+        if (memberSignatures != null && (members == null || memberSignatures.length != Signature.BYTES * members.length)) {
+            throw new IllegalArgumentException("one signature per member");
+        }
         this.shardId = shardId;
         this.field = field;
         this.members = members;
+        this.memberSignatures = memberSignatures;
         this.staleField = staleField;
         this.aliasFilter = aliasFilter == null ? AliasFilter.EMPTY : aliasFilter;
     }
@@ -40,6 +61,7 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         shardId = new ShardId(in);
         field = in.readString();
         members = in.readBoolean() ? SortedFingerprints.read(in) : null;
+        memberSignatures = in.readBoolean() ? in.readByteArray() : null;
         staleField = in.readOptionalString();
         aliasFilter = new AliasFilter(in);
     }
@@ -51,6 +73,8 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         out.writeString(field);
         out.writeBoolean(members != null);
         if (members != null) SortedFingerprints.write(out, members, members.length);
+        out.writeBoolean(memberSignatures != null);
+        if (memberSignatures != null) out.writeByteArray(memberSignatures);
         out.writeOptionalString(staleField);
         aliasFilter.writeTo(out);
     }
@@ -71,6 +95,11 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
     /** The fingerprints whose documents are wanted, sorted and distinct; null for the fingerprints pass. */
     public long[] members() {
         return members;
+    }
+
+    /** The members' signatures ({@link Signature#BYTES} each, zeros: none), or null: members are fingerprints alone. */
+    public byte[] memberSignatures() {
+        return memberSignatures;
     }
 
     public String staleField() {

@@ -6,53 +6,102 @@ import org.opensearch.core.common.io.stream.StreamOutput;
 
 import java.io.IOException;
 
+import org.nearduplicate.core.sketch.Signature;
+
 /**
- * One shard's answer: the field's algorithm and either the sorted fingerprints of its live documents (one per
- * document, so copies repeat), or, for a members or stale request, the wanted documents with {@code _id} and routing
- * ({@link DocList}).
+ * One shard's answer: the field's algorithm, whether its values carry verification signatures, and either the
+ * sorted fingerprints of its live documents (one per document, so copies repeat; sorted by fingerprint then signature,
+ * with the signatures beside them when any document has one), or, for a members or stale request, the wanted documents
+ * with {@code _id}, routing and signature ({@link DocList}).
  */
 public class SimHashShardFingerprintsResponse extends ActionResponse {
     private final String algorithm;
+    private final boolean verifies;
     private long[] fingerprints;
+    /** {@link Signature#BYTES} per fingerprint (zeros: none), or null: no document of the shard has one. */
+    private byte[] signatures;
     private final DocList docs;
 
     public SimHashShardFingerprintsResponse(String algorithm, long[] fingerprints) {
+        this(algorithm, false, fingerprints, null);
+    }
+
+    public SimHashShardFingerprintsResponse(String algorithm, boolean verifies, long[] fingerprints, byte[] signatures) {
+        if (signatures != null && signatures.length != Signature.BYTES * fingerprints.length) {
+            throw new IllegalArgumentException("one signature per fingerprint");
+        }
         this.algorithm = algorithm;
+        this.verifies = verifies;
         this.fingerprints = fingerprints;
+        this.signatures = signatures;
         this.docs = null;
     }
 
     public SimHashShardFingerprintsResponse(String algorithm, DocList docs) {
+        this(algorithm, docs.signed(), docs);
+    }
+
+    public SimHashShardFingerprintsResponse(String algorithm, boolean verifies, DocList docs) {
         this.algorithm = algorithm;
+        this.verifies = verifies;
         this.fingerprints = null;
+        this.signatures = null;
         this.docs = docs;
     }
 
     public SimHashShardFingerprintsResponse(StreamInput in) throws IOException {
         super(in);
         algorithm = in.readString();
+        verifies = in.readBoolean();
         if (in.readBoolean()) {
             docs = DocList.readFrom(in);
             fingerprints = null;
+            signatures = null;
         } else {
             docs = null;
             fingerprints = SortedFingerprints.read(in);
+            if (in.readBoolean()) {
+                signatures = new byte[Signature.BYTES * fingerprints.length];
+                if (signatures.length > 0) in.readBytes(signatures, 0, signatures.length);
+            } else {
+                signatures = null;
+            }
         }
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
         out.writeString(algorithm);
+        out.writeBoolean(verifies);
         out.writeBoolean(docs != null);
         if (docs != null) {
             docs.writeTo(out);
         } else {
             SortedFingerprints.write(out, fingerprints, fingerprints.length);
+            out.writeBoolean(signatures != null);
+            if (signatures != null) out.writeBytes(signatures, 0, signatures.length);
         }
     }
 
     public String algorithm() {
         return algorithm;
+    }
+
+    /** Whether the field's algorithm carries verification signatures (its matches are verified). */
+    public boolean verifies() {
+        return verifies;
+    }
+
+    /** The fingerprints pass's signatures, {@link Signature#BYTES} per fingerprint, or null (none in the shard). */
+    public byte[] signatures() {
+        return signatures;
+    }
+
+    /** The signatures, handed over with {@link #takeFingerprints}. */
+    byte[] takeSignatures() {
+        byte[] taken = signatures;
+        signatures = null;
+        return taken;
     }
 
     /** The fingerprints pass: one entry per live document, sorted (signed order); null for a members answer. */
@@ -79,6 +128,7 @@ public class SimHashShardFingerprintsResponse extends ActionResponse {
 
     /** Heap held by this answer, for the breaker. */
     public long ramBytes() {
-        return 64 + (docs != null ? docs.ramBytes() : 8L * fingerprints.length);
+        if (docs != null) return 64 + docs.ramBytes();
+        return 64 + 8L * fingerprints.length + (signatures == null ? 0 : 16 + signatures.length);
     }
 }

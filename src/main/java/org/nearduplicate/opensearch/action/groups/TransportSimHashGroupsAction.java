@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
+import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.opensearch.common.FieldMappings;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
@@ -115,7 +116,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
         try {
             ClusterState state = clusterService.state();
             IndexMetadata index = singleIndex(state, resolver, request, "_near_duplicates");
-            checkField(index, request.field());
+            checkField(index, request.field(), request.minSimilarity());
             SimHashGroupsTask groupsTask = (SimHashGroupsTask) task;
             computation.run(
                 groupsTask,
@@ -123,6 +124,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
                 aliasFilter(state, resolver, indicesService, request, index),
                 request.field(),
                 request.maxDistance(),
+                request.minSimilarity(),
                 request.mode(),
                 groupsTask,
                 ActionListener.map(listener, result -> {
@@ -141,8 +143,17 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
      * again with their own mapping.
      */
     static void checkField(IndexMetadata index, String field) {
+        checkField(index, field, null);
+    }
+
+    /**
+     * {@link #checkField(IndexMetadata, String)}, and a 400 for a {@code min_similarity} given for a field whose
+     * algorithm has no verification signatures (the run checks again with the shards' mappings).
+     */
+    static void checkField(IndexMetadata index, String field, Double minSimilarity) {
         if (field == null) return; // the request's validation names it
-        String type = FieldMappings.type(FieldMappings.definitionThroughAlias(index, field));
+        java.util.Map<String, Object> definition = FieldMappings.definitionThroughAlias(index, field);
+        String type = FieldMappings.type(definition);
         if (type == null) {
             throw new IllegalArgumentException("field [" + field + "] is not mapped in index [" + index.getIndex().getName() + "]");
         }
@@ -150,6 +161,26 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
             throw new IllegalArgumentException(
                 "field [" + field + "] is of type [" + type + "], expected [" + SimHashFieldMapper.CONTENT_TYPE + "]"
             );
+        }
+        String algorithm = FieldMappings.algorithm(definition, SimHashFieldMapper.CONTENT_TYPE);
+        if (minSimilarity != null && algorithm != null && hasSignatures(algorithm) == false) {
+            throw new IllegalArgumentException(
+                "[min_similarity] is given, but field ["
+                    + field
+                    + "]'s algorithm ["
+                    + algorithm
+                    + "] has no verification signatures (simhash-v4 and later have them)"
+            );
+        }
+    }
+
+    /** Whether fingerprints made by {@code algorithm} carry verification signatures. */
+    private static boolean hasSignatures(String algorithm) {
+        if (algorithm.startsWith(SimHashSettings.NAME + "-v") == false) return false;
+        try {
+            return SimHashSettings.fromAlgorithmId(algorithm).hasSignature();
+        } catch (IllegalArgumentException e) {
+            return false;
         }
     }
 
@@ -172,6 +203,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
             index,
             request.field(),
             result.maxDistance(),
+            result.minSimilarity(),
             (System.nanoTime() - start) / 1_000_000,
             result.docs(),
             result.comparisons(),

@@ -42,6 +42,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.opensearch.common.FieldMappings;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
@@ -106,12 +107,28 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             // layer runs them first (validateOnly) and answers their failure instead of starting a task that fails
             ClusterState state = clusterService.state();
             IndexMetadata index = TransportSimHashGroupsAction.singleIndex(state, resolver, request, "_near_duplicates/_write");
-            TransportSimHashGroupsAction.checkField(index, request.field());
+            TransportSimHashGroupsAction.checkField(index, request.field(), request.minSimilarity());
             Map<String, Object> missing = missingMappings(index, request);
             AliasFilter aliasFilter = TransportSimHashGroupsAction.aliasFilter(state, resolver, indicesService, request, index);
             if (request.validateOnly()) {
                 listener.onResponse(
-                    new SimHashGroupsWriteResponse(index.getIndex().getName(), request.field(), -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of())
+                    new SimHashGroupsWriteResponse(
+                        index.getIndex().getName(),
+                        request.field(),
+                        -1,
+                        Double.NaN,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        List.of()
+                    )
                 );
                 return;
             }
@@ -122,6 +139,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 aliasFilter,
                 request.field(),
                 request.maxDistance(),
+                request.minSimilarity(),
                 request.mode(),
                 groupsTask,
                 ActionListener.wrap(result -> {
@@ -161,6 +179,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         marker.put("task", clusterService.localNode().getId() + ":" + task.getId());
         marker.put("field", request.field());
         if (request.maxDistance() != null) marker.put("max_distance", request.maxDistance());
+        if (request.minSimilarity() != null) marker.put(GroupsRequest.MIN_SIMILARITY, request.minSimilarity());
         marker.put("group_field", request.groupField());
         marker.put("distance_field", request.distanceField());
         marker.put("started", Instant.ofEpochMilli(task.getStartTime()).toString());
@@ -416,14 +435,41 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         private void clearStale() {
             clearing = true;
             task.phase("clearing documents no longer in a group");
-            reservation.reserve(8L * result.docsInGroups(), "fingerprints in groups");
-            long[] inGroups = result.groups()
-                .stream()
-                .flatMap(g -> g.members().stream())
-                .mapToLong(GroupMembers.Member::fingerprint)
-                .sorted()
-                .distinct()
-                .toArray();
+            boolean signed = Double.isNaN(result.minSimilarity()) == false;
+            reservation.reserve((8L + (signed ? Signature.BYTES : 0)) * result.docsInGroups(), "fingerprints in groups");
+            long[] inGroups;
+            byte[] inGroupSignatures = null;
+            if (signed) {
+                // units (fingerprint, signature): a document sharing a member's fingerprint but not its signature may
+                // be in no group, and is then cleared
+                GroupMembers.Member[] units = result.groups()
+                    .stream()
+                    .flatMap(g -> g.members().stream())
+                    .sorted(
+                        java.util.Comparator.comparingLong(GroupMembers.Member::fingerprint)
+                            .thenComparing(
+                                GroupMembers.Member::signature,
+                                java.util.Comparator.nullsFirst(java.util.Arrays::compareUnsigned)
+                            )
+                    )
+                    .toArray(GroupMembers.Member[]::new);
+                inGroups = new long[units.length];
+                inGroupSignatures = new byte[Signature.BYTES * units.length];
+                for (int i = 0; i < units.length; i++) {
+                    inGroups[i] = units[i].fingerprint();
+                    if (units[i].signature() != null) {
+                        System.arraycopy(units[i].signature(), 0, inGroupSignatures, Signature.BYTES * i, Signature.BYTES);
+                    }
+                }
+            } else {
+                inGroups = result.groups()
+                    .stream()
+                    .flatMap(g -> g.members().stream())
+                    .mapToLong(GroupMembers.Member::fingerprint)
+                    .sorted()
+                    .distinct()
+                    .toArray();
+            }
             int shards = indexMetadata.getNumberOfShards();
             GroupedActionListener<SimHashShardFingerprintsResponse> all = new GroupedActionListener<>(
                 ActionListener.wrap(responses -> threadPool.generic().execute(() -> clearAll(responses)), this::fail),
@@ -434,6 +480,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                     new ShardId(indexMetadata.getIndex(), s),
                     request.field(),
                     inGroups,
+                    inGroupSignatures,
                     request.groupField(),
                     aliasFilter
                 );
@@ -504,6 +551,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 index,
                 request.field(),
                 result.maxDistance(),
+                result.minSimilarity(),
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
                 result.docs(),
                 result.groups().size(),

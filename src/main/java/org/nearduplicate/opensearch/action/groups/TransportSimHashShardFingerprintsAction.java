@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
@@ -12,6 +13,8 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.IntroSorter;
 
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.single.shard.TransportSingleShardAction;
@@ -39,12 +42,16 @@ import org.opensearch.transport.TransportService;
 import java.io.IOException;
 import java.util.Arrays;
 
+import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * Reads one shard's fingerprints from the {@code simhash} field's doc values, one forward pass per segment: all of
- * them (sorted), or only the documents holding one of the wanted fingerprints, with {@code _id} and routing. Only the
+ * them (sorted), or only the documents holding one of the wanted fingerprints, with {@code _id} and routing. For a
+ * field that verifies ({@code simhash-v4}), each document's signature goes with its fingerprint (binary doc values of
+ * {@link SimHashFieldMapper.SimHashFieldType#signatureField()}), when any document of the shard has one. Only the
  * documents a search through the request's index or alias would see are read (a filtered alias's filter applies).
  * What a pass builds is reserved in the {@code near_duplicate} breaker before it is allocated, so a shard too large
  * for the node's budget answers 429 first.
@@ -124,17 +131,20 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
             Reservation reservation = new Reservation(engine.breaker(), "near_duplicate groups")
         ) {
             Visible visible = new Visible(indexService, shardId, searcher, request.aliasFilter());
+            String signatureField = type.verifies() && hasField(searcher, type.signatureField()) ? type.signatureField() : null;
             if (request.members() == null) {
-                reservation.reserve(8L * searcher.getIndexReader().maxDoc(), "fingerprints of " + shardId);
-                return new SimHashShardFingerprintsResponse(type.algorithm(), allFingerprints(searcher, field, visible));
+                int maxDoc = searcher.getIndexReader().maxDoc();
+                reservation.reserve((8L + (signatureField == null ? 0 : Signature.BYTES)) * maxDoc, "fingerprints of " + shardId);
+                return allFingerprints(type, searcher, field, signatureField, visible);
             }
-            DocList.Builder found = new DocList.Builder(reservation);
             if (request.staleField() != null) {
-                stale(searcher, field, request.members(), shard.mapperService().fieldType(request.staleField()), visible, found);
-            } else {
-                members(searcher, field, request.members(), visible, found);
+                DocList.Builder found = new DocList.Builder(reservation);
+                stale(searcher, field, signatureField, request, shard.mapperService().fieldType(request.staleField()), visible, found);
+                return new SimHashShardFingerprintsResponse(type.algorithm(), type.verifies(), found.build());
             }
-            return new SimHashShardFingerprintsResponse(type.algorithm(), found.build());
+            DocList.Builder found = new DocList.Builder(reservation, signatureField != null);
+            members(searcher, field, signatureField, request.members(), visible, found);
+            return new SimHashShardFingerprintsResponse(type.algorithm(), type.verifies(), found.build());
         }
     }
 
@@ -175,18 +185,108 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
         }
     }
 
-    private static long[] allFingerprints(Engine.Searcher searcher, String field, Visible visible) throws IOException {
-        long[] out = new long[searcher.getIndexReader().maxDoc()];
+    /** Whether any segment of the shard has the field (a field that verifies may hold only bare fingerprints). */
+    private static boolean hasField(Engine.Searcher searcher, String field) {
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            if (leaf.reader().getFieldInfos().fieldInfo(field) != null) return true;
+        }
+        return false;
+    }
+
+    /** The signature of {@code doc}, or null; {@code signatures} null: the shard has none. */
+    private static byte[] signature(BinaryDocValues signatures, int doc) throws IOException {
+        if (signatures == null || signatures.advanceExact(doc) == false) return null;
+        BytesRef value = signatures.binaryValue();
+        if (value.length != Signature.BYTES) return null; // not a signature: compared on the fingerprint alone
+        return Arrays.copyOfRange(value.bytes, value.offset, value.offset + value.length);
+    }
+
+    /**
+     * Every visible document's fingerprint, sorted by fingerprint then signature, with the signatures beside them when
+     * {@code signatureField} is set (zeros for a document without one).
+     */
+    private static SimHashShardFingerprintsResponse allFingerprints(
+        SimHashFieldMapper.SimHashFieldType type,
+        Engine.Searcher searcher,
+        String field,
+        String signatureField,
+        Visible visible
+    ) throws IOException {
+        int maxDoc = searcher.getIndexReader().maxDoc();
+        long[] out = new long[maxDoc];
+        byte[] signatures = signatureField == null ? null : new byte[Signature.BYTES * maxDoc];
         int n = 0;
         for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
             Bits seen = visible.of(leaf);
             NumericDocValues values = DocValues.getNumeric(leaf.reader(), field);
+            BinaryDocValues leafSignatures = signatureField == null ? null : DocValues.getBinary(leaf.reader(), signatureField);
             for (int doc = values.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = values.nextDoc()) {
-                if (seen == null || seen.get(doc)) out[n++] = values.longValue();
+                if (seen != null && seen.get(doc) == false) continue;
+                if (leafSignatures != null && leafSignatures.advanceExact(doc)) {
+                    BytesRef value = leafSignatures.binaryValue();
+                    if (value.length == Signature.BYTES) {
+                        System.arraycopy(value.bytes, value.offset, signatures, Signature.BYTES * n, Signature.BYTES);
+                    }
+                }
+                out[n++] = values.longValue();
             }
         }
-        Arrays.sort(out, 0, n);
-        return n == out.length ? out : Arrays.copyOf(out, n);
+        if (signatures == null) {
+            Arrays.sort(out, 0, n);
+            return new SimHashShardFingerprintsResponse(
+                type.algorithm(),
+                type.verifies(),
+                n == out.length ? out : Arrays.copyOf(out, n),
+                null
+            );
+        }
+        sortWithSignatures(out, signatures, n);
+        return new SimHashShardFingerprintsResponse(
+            type.algorithm(),
+            true,
+            n == out.length ? out : Arrays.copyOf(out, n),
+            n == out.length ? signatures : Arrays.copyOf(signatures, Signature.BYTES * n)
+        );
+    }
+
+    /** Sorts the first {@code n} fingerprints and their signatures together, in place: by fingerprint, then signature. */
+    static void sortWithSignatures(long[] fingerprints, byte[] signatures, int n) {
+        byte[] swap = new byte[Signature.BYTES];
+        new IntroSorter() {
+            private long pivot;
+            private int pivotIndex;
+
+            @Override
+            protected void setPivot(int i) {
+                pivot = fingerprints[i];
+                pivotIndex = i;
+                System.arraycopy(signatures, Signature.BYTES * i, swap, 0, Signature.BYTES);
+            }
+
+            @Override
+            protected int comparePivot(int j) {
+                int c = Long.compare(pivot, fingerprints[j]);
+                return c != 0 ? c : GroupMembers.compareSignatures(swap, 0, signatures, j);
+            }
+
+            @Override
+            protected int compare(int i, int j) {
+                int c = Long.compare(fingerprints[i], fingerprints[j]);
+                return c != 0 ? c : GroupMembers.compareSignatures(signatures, i, signatures, j);
+            }
+
+            @Override
+            protected void swap(int i, int j) {
+                long f = fingerprints[i];
+                fingerprints[i] = fingerprints[j];
+                fingerprints[j] = f;
+                for (int b = 0, x = Signature.BYTES * i, y = Signature.BYTES * j; b < Signature.BYTES; b++, x++, y++) {
+                    byte t = signatures[x];
+                    signatures[x] = signatures[y];
+                    signatures[y] = t;
+                }
+            }
+        }.sort(0, n);
     }
 
     /**
@@ -196,51 +296,86 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
     private static void stale(
         Engine.Searcher searcher,
         String field,
-        long[] inGroups,
+        String signatureField,
+        SimHashShardFingerprintsRequest request,
         MappedFieldType staleField,
         Visible visible,
         DocList.Builder found
     ) throws IOException {
         if (staleField == null) return;
+        long[] inGroups = request.members();
+        byte[] memberSignatures = request.memberSignatures();
         FieldsVisitor visitor = new FieldsVisitor(false);
         for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
             LeafReader reader = leaf.reader();
             Bits seen = visible.of(leaf);
             DocIdSetIterator holding = DocValues.getSortedSet(reader, staleField.name());
             NumericDocValues values = DocValues.getNumeric(reader, field);
+            BinaryDocValues signatures = signatureField == null ? null : DocValues.getBinary(reader, signatureField);
             StoredFields stored = null;
             for (int doc = holding.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = holding.nextDoc()) {
                 if (seen != null && seen.get(doc) == false) continue;
                 boolean hasFingerprint = values.advanceExact(doc);
                 long fp = hasFingerprint ? values.longValue() : 0;
-                if (hasFingerprint && Arrays.binarySearch(inGroups, fp) >= 0) continue; // a member: rewritten anyway
+                if (hasFingerprint && isMember(inGroups, memberSignatures, fp, signatures, doc)) continue; // rewritten anyway
                 if (stored == null) stored = reader.storedFields();
                 add(found, visitor, fp, stored, doc);
             }
         }
     }
 
-    /** Reads a document's {@code _id} and routing from stored fields. */
-    private static void add(DocList.Builder found, FieldsVisitor visitor, long fp, StoredFields stored, int doc) throws IOException {
-        visitor.reset();
-        stored.document(doc, visitor);
-        found.add(fp, visitor.id(), visitor.routing());
+    /**
+     * Whether the document's unit is among the members: its fingerprint, and with {@code memberSignatures} its
+     * signature too (members sorted by fingerprint; the fingerprint's run is searched for the signature).
+     */
+    private static boolean isMember(long[] members, byte[] memberSignatures, long fp, BinaryDocValues signatures, int doc)
+        throws IOException {
+        int at = Arrays.binarySearch(members, fp);
+        if (at < 0) return false;
+        if (memberSignatures == null) return true;
+        byte[] signature = signature(signatures, doc);
+        int from = at;
+        while (from > 0 && members[from - 1] == fp)
+            from--;
+        for (int i = from; i < members.length && members[i] == fp; i++) {
+            if (GroupMembers.compareSignatures(memberSignatures, i, signature, 0) == 0) return true;
+        }
+        return false;
     }
 
-    private static void members(Engine.Searcher searcher, String field, long[] wanted, Visible visible, DocList.Builder found)
+    /** Reads a document's {@code _id} and routing from stored fields. */
+    private static void add(DocList.Builder found, FieldsVisitor visitor, long fp, StoredFields stored, int doc) throws IOException {
+        add(found, visitor, fp, null, stored, doc);
+    }
+
+    private static void add(DocList.Builder found, FieldsVisitor visitor, long fp, byte[] signature, StoredFields stored, int doc)
         throws IOException {
+        visitor.reset();
+        stored.document(doc, visitor);
+        found.add(fp, signature, visitor.id(), visitor.routing());
+    }
+
+    private static void members(
+        Engine.Searcher searcher,
+        String field,
+        String signatureField,
+        long[] wanted,
+        Visible visible,
+        DocList.Builder found
+    ) throws IOException {
         FieldsVisitor visitor = new FieldsVisitor(false);
         for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
             LeafReader reader = leaf.reader();
             Bits seen = visible.of(leaf);
             NumericDocValues values = DocValues.getNumeric(reader, field);
+            BinaryDocValues signatures = signatureField == null ? null : DocValues.getBinary(reader, signatureField);
             StoredFields stored = null;
             for (int doc = values.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = values.nextDoc()) {
                 if (seen != null && seen.get(doc) == false) continue;
                 long fp = values.longValue();
                 if (Arrays.binarySearch(wanted, fp) < 0) continue;
                 if (stored == null) stored = reader.storedFields();
-                add(found, visitor, fp, stored, doc);
+                add(found, visitor, fp, signature(signatures, doc), stored, doc);
             }
         }
     }

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.nearduplicate.core.sketch.Signature;
+
 /** The shard answers' document list: what goes in comes out (also over the wire), and every growth is reserved first. */
 public class DocListTests extends OpenSearchTestCase {
 
@@ -51,17 +53,22 @@ public class DocListTests extends OpenSearchTestCase {
         List<Object[]> expected = new ArrayList<>();
         DocList docs;
         try (Reservation reservation = new Reservation(breaker, "test")) {
-            DocList.Builder builder = new DocList.Builder(reservation);
+            boolean signed = randomBoolean(); // a field that verifies: a signature per document (or none)
+            DocList.Builder builder = new DocList.Builder(reservation, signed);
             int n = randomIntBetween(0, 500);
             for (int i = 0; i < n; i++) {
                 long fp = randomLong();
                 String id = randomBoolean() ? randomAlphaOfLengthBetween(1, 30) : randomUnicodeOfLengthBetween(1, 12);
                 String routing = randomBoolean() ? null : randomFrom("", randomUnicodeOfLengthBetween(1, 5));
-                builder.add(fp, id, routing);
-                expected.add(new Object[] { fp, id, routing });
+                byte[] signature = signed && randomBoolean() ? randomByteArrayOfLength(Signature.BYTES) : null;
+                if (signature != null) signature[0] |= 1; // zeros read as none
+                builder.add(fp, signature, id, routing);
+                expected.add(new Object[] { fp, id, routing, signature });
             }
             docs = builder.build();
-            assertThat(reservation.held(), org.hamcrest.Matchers.greaterThanOrEqualTo(docs.ramBytes() - 3 * 16));
+            assertEquals(signed, docs.signed());
+            // every array's growth was reserved first: only the arrays' headers are not
+            assertThat(reservation.held(), org.hamcrest.Matchers.greaterThanOrEqualTo(docs.ramBytes() - 4 * 16));
         }
         assertEquals(0, breaker.getUsed());
         BytesStreamOutput out = new BytesStreamOutput();
@@ -76,6 +83,7 @@ public class DocListTests extends OpenSearchTestCase {
                 assertEquals(expected.get(i)[0], d.fingerprint(i));
                 assertEquals(expected.get(i)[1], d.id(i));
                 assertEquals(expected.get(i)[2], d.routing(i));
+                assertArrayEquals((byte[]) expected.get(i)[3], d.signature(i));
             }
         }
     }
@@ -83,7 +91,7 @@ public class DocListTests extends OpenSearchTestCase {
     public void testGrowthBeyondTheBudgetTripsBeforeItAllocatesAndGivesEverythingBack() {
         CountingBreaker breaker = new CountingBreaker(randomIntBetween(1_000, 50_000));
         Reservation reservation = new Reservation(breaker, "near_duplicate groups");
-        DocList.Builder builder = new DocList.Builder(reservation);
+        DocList.Builder builder = new DocList.Builder(reservation, randomBoolean());
         CircuitBreakingException e = expectThrows(CircuitBreakingException.class, () -> {
             for (int i = 0; i < 1_000_000; i++)
                 builder.add(i, "document-" + i, null);

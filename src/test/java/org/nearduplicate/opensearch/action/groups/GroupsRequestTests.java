@@ -5,6 +5,7 @@ import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.io.IOException;
+import java.util.List;
 
 /** Both groups requests cross the transport: every option survives the round trip, and the shared checks apply to both. */
 public class GroupsRequestTests extends OpenSearchTestCase {
@@ -14,8 +15,10 @@ public class GroupsRequestTests extends OpenSearchTestCase {
             .size(randomIntBetween(0, 10_000))
             .after(randomBoolean() ? null : "00000000000000ff")
             .maxMembers(randomIntBetween(1, 10_000))
+            .minSimilarity(randomBoolean() ? null : 0.5)
             .mode(randomFrom(org.nearduplicate.core.groups.GroupMembers.Mode.values()));
         SimHashGroupsRequest copy = new SimHashGroupsRequest(streamOf(request));
+        assertEquals(request.minSimilarity(), copy.minSimilarity());
         assertEquals(request.index(), copy.index());
         assertEquals(request.field(), copy.field());
         assertEquals(request.maxDistance(), copy.maxDistance());
@@ -35,8 +38,10 @@ public class GroupsRequestTests extends OpenSearchTestCase {
             .distanceField("distance")
             .batchSize(randomIntBetween(1, 10_000))
             .requestsPerSecond(randomBoolean() ? -1 : 250f)
+            .minSimilarity(randomBoolean() ? null : 0.25)
             .mode(randomFrom(org.nearduplicate.core.groups.GroupMembers.Mode.values()));
         SimHashGroupsWriteRequest copy = new SimHashGroupsWriteRequest(streamOf(request));
+        assertEquals(request.minSimilarity(), copy.minSimilarity());
         assertEquals(request.index(), copy.index());
         assertEquals(request.field(), copy.field());
         assertEquals(request.maxDistance(), copy.maxDistance());
@@ -52,6 +57,31 @@ public class GroupsRequestTests extends OpenSearchTestCase {
         assertEquals(request.groupField(), check.groupField());
         assertEquals(request.batchSize(), check.batchSize());
         assertEquals(request.mode(), check.mode());
+        assertEquals(request.minSimilarity(), check.minSimilarity());
+    }
+
+    /** {@code min_similarity}: a number (or a string of one) from 0 to 1, in both bodies; anything else refused. */
+    public void testMinSimilarity() throws IOException {
+        assertEquals(
+            Double.valueOf(0.4),
+            SimHashGroupsRequest.fromXContent("pages", parser("{\"field\": \"fp\", \"min_similarity\": 0.4}")).minSimilarity()
+        );
+        assertEquals(
+            Double.valueOf(0.6),
+            SimHashGroupsWriteRequest.fromXContent("pages", parser("{\"min_similarity\": \"0.6\"}")).minSimilarity()
+        );
+        assertNull(SimHashGroupsRequest.fromXContent("pages", parser("{\"field\": \"fp\"}")).minSimilarity());
+        for (String bad : List.of("1.5", "-0.1", "\"x\"")) {
+            IllegalArgumentException e = expectThrows(
+                IllegalArgumentException.class,
+                () -> SimHashGroupsRequest.fromXContent("pages", parser("{\"min_similarity\": " + bad + "}"))
+            );
+            assertThat(e.getMessage(), org.hamcrest.Matchers.containsString("[min_similarity]"));
+        }
+        assertThat(
+            new SimHashGroupsWriteRequest("pages", "fp").minSimilarity(2.0).validate().getMessage(),
+            org.hamcrest.Matchers.containsString("[min_similarity] must be between 0 and 1")
+        );
     }
 
     /** {@code mode}: representative by default, components on request, anything else refused. */

@@ -272,15 +272,23 @@ def groups(node, field_body, mode=None):
     if mode:
         body["mode"] = mode
     result, first, after = [], None, None
+    tooks = []
     while True:
         page = node.call("POST", f"/{INDEX}/_near_duplicates", dict(body, **({"after": after} if after else {})))
         first = first or page
+        tooks.append(page["took"] / 1000)
         for g in page["groups"]:
             result.append((g["representative"], g["size"], [m["_id"] for m in g["members"]]))
         after = page.get("next_after")
         if not after or not page["groups"]:
             break
+    first["pages_took"] = tooks  # every page recomputes the groups: one request's time each
     return result, first
+
+
+def pages(first):
+    n = len(first["pages_took"])
+    return f"{n} page{'s' if n != 1 else ''}"
 
 
 def describe_groups(found, docs):
@@ -411,6 +419,14 @@ def machine():
     return f"{os.cpu_count()} cores (`nproc`), {mem_gb:.0f} GB RAM, {cpu}, {platform.system()} {platform.release()}"
 
 
+def load_average():
+    try:
+        with open("/proc/loadavg") as f:
+            return " / ".join(f.read().split()[:3])
+    except OSError:
+        return "?"
+
+
 def git(*args):
     try:
         return subprocess.run(["git", "-C", ROOT, *args], capture_output=True, text=True, check=True).stdout.strip()
@@ -458,6 +474,7 @@ def main():
 
     timings = []
     run_started = time.time()
+    args.load_before = load_average()
     if args.node:
         ensure_zip()
         started = time.time()
@@ -530,12 +547,14 @@ def run(args, command, corpus, timings, run_started):
 
     started = time.time()
     found, first = groups(node, dict({"field": "simhash"}, **k_body))
-    phase("_near_duplicates (default mode)", started)
+    phase(f"_near_duplicates (default mode): {pages(first)} of up to 10,000 groups, server took "
+          + " / ".join(f"{t:.1f}" for t in first["pages_took"]) + " s", started)
     k = first["max_distance"]
     described = describe_groups(found, docs)
     started = time.time()
     found_c, first_c = groups(node, dict({"field": "simhash"}, **k_body), mode="components")
-    phase("_near_duplicates (mode components)", started)
+    phase(f"_near_duplicates (mode components): {pages(first_c)} of up to 10,000 groups, server took "
+          + " / ".join(f"{t:.1f}" for t in first_c["pages_took"]) + " s", started)
     described_c = describe_groups(found_c, docs)
 
     started = time.time()
@@ -563,7 +582,8 @@ def run(args, command, corpus, timings, run_started):
     w("| | |")
     w("| --- | --- |")
     w(f"| date | {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%MZ')} |")
-    w(f"| machine | {machine()} |")
+    w(f"| machine | {machine()}; load average (1 / 5 / 15 min) {args.load_before} at the start, {load_average()} at the end "
+      "(the machine is shared: timings are indicative) |")
     w(f"| node | OpenSearch {root['version']['number']}, plugin near-duplicate {plugin_version}, "
       f"{jvm.get('vm_vendor', '')} {jvm.get('version', '')}, heap {jvm['mem']['heap_max_in_bytes'] >> 20} MB, "
       f"port {args.port}, 1 shard, 0 replicas |")

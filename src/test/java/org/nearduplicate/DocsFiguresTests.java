@@ -104,6 +104,31 @@ public class DocsFiguresTests {
         assertEquals(k8[k8.length - 3], textAfter(readme, "\\| 1M \\| [^|]+ \\| 8 \\(([0-9.]+)\\)"));
     }
 
+    /** performance.md's paragraph on the real-node scale test quotes its committed results file. */
+    @Test
+    public void testScaleNodeFigures() throws IOException {
+        String results = read("bench/results/RESULTS-scale-node-v3.md");
+        String performance = read("docs/performance.md");
+        String[][] figures = {
+            // results file / performance.md, each regex's group 1
+            { "`mode: components`: largest group vs largest labelled group \\| ([0-9,]+)", "makes one group of ([0-9,]+) documents" },
+            { "largest labelled group ([0-9]+)", "the largest labelled group has ([0-9]+)" },
+            { "default mode: largest group vs largest labelled group \\| ([0-9,]+)", "default mode's largest\\s+group has ([0-9]+)" },
+            { "default mode: groups with a filler \\(of them fillers only\\) \\| ([0-9,]+)", "([0-9,]+) of its [0-9,]+ groups contain" },
+            { "default mode: groups / documents in groups \\| ([0-9,]+)", "of its ([0-9,]+) groups contain" },
+            { "false hits per query \\(mean\\) \\| \\*\\*([0-9.]+)", "\\*\\*([0-9.]+) false hits\\*\\*" },
+            { "\\*\\*[0-9.]+\\*\\*: ([0-9.]+) fillers", "\\(([0-9.]+) fillers, [0-9.]+ corpus" },
+            { "fillers \\+ ([0-9.]+) corpus", "fillers, ([0-9.]+) corpus" },
+            { "probes with at least one false hit \\| ([0-9]+) of", "([0-9]+) of 300 probes have one" },
+            { "labelled positive pairs \\| ([0-9.]+)", "at recall ([0-9.]+)" },
+            { "tagged duplicate \\| \\*\\*([0-9]+) of 500", "\\*\\*([0-9]+) of 500\\*\\* new fillers" },
+            { "i\\.e\\. ([0-9.]+) expected hits per query", "would give ([0-9.]+) hits per query" },
+            { "\\| index \\| ([0-9,]+) documents", "RESULTS-scale-node-v3\\.md\\), ([0-9,]+) documents" } };
+        for (String[] f : figures) {
+            assertEquals(f[1], figure(results, f[0]), figure(performance, f[1]), 0);
+        }
+    }
+
     /** The cells of the first table row of {@code text} whose first cell is {@code first} (or {@code **first (default)**}). */
     private static String[] row(String text, String first) {
         Matcher m = Pattern.compile("(?m)^\\|\\s*(?:\\*\\*)?" + first + "(?: \\(default\\))?(?:\\*\\*)? \\|(.*)\\|\\s*$").matcher(text);

@@ -112,11 +112,7 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
      */
     public static final SimHashSettings DEFAULT = new SimHashSettings(FeatureSettings.DEFAULT, Weighting.TF, IDF_NONE);
 
-<<<<<<< HEAD
     /** The first version whose values carry a verification signature ((core.sketch.Signature)). */
-=======
-    /** The first version whose values carry a verification signature (the sketch package's {@code Signature}; named, not linked: core.sketch depends on this package). */
->>>>>>> v4-groups
     public static final int FIRST_SIGNATURE_VERSION = 4;
 
     /**

@@ -403,32 +403,6 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
     public record Resolved(long[] fingerprints, byte[][] signatures) {
     }
 
-<<<<<<< HEAD
-=======
-    private <T> T checkSigned(
-        QueryShardContext context,
-        String owner,
-        SimHashFieldMapper.SimHashFieldType fieldType,
-        int signed,
-        int needed,
-        T value
-    ) {
-        if (fieldType.verifies() && signed < needed) {
-            throw new QueryShardException(
-                context,
-                owner
-                    + " field ["
-                    + fieldType.name()
-                    + "] is mapped with algorithm ["
-                    + fieldType.algorithm()
-                    + "], whose matches are verified on a signature: give the probe's [signature] with its [fingerprint] (as the [simhash] "
-                    + "processor and the _simhash API write it), or probe with [like], [text] or [html]"
-            );
-        }
-        return value;
-    }
-
->>>>>>> v4-groups
     /**
      * The {@code near_duplicate} query's own options: {@code max_distance} (null: the mapping's), {@code allow_scan},
      * and {@code min_similarity} (null: the field's algorithm's; only for fields that verify).
@@ -678,22 +652,14 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             SimHash sketch = probe.resolve(context, "[" + NAME + "]", fieldType);
             int k = MaxDistance.orField(maxDistance, fieldType.indexedMaxDistance(), fieldType.settings());
             SimHashQuery.Verification verification = verification(context, fieldType, null);
-<<<<<<< HEAD
             // a probe without signature (a bare fingerprint) is compared on its fingerprint alone
             boolean verifying = verification != null && sketch.signature() != null;
-=======
->>>>>>> v4-groups
             return new SimHashProbe.Closeness(
                 fieldType.name(),
                 sketch.fingerprint(),
                 k,
-<<<<<<< HEAD
                 verifying ? verification : null,
                 verifying ? sketch.signature() : null
-=======
-                verification,
-                verification == null ? null : sketch.signature()
->>>>>>> v4-groups
             );
         }
     };
@@ -780,11 +746,7 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                 double similarity = similarity(signatures(leaf), segmentDoc);
                 within = verified(similarity);
                 why += Double.isNaN(similarity)
-<<<<<<< HEAD
                     ? ", not verified: the hit has no signature"
-=======
-                    ? ", but the hit has no verification signature"
->>>>>>> v4-groups
                     : String.format(
                         java.util.Locale.ROOT,
                         ", signature similarity %.3f %s %s",

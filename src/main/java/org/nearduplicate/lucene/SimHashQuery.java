@@ -251,10 +251,15 @@ public final class SimHashQuery extends Query {
         Probe[] probes = new Probe[fingerprints.length];
         for (int i = 0; i < probes.length; i++)
             probes[i] = new Probe(fingerprints[i], signatures[i] == null ? null : signatures[i].clone());
-        Arrays.sort(probes, (a, b) -> a.fingerprint != b.fingerprint ? Long.compare(a.fingerprint, b.fingerprint) : Arrays.compare(a.signature, b.signature));
+        Arrays.sort(
+            probes,
+            (a, b) -> a.fingerprint != b.fingerprint ? Long.compare(a.fingerprint, b.fingerprint) : Arrays.compare(a.signature, b.signature)
+        );
         int n = 0;
         for (int i = 0; i < probes.length; i++) {
-            if (n == 0 || probes[i].fingerprint != probes[n - 1].fingerprint || Arrays.equals(probes[i].signature, probes[n - 1].signature) == false) {
+            if (n == 0
+                || probes[i].fingerprint != probes[n - 1].fingerprint
+                || Arrays.equals(probes[i].signature, probes[n - 1].signature) == false) {
                 probes[n++] = probes[i];
             }
         }
@@ -436,7 +441,15 @@ public final class SimHashQuery extends Query {
 
     @Override
     public int hashCode() {
-        return 31 * classHash() + Objects.hash(field, Arrays.hashCode(fingerprints), maxDistance, scan, layout, verification, Arrays.deepHashCode(signatures));
+        return 31 * classHash() + Objects.hash(
+            field,
+            Arrays.hashCode(fingerprints),
+            maxDistance,
+            scan,
+            layout,
+            verification,
+            Arrays.deepHashCode(signatures)
+        );
     }
 
     private final class NearDuplicateWeight extends Weight {
@@ -454,7 +467,9 @@ public final class SimHashQuery extends Query {
                 return null;
             }
             // null when no document of the segment has a signature: each is compared on its fingerprint alone
-            BinaryDocValues signatureValues = verification == null ? null : context.reader().getBinaryDocValues(verification.signatureField());
+            BinaryDocValues signatureValues = verification == null
+                ? null
+                : context.reader().getBinaryDocValues(verification.signatureField());
             // both ways are exact; scan small segments when the probed keys would cost more than reading every fingerprint
             if (scan || scanByCost && scanIsCheaper(context.reader().maxDoc())) {
                 return new ScorerSupplier() {
@@ -528,26 +543,44 @@ public final class SimHashQuery extends Query {
                 int verifiedDistance = matchDistance(value, signature, verification.minAgreeing());
                 if (verifiedDistance > maxDistance) {
                     return Explanation.noMatch(
-                        "hamming distance " + distance + " <= " + maxDistance + " between " + pair + ", but no probe within it has a signature similarity >= " + verification.minSimilarity()
+                        "hamming distance "
+                            + distance
+                            + " <= "
+                            + maxDistance
+                            + " between "
+                            + pair
+                            + ", but no probe within it has a signature similarity >= "
+                            + verification.minSimilarity()
                     );
                 }
                 int closestIndex = 0;
                 for (int i = 0; i < fingerprints.length; i++) {
                     if (Long.bitCount(value ^ fingerprints[i]) == verifiedDistance
-                        && (signature == null || signatures[i] == null || Signature.agreesOnAtLeast(signatures[i], signature.bytes, signature.offset, verification.minAgreeing()))) {
+                        && (signature == null
+                            || signatures[i] == null
+                            || Signature.agreesOnAtLeast(signatures[i], signature.bytes, signature.offset, verification.minAgreeing()))) {
                         closestIndex = i;
                         break;
                     }
                 }
                 distance = verifiedDistance;
                 closest = fingerprints[closestIndex];
-                pair = "probe " + Fingerprints.toHex(closest) + " and fingerprint " + Fingerprints.toHex(value) + " in field [" + field + "]";
+                pair = "probe "
+                    + Fingerprints.toHex(closest)
+                    + " and fingerprint "
+                    + Fingerprints.toHex(value)
+                    + " in field ["
+                    + field
+                    + "]";
                 if (signature == null || signatures[closestIndex] == null) {
                     verified = ", not verified: " + (signature == null ? "the document" : "the probe") + " has no signature";
                 } else {
                     byte[] docSignature = Arrays.copyOfRange(signature.bytes, signature.offset, signature.offset + signature.length);
                     double similarity = Signature.similarity(signatures[closestIndex], docSignature);
-                    verified = ", verified: signature similarity " + String.format(java.util.Locale.ROOT, "%.3f", similarity) + " >= " + verification.minSimilarity();
+                    verified = ", verified: signature similarity "
+                        + String.format(java.util.Locale.ROOT, "%.3f", similarity)
+                        + " >= "
+                        + verification.minSimilarity();
                 }
             }
             if (scan == false && sharesKey(value, closest) == false) {

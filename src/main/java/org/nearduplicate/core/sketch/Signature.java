@@ -116,7 +116,9 @@ public final class Signature {
         if (hex == null) throw new IllegalArgumentException("signature must not be null");
         String s = hex.trim();
         if (s.length() != BYTES * 2) {
-            throw new IllegalArgumentException("invalid signature [" + abbreviate(hex) + "]: expected " + BYTES * 2 + " hex digits, got " + s.length());
+            throw new IllegalArgumentException(
+                "invalid signature [" + abbreviate(hex) + "]: expected " + BYTES * 2 + " hex digits, got " + s.length()
+            );
         }
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

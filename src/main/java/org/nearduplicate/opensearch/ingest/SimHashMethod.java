@@ -9,7 +9,6 @@ import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.core.sketch.SketchValues;
-import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**

@@ -160,7 +160,13 @@ public final class SignatureStudy {
                 }
             }
         }
-        out.printf(Locale.ROOT, "# %d unrelated same-language pairs, %d within 64-bit distance %d%n%n", unrelatedPairs, close.size(), K_TOP);
+        out.printf(
+            Locale.ROOT,
+            "# %d unrelated same-language pairs, %d within 64-bit distance %d%n%n",
+            unrelatedPairs,
+            close.size(),
+            K_TOP
+        );
         List<Rule> rules = new ArrayList<>();
         for (int k : new int[] { 12, 15, 16, 18, 20 })
             rules.add(new Plain(k));
@@ -202,7 +208,10 @@ public final class SignatureStudy {
                 if (c > 0) withFalse++;
             // spread: without the 1 % of documents with the most false matches
             Integer[] order = IntStream.range(0, docs.length).boxed().toArray(Integer[]::new);
-            java.util.Arrays.sort(order, (x, y) -> falseCount[x] != falseCount[y] ? Integer.compare(falseCount[y], falseCount[x]) : Integer.compare(x, y));
+            java.util.Arrays.sort(
+                order,
+                (x, y) -> falseCount[x] != falseCount[y] ? Integer.compare(falseCount[y], falseCount[x]) : Integer.compare(x, y)
+            );
             boolean[] removed = new boolean[docs.length];
             for (int r = 0; r < docs.length / 100; r++)
                 removed[order[r]] = true;

@@ -336,7 +336,13 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
         }
         if (fieldType().verifies() == false) {
             throw new IllegalArgumentException(
-                "[" + OBJECT_SIGNATURE + "] given, but field [" + fieldType().name() + "]'s algorithm [" + fieldType().algorithm() + "] has no signatures"
+                "["
+                    + OBJECT_SIGNATURE
+                    + "] given, but field ["
+                    + fieldType().name()
+                    + "]'s algorithm ["
+                    + fieldType().algorithm()
+                    + "] has no signatures"
             );
         }
         return new SimHash(fingerprint, Signature.parse(signature));
@@ -356,7 +362,15 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
             return new IllegalArgumentException("[" + key + "] must be a string");
         }
         return new IllegalArgumentException(
-            "unknown key [" + key + "]; expected [" + OBJECT_FINGERPRINT + "] and optionally [" + OBJECT_SIGNATURE + "] and [" + OBJECT_ALGORITHM + "]"
+            "unknown key ["
+                + key
+                + "]; expected ["
+                + OBJECT_FINGERPRINT
+                + "] and optionally ["
+                + OBJECT_SIGNATURE
+                + "] and ["
+                + OBJECT_ALGORITHM
+                + "]"
         );
     }
 

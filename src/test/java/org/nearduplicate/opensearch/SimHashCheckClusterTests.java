@@ -397,7 +397,7 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
     }
 
     /**
-     * The check sends the fingerprint's algorithm: a simhash-v3 fingerprint checked against a simhash-v1 index is never
+     * The check sends the fingerprint's algorithm: a simhash-v4 fingerprint (the default) checked against a simhash-v1 index is never
      * compared (an exact copy of the text would otherwise be about 30 bits away and tagged unique).
      */
     public void testTargetOfAnotherAlgorithmIsUncheckedOr400() {
@@ -438,12 +438,12 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
                     .getSourceAsMap()
                     .get("near_duplicate");
                 assertEquals(r.toString(), "unchecked", r.get("status"));
-                assertThat((String) r.get("reason"), containsString("made with algorithm [simhash-v3"));
+                assertThat((String) r.get("reason"), containsString("made with algorithm [simhash-v4"));
                 assertThat((String) r.get("reason"), containsString("is mapped with algorithm [simhash-v1"));
             } else {
                 assertTrue(item.isFailed());
                 assertEquals(RestStatus.BAD_REQUEST, item.status());
-                assertThat(item.getFailureMessage(), containsString("made with algorithm [simhash-v3"));
+                assertThat(item.getFailureMessage(), containsString("made with algorithm [simhash-v4"));
             }
         }
     }

@@ -85,7 +85,9 @@ public class SimHashProbeClusterTests extends OpenSearchIntegTestCase {
     }
 
     private static String fingerprintOf(SketchingService engine, String algorithm, String text) {
-        return org.nearduplicate.core.sketch.Fingerprints.toHex(engine.simHashProbe(algorithm, text, SketchingService.ProbeContent.TEXT).fingerprint());
+        return org.nearduplicate.core.sketch.Fingerprints.toHex(
+            engine.simHashProbe(algorithm, text, SketchingService.ProbeContent.TEXT).fingerprint()
+        );
     }
 
     private static Set<String> ids(SearchResponse response) {

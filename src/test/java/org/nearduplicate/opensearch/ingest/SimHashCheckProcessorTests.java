@@ -300,7 +300,7 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
             for (Map<String, Object> bad : List.<Map<String, Object>>of(
                 Map.of("on_duplicate", "delete"),
                 Map.of("on_unavailable", "retry"),
-                Map.of("max_distance", 16),
+                Map.of("max_distance", 17),
                 Map.of("max_in_flight", 0),
                 Map.of("timeout", "soon"),
                 Map.of("window_size", -1),

@@ -125,7 +125,7 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             if (in.readBoolean()) {
                 signatures = new byte[in.readVInt()][];
                 for (int i = 0; i < signatures.length; i++)
-                    signatures[i] = in.readByteArray();
+                    signatures[i] = in.readBoolean() ? in.readByteArray() : null; // null: that probe has none
             }
             return fingerprint == null && fingerprints == null ? null : new Given(fingerprint, fingerprints, signature, signatures);
         }
@@ -147,8 +147,10 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             out.writeBoolean(signatures != null);
             if (signatures != null) {
                 out.writeVInt(signatures.length);
-                for (byte[] each : signatures)
-                    out.writeByteArray(each);
+                for (byte[] each : signatures) {
+                    out.writeBoolean(each != null);
+                    if (each != null) out.writeByteArray(each);
+                }
             }
         }
 
@@ -170,7 +172,8 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             if (value.signatures != null) {
                 builder.startArray(SIGNATURES_FIELD.getPreferredName());
                 for (byte[] signature : value.signatures) {
-                    builder.value(Signature.toHex(signature));
+                    if (signature == null) builder.nullValue();
+                    else builder.value(Signature.toHex(signature));
                 }
                 builder.endArray();
             }
@@ -205,7 +208,11 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                         }
                         List<byte[]> values = new ArrayList<>();
                         while (parser.nextToken() != XContentParser.Token.END_ARRAY) {
-                            values.add(parseSignature(parser, "[signatures]: "));
+                            // null: a probe without signature, compared on its fingerprint alone (near_duplicate_check's
+                            // batches of signed and bare values)
+                            values.add(
+                                parser.currentToken() == XContentParser.Token.VALUE_NULL ? null : parseSignature(parser, "[signatures]: ")
+                            );
                         }
                         signatures = values.toArray(byte[][]::new);
                     } else {
@@ -284,7 +291,10 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
 
     private static byte[] parseSignature(XContentParser parser, String prefix) throws IOException {
         if (parser.currentToken() != XContentParser.Token.VALUE_STRING) {
-            throw new ParsingException(parser.getTokenLocation(), prefix + "a signature is a string of " + Signature.BYTES * 2 + " hex digits");
+            throw new ParsingException(
+                parser.getTokenLocation(),
+                prefix + "a signature is a string of " + Signature.BYTES * 2 + " hex digits"
+            );
         }
         try {
             return Signature.parse(parser.text());
@@ -317,7 +327,10 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
 
     /** Several fingerprints with their signatures ({@code signatures} null: none), the query only. */
     public static SimHashProbe fingerprints(long[] fingerprints, byte[][] signatures, String algorithm) {
-        return new SimHashProbe(new Given(null, fingerprints.clone(), null, signatures == null ? null : signatures.clone()), ProbeInput.given(algorithm));
+        return new SimHashProbe(
+            new Given(null, fingerprints.clone(), null, signatures == null ? null : signatures.clone()),
+            ProbeInput.given(algorithm)
+        );
     }
 
     /** Documents within k of any of {@code fingerprints}; the {@code near_duplicate} query only (not the rescorer). */
@@ -399,7 +412,14 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
     public record Resolved(long[] fingerprints, byte[][] signatures) {
     }
 
-    private <T> T checkSigned(QueryShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType, int signed, int needed, T value) {
+    private <T> T checkSigned(
+        QueryShardContext context,
+        String owner,
+        SimHashFieldMapper.SimHashFieldType fieldType,
+        int signed,
+        int needed,
+        T value
+    ) {
         if (fieldType.verifies() && signed < needed) {
             throw new QueryShardException(
                 context,
@@ -438,17 +458,30 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
     }
 
     /** The verification of a field that has signatures at {@code minSimilarity} (null: the field's default); null otherwise. */
-    static SimHashQuery.Verification verification(QueryShardContext context, SimHashFieldMapper.SimHashFieldType fieldType, Double minSimilarity) {
+    static SimHashQuery.Verification verification(
+        QueryShardContext context,
+        SimHashFieldMapper.SimHashFieldType fieldType,
+        Double minSimilarity
+    ) {
         if (fieldType.verifies() == false) {
             if (minSimilarity != null) {
                 throw new QueryShardException(
                     context,
-                    "[" + NAME + "] min_similarity needs a field whose algorithm has signatures; field [" + fieldType.name() + "] is mapped with [" + fieldType.algorithm() + "]"
+                    "["
+                        + NAME
+                        + "] min_similarity needs a field whose algorithm has signatures; field ["
+                        + fieldType.name()
+                        + "] is mapped with ["
+                        + fieldType.algorithm()
+                        + "]"
                 );
             }
             return null;
         }
-        return new SimHashQuery.Verification(fieldType.signatureField(), minSimilarity != null ? minSimilarity : fieldType.recommendedMinSimilarity());
+        return new SimHashQuery.Verification(
+            fieldType.signatureField(),
+            minSimilarity != null ? minSimilarity : fieldType.recommendedMinSimilarity()
+        );
     }
 
     /** The probe as the query and the rescorer register and read it. */
@@ -572,7 +605,15 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                 }
                 try {
                     // refuses, before building anything, more probe keys than SimHashQuery.MAX_QUERY_PROBE_KEYS
-                    return new SimHashQuery(fieldType.name(), probes.fingerprints(), probes.signatures(), verification, k, fieldType.layout(), scan);
+                    return new SimHashQuery(
+                        fieldType.name(),
+                        probes.fingerprints(),
+                        probes.signatures(),
+                        verification,
+                        k,
+                        fieldType.layout(),
+                        scan
+                    );
                 } catch (IllegalArgumentException e) {
                     throw new QueryShardException(context, "[" + name + "] " + e.getMessage(), e);
                 }
@@ -643,7 +684,13 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             SimHash sketch = probe.resolve(context, "[" + NAME + "]", fieldType);
             int k = MaxDistance.orField(maxDistance, fieldType.indexedMaxDistance(), fieldType.settings());
             SimHashQuery.Verification verification = verification(context, fieldType, null);
-            return new SimHashProbe.Closeness(fieldType.name(), sketch.fingerprint(), k, verification, verification == null ? null : sketch.signature());
+            return new SimHashProbe.Closeness(
+                fieldType.name(),
+                sketch.fingerprint(),
+                k,
+                verification,
+                verification == null ? null : sketch.signature()
+            );
         }
     };
 
@@ -716,13 +763,24 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             }
             int distance = Fingerprints.distance(values.longValue(), fingerprint);
             boolean within = distance <= maxDistance;
-            String why = "hamming distance " + distance + (within ? " <= " : " > ") + maxDistance + " to probe " + Fingerprints.toHex(fingerprint);
+            String why = "hamming distance "
+                + distance
+                + (within ? " <= " : " > ")
+                + maxDistance
+                + " to probe "
+                + Fingerprints.toHex(fingerprint);
             if (within && verification != null) {
                 double similarity = similarity(signatures(leaf), segmentDoc);
                 within = verified(similarity);
                 why += Double.isNaN(similarity)
                     ? ", but the hit has no verification signature"
-                    : String.format(java.util.Locale.ROOT, ", signature similarity %.3f %s %s", similarity, within ? ">=" : "<", verification.minSimilarity());
+                    : String.format(
+                        java.util.Locale.ROOT,
+                        ", signature similarity %.3f %s %s",
+                        similarity,
+                        within ? ">=" : "<",
+                        verification.minSimilarity()
+                    );
             }
             return new ProbeRescoring.HitCheck(
                 within,

@@ -27,6 +27,8 @@ import java.util.Map;
 import java.util.Set;
 
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.lucene.SimHashQueryTests;
 
 import static org.hamcrest.Matchers.containsString;
@@ -397,7 +399,7 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
     }
 
     /**
-     * The check sends the fingerprint's algorithm: a simhash-v3 fingerprint checked against a simhash-v1 index is never
+     * The check sends the fingerprint's algorithm: a simhash-v4 fingerprint (the default) checked against a simhash-v1 index is never
      * compared (an exact copy of the text would otherwise be about 30 bits away and tagged unique).
      */
     public void testTargetOfAnotherAlgorithmIsUncheckedOr400() {
@@ -438,12 +440,12 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
                     .getSourceAsMap()
                     .get("near_duplicate");
                 assertEquals(r.toString(), "unchecked", r.get("status"));
-                assertThat((String) r.get("reason"), containsString("made with algorithm [simhash-v3"));
+                assertThat((String) r.get("reason"), containsString("made with algorithm [simhash-v4"));
                 assertThat((String) r.get("reason"), containsString("is mapped with algorithm [simhash-v1"));
             } else {
                 assertTrue(item.isFailed());
                 assertEquals(RestStatus.BAD_REQUEST, item.status());
-                assertThat(item.getFailureMessage(), containsString("made with algorithm [simhash-v3"));
+                assertThat(item.getFailureMessage(), containsString("made with algorithm [simhash-v4"));
             }
         }
     }
@@ -488,5 +490,63 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
         Map<String, Object> source = client().prepareGet("open-source", "c1").get().getSourceAsMap();
         assertNotNull("on_failure ran: " + source, source.get("handled"));
         assertNull(source.get("near_duplicate"));
+    }
+
+    private static final byte[] SIG_A = Signature.of(1, 2, 3, 4, 5, 6, 7, 8);
+    private static final byte[] SIG_NEAR_A = Signature.of(1, 2, 3, 4, 5, 6, 7, 9);
+    private static final byte[] SIG_OTHER = Signature.of(101, 102, 103, 104, 105, 106, 107, 108);
+    private static final byte[] SIG_B = Signature.of(201, 202, 203, 204, 205, 206, 207, 208);
+
+    /** Indexes signed values ({fingerprint, signature}, as the simhash processor of simhash-v4 writes them) in one bulk. */
+    private static BulkResponse signedBulk(Client client, String index, String pipeline, Map<String, SimHash> docs) {
+        BulkRequestBuilder bulk = client.prepareBulk();
+        docs.forEach(
+            (id, v) -> bulk.add(
+                client.prepareIndex(index)
+                    .setId(id)
+                    .setSource(
+                        Map.of(
+                            "fp",
+                            Map.of("fingerprint", Fingerprints.toHex(v.fingerprint()), "signature", Signature.toHex(v.signature()))
+                        )
+                    )
+                    .setPipeline(pipeline)
+            )
+        );
+        BulkResponse response = bulk.get();
+        assertFalse(response.buildFailureMessage(), response.hasFailures());
+        return response;
+    }
+
+    /**
+     * The index path verifies: (a) a refreshed document within k whose signature disagrees is no duplicate, alone or
+     * batched; (c) in one batched search, a hit that matches A's probe (signature agrees) but is within k of B only by
+     * distance does not make B a duplicate.
+     */
+    public void testIndexHitsAreVerifiedAlsoInABatch() {
+        index("verified", randomIntBetween(1, 2));
+        pipeline("check-verified", ", \"window_size\": 0, \"on_unavailable\": \"tag\"");
+        // another window for the first check (its own window options): the document it lets go of is no gap of the
+        // batch's window (refresh_interval -1 would make that gap last for ever); the test refreshes itself
+        pipeline("check-verified-single", ", \"window_size\": 0, \"window_ttl\": \"1m\", \"on_unavailable\": \"tag\"");
+        long h = randomLong();
+        signedBulk(client(), "verified", null, Map.of("H", new SimHash(h, SIG_A)));
+        refresh("verified");
+        // alone: 1 bit from H, its signature disagrees
+        signedBulk(client(), "verified", "check-verified-single", Map.of("alone", new SimHash(h ^ 1, SIG_OTHER)));
+        assertEquals("unique", results("verified").get("alone").get("status"));
+        // one bulk request, one batched search: A agrees with H; B (2 bits from H, 1 from "alone", 3 from A) agrees
+        // with none of them, so the hit H that A's probe brings back is not B's
+        Map<String, SimHash> batch = new java.util.LinkedHashMap<>();
+        batch.put("A", new SimHash(h ^ 1L << 20, SIG_NEAR_A));
+        batch.put("B", new SimHash(h ^ 0b11, SIG_B));
+        signedBulk(client(), "verified", "check-verified", batch);
+        Map<String, Map<String, Object>> results = results("verified");
+        Map<String, Object> a = results.get("A");
+        assertEquals(a.toString(), "duplicate", a.get("status"));
+        assertEquals("H", a.get("_id"));
+        assertEquals("index", a.get("source"));
+        assertEquals(1, a.get("distance"));
+        assertEquals(results.get("B").toString(), "unique", results.get("B").get("status"));
     }
 }

@@ -14,15 +14,22 @@ import java.util.function.LongSupplier;
 
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
 
 /**
  * A per-node window of the fingerprints the {@code near_duplicate_check} processor has recently seen for one target
  * index and field: it catches copies that a search cannot see yet (same bulk request, or not refreshed yet).
  *
- * <p>Lookups use pigeonhole block keys ({@link BlockLayout} with {@code k + 1} blocks, one kept block per key): two
- * fingerprints within k bits agree on at least one whole block, so every entry within k is found by looking up
- * the k + 1 keys, and each candidate is verified exactly. {@link #checkAndAdd} is atomic, so of two copies
- * processed at the same time one always sees the other.
+ * <p>Lookups use pigeonhole block keys ({@link BlockLayout} with {@code k + 1} blocks, at most 16, one kept block per
+ * key): two fingerprints within k bits agree on at least one whole block, so every entry within k is found by looking
+ * up the k + 1 keys (for k = 16, 16 blocks, and the first block's variants within one bit: the layout's probe
+ * thresholds), and each candidate is verified exactly. {@link #checkAndAdd} is atomic, so of two copies processed at
+ * the same time one always sees the other.
+ *
+ * <p>Verification ({@code simhash-v4}): an entry may carry the document's {@link Signature}. A candidate within k whose
+ * signature and the probe's are both present is a match only when they agree on at least as many slots as the
+ * caller's {@code minSimilarity} needs ({@link Signature#minAgreeing}), as the {@code near_duplicate} query decides; a
+ * side without signature is compared on its fingerprint alone.
  *
  * <p>Bounded: at most {@code capacity} entries (oldest evicted first) and entries older than {@code ttlMillis} are
  * ignored and evicted; every entry is also reserved from the node's {@link Budget} (all windows of a node together),
@@ -43,6 +50,8 @@ public final class RecentFingerprints {
     /** One seen document. {@code group} completes once the processor has decided the document's group. */
     public static final class Entry {
         final long fingerprint;
+        /** The verification signature ({@link Signature#BYTES} bytes), or null. */
+        final byte[] signature;
         final String id;
         final long addedMillis;
         /** The bulk request (batch) that checked it; null: checked alone. */
@@ -50,11 +59,20 @@ public final class RecentFingerprints {
         final CompletableFuture<String> group = new CompletableFuture<>();
 
         public Entry(long fingerprint, String id, long addedMillis) {
-            this(fingerprint, id, addedMillis, null);
+            this(fingerprint, null, id, addedMillis, null);
         }
 
-        Entry(long fingerprint, String id, long addedMillis, Object batch) {
+        /** {@code signature}: the document's verification signature, or null (compared on the fingerprint alone). */
+        public Entry(long fingerprint, byte[] signature, String id, long addedMillis) {
+            this(fingerprint, signature, id, addedMillis, null);
+        }
+
+        Entry(long fingerprint, byte[] signature, String id, long addedMillis, Object batch) {
+            if (signature != null && signature.length != Signature.BYTES) {
+                throw new IllegalArgumentException("a signature has " + Signature.BYTES + " bytes, got " + signature.length);
+            }
             this.fingerprint = fingerprint;
+            this.signature = signature;
             this.id = id;
             this.addedMillis = addedMillis;
             this.batch = batch;
@@ -66,6 +84,11 @@ public final class RecentFingerprints {
 
         public String id() {
             return id;
+        }
+
+        /** The verification signature, or null. */
+        public byte[] signature() {
+            return signature;
         }
 
         /** When the window checked it (the window's clock). */
@@ -94,23 +117,31 @@ public final class RecentFingerprints {
     private final long ttlMillis;
     private final LongSupplier clock;
     private final BlockLayout layout;
+    /** Per key combination, the bits a probe's block may differ from an entry's (layout's probe thresholds for k). */
+    private final int[] thresholds;
     private final ArrayDeque<Entry> order = new ArrayDeque<>();
     /** Per combination: kept bits -> entries. */
     private final List<Map<Long, List<Entry>>> buckets;
 
     /**
-     * The window answers k up to 15 (its in-memory keys are pigeonhole blocks, at most 16): a capacity of the window,
+     * The window answers k up to {@link BlockLayout#MAX_DISTANCE} (16, the default of {@code simhash-v4}; its in-memory
+     * keys are pigeonhole blocks, at most 16, probed with one-bit variants beyond k = 15): a capacity of the window,
      * checked where a k meets it; the option itself is parsed by {@link org.nearduplicate.core.MaxDistance}.
      */
     public static void checkMaxDistance(int maxDistance) {
-        if (maxDistance < 0 || maxDistance >= BlockLayout.MAX_BLOCKS) {
+        if (maxDistance < 0 || maxDistance > BlockLayout.MAX_DISTANCE) {
             throw new IllegalArgumentException(
                 "[max_distance] must be between 0 and "
-                    + (BlockLayout.MAX_BLOCKS - 1)
+                    + BlockLayout.MAX_DISTANCE
                     + " for the recent-fingerprints window, got "
                     + maxDistance
             );
         }
+    }
+
+    /** The window's layout for k: {@code k + 1} single-block keys, at most {@link BlockLayout#MAX_BLOCKS}. */
+    private static BlockLayout layout(int maxDistance) {
+        return new BlockLayout(Math.min(maxDistance + 1, BlockLayout.MAX_BLOCKS), maxDistance);
     }
 
     /**
@@ -134,11 +165,25 @@ public final class RecentFingerprints {
     }
 
     /**
-     * Estimated heap of one kept entry: the entry and its group future, its slot in the eviction order, and per key a
-     * map node, a boxed key and a small list (an upper bound: keys usually share buckets only by chance).
+     * Estimated heap of one kept entry without signature: the entry and its group future, its slot in the eviction
+     * order, and per key a map node, a boxed key and a small list (an upper bound: keys usually share buckets only by
+     * chance).
      */
     public static long entryBytes(int maxDistance, String id) {
-        return 96 + (id == null ? 0 : 40 + 2L * id.length()) + (maxDistance + 1) * 112L;
+        return entryBytes(maxDistance, id, false);
+    }
+
+    /** Heap of a signature an entry keeps: its {@link Signature#BYTES} bytes and the array's header. */
+    public static final long SIGNATURE_BYTES = Signature.BYTES + 16;
+
+    /** As {@link #entryBytes(int, String)}, plus {@link #SIGNATURE_BYTES} for an entry that keeps a signature. */
+    public static long entryBytes(int maxDistance, String id, boolean signed) {
+        int keys = Math.min(maxDistance + 1, BlockLayout.MAX_BLOCKS);
+        return 96 + (id == null ? 0 : 40 + 2L * id.length()) + keys * 112L + (signed ? SIGNATURE_BYTES : 0);
+    }
+
+    private long entryBytes(Entry e) {
+        return entryBytes(maxDistance, e.id, e.signature != null);
     }
 
     /**
@@ -195,7 +240,8 @@ public final class RecentFingerprints {
         this.capacity = capacity;
         this.ttlMillis = ttlMillis;
         this.clock = clock;
-        this.layout = new BlockLayout(maxDistance + 1, maxDistance);
+        this.layout = layout(maxDistance);
+        this.thresholds = layout.probeThresholds(maxDistance);
         this.buckets = new ArrayList<>(layout.keyCount());
         for (int c = 0; c < layout.keyCount(); c++) {
             buckets.add(new HashMap<>());
@@ -214,13 +260,22 @@ public final class RecentFingerprints {
 
     /**
      * Bulk set: finds the closest earlier entry within k of {@code entry} (other than one with its non-null id) and
-     * keeps {@code entry}, unless the set has overflowed or the budget refuses it (then it overflows).
+     * keeps {@code entry}, unless the set has overflowed or the budget refuses it (then it overflows). Signatures are
+     * not verified ({@link #checkAndKeep(Entry, double)} with NaN).
      */
-    public synchronized Match checkAndKeep(Entry entry) {
+    public Match checkAndKeep(Entry entry) {
+        return checkAndKeep(entry, Double.NaN);
+    }
+
+    /**
+     * As {@link #checkAndKeep(Entry)}, where an earlier entry whose signature and {@code entry}'s are both present must
+     * reach {@code minSimilarity} (NaN: not verified).
+     */
+    public synchronized Match checkAndKeep(Entry entry, double minSimilarity) {
         assert exhaustive;
-        Match best = find(entry.fingerprint, entry.id);
+        Match best = find(entry.fingerprint, entry.signature, minAgreeing(minSimilarity), entry.id);
         if (overflowed == false && retired == false) {
-            if (budget.tryReserve(entryBytes(maxDistance, entry.id))) {
+            if (budget.tryReserve(entryBytes(entry))) {
                 keep(entry);
             } else {
                 overflowed = true;
@@ -244,23 +299,39 @@ public final class RecentFingerprints {
     }
 
     /**
-     * As {@link #checkAndAdd(long, String)}, for a document of {@code batch} (null: checked alone). A document the
-     * window lets go of before {@code horizonMillis} have passed since its check (Long.MAX_VALUE: never searchable)
-     * leaves a gap until then ({@link #staleUntil}).
+     * As {@link #checkAndAdd(long, String, Object, long)}, without signature: compared on the fingerprint alone.
      */
-    public synchronized Result checkAndAdd(long fingerprint, String id, Object batch, long horizonMillis) {
+    public Result checkAndAdd(long fingerprint, String id, Object batch, long horizonMillis) {
+        return checkAndAdd(fingerprint, null, Double.NaN, id, batch, horizonMillis);
+    }
+
+    /**
+     * As {@link #checkAndAdd(long, String)}, for a document of {@code batch} (null: checked alone) with its verification
+     * {@code signature} (null: none): an entry within k whose signature is present too matches only when the two reach
+     * {@code minSimilarity} (NaN: not verified; the target field's, e.g. {@code RECOMMENDED_MIN_SIMILARITY} for
+     * {@code simhash-v4}). A document the window lets go of before {@code horizonMillis} have passed since its check
+     * (Long.MAX_VALUE: never searchable) leaves a gap until then ({@link #staleUntil}).
+     */
+    public synchronized Result checkAndAdd(
+        long fingerprint,
+        byte[] signature,
+        double minSimilarity,
+        String id,
+        Object batch,
+        long horizonMillis
+    ) {
         long now = clock.getAsLong();
         this.horizonMillis = horizonMillis;
         expire(now);
-        Match best = find(fingerprint, id);
+        Entry added = new Entry(fingerprint, signature, id, now, batch);
+        Match best = find(fingerprint, signature, minAgreeing(minSimilarity), id);
         long staleUntil = staleUntil(batch); // before this document's own evictions: it was compared with those
-        Entry added = new Entry(fingerprint, id, now, batch);
         if (capacity > 0 && retired == false) {
             while (order.size() >= capacity) {
                 lose(order.peekFirst(), now);
                 remove(order.pollFirst());
             }
-            while (budget.tryReserve(entryBytes(maxDistance, id)) == false) {
+            while (budget.tryReserve(entryBytes(added)) == false) {
                 if (order.isEmpty()) { // the node's windows are full: this one has nothing to give back
                     lose(added, now);
                     lastAddMillis = now;
@@ -312,24 +383,61 @@ public final class RecentFingerprints {
         }
     }
 
-    private Match find(long fingerprint, String id) {
-        Match best = null;
+    /** Slots two signatures must agree on for {@code minSimilarity}; 0 (always agree) for NaN: not verified. */
+    private static int minAgreeing(double minSimilarity) {
+        return Double.isNaN(minSimilarity) ? 0 : Signature.minAgreeing(minSimilarity);
+    }
+
+    private Match find(long fingerprint, byte[] signature, int minAgreeing, String id) {
+        Match[] best = new Match[1];
         for (int c = 0; c < layout.keyCount(); c++) {
-            List<Entry> bucket = buckets.get(c).get(fingerprint & layout.keptMask(c));
-            if (bucket == null) {
-                continue;
-            }
-            for (Entry e : bucket) {
-                if (id != null && id.equals(e.id)) {
-                    continue;
-                }
-                int d = Fingerprints.distance(fingerprint, e.fingerprint);
-                if (d <= maxDistance && (best == null || d < best.distance())) {
-                    best = new Match(e, d);
-                }
+            long kept = layout.keptMask(c);
+            Map<Long, List<Entry>> keys = buckets.get(c);
+            if (thresholds[c] == 0) {
+                scan(keys.get(fingerprint & kept), fingerprint, signature, minAgreeing, id, best);
+            } else {
+                // the block's variants within thresholds[c] bits (k = 16: one bit of the first block)
+                variants(
+                    fingerprint,
+                    kept,
+                    Long.numberOfTrailingZeros(kept),
+                    thresholds[c],
+                    v -> scan(keys.get(v & kept), fingerprint, signature, minAgreeing, id, best)
+                );
             }
         }
-        return best;
+        return best[0];
+    }
+
+    /** {@code fingerprint} and every variant of it within {@code flips} bits of {@code mask}, from bit {@code from} on. */
+    private static void variants(long fingerprint, long mask, int from, int flips, java.util.function.LongConsumer out) {
+        out.accept(fingerprint);
+        if (flips == 0) return;
+        for (int bit = from; bit < 64; bit++) {
+            if ((mask >>> bit & 1L) != 0) {
+                variants(fingerprint ^ (1L << bit), mask, bit + 1, flips - 1, out);
+            }
+        }
+    }
+
+    private void scan(List<Entry> bucket, long fingerprint, byte[] signature, int minAgreeing, String id, Match[] best) {
+        if (bucket == null) {
+            return;
+        }
+        for (Entry e : bucket) {
+            if (id != null && id.equals(e.id)) {
+                continue;
+            }
+            int d = Fingerprints.distance(fingerprint, e.fingerprint);
+            if (d > maxDistance || (best[0] != null && d >= best[0].distance())) {
+                continue;
+            }
+            // both signed: the signatures must agree, as the query's verification; otherwise the fingerprint alone
+            if (signature != null && e.signature != null && Signature.agreesOnAtLeast(signature, e.signature, 0, minAgreeing) == false) {
+                continue;
+            }
+            best[0] = new Match(e, d);
+        }
     }
 
     private void keep(Entry added) {
@@ -347,7 +455,7 @@ public final class RecentFingerprints {
     }
 
     private void remove(Entry e) {
-        budget.release(entryBytes(maxDistance, e.id));
+        budget.release(entryBytes(e));
         for (int c = 0; c < layout.keyCount(); c++) {
             long key = e.fingerprint & layout.keptMask(c);
             List<Entry> bucket = buckets.get(c).get(key);

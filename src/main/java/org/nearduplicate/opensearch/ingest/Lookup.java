@@ -14,8 +14,11 @@ import org.nearduplicate.core.window.RecentFingerprints;
  */
 final class Lookup {
 
-    /** What is looked for: the document's fingerprint and algorithm, in which index, within which distance. */
-    record Key(long fingerprint, String algorithm, String targetIndex, String id, int maxDistance) {
+    /**
+     * What is looked for: the document's fingerprint, its verification signature (null when its value has none: compared
+     * on the fingerprint alone) and algorithm, in which index, within which distance.
+     */
+    record Key(long fingerprint, byte[] signature, String algorithm, String targetIndex, String id, int maxDistance) {
         /** Lookups with the same search key can share a search. */
         String searchKey() {
             return targetIndex + '\u0000' + maxDistance + '\u0000' + algorithm;

@@ -15,9 +15,16 @@ import org.opensearch.search.builder.SearchSourceBuilder;
 import org.opensearch.threadpool.Scheduler;
 import org.opensearch.transport.client.Client;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
+import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.core.sketch.SimHash;
+import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.opensearch.index.query.SimHashProbe;
 import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
@@ -90,11 +97,23 @@ final class LookupSearch {
                     }
                     return;
                 }
-                if (timer != null) timer.cancel();
                 Unavailable shardFailures = shardFailures(response);
+                List<Lookup> alone = new ArrayList<>();
                 for (Lookup l : lookups) {
-                    Outcome fromIndex = closest(hits, l.key);
+                    Closest closest = closest(hits, l.key, lookups.size() == 1);
+                    if (closest.unverified()) {
+                        alone.add(l); // a hit of the batch may match another document's probe only: ask for this one alone
+                        continue;
+                    }
+                    Outcome fromIndex = closest.outcome();
                     l.finish(Outcome.better(fromIndex, l.fromWindow), fromIndex == null ? shardFailures : null);
+                }
+                if (alone.isEmpty()) {
+                    if (timer != null) timer.cancel();
+                } else {
+                    for (Lookup l : alone) {
+                        admission.readmit(new Searches(List.of(l))); // under the same timer
+                    }
                 }
             }, e -> {
                 if (timer != null) timer.cancel();
@@ -113,7 +132,11 @@ final class LookupSearch {
         int size;
         SearchSourceBuilder source = new SearchSourceBuilder();
         if (lookups.size() == 1) {
-            SimHashProbe probe = SimHashProbe.fingerprint(first.fingerprint(), first.algorithm());
+            // signed: the query verifies the hits against this document's signature; unsigned: one probe without
+            // signature, compared on its fingerprint alone (as the index compares a bare value)
+            SimHashProbe probe = first.signature() != null
+                ? SimHashProbe.fingerprint(new SimHash(first.fingerprint(), first.signature()), first.algorithm())
+                : SimHashProbe.fingerprints(new long[] { first.fingerprint() }, new byte[][] { null }, first.algorithm());
             BoolQueryBuilder query = QueryBuilders.boolQuery()
                 .must(new SimHashQueryBuilder(options.indexField(), probe).maxDistance(first.maxDistance()).ignoreUnmapped(true));
             if (first.id() != null) {
@@ -122,28 +145,51 @@ final class LookupSearch {
             source.query(query);
             size = 1;
         } else {
-            // one query for all fingerprints: one pass over each segment's terms (or one scan of a small segment)
-            long[] fingerprints = lookups.stream().mapToLong(l -> l.key.fingerprint()).distinct().toArray();
+            // one query for all fingerprints: one pass over each segment's terms (or one scan of a small segment); each
+            // probe with its signature (null: none), distinct by (fingerprint, signature)
+            Map<String, Lookup.Key> distinct = new LinkedHashMap<>();
+            for (Lookup l : lookups) {
+                String sig = l.key.signature() == null ? "" : Signature.toHex(l.key.signature());
+                distinct.putIfAbsent(Fingerprints.toHex(l.key.fingerprint()) + '/' + sig, l.key);
+            }
+            long[] fingerprints = distinct.values().stream().mapToLong(Lookup.Key::fingerprint).toArray();
+            byte[][] signatures = distinct.values().stream().map(Lookup.Key::signature).toArray(byte[][]::new);
             source.query(
                 QueryBuilders.constantScoreQuery(
-                    new SimHashQueryBuilder(options.indexField(), SimHashProbe.fingerprints(fingerprints, first.algorithm())).maxDistance(
-                        first.maxDistance()
-                    ).ignoreUnmapped(true)
+                    new SimHashQueryBuilder(options.indexField(), SimHashProbe.fingerprints(fingerprints, signatures, first.algorithm()))
+                        .maxDistance(first.maxDistance())
+                        .ignoreUnmapped(true)
                 )
             );
             size = Math.min(MAX_BATCH_HITS, lookups.size() * HITS_PER_BATCHED_DOCUMENT);
         }
         source.size(size).docValueField(options.indexField()).timeout(options.timeout()).trackTotalHits(false);
-        if (options.groupField() != null) {
-            source.fetchSource(new String[] { options.groupField() }, null);
-        } else {
-            source.fetchSource(false);
-        }
+        // the hits' own value of the field (the simhash processor's object, with its signature), to verify each hit
+        // against the document it is taken for; and group_field
+        source.fetchSource(
+            options.groupField() != null
+                ? new String[] { options.indexField(), options.groupField() }
+                : new String[] { options.indexField() },
+            null
+        );
         return new SearchRequest(first.targetIndex()).source(source).indicesOptions(IndicesOptions.lenientExpandOpen());
     }
 
-    /** The closest hit within k, other than the document itself. */
-    private Outcome closest(SearchHit[] hits, Lookup.Key key) {
+    /**
+     * The closest hit of a search for {@code key} ({@code outcome}, null for none), or {@code unverified}: a hit within k
+     * whose signature could not be read (e.g. the field is excluded from {@code _source}) while the hits may be another
+     * document's ({@code alone} false: a batch), so the document must be looked up alone.
+     */
+    record Closest(Outcome outcome, boolean unverified) {
+    }
+
+    /**
+     * The closest hit within k whose signature agrees with the key's, other than the document itself. A batch's hits
+     * matched at least one of its probes, not necessarily this key's: each is compared with the key again, distance and,
+     * when both carry one, signature ({@link SimHashSettings#RECOMMENDED_MIN_SIMILARITY}, the field's, as the query).
+     * {@code alone}: the search had this key's probe only (then the query already verified its hits).
+     */
+    private Closest closest(SearchHit[] hits, Lookup.Key key, boolean alone) {
         Outcome best = null;
         for (SearchHit hit : hits) {
             if (key.id() != null && key.id().equals(hit.getId())) {
@@ -157,6 +203,15 @@ final class LookupSearch {
             if (d > key.maxDistance() || (best != null && d >= best.distance())) {
                 continue;
             }
+            if (key.signature() != null && alone == false) {
+                byte[] hitSignature = signature(hit);
+                if (hitSignature == UNKNOWN_SIGNATURE) {
+                    continue; // see below
+                }
+                if (hitSignature != null && Signature.agreesOnAtLeast(key.signature(), hitSignature, 0, MIN_AGREEING) == false) {
+                    continue; // within k of this key, but its signature disagrees: another key's hit
+                }
+            }
             String group = null;
             if (options.groupField() != null && hit.getSourceAsMap() != null) {
                 // group_field is written path-aware (a dotted name makes objects), so it is read the same way
@@ -165,7 +220,54 @@ final class LookupSearch {
             }
             best = new Outcome(hit.getId(), hit.getIndex(), d, "index", group != null ? group : hit.getId(), null);
         }
-        return best;
+        // a hit whose signature cannot be read matters only if it is closer than the best verified one
+        boolean unverified = key.signature() != null
+            && alone == false
+            && unverifiedCloser(hits, key, best == null ? Integer.MAX_VALUE : best.distance());
+        return new Closest(best, unverified);
+    }
+
+    /** Whether a hit whose signature is unknown is within k and closer than {@code distance}. */
+    private boolean unverifiedCloser(SearchHit[] hits, Lookup.Key key, int distance) {
+        for (SearchHit hit : hits) {
+            if (key.id() != null && key.id().equals(hit.getId())) continue;
+            DocumentField values = hit.field(options.indexField());
+            if (values == null || values.getValue() == null) continue;
+            int d = Fingerprints.distance(key.fingerprint(), FingerprintValues.parse(values.getValue()));
+            if (d <= key.maxDistance() && d < distance && signature(hit) == UNKNOWN_SIGNATURE) return true;
+        }
+        return false;
+    }
+
+    /** Slots a hit's signature must agree on: the field's {@code min_similarity}, the query's default. */
+    private static final int MIN_AGREEING = Signature.minAgreeing(SimHashSettings.RECOMMENDED_MIN_SIMILARITY);
+
+    /** What {@link #signature} answers (compared by identity) when the hit's signature cannot be read. */
+    private static final byte[] UNKNOWN_SIGNATURE = new byte[0];
+
+    /**
+     * The signature the hit was indexed with, from its {@code _source}: the simhash processor's object keeps it under
+     * {@code signature}; a bare fingerprint or an object without it has none (null). {@link #UNKNOWN_SIGNATURE} when
+     * the source does not show the field (disabled or filtered {@code _source}) or its value cannot be read.
+     */
+    private byte[] signature(SearchHit hit) {
+        Map<String, Object> source = hit.hasSource() ? hit.getSourceAsMap() : null;
+        Object value = source == null ? null : XContentMapValues.extractValue(options.indexField(), source);
+        if (value == null || value instanceof List<?>) {
+            return UNKNOWN_SIGNATURE;
+        }
+        if (value instanceof Map<?, ?> map) {
+            Object signature = map.get(SketchValues.SIGNATURE);
+            if (signature == null) {
+                return null;
+            }
+            try {
+                return Signature.parse(signature.toString());
+            } catch (IllegalArgumentException e) {
+                return UNKNOWN_SIGNATURE;
+            }
+        }
+        return null; // a bare fingerprint
     }
 
     /** A failed search: its status when it is a client error (a closed index: 400), otherwise 503 (never a 500). */

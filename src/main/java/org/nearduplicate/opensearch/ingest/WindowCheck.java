@@ -4,13 +4,18 @@ import org.opensearch.common.unit.TimeValue;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.ingest.IngestDocument;
 
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
 import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.opensearch.common.FingerprintValues;
+import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 
 /**
  * The synchronous half of a {@code near_duplicate_check}: reads a document's fingerprint, algorithm and target, tells
@@ -61,13 +66,22 @@ final class WindowCheck {
             options.windowSize(),
             options.windowTtl().millis()
         );
-        RecentFingerprints.Result recent = window.checkAndAdd(key.fingerprint(), key.id(), batch.token, horizon);
+        // the target field's verification: a window entry within k whose signature disagrees is not a duplicate
+        double minSimilarity = minSimilarity(key);
+        RecentFingerprints.Result recent = window.checkAndAdd(
+            key.fingerprint(),
+            key.signature(),
+            minSimilarity,
+            key.id(),
+            batch.token,
+            horizon
+        );
         Outcome fromWindow = Outcome.recent(recent.match(), targetIndex);
         Unavailable gap = null;
         RecentFingerprints set = batch.set(targetIndex, key.maxDistance(), key.algorithm());
         if (set != null) {
             boolean exhaustive = set.overflowed() == false; // every earlier document of the batch is in the set
-            Outcome fromBulk = Outcome.recent(set.checkAndKeep(recent.added()), targetIndex);
+            Outcome fromBulk = Outcome.recent(set.checkAndKeep(recent.added(), minSimilarity), targetIndex);
             if (fromBulk != null && (fromWindow == null || fromBulk.distance() < fromWindow.distance())) {
                 fromWindow = fromBulk;
             }
@@ -127,13 +141,67 @@ final class WindowCheck {
         }
         String algorithm = stored.algorithm();
         long fingerprint = FingerprintValues.parse(stored.value());
+        byte[] signature = signature(field, value);
         String targetIndex = options.index() != null
             ? options.index()
             : document.getFieldValue(IngestDocument.Metadata.INDEX.getFieldName(), String.class);
         String id = document.getFieldValue(IngestDocument.Metadata.ID.getFieldName(), String.class, true);
         int maxDistance = MaxDistance.orField(options.maxDistance(), mappedMaxDistance.of(targetIndex, options.indexField()));
         RecentFingerprints.checkMaxDistance(maxDistance);
-        return new Lookup.Key(fingerprint, algorithm, targetIndex, id, maxDistance);
+        return new Lookup.Key(fingerprint, signature, algorithm, targetIndex, id, maxDistance);
+    }
+
+    /** The processor object's verification signature ({@code simhash-v4}); null for a bare value or an object without one. */
+    private static byte[] signature(String field, Object value) {
+        if (value instanceof Map<?, ?> map && map.get(SketchValues.SIGNATURE) != null) {
+            try {
+                return Signature.parse(map.get(SketchValues.SIGNATURE).toString());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                    "field [" + field + "] has an invalid [" + SketchValues.SIGNATURE + "]: " + e.getMessage(),
+                    e
+                );
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The {@code min_similarity} a match of {@code key} must reach where both sides carry a signature: the target field's
+     * ({@link SimHashSettings#RECOMMENDED_MIN_SIMILARITY}, the query's default) when its algorithm has signatures; NaN
+     * (not verified) when it does not. The field's algorithm is the mapped one; where the target does not map the field
+     * (yet), the document's, or that of a new field ({@link SimHashFieldMapper#DEFAULT_ALGORITHM}).
+     */
+    private double minSimilarity(Lookup.Key key) {
+        if (key.signature() == null) {
+            return Double.NaN; // nothing to verify: compared on the fingerprint alone
+        }
+        Set<String> mapped = mappedMaxDistance.algorithms(key.targetIndex(), options.indexField());
+        boolean verifies;
+        if (mapped.isEmpty()) {
+            verifies = hasSignature(key.algorithm() != null ? key.algorithm() : SimHashFieldMapper.DEFAULT_ALGORITHM);
+        } else {
+            verifies = mapped.stream().anyMatch(WindowCheck::hasSignature);
+        }
+        return verifies ? SimHashSettings.RECOMMENDED_MIN_SIMILARITY : Double.NaN;
+    }
+
+    /** Parsed algorithm ids: a cluster has few, and parsing one is not free. */
+    private static final Map<String, Boolean> HAS_SIGNATURE = new ConcurrentHashMap<>();
+
+    /** Whether fingerprints of {@code algorithm} carry a verification signature (false for ids this engine did not make). */
+    static boolean hasSignature(String algorithm) {
+        Boolean cached = HAS_SIGNATURE.get(algorithm);
+        if (cached != null) return cached;
+        boolean has;
+        try {
+            has = SimHashSettings.fromAlgorithmId(algorithm).hasSignature();
+        } catch (IllegalArgumentException e) {
+            has = false;
+        }
+        if (HAS_SIGNATURE.size() > 1_000) HAS_SIGNATURE.clear();
+        HAS_SIGNATURE.put(algorithm, has);
+        return has;
     }
 
     /** Null when the target can be searched; otherwise why not (closed, or mapped with another algorithm). */

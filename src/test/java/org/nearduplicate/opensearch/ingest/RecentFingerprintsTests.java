@@ -13,7 +13,11 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.window.RecentFingerprints;
+import org.nearduplicate.lucene.SimHashQueryTests;
 
 /** The node's windows together: bounded in entries and bytes (the breaker), per pipeline options, thread-safe upkeep. */
 public class RecentFingerprintsTests extends OpenSearchTestCase {
@@ -180,5 +184,92 @@ public class RecentFingerprintsTests extends OpenSearchTestCase {
         assertEquals(0, set.checkAndKeep(new RecentFingerprints.Entry(1L << 12, "q", 0)).distance());
         set.retire();
         assertEquals(0, reserved.get());
+    }
+
+    /** k = 16, simhash-v4's default: the window (16 blocks, one-bit variants of the first) finds what brute force finds. */
+    public void testMaxDistance16FindsTheClosestLikeBruteForce() {
+        RecentFingerprints.checkMaxDistance(16);
+        expectThrows(IllegalArgumentException.class, () -> RecentFingerprints.checkMaxDistance(17));
+        RecentFingerprints window = new RecentFingerprints(16, 10_000, Long.MAX_VALUE, () -> 0L);
+        List<Long> seen = new java.util.ArrayList<>();
+        long center = randomLong();
+        for (int i = 0; i < 1500; i++) {
+            long fp = randomBoolean() ? randomLong() : SimHashQueryTests.flipBits(center, randomIntBetween(10, 20));
+            int expected = Integer.MAX_VALUE;
+            for (long s : seen) {
+                int d = Fingerprints.distance(fp, s);
+                if (d <= 16) expected = Math.min(expected, d);
+            }
+            RecentFingerprints.Result r = window.checkAndAdd(fp, "d" + i);
+            assertEquals(expected == Integer.MAX_VALUE ? -1 : expected, r.match() == null ? -1 : r.match().distance());
+            seen.add(fp);
+        }
+        // exactly 16 bits, one in each 4-bit block (the case the one-bit variants exist for)
+        RecentFingerprints w = new RecentFingerprints(16, 10, Long.MAX_VALUE, () -> 0L);
+        long fp = randomLong();
+        w.checkAndAdd(fp, "a");
+        assertEquals(16, w.checkAndAdd(fp ^ 0x1111_1111_1111_1111L, "b").match().distance());
+        RecentFingerprints alone = new RecentFingerprints(16, 10, Long.MAX_VALUE, () -> 0L);
+        alone.checkAndAdd(fp, "a");
+        assertNull("17 bits", alone.checkAndAdd(fp ^ 0x1111_1111_1111_1113L, "c").match());
+    }
+
+    /**
+     * Both signed: a candidate within k whose signature disagrees is no match; agreeing ones are, and a side without
+     * signature is compared on its fingerprint alone. The closest verified candidate wins over a closer unverified one.
+     */
+    public void testSignaturesAreVerifiedWhereBothArePresent() {
+        double min = SimHashSettings.RECOMMENDED_MIN_SIMILARITY;
+        byte[] sigA = Signature.of(1, 2, 3, 4, 5, 6, 7, 8);
+        byte[] sigOther = Signature.of(101, 102, 103, 104, 105, 106, 107, 108);
+        byte[] sigNearA = Signature.of(1, 2, 3, 4, 5, 6, 7, 9); // Jaccard 7/9
+        assertTrue(Signature.similarity(sigA, sigOther) < min);
+        assertTrue(Signature.similarity(sigA, sigNearA) >= min);
+        long fp = randomLong();
+        RecentFingerprints w = new RecentFingerprints(3, 100, Long.MAX_VALUE, () -> 0L);
+        assertNull(w.checkAndAdd(fp, sigA, min, "a", null, 1_000).match());
+        assertNull("same fingerprint, disagreeing signature", w.checkAndAdd(fp, sigOther, min, "b", null, 1_000).match());
+        RecentFingerprints.Match near = w.checkAndAdd(fp ^ 1, sigNearA, min, "c", null, 1_000).match();
+        assertEquals("a", near.entry().id());
+        assertEquals(1, near.distance());
+        // c is at distance 0 of this probe but disagrees (as does a, 1 bit); b (1 bit) agrees: the closest verified one
+        RecentFingerprints.Match closest = w.checkAndAdd(fp ^ 1, sigOther, min, "d", null, 1_000).match();
+        assertEquals("b", closest.entry().id());
+        assertEquals(1, closest.distance());
+        // a bare fingerprint matches on its fingerprint alone, signed or not
+        assertEquals(0, w.checkAndAdd(fp, null, min, "f", null, 1_000).match().distance());
+        // not verified (NaN): the fingerprint alone
+        assertEquals(0, w.checkAndAdd(fp, sigOther, Double.NaN, "g", null, 1_000).match().distance());
+
+        // the bulk set verifies the same way
+        RecentFingerprints set = RecentFingerprints.bulkSet(3, RecentFingerprints.Budget.UNLIMITED);
+        assertNull(set.checkAndKeep(new RecentFingerprints.Entry(fp, sigA, "p", 0), min));
+        assertNull(set.checkAndKeep(new RecentFingerprints.Entry(fp, sigOther, "q", 0), min));
+        assertEquals("p", set.checkAndKeep(new RecentFingerprints.Entry(fp ^ 2, sigNearA, "r", 0), min).entry().id());
+    }
+
+    /** A signed entry reserves its signature too, and gives back exactly what it reserved. */
+    public void testSignedEntriesReserveTheirSignature() {
+        assertEquals(
+            RecentFingerprints.entryBytes(16, "id") + RecentFingerprints.SIGNATURE_BYTES,
+            RecentFingerprints.entryBytes(16, "id", true)
+        );
+        assertTrue(RecentFingerprints.SIGNATURE_BYTES >= Signature.BYTES);
+        CircuitBreaker breaker = breaker(ByteSizeValue.parseBytesSizeValue("100mb", "test").getBytes());
+        RecentFingerprints.Registry registry = new RecentFingerprints.Registry(() -> 0L, 1000, new WindowMemory(() -> breaker));
+        RecentFingerprints w = registry.window("a", "fp", 16, 5, 60_000);
+        w.checkAndAdd(1L, Signature.of(1, 2), 0.35, "s1", null, 1_000);
+        w.checkAndAdd(2L << 40, null, 0.35, "u1", null, 1_000);
+        assertEquals(RecentFingerprints.entryBytes(16, "s1", true) + RecentFingerprints.entryBytes(16, "u1", false), breaker.getUsed());
+        for (int i = 0; i < 10; i++) { // evictions give back what each entry reserved
+            w.checkAndAdd(randomLong(), randomBoolean() ? Signature.of(i) : null, 0.35, "x" + i, null, 1_000);
+        }
+        assertEquals(registry.reservedBytes(), breaker.getUsed());
+        RecentFingerprints set = RecentFingerprints.bulkSet(16, registry.bulkBudget());
+        set.checkAndKeep(new RecentFingerprints.Entry(3L, Signature.of(3), "b1", 0), 0.35);
+        assertEquals(registry.reservedBytes() + RecentFingerprints.entryBytes(16, "b1", true), breaker.getUsed());
+        set.retire();
+        registry.clear();
+        assertEquals("every reservation is released", 0, breaker.getUsed());
     }
 }

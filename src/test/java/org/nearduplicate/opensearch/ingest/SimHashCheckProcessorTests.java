@@ -7,16 +7,20 @@ import org.opensearch.action.ActionType;
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.search.ShardSearchFailure;
+import org.opensearch.common.document.DocumentField;
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.breaker.CircuitBreaker;
 import org.opensearch.core.common.breaker.CircuitBreakingException;
 import org.opensearch.core.common.breaker.NoopCircuitBreaker;
+import org.opensearch.core.common.bytes.BytesArray;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.ingest.IngestDocument;
 import org.opensearch.ingest.IngestDocumentWrapper;
 import org.opensearch.ingest.Processor;
+import org.opensearch.search.SearchHit;
+import org.opensearch.search.SearchHits;
 import org.opensearch.search.internal.InternalSearchResponse;
 import org.opensearch.test.OpenSearchTestCase;
 import org.opensearch.test.client.NoOpClient;
@@ -31,7 +35,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 
+import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.core.sketch.SimHash;
+import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.lucene.SimHashQueryTests;
 
@@ -300,7 +308,7 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
             for (Map<String, Object> bad : List.<Map<String, Object>>of(
                 Map.of("on_duplicate", "delete"),
                 Map.of("on_unavailable", "retry"),
-                Map.of("max_distance", 16),
+                Map.of("max_distance", 17),
                 Map.of("max_in_flight", 0),
                 Map.of("timeout", "soon"),
                 Map.of("window_size", -1),
@@ -566,6 +574,230 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
             assertEquals(RestStatus.BAD_REQUEST, e.status());
             assertThat(e.getMessage(), containsString("could not check for near-duplicates: target index [pages] is closed"));
             assertTrue(client.searches.isEmpty());
+        }
+    }
+
+    private static final String V4 = SimHashSettings.DEFAULT.algorithmId();
+    private static final double MIN = SimHashSettings.RECOMMENDED_MIN_SIMILARITY;
+    /** Three signatures: A and NEAR_A agree (Jaccard 7/9), OTHER agrees with neither. */
+    private static final byte[] SIG_A = Signature.of(1, 2, 3, 4, 5, 6, 7, 8);
+    private static final byte[] SIG_NEAR_A = Signature.of(1, 2, 3, 4, 5, 6, 7, 9);
+    private static final byte[] SIG_OTHER = Signature.of(101, 102, 103, 104, 105, 106, 107, 108);
+
+    /** A document as the simhash processor of simhash-v4 writes it: fingerprint, signature and algorithm. */
+    private static IngestDocument signedDoc(String id, SimHash sketch) {
+        Map<String, Object> value = new HashMap<>();
+        value.put("fingerprint", Fingerprints.toHex(sketch.fingerprint()));
+        if (sketch.signature() != null) value.put("signature", Signature.toHex(sketch.signature()));
+        value.put("algorithm", V4);
+        Map<String, Object> source = new HashMap<>();
+        source.put("_index", "pages");
+        source.put("_id", id);
+        source.put("simhash", value);
+        return new IngestDocument(source, new HashMap<>());
+    }
+
+    private static IngestDocument signedDoc(String id, long fp, byte[] signature) {
+        return signedDoc(id, new SimHash(fp, signature));
+    }
+
+    /** An index hit: the fingerprint as the docvalue field, and (unless {@code withSource} is false) its simhash object. */
+    private static SearchHit hit(String id, long fp, byte[] signature, boolean withSource) {
+        SearchHit hit = new SearchHit(0, id, Map.of("simhash", new DocumentField("simhash", List.of(Fingerprints.toHex(fp)))), Map.of());
+        if (withSource) {
+            String sig = signature == null ? "" : ", \"signature\": \"" + Signature.toHex(signature) + "\"";
+            hit.sourceRef(new BytesArray("{\"simhash\": {\"fingerprint\": \"" + Fingerprints.toHex(fp) + "\"" + sig + "}}"));
+        } else {
+            hit.sourceRef(new BytesArray("{}"));
+        }
+        return hit;
+    }
+
+    /** Answers the pending search {@code i} with {@code hits}. */
+    @SuppressWarnings("unchecked")
+    private static void answer(PendingClient client, int i, SearchHit... hits) {
+        ActionListener<SearchResponse> l = (ActionListener<SearchResponse>) client.listeners.get(i);
+        client.listeners.set(i, null);
+        SearchHits searchHits = new SearchHits(hits, null, 1f);
+        InternalSearchResponse internal = new InternalSearchResponse(searchHits, null, null, null, false, null, 1);
+        l.onResponse(new SearchResponse(internal, null, 1, 1, 0, 1, ShardSearchFailure.EMPTY_ARRAY, SearchResponse.Clusters.EMPTY));
+    }
+
+    private static void assertStatus(String expected, IngestDocument doc) {
+        Map<?, ?> r = result(doc);
+        assertEquals(r.toString(), expected, r.get("status"));
+    }
+
+    /**
+     * (a) Two documents within k whose signatures disagree are both unique, through the recent window and through one
+     * bulk request's set; a third whose signature agrees with the first is its duplicate; a bare fingerprint is
+     * compared on its fingerprint alone.
+     */
+    public void testWindowAndBulkSetVerifySignatures() {
+        assertTrue(Signature.similarity(SIG_A, SIG_OTHER) < MIN);
+        assertTrue(Signature.similarity(SIG_A, SIG_NEAR_A) >= MIN);
+        long fp = randomLong();
+        try (PendingClient client = new PendingClient(getTestName())) {
+            // the window: one document at a time (default k: 16, simhash-v4's)
+            SimHashCheckProcessor p = processor(client, new RecentFingerprints.Registry(() -> 0L), Map.of("on_unavailable", "tag"));
+            Outcome a = run(p, signedDoc("a", fp, SIG_A));
+            answerEmpty(client);
+            Outcome b = run(p, signedDoc("b", fp ^ 1, SIG_OTHER));
+            answerEmpty(client);
+            assertStatus("unique", a.doc.get());
+            assertStatus("unique", b.doc.get());
+            Outcome c = run(p, signedDoc("c", fp ^ 0b110, SIG_NEAR_A));
+            answerEmpty(client);
+            Map<?, ?> rc = result(c.doc.get());
+            assertEquals("duplicate", rc.get("status"));
+            assertEquals("a", rc.get("_id"));
+            assertEquals("recent", rc.get("source"));
+            assertEquals(2, rc.get("distance"));
+            Outcome bare = run(p, signedDoc("bare", fp ^ 1, null));
+            answerEmpty(client);
+            assertEquals("b", result(bare.doc.get()).get("_id")); // distance 0 to b, no signature to disagree
+
+            // the bulk set: one bulk request, window_size 0
+            SimHashCheckProcessor q = processor(
+                client,
+                new RecentFingerprints.Registry(() -> 0L),
+                Map.of("on_unavailable", "tag", "window_size", 0)
+            );
+            List<IngestDocumentWrapper> bulk = runBatch(
+                q,
+                List.of(signedDoc("a", fp, SIG_A), signedDoc("b", fp ^ 1, SIG_OTHER), signedDoc("c", fp ^ 0b110, SIG_NEAR_A)),
+                () -> answerEmpty(client)
+            );
+            assertStatus("unique", bulk.get(0).getIngestDocument());
+            assertStatus("unique", bulk.get(1).getIngestDocument());
+            Map<?, ?> rbc = result(bulk.get(2).getIngestDocument());
+            assertEquals("duplicate", rbc.get("status"));
+            assertEquals("a", rbc.get("_id"));
+        }
+    }
+
+    /** (b) A real near-duplicate (a few words changed) is still a duplicate, in the window and within one bulk request. */
+    public void testARealNearDuplicateIsStillADuplicate() {
+        String text = "The city council voted on Tuesday to extend the harbor ferry service through the winter months, "
+            + "after a season in which ridership rose sharply and the old bridge was closed for repairs. The mayor said "
+            + "the additional crossings would be paid for from the transport budget, and that the schedule would be "
+            + "published next week. Residents of the northern districts had asked for later evening departures, and the "
+            + "operator agreed to add two sailings after nine o'clock on weekdays. Critics argued that the money would "
+            + "be better spent on the bus network, which serves far more people each day than the ferries do.";
+        String edited = text.replace("Tuesday", "Wednesday").replace("two sailings", "three sailings").replace("next week", "this week");
+        String unrelated = "A small bakery on the corner of the market square has won a regional prize for its rye bread, "
+            + "made with a sourdough starter that the owner's grandmother brought from the mountains sixty years ago. "
+            + "The judges praised the crust and the slightly sour taste, and the queue outside the shop now starts before "
+            + "dawn. The owner plans to train two apprentices so that the recipe is not lost when she retires.";
+        SimHasher hasher = new SimHasher(SimHashSettings.DEFAULT);
+        SimHash original = hasher.sketch(text), copy = hasher.sketch(edited), other = hasher.sketch(unrelated);
+        assertNotNull(original.signature());
+        int distance = Fingerprints.distance(original.fingerprint(), copy.fingerprint());
+        assertTrue("distance " + distance, distance <= 16);
+        assertTrue(
+            "similarity " + Signature.similarity(original.signature(), copy.signature()),
+            Signature.similarity(original.signature(), copy.signature()) >= MIN
+        );
+        try (PendingClient client = new PendingClient(getTestName())) {
+            SimHashCheckProcessor p = processor(client, new RecentFingerprints.Registry(() -> 0L), Map.of("on_unavailable", "tag"));
+            Outcome first = run(p, signedDoc("original", original));
+            answerEmpty(client);
+            Outcome second = run(p, signedDoc("edited", copy));
+            answerEmpty(client);
+            Outcome third = run(p, signedDoc("unrelated", other));
+            answerEmpty(client);
+            assertStatus("unique", first.doc.get());
+            Map<?, ?> r = result(second.doc.get());
+            assertEquals("duplicate", r.get("status"));
+            assertEquals("original", r.get("_id"));
+            assertEquals(distance, r.get("distance"));
+            assertStatus("unique", third.doc.get());
+            // the probe carries the signature (the query verifies the index's hits)
+            assertThat(client.searches.get(1).source().toString(), containsString(Signature.toHex(copy.signature())));
+
+            SimHashCheckProcessor q = processor(
+                client,
+                new RecentFingerprints.Registry(() -> 0L),
+                Map.of("on_unavailable", "tag", "window_size", 0)
+            );
+            List<IngestDocumentWrapper> bulk = runBatch(
+                q,
+                List.of(signedDoc("original", original), signedDoc("unrelated", other), signedDoc("edited", copy)),
+                () -> answerEmpty(client)
+            );
+            assertStatus("unique", bulk.get(0).getIngestDocument());
+            assertStatus("unique", bulk.get(1).getIngestDocument());
+            assertEquals("original", result(bulk.get(2).getIngestDocument()).get("_id"));
+        }
+    }
+
+    /**
+     * (c) One batched search for two documents: the index hit H is within k of both, its signature agrees with A's and
+     * not with B's. H matched A's probe; B takes it only if its own signature agrees: A is a duplicate, B unique.
+     */
+    public void testABatchHitOfAnotherDocumentIsVerifiedAgainstEachKey() {
+        long h = randomLong();
+        try (PendingClient client = new PendingClient(getTestName())) {
+            SimHashCheckProcessor p = processor(
+                client,
+                new RecentFingerprints.Registry(() -> 0L),
+                Map.of("on_unavailable", "tag", "window_size", 0)
+            );
+            // A and B are 3 bits apart and their signatures disagree: the bulk set does not pair them either
+            List<IngestDocumentWrapper> results = runBatch(
+                p,
+                List.of(signedDoc("A", h ^ 1, SIG_NEAR_A), signedDoc("B", h ^ 0b1100, SIG_OTHER)),
+                () -> {
+                    assertEquals("one search for both", 1, client.searches.size());
+                    String request = client.searches.get(0).source().toString();
+                    assertThat(request, containsString(Signature.toHex(SIG_NEAR_A)));
+                    assertThat(request, containsString(Signature.toHex(SIG_OTHER)));
+                    assertThat("the hits' simhash objects are fetched", request, containsString("\"includes\":[\"simhash\"]"));
+                    answer(client, 0, hit("H", h, SIG_A, true));
+                }
+            );
+            Map<?, ?> a = result(results.get(0).getIngestDocument());
+            assertEquals("duplicate", a.get("status"));
+            assertEquals("H", a.get("_id"));
+            assertEquals("index", a.get("source"));
+            assertEquals(1, a.get("distance"));
+            assertStatus("unique", results.get(1).getIngestDocument());
+
+            // a hit without signature (a bare fingerprint) is compared on its fingerprint alone, for every key (a new
+            // window each time: the window_size 0 of the earlier bulks leaves a gap)
+            client.searches.clear();
+            client.listeners.clear();
+            p = processor(client, new RecentFingerprints.Registry(() -> 0L), Map.of("on_unavailable", "tag", "window_size", 0));
+            List<IngestDocumentWrapper> bare = runBatch(
+                p,
+                List.of(signedDoc("A2", h ^ 1, SIG_NEAR_A), signedDoc("B2", h ^ 0b1100, SIG_OTHER)),
+                () -> answer(client, 0, hit("H", h, null, true))
+            );
+            assertEquals("H", result(bare.get(0).getIngestDocument()).get("_id"));
+            assertEquals("H", result(bare.get(1).getIngestDocument()).get("_id"));
+
+            // the hit's signature cannot be read (its _source lacks the field): each document is looked up alone,
+            // where the query verifies its hits against that document's signature
+            client.searches.clear();
+            client.listeners.clear();
+            p = processor(client, new RecentFingerprints.Registry(() -> 0L), Map.of("on_unavailable", "tag", "window_size", 0));
+            List<IngestDocumentWrapper> unknown = runBatch(
+                p,
+                List.of(signedDoc("A3", h ^ 1, SIG_NEAR_A), signedDoc("B3", h ^ 0b1100, SIG_OTHER)),
+                () -> {
+                    answer(client, 0, hit("H", h, SIG_A, false));
+                    assertEquals("looked up alone", 3, client.searches.size());
+                    assertThat(
+                        client.searches.get(1).source().toString(),
+                        containsString("\"signature\":\"" + Signature.toHex(SIG_NEAR_A))
+                    );
+                    assertThat(client.searches.get(2).source().toString(), containsString("\"signature\":\"" + Signature.toHex(SIG_OTHER)));
+                    answer(client, 1, hit("H", h, SIG_A, false)); // A's own search returned H: verified by the query
+                    answer(client, 2); // B's did not
+                }
+            );
+            assertEquals("H", result(unknown.get(0).getIngestDocument()).get("_id"));
+            assertStatus("unique", unknown.get(1).getIngestDocument());
         }
     }
 }

@@ -125,7 +125,7 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             if (in.readBoolean()) {
                 signatures = new byte[in.readVInt()][];
                 for (int i = 0; i < signatures.length; i++)
-                    signatures[i] = in.readByteArray();
+                    signatures[i] = in.readBoolean() ? in.readByteArray() : null; // null: that probe has none
             }
             return fingerprint == null && fingerprints == null ? null : new Given(fingerprint, fingerprints, signature, signatures);
         }
@@ -147,8 +147,10 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             out.writeBoolean(signatures != null);
             if (signatures != null) {
                 out.writeVInt(signatures.length);
-                for (byte[] each : signatures)
-                    out.writeByteArray(each);
+                for (byte[] each : signatures) {
+                    out.writeBoolean(each != null);
+                    if (each != null) out.writeByteArray(each);
+                }
             }
         }
 
@@ -170,7 +172,8 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
             if (value.signatures != null) {
                 builder.startArray(SIGNATURES_FIELD.getPreferredName());
                 for (byte[] signature : value.signatures) {
-                    builder.value(Signature.toHex(signature));
+                    if (signature == null) builder.nullValue();
+                    else builder.value(Signature.toHex(signature));
                 }
                 builder.endArray();
             }
@@ -205,7 +208,11 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                         }
                         List<byte[]> values = new ArrayList<>();
                         while (parser.nextToken() != XContentParser.Token.END_ARRAY) {
-                            values.add(parseSignature(parser, "[signatures]: "));
+                            // null: a probe without signature, compared on its fingerprint alone (near_duplicate_check's
+                            // batches of signed and bare values)
+                            values.add(
+                                parser.currentToken() == XContentParser.Token.VALUE_NULL ? null : parseSignature(parser, "[signatures]: ")
+                            );
                         }
                         signatures = values.toArray(byte[][]::new);
                     } else {

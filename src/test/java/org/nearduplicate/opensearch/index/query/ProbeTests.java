@@ -50,7 +50,9 @@ public class ProbeTests extends OpenSearchTestCase {
             out.writeBoolean(false);
             out.writeBoolean(true);
             out.writeVInt(2);
+            out.writeBoolean(true);
             out.writeByteArray(signature);
+            out.writeBoolean(true);
             out.writeByteArray(signature);
             writeInput(out, algorithm, null, null, null);
         }, SimHashProbe::new);

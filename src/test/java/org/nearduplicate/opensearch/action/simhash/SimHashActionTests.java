@@ -98,7 +98,7 @@ public class SimHashActionTests extends OpenSearchTestCase {
         assertEquals(Strings.toString(MediaTypeRegistry.JSON, response), json);
         Map<String, Object> map = XContentHelper.convertToMap(MediaTypeRegistry.JSON.xContent(), json, true);
         assertEquals(
-            List.of("algorithm", "layout", "distance", "shared_keys", "first", "second", "differing_top_features"),
+            List.of("algorithm", "layout", "distance", "similarity", "match", "shared_keys", "first", "second", "differing_top_features"),
             List.copyOf(map.keySet())
         );
         assertEquals(Map.of("bits", 64, "blocks", 4, "max_distance", 3, "keys_per_fingerprint", 4), map.get("layout"));
@@ -109,6 +109,7 @@ public class SimHashActionTests extends OpenSearchTestCase {
                 "fingerprint",
                 "fingerprint_unsigned",
                 "fingerprint_signed",
+                "signature",
                 "content_type",
                 "feature_count",
                 "main_text",
@@ -130,7 +131,16 @@ public class SimHashActionTests extends OpenSearchTestCase {
             true
         );
         assertEquals(
-            List.of("algorithm", "fingerprint", "fingerprint_unsigned", "fingerprint_signed", "content_type", "feature_count", "features"),
+            List.of(
+                "algorithm",
+                "fingerprint",
+                "fingerprint_unsigned",
+                "fingerprint_signed",
+                "signature",
+                "content_type",
+                "feature_count",
+                "features"
+            ),
             List.copyOf(singleMap.keySet())
         );
         assertEquals(engine.simHashSettings(new HashMap<>()).algorithmId(), singleMap.get("algorithm"));

@@ -1,0 +1,195 @@
+package org.nearduplicate.lucene;
+
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.ArrayUtil;
+
+import java.util.Arrays;
+
+/**
+ * The column scan: every fingerprint of a segment's {@link FingerprintColumn} against every probe, exact for any
+ * distance 0..64. One probe is one pass of {@code bitCount(value ^ probe) <= k} over the contiguous values (the
+ * physical floor: nothing else is read). Several probes are blocked: the column is read in blocks of
+ * {@link #BLOCK} values (16 KB, L1-resident), and every probe is tested against a block before the next one is read,
+ * so each value leaves memory once per query however many probes it has.
+ *
+ * <p>The result is the matching documents in doc id order, each with its distance to the closest probe, so the scorer
+ * only reads them ({@link Matches}).
+ */
+public final class ColumnScan {
+    /*
+     * The column path's costs, from the in-process measurements of bench/scan.sh (ScanBenchmark, one force-merged
+     * segment, 2 cores; bench/results/RESULTS-scan.md): one fingerprint against one probe in a cached column, and each
+     * further probe of a blocked scan. SimHashQuery compares them with its KEY_ and SCAN_ constants per segment.
+     */
+    static final double COLUMN_NANOS_PER_DOC = 0.5;
+    static final double COLUMN_NANOS_PER_DOC_PER_EXTRA_PROBE = 0.5;
+
+    /** Values per block of a multi-probe scan: 2,048 longs, 16 KB. */
+    static final int BLOCK = 2048;
+
+    private ColumnScan() {}
+
+    /** The estimated cost of scanning a cached column of {@code maxDoc} documents for {@code probes} probes. */
+    static double nanos(int maxDoc, int probes) {
+        return maxDoc * (COLUMN_NANOS_PER_DOC + COLUMN_NANOS_PER_DOC_PER_EXTRA_PROBE * (probes - 1));
+    }
+
+    /** Matching documents in order and the distance of each to its closest probe. */
+    public static final class Matches {
+        /** {@code doc << 7 | distance}, ascending. */
+        private final long[] packed;
+        private final int size;
+
+        Matches(long[] packed, int size) {
+            this.packed = packed;
+            this.size = size;
+        }
+
+        public int size() {
+            return size;
+        }
+
+        public int doc(int i) {
+            return (int) (packed[i] >>> 7);
+        }
+
+        public int distance(int i) {
+            return (int) (packed[i] & 0x7F);
+        }
+
+        /** The documents, in order; {@link MatchIterator#distance()} is the current one's distance. */
+        MatchIterator iterator() {
+            return new MatchIterator(this);
+        }
+    }
+
+    /** Iterates {@link Matches}. */
+    static final class MatchIterator extends DocIdSetIterator {
+        private final Matches matches;
+        private int i = -1;
+        private int doc = -1;
+
+        MatchIterator(Matches matches) {
+            this.matches = matches;
+        }
+
+        @Override
+        public int docID() {
+            return doc;
+        }
+
+        @Override
+        public int nextDoc() {
+            return doc = ++i < matches.size ? matches.doc(i) : NO_MORE_DOCS;
+        }
+
+        @Override
+        public int advance(int target) {
+            // gallop, then walk: a conjunction may skip far ahead in a long list (very large k)
+            int at = i + 1;
+            int bound = 1;
+            while (at + bound < matches.size && matches.doc(at + bound) < target) {
+                at += bound;
+                bound <<= 1;
+            }
+            while (at < matches.size && matches.doc(at) < target) {
+                at++;
+            }
+            i = at;
+            return doc = i < matches.size ? matches.doc(i) : NO_MORE_DOCS;
+        }
+
+        int distance() {
+            return matches.distance(i);
+        }
+
+        @Override
+        public long cost() {
+            return matches.size;
+        }
+    }
+
+    /**
+     * Every document of {@code column} within {@code k} of any of {@code probes} (at least one), with its distance to the
+     * closest.
+     */
+    public static Matches scan(FingerprintColumn column, long[] probes, int k) {
+        long[] values = column.values();
+        int slots = column.slots();
+        Buffer out = new Buffer();
+        if (probes.length == 1) {
+            scanOne(values, 0, slots, probes[0], k, out);
+        } else {
+            Buffer block = new Buffer();
+            for (int from = 0; from < slots; from += BLOCK) {
+                int to = Math.min(slots, from + BLOCK);
+                block.size = 0;
+                int passes = 0;
+                for (long probe : probes) {
+                    int before = block.size;
+                    scanOne(values, from, to, probe, k, block);
+                    if (block.size > before) passes++;
+                }
+                if (block.size > 0) {
+                    if (passes > 1) {
+                        // several probes found some of the same slots: in order, closest first, once each
+                        Arrays.sort(block.packed, 0, block.size);
+                        int n = 0;
+                        for (int j = 0; j < block.size; j++) {
+                            long hit = block.packed[j];
+                            if (n == 0 || (hit >>> 7) != (block.packed[n - 1] >>> 7)) {
+                                block.packed[n++] = hit;
+                            }
+                        }
+                        block.size = n;
+                    }
+                    out.addAll(block);
+                }
+            }
+        }
+        if (column.isDense() && column.count() == column.maxDoc()) {
+            return new Matches(out.packed, out.size); // slots are docs
+        }
+        // slots to docs (sparse), or dense slots without a value dropped
+        int n = 0;
+        for (int j = 0; j < out.size; j++) {
+            long hit = out.packed[j];
+            int doc = column.docAt((int) (hit >>> 7));
+            if (doc >= 0) {
+                out.packed[n++] = ((long) doc << 7) | (hit & 0x7F);
+            }
+        }
+        return new Matches(out.packed, n);
+    }
+
+    /** The floor's loop: slots {@code from..to} within {@code k} of {@code probe}, appended in slot order. */
+    private static void scanOne(long[] values, int from, int to, long probe, int k, Buffer out) {
+        for (int i = from; i < to; i++) {
+            int d = Long.bitCount(values[i] ^ probe);
+            if (d <= k) {
+                out.add(((long) i << 7) | d);
+            }
+        }
+    }
+
+    /** A growable list of packed hits. */
+    private static final class Buffer {
+        long[] packed = new long[16];
+        int size;
+
+        void add(long hit) {
+            if (size == packed.length) {
+                packed = ArrayUtil.grow(packed, size + 1);
+            }
+            packed[size++] = hit;
+        }
+
+        void addAll(Buffer other) {
+            if (size + other.size > packed.length) {
+                packed = ArrayUtil.grow(packed, size + other.size);
+            }
+            System.arraycopy(other.packed, 0, packed, size, other.size);
+            size += other.size;
+        }
+    }
+}

@@ -24,6 +24,8 @@ public final class ColumnScan {
     static final double COLUMN_NANOS_PER_DOC = 0.5;
     static final double COLUMN_NANOS_PER_DOC_PER_EXTRA_PROBE = 0.5;
 
+    /** Values counted before any is emitted ({@link #scanOne}); divides {@link #BLOCK}. */
+    static final int STRIDE = 256;
     /** Values per block of a multi-probe scan: 2,048 longs, 16 KB. */
     static final int BLOCK = 2048;
 
@@ -162,8 +164,27 @@ public final class ColumnScan {
         return new Matches(out.packed, n);
     }
 
-    /** The floor's loop: slots {@code from..to} within {@code k} of {@code probe}, appended in slot order. */
+    /**
+     * Slots {@code from..to} within {@code k} of {@code probe}, appended in slot order. Each run of {@link #STRIDE} values
+     * is first reduced to its smallest distance (a branch-free min of popcounts, which the JIT vectorizes; measured
+     * faster than the floor's counting loop in cache and equal to it from memory) and only a run within {@code k} is
+     * read again to emit its matches: matches are rare up to k ~ 20 on unrelated fingerprints, so the scan costs the
+     * floor.
+     */
     private static void scanOne(long[] values, int from, int to, long probe, int k, Buffer out) {
+        for (int i = from; i < to; i += STRIDE) {
+            int end = Math.min(to, i + STRIDE);
+            int min = Long.SIZE;
+            for (int j = i; j < end; j++) {
+                min = Math.min(min, Long.bitCount(values[j] ^ probe));
+            }
+            if (min <= k) {
+                emit(values, i, end, probe, k, out);
+            }
+        }
+    }
+
+    private static void emit(long[] values, int from, int to, long probe, int k, Buffer out) {
         for (int i = from; i < to; i++) {
             int d = Long.bitCount(values[i] ^ probe);
             if (d <= k) {

@@ -34,6 +34,7 @@ import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.options.OptionValues;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.lucene.FingerprintColumns;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.opensearch.sketching.SketchingService;
@@ -125,8 +126,16 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, Long> {
 
         /** {@code engine}: the node's gateway that fingerprints this field's text probes (null: none). */
         public Builder(String name, SketchingService engine) {
-            super(name, engine, ALGORITHMS);
+            this(name, engine, null);
         }
+
+        /** {@code scanColumns}: the node's column cache its queries scan (null: keys and doc-values scan only). */
+        public Builder(String name, SketchingService engine, FingerprintColumns scanColumns) {
+            super(name, engine, ALGORITHMS);
+            this.scanColumns = scanColumns;
+        }
+
+        private final FingerprintColumns scanColumns;
 
         @Override
         protected List<Parameter<?>> layoutParameters() {
@@ -141,7 +150,14 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, Long> {
             } catch (IllegalArgumentException e) {
                 throw invalid(e);
             }
-            SimHashFieldType ft = new SimHashFieldType(buildFullName(context), layout, algorithm.getValue(), meta.getValue(), engine);
+            SimHashFieldType ft = new SimHashFieldType(
+                buildFullName(context),
+                layout,
+                algorithm.getValue(),
+                meta.getValue(),
+                engine,
+                scanColumns
+            );
             return new SimHashFieldMapper(name, ft, multiFieldsBuilder.build(this, context), copyTo.build(), layout);
         }
     }
@@ -169,7 +185,12 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, Long> {
 
     /** The mapping parser of the plugin instance: its fields fingerprint text probes through {@code engine}. */
     public static TypeParser parser(SketchingService engine) {
-        return new TypeParser((n, c) -> new Builder(n, engine));
+        return parser(engine, null);
+    }
+
+    /** As {@link #parser(SketchingService)}; its fields' queries scan the node's column cache {@code scanColumns}. */
+    public static TypeParser parser(SketchingService engine, FingerprintColumns scanColumns) {
+        return new TypeParser((n, c) -> new Builder(n, engine, scanColumns));
     }
 
     /**
@@ -178,14 +199,33 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, Long> {
      */
     public static final class SimHashFieldType extends SketchFieldType<SimHashSettings> {
         private final BlockLayout layout;
+        private final FingerprintColumns scanColumns;
 
         public SimHashFieldType(String name, BlockLayout layout, String algorithm, Map<String, String> meta) {
             this(name, layout, algorithm, meta, null);
         }
 
         public SimHashFieldType(String name, BlockLayout layout, String algorithm, Map<String, String> meta, SketchingService engine) {
+            this(name, layout, algorithm, meta, engine, null);
+        }
+
+        public SimHashFieldType(
+            String name,
+            BlockLayout layout,
+            String algorithm,
+            Map<String, String> meta,
+            SketchingService engine,
+            @Nullable FingerprintColumns scanColumns
+        ) {
             super(name, ALGORITHMS, algorithm, settingsOf(algorithm), meta, engine);
             this.layout = Objects.requireNonNull(layout);
+            this.scanColumns = scanColumns;
+        }
+
+        /** The node's column cache that this field's queries scan; null when the node has none (the column path is off). */
+        @Nullable
+        public FingerprintColumns scanColumns() {
+            return scanColumns;
         }
 
         public SimHashFieldType(String name) {
@@ -379,6 +419,6 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, Long> {
 
     @Override
     protected Builder newBuilder(String simpleName, SketchingService engine) {
-        return new Builder(simpleName, engine);
+        return new Builder(simpleName, engine, fieldType().scanColumns());
     }
 }

@@ -87,19 +87,38 @@ public class ScanBenchmark {
         long once(int i) throws IOException;
     }
 
-    /** p50 and p90 in ms over {@code n} runs after {@code warmup}. */
-    static double[] time(int warmup, int n, Run run) throws IOException {
+    /** Per method p50/p90 in ms: {@code warmup} rounds, then rounds of every method on the same probe; method m runs in its first runs[m] rounds. */
+    static double[][] interleaved(int warmup, int rounds, Run[] methods, int[] runs) throws IOException {
         for (int i = 0; i < warmup; i++) {
-            sink += run.once(i);
+            for (Run m : methods)
+                sink += m.once(i);
         }
-        long[] nanos = new long[n];
-        for (int i = 0; i < n; i++) {
-            long start = System.nanoTime();
-            sink += run.once(warmup + i);
-            nanos[i] = System.nanoTime() - start;
+        long[][] nanos = new long[methods.length][];
+        for (int m = 0; m < methods.length; m++)
+            nanos[m] = new long[runs[m]];
+        for (int i = 0; i < rounds; i++) {
+            for (int m = 0; m < methods.length; m++) {
+                if (i >= runs[m]) continue;
+                long start = System.nanoTime();
+                sink += methods[m].once(warmup + i);
+                nanos[m][i] = System.nanoTime() - start;
+            }
         }
-        Arrays.sort(nanos);
-        return new double[] { nanos[n / 2] / 1e6, nanos[Math.min(n - 1, (int) (n * 0.9))] / 1e6 };
+        double[][] out = new double[methods.length][];
+        for (int m = 0; m < methods.length; m++) {
+            long[] n = nanos[m];
+            Arrays.sort(n);
+            out[m] = new double[] { n[n.length / 2] / 1e6, n[Math.min(n.length - 1, (int) (n.length * 0.9))] / 1e6 };
+        }
+        return out;
+    }
+
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "n/a";
+        }
     }
 
     static long floor(long[] values, long probe, int k) {
@@ -129,10 +148,11 @@ public class ScanBenchmark {
             double loadMs = (System.nanoTime() - start) / 1e6;
             System.out.printf(
                 Locale.ROOT,
-                "%n## %,d documents (one segment)%n%ncolumn load on first use: %.1f ms (%,d bytes)%n%n",
+                "%n## %,d documents (one segment)%n%ncolumn load on first use: %.1f ms (%,d bytes); load average at the start: %s%n%n",
                 docs,
                 loadMs,
-                column.bytes()
+                column.bytes(),
+                loadAverage()
             );
             System.out.println(
                 "| k | path | floor p50 | column query p50 (p90) | ratio | bare scan p50 | ratio | keys p50 (p90) | ratio | doc-values scan p50 | ratio"
@@ -153,45 +173,37 @@ public class ScanBenchmark {
                 IntToLongFunction p = i -> probes[i & (probes.length - 1)];
                 SimHashQuery shape = new SimHashQuery("fp", probes[0], k, LAYOUT, k > LAYOUT.maxDistance()).withColumns(columns);
                 String route = shape.path(values.length, true).name().toLowerCase(Locale.ROOT);
-                double[] floor = time(20, queries, i -> floor(values, p.applyAsLong(i), k));
-                double[] query = time(
-                    20,
-                    queries,
+                // interleaved: each round runs every method once on the same probe, so that a load change on the
+                // machine (other processes on its 2 cores) hits them alike and the ratios stay comparable
+                Run[] single = {
+                    i -> floor(values, p.applyAsLong(i), k),
                     i -> searcher.search(new SimHashQuery("fp", p.applyAsLong(i), k, LAYOUT, false).withColumns(columns), 20).totalHits
-                        .value()
-                );
-                double[] bare = time(20, queries, i -> ColumnScan.scan(column, new long[] { p.applyAsLong(i) }, k).size());
-                int keyRuns = docs >= 5_000_000 && k >= 15 ? Math.max(10, queries / 2) : queries;
-                double[] keys = time(
-                    3,
-                    keyRuns,
-                    i -> searcher.search(BenchAccess.keysOnly("fp", new long[] { p.applyAsLong(i) }, k, LAYOUT), 20).totalHits.value()
-                );
+                        .value(),
+                    i -> ColumnScan.scan(column, new long[] { p.applyAsLong(i) }, k).size(),
+                    i -> searcher.search(BenchAccess.keysOnly("fp", new long[] { p.applyAsLong(i) }, k, LAYOUT), 20).totalHits.value(),
+                    i -> searcher.search(new SimHashQuery("fp", p.applyAsLong(i), k, LAYOUT, true), 20).totalHits.value() };
                 int dvRuns = docs >= 5_000_000 ? 8 : 20;
-                double[] docValues = time(
-                    2,
-                    dvRuns,
-                    i -> searcher.search(new SimHashQuery("fp", p.applyAsLong(i), k, LAYOUT, true), 20).totalHits.value()
-                );
-                int batchRuns = docs >= 5_000_000 ? 4 : 10;
-                double[] floor100 = time(1, batchRuns, i -> {
+                double[][] t = interleaved(10, queries, single, new int[] { queries, queries, queries, queries, dvRuns });
+                double[] floor = t[0], query = t[1], bare = t[2], keys = t[3], docValues = t[4];
+                int batchRuns = docs >= 5_000_000 ? 5 : 10;
+                Run[] batch = { i -> {
                     long c = 0;
                     for (int j = 0; j < 100; j++)
                         c += floor(values, p.applyAsLong(i * 100 + j), k);
                     return c;
-                });
-                double[] query100 = time(1, batchRuns, i -> {
-                    long[] batch = new long[100];
+                }, i -> {
+                    long[] b = new long[100];
                     for (int j = 0; j < 100; j++)
-                        batch[j] = p.applyAsLong(i * 100 + j);
-                    return searcher.search(new SimHashQuery("fp", batch, k, LAYOUT, false).withColumns(columns), 20).totalHits.value();
-                });
-                double[] bare100 = time(1, batchRuns, i -> {
-                    long[] batch = new long[100];
+                        b[j] = p.applyAsLong(i * 100 + j);
+                    return searcher.search(new SimHashQuery("fp", b, k, LAYOUT, false).withColumns(columns), 20).totalHits.value();
+                }, i -> {
+                    long[] b = new long[100];
                     for (int j = 0; j < 100; j++)
-                        batch[j] = p.applyAsLong(i * 100 + j);
-                    return ColumnScan.scan(column, batch, k).size();
-                });
+                        b[j] = p.applyAsLong(i * 100 + j);
+                    return ColumnScan.scan(column, b, k).size();
+                } };
+                double[][] b100 = interleaved(1, batchRuns, batch, new int[] { batchRuns, batchRuns, batchRuns });
+                double[] floor100 = b100[0], query100 = b100[1], bare100 = b100[2];
                 String route100 = new SimHashQuery("fp", Arrays.copyOf(probes, 100), k, LAYOUT, false).withColumns(columns)
                     .path(values.length, true)
                     .name()
@@ -216,6 +228,7 @@ public class ScanBenchmark {
                 System.out.println("| " + String.join(" | ", row) + " |");
             }
             System.out.println("\ncache after the run: " + columns.stats());
+            System.out.println("load average (1/5/15 min, /proc/loadavg) at the end: " + loadAverage());
             columns.clear();
         }
     }

@@ -13,7 +13,9 @@ import java.util.Arrays;
  * so each value leaves memory once per query however many probes it has.
  *
  * <p>The result is the matching documents in doc id order, each with its distance to the closest probe, so the scorer
- * only reads them ({@link Matches}).
+ * only reads them. The scorer's iterator ({@link Cursor}) scans one block at a time as it is advanced, so a query holds
+ * at most one block's matches however many documents match (k = 64 matches every one), and skipping ahead (a
+ * conjunction) skips whole blocks unread; {@link #scan} collects them all (tests, benchmarks).
  */
 public final class ColumnScan {
     /*
@@ -60,21 +62,42 @@ public final class ColumnScan {
         public int distance(int i) {
             return (int) (packed[i] & 0x7F);
         }
-
-        /** The documents, in order; {@link MatchIterator#distance()} is the current one's distance. */
-        MatchIterator iterator() {
-            return new MatchIterator(this);
-        }
     }
 
-    /** Iterates {@link Matches}. */
-    static final class MatchIterator extends DocIdSetIterator {
-        private final Matches matches;
-        private int i = -1;
-        private int doc = -1;
+    /** Every document of {@code column} within {@code k} of any of {@code probes} (at least one), with its distance to the closest. */
+    public static Matches scan(FingerprintColumn column, long[] probes, int k) {
+        Cursor cursor = new Cursor(column, probes, k);
+        Buffer all = new Buffer();
+        for (int doc = cursor.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = cursor.nextDoc()) {
+            all.add(((long) doc << 7) | cursor.distance());
+        }
+        return new Matches(all.packed, all.size);
+    }
 
-        MatchIterator(Matches matches) {
-            this.matches = matches;
+    /**
+     * The matches of a column in doc id order, scanned a block at a time as the iterator moves: {@link #distance()} is
+     * the current document's distance to its closest probe.
+     */
+    static final class Cursor extends DocIdSetIterator {
+        private final FingerprintColumn column;
+        private final long[] probes;
+        private final int k;
+        private final int slots;
+        private final boolean slotsAreDocs;
+        /** The matches of the current block ({@code doc << 7 | distance}) and the next one to return. */
+        private final Buffer block = new Buffer();
+        private int next;
+        /** The first slot not scanned yet. */
+        private int nextSlot;
+        private int doc = -1;
+        private int distance;
+
+        Cursor(FingerprintColumn column, long[] probes, int k) {
+            this.column = column;
+            this.probes = probes;
+            this.k = k;
+            this.slots = column.slots();
+            this.slotsAreDocs = column.isDense() && column.count() == column.maxDoc();
         }
 
         @Override
@@ -82,88 +105,89 @@ public final class ColumnScan {
             return doc;
         }
 
+        int distance() {
+            return distance;
+        }
+
         @Override
         public int nextDoc() {
-            return doc = ++i < matches.size ? matches.doc(i) : NO_MORE_DOCS;
+            while (next == block.size) {
+                if (nextSlot >= slots) {
+                    return doc = NO_MORE_DOCS;
+                }
+                scanBlock();
+            }
+            long hit = block.packed[next++];
+            distance = (int) (hit & 0x7F);
+            return doc = (int) (hit >>> 7);
         }
 
         @Override
         public int advance(int target) {
-            // gallop, then walk: a conjunction may skip far ahead in a long list (very large k)
-            int at = i + 1;
-            int bound = 1;
-            while (at + bound < matches.size && matches.doc(at + bound) < target) {
-                at += bound;
-                bound <<= 1;
+            while (next < block.size && (block.packed[next] >>> 7) < target) {
+                next++;
             }
-            while (at < matches.size && matches.doc(at) < target) {
-                at++;
+            if (next == block.size) {
+                // the blocks before the target's are skipped unread
+                int slot = column.slotAtOrAfter(target);
+                int start = slot - slot % BLOCK;
+                if (start > nextSlot) {
+                    nextSlot = start;
+                }
             }
-            i = at;
-            return doc = i < matches.size ? matches.doc(i) : NO_MORE_DOCS;
-        }
-
-        int distance() {
-            return matches.distance(i);
+            int d;
+            do {
+                d = nextDoc();
+            } while (d < target);
+            return d;
         }
 
         @Override
         public long cost() {
-            return matches.size;
+            return column.count();
         }
-    }
 
-    /**
-     * Every document of {@code column} within {@code k} of any of {@code probes} (at least one), with its distance to the
-     * closest.
-     */
-    public static Matches scan(FingerprintColumn column, long[] probes, int k) {
-        long[] values = column.values();
-        int slots = column.slots();
-        Buffer out = new Buffer();
-        if (probes.length == 1) {
-            scanOne(values, 0, slots, probes[0], k, out);
-        } else {
-            Buffer block = new Buffer();
-            for (int from = 0; from < slots; from += BLOCK) {
-                int to = Math.min(slots, from + BLOCK);
-                block.size = 0;
-                int passes = 0;
-                for (long probe : probes) {
-                    int before = block.size;
-                    scanOne(values, from, to, probe, k, block);
-                    if (block.size > before) passes++;
-                }
-                if (block.size > 0) {
-                    if (passes > 1) {
-                        // several probes found some of the same slots: in order, closest first, once each
-                        Arrays.sort(block.packed, 0, block.size);
-                        int n = 0;
-                        for (int j = 0; j < block.size; j++) {
-                            long hit = block.packed[j];
-                            if (n == 0 || (hit >>> 7) != (block.packed[n - 1] >>> 7)) {
-                                block.packed[n++] = hit;
-                            }
-                        }
-                        block.size = n;
+        private void scanBlock() {
+            int from = nextSlot;
+            int to = Math.min(slots, from + BLOCK);
+            nextSlot = to;
+            next = 0;
+            block.size = 0;
+            int passes = 0;
+            long[] values = column.values();
+            for (long probe : probes) {
+                int before = block.size;
+                scanOne(values, from, to, probe, k, block);
+                if (block.size > before) passes++;
+            }
+            if (block.size == 0) {
+                return;
+            }
+            if (passes > 1) {
+                // several probes found some of the same slots: in order, closest first, once each
+                Arrays.sort(block.packed, 0, block.size);
+                int n = 0;
+                for (int j = 0; j < block.size; j++) {
+                    long hit = block.packed[j];
+                    if (n == 0 || (hit >>> 7) != (block.packed[n - 1] >>> 7)) {
+                        block.packed[n++] = hit;
                     }
-                    out.addAll(block);
                 }
+                block.size = n;
+            }
+            if (slotsAreDocs == false) {
+                // slots to docs (sparse), or dense slots without a value dropped
+                int n = 0;
+                for (int j = 0; j < block.size; j++) {
+                    long hit = block.packed[j];
+                    int d = column.docAt((int) (hit >>> 7));
+                    if (d >= 0) {
+                        block.packed[n++] = ((long) d << 7) | (hit & 0x7F);
+                    }
+                }
+                block.size = n;
             }
         }
-        if (column.isDense() && column.count() == column.maxDoc()) {
-            return new Matches(out.packed, out.size); // slots are docs
-        }
-        // slots to docs (sparse), or dense slots without a value dropped
-        int n = 0;
-        for (int j = 0; j < out.size; j++) {
-            long hit = out.packed[j];
-            int doc = column.docAt((int) (hit >>> 7));
-            if (doc >= 0) {
-                out.packed[n++] = ((long) doc << 7) | (hit & 0x7F);
-            }
-        }
-        return new Matches(out.packed, n);
     }
 
     /**
@@ -205,14 +229,6 @@ public final class ColumnScan {
                 packed = ArrayUtil.grow(packed, size + 1);
             }
             packed[size++] = hit;
-        }
-
-        void addAll(Buffer other) {
-            if (size + other.size > packed.length) {
-                packed = ArrayUtil.grow(packed, size + other.size);
-            }
-            System.arraycopy(other.packed, 0, packed, size, other.size);
-            size += other.size;
         }
     }
 }

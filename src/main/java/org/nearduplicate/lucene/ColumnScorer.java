@@ -6,8 +6,8 @@ import org.apache.lucene.search.ScorerSupplier;
 
 /**
  * The scorers of the column path of {@link SimHashQuery}. Led by the query itself (or by a clause that matches most
- * documents), the whole column is scanned once ({@link ColumnScan#scan}) and the scorer walks the matches, reading
- * only their precomputed distances. Led by a selective clause of a conjunction, the column is read at the documents
+ * documents), the column is scanned block by block as the scorer advances ({@link ColumnScan.Cursor}) and the scorer
+ * reads only the matches' precomputed distances. Led by a selective clause of a conjunction, the column is read at the documents
  * that clause proposes (random access into the array), as the doc-values scan would but without decoding.
  */
 final class ColumnScorer {
@@ -26,8 +26,7 @@ final class ColumnScorer {
                 if (leadCost < column.count() / RANDOM_ACCESS_RATIO) {
                     return new RandomAccess(column, probes, k, boost);
                 }
-                ColumnScan.MatchIterator matches = ColumnScan.scan(column, probes, k).iterator();
-                return new Listed(matches, boost);
+                return new Listed(new ColumnScan.Cursor(column, probes, k), boost);
             }
 
             @Override
@@ -39,10 +38,10 @@ final class ColumnScorer {
 
     /** The matches of a whole-column scan, with their distances. */
     static final class Listed extends VerifyingScorer {
-        private final ColumnScan.MatchIterator matches;
+        private final ColumnScan.Cursor matches;
         private int distance;
 
-        Listed(ColumnScan.MatchIterator matches, float boost) {
+        Listed(ColumnScan.Cursor matches, float boost) {
             super(matches, true, boost, 0);
             this.matches = matches;
         }

@@ -139,6 +139,15 @@ public final class FingerprintColumn {
         return docs == null ? maxDoc : count;
     }
 
+    /** The first slot whose document is {@code doc} or after (the slot count when none). */
+    int slotAtOrAfter(int doc) {
+        if (docs == null) {
+            return Math.min(Math.max(doc, 0), maxDoc);
+        }
+        int at = Arrays.binarySearch(docs, 0, count, doc);
+        return at >= 0 ? at : -at - 1;
+    }
+
     /** The document of slot {@code slot}, or -1 when that (dense) slot has no value. */
     int docAt(int slot) {
         if (docs != null) {

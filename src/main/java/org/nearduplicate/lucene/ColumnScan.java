@@ -20,10 +20,11 @@ import java.util.Arrays;
 public final class ColumnScan {
     /*
      * The column path's costs, measured in process on this project's 2-core bench machine (AMD EPYC, no AVX-512
-     * popcount): one probe over a cached column of 10M random fingerprints costs 0.31 ns per document (memory-bound, the
-     * same as a plain long[] popcount loop; 0.22 ns at 1M, in cache), each further probe of a blocked scan 0.29-0.31 ns
-     * per document (compute-bound). Rounded up; SimHashQuery compares them with its KEY_ constants per segment, and
-     * bench/scan.sh (bench/results/RESULTS-scan.md) reports the path they choose next to the measured times.
+     * popcount; bench/scan.sh, bench/results/RESULTS-scan.md): one probe over a cached column of 10M random
+     * fingerprints costs 0.31-0.34 ns per document (memory-bound, the same as a plain long[] popcount loop; ~0.15 ns at
+     * 1M, in cache), each further probe of a blocked scan 0.10-0.31 ns per document (compute-bound; the high figure under
+     * a load average of ~13 from other processes). The high ends are kept; SimHashQuery compares them with its KEY_
+     * constants per segment, and bench/scan.sh reports the path they choose next to the measured times.
      */
     static final double COLUMN_NANOS_PER_DOC = 0.35;
     static final double COLUMN_NANOS_PER_DOC_PER_EXTRA_PROBE = 0.3;

@@ -13,7 +13,8 @@ For each previous release (0.1.0, 0.2.0, 0.3.0 and 0.4.0; --from picks one), on 
 3. Stops the node and installs this build's zip for the same OpenSearch version on the same data directory
    (scripts/node.sh upgrade), then requires:
    - the same documents and values, identical answers and groups;
-   - k above the index's max_distance refused with a 400 that names the reindex;
+   - k above the index's max_distance answered without allow_scan by the column scan (near_duplicate.scan_cache.size is
+     on by default), exactly as the same query with allow_scan;
    - the old simhash and MinHash pipelines (no `version`): where they now make a newer default algorithm (all
      releases before 0.5.0), refused by the old fields with a 400 that names the processor's [version] and the reindex, and with that
      version they write exactly what the old release wrote (SimHash, MinHash, I-Match); where the default did not
@@ -287,14 +288,20 @@ class Upgrade:
             f"{len(self.before['groups'])} groups")
 
     def check_larger_k_names_reindex(self):
+        """k above the mapping's max_distance: before the column scan a 400 that named the reindex; now the node's
+        column cache (on by default) answers it without allow_scan, with the same hits as allow_scan."""
         k = self.max_distance + 1
-        status, answer = request("POST", f"/{INDEX}/_search", {
-            "query": {"near_duplicate": {"field": "fp", "fingerprint": "0123456789abcdef", "max_distance": k}}})
-        reason = json.dumps(answer.get("error", {}))
-        if status != 400 or "reindex" not in reason:
-            fail(f"k = {k} on the {self.version} index: expected a 400 that names the reindex, got HTTP {status}: "
-                 f"{reason[:500]}")
-        log(f"k = {k} on the {self.version} index: HTTP 400: {answer['error']['root_cause'][0]['reason']}")
+        answers = []
+        for extra in ({}, {"allow_scan": True}):
+            status, answer = request("POST", f"/{INDEX}/_search?size=100", {"track_total_hits": True, "query": {
+                "near_duplicate": {"field": "fp", "fingerprint": "0123456789abcdef", "max_distance": k, **extra}}})
+            if status != 200:
+                fail(f"k = {k} on the {self.version} index {extra}: expected an answer, got HTTP {status}: "
+                     f"{json.dumps(answer)[:500]}")
+            answers.append(sorted((h["_id"], h["_score"]) for h in answer["hits"]["hits"]))
+        if answers[0] != answers[1]:
+            fail(f"k = {k} on the {self.version} index: the column scan and allow_scan differ")
+        log(f"k = {k} on the {self.version} index: answered without allow_scan, {len(answers[0])} hits as with it")
 
     def check_old_pipelines(self):
         """The old simhash pipeline has no version. If the release's default algorithm is no longer today's, the

@@ -85,6 +85,8 @@ public final class SimHashQuery extends Query {
      * variants.
      */
     private volatile ProbedKeys probedKeys;
+    /** The node's fingerprint columns, for the column path ({@link #withColumns}); null: keys and doc-values scan only. */
+    private final FingerprintColumns columns;
 
     /**
      * The second look of a verified match ({@code simhash-v4}): the signatures' field (binary doc values of
@@ -214,6 +216,29 @@ public final class SimHashQuery extends Query {
         this.maxDistance = maxDistance;
         this.scan = scan;
         this.keyCount = scan ? 0 : (int) checkProbeKeys(layout, maxDistance, this.fingerprints.length);
+        this.columns = null;
+    }
+
+    private SimHashQuery(SimHashQuery query, FingerprintColumns columns) {
+        this.field = query.field;
+        this.fingerprint = query.fingerprint;
+        this.fingerprints = query.fingerprints;
+        this.signatures = query.signatures;
+        this.verification = query.verification;
+        this.maxDistance = query.maxDistance;
+        this.layout = query.layout;
+        this.scan = query.scan;
+        this.scanByCost = query.scanByCost;
+        this.keyCount = query.keyCount;
+        this.columns = columns;
+    }
+
+    /**
+     * This query, answering a segment from its cached {@link FingerprintColumn} where that is cheaper than the keys
+     * (always, for a scan), loaded on first use; {@code columns} null: without. The answers are the same on every path.
+     */
+    public SimHashQuery withColumns(FingerprintColumns columns) {
+        return columns == this.columns ? this : new SimHashQuery(this, columns);
     }
 
     /**
@@ -328,7 +353,23 @@ public final class SimHashQuery extends Query {
      */
     public boolean scanIsCheaper(int maxDoc) {
         double scanPerDoc = SCAN_NANOS_PER_DOC + SCAN_NANOS_PER_DOC_PER_EXTRA_PROBE * (fingerprints.length - 1);
-        return keyCount * (KEY_NANOS + KEY_NANOS_PER_DOC * maxDoc) > scanPerDoc * maxDoc;
+        return keysNanos(maxDoc) > scanPerDoc * maxDoc;
+    }
+
+    /**
+     * How a segment of {@code maxDoc} documents is answered, given whether its column can be used ({@code column}: the
+     * query has {@link #withColumns columns}): the column when its scan costs less than the probed keys (always, for a
+     * scan), else {@link #scanIsCheaper}'s choice. Public for the benchmarks, which report it.
+     */
+    public SegmentPath path(int maxDoc, boolean column) {
+        if (column && (scan || scanByCost && ColumnScan.nanos(maxDoc, fingerprints.length) < keysNanos(maxDoc))) {
+            return SegmentPath.COLUMN;
+        }
+        return scan || scanByCost && scanIsCheaper(maxDoc) ? SegmentPath.DOC_VALUES : SegmentPath.KEYS;
+    }
+
+    private double keysNanos(int maxDoc) {
+        return keyCount * (KEY_NANOS + KEY_NANOS_PER_DOC * maxDoc);
     }
 
     public String getField() {
@@ -470,6 +511,20 @@ public final class SimHashQuery extends Query {
             BinaryDocValues signatureValues = verification == null
                 ? null
                 : context.reader().getBinaryDocValues(verification.signatureField());
+            int minAgreeing = verification == null ? 0 : verification.minAgreeing();
+            if (columns != null && path(context.reader().maxDoc(), true) == SegmentPath.COLUMN) {
+                FingerprintColumn column = columns.get(context, field);
+                if (column != null) {
+                    ColumnScorer.Verifier verifier = verification == null ? null : (doc, value) -> {
+                        BytesRef signature = signatureValues != null && signatureValues.advanceExact(doc)
+                            ? signatureValues.binaryValue()
+                            : null;
+                        return matchDistance(value, signature, minAgreeing);
+                    };
+                    return ColumnScorer.supplier(column, fingerprints, maxDistance, boost, verifier);
+                }
+                // no column (cache bound, breaker, updated doc values): the same answer from the paths below
+            }
             // both ways are exact; scan small segments when the probed keys would cost more than reading every fingerprint
             if (scan || scanByCost && scanIsCheaper(context.reader().maxDoc())) {
                 return new ScorerSupplier() {

@@ -37,12 +37,14 @@ import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.client.Client;
 import org.opensearch.watcher.ResourceWatcherService;
 
+import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
 import org.nearduplicate.core.window.RecentFingerprints;
+import org.nearduplicate.lucene.FingerprintColumns;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
@@ -55,6 +57,7 @@ import org.nearduplicate.opensearch.action.simhash.SimHashAction;
 import org.nearduplicate.opensearch.action.simhash.TransportIndexSimHashAction;
 import org.nearduplicate.opensearch.action.simhash.TransportSimHashAction;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.opensearch.index.mapper.ScanColumnMemory;
 import org.nearduplicate.opensearch.index.mapper.SimHashDocValueFormat;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.MinHashProbe;
@@ -86,6 +89,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     /** The one gateway into the engine of this plugin instance: every processor, field type and REST action uses it. */
     private final SketchingService engine;
     private final RecentFingerprints.Registry recentWindows;
+    /** The node's fingerprint columns for the simhash queries' column scan (null: near_duplicate.scan_cache.size 0). */
+    private final FingerprintColumns scanColumns;
     private final SetOnce<ClusterService> clusterService = new SetOnce<>();
 
     public NearDuplicatePlugin(Settings settings) {
@@ -95,6 +100,21 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
             WindowMemory.MAX_NODE_ENTRIES_SETTING.get(settings),
             new WindowMemory(engine::breaker)
         );
+        this.scanColumns = ScanColumnMemory.columns(settings, engine::breaker);
+    }
+
+    /** The node's column cache (null when off). */
+    public FingerprintColumns scanColumns() {
+        return scanColumns;
+    }
+
+    /** Returns the cached columns' bytes to the breaker. */
+    @Override
+    public void close() throws IOException {
+        if (scanColumns != null) {
+            scanColumns.clear();
+        }
+        super.close();
     }
 
     /** The engine gateway of this plugin instance. */
@@ -106,6 +126,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     public List<Setting<?>> getSettings() {
         List<Setting<?>> settings = new java.util.ArrayList<>(SketchingService.settings());
         settings.add(WindowMemory.MAX_NODE_ENTRIES_SETTING);
+        settings.add(ScanColumnMemory.SIZE_SETTING);
         return settings;
     }
 
@@ -168,7 +189,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     public Map<String, Mapper.TypeParser> getMappers() {
         return Map.of(
             SimHashFieldMapper.CONTENT_TYPE,
-            SimHashFieldMapper.parser(engine),
+            SimHashFieldMapper.parser(engine, scanColumns),
             MinHashFieldMapper.CONTENT_TYPE,
             MinHashFieldMapper.parser(engine)
         );

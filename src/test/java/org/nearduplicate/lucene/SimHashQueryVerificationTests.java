@@ -98,7 +98,8 @@ public class SimHashQueryVerificationTests extends OpenSearchTestCase {
                     writer.close();
                     IndexSearcher searcher = new IndexSearcher(reader);
                     searcher.setQueryCache(null);
-                    for (int q = 0; q < 15; q++) {
+                    FingerprintColumns columns = new FingerprintColumns(1L << 30, MemoryAccounting.NONE);
+                    for (int q = 0; q < 24; q++) {
                         int probes = randomIntBetween(1, 5);
                         long[] fps = new long[probes];
                         byte[][] sigs = new byte[probes][];
@@ -107,7 +108,9 @@ public class SimHashQueryVerificationTests extends OpenSearchTestCase {
                             fps[p] = SimHashQueryTests.flipBits(centers[c], randomIntBetween(0, 6));
                             sigs[p] = rarely() ? null : variant(centerSignatures[c], randomIntBetween(4, Signature.SLOTS));
                         }
-                        int k = randomIntBetween(0, 16);
+                        // the column path answers any k; keys and the doc-values scan up to the layout's 16
+                        boolean onColumns = randomBoolean();
+                        int k = onColumns ? randomIntBetween(0, 24) : randomIntBetween(0, 16);
                         double minSimilarity = randomFrom(0.0, 0.2, 0.35, 0.5, 0.9);
                         int minAgreeing = Signature.minAgreeing(minSimilarity);
                         Map<String, Integer> expected = new HashMap<>();
@@ -122,7 +125,7 @@ public class SimHashQueryVerificationTests extends OpenSearchTestCase {
                             }
                             if (best <= k) expected.put(id, best);
                         });
-                        boolean scan = randomBoolean();
+                        boolean scan = onColumns ? k > 16 || randomBoolean() : randomBoolean();
                         SimHashQuery query = new SimHashQuery(
                             FIELD,
                             fps,
@@ -133,7 +136,19 @@ public class SimHashQueryVerificationTests extends OpenSearchTestCase {
                             scan,
                             randomBoolean()
                         );
+                        if (onColumns) query = query.withColumns(columns);
                         TopDocs top = searcher.search(query, Math.max(1, reader.maxDoc()));
+                        if (onColumns) {
+                            // led by a selective clause: the column is read at that clause's documents (random access)
+                            org.apache.lucene.search.BooleanQuery conjunction = new org.apache.lucene.search.BooleanQuery.Builder().add(
+                                new org.apache.lucene.search.TermQuery(new Term("id", randomFrom(live.keySet()))),
+                                org.apache.lucene.search.BooleanClause.Occur.FILTER
+                            ).add(query, org.apache.lucene.search.BooleanClause.Occur.MUST).build();
+                            for (ScoreDoc sd : searcher.search(conjunction, 10).scoreDocs) {
+                                String id = searcher.storedFields().document(sd.doc).get("id");
+                                assertTrue("conjunction hit " + id + " must be a verified match", expected.containsKey(id));
+                            }
+                        }
                         Map<String, Integer> actual = new HashMap<>();
                         for (ScoreDoc sd : top.scoreDocs) {
                             String id = searcher.storedFields().document(sd.doc).get("id");

@@ -43,7 +43,8 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
                 "near_duplicate.max_input_chars",
                 "near_duplicate.max_features",
                 "near_duplicate.breaker.limit",
-                "near_duplicate.check.window_max_entries"
+                "near_duplicate.check.window_max_entries",
+                "near_duplicate.scan_cache.size"
             ),
             settings
         );

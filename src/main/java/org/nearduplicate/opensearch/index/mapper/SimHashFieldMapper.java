@@ -39,6 +39,7 @@ import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.lucene.FingerprintColumns;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.opensearch.sketching.SketchingService;
@@ -137,8 +138,16 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
 
         /** {@code engine}: the node's gateway that fingerprints this field's text probes (null: none). */
         public Builder(String name, SketchingService engine) {
-            super(name, engine, ALGORITHMS);
+            this(name, engine, null);
         }
+
+        /** {@code scanColumns}: the node's column cache its queries scan (null: keys and doc-values scan only). */
+        public Builder(String name, SketchingService engine, FingerprintColumns scanColumns) {
+            super(name, engine, ALGORITHMS);
+            this.scanColumns = scanColumns;
+        }
+
+        private final FingerprintColumns scanColumns;
 
         @Override
         protected List<Parameter<?>> layoutParameters() {
@@ -153,7 +162,14 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
             } catch (IllegalArgumentException e) {
                 throw invalid(e);
             }
-            SimHashFieldType ft = new SimHashFieldType(buildFullName(context), layout, algorithm.getValue(), meta.getValue(), engine);
+            SimHashFieldType ft = new SimHashFieldType(
+                buildFullName(context),
+                layout,
+                algorithm.getValue(),
+                meta.getValue(),
+                engine,
+                scanColumns
+            );
             return new SimHashFieldMapper(name, ft, multiFieldsBuilder.build(this, context), copyTo.build(), layout);
         }
     }
@@ -181,7 +197,12 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
 
     /** The mapping parser of the plugin instance: its fields fingerprint text probes through {@code engine}. */
     public static TypeParser parser(SketchingService engine) {
-        return new TypeParser((n, c) -> new Builder(n, engine));
+        return parser(engine, null);
+    }
+
+    /** As {@link #parser(SketchingService)}; its fields' queries scan the node's column cache {@code scanColumns}. */
+    public static TypeParser parser(SketchingService engine, FingerprintColumns scanColumns) {
+        return new TypeParser((n, c) -> new Builder(n, engine, scanColumns));
     }
 
     /**
@@ -190,14 +211,33 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
      */
     public static final class SimHashFieldType extends SketchFieldType<SimHashSettings> {
         private final BlockLayout layout;
+        private final FingerprintColumns scanColumns;
 
         public SimHashFieldType(String name, BlockLayout layout, String algorithm, Map<String, String> meta) {
             this(name, layout, algorithm, meta, null);
         }
 
         public SimHashFieldType(String name, BlockLayout layout, String algorithm, Map<String, String> meta, SketchingService engine) {
+            this(name, layout, algorithm, meta, engine, null);
+        }
+
+        public SimHashFieldType(
+            String name,
+            BlockLayout layout,
+            String algorithm,
+            Map<String, String> meta,
+            SketchingService engine,
+            @Nullable FingerprintColumns scanColumns
+        ) {
             super(name, ALGORITHMS, algorithm, settingsOf(algorithm), meta, engine);
             this.layout = Objects.requireNonNull(layout);
+            this.scanColumns = scanColumns;
+        }
+
+        /** The node's column cache that this field's queries scan; null when the node has none (the column path is off). */
+        @Nullable
+        public FingerprintColumns scanColumns() {
+            return scanColumns;
         }
 
         public SimHashFieldType(String name) {
@@ -443,6 +483,6 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
 
     @Override
     protected Builder newBuilder(String simpleName, SketchingService engine) {
-        return new Builder(simpleName, engine);
+        return new Builder(simpleName, engine, fieldType().scanColumns());
     }
 }

@@ -546,7 +546,10 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                 return simHashField(context, field, owner);
             }
 
-            /** Up to the mapping's max_distance the block keys answer; beyond it only with allow_scan (every fingerprint). */
+            /**
+             * Up to the mapping's max_distance the block keys answer; beyond it a scan of every fingerprint, allowed by
+             * allow_scan or, without it, when the node's column cache can answer (the column scan, see docs/performance.md).
+             */
             @Override
             public Query toQuery(
                 QueryShardContext context,
@@ -561,7 +564,7 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                 int indexed = fieldType.indexedMaxDistance();
                 int k = MaxDistance.orField(options.maxDistance(), indexed, fieldType.settings());
                 boolean scan = k > indexed;
-                if (scan && options.allowScan() == false) {
+                if (scan && options.allowScan() == false && fieldType.scanColumns() == null) {
                     throw new QueryShardException(
                         context,
                         "["
@@ -588,7 +591,7 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                         k,
                         fieldType.layout(),
                         scan
-                    );
+                    ).withColumns(fieldType.scanColumns());
                 } catch (IllegalArgumentException e) {
                     throw new QueryShardException(context, "[" + name + "] " + e.getMessage(), e);
                 }

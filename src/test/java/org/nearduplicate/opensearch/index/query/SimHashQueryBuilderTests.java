@@ -255,9 +255,26 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
             instanceOf(MatchNoDocsQuery.class)
         );
 
+        // the node's column cache (near_duplicate.scan_cache.size, on by default) answers beyond the mapping without allow_scan
+        Query beyondWithColumns = new SimHashQueryBuilder(FP_FIELD, SimHashProbe.fingerprint(1)).maxDistance(4).toQuery(context);
+        assertThat(beyondWithColumns, instanceOf(SimHashQuery.class));
+        assertTrue(((SimHashQuery) beyondWithColumns).isScan());
+        // without it (size 0: a field type without columns) the mapping's max_distance is refused, naming allow_scan
+        SimHashFieldMapper.SimHashFieldType withoutColumns = new SimHashFieldMapper.SimHashFieldType(
+            FP_FIELD,
+            new org.nearduplicate.core.keys.BlockLayout(6, 3),
+            "custom",
+            java.util.Map.of()
+        );
         QueryShardException beyond = expectThrows(
             QueryShardException.class,
-            () -> new SimHashQueryBuilder(FP_FIELD, SimHashProbe.fingerprint(1)).maxDistance(4).toQuery(context)
+            () -> SimHashProbe.QUERYING.toQuery(
+                context,
+                FP_FIELD,
+                withoutColumns,
+                SimHashProbe.fingerprint(1),
+                new SimHashProbe.QueryOptions(4, false)
+            )
         );
         assertThat(beyond.getMessage(), containsString("max_distance [4] exceeds the indexed max_distance [3] of field [fp]"));
         assertThat(beyond.getMessage(), containsString("[allow_scan]"));

@@ -1,0 +1,27 @@
+package org.nearduplicate.lucene;
+
+import org.nearduplicate.core.keys.BlockLayout;
+
+/** Test-scope access for the benchmarks (org.nearduplicate.bench) to what the query keeps package-private. */
+public final class BenchAccess {
+    private BenchAccess() {}
+
+    /** A query that always takes its keys (no doc-values scan by cost, no column). */
+    public static SimHashQuery keysOnly(String field, long[] probes, int k, BlockLayout layout) {
+        return new SimHashQuery(field, probes, k, layout, false, false);
+    }
+
+    /** The column path's cost constants, as the query reads them. */
+    public static String columnCosts() {
+        return "COLUMN_NANOS_PER_DOC="
+            + ColumnScan.COLUMN_NANOS_PER_DOC
+            + ", COLUMN_NANOS_PER_DOC_PER_EXTRA_PROBE="
+            + ColumnScan.COLUMN_NANOS_PER_DOC_PER_EXTRA_PROBE
+            + ", KEY_NANOS="
+            + SimHashQuery.KEY_NANOS
+            + ", KEY_NANOS_PER_DOC="
+            + SimHashQuery.KEY_NANOS_PER_DOC
+            + ", SCAN_NANOS_PER_DOC="
+            + SimHashQuery.SCAN_NANOS_PER_DOC;
+    }
+}

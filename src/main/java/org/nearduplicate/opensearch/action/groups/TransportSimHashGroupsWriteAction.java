@@ -535,7 +535,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             page.setParentTask(new TaskId(clusterService.localNode().getId(), task.getId()));
             client.executeLocally(SimHashShardFingerprintsAction.INSTANCE, page, ActionListener.wrap(r -> {
                 try {
-                    reservation.reserve(r.ramBytes(), "a page of singletons");
+                    reservation.reserve(r.ramBytes(), "a page of singletons of a shard");
                 } catch (Exception e) {
                     fail(e);
                     return;

@@ -142,7 +142,10 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
         // what the pass builds is reserved as it grows; the coordinator reserves the answer again when it arrives
         try (
             Engine.Searcher searcher = shard.acquireSearcher("near_duplicate_groups");
-            Reservation reservation = new Reservation(engine.breaker(), "near_duplicate groups")
+            Reservation reservation = new Reservation(
+                engine.breaker(),
+                request.distanceField() != null ? "near_duplicate groups write singletons" : "near_duplicate groups"
+            )
         ) {
             Visible visible = new Visible(indexService, shardId, searcher, request.aliasFilter());
             String signatureField = type.verifies() && hasField(searcher, type.signatureField()) ? type.signatureField() : null;

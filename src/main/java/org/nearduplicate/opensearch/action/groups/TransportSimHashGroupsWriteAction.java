@@ -51,8 +51,10 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * of a group gets {@code group_field} = the group's representative {@code _id} and {@code distance_field} = its Hamming
  * distance to the representative. Partial updates with {@code detect_noop}, in bulk requests of {@code batch_size},
  * throttled to {@code requests_per_second} documents per second, as children of this task (cancelling it cancels
- * them). A re-run updates what changed and clears both fields from documents that were in a group and no longer are
- * (listed by every shard from the doc values of {@code group_field}). Unmapped fields are mapped first ({@code keyword} and
+ * them). Every other visible document with a fingerprint gets its own {@code _id} as group and distance 0 (the
+ * singleton pass, page by page per shard, skipping documents already right), so that {@code collapse} never merges
+ * unrelated documents. A re-run updates what changed, and clears both fields from documents without a fingerprint that
+ * hold them (listed by every shard from the doc values of {@code group_field}). Unmapped fields are mapped first ({@code keyword} and
  * {@code integer}, the types {@code collapse} and aggregations need); fields mapped with other types are refused before
  * anything is written. Through a filtered alias, only the documents the alias shows are read and written.
  *

@@ -313,6 +313,58 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
         setBreakerLimit(original);
     }
 
+    /**
+     * The singleton pass reserves its pages too: documents with long ids and no near-duplicates (pages hold more bytes
+     * per document than the grouping), written under limits from tiny to large. Every run answers 200 or the
+     * breaker's 429, some of them from the singleton pass, and none leaves a byte reserved.
+     */
+    public void testSingletonPagesTripTheBreakerAndGiveEverythingBack() throws Exception {
+        assertAcked(
+            prepareCreate("singles-breaker").setSettings(Settings.builder().put("index.number_of_shards", randomIntBetween(1, 2)))
+                .setMapping("fp", "type=simhash")
+        );
+        BulkRequestBuilder bulk = client().prepareBulk();
+        int docs = randomIntBetween(1500, 2500);
+        for (int i = 0; i < docs; i++) {
+            bulk.add(
+                client().prepareIndex("singles-breaker")
+                    .setId("singleton-" + i + "-" + randomAlphaOfLength(120))
+                    .setSource("fp", Fingerprints.toHex(randomLong()))
+            );
+        }
+        assertFalse(bulk.get().hasFailures());
+        refresh("singles-breaker");
+        int trippedInSingletons = 0;
+        boolean succeeded = false;
+        for (long limit = 4L << 10; succeeded == false; limit = limit * 5 / 4) {
+            setBreakerLimit(limit);
+            try {
+                SimHashGroupsWriteResponse r = client().execute(
+                    SimHashGroupsWriteAction.INSTANCE,
+                    new SimHashGroupsWriteRequest("singles-breaker", "fp").maxDistance(0)
+                ).actionGet(TimeValue.timeValueSeconds(60));
+                succeeded = true;
+                assertEquals(0, r.failureCount());
+            } catch (Exception e) {
+                CircuitBreakingException breaking = (CircuitBreakingException) ExceptionsHelper.unwrap(e, CircuitBreakingException.class);
+                assertNotNull("a 429 or a success, not " + e, breaking);
+                assertEquals(RestStatus.TOO_MANY_REQUESTS, ExceptionsHelper.status(e));
+                if (breaking.getMessage().contains("singletons")) trippedInSingletons++;
+            }
+            assertBusy(() -> assertEquals(0, breakerUsed()));
+        }
+        logger.info("{} runs tripped in the singleton pass", trippedInSingletons);
+        assertTrue("some limit must trip in the singleton pass", trippedInSingletons > 0);
+        setBreakerLimit(original);
+        refresh("singles-breaker");
+        // the run that succeeded (and the partial ones before it) left every document its own group
+        SimHashGroupsWriteResponse rerun = client().execute(
+            SimHashGroupsWriteAction.INSTANCE,
+            new SimHashGroupsWriteRequest("singles-breaker", "fp").maxDistance(0)
+        ).actionGet();
+        assertEquals(0, rerun.singletons());
+    }
+
     private long original = -1;
 
     private long breakerLimit() {

@@ -73,7 +73,10 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
         return client().execute(SimHashGroupsWriteAction.INSTANCE, request).actionGet();
     }
 
-    /** Every document's written fields against the groups API: members carry (representative, distance), others nothing. */
+    /**
+     * Every document's written fields against the groups API: members carry (representative, distance), every other
+     * document with a fingerprint its own {@code _id} and 0, documents without a fingerprint nothing.
+     */
     private void assertWritten(String index, int k, String groupField, String distanceField) {
         refresh(index);
         SimHashGroupsResponse groups = client().execute(
@@ -91,9 +94,12 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
             Map<String, Object> source = hit.getSourceAsMap();
             Object group = path(source, groupField), distance = path(source, distanceField);
             Object[] want = expected.get(hit.getId());
-            if (want == null) {
-                assertNull(hit.getId() + " is in no group", group);
-                assertNull(hit.getId() + " is in no group", distance);
+            if (source.containsKey("fp") == false) {
+                assertNull(hit.getId() + " has no fingerprint", group);
+                assertNull(hit.getId() + " has no fingerprint", distance);
+            } else if (want == null) {
+                assertEquals(hit.getId() + " is in no group: its own", hit.getId(), group);
+                assertEquals(hit.getId() + " is in no group: distance 0", 0, distance);
             } else {
                 members++;
                 assertEquals(hit.getId(), want[0], group);
@@ -114,10 +120,10 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
     }
 
     /**
-     * Verified groups are written, and a re-run with a stricter min_similarity clears a document that shares a member's
-     * fingerprint but not its signature (the stale pass compares units, not fingerprints alone).
+     * Verified groups are written, and a re-run with a stricter min_similarity gives a document that shares a member's
+     * fingerprint but not its signature its own group (the singleton pass compares units, not fingerprints alone).
      */
-    public void testVerifiedWriteClearsADocumentSharingAFingerprintButNotASignature() {
+    public void testVerifiedWriteSeparatesADocumentSharingAFingerprintButNotASignature() {
         byte[] x = SimHashGroupsClusterTests.randomSignature(), y = x.clone();
         for (int i = 0; i < y.length; i++)
             y[i] ^= 0x3C;
@@ -144,11 +150,12 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
         SimHashGroupsWriteResponse strict = write(new SimHashGroupsWriteRequest("wsigned", "fp").maxDistance(2));
         assertEquals(org.nearduplicate.core.SimHashSettings.RECOMMENDED_MIN_SIMILARITY, strict.minSimilarity(), 0);
         assertEquals(2, strict.docsInGroups());
-        assertEquals(1, strict.cleared());
+        assertEquals(0, strict.cleared());
+        assertEquals(1, strict.singletons());
         refresh("wsigned");
         Map<String, Object> b = client().prepareGet("wsigned", "b").get().getSourceAsMap();
-        assertNull(b.get(SimHashGroupsWriteRequest.DEFAULT_GROUP_FIELD));
-        assertNull(b.get(SimHashGroupsWriteRequest.DEFAULT_DISTANCE_FIELD));
+        assertEquals("b", b.get(SimHashGroupsWriteRequest.DEFAULT_GROUP_FIELD));
+        assertEquals(0, b.get(SimHashGroupsWriteRequest.DEFAULT_DISTANCE_FIELD));
         for (String id : List.of("a", "c")) {
             Map<String, Object> source = client().prepareGet("wsigned", id).get().getSourceAsMap();
             assertEquals(id, "a", source.get(SimHashGroupsWriteRequest.DEFAULT_GROUP_FIELD));
@@ -167,6 +174,7 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
             .batchSize(randomIntBetween(1, 50));
         SimHashGroupsWriteResponse first = write(request);
         assertEquals(first.docsInGroups(), first.written());
+        assertEquals(corpus.size() - first.docsInGroups(), first.singletons());
         assertEquals(0, first.failureCount());
         assertThat(first.groups(), greaterThan(0L));
         assertWritten("pages", k, groupField, distanceField);
@@ -174,20 +182,16 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
         GetMappingsResponse mappings = client().admin().indices().prepareGetMappings("pages").get();
         assertThat(mappings.getMappings().get("pages").source().string(), containsString("keyword"));
 
-        // nothing changed: every update is a no-op
+        // nothing changed: every member's update is a no-op, and no singleton is written again (not even sent)
+        refresh("pages");
         SimHashGroupsWriteResponse again = write(request);
         assertEquals(0, again.written());
         assertEquals(first.docsInGroups(), again.noops());
         assertEquals(0, again.cleared());
+        assertEquals(0, again.singletons());
 
-        // collapse on the written field: one hit per group, plus every document in no group
-        refresh("pages");
-        SearchResponse collapsed = client().prepareSearch("pages")
-            .setQuery(QueryBuilders.existsQuery(groupField))
-            .setCollapse(new CollapseBuilder(groupField))
-            .setSize(10_000)
-            .get();
-        assertEquals(first.groups(), collapsed.getHits().getHits().length);
+        // collapse on the written field: one hit per group plus one per document in no group, as the brute force says
+        assertCollapse("pages", corpus, k, groupField);
 
         // new documents and deletions: a copy joins a group, a pair loses a member and dissolves
         String anyId = corpus.keySet().iterator().next();
@@ -219,7 +223,134 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
             new SimHashGroupsWriteRequest("pages", "fp").maxDistance(0).groupField(groupField).distanceField(distanceField)
         );
         assertWritten("pages", 0, groupField, distanceField);
-        assertThat(smaller.cleared() + smaller.written(), greaterThan(0L));
+        assertThat(smaller.singletons() + smaller.written(), greaterThan(0L));
+        assertEquals(0, smaller.cleared()); // every document has a fingerprint: none loses its group
+    }
+
+    /** {@code collapse} on the group field: one hit per brute-force group, plus one per document in none. */
+    private void assertCollapse(String index, Map<String, Long> corpus, int k, String groupField) {
+        refresh(index);
+        Map<String, Set<String>> groups = SimHashGroupsClusterTests.bruteForceRepresentatives(corpus, k);
+        int inGroups = 0;
+        for (Set<String> g : groups.values())
+            inGroups += g.size();
+        SearchResponse collapsed = client().prepareSearch(index)
+            .setQuery(QueryBuilders.matchAllQuery())
+            .setCollapse(new CollapseBuilder(groupField))
+            .setSize(10_000)
+            .get();
+        assertEquals(groups.size() + corpus.size() - inGroups, collapsed.getHits().getHits().length);
+        Set<Object> seen = new java.util.HashSet<>();
+        for (SearchHit hit : collapsed.getHits().getHits()) {
+            Object group = hit.field(groupField).getValue();
+            assertTrue("one hit per group value: " + group, seen.add(group));
+            Set<String> members = groups.get(String.valueOf(group));
+            if (members == null) {
+                assertEquals("a singleton collapses to itself", hit.getId(), group);
+            } else {
+                assertTrue(hit.getId() + " is a member of " + group, members.contains(hit.getId()));
+            }
+        }
+        assertTrue(seen.containsAll(groups.keySet()));
+    }
+
+    /**
+     * Every document gets a group value: after a run, collapse gives one hit per group plus one per singleton (brute
+     * force); a re-run writes no singleton again; a document that leaves its group on a re-run gets its own id.
+     */
+    public void testEverySingletonGetsItsOwnGroup() {
+        Map<String, Long> corpus = index("singles", randomIntBetween(200, 500));
+        int k = randomIntBetween(1, 6);
+        SimHashGroupsWriteRequest request = new SimHashGroupsWriteRequest("singles", "fp").maxDistance(k)
+            .batchSize(randomIntBetween(1, 100));
+        SimHashGroupsWriteResponse first = write(request);
+        assertEquals(0, first.failureCount());
+        assertEquals(first.docsInGroups(), first.written());
+        assertEquals(corpus.size() - first.docsInGroups(), first.singletons());
+        assertWritten("singles", k, SimHashGroupsWriteRequest.DEFAULT_GROUP_FIELD, SimHashGroupsWriteRequest.DEFAULT_DISTANCE_FIELD);
+        assertCollapse("singles", corpus, k, SimHashGroupsWriteRequest.DEFAULT_GROUP_FIELD);
+
+        // a re-run: nothing is written, no singleton is even sent (skipped on the shards, not a no-op update)
+        SimHashGroupsWriteResponse again = write(request);
+        assertEquals(0, again.written());
+        assertEquals(0, again.singletons());
+        assertEquals(first.docsInGroups(), again.noops());
+
+        // a member leaves its group: its fingerprint changes to one far from everything; it gets its own id
+        Map<String, Set<String>> groups = SimHashGroupsClusterTests.bruteForceRepresentatives(corpus, k);
+        Set<String> group = groups.values().stream().filter(g -> g.size() == 2).findFirst().orElse(groups.values().iterator().next());
+        String leaver = group.stream().skip(1).findFirst().orElseThrow();
+        long far = corpus.get(leaver);
+        do {
+            far = randomLong();
+        } while (isNear(corpus, leaver, far, k));
+        corpus.put(leaver, far);
+        client().prepareIndex("singles")
+            .setId(leaver)
+            .setRouting(SimHashGroupsClusterTests.routing(leaver))
+            .setSource("fp", Fingerprints.toHex(far))
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+            .get();
+        SimHashGroupsWriteResponse third = write(request);
+        assertEquals(0, third.failureCount());
+        assertThat(third.singletons(), greaterThan(0L)); // the leaver, and its old partner when the pair dissolved
+        assertEquals(0, third.cleared());
+        refresh("singles");
+        Map<String, Object> source = client().prepareGet("singles", leaver)
+            .setRouting(SimHashGroupsClusterTests.routing(leaver))
+            .get()
+            .getSourceAsMap();
+        assertEquals(leaver, source.get(SimHashGroupsWriteRequest.DEFAULT_GROUP_FIELD));
+        assertEquals(0, source.get(SimHashGroupsWriteRequest.DEFAULT_DISTANCE_FIELD));
+        assertWritten("singles", k, SimHashGroupsWriteRequest.DEFAULT_GROUP_FIELD, SimHashGroupsWriteRequest.DEFAULT_DISTANCE_FIELD);
+        assertCollapse("singles", corpus, k, SimHashGroupsWriteRequest.DEFAULT_GROUP_FIELD);
+    }
+
+    private static boolean isNear(Map<String, Long> corpus, String except, long fp, int k) {
+        for (Map.Entry<String, Long> e : corpus.entrySet()) {
+            if (e.getKey().equals(except) == false && Fingerprints.distance(e.getValue(), fp) <= k) return true;
+        }
+        return false;
+    }
+
+    /**
+     * Pages of the singleton pass follow {@code _seq_no}: more documents than a page holds (10,000), with gaps in the
+     * sequence numbers (documents indexed again), so that windows grow and a window finds more than its page has room
+     * for; every document still gets its own group, and a re-run sends none again.
+     */
+    public void testSingletonPagesCoverEveryDocument() {
+        assertAcked(
+            prepareCreate("paged").setSettings(Settings.builder().put("index.number_of_shards", 1)).setMapping("fp", "type=simhash")
+        );
+        int docs = randomIntBetween(14_000, 16_000);
+        java.util.List<Integer> order = new java.util.ArrayList<>();
+        for (int i = 0; i < docs; i++)
+            order.add(i);
+        java.util.Collections.shuffle(order, random());
+        java.util.List<Integer> again = order.subList(0, docs * 7 / 10); // indexed twice: their first seq_no is a gap
+        for (java.util.List<Integer> round : List.of(order, again)) {
+            for (int from = 0; from < round.size(); from += 5_000) {
+                BulkRequestBuilder bulk = client().prepareBulk();
+                for (int i : round.subList(from, Math.min(round.size(), from + 5_000)))
+                    bulk.add(client().prepareIndex("paged").setId("p" + i).setSource("fp", Fingerprints.toHex(randomLong())));
+                assertFalse(bulk.get().hasFailures());
+                if (randomBoolean()) refresh("paged"); // several segments
+            }
+        }
+        refresh("paged");
+        SimHashGroupsWriteResponse r = write(new SimHashGroupsWriteRequest("paged", "fp").maxDistance(0));
+        assertEquals(0, r.failureCount());
+        assertEquals(docs - r.docsInGroups(), r.singletons());
+        refresh("paged");
+        SearchResponse withoutGroup = client().prepareSearch("paged")
+            .setQuery(QueryBuilders.boolQuery().mustNot(QueryBuilders.existsQuery(SimHashGroupsWriteRequest.DEFAULT_GROUP_FIELD)))
+            .setSize(0)
+            .setTrackTotalHits(true)
+            .get();
+        assertEquals(0, withoutGroup.getHits().getTotalHits().value());
+        SimHashGroupsWriteResponse rerun = write(new SimHashGroupsWriteRequest("paged", "fp").maxDistance(0));
+        assertEquals(0, rerun.singletons());
+        assertEquals(0, rerun.written());
     }
 
     public void testThrottled() {

@@ -174,6 +174,11 @@ public final class DocList implements GroupMembers.Documents {
             return (int) next;
         }
 
+        /** The documents added so far. */
+        public int size() {
+            return docs.size;
+        }
+
         public DocList build() {
             return docs;
         }

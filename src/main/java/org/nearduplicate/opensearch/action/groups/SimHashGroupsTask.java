@@ -25,6 +25,8 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
     final AtomicLong written = new AtomicLong();
     final AtomicLong noops = new AtomicLong();
     final AtomicLong cleared = new AtomicLong();
+    /** Documents in no group given their own {@code _id} as group (not counting those that already had it). */
+    final AtomicLong singletons = new AtomicLong();
     final AtomicLong failures = new AtomicLong();
     final AtomicLong batches = new AtomicLong();
     final AtomicLong throttledMillis = new AtomicLong();
@@ -86,6 +88,7 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
             written.get(),
             noops.get(),
             cleared.get(),
+            singletons.get(),
             failures.get(),
             batches.get(),
             throttledMillis.get()
@@ -94,7 +97,7 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
 
     /** What {@code _tasks} shows; the write-back counters are -1 / 0 until the write-back starts. */
     public record Status(String phase, int tablesDone, int tablesTotal, long groups, long toWrite, long written, long noops, long cleared,
-        long failures, long batches, long throttledMillis) implements Task.Status {
+        long singletons, long failures, long batches, long throttledMillis) implements Task.Status {
         public static final String NAME = "near_duplicate_groups";
 
         public Status(StreamInput in) throws IOException {
@@ -104,6 +107,7 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
                 in.readVInt(),
                 in.readZLong(),
                 in.readZLong(),
+                in.readVLong(),
                 in.readVLong(),
                 in.readVLong(),
                 in.readVLong(),
@@ -123,6 +127,7 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
             out.writeVLong(written);
             out.writeVLong(noops);
             out.writeVLong(cleared);
+            out.writeVLong(singletons);
             out.writeVLong(failures);
             out.writeVLong(batches);
             out.writeVLong(throttledMillis);
@@ -145,6 +150,7 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
                 builder.field("written", written);
                 builder.field("noops", noops);
                 builder.field("cleared", cleared);
+                builder.field("singletons", singletons);
                 builder.field("failures", failures);
                 builder.field("batches", batches);
                 builder.field("throttled_millis", throttledMillis);

@@ -9,7 +9,10 @@ import org.opensearch.core.xcontent.XContentBuilder;
 import java.io.IOException;
 import java.util.List;
 
-/** What a write-back did: the groups found and the documents written, left unchanged, cleared and failed. */
+/**
+ * What a write-back did: the groups found and the documents written (members), given their own group (singletons),
+ * left unchanged, cleared and failed.
+ */
 public class SimHashGroupsWriteResponse extends ActionResponse implements ToXContentObject {
 
     private final String index;
@@ -24,6 +27,8 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
     private final long written;
     private final long noops;
     private final long cleared;
+    /** Documents in no group given their own {@code _id} as group (those that already had it are not counted). */
+    private final long singletons;
     private final long batches;
     private final long throttledMillis;
     private final long failureCount;
@@ -41,6 +46,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         long written,
         long noops,
         long cleared,
+        long singletons,
         long batches,
         long throttledMillis,
         long failureCount,
@@ -57,6 +63,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         this.written = written;
         this.noops = noops;
         this.cleared = cleared;
+        this.singletons = singletons;
         this.batches = batches;
         this.throttledMillis = throttledMillis;
         this.failureCount = failureCount;
@@ -76,6 +83,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         written = in.readVLong();
         noops = in.readVLong();
         cleared = in.readVLong();
+        singletons = in.readVLong();
         batches = in.readVLong();
         throttledMillis = in.readVLong();
         failureCount = in.readVLong();
@@ -95,6 +103,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         out.writeVLong(written);
         out.writeVLong(noops);
         out.writeVLong(cleared);
+        out.writeVLong(singletons);
         out.writeVLong(batches);
         out.writeVLong(throttledMillis);
         out.writeVLong(failureCount);
@@ -115,6 +124,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         builder.field("written", written);
         builder.field("noops", noops);
         builder.field("cleared", cleared);
+        builder.field("singletons", singletons);
         builder.field("batches", batches);
         builder.field("throttled_millis", throttledMillis);
         builder.field("failed", failureCount);
@@ -140,6 +150,11 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
 
     public long cleared() {
         return cleared;
+    }
+
+    /** Documents in no group given their own {@code _id} as group by this run. */
+    public long singletons() {
+        return singletons;
     }
 
     public long failureCount() {

@@ -16,6 +16,8 @@ import org.nearduplicate.core.sketch.Signature;
  * (sorted, distinct): the documents whose fingerprint is one of them, with their {@code _id}, routing and signature.
  * The write-back's stale pass may give {@code memberSignatures} too: its members are then units (fingerprint and
  * signature; sorted by fingerprint, which may repeat), and a document is a member only if its unit is one of them.
+ * The singleton pass asks for one page of the documents with a fingerprint that are in no group and do not carry their
+ * own {@code _id} as group yet, by {@code _seq_no} range.
  */
 public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashShardFingerprintsRequest> {
     private final ShardId shardId;
@@ -27,6 +29,17 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
     private final String staleField;
     /** The filter of the alias the run was asked through: documents it hides are not read. */
     private final AliasFilter aliasFilter;
+    /**
+     * Set for the write-back's singleton pass (with {@code staleField}, the group field): one page of the visible
+     * documents with a fingerprint whose unit is not among {@code members} and whose group is not already their own
+     * {@code _id} at distance 0 (this field).
+     */
+    private final String distanceField;
+    /** The singleton pass's page: {@code _seq_no} from (inclusive), to (inclusive; -1: the shard's current maximum). */
+    private final long fromSeqNo;
+    private final long toSeqNo;
+    /** The singleton pass's page: at most this many documents. */
+    private final int limit;
 
     public SimHashShardFingerprintsRequest(ShardId shardId, String field, long[] members, AliasFilter aliasFilter) {
         this(shardId, field, members, null, aliasFilter);
@@ -54,6 +67,42 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         this.memberSignatures = memberSignatures;
         this.staleField = staleField;
         this.aliasFilter = aliasFilter == null ? AliasFilter.EMPTY : aliasFilter;
+        this.distanceField = null;
+        this.fromSeqNo = 0;
+        this.toSeqNo = -1;
+        this.limit = 0;
+    }
+
+    /** One page of the write-back's singleton pass (see {@link #distanceField()}). */
+    public SimHashShardFingerprintsRequest(
+        ShardId shardId,
+        String field,
+        long[] members,
+        byte[] memberSignatures,
+        String groupField,
+        String distanceField,
+        long fromSeqNo,
+        long toSeqNo,
+        int limit,
+        AliasFilter aliasFilter
+    ) {
+        super(shardId.getIndexName());
+        if (memberSignatures != null && (members == null || memberSignatures.length != Signature.BYTES * members.length)) {
+            throw new IllegalArgumentException("one signature per member");
+        }
+        if (members == null || groupField == null || distanceField == null || limit < 1) {
+            throw new IllegalArgumentException("a singleton page needs members, both fields and a positive limit");
+        }
+        this.shardId = shardId;
+        this.field = field;
+        this.members = members;
+        this.memberSignatures = memberSignatures;
+        this.staleField = groupField;
+        this.aliasFilter = aliasFilter == null ? AliasFilter.EMPTY : aliasFilter;
+        this.distanceField = distanceField;
+        this.fromSeqNo = fromSeqNo;
+        this.toSeqNo = toSeqNo;
+        this.limit = limit;
     }
 
     public SimHashShardFingerprintsRequest(StreamInput in) throws IOException {
@@ -64,6 +113,10 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         memberSignatures = in.readBoolean() ? in.readByteArray() : null;
         staleField = in.readOptionalString();
         aliasFilter = new AliasFilter(in);
+        distanceField = in.readOptionalString();
+        fromSeqNo = in.readZLong();
+        toSeqNo = in.readZLong();
+        limit = in.readVInt();
     }
 
     @Override
@@ -77,6 +130,10 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         if (memberSignatures != null) out.writeByteArray(memberSignatures);
         out.writeOptionalString(staleField);
         aliasFilter.writeTo(out);
+        out.writeOptionalString(distanceField);
+        out.writeZLong(fromSeqNo);
+        out.writeZLong(toSeqNo);
+        out.writeVInt(limit);
     }
 
     @Override
@@ -108,5 +165,23 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
 
     public AliasFilter aliasFilter() {
         return aliasFilter;
+    }
+
+    /** The distance field of a singleton page (its group field is {@link #staleField()}); null for the other passes. */
+    public String distanceField() {
+        return distanceField;
+    }
+
+    public long fromSeqNo() {
+        return fromSeqNo;
+    }
+
+    /** The last {@code _seq_no} of the pass, or -1 on its first page: the shard's current maximum. */
+    public long toSeqNo() {
+        return toSeqNo;
+    }
+
+    public int limit() {
+        return limit;
     }
 }

@@ -21,6 +21,9 @@ public class SimHashShardFingerprintsResponse extends ActionResponse {
     /** {@link Signature#BYTES} per fingerprint (zeros: none), or null: no document of the shard has one. */
     private byte[] signatures;
     private final DocList docs;
+    /** A singleton page: the next {@code _seq_no} to read and the pass's last one (done when next > last). */
+    private long nextSeqNo = 0;
+    private long toSeqNo = -1;
 
     public SimHashShardFingerprintsResponse(String algorithm, long[] fingerprints) {
         this(algorithm, false, fingerprints, null);
@@ -49,6 +52,13 @@ public class SimHashShardFingerprintsResponse extends ActionResponse {
         this.docs = docs;
     }
 
+    /** A singleton page: the documents to write, where the next page starts, and the pass's last {@code _seq_no}. */
+    public SimHashShardFingerprintsResponse(String algorithm, boolean verifies, DocList docs, long nextSeqNo, long toSeqNo) {
+        this(algorithm, verifies, docs);
+        this.nextSeqNo = nextSeqNo;
+        this.toSeqNo = toSeqNo;
+    }
+
     public SimHashShardFingerprintsResponse(StreamInput in) throws IOException {
         super(in);
         algorithm = in.readString();
@@ -67,6 +77,8 @@ public class SimHashShardFingerprintsResponse extends ActionResponse {
                 signatures = null;
             }
         }
+        nextSeqNo = in.readZLong();
+        toSeqNo = in.readZLong();
     }
 
     @Override
@@ -81,6 +93,18 @@ public class SimHashShardFingerprintsResponse extends ActionResponse {
             out.writeBoolean(signatures != null);
             if (signatures != null) out.writeBytes(signatures, 0, signatures.length);
         }
+        out.writeZLong(nextSeqNo);
+        out.writeZLong(toSeqNo);
+    }
+
+    /** A singleton page: the {@code _seq_no} the next page starts from. */
+    public long nextSeqNo() {
+        return nextSeqNo;
+    }
+
+    /** A singleton page: the pass's last {@code _seq_no} (-1: the shard has no document). */
+    public long toSeqNo() {
+        return toSeqNo;
     }
 
     public String algorithm() {

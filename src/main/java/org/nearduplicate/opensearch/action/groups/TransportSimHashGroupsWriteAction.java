@@ -51,8 +51,10 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * of a group gets {@code group_field} = the group's representative {@code _id} and {@code distance_field} = its Hamming
  * distance to the representative. Partial updates with {@code detect_noop}, in bulk requests of {@code batch_size},
  * throttled to {@code requests_per_second} documents per second, as children of this task (cancelling it cancels
- * them). A re-run updates what changed and clears both fields from documents that were in a group and no longer are
- * (listed by every shard from the doc values of {@code group_field}). Unmapped fields are mapped first ({@code keyword} and
+ * them). Every other visible document with a fingerprint gets its own {@code _id} as group and distance 0 (the
+ * singleton pass, page by page per shard, skipping documents already right), so that {@code collapse} never merges
+ * unrelated documents. A re-run updates what changed, and clears both fields from documents without a fingerprint that
+ * hold them (listed by every shard from the doc values of {@code group_field}). Unmapped fields are mapped first ({@code keyword} and
  * {@code integer}, the types {@code collapse} and aggregations need); fields mapped with other types are refused before
  * anything is written. Through a filtered alias, only the documents the alias shows are read and written.
  *
@@ -117,6 +119,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                         request.field(),
                         -1,
                         Double.NaN,
+                        0,
                         0,
                         0,
                         0,
@@ -266,6 +269,17 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         node.put(parts[parts.length - 1], value);
     }
 
+    /** Documents per singleton page: at least this many (or batch_size), and up to the members' units. */
+    static final int MIN_PAGE = 10_000;
+    /** Documents per singleton page at most (or batch_size): a page holds about 20 bytes per document plus its ids. */
+    static final int MAX_PAGE = 100_000;
+
+    private enum Phase {
+        MEMBERS,
+        SINGLETONS,
+        CLEARING
+    }
+
     private final class Writer {
         private final SimHashGroupsTask task;
         private final SimHashGroupsWriteRequest request;
@@ -284,7 +298,18 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         private Iterator<UpdateRequest> pending;
         private long sent;
         private long failureCount;
-        private boolean clearing;
+        private volatile Phase phase = Phase.MEMBERS;
+        /** The singleton pass: the members' units (sorted fingerprints, signatures beside them or null), reserved. */
+        private long[] inGroups;
+        private byte[] inGroupSignatures;
+        private long unitBytes;
+        /** The singleton pass: the shard being read, where its next page starts and its last {@code _seq_no}. */
+        private int shard;
+        private long fromSeqNo;
+        private long toSeqNo = -1;
+        private int pageLimit;
+        /** The page being written, reserved until the next page is asked for. */
+        private long pageBytes;
 
         Writer(
             SimHashGroupsTask task,
@@ -359,15 +384,18 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             nextBatch();
         }
 
-        /** Sends the next batch of updates, after the delay the throttle asks for; members first, then stale documents. */
+        /**
+         * Sends the next batch of updates, after the delay the throttle asks for; members first, then the singletons page
+         * by page, then documents without a fingerprint that still hold a group.
+         */
         private void nextBatch() {
             try {
                 checkCancelled();
                 if (pending.hasNext() == false) {
-                    if (clearing) {
-                        finish();
-                    } else {
-                        clearStale();
+                    switch (phase) {
+                        case MEMBERS -> startSingletons();
+                        case SINGLETONS -> nextPage();
+                        case CLEARING -> finish();
                     }
                     return;
                 }
@@ -420,28 +448,33 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 if (failures.size() < MAX_REPORTED_FAILURES) failures.add("[" + item.getId() + "]: " + item.getFailureMessage());
             } else if (item.getResponse().getResult() == DocWriteResponse.Result.NOOP) {
                 task.noops.incrementAndGet();
-            } else if (clearing) {
+            } else if (phase == Phase.CLEARING) {
                 task.cleared.incrementAndGet();
+            } else if (phase == Phase.SINGLETONS) {
+                task.singletons.incrementAndGet();
             } else {
                 task.written.incrementAndGet();
             }
         }
 
         /**
-         * Documents holding a group from an earlier run that are in no group now lose both fields. Every shard lists
-         * them from doc values (the group field's, then the fingerprint's): no search context to keep open. Their
-         * answers are reserved in the breaker when they arrive and held until the run ends.
+         * The singleton pass: every visible document with a fingerprint that is in no group gets its own {@code _id}
+         * as group and distance 0, so that {@code collapse} never merges unrelated documents. One shard at a time,
+         * one page at a time: a shard answers the next page of its documents to write (by {@code _seq_no}, skipping
+         * members and documents that already carry their own id; {@link TransportSimHashShardFingerprintsAction}),
+         * the page is reserved when it arrives, written in batches, and given back before the next page is asked
+         * for. The members' units (fingerprint and, for a signed run, signature) go with every page request and stay
+         * reserved until the pass ends.
          */
-        private void clearStale() {
-            clearing = true;
-            task.phase("clearing documents no longer in a group");
+        private void startSingletons() {
+            phase = Phase.SINGLETONS;
+            task.phase("writing singletons");
             boolean signed = Double.isNaN(result.minSimilarity()) == false;
-            reservation.reserve((8L + (signed ? Signature.BYTES : 0)) * result.docsInGroups(), "fingerprints in groups");
-            long[] inGroups;
-            byte[] inGroupSignatures = null;
+            unitBytes = (8L + (signed ? Signature.BYTES : 0)) * result.docsInGroups();
+            reservation.reserve(unitBytes, "fingerprints in groups");
             if (signed) {
                 // units (fingerprint, signature): a document sharing a member's fingerprint but not its signature may
-                // be in no group, and is then cleared
+                // be in no group, and is then a singleton
                 GroupMembers.Member[] units = result.groups()
                     .stream()
                     .flatMap(g -> g.members().stream())
@@ -470,6 +503,92 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                     .distinct()
                     .toArray();
             }
+            pageLimit = (int) Math.max(request.batchSize(), Math.min(Math.max(inGroups.length, MIN_PAGE), MAX_PAGE));
+            shard = 0;
+            fromSeqNo = 0;
+            toSeqNo = -1;
+            nextPage();
+        }
+
+        /** Gives back the page just written and asks the current shard for its next one (or moves on). */
+        private void nextPage() {
+            reservation.release(pageBytes);
+            pageBytes = 0;
+            if (shard >= indexMetadata.getNumberOfShards()) {
+                reservation.release(unitBytes);
+                unitBytes = 0;
+                inGroups = null;
+                inGroupSignatures = null;
+                clearStale();
+                return;
+            }
+            SimHashShardFingerprintsRequest page = new SimHashShardFingerprintsRequest(
+                new ShardId(indexMetadata.getIndex(), shard),
+                request.field(),
+                inGroups,
+                inGroupSignatures,
+                request.groupField(),
+                request.distanceField(),
+                fromSeqNo,
+                toSeqNo,
+                pageLimit,
+                aliasFilter
+            );
+            page.setParentTask(new TaskId(clusterService.localNode().getId(), task.getId()));
+            client.executeLocally(SimHashShardFingerprintsAction.INSTANCE, page, ActionListener.wrap(r -> {
+                try {
+                    reservation.reserve(r.ramBytes(), "a page of singletons of a shard");
+                } catch (Exception e) {
+                    fail(e);
+                    return;
+                }
+                pageBytes = r.ramBytes();
+                threadPool.generic().execute(() -> writePage(r));
+            }, this::fail));
+        }
+
+        private void writePage(SimHashShardFingerprintsResponse page) {
+            try {
+                if (ended.get()) return;
+                toSeqNo = page.toSeqNo();
+                fromSeqNo = page.nextSeqNo();
+                if (fromSeqNo > toSeqNo) {
+                    shard++;
+                    fromSeqNo = 0;
+                    toSeqNo = -1;
+                }
+                DocList docs = page.docs();
+                pending = new Iterator<>() {
+                    private int doc;
+
+                    @Override
+                    public boolean hasNext() {
+                        return doc < docs.size();
+                    }
+
+                    @Override
+                    public UpdateRequest next() {
+                        if (hasNext() == false) throw new NoSuchElementException();
+                        int i = doc++;
+                        String id = docs.id(i);
+                        return update(id, docs.routing(i), id, 0);
+                    }
+                };
+                nextBatch();
+            } catch (Exception e) {
+                fail(e);
+            }
+        }
+
+        /**
+         * Documents without a fingerprint that hold a group from an earlier run lose both fields (documents with one
+         * are members or singletons, written above). Every shard lists them from doc values (the group field's, then
+         * the fingerprint's): no search context to keep open. Their answers are reserved in the breaker when they
+         * arrive and held until the run ends.
+         */
+        private void clearStale() {
+            phase = Phase.CLEARING;
+            task.phase("clearing documents without a fingerprint");
             int shards = indexMetadata.getNumberOfShards();
             GroupedActionListener<SimHashShardFingerprintsResponse> all = new GroupedActionListener<>(
                 ActionListener.wrap(responses -> threadPool.generic().execute(() -> clearAll(responses)), this::fail),
@@ -479,8 +598,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 SimHashShardFingerprintsRequest stale = new SimHashShardFingerprintsRequest(
                     new ShardId(indexMetadata.getIndex(), s),
                     request.field(),
-                    inGroups,
-                    inGroupSignatures,
+                    new long[0], // no members: every document with a fingerprint has had its group written
+                    null,
                     request.groupField(),
                     aliasFilter
                 );
@@ -541,6 +660,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             if (end() == false) return;
             Map<String, Object> outcome = new LinkedHashMap<>();
             outcome.put("written", task.written.get());
+            outcome.put("singletons", task.singletons.get());
             outcome.put("reason", String.valueOf(e.getMessage()));
             mark(indexMetadata, request, task, status(e), outcome, listener, e);
         }
@@ -559,6 +679,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 task.written.get(),
                 task.noops.get(),
                 task.cleared.get(),
+                task.singletons.get(),
                 task.batches.get(),
                 task.throttledMillis.get(),
                 failureCount,
@@ -567,6 +688,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             Map<String, Object> outcome = new LinkedHashMap<>();
             outcome.put("groups", result.groups().size());
             outcome.put("written", task.written.get());
+            outcome.put("singletons", task.singletons.get());
             outcome.put("cleared", task.cleared.get());
             outcome.put("failures", failureCount);
             mark(indexMetadata, request, task, failureCount == 0 ? "completed" : "completed_with_failures", outcome, listener, response);

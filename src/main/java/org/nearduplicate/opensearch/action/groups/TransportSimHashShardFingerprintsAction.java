@@ -1,16 +1,25 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PointValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.SortedNumericDocValues;
+import org.apache.lucene.index.SortedSetDocValues;
 import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
@@ -29,7 +38,11 @@ import org.opensearch.core.index.shard.ShardId;
 import org.opensearch.index.IndexService;
 import org.opensearch.index.engine.Engine;
 import org.opensearch.index.fieldvisitor.FieldsVisitor;
+import org.opensearch.index.mapper.IdFieldMapper;
 import org.opensearch.index.mapper.MappedFieldType;
+import org.opensearch.index.mapper.MapperService;
+import org.opensearch.index.mapper.SeqNoFieldMapper;
+import org.opensearch.index.mapper.Uid;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.Rewriteable;
@@ -41,6 +54,7 @@ import org.opensearch.transport.TransportService;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.sketch.Signature;
@@ -128,7 +142,10 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
         // what the pass builds is reserved as it grows; the coordinator reserves the answer again when it arrives
         try (
             Engine.Searcher searcher = shard.acquireSearcher("near_duplicate_groups");
-            Reservation reservation = new Reservation(engine.breaker(), "near_duplicate groups")
+            Reservation reservation = new Reservation(
+                engine.breaker(),
+                request.distanceField() != null ? "near_duplicate groups write singletons" : "near_duplicate groups"
+            )
         ) {
             Visible visible = new Visible(indexService, shardId, searcher, request.aliasFilter());
             String signatureField = type.verifies() && hasField(searcher, type.signatureField()) ? type.signatureField() : null;
@@ -136,6 +153,9 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
                 int maxDoc = searcher.getIndexReader().maxDoc();
                 reservation.reserve((8L + (signatureField == null ? 0 : Signature.BYTES)) * maxDoc, "fingerprints of " + shardId);
                 return allFingerprints(type, searcher, field, signatureField, visible);
+            }
+            if (request.distanceField() != null) {
+                return singletonPage(type, searcher, signatureField, request, shard.mapperService(), visible, reservation);
             }
             if (request.staleField() != null) {
                 DocList.Builder found = new DocList.Builder(reservation);
@@ -291,7 +311,9 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
 
     /**
      * The write-back's stale pass: visible documents that hold {@code staleField} (doc values) but whose fingerprint is
-     * in no group now (or who have none), with {@code _id} and routing; their group fields are to be cleared.
+     * in no group now (or who have none), with {@code _id} and routing; their group fields are to be cleared. With
+     * empty {@code members} (what the write-back sends since every document with a fingerprint gets a group, from the
+     * singleton pass when in none): the documents without a fingerprint that hold the field.
      */
     private static void stale(
         Engine.Searcher searcher,
@@ -317,7 +339,9 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
                 if (seen != null && seen.get(doc) == false) continue;
                 boolean hasFingerprint = values.advanceExact(doc);
                 long fp = hasFingerprint ? values.longValue() : 0;
-                if (hasFingerprint && isMember(inGroups, memberSignatures, fp, signatures, doc)) continue; // rewritten anyway
+                if (hasFingerprint && (inGroups.length == 0 || isMember(inGroups, memberSignatures, fp, signatures, doc))) {
+                    continue; // rewritten anyway (with no members: the singleton pass gives it its own group)
+                }
                 if (stored == null) stored = reader.storedFields();
                 add(found, visitor, fp, stored, doc);
             }
@@ -341,6 +365,219 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
             if (GroupMembers.compareSignatures(memberSignatures, i, signature, 0) == 0) return true;
         }
         return false;
+    }
+
+    /** At most how long one singleton page reads before it answers with what it found and where to go on. */
+    static final long PAGE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+
+    /**
+     * One page of the write-back's singleton pass: the visible documents with a fingerprint whose unit is not among the
+     * members (compared as {@link #isMember} does for the stale pass) and that do not hold their own {@code _id} as
+     * group at distance 0 yet, by increasing {@code _seq_no} from {@code fromSeqNo}, at most {@code limit} of them.
+     * Pages follow {@code _seq_no} (points of every document) rather than Lucene document ids, so that merges and the
+     * pass's own updates (new sequence numbers above the pass's last one) neither skip nor repeat documents between
+     * pages; a page acquires its own searcher and keeps nothing open. The range is read in windows, each a point
+     * query per segment in document order; a window that finds more than the page has room for keeps the smallest
+     * sequence numbers and the next page starts at the first it left. Documents already right are skipped (a
+     * re-run writes nothing for them): the group value is looked up in the segment's {@code _id} terms instead of
+     * reading the stored {@code _id}. Everything the page holds is reserved first.
+     */
+    private static SimHashShardFingerprintsResponse singletonPage(
+        SimHashFieldMapper.SimHashFieldType type,
+        Engine.Searcher searcher,
+        String signatureField,
+        SimHashShardFingerprintsRequest request,
+        MapperService mappers,
+        Visible visible,
+        Reservation reservation
+    ) throws IOException {
+        long to = request.toSeqNo() >= 0 ? request.toSeqNo() : maxSeqNo(searcher);
+        long from = Math.max(0, request.fromSeqNo());
+        int limit = request.limit();
+        DocList.Builder found = new DocList.Builder(reservation);
+        MappedFieldType groupType = mappers.fieldType(request.staleField());
+        MappedFieldType distanceType = mappers.fieldType(request.distanceField());
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        StoredFields[] stored = new StoredFields[leaves.size()];
+        FieldsVisitor visitor = new FieldsVisitor(false);
+        Candidates candidates = new Candidates(reservation);
+        long window = limit;
+        long deadline = System.nanoTime() + PAGE_NANOS;
+        while (from <= to && found.size() < limit) {
+            int room = limit - found.size();
+            long end = to - from < window ? to : from + window - 1;
+            candidates.clear();
+            Weight range = searcher.createWeight(
+                searcher.rewrite(LongPoint.newRangeQuery(SeqNoFieldMapper.NAME, from, end)),
+                ScoreMode.COMPLETE_NO_SCORES,
+                1f
+            );
+            for (LeafReaderContext leaf : leaves) {
+                Scorer scorer = range.scorer(leaf);
+                if (scorer == null) continue;
+                LeafReader reader = leaf.reader();
+                Bits seen = visible.of(leaf);
+                NumericDocValues values = DocValues.getNumeric(reader, type.name());
+                NumericDocValues seqNos = DocValues.getNumeric(reader, SeqNoFieldMapper.NAME);
+                BinaryDocValues signatures = signatureField == null ? null : DocValues.getBinary(reader, signatureField);
+                OwnGroup own = new OwnGroup(reader, groupType, distanceType);
+                DocIdSetIterator docs = scorer.iterator();
+                for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
+                    if (seen != null && seen.get(doc) == false) continue;
+                    if (values.advanceExact(doc) == false) continue; // no fingerprint: the stale pass's
+                    long fp = values.longValue();
+                    if (isMember(request.members(), request.memberSignatures(), fp, signatures, doc)) continue;
+                    if (own.holds(doc)) continue;
+                    if (seqNos.advanceExact(doc) == false) continue;
+                    candidates.add(seqNos.longValue(), leaf.docBase + doc, fp);
+                }
+            }
+            long next = end + 1;
+            if (candidates.size() > room) {
+                candidates.sortBySeqNo();
+                next = candidates.seqNo(room);
+                candidates.truncate(room);
+            }
+            for (int i = 0; i < candidates.size(); i++) {
+                int global = candidates.doc(i);
+                int l = ReaderUtil.subIndex(global, leaves);
+                if (stored[l] == null) stored[l] = leaves.get(l).reader().storedFields();
+                add(found, visitor, candidates.fingerprint(i), stored[l], global - leaves.get(l).docBase);
+            }
+            if (candidates.size() < room / 2) window = Math.min(2 * window, MAX_WINDOW_PAGES * (long) limit);
+            from = next;
+            if (System.nanoTime() - deadline > 0) break;
+        }
+        candidates.release();
+        return new SimHashShardFingerprintsResponse(type.algorithm(), type.verifies(), found.build(), from, to);
+    }
+
+    /** A singleton page's windows grow up to this many times its limit while they find little. */
+    private static final long MAX_WINDOW_PAGES = 64;
+
+    /** The largest {@code _seq_no} the searcher holds (deleted documents included), or -1. */
+    private static long maxSeqNo(IndexSearcher searcher) throws IOException {
+        long max = -1;
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            PointValues points = leaf.reader().getPointValues(SeqNoFieldMapper.NAME);
+            if (points != null && points.size() > 0) max = Math.max(max, LongPoint.decodeDimension(points.getMaxPackedValue(), 0));
+        }
+        return max;
+    }
+
+    /** Whether a document already holds its own {@code _id} as group (one value) and distance 0 (one value). */
+    private static final class OwnGroup {
+        private final SortedSetDocValues groups;
+        private final SortedNumericDocValues distances;
+        private final TermsEnum ids;
+        private PostingsEnum postings;
+
+        OwnGroup(LeafReader reader, MappedFieldType groupType, MappedFieldType distanceType) throws IOException {
+            groups = groupType == null ? null : DocValues.getSortedSet(reader, groupType.name());
+            distances = distanceType == null ? null : DocValues.getSortedNumeric(reader, distanceType.name());
+            Terms terms = reader.terms(IdFieldMapper.NAME);
+            ids = terms == null ? null : terms.iterator();
+        }
+
+        boolean holds(int doc) throws IOException {
+            if (groups == null || distances == null || ids == null) return false;
+            if (groups.advanceExact(doc) == false || groups.docValueCount() != 1) return false;
+            if (distances.advanceExact(doc) == false || distances.docValueCount() != 1 || distances.nextValue() != 0) return false;
+            BytesRef group = groups.lookupOrd(groups.nextOrd());
+            if (ids.seekExact(Uid.encodeId(group.utf8ToString())) == false) return false;
+            postings = ids.postings(postings, PostingsEnum.NONE);
+            return postings.advance(doc) == doc;
+        }
+    }
+
+    /** A window's documents to write: sequence number, global document and fingerprint; every growth reserved first. */
+    private static final class Candidates {
+        private static final long BYTES = 8 + 4 + 8;
+        private final Reservation reservation;
+        private long[] seqNos = new long[0];
+        private int[] docs = new int[0];
+        private long[] fingerprints = new long[0];
+        private int size;
+
+        Candidates(Reservation reservation) {
+            this.reservation = reservation;
+        }
+
+        void add(long seqNo, int doc, long fingerprint) {
+            if (size == seqNos.length) {
+                int capacity = Math.max(16, size + (size >> 1));
+                reservation.reserve(BYTES * capacity, "a singleton page's window");
+                seqNos = Arrays.copyOf(seqNos, capacity);
+                docs = Arrays.copyOf(docs, capacity);
+                fingerprints = Arrays.copyOf(fingerprints, capacity);
+                reservation.release(BYTES * size);
+            }
+            seqNos[size] = seqNo;
+            docs[size] = doc;
+            fingerprints[size++] = fingerprint;
+        }
+
+        int size() {
+            return size;
+        }
+
+        long seqNo(int i) {
+            return seqNos[i];
+        }
+
+        int doc(int i) {
+            return docs[i];
+        }
+
+        long fingerprint(int i) {
+            return fingerprints[i];
+        }
+
+        void clear() {
+            size = 0;
+        }
+
+        void truncate(int n) {
+            size = n;
+        }
+
+        void release() {
+            reservation.release(BYTES * seqNos.length);
+        }
+
+        void sortBySeqNo() {
+            new IntroSorter() {
+                private long pivot;
+
+                @Override
+                protected void setPivot(int i) {
+                    pivot = seqNos[i];
+                }
+
+                @Override
+                protected int comparePivot(int j) {
+                    return Long.compare(pivot, seqNos[j]);
+                }
+
+                @Override
+                protected int compare(int i, int j) {
+                    return Long.compare(seqNos[i], seqNos[j]);
+                }
+
+                @Override
+                protected void swap(int i, int j) {
+                    long s = seqNos[i];
+                    seqNos[i] = seqNos[j];
+                    seqNos[j] = s;
+                    int d = docs[i];
+                    docs[i] = docs[j];
+                    docs[j] = d;
+                    long f = fingerprints[i];
+                    fingerprints[i] = fingerprints[j];
+                    fingerprints[j] = f;
+                }
+            }.sort(0, size);
+        }
     }
 
     /** Reads a document's {@code _id} and routing from stored fields. */

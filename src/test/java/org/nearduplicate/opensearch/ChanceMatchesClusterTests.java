@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch;
 
 import org.opensearch.action.bulk.BulkRequestBuilder;
+import org.opensearch.action.search.SearchResponse;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.common.xcontent.XContentHelper;
 import org.opensearch.common.xcontent.XContentType;
@@ -38,6 +39,8 @@ import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteResponse;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
 import org.nearduplicate.opensearch.rest.RestSimHashGroupsAction;
 
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
@@ -156,6 +159,45 @@ public class ChanceMatchesClusterTests extends OpenSearchIntegTestCase {
         assertTrue(headers.get(0), headers.get(0).contains("expected chance matches: 2.91 pairs"));
         // at k = 3 (rate 0, a bound) no warning
         assertEquals(List.of(), restWarnings("many", "{\"field\": \"fp\", \"max_distance\": 3}"));
+    }
+
+    /**
+     * A query's explanation and its profile description carry the expected chance matches of one probe among the
+     * shard's documents (a bare fingerprint: the fingerprint-alone rates of simhash-v3, which v4's fingerprint is).
+     */
+    public void testQueryExplainAndProfile() {
+        assertAcked(prepareCreate("q").setSettings(Settings.builder().put("index.number_of_shards", 1)).setMapping("fp", "type=simhash"));
+        long probe = randomLong();
+        BulkRequestBuilder bulk = client().prepareBulk();
+        for (int i = 0; i < 20; i++)
+            bulk.add(client().prepareIndex("q").setId("d" + i).setSource("fp", Fingerprints.toHex(i == 0 ? probe : randomLong())));
+        assertFalse(bulk.get().hasFailures());
+        refresh("q");
+        SimHashQueryBuilder query = new SimHashQueryBuilder("fp", SimHashProbe.fingerprint(probe)).maxDistance(15);
+        SearchResponse r = client().prepareSearch("q").setQuery(query).setExplain(true).setProfile(true).get();
+        assertTrue(r.getHits().getHits().length >= 1);
+        String expected = "expected chance matches per probe among this shard's 20 documents: "
+            + NullDistribution.builtin().estimate(SimHashSettings.DEFAULT.algorithmId(), 15, Double.NaN, NullDistribution.ALL, 20).text()
+            + " (simhash-v3 k=15 fingerprint alone, measured on the public corpus";
+        String explanation = r.getHits().getHits()[0].getExplanation().toString();
+        assertTrue(explanation, explanation.contains(expected));
+        String profile = r.getProfileResults()
+            .values()
+            .iterator()
+            .next()
+            .getQueryProfileResults()
+            .get(0)
+            .getQueryResults()
+            .get(0)
+            .getLuceneDescription();
+        assertTrue(profile, profile.contains(expected));
+        // not measured: k = 30
+        SearchResponse wide = client().prepareSearch("q")
+            .setQuery(new SimHashQueryBuilder("fp", SimHashProbe.fingerprint(probe)).maxDistance(30))
+            .setExplain(true)
+            .get();
+        String unknown = wide.getHits().getHits()[0].getExplanation().toString();
+        assertTrue(unknown, unknown.contains("among this shard's 20 documents: not measured"));
     }
 
     /** The Warning headers of a {@code _near_duplicates} request run through the plugin's REST handler on one node. */

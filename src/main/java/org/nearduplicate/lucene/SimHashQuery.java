@@ -87,6 +87,12 @@ public final class SimHashQuery extends Query {
     private volatile ProbedKeys probedKeys;
     /** The node's fingerprint columns, for the column path ({@link #withColumns}); null: keys and doc-values scan only. */
     private final FingerprintColumns columns;
+    /**
+     * What the caller expects of chance matches at this index size ({@link #withChanceNote}), shown by explain and
+     * toString (so in profile); null: none. Not part of equals and hashCode: it describes the index the query was built
+     * for (it changes with every document added), not what matches, and the query cache must not split on it.
+     */
+    private final String chanceNote;
 
     /**
      * The second look of a verified match ({@code simhash-v4}): the signatures' field (binary doc values of
@@ -217,9 +223,10 @@ public final class SimHashQuery extends Query {
         this.scan = scan;
         this.keyCount = scan ? 0 : (int) checkProbeKeys(layout, maxDistance, this.fingerprints.length);
         this.columns = null;
+        this.chanceNote = null;
     }
 
-    private SimHashQuery(SimHashQuery query, FingerprintColumns columns) {
+    private SimHashQuery(SimHashQuery query, FingerprintColumns columns, String chanceNote) {
         this.field = query.field;
         this.fingerprint = query.fingerprint;
         this.fingerprints = query.fingerprints;
@@ -231,6 +238,7 @@ public final class SimHashQuery extends Query {
         this.scanByCost = query.scanByCost;
         this.keyCount = query.keyCount;
         this.columns = columns;
+        this.chanceNote = chanceNote;
     }
 
     /**
@@ -238,7 +246,21 @@ public final class SimHashQuery extends Query {
      * (always, for a scan), loaded on first use; {@code columns} null: without. The answers are the same on every path.
      */
     public SimHashQuery withColumns(FingerprintColumns columns) {
-        return columns == this.columns ? this : new SimHashQuery(this, columns);
+        return columns == this.columns ? this : new SimHashQuery(this, columns, chanceNote);
+    }
+
+    /**
+     * This query with {@code note}, e.g. "expected chance matches per probe among this shard's 1,000 documents:
+     * 0.0030 (...)", appended to its explanation of a match and to its toString (which profile shows). The caller
+     * computes it (core.chance.NullDistribution); it changes nothing about what matches, and equals ignores it.
+     */
+    public SimHashQuery withChanceNote(String note) {
+        return java.util.Objects.equals(note, chanceNote) ? this : new SimHashQuery(this, columns, note);
+    }
+
+    /** The note of {@link #withChanceNote}; null if none. */
+    public String chanceNote() {
+        return chanceNote;
     }
 
     /**
@@ -462,6 +484,9 @@ public final class SimHashQuery extends Query {
         if (verification != null) {
             sb.append(" verified ").append(verification.minSimilarity());
         }
+        if (chanceNote != null) {
+            sb.append("; ").append(chanceNote);
+        }
         return sb.append(')').toString();
     }
 
@@ -655,6 +680,7 @@ public final class SimHashQuery extends Query {
                     + pair
                     + (scan ? " (doc-values scan)" : " (block keys " + layout.id() + ")")
                     + verified
+                    + (chanceNote == null ? "" : "; " + chanceNote)
                     + ", score = boost * 1 / (1 + distance), product of:",
                 Explanation.match(boost, "boost"),
                 Explanation.match(closeness, "1 / (1 + " + distance + ")")

@@ -392,6 +392,38 @@ public class SimHashQueryTests extends OpenSearchTestCase {
         }
     }
 
+    /**
+     * The caller's chance-match note (SimHashProbe computes it from the null distribution and the shard's size) shows in
+     * the explanation of a match and in toString (profile), and changes nothing else: same hits, equal queries.
+     */
+    public void testChanceNoteInExplainAndToString() throws IOException {
+        BlockLayout layout = new BlockLayout(4, 3);
+        String note = "expected chance matches per probe among this shard's 1,000 documents: 0.0030 (basis)";
+        try (Corpus corpus = buildCorpus(layout, false)) {
+            long probe = corpus.centers[0];
+            SimHashQuery plain = new SimHashQuery(FIELD, probe, 3, layout, randomBoolean());
+            SimHashQuery noted = plain.withChanceNote(note);
+            assertEquals(note, noted.chanceNote());
+            assertNull(plain.chanceNote());
+            assertEquals(plain, noted);
+            assertEquals(plain.hashCode(), noted.hashCode());
+            assertSame(noted, noted.withChanceNote(note));
+            assertTrue(noted.toString(), noted.toString().endsWith("; " + note + ")"));
+            assertFalse(plain.toString().contains("chance"));
+            assertEquals(hits(corpus, plain, 1f), hits(corpus, noted, 1f));
+            int matched = 0;
+            for (int doc = 0; doc < corpus.reader.maxDoc(); doc++) {
+                Explanation explanation = corpus.searcher.explain(noted, doc);
+                if (explanation.isMatch()) {
+                    matched++;
+                    assertTrue(explanation.getDescription(), explanation.getDescription().contains("; " + note + ", score = "));
+                    assertEquals(corpus.searcher.explain(plain, doc).getValue(), explanation.getValue());
+                }
+            }
+            assertTrue(matched > 0);
+        }
+    }
+
     public void testExplainAndBoost() throws IOException {
         BlockLayout layout = new BlockLayout(4, 3);
         try (Corpus corpus = buildCorpus(layout)) {

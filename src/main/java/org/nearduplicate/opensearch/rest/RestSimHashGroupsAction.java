@@ -4,7 +4,6 @@ import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.RestRequest;
 import org.opensearch.rest.action.RestCancellableNodeClient;
-import org.opensearch.rest.action.RestToXContentListener;
 import org.opensearch.transport.client.node.NodeClient;
 
 import java.io.IOException;
@@ -12,6 +11,7 @@ import java.util.List;
 
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
+import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
 
 import static org.opensearch.rest.RestRequest.Method.GET;
 import static org.opensearch.rest.RestRequest.Method.POST;
@@ -46,7 +46,7 @@ public class RestSimHashGroupsAction extends BaseRestHandler {
         return channel -> new RestCancellableNodeClient(client, request.getHttpChannel()).execute(
             SimHashGroupsAction.INSTANCE,
             groups,
-            new RestToXContentListener<>(channel)
+            new ChanceWarningListener<>(channel, SimHashGroupsResponse::chanceMatches)
         );
     }
 }

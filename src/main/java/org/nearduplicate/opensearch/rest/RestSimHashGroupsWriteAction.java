@@ -8,7 +8,6 @@ import org.opensearch.rest.BaseRestHandler;
 import org.opensearch.rest.BytesRestResponse;
 import org.opensearch.rest.RestRequest;
 import org.opensearch.rest.action.RestCancellableNodeClient;
-import org.opensearch.rest.action.RestToXContentListener;
 import org.opensearch.tasks.LoggingTaskListener;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.client.node.NodeClient;
@@ -58,7 +57,7 @@ public class RestSimHashGroupsWriteAction extends BaseRestHandler {
             return channel -> new RestCancellableNodeClient(client, request.getHttpChannel()).execute(
                 SimHashGroupsWriteAction.INSTANCE,
                 write,
-                new RestToXContentListener<>(channel)
+                new ChanceWarningListener<>(channel, SimHashGroupsWriteResponse::chanceMatches)
             );
         }
         write.setShouldStoreResult(true);

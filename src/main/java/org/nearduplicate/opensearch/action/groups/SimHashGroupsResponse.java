@@ -26,6 +26,8 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
     private final int maxDistance;
     /** The run's min_similarity; NaN for a field without signatures (not shown). */
     private final double minSimilarity;
+    /** The field's algorithm id; null for a run that did not group (validation only). */
+    private final String algorithm;
     private final long tookMillis;
     private final long docsScanned;
     private final long candidatePairs;
@@ -41,6 +43,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         String field,
         int maxDistance,
         double minSimilarity,
+        String algorithm,
         long tookMillis,
         long docsScanned,
         long candidatePairs,
@@ -55,6 +58,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         this.field = field;
         this.maxDistance = maxDistance;
         this.minSimilarity = minSimilarity;
+        this.algorithm = algorithm;
         this.tookMillis = tookMillis;
         this.docsScanned = docsScanned;
         this.candidatePairs = candidatePairs;
@@ -72,6 +76,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         field = in.readString();
         maxDistance = in.readVInt();
         minSimilarity = in.readDouble();
+        algorithm = in.readOptionalString();
         tookMillis = in.readVLong();
         docsScanned = in.readVLong();
         candidatePairs = in.readVLong();
@@ -101,6 +106,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         out.writeString(field);
         out.writeVInt(maxDistance);
         out.writeDouble(minSimilarity);
+        out.writeOptionalString(algorithm);
         out.writeVLong(tookMillis);
         out.writeVLong(docsScanned);
         out.writeVLong(candidatePairs);
@@ -143,6 +149,8 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         builder.field("groups", groupCount);
         builder.field("docs_in_groups", docsInGroups);
         builder.endObject();
+        ChanceMatches chance = chanceMatches();
+        if (chance != null) chance.toXContent(builder);
         // how the run was cut (Manku's tables): what the cost of another max_distance would be is in docs/workflows.md
         builder.startObject("plan");
         builder.field("blocks", plan.blocks());
@@ -207,5 +215,15 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
     /** The run's min_similarity; NaN for a field without signatures. */
     public double minSimilarity() {
         return minSimilarity;
+    }
+
+    /** The field's algorithm id; null for a run that did not group. */
+    public String algorithm() {
+        return algorithm;
+    }
+
+    /** The expected chance matches of the run (docs/engine.md, "Chance matches at scale"); null for a run that did not group. */
+    public ChanceMatches chanceMatches() {
+        return ChanceMatches.of(algorithm, maxDistance, minSimilarity, docsScanned);
     }
 }

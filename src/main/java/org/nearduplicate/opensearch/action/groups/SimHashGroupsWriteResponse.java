@@ -20,6 +20,8 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
     private final int maxDistance;
     /** The run's min_similarity; NaN for a field without signatures (not shown). */
     private final double minSimilarity;
+    /** The field's algorithm id; null for a run that did not group (validation only). */
+    private final String algorithm;
     private final long tookMillis;
     private final long docsScanned;
     private final long groups;
@@ -39,6 +41,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         String field,
         int maxDistance,
         double minSimilarity,
+        String algorithm,
         long tookMillis,
         long docsScanned,
         long groups,
@@ -56,6 +59,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         this.field = field;
         this.maxDistance = maxDistance;
         this.minSimilarity = minSimilarity;
+        this.algorithm = algorithm;
         this.tookMillis = tookMillis;
         this.docsScanned = docsScanned;
         this.groups = groups;
@@ -76,6 +80,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         field = in.readString();
         maxDistance = in.readVInt();
         minSimilarity = in.readDouble();
+        algorithm = in.readOptionalString();
         tookMillis = in.readVLong();
         docsScanned = in.readVLong();
         groups = in.readVLong();
@@ -96,6 +101,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         out.writeString(field);
         out.writeVInt(maxDistance);
         out.writeDouble(minSimilarity);
+        out.writeOptionalString(algorithm);
         out.writeVLong(tookMillis);
         out.writeVLong(docsScanned);
         out.writeVLong(groups);
@@ -121,6 +127,8 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         builder.field("docs_scanned", docsScanned);
         builder.field("groups", groups);
         builder.field("docs_in_groups", docsInGroups);
+        ChanceMatches chance = chanceMatches();
+        if (chance != null) chance.toXContent(builder);
         builder.field("written", written);
         builder.field("noops", noops);
         builder.field("cleared", cleared);
@@ -180,5 +188,15 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
     /** The run's min_similarity; NaN for a field without signatures. */
     public double minSimilarity() {
         return minSimilarity;
+    }
+
+    /** The field's algorithm id; null for a run that did not group. */
+    public String algorithm() {
+        return algorithm;
+    }
+
+    /** The expected chance matches of the run (docs/engine.md, "Chance matches at scale"); null for a run that did not group. */
+    public ChanceMatches chanceMatches() {
+        return ChanceMatches.of(algorithm, maxDistance, minSimilarity, docsScanned);
     }
 }

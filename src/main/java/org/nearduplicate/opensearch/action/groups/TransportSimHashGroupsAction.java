@@ -204,6 +204,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
             request.field(),
             result.maxDistance(),
             result.minSimilarity(),
+            result.algorithm(),
             (System.nanoTime() - start) / 1_000_000,
             result.docs(),
             result.comparisons(),

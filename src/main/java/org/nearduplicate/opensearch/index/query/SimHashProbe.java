@@ -20,9 +20,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.chance.NullDistribution;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SimHash;
@@ -462,6 +464,35 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
     /** The probe as the query and the rescorer register and read it. */
     public static final ProbeKind<SimHashProbe> KIND = new ProbeKind<>(NAME, SimHashProbe::new, Parser::new);
 
+    /**
+     * The explain and profile line of a query on this shard: the expected chance matches of one probe among the shard's
+     * documents, from the measured null distribution ({@link NullDistribution}, docs/engine.md "Chance matches at
+     * scale"); "not measured" where it has no rows. A probe without a signature is compared on its fingerprint alone,
+     * so any such probe makes the estimate the fingerprint's. Null when the shard's reader is not at hand.
+     */
+    static String chanceNote(QueryShardContext context, String algorithm, int k, SimHashQuery.Verification verification, Resolved probes) {
+        if (context.getIndexReader() == null) return null;
+        int docs = context.getIndexReader().numDocs();
+        double minSimilarity = verification == null ? Double.NaN : verification.minSimilarity();
+        if (verification != null) {
+            for (int i = 0; i < probes.fingerprints().length; i++) {
+                if (probes.signatures() == null || probes.signatures()[i] == null) {
+                    minSimilarity = Double.NaN;
+                    break;
+                }
+            }
+        }
+        String prefix = String.format(Locale.ROOT, "expected chance matches per probe among this shard's %,d documents: ", docs);
+        NullDistribution.Estimate e = NullDistribution.builtin().estimate(algorithm, k, minSimilarity, NullDistribution.ALL, docs);
+        if (e == null) return prefix + "not measured for this algorithm, k and min_similarity";
+        return prefix
+            + e.text()
+            + (e.value() > NullDistribution.WARN_PER_QUERY ? " (more than 1: expect some hits by chance)" : "")
+            + " ("
+            + e.basis()
+            + ")";
+    }
+
     /** The {@code near_duplicate} query's part: its options and the {@link SimHashQuery} of the resolved fingerprints. */
     public static final ProbeQueryBuilder.Method<SimHashProbe, QueryOptions, SimHashFieldMapper.SimHashFieldType> QUERYING =
         new ProbeQueryBuilder.Method<>() {
@@ -591,7 +622,8 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                         k,
                         fieldType.layout(),
                         scan
-                    ).withColumns(fieldType.scanColumns());
+                    ).withColumns(fieldType.scanColumns())
+                        .withChanceNote(chanceNote(context, fieldType.algorithm(), k, verification, probes));
                 } catch (IllegalArgumentException e) {
                     throw new QueryShardException(context, "[" + name + "] " + e.getMessage(), e);
                 }

@@ -31,6 +31,10 @@ public class EngineBenchmark {
     @Param({ "en-html", "en-text", "zh-html", "zh-text" })
     public String sample;
 
+    /** The algorithm version: 4 (the default) adds the verification signature to 3's fingerprint. */
+    @Param({ "4", "3" })
+    public int version;
+
     private List<String> documents;
     private List<String> extracted;
     private SimHasher hasher;
@@ -49,7 +53,7 @@ public class EngineBenchmark {
 
     @Setup(Level.Trial)
     public void load() throws IOException {
-        hasher = new SimHasher(SimHashSettings.DEFAULT);
+        hasher = new SimHasher(SimHashSettings.defaults(version));
         analyzer = org.nearduplicate.core.features.FeaturePipeline.newWordAnalyzer(SimHashSettings.DEFAULT.featureSettings());
         documents = sampleDocuments(sample);
         extracted = new ArrayList<>();
@@ -73,10 +77,11 @@ public class EngineBenchmark {
             .threads(1)
             .build();
         var results = new org.openjdk.jmh.runner.Runner(options).run();
-        System.out.println("\n| benchmark | sample | ops/s | MB/s per core (UTF-8 input) |\n|---|---|---|---|");
+        System.out.println("\n| benchmark | sample | version | ops/s | MB/s per core (UTF-8 input) |\n|---|---|---|---|---|");
         java.util.Map<String, Long> bytes = new java.util.HashMap<>();
         for (var r : results) {
             String sample = r.getParams().getParam("sample");
+            String version = r.getParams().getParam("version");
             long b = bytes.computeIfAbsent(sample, s -> {
                 try {
                     return sampleDocuments(s).stream().mapToLong(d -> d.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).sum();
@@ -87,9 +92,10 @@ public class EngineBenchmark {
             double opsPerSecond = r.getPrimaryResult().getScore();
             System.out.printf(
                 java.util.Locale.ROOT,
-                "| %s | %s | %.2f | %.1f |%n",
+                "| %s | %s | %s | %.2f | %.1f |%n",
                 r.getParams().getBenchmark().replaceAll(".*\\.", ""),
                 sample,
+                version,
                 opsPerSecond,
                 opsPerSecond * b / 1e6
             );

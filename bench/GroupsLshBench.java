@@ -1,4 +1,5 @@
 // In-process benchmark of the LSH candidate stage of HammingGroups (issue 26 item 2), run by bench/groups.sh --lsh.
+
 // target/classes must be on the class path. No node: the grouping step alone, at the HammingGroups level.
 //
 // Data (seeded): N units = clusters of 2..4 near-duplicates (a share of the units, default 10 %) plus random filler.

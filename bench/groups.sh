@@ -9,6 +9,11 @@
 #   bench/groups.sh --docs 100000 --results RESULTS-groups-100k.md
 #   bench/groups.sh --docs 10000000 --results RESULTS-groups-10M.md
 #   BENCH_URL=http://127.0.0.1:9500 bench/groups.sh --reuse   # target a running node, reuse a loaded index
+#   bench/groups.sh --lsh                             # no node: the LSH candidate stage in process (bench/GroupsLshBench.java)
+#                                                     # at 200k (with the exact path for recall), 1M and 10M units at k = 16
+#                                                     # -> bench/results/RESULTS-groups-lsh.md; options after --lsh go to
+#                                                     # GroupsLshBench.java: --sizes N,N --exact N,N --cluster-share F --seed S
+#                                                     # --results NAME
 #
 # Environment: NODE_PORT (9500), NODE_HEAP (2g), BENCH_URL (skip build and node start), BENCH_KEEP=1 (leave the node
 # up), CLIENT_HEAP (client JVM -Xmx, default 3g: it holds the N fingerprints and HammingGroups' arrays),
@@ -24,6 +29,14 @@ cd "$PROJECT_ROOT"
 export NODE_PORT=${NODE_PORT:-9500}
 export NODE_HEAP=${NODE_HEAP:-2g}
 url=${BENCH_URL:-}
+if [ "${1:-}" = "--lsh" ]; then
+  shift
+  $MVN -q -Dskip.node=true compile # the classes only: no node
+  export BENCH_COMMAND="bench/groups.sh --lsh $*"
+  args=("$@")
+  [ ${#args[@]} -eq 0 ] && args=(--sizes 200000,1000000,10000000 --exact 200000 --results RESULTS-groups-lsh.md)
+  exec java -Xmx"${CLIENT_HEAP:-3g}" -cp target/classes bench/GroupsLshBench.java "${args[@]}"
+fi
 # the in-process baseline calls HammingGroups from target/classes: always build
 package_plugin
 if [ -z "$url" ]; then

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.nearduplicate.core.sketch.Signature;
+
 /**
  * All pairs of fingerprints within Hamming distance k, as connected components, without comparing all pairs and
  * without quadratic work in unrelated fingerprints (Manku, Jain and Das Sarma's batch mode, with hashed buckets
@@ -63,8 +65,49 @@ public final class HammingGroups {
      * How a run is cut: {@code blocks} blocks, one table per choice of {@code keyBlocks} of them ({@code tables} in
      * all), {@code bucketBits} hashed bits per table. The brute force is one block and no key block.
      */
-    public record Plan(int blocks, int keyBlocks, int tables, int bucketBits, double estimatedComparisons) {
+    public record Plan(int blocks, int keyBlocks, int tables, int bucketBits, double estimatedComparisons, int lshPartitions) {
+        /** An exact plan (Manku's tables). */
+        public Plan(int blocks, int keyBlocks, int tables, int bucketBits, double estimatedComparisons) {
+            this(blocks, keyBlocks, tables, bucketBits, estimatedComparisons, 0);
+        }
+
+        /**
+         * Whether the pairs of signed units are found by the LSH stage over their signatures ({@link SignatureBands}):
+         * {@code tables} is then its bands, plus one pass for the units without signature, and
+         * {@code estimatedComparisons} the exact plan's, which it replaced.
+         */
+        public boolean lsh() {
+            return lshPartitions > 0;
+        }
+
+        /** "exact" or "lsh": how candidate pairs are found. */
+        public String candidates() {
+            return lsh() ? "lsh" : "exact";
+        }
     }
+
+    /** How {@link #plan(long, int, long, long, long, int, Candidates)} finds the candidate pairs. */
+    public enum Candidates {
+        /** The LSH stage when the exact plan's estimated comparisons are many more than its cost, else exact. */
+        AUTO,
+        /** Always Manku's tables: every pair within k. */
+        EXACT,
+        /** The LSH stage whenever the run has signed units (tests and benchmarks). */
+        LSH
+    }
+
+    /** Lowest recall at the threshold ({@link SignatureBands#recallAt}) for which AUTO takes the LSH stage. */
+    public static final double LSH_MIN_RECALL = 0.97;
+    /** AUTO takes the LSH stage when the exact plan's estimated cost exceeds this many comparisons per unit per band. */
+    static final double LSH_COST_PER_UNIT_BAND = 64;
+    /**
+     * Largest number of (fingerprint holding an unsigned unit) x (distinct fingerprint) comparisons the LSH path spends
+     * on units without signature (compared with every fingerprint); beyond it the run stays exact.
+     */
+    static final long LSH_UNSIGNED_BUDGET = 2_000_000_000L;
+    /** Runs of one band key longer than this compare each unit with its {@link #LSH_WINDOW} neighbours only. */
+    static final int LSH_MAX_RUN = 2048;
+    static final int LSH_WINDOW = 64;
 
     /** The components and counts of one run. {@link #root} and {@link #pairsAt} are indexed like the input's units (its counts). */
     public static final class Result {
@@ -74,7 +117,10 @@ public final class HammingGroups {
         private final long verifiedPairs;
         private final Plan plan;
 
-        Result(int[] parent, long[] pairsAt, long comparisons, long verifiedPairs, Plan plan) {
+        private final long cappedRuns;
+
+        Result(int[] parent, long[] pairsAt, long comparisons, long verifiedPairs, Plan plan, long cappedRuns) {
+            this.cappedRuns = cappedRuns;
             this.parent = parent;
             this.pairsAt = pairsAt;
             this.comparisons = comparisons;
@@ -118,6 +164,14 @@ public final class HammingGroups {
         public Plan plan() {
             return plan;
         }
+
+        /**
+         * LSH plans: band keys shared by more than {@value HammingGroups#LSH_MAX_RUN} units, where each unit was
+         * compared with its {@value HammingGroups#LSH_WINDOW} neighbours in signature order only (0: none).
+         */
+        public long cappedRuns() {
+            return cappedRuns;
+        }
     }
 
     private HammingGroups() {}
@@ -145,6 +199,64 @@ public final class HammingGroups {
             }
         }
         return best;
+    }
+
+    /**
+     * The plan of a run over units, some of which carry a signature: the exact plan ({@link #plan(long, int)}) or, with
+     * {@code candidates} AUTO, the LSH stage when the exact plan's estimated cost exceeds
+     * {@value #LSH_COST_PER_UNIT_BAND} comparisons per unit and band, the recall at {@code minAgreeing} is at least
+     * {@value #LSH_MIN_RECALL}, and the units without signature are few enough to compare with every fingerprint.
+     *
+     * @param signedUnits units carrying a signature
+     * @param unsignedFingerprints distinct fingerprints holding a unit without signature
+     */
+    public static Plan plan(
+        long n,
+        int k,
+        long units,
+        long signedUnits,
+        long unsignedFingerprints,
+        int minAgreeing,
+        Candidates candidates
+    ) {
+        Plan exact = plan(n, k);
+        if (candidates == Candidates.EXACT || signedUnits < 2 || minAgreeing < SignatureBands.SLOTS_PER_BAND) return exact;
+        if (candidates == Candidates.AUTO) {
+            double exactCost = exact.tables() * (double) n * BUCKETING_COST + exact.estimatedComparisons();
+            if (exactCost <= LSH_COST_PER_UNIT_BAND * SignatureBands.BANDS * (double) units) return exact;
+            if (SignatureBands.recallAt(minAgreeing) < LSH_MIN_RECALL) return exact;
+            if ((double) unsignedFingerprints * n > LSH_UNSIGNED_BUDGET) return exact;
+        }
+        int tables = SignatureBands.BANDS + (unsignedFingerprints > 0 ? 1 : 0);
+        return new Plan(0, 0, tables, 0, exact.estimatedComparisons(), SignatureBands.PARTITIONS);
+    }
+
+    /** {signed units, distinct fingerprints holding a unit without signature} of flat unit signatures (null: none signed). */
+    public static long[] signatureCounts(int[] unitStart, byte[] unitSignatures, int n) {
+        if (unitSignatures == null || unitStart == null) return new long[] { 0, n };
+        long signed = 0, unsignedFingerprints = 0;
+        for (int f = 0; f < n; f++) {
+            boolean unsigned = false;
+            for (int u = unitStart[f]; u < unitStart[f + 1]; u++) {
+                if (GroupMembers.hasNoSignature(unitSignatures, u)) unsigned = true;
+                else signed++;
+            }
+            if (unsigned) unsignedFingerprints++;
+        }
+        return new long[] { signed, unsignedFingerprints };
+    }
+
+    /**
+     * Heap of the LSH stage besides the input and the result: two {@code long} per unit (band keys and the radix
+     * sort's buffer, reused by every band), a bit per unit (units without signature) and the radix counters.
+     */
+    public static long lshBytes(long units) {
+        return 16 * units + (units + 63) / 64 * 8 + 4L * 3 * (1 << RADIX_BITS) + 4096;
+    }
+
+    /** Heap used by {@link #find} while it runs, besides the input and the result, for either kind of plan. */
+    public static long tableBytes(long n, long units, Plan plan) {
+        return plan.lsh() ? lshBytes(units) : tableBytes(n, plan);
     }
 
     /** Heap of the input: the distinct fingerprints and their counts. */
@@ -190,6 +302,32 @@ public final class HammingGroups {
         return find(distinct, unitStart, counts, k, verifier, plan, prefixBlocks(distinct.length, plan), progress);
     }
 
+    /**
+     * {@link #find(long[], int[], int[], int, Verifier, Progress)} by {@code plan} (from
+     * {@link #plan(long, int, long, long, long, int, Candidates)}): with an LSH plan, the pairs of signed units are
+     * the candidates of {@link SignatureBands} (pairs within k whose signatures agree on at least {@code minAgreeing}
+     * slots are found with the probability {@link SignatureBands#recallAt}), every candidate verified like the
+     * exact path's; pairs with a unit without signature, and units sharing a fingerprint, are still exact. The
+     * result holds verified pairs only, either way.
+     *
+     * @param unitSignatures flat, {@link org.nearduplicate.core.sketch.Signature#BYTES} per unit (zeros: none)
+     */
+    public static Result find(
+        long[] distinct,
+        int[] unitStart,
+        int[] counts,
+        byte[] unitSignatures,
+        int minAgreeing,
+        int k,
+        Verifier verifier,
+        Plan plan,
+        Progress progress
+    ) {
+        if (plan.lsh() == false) return find(distinct, unitStart, counts, k, verifier, plan, prefixBlocks(distinct.length, plan), progress);
+        if (unitStart == null || unitSignatures == null) throw new IllegalArgumentException("the LSH stage needs units with signatures");
+        return find(distinct, unitStart, counts, k, verifier, plan, 0, progress, unitSignatures, minAgreeing);
+    }
+
     static Result find(long[] distinct, int[] counts, int k, Plan plan, Progress progress) {
         return find(distinct, counts, k, plan, prefixBlocks(distinct.length, plan), progress);
     }
@@ -221,6 +359,21 @@ public final class HammingGroups {
         int prefixBlocks,
         Progress progress
     ) {
+        return find(distinct, unitStart, counts, k, verifier, plan, prefixBlocks, progress, null, 0);
+    }
+
+    private static Result find(
+        long[] distinct,
+        int[] unitStart,
+        int[] counts,
+        int k,
+        Verifier verifier,
+        Plan plan,
+        int prefixBlocks,
+        Progress progress,
+        byte[] unitSignatures,
+        int minAgreeing
+    ) {
         int n = distinct.length;
         int units = unitStart == null ? n : unitStart[n];
         if (unitStart != null && (unitStart.length != n + 1 || unitStart[0] != 0)) {
@@ -245,12 +398,14 @@ public final class HammingGroups {
         }
         Run run = new Run(distinct, unitStart, counts, k, verifier, plan, parent, pairsAt, progress);
         if (unitStart != null) run.sameFingerprint();
-        if (prefixBlocks > 0 && distinct.length > 1) {
+        if (plan.lsh()) {
+            run.lsh(unitSignatures, minAgreeing);
+        } else if (prefixBlocks > 0 && distinct.length > 1) {
             run.twoLevel(prefixBlocks);
         } else {
             run.all();
         }
-        return new Result(parent, pairsAt, run.comparisons, verified + run.verified, plan);
+        return new Result(parent, pairsAt, run.comparisons, verified + run.verified, plan, run.cappedRuns);
     }
 
     private static final class Run {
@@ -267,6 +422,7 @@ public final class HammingGroups {
         final int keep;
         long comparisons;
         long verified;
+        long cappedRuns;
 
         Run(
             long[] distinct,
@@ -564,6 +720,144 @@ public final class HammingGroups {
             }
         }
 
+        /**
+         * The LSH stage: per band, the signed units sorted by the band's key (a stable radix sort of key and unit), and
+         * every pair of units sharing a key a candidate, counted in the first band it shares only ({@link
+         * SignatureBands#firstSharedBand} of its agreeing slots) and verified (within k, and the verifier) before it is
+         * united. Then the units without signature against every fingerprint.
+         */
+        void lsh(byte[] signatures, int minAgreeing) {
+            int units = counts.length;
+            int signed = 0;
+            for (int u = 0; u < units; u++)
+                if (GroupMembers.hasNoSignature(signatures, u) == false) signed++;
+            long[] fill = new long[signed];
+            long[] other = new long[signed];
+            long[] unsigned = null; // a bit per unit without signature
+            if (signed < units) {
+                unsigned = new long[(units + 63) >>> 6];
+                for (int u = 0; u < units; u++)
+                    if (GroupMembers.hasNoSignature(signatures, u)) unsigned[u >>> 6] |= 1L << u;
+            }
+            int[] histogram = new int[3 << RADIX_BITS];
+            int done = 0;
+            for (int band = 0; band < SignatureBands.BANDS; band++) {
+                progress.checkCancelled();
+                int m = 0;
+                for (int u = 0; u < units; u++) {
+                    if (unsigned != null && (unsigned[u >>> 6] & (1L << u)) != 0) continue;
+                    fill[m++] = (long) SignatureBands.key(signatures, u * Signature.BYTES, band) << 32 | u;
+                }
+                long[] keys = radixSortByKey(fill, other, m, histogram);
+                long[] buffer = keys == fill ? other : fill;
+                for (int from = 0; from < m;) {
+                    int key = (int) (keys[from] >>> 32);
+                    int to = from + 1;
+                    while (to < m && (int) (keys[to] >>> 32) == key)
+                        to++;
+                    if (to - from > 1) bandRun(signatures, keys, buffer, from, to, band, minAgreeing);
+                    from = to;
+                }
+                progress.tableDone(++done, plan.tables());
+            }
+            if (plan.tables() > SignatureBands.BANDS) {
+                unsignedPass(signatures);
+                progress.tableDone(++done, plan.tables());
+            }
+        }
+
+        /** The pairs of one run of equal band keys {@code keys[from, to)}; {@code scratch} is free. */
+        private void bandRun(byte[] signatures, long[] keys, long[] scratch, int from, int to, int band, int minAgreeing) {
+            int size = to - from;
+            if (size <= LSH_MAX_RUN) {
+                for (int i = from; i < to; i++) {
+                    if ((i & 0xFFF) == 0) progress.checkCancelled();
+                    for (int j = i + 1; j < to; j++)
+                        candidate(signatures, (int) keys[i], (int) keys[j], band, minAgreeing);
+                }
+                return;
+            }
+            // a key shared by very many units: ordered by their whole signature (identical ones adjacent), each unit is
+            // compared with its next LSH_WINDOW only, so one bucket cannot go quadratic
+            cappedRuns++;
+            for (int i = from; i < to; i++) {
+                int u = (int) keys[i];
+                long h = 0;
+                for (int b = 0; b < Signature.BYTES; b += 8) {
+                    long word = 0;
+                    for (int x = 0; x < 8; x++)
+                        word = word << 8 | (signatures[u * Signature.BYTES + b + x] & 0xFF);
+                    h = (h ^ word) * 0x9E3779B97F4A7C15L;
+                }
+                scratch[i - from] = (h >>> 32) << 32 | u;
+            }
+            Arrays.sort(scratch, 0, size);
+            for (int i = 0; i < size; i++) {
+                if ((i & 0xFFF) == 0) progress.checkCancelled();
+                for (int j = i + 1; j < Math.min(size, i + 1 + LSH_WINDOW); j++) {
+                    int u = (int) scratch[i], v = (int) scratch[j];
+                    candidate(signatures, Math.min(u, v), Math.max(u, v), band, minAgreeing);
+                }
+            }
+        }
+
+        /** A pair of signed units sharing band {@code band}'s key. */
+        private void candidate(byte[] signatures, int u, int v, int band, int minAgreeing) {
+            int agreement = SignatureBands.agreement(signatures, u * Signature.BYTES, v * Signature.BYTES);
+            if (SignatureBands.firstSharedBand(agreement) != band) return; // counted in an earlier band
+            int fu = fingerprintOf(u), fv = fingerprintOf(v);
+            if (fu == fv) return; // sameFingerprint() compared it
+            long p = (long) counts[u] * counts[v];
+            comparisons += p;
+            if (Long.bitCount(distinct[fu] ^ distinct[fv]) > k || Integer.bitCount(agreement) < minAgreeing) return;
+            if (verifier.verify(u, v)) unite(u, v, p);
+        }
+
+        /** The distinct fingerprint of unit {@code u}. */
+        private int fingerprintOf(int u) {
+            int at = Arrays.binarySearch(unitStart, u);
+            if (at >= 0) {
+                while (at + 1 < unitStart.length && unitStart[at + 1] == u)
+                    at++; // never: every fingerprint has a unit
+                return at;
+            }
+            return -at - 2;
+        }
+
+        /**
+         * Pairs with a unit without signature (and different fingerprints), exactly: every fingerprint holding one
+         * against every other fingerprint; a pair of two such fingerprints is taken from the lower one.
+         */
+        private void unsignedPass(byte[] signatures) {
+            int n = distinct.length;
+            for (int f = 0; f < n; f++) {
+                if (holdsUnsigned(signatures, f) == false) continue;
+                progress.checkCancelled();
+                long a = distinct[f];
+                for (int g = 0; g < n; g++) {
+                    if (g == f || Long.bitCount(a ^ distinct[g]) > k) continue;
+                    boolean gUnsigned = holdsUnsigned(signatures, g);
+                    for (int u = unitStart[f]; u < unitStart[f + 1]; u++) {
+                        boolean uUnsigned = GroupMembers.hasNoSignature(signatures, u);
+                        for (int v = unitStart[g]; v < unitStart[g + 1]; v++) {
+                            boolean vUnsigned = GroupMembers.hasNoSignature(signatures, v);
+                            if (uUnsigned == false && vUnsigned == false) continue; // the bands' pair
+                            if (gUnsigned && g < f) continue; // taken when g was the first fingerprint
+                            long p = (long) counts[u] * counts[v];
+                            comparisons += p;
+                            if (verifier.verify(u, v)) unite(Math.min(u, v), Math.max(u, v), p);
+                        }
+                    }
+                }
+            }
+        }
+
+        private boolean holdsUnsigned(byte[] signatures, int f) {
+            for (int u = unitStart[f]; u < unitStart[f + 1]; u++)
+                if (GroupMembers.hasNoSignature(signatures, u)) return true;
+            return false;
+        }
+
         /** Counts {@code p} verified document pairs at unit {@code a} and joins the components of {@code a} and {@code b}. */
         private void unite(int a, int b, long p) {
             verified += p;
@@ -580,6 +874,43 @@ public final class HammingGroups {
             return x;
         }
     }
+
+    /**
+     * Sorts {@code keys[0, m)} by their high 32 bits, stably (units stay ascending within a key): three LSD passes of
+     * {@value #RADIX_BITS} bits through {@code buffer}; returns the array holding the result (the other is free).
+     */
+    static long[] radixSortByKey(long[] keys, long[] buffer, int m, int[] histogram) {
+        int radix = 1 << RADIX_BITS, mask = radix - 1;
+        Arrays.fill(histogram, 0);
+        for (int i = 0; i < m; i++) {
+            long x = keys[i];
+            histogram[(int) (x >>> 32) & mask]++;
+            histogram[radix + ((int) (x >>> (32 + RADIX_BITS)) & mask)]++;
+            histogram[2 * radix + (int) (x >>> (32 + 2 * RADIX_BITS))]++;
+        }
+        long[] from = keys, to = buffer;
+        for (int pass = 0; pass < 3; pass++) {
+            int base = pass * radix;
+            int sum = 0;
+            for (int d = 0; d < radix; d++) {
+                int c = histogram[base + d];
+                histogram[base + d] = sum;
+                sum += c;
+            }
+            int shift = 32 + pass * RADIX_BITS;
+            for (int i = 0; i < m; i++) {
+                long x = from[i];
+                to[histogram[base + ((int) (x >>> shift) & mask)]++] = x;
+            }
+            long[] t = from;
+            from = to;
+            to = t;
+        }
+        return from;
+    }
+
+    /** Bits per digit of the LSH stage's radix sort of the 32-bit band keys (three passes). */
+    static final int RADIX_BITS = 11;
 
     private static int bucket(long key, int bits) {
         if (bits == 0) return 0;

@@ -295,20 +295,37 @@ public final class GroupsComputation {
                     release((long) Signature.BYTES * (docs - units));
                 }
             }
-            HammingGroups.Plan plan = HammingGroups.plan(n, k);
-            long tableBytes = HammingGroups.tableBytes(n, plan);
+            // exact Manku tables, or the LSH stage over the signatures when the exact plan would compare too many pairs
+            long[] signedCounts = HammingGroups.signatureCounts(unitStart, unitSignatures, n);
+            HammingGroups.Plan plan = HammingGroups.plan(
+                n,
+                k,
+                units,
+                signedCounts[0],
+                signedCounts[1],
+                rule.minAgreeing(),
+                HammingGroups.Candidates.AUTO
+            );
+            long tableBytes = HammingGroups.tableBytes(n, units, plan);
             reserve(
                 HammingGroups.resultBytes(units) + tableBytes,
-                "grouping " + n + " distinct fingerprints at k=" + k + " (" + plan.tables() + " tables)"
+                "grouping "
+                    + n
+                    + " distinct fingerprints at k="
+                    + k
+                    + (plan.lsh() ? " (lsh: " + plan.tables() + " band passes)" : " (" + plan.tables() + " tables)")
             );
-            progress.phase("grouping");
+            progress.phase(plan.lsh() ? "grouping (lsh bands)" : "grouping");
             progress.tables(0, plan.tables());
             HammingGroups.Result grouped = HammingGroups.find(
                 distinct,
                 unitStart,
                 counts,
+                unitSignatures,
+                rule.minAgreeing(),
                 k,
                 GroupMembers.verifier(unitSignatures, rule),
+                plan,
                 new HammingGroups.Progress() {
                     @Override
                     public void tableDone(int tablesDone, int total) {

@@ -12,7 +12,9 @@ import java.util.List;
 
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.groups.HammingGroups;
+import org.nearduplicate.core.groups.SignatureBands;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
 
 /** Counts and one page of groups. */
 public class SimHashGroupsResponse extends ActionResponse implements ToXContentObject {
@@ -83,7 +85,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         verifiedPairs = in.readVLong();
         groupCount = in.readVLong();
         docsInGroups = in.readVLong();
-        plan = new HammingGroups.Plan(in.readVInt(), in.readVInt(), in.readVInt(), in.readVInt(), in.readDouble());
+        plan = new HammingGroups.Plan(in.readVInt(), in.readVInt(), in.readVInt(), in.readVInt(), in.readDouble(), in.readVInt());
         int n = in.readVInt();
         groups = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -118,6 +120,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         out.writeVInt(plan.tables());
         out.writeVInt(plan.bucketBits());
         out.writeDouble(plan.estimatedComparisons());
+        out.writeVInt(plan.lshPartitions());
         out.writeVInt(groups.size());
         for (Group g : groups) {
             out.writeString(g.representative());
@@ -152,10 +155,23 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         ChanceMatches chance = chanceMatches();
         if (chance != null) chance.toXContent(builder);
         // how the run was cut (Manku's tables): what the cost of another max_distance would be is in docs/workflows.md
+        // exact: every pair within k (Manku's tables); lsh: candidates from bands of the signatures, every one verified,
+        // a pair at the min_similarity threshold found with probability recall_at_threshold (more agreeing ones: higher)
         builder.startObject("plan");
-        builder.field("blocks", plan.blocks());
-        builder.field("key_blocks", plan.keyBlocks());
-        builder.field("tables", plan.tables());
+        builder.field("candidates", plan.candidates());
+        if (plan.lsh()) {
+            builder.field("bands", SignatureBands.BANDS);
+            builder.field("slots_per_band", SignatureBands.SLOTS_PER_BAND);
+            builder.field("passes", plan.tables());
+            if (Double.isNaN(minSimilarity) == false) {
+                builder.field("recall_at_threshold", SignatureBands.recallAt(Signature.minAgreeing(minSimilarity)));
+            }
+            builder.field("exact_estimated_comparisons", (long) plan.estimatedComparisons());
+        } else {
+            builder.field("blocks", plan.blocks());
+            builder.field("key_blocks", plan.keyBlocks());
+            builder.field("tables", plan.tables());
+        }
         builder.endObject();
         builder.startArray("groups");
         for (Group g : groups) {

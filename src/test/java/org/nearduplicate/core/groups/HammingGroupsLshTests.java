@@ -1,0 +1,300 @@
+package org.nearduplicate.core.groups;
+
+import com.carrotsearch.randomizedtesting.RandomizedTest;
+
+import org.junit.Test;
+
+import java.util.Arrays;
+import java.util.Random;
+
+import org.nearduplicate.core.sketch.Signature;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+public class HammingGroupsLshTests extends RandomizedTest {
+
+    private static final HammingGroups.Progress NONE = (done, total) -> {};
+    private static final int K = 16;
+    private static final int MIN_AGREEING = Signature.minAgreeing(0.35);
+
+    /** Units sorted by fingerprint: {@code unitStart} per distinct fingerprint, flat signatures, counts. */
+    record Units(long[] distinct, int[] unitStart, int[] counts, byte[] signatures) {
+        int size() {
+            return counts.length;
+        }
+    }
+
+    /**
+     * {@code clusters} clusters of 2..4 units, each member its center's fingerprint with 0..k random bits flipped and
+     * its center's signature agreeing on a count of slots drawn uniformly from 12..32 (the others changed), plus
+     * {@code filler} random units; a share {@code unsignedShare} of all units carries no signature.
+     */
+    static Units synthetic(Random random, int clusters, int filler, double unsignedShare) {
+        int max = clusters * 4 + filler;
+        long[] fps = new long[max];
+        byte[] sigs = new byte[max * Signature.BYTES];
+        int n = 0;
+        for (int c = 0; c < clusters; c++) {
+            long center = random.nextLong();
+            byte[] centerSig = new byte[Signature.BYTES];
+            random.nextBytes(centerSig);
+            int size = 2 + random.nextInt(3);
+            for (int m = 0; m < size; m++) {
+                long fp = center;
+                if (m > 0) {
+                    int flips = random.nextInt(K / 2 + 1); // members within k of each other
+                    for (int f = 0; f < flips; f++)
+                        fp ^= 1L << random.nextInt(64);
+                }
+                fps[n] = fp;
+                System.arraycopy(centerSig, 0, sigs, n * Signature.BYTES, Signature.BYTES);
+                if (m > 0) {
+                    int agree = 12 + random.nextInt(21);
+                    int[] slots = shuffled(random);
+                    for (int i = agree; i < Signature.SLOTS; i++) {
+                        int at = n * Signature.BYTES + slots[i];
+                        sigs[at] = (byte) (sigs[at] + 1 + random.nextInt(255));
+                    }
+                }
+                n++;
+            }
+        }
+        for (int i = 0; i < filler; i++, n++) {
+            fps[n] = random.nextLong();
+            for (int b = 0; b < Signature.BYTES; b++)
+                sigs[n * Signature.BYTES + b] = (byte) random.nextInt(256);
+        }
+        for (int i = 0; i < n; i++) {
+            boolean zero = true;
+            for (int b = 0; b < Signature.BYTES; b++)
+                zero &= sigs[i * Signature.BYTES + b] == 0;
+            if (zero || random.nextDouble() < unsignedShare) Arrays.fill(sigs, i * Signature.BYTES, (i + 1) * Signature.BYTES, (byte) 0);
+        }
+        // sort by fingerprint; identical (fingerprint, signature) pairs become one unit with a count
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++)
+            order[i] = i;
+        Arrays.sort(order, (a, b) -> {
+            int c = Long.compare(fps[a], fps[b]);
+            return c != 0 ? c : GroupMembers.compareSignatures(sigs, a, sigs, b);
+        });
+        long[] distinct = new long[n];
+        int[] unitStart = new int[n + 1];
+        int[] counts = new int[n];
+        byte[] unitSigs = new byte[n * Signature.BYTES];
+        int d = 0, u = 0;
+        for (int i = 0; i < n; i++) {
+            int at = order[i];
+            if (u > 0 && distinct[d - 1] == fps[at] && GroupMembers.compareSignatures(unitSigs, u - 1, sigs, at) == 0) {
+                counts[u - 1]++;
+                continue;
+            }
+            if (d == 0 || distinct[d - 1] != fps[at]) {
+                distinct[d] = fps[at];
+                unitStart[d++] = u;
+            }
+            System.arraycopy(sigs, at * Signature.BYTES, unitSigs, u * Signature.BYTES, Signature.BYTES);
+            counts[u++] = 1;
+        }
+        unitStart[d] = u;
+        return new Units(
+            Arrays.copyOf(distinct, d),
+            Arrays.copyOf(unitStart, d + 1),
+            Arrays.copyOf(counts, u),
+            Arrays.copyOf(unitSigs, u * Signature.BYTES)
+        );
+    }
+
+    private static int[] shuffled(Random random) {
+        int[] slots = new int[Signature.SLOTS];
+        for (int i = 0; i < slots.length; i++)
+            slots[i] = i;
+        for (int i = slots.length - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int t = slots[i];
+            slots[i] = slots[j];
+            slots[j] = t;
+        }
+        return slots;
+    }
+
+    static HammingGroups.Result run(Units in, HammingGroups.Candidates candidates) {
+        long[] sc = HammingGroups.signatureCounts(in.unitStart(), in.signatures(), in.distinct().length);
+        HammingGroups.Plan plan = HammingGroups.plan(in.distinct().length, K, in.size(), sc[0], sc[1], MIN_AGREEING, candidates);
+        GroupMembers.Rule rule = new GroupMembers.Rule(K, MIN_AGREEING);
+        return HammingGroups.find(
+            in.distinct(),
+            in.unitStart(),
+            in.counts(),
+            in.signatures(),
+            MIN_AGREEING,
+            K,
+            GroupMembers.verifier(in.signatures(), rule),
+            plan,
+            NONE
+        );
+    }
+
+    private static int fingerprintOf(Units in, int u) {
+        int at = Arrays.binarySearch(in.unitStart(), u);
+        return at >= 0 ? at : -at - 2;
+    }
+
+    /**
+     * Brute force over all unit pairs: a pair is verified (within k, signatures agree on enough slots or one has none);
+     * the LSH path must report exactly the verified pairs that share a band, or a fingerprint, or have an unsigned
+     * side, with their components, and nothing else.
+     */
+    @Test
+    public void testLshReportsExactlyTheVerifiedPairsSharingABand() {
+        for (int iteration = 0; iteration < 5; iteration++) {
+            Random random = new Random(randomLong());
+            Units in = synthetic(random, 150, 300, iteration % 2 == 0 ? 0 : 0.05);
+            HammingGroups.Result lsh = run(in, HammingGroups.Candidates.LSH);
+            assertTrue(lsh.plan().lsh());
+            assertEquals("lsh", lsh.plan().candidates());
+            int units = in.size();
+            int[] parent = new int[units];
+            for (int i = 0; i < units; i++)
+                parent[i] = i;
+            long pairs = 0, verifiedAll = 0;
+            for (int u = 0; u < units; u++) {
+                pairs += (long) in.counts()[u] * (in.counts()[u] - 1) / 2;
+                verifiedAll += (long) in.counts()[u] * (in.counts()[u] - 1) / 2;
+                for (int v = u + 1; v < units; v++) {
+                    int fu = fingerprintOf(in, u), fv = fingerprintOf(in, v);
+                    if (Long.bitCount(in.distinct()[fu] ^ in.distinct()[fv]) > K) continue;
+                    boolean uSigned = GroupMembers.hasNoSignature(in.signatures(), u) == false;
+                    boolean vSigned = GroupMembers.hasNoSignature(in.signatures(), v) == false;
+                    int agreement = SignatureBands.agreement(in.signatures(), u * Signature.BYTES, v * Signature.BYTES);
+                    boolean verified = uSigned == false || vSigned == false || Integer.bitCount(agreement) >= MIN_AGREEING;
+                    if (verified == false) continue;
+                    long p = (long) in.counts()[u] * in.counts()[v];
+                    verifiedAll += p;
+                    boolean found = fu == fv
+                        || uSigned == false
+                        || vSigned == false
+                        || SignatureBands.firstSharedBand(agreement) < SignatureBands.BANDS;
+                    if (found == false) continue;
+                    pairs += p;
+                    int a = root(parent, u), b = root(parent, v);
+                    if (a != b) parent[Math.max(a, b)] = Math.min(a, b);
+                }
+            }
+            assertEquals(pairs, lsh.verifiedPairs());
+            assertTrue(pairs <= verifiedAll);
+            long sumAt = 0;
+            for (int u = 0; u < units; u++) {
+                assertEquals("unit " + u, root(parent, u), lsh.root(u));
+                sumAt += lsh.pairsAt(u);
+            }
+            assertEquals(pairs, sumAt);
+            assertEquals(0, lsh.cappedRuns());
+            // and the exact path finds every verified pair
+            HammingGroups.Result exact = run(in, HammingGroups.Candidates.EXACT);
+            assertFalse(exact.plan().lsh());
+            assertEquals(verifiedAll, exact.verifiedPairs());
+        }
+    }
+
+    /** Recall of verified pairs against the exact path on 100k units (1M and 10M: bench/groups.sh --lsh). */
+    @Test
+    public void testRecallAgainstExact() {
+        Random random = new Random(randomLong());
+        Units in = synthetic(random, 10_000, 70_000, 0.0);
+        HammingGroups.Result exact = run(in, HammingGroups.Candidates.EXACT);
+        HammingGroups.Result lsh = run(in, HammingGroups.Candidates.LSH);
+        assertTrue(lsh.verifiedPairs() <= exact.verifiedPairs());
+        double recall = (double) lsh.verifiedPairs() / exact.verifiedPairs();
+        assertTrue("recall " + recall + " (" + lsh.verifiedPairs() + " of " + exact.verifiedPairs() + ")", recall >= 0.995);
+        // every LSH component lies within one exact component
+        for (int u = 0; u < in.size(); u++)
+            assertEquals(exact.root(lsh.root(u)), exact.root(u));
+    }
+
+    /** Many units sharing every band key (one signature, fingerprints spread): capped, still verified, not quadratic. */
+    @Test
+    public void testHugeRunIsCappedAndVerified() {
+        int n = 5_000; // more than LSH_MAX_RUN units under one key
+        long[] fps = new long[n];
+        Random random = new Random(randomLong());
+        long base = random.nextLong();
+        for (int i = 0; i < n; i++)
+            fps[i] = base ^ (1L << random.nextInt(64)) ^ (1L << random.nextInt(64)) ^ random.nextLong() & 0xFFFFFL;
+        Arrays.sort(fps);
+        long[] distinct = Arrays.stream(fps).distinct().toArray();
+        int d = distinct.length;
+        int[] unitStart = new int[d + 1];
+        for (int i = 0; i <= d; i++)
+            unitStart[i] = i;
+        int[] counts = new int[d];
+        Arrays.fill(counts, 1);
+        byte[] sig = new byte[Signature.BYTES];
+        random.nextBytes(sig);
+        sig[0] = 1;
+        byte[] sigs = new byte[d * Signature.BYTES];
+        for (int i = 0; i < d; i++)
+            System.arraycopy(sig, 0, sigs, i * Signature.BYTES, Signature.BYTES);
+        Units in = new Units(distinct, unitStart, counts, sigs);
+        HammingGroups.Result lsh = run(in, HammingGroups.Candidates.LSH);
+        assertTrue(lsh.cappedRuns() > 0);
+        assertTrue(lsh.verifiedPairs() > 0);
+        // only pairs within k were joined: every component's members are connected by pairs within k (checked
+        // through the exact path, whose components contain the LSH ones)
+        HammingGroups.Result exact = run(in, HammingGroups.Candidates.EXACT);
+        assertTrue(lsh.verifiedPairs() <= exact.verifiedPairs());
+        for (int u = 0; u < d; u++)
+            assertEquals(exact.root(lsh.root(u)), exact.root(u));
+    }
+
+    @Test
+    public void testAutoChoosesExactForSmallRunsAndLshForLargeOnes() {
+        assertFalse(HammingGroups.plan(10_000, K, 10_000, 10_000, 0, MIN_AGREEING, HammingGroups.Candidates.AUTO).lsh());
+        assertFalse(HammingGroups.plan(1_000_000, 3, 1_000_000, 1_000_000, 0, MIN_AGREEING, HammingGroups.Candidates.AUTO).lsh());
+        assertTrue(HammingGroups.plan(1_000_000, K, 1_000_000, 1_000_000, 0, MIN_AGREEING, HammingGroups.Candidates.AUTO).lsh());
+        // no signatures, too low a threshold, too many unsigned fingerprints: exact
+        assertFalse(HammingGroups.plan(1_000_000, K, 1_000_000, 0, 1_000_000, MIN_AGREEING, HammingGroups.Candidates.AUTO).lsh());
+        assertFalse(HammingGroups.plan(1_000_000, K, 1_000_000, 1_000_000, 0, 6, HammingGroups.Candidates.AUTO).lsh());
+        assertFalse(HammingGroups.plan(1_000_000, K, 1_000_000, 900_000, 100_000, MIN_AGREEING, HammingGroups.Candidates.AUTO).lsh());
+        assertFalse(HammingGroups.plan(1_000_000, K, 1_000_000, 1_000_000, 0, MIN_AGREEING, HammingGroups.Candidates.EXACT).lsh());
+        HammingGroups.Plan lsh = HammingGroups.plan(1_000_000, K, 1_000_000, 1_000_000, 10, MIN_AGREEING, HammingGroups.Candidates.AUTO);
+        assertEquals(SignatureBands.BANDS + 1, lsh.tables());
+    }
+
+    @Test
+    public void testRecallBoundAtTheDefaultThreshold() {
+        assertEquals(12, MIN_AGREEING);
+        double r12 = SignatureBands.recallAt(12);
+        assertTrue("recall at 12: " + r12, r12 > 0.97 && r12 < 0.99);
+        assertTrue(SignatureBands.recallAt(16) > 0.999);
+        assertTrue(SignatureBands.recallAt(13) > r12);
+        assertEquals(1.0, SignatureBands.recallAt(32), 0);
+    }
+
+    @Test
+    public void testRadixSortIsStableByKey() {
+        int m = 5000;
+        long[] keys = new long[m];
+        for (int i = 0; i < m; i++)
+            keys[i] = (long) randomIntBetween(-50, 50) * 0x01010101 << 32 | i;
+        long[] expected = keys.clone();
+        Arrays.sort(expected); // signed order differs: compare as sets of runs
+        long[] sorted = HammingGroups.radixSortByKey(keys, new long[m], m, new int[3 << HammingGroups.RADIX_BITS]);
+        for (int i = 1; i < m; i++) {
+            long a = sorted[i - 1] >>> 32, b = sorted[i] >>> 32;
+            assertTrue(a < b || (a == b && (int) sorted[i - 1] < (int) sorted[i]));
+        }
+        long[] back = sorted.clone();
+        Arrays.sort(back);
+        assertArrayEquals(expected, back);
+    }
+
+    private static int root(int[] parent, int i) {
+        while (parent[i] != i)
+            i = parent[i];
+        return i;
+    }
+}

@@ -33,7 +33,9 @@ public final class FieldBytes {
     public static void main(String[] args) throws Exception {
         int docs = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
         BlockLayout layout = new BlockLayout(SimHashFieldMapper.DEFAULT_BLOCKS, SimHashFieldMapper.DEFAULT_MAX_DISTANCE);
-        System.out.printf("| field | docs | terms + postings (tim/tip/tmd/doc) | doc values (dvd/dvm) | total bytes/doc |%n|---|---|---|---|---|%n");
+        System.out.printf(
+            "| field | docs | terms + postings (tim/tip/tmd/doc) | doc values (dvd/dvm) | total bytes/doc |%n|---|---|---|---|---|%n"
+        );
         for (boolean signed : new boolean[] { false, true }) {
             Path dir = Files.createTempDirectory("field-bytes");
             Random random = new Random(42);
@@ -45,7 +47,9 @@ public final class FieldBytes {
                         doc.add(f);
                     if (signed) {
                         random.nextBytes(signature);
-                        doc.add(new BinaryDocValuesField("fp" + SimHashFieldMapper.SIGNATURE_FIELD_SUFFIX, new BytesRef(signature.clone())));
+                        doc.add(
+                            new BinaryDocValuesField("fp" + SimHashFieldMapper.SIGNATURE_FIELD_SUFFIX, new BytesRef(signature.clone()))
+                        );
                     }
                     w.addDocument(doc);
                 }

@@ -129,6 +129,51 @@ public class DocsFiguresTests {
         }
     }
 
+    /**
+     * README's simhash-v4 quality table (k = 12, 15, 16) equals the v4 results file's rows, its default row is the code's
+     * default k, and the v4 real-node scale figures and the field's bytes per document equal their results files.
+     */
+    @Test
+    public void testVerifiedMatchFigures() throws IOException {
+        String results = read("bench/results/RESULTS-scale-quality-v4.md");
+        String readme = read("README.md");
+        assertEquals(16, org.nearduplicate.core.SimHashSettings.DEFAULT.recommendedMaxDistance());
+        assertEquals(0.35, org.nearduplicate.core.SimHashSettings.RECOMMENDED_MIN_SIMILARITY, 0);
+        assertEquals("0.35", textAfter(readme, "`min_similarity` \\(default ([0-9.]+)\\)"));
+        for (String k : new String[] { "12", "15", "16" }) {
+            // results: k | P | R | F1 | F1 cross | F1 en | F1 zh | unrelated | spread | docs | ...
+            String[] r = row(results, k);
+            // README: k | precision | recall | F1 | F1 en | F1 zh | unrelated | spread | docs
+            String[] m = row(readme, k);
+            assertEquals("P at k " + k, r[0], m[0]);
+            assertEquals("R at k " + k, r[1], m[1]);
+            assertEquals("F1 at k " + k, r[2], m[2].replace("**", ""));
+            assertEquals("F1 en at k " + k, r[4], m[3]);
+            assertEquals("F1 zh at k " + k, r[5], m[4]);
+            assertEquals("unrelated at k " + k, Double.parseDouble(r[6]), Double.parseDouble(m[5].replace("**", "")), 0);
+            assertEquals("docs at k " + k, r[8], m[7]);
+        }
+        String node = read("bench/results/RESULTS-scale-node-v4.md");
+        assertEquals(
+            figure(node, "false hits per query \\(mean\\) \\| \\*\\*([0-9.]+)"),
+            figure(readme, "returns \\*\\*([0-9.]+) false hits\\*\\*"),
+            0
+        );
+        assertEquals(figure(node, "tagged duplicate \\| \\*\\*([0-9]+) of 500"), figure(readme, "tags \\*\\*([0-9]+) of 500\\*\\* new"), 0);
+        assertEquals(figure(node, "labelled positive pairs \\| ([0-9.]+)"), figure(readme, "at recall ([0-9.]+) of the probes"), 0);
+        assertEquals(figure(node, "default mode: groups with a filler \\(of them fillers only\\) \\| ([0-9,]+)"), 0, 0);
+        assertEquals(
+            figure(node, "default mode: largest group vs largest labelled group \\| ([0-9,]+)"),
+            figure(readme, "has ([0-9]+) members where"),
+            0
+        );
+        String bytes = read("bench/results/RESULTS-field-bytes.md");
+        String performance = read("docs/performance.md");
+        double perDoc = figure(bytes, "simhash-v4 \\(fingerprint \\+ signature\\) \\| [0-9,]+ \\| [0-9.]+ \\| [0-9.]+ \\| ([0-9.]+)");
+        assertEquals(perDoc, figure(performance, "\\| 1M \\| ([0-9.]+) bytes/doc"), 0);
+        assertTrue("issue 25: at most 80 bytes per document", perDoc <= 80);
+    }
+
     /** The cells of the first table row of {@code text} whose first cell is {@code first} (or {@code **first (default)**}). */
     private static String[] row(String text, String first) {
         Matcher m = Pattern.compile("(?m)^\\|\\s*(?:\\*\\*)?" + first + "(?: \\(default\\))?(?:\\*\\*)? \\|(.*)\\|\\s*$").matcher(text);

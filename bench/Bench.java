@@ -914,7 +914,34 @@ public class Bench {
 
         /** --ks: one row per k, the three methods and the round-trip floor measured in the same interleaved group. */
         record KsRow(int k, Stats floor, Stats nd, Stats scan, Stats script, double ndHits, double scanHits, double scriptHits,
-            String agree) {
+            String agree, double loopP50) {
+        }
+
+        /** The same fingerprints in a plain long[] (issue 26's floor: one core, the same machine, the same run). */
+        long[] loopColumn;
+
+        /** p50 in ms of a plain {@code Long.bitCount(v ^ q) <= k} loop over every indexed fingerprint, over 50 probes. */
+        double loopFloorP50(int k) {
+            if (loopColumn == null) {
+                loopColumn = new long[Math.toIntExact(data.n)];
+                for (int i = 0; i < loopColumn.length; i++)
+                    loopColumn[i] = data.fp(i);
+            }
+            long[] times = new long[50];
+            long sink = 0;
+            for (int round = -5; round < times.length; round++) {
+                long q = data.probeFp[Math.floorMod(round, data.probeFp.length)];
+                long t0 = System.nanoTime();
+                int count = 0;
+                for (long v : loopColumn)
+                    if (Long.bitCount(v ^ q) <= k) count++;
+                long t = System.nanoTime() - t0;
+                sink += count;
+                if (round >= 0) times[round] = t;
+            }
+            if (sink == Long.MIN_VALUE) log("unreachable");
+            Arrays.sort(times);
+            return times[times.length / 2] / 1e6;
         }
 
         final List<KsRow> ksRows = new ArrayList<>();
@@ -1001,7 +1028,8 @@ public class Bench {
                         statsOf(st, nd) == null ? Double.NaN : meanHits(nd),
                         statsOf(st, scan) == null ? Double.NaN : meanHits(scan),
                         statsOf(st, script) == null ? Double.NaN : meanHits(script),
-                        ag
+                        ag,
+                        loopFloorP50(k)
                     )
                 );
             }
@@ -1584,7 +1612,7 @@ public class Bench {
         md.append("| k | probed keys | path (1 segment of ")
             .append(docs)
             .append(
-                ") | near_duplicate p50 / p95 / p99 | scan p50 / p99 | painless p50 / p99 | scan / nd (p50) | painless / nd (p50) | floor p50 / p99 | nd - floor (p50) | hits nd / scan / painless | recall nd / scan / painless | counts agree | n nd / scan / painless |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                ") | near_duplicate p50 / p95 / p99 | scan p50 / p99 | painless p50 / p99 | scan / nd (p50) | painless / nd (p50) | floor p50 / p99 | nd - floor (p50) | long[] loop p50 | nd / long[] loop (p50) | hits nd / scan / painless | recall nd / scan / painless | counts agree | n nd / scan / painless |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
             );
         for (Synthetic.KsRow r : s.ksRows) {
             long keys = defaultProbeKeys(r.k());
@@ -1602,6 +1630,8 @@ public class Bench {
             md.append(r.script() == null || r.nd() == null ? "" : f(r.script().p50() / r.nd().p50()) + "x").append(" | ");
             md.append(r.floor() == null ? "" : f(r.floor().p50()) + " / " + f(r.floor().p99())).append(" | ");
             md.append(r.floor() == null || r.nd() == null ? "" : f(r.nd().p50() - r.floor().p50())).append(" | ");
+            md.append(f(r.loopP50())).append(" | ");
+            md.append(r.nd() == null ? "" : f(r.nd().p50() / r.loopP50()) + "x").append(" | ");
             md.append(f(r.ndHits())).append(" / ").append(f(r.scanHits())).append(" / ").append(f(r.scriptHits())).append(" | ");
             md.append(r.nd() == null ? "" : f(r.nd().recall()))
                 .append(" / ")

@@ -297,6 +297,11 @@ public class Bench {
         return new SimHashQuery("fp", 0L, k, DEFAULT_LAYOUT, false).scanIsCheaper(Math.toIntExact(maxDoc));
     }
 
+    /** The path the default field's query takes on one segment of {@code maxDoc} documents when the node's column cache is on. */
+    static String defaultFieldPath(int k, long maxDoc) {
+        return new SimHashQuery("fp", 0L, k, DEFAULT_LAYOUT, false).path(Math.toIntExact(maxDoc), true).name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     static long binom(int n, int k) {
         long r = 1;
         for (int i = 1; i <= k; i++)
@@ -1621,7 +1626,7 @@ public class Bench {
                 .append(" | ")
                 .append(keys)
                 .append(" | ")
-                .append(defaultFieldScans(r.k(), docs) ? "scan" : "keys")
+                .append(defaultFieldPath(r.k(), docs))
                 .append(" | ");
             md.append(r.nd() == null ? "" : "**" + f(r.nd().p50()) + "** / " + f(r.nd().p95()) + " / " + f(r.nd().p99())).append(" | ");
             md.append(r.scan() == null ? "n/a" : f(r.scan().p50()) + " / " + f(r.scan().p99())).append(" | ");

@@ -299,7 +299,9 @@ public class Bench {
 
     /** The path the default field's query takes on one segment of {@code maxDoc} documents when the node's column cache is on. */
     static String defaultFieldPath(int k, long maxDoc) {
-        return new SimHashQuery("fp", 0L, k, DEFAULT_LAYOUT, false).path(Math.toIntExact(maxDoc), true).name().toLowerCase(java.util.Locale.ROOT);
+        return new SimHashQuery("fp", 0L, k, DEFAULT_LAYOUT, false).path(Math.toIntExact(maxDoc), true)
+            .name()
+            .toLowerCase(java.util.Locale.ROOT);
     }
 
     static long binom(int n, int k) {
@@ -1621,13 +1623,7 @@ public class Bench {
             );
         for (Synthetic.KsRow r : s.ksRows) {
             long keys = defaultProbeKeys(r.k());
-            md.append("| ")
-                .append(r.k())
-                .append(" | ")
-                .append(keys)
-                .append(" | ")
-                .append(defaultFieldPath(r.k(), docs))
-                .append(" | ");
+            md.append("| ").append(r.k()).append(" | ").append(keys).append(" | ").append(defaultFieldPath(r.k(), docs)).append(" | ");
             md.append(r.nd() == null ? "" : "**" + f(r.nd().p50()) + "** / " + f(r.nd().p95()) + " / " + f(r.nd().p99())).append(" | ");
             md.append(r.scan() == null ? "n/a" : f(r.scan().p50()) + " / " + f(r.scan().p99())).append(" | ");
             md.append(r.script() == null ? "" : f(r.script().p50()) + " / " + f(r.script().p99())).append(" | ");

@@ -334,6 +334,56 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
         }
     }
 
+    /**
+     * A target with {@code _source} disabled (a common choice for a fingerprint-only index) is still checked: batches of
+     * unsigned documents and single lookups never read the hits' {@code _source} (found by bench/check_scale.py).
+     */
+    public void testTargetWithoutSourceIsChecked() throws Exception {
+        assertAcked(
+            prepareCreate("nosource").setSettings(
+                Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 0).put("index.refresh_interval", -1)
+            )
+                .setMapping(
+                    org.opensearch.common.xcontent.XContentFactory.jsonBuilder()
+                        .startObject()
+                        .startObject("_source")
+                        .field("enabled", false)
+                        .endObject()
+                        .startObject("properties")
+                        .startObject("fp")
+                        .field("type", "simhash")
+                        .field("blocks", 4)
+                        .field("max_distance", 3)
+                        .endObject()
+                        .endObject()
+                        .endObject()
+                )
+        );
+        index("incoming", 1);
+        long[] existing = new long[20];
+        Map<String, Long> targets = new HashMap<>();
+        for (int i = 0; i < existing.length; i++) {
+            existing[i] = randomLong();
+            targets.put("t" + i, existing[i]);
+        }
+        bulk(client(), "nosource", null, targets);
+        refresh("nosource");
+        pipeline(
+            "check-nosource",
+            ", \"index\": \"nosource\", \"window_size\": 0, \"on_unavailable\": \"tag\", \"batch_size\": " + randomIntBetween(1, 6)
+        );
+        Map<String, Long> incoming = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 20; i++) {
+            incoming.put("n" + i, i % 2 == 0 ? SimHashQueryTests.flipBits(existing[i], randomIntBetween(0, 2)) : randomLong());
+        }
+        bulk(client(), "incoming", "check-nosource", incoming);
+        Map<String, Map<String, Object>> results = results("incoming");
+        for (int i = 0; i < 20; i++) {
+            Map<String, Object> r = results.get("n" + i);
+            assertEquals("n" + i + " " + r, i % 2 == 0 ? "duplicate" : "unique", r.get("status"));
+        }
+    }
+
     /** Copies in one bulk request are caught whatever window_size says (600 documents, copies 300 apart, window 50). */
     public void testCopiesInOneBulkBeyondTheWindow() {
         index("big-bulk", 2);

@@ -164,14 +164,19 @@ final class LookupSearch {
             size = Math.min(MAX_BATCH_HITS, lookups.size() * HITS_PER_BATCHED_DOCUMENT);
         }
         source.size(size).docValueField(options.indexField()).timeout(options.timeout()).trackTotalHits(false);
-        // the hits' own value of the field (the simhash processor's object, with its signature), to verify each hit
-        // against the document it is taken for; and group_field
-        source.fetchSource(
-            options.groupField() != null
-                ? new String[] { options.indexField(), options.groupField() }
-                : new String[] { options.indexField() },
-            null
-        );
+        // a batch with signed documents reads the hits' own value of the field (the simhash processor's object, with its
+        // signature) to verify each hit against the document it is taken for; a single lookup's hits are verified by
+        // its query, and unsigned documents compare fingerprints only: neither reads _source for it, so a target with
+        // _source disabled keeps answering them (group_field is read from _source when asked for)
+        boolean readSignatures = lookups.size() > 1 && lookups.stream().anyMatch(l -> l.key.signature() != null);
+        List<String> includes = new ArrayList<>();
+        if (readSignatures) includes.add(options.indexField());
+        if (options.groupField() != null) includes.add(options.groupField());
+        if (includes.isEmpty()) {
+            source.fetchSource(false);
+        } else {
+            source.fetchSource(includes.toArray(String[]::new), null);
+        }
         return new SearchRequest(first.targetIndex()).source(source).indicesOptions(IndicesOptions.lenientExpandOpen());
     }
 

@@ -3,6 +3,7 @@ package org.nearduplicate.lucene;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.ScorerSupplier;
+import org.apache.lucene.search.Weight;
 
 import java.io.IOException;
 
@@ -29,19 +30,19 @@ final class ColumnScorer {
         int verifiedDistance(int doc, long value) throws IOException;
     }
 
-    static ScorerSupplier supplier(FingerprintColumn column, long[] probes, int k, float boost) {
-        return supplier(column, probes, k, boost, null);
+    static ScorerSupplier supplier(Weight weight, FingerprintColumn column, long[] probes, int k, float boost) {
+        return supplier(weight, column, probes, k, boost, null);
     }
 
     /** {@code verifier}: null when the distance alone decides. */
-    static ScorerSupplier supplier(FingerprintColumn column, long[] probes, int k, float boost, Verifier verifier) {
+    static ScorerSupplier supplier(Weight weight, FingerprintColumn column, long[] probes, int k, float boost, Verifier verifier) {
         return new ScorerSupplier() {
             @Override
             public Scorer get(long leadCost) {
                 if (leadCost < column.count() / RANDOM_ACCESS_RATIO) {
-                    return new RandomAccess(column, probes, k, boost, verifier);
+                    return new RandomAccess(weight, column, probes, k, boost, verifier);
                 }
-                return new Listed(new ColumnScan.Cursor(column, probes, k), boost, column, verifier);
+                return new Listed(weight, new ColumnScan.Cursor(column, probes, k), boost, column, verifier);
             }
 
             @Override
@@ -58,8 +59,8 @@ final class ColumnScorer {
         private final Verifier verifier;
         private int distance;
 
-        Listed(ColumnScan.Cursor matches, float boost, FingerprintColumn column, Verifier verifier) {
-            super(matches, true, boost, verifier == null ? 0 : 4);
+        Listed(Weight weight, ColumnScan.Cursor matches, float boost, FingerprintColumn column, Verifier verifier) {
+            super(weight, matches, true, boost, verifier == null ? 0 : 4);
             this.matches = matches;
             this.column = column;
             this.verifier = verifier;
@@ -89,12 +90,20 @@ final class ColumnScorer {
         private final Verifier verifier;
         private int distance;
 
-        RandomAccess(FingerprintColumn column, long[] probes, int k, float boost, Verifier verifier) {
-            this(column.iterator(), column, probes, k, boost, verifier);
+        RandomAccess(Weight weight, FingerprintColumn column, long[] probes, int k, float boost, Verifier verifier) {
+            this(weight, column.iterator(), column, probes, k, boost, verifier);
         }
 
-        private RandomAccess(DocIdSetIterator candidates, FingerprintColumn column, long[] probes, int k, float boost, Verifier verifier) {
-            super(candidates, true, boost, probes.length);
+        private RandomAccess(
+            Weight weight,
+            DocIdSetIterator candidates,
+            FingerprintColumn column,
+            long[] probes,
+            int k,
+            float boost,
+            Verifier verifier
+        ) {
+            super(weight, candidates, true, boost, probes.length);
             this.column = column;
             this.probes = probes;
             this.k = k;

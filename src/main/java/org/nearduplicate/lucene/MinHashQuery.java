@@ -21,6 +21,7 @@ import java.util.Objects;
 
 import org.nearduplicate.core.keys.Lsh;
 import org.nearduplicate.core.options.InvalidOptionException;
+import org.nearduplicate.lucene.compat.PlatformWeight;
 
 /**
  * Matches documents whose stored MinHash signature agrees with the probe in at least {@code minSimilarity × m}
@@ -94,7 +95,11 @@ public final class MinHashQuery extends Query {
 
     @Override
     public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) {
-        return new Weight(this) {
+        return new PlatformWeight(this) {
+            private Weight weight() {
+                return this;
+            }
+
             @Override
             public ScorerSupplier scorerSupplier(LeafReaderContext context) throws IOException {
                 if (context.reader().getBinaryDocValues(field) == null) return null;
@@ -103,7 +108,7 @@ public final class MinHashQuery extends Query {
                     return new ScorerSupplier() {
                         @Override
                         public Scorer get(long leadCost) {
-                            return new SimilarityScorer(values, values, boost);
+                            return new SimilarityScorer(weight(), values, values, boost);
                         }
 
                         @Override
@@ -118,7 +123,7 @@ public final class MinHashQuery extends Query {
                     @Override
                     public Scorer get(long leadCost) throws IOException {
                         DocIdSetIterator candidates = found.union(context.reader().maxDoc(), null);
-                        return new SimilarityScorer(candidates, context.reader().getBinaryDocValues(field), boost);
+                        return new SimilarityScorer(weight(), candidates, context.reader().getBinaryDocValues(field), boost);
                     }
 
                     @Override
@@ -178,8 +183,8 @@ public final class MinHashQuery extends Query {
         private final BinaryDocValues values;
         private int same;
 
-        SimilarityScorer(DocIdSetIterator approximation, BinaryDocValues values, float boost) {
-            super(approximation, approximation == values, boost, signature.length);
+        SimilarityScorer(Weight weight, DocIdSetIterator approximation, BinaryDocValues values, float boost) {
+            super(weight, approximation, approximation == values, boost, signature.length);
             this.values = values;
         }
 

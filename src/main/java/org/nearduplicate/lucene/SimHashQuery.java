@@ -25,6 +25,7 @@ import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.options.InvalidOptionException;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.lucene.compat.PlatformWeight;
 
 /**
  * Matches documents whose {@code simhash} fingerprint is within Hamming distance {@code maxDistance} of a probe.
@@ -518,7 +519,7 @@ public final class SimHashQuery extends Query {
         );
     }
 
-    private final class NearDuplicateWeight extends Weight {
+    private final class NearDuplicateWeight extends PlatformWeight {
         private final float boost;
 
         NearDuplicateWeight(Query query, float boost) {
@@ -546,7 +547,7 @@ public final class SimHashQuery extends Query {
                             : null;
                         return matchDistance(value, signature, minAgreeing);
                     };
-                    return ColumnScorer.supplier(column, fingerprints, maxDistance, boost, verifier);
+                    return ColumnScorer.supplier(this, column, fingerprints, maxDistance, boost, verifier);
                 }
                 // no column (cache bound, breaker, updated doc values): the same answer from the paths below
             }
@@ -555,7 +556,7 @@ public final class SimHashQuery extends Query {
                 return new ScorerSupplier() {
                     @Override
                     public Scorer get(long leadCost) {
-                        return new DistanceScorer(values, values, signatureValues, boost);
+                        return new DistanceScorer(NearDuplicateWeight.this, values, values, signatureValues, boost);
                     }
 
                     @Override
@@ -578,7 +579,13 @@ public final class SimHashQuery extends Query {
             return new ScorerSupplier() {
                 @Override
                 public Scorer get(long leadCost) throws IOException {
-                    return new DistanceScorer(found.union(context.reader().maxDoc(), check), values, signatureValues, boost);
+                    return new DistanceScorer(
+                        NearDuplicateWeight.this,
+                        found.union(context.reader().maxDoc(), check),
+                        values,
+                        signatureValues,
+                        boost
+                    );
                 }
 
                 @Override
@@ -709,8 +716,14 @@ public final class SimHashQuery extends Query {
         private final int minAgreeing;
         private int distance;
 
-        DistanceScorer(DocIdSetIterator approximation, NumericDocValues values, BinaryDocValues signatureValues, float boost) {
-            super(approximation, approximation == values, boost, approximation == values ? 1 : 4);
+        DistanceScorer(
+            Weight weight,
+            DocIdSetIterator approximation,
+            NumericDocValues values,
+            BinaryDocValues signatureValues,
+            float boost
+        ) {
+            super(weight, approximation, approximation == values, boost, approximation == values ? 1 : 4);
             this.values = values;
             this.signatureValues = signatureValues;
             this.minAgreeing = verification == null ? 0 : verification.minAgreeing();

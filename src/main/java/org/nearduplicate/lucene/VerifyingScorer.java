@@ -1,17 +1,19 @@
 package org.nearduplicate.lucene;
 
 import org.apache.lucene.search.DocIdSetIterator;
-import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.TwoPhaseIterator;
+import org.apache.lucene.search.Weight;
 
 import java.io.IOException;
+
+import org.nearduplicate.lucene.compat.PlatformScorer;
 
 /**
  * A scorer whose candidates (the postings of the probe's index keys, or every document with a value in scan mode)
  * are confirmed one by one against the stored fingerprint or signature: the two-phase shape shared by
  * {@code near_duplicate} and {@code minhash_similar}. Scores are {@code boost * closeness}, closeness in [0, 1].
  */
-abstract class VerifyingScorer extends Scorer {
+abstract class VerifyingScorer extends PlatformScorer {
     private final DocIdSetIterator approximation;
     private final TwoPhaseIterator twoPhase;
     private final float boost;
@@ -20,7 +22,8 @@ abstract class VerifyingScorer extends Scorer {
      * @param candidatesAreValues the approximation is the doc-values iterator itself (scan mode): it is already
      *                            positioned on each candidate's value
      */
-    VerifyingScorer(DocIdSetIterator approximation, boolean candidatesAreValues, float boost, float matchCost) {
+    VerifyingScorer(Weight weight, DocIdSetIterator approximation, boolean candidatesAreValues, float boost, float matchCost) {
+        super(weight);
         this.approximation = approximation;
         this.boost = boost;
         this.twoPhase = new TwoPhaseIterator(approximation) {

@@ -15,6 +15,7 @@ import java.util.TreeMap;
 
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.lucene.SketchFields;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 
 /**
@@ -32,7 +33,7 @@ public final class FieldBytes {
 
     public static void main(String[] args) throws Exception {
         int docs = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
-        BlockLayout layout = new BlockLayout(SimHashFieldMapper.DEFAULT_BLOCKS, SimHashFieldMapper.DEFAULT_MAX_DISTANCE);
+        BlockLayout layout = new BlockLayout(SimHashFieldMapper.DEFAULT_BLOCKS, org.nearduplicate.core.keys.BlockLayout.MAX_DISTANCE);
         System.out.printf(
             "| field | docs | terms + postings (tim/tip/tmd/doc) | doc values (dvd/dvm) | total bytes/doc |%n|---|---|---|---|---|%n"
         );
@@ -43,13 +44,11 @@ public final class FieldBytes {
                 byte[] signature = new byte[Signature.BYTES];
                 for (int i = 0; i < docs; i++) {
                     Document doc = new Document();
-                    for (var f : SimHashFieldMapper.createFields("fp", layout, random.nextLong()))
+                    for (var f : SketchFields.simHashFields("fp", layout, random.nextLong()))
                         doc.add(f);
                     if (signed) {
                         random.nextBytes(signature);
-                        doc.add(
-                            new BinaryDocValuesField("fp" + SimHashFieldMapper.SIGNATURE_FIELD_SUFFIX, new BytesRef(signature.clone()))
-                        );
+                        doc.add(new BinaryDocValuesField("fp" + SketchFields.SIGNATURE_FIELD_SUFFIX, new BytesRef(signature.clone())));
                     }
                     w.addDocument(doc);
                 }

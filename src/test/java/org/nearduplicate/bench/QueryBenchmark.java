@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.lucene.SketchFields;
 
 /**
  * The shard-level cost of one {@code near_duplicate} query, without HTTP or OpenSearch around it: a Lucene index of
@@ -85,7 +85,7 @@ public class QueryBenchmark {
                 writer.deleteAll();
                 for (int i = 0; i < docs; i++) {
                     Document doc = new Document();
-                    for (var field : SimHashFieldMapper.createFields("fp", blockLayout, random.nextLong())) {
+                    for (var field : SketchFields.simHashFields("fp", blockLayout, random.nextLong())) {
                         doc.add(field);
                     }
                     writer.addDocument(doc);

@@ -28,7 +28,7 @@ import org.nearduplicate.lucene.FingerprintColumn;
 import org.nearduplicate.lucene.FingerprintColumns;
 import org.nearduplicate.lucene.MemoryAccounting;
 import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.lucene.SketchFields;
 
 /**
  * The column scan against the physical floor, in process, in one run (bench/scan.sh, bench/results/RESULTS-scan.md):
@@ -69,7 +69,7 @@ public class ScanBenchmark {
                     writer.deleteAll();
                     for (int i = 0; i < docs; i++) {
                         Document doc = new Document();
-                        for (var field : SimHashFieldMapper.createFields("fp", LAYOUT, random.nextLong())) {
+                        for (var field : SketchFields.simHashFields("fp", LAYOUT, random.nextLong())) {
                             doc.add(field);
                         }
                         writer.addDocument(doc);

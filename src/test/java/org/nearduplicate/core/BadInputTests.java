@@ -1,10 +1,9 @@
 package org.nearduplicate.core;
 
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
+import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.features.ChineseWordFilter;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.SimHasher;
@@ -13,7 +12,7 @@ import org.nearduplicate.core.sketch.SimHasher;
  * Engine-level rows of the bad-input matrix in docs/reliability.md: every input either gives a defined fingerprint
  * or a {@link EngineInputException} (reported as HTTP 400 / an ingest failure) whose message names the problem.
  */
-public class BadInputTests extends OpenSearchTestCase {
+public class BadInputTests extends PlatformTestCase {
     private static final SimHasher DEFAULT = new SimHasher(SimHashSettings.DEFAULT);
 
     private static SimHasher with(int maxInputChars, int maxFeatures) {

@@ -18,18 +18,16 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 
 /** The column path: the column, its scan, its cache, and the query's answers on every path against brute force. */
-public class ColumnScanTests extends OpenSearchTestCase {
+public class ColumnScanTests extends PlatformTestCase {
     private static final String FIELD = "fp";
 
     /** Accounting that counts what is held and can refuse. */
@@ -103,7 +101,7 @@ public class ColumnScanTests extends OpenSearchTestCase {
                 case 1 -> 0L; // a legal fingerprint, not "missing"
                 default -> SimHashQueryTests.flipBits(centers[randomIntBetween(0, centers.length - 1)], randomIntBetween(0, 40));
             };
-            for (var f : SimHashFieldMapper.createFields(FIELD, layout, fp)) {
+            for (var f : SketchFields.simHashFields(FIELD, layout, fp)) {
                 doc.add(f);
             }
             writer.addDocument(doc);
@@ -422,12 +420,17 @@ public class ColumnScanTests extends OpenSearchTestCase {
         try (Corpus corpus = corpus(new BlockLayout(4, 3), 0.3)) {
             long[] probes = probes(corpus, 3);
             int k = randomIntBetween(0, 40);
+            var weight = corpus.searcher.createWeight(
+                new org.apache.lucene.search.MatchAllDocsQuery(),
+                org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES,
+                1f
+            );
             for (LeafReaderContext leaf : corpus.reader.leaves()) {
                 var values = leaf.reader().getNumericDocValues(FIELD);
                 if (values == null) continue;
                 FingerprintColumn column = FingerprintColumn.load(values, leaf.reader().maxDoc());
-                var listed = ColumnScorer.supplier(column, probes, k, 1f).get(Long.MAX_VALUE);
-                var random = new ColumnScorer.RandomAccess(column, probes, k, 1f, null);
+                var listed = ColumnScorer.supplier(weight, column, probes, k, 1f).get(Long.MAX_VALUE);
+                var random = new ColumnScorer.RandomAccess(weight, column, probes, k, 1f, null);
                 var it = random.iterator();
                 for (int doc = listed.iterator().nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = listed
                     .iterator()

@@ -14,19 +14,17 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.tests.search.QueryUtils;
 
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
+import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.keys.Lsh;
 import org.nearduplicate.core.sketch.MinHasher;
-import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 
 /** MinHashQuery against brute force on random signatures with planted near neighbours, over several segments. */
-public class MinHashQueryTests extends OpenSearchTestCase {
+public class MinHashQueryTests extends PlatformTestCase {
     private static final String FIELD = "mh";
 
     public void testExactAgainstBruteForce() throws Exception {
@@ -54,7 +52,7 @@ public class MinHashQueryTests extends OpenSearchTestCase {
                     Document doc = new Document();
                     String id = "d" + d;
                     doc.add(new StringField("id", id, Field.Store.YES));
-                    for (IndexableField f : MinHashFieldMapper.createFields(FIELD, lsh, sig))
+                    for (IndexableField f : SketchFields.minHashFields(FIELD, lsh, sig))
                         doc.add(f);
                     writer.addDocument(doc);
                     live.put(id, sig);

@@ -18,8 +18,6 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.tests.search.QueryUtils;
 
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -27,13 +25,13 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
+import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.tools.quality.Corpus;
 
 /** SimHashQuery against a brute-force Hamming check on random corpora with planted neighbours. */
-public class SimHashQueryTests extends OpenSearchTestCase {
+public class SimHashQueryTests extends PlatformTestCase {
     private static final String FIELD = "fp";
 
     /** A random corpus: id -> fingerprint of the live documents (deleted ones removed). */
@@ -106,7 +104,7 @@ public class SimHashQueryTests extends OpenSearchTestCase {
                 writer.addDocument(doc); // no fingerprint at all
                 continue;
             }
-            for (var f : SimHashFieldMapper.createFields(FIELD, layout, fp)) {
+            for (var f : SketchFields.simHashFields(FIELD, layout, fp)) {
                 doc.add(f);
             }
             writer.addDocument(doc);
@@ -201,7 +199,7 @@ public class SimHashQueryTests extends OpenSearchTestCase {
             assertEquals(boost * SimHashQuery.closeness(distance), sd.score, 1e-6f);
             assertNull("duplicate hit " + id, hits.put(id, distance));
         }
-        assertEquals(top.totalHits.value(), hits.size());
+        assertEquals(totalHits(top), hits.size());
         return hits;
     }
 

@@ -15,24 +15,22 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.util.BytesRef;
 
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Signature;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 
 /**
  * The verified match of {@code simhash-v4}: a document matches a probe within the distance whose signature agrees with
  * its own (a side without signature: the distance alone), exactly as a brute-force evaluation of the same rule, over
  * several segments, deletions, several probes, keys and scans.
  */
-public class SimHashQueryVerificationTests extends OpenSearchTestCase {
+public class SimHashQueryVerificationTests extends PlatformTestCase {
     private static final String FIELD = "fp";
-    private static final String SIGNATURES = FIELD + SimHashFieldMapper.SIGNATURE_FIELD_SUFFIX;
+    private static final String SIGNATURES = FIELD + SketchFields.SIGNATURE_FIELD_SUFFIX;
 
     private record Doc(long fingerprint, byte[] signature) {
     }
@@ -83,7 +81,7 @@ public class SimHashQueryVerificationTests extends OpenSearchTestCase {
                     byte[] signature = rarely() ? null : variant(centerSignatures[c], randomIntBetween(0, Signature.SLOTS));
                     Document doc = new Document();
                     doc.add(new StringField("id", Integer.toString(i), Field.Store.YES));
-                    for (var f : SimHashFieldMapper.createFields(FIELD, layout, fp))
+                    for (var f : SketchFields.simHashFields(FIELD, layout, fp))
                         doc.add(f);
                     if (signature != null) doc.add(new BinaryDocValuesField(SIGNATURES, new BytesRef(signature)));
                     writer.addDocument(doc);
@@ -168,7 +166,7 @@ public class SimHashQueryVerificationTests extends OpenSearchTestCase {
         byte[] a = Signature.of(1, 2, 3, 4), b = Signature.of(5, 6, 7, 8);
         try (Directory dir = newDirectory(); IndexWriter writer = new IndexWriter(dir, new IndexWriterConfig())) {
             Document doc = new Document();
-            for (var f : SimHashFieldMapper.createFields(FIELD, layout, 42L))
+            for (var f : SketchFields.simHashFields(FIELD, layout, 42L))
                 doc.add(f);
             doc.add(new BinaryDocValuesField(SIGNATURES, new BytesRef(b)));
             writer.addDocument(doc);

@@ -1,15 +1,14 @@
 package org.nearduplicate.core.groups;
 
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.sketch.Signature;
 
 /** The neutral steps of a groups run: shard merge, the groups' fingerprints, members by component. */
-public class GroupMembersTests extends OpenSearchTestCase {
+public class GroupMembersTests extends PlatformTestCase {
 
     /** A shard's documents as parallel lists (the platform's answer, without its wire format). */
     private record Docs(long[] fingerprints, String[] ids) implements GroupMembers.Documents {

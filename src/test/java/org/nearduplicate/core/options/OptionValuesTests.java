@@ -1,15 +1,14 @@
 package org.nearduplicate.core.options;
 
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.util.HashMap;
 import java.util.Map;
 
+import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.MinHashSettings;
 import org.nearduplicate.core.SimHashSettings;
 
 /** One rule for option values everywhere: numbers also as ASCII digit strings; errors typed with the option's name. */
-public class OptionValuesTests extends OpenSearchTestCase {
+public class OptionValuesTests extends PlatformTestCase {
 
     public void testNumbersMayBeStringsOfAsciiDigits() {
         assertEquals(10, OptionValues.integer("size", 10));

@@ -1,12 +1,12 @@
 package org.nearduplicate.core.sketch;
 
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.math.BigInteger;
 import java.util.Map;
 
+import org.nearduplicate.PlatformTestCase;
+
 /** The value contract without OpenSearch types: what a fingerprint may be, and the processor's object. */
-public class SketchValuesTests extends OpenSearchTestCase {
+public class SketchValuesTests extends PlatformTestCase {
 
     public void testFingerprintsAreStringsOrIntegers() {
         assertEquals(255L, SketchValues.fingerprint("00000000000000ff"));

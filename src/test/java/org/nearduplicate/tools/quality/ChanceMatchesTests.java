@@ -1,15 +1,15 @@
 package org.nearduplicate.tools.quality;
 
-import org.opensearch.test.OpenSearchTestCase;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.nearduplicate.PlatformTestCase;
+
 /** The chance-match counts against brute force on small synthetic sets, and one set counted by hand. */
-public class ChanceMatchesTests extends OpenSearchTestCase {
+public class ChanceMatchesTests extends PlatformTestCase {
 
     /** Four English documents (groups a, a, b, c) and two Chinese ones (groups d, e), counted by hand. */
     public void testCountsByHand() {

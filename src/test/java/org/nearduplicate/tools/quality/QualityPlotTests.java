@@ -1,20 +1,19 @@
 package org.nearduplicate.tools.quality;
 
-import org.opensearch.test.OpenSearchTestCase;
-
 import javax.xml.parsers.DocumentBuilderFactory;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
+import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.SimHashSettings;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /** The SVG plot: well-formed, one point per k for precision, recall and F1, at the right heights. */
-public class QualityPlotTests extends OpenSearchTestCase {
+public class QualityPlotTests extends PlatformTestCase {
 
     public void testSvgPlotsPrecisionRecallAndF1PerK() throws Exception {
         int kMax = randomIntBetween(1, 12);

@@ -1,7 +1,5 @@
 package org.nearduplicate.opensearch.index.mapper;
 
-import org.apache.lucene.document.BinaryDocValuesField;
-import org.apache.lucene.document.Field;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.util.BytesRef;
@@ -12,7 +10,6 @@ import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,6 +19,7 @@ import org.nearduplicate.core.keys.Lsh;
 import org.nearduplicate.core.keys.MinHashDefaults;
 import org.nearduplicate.core.sketch.MinHashSignatures;
 import org.nearduplicate.lucene.MinHashQuery;
+import org.nearduplicate.lucene.SketchFields;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
@@ -229,17 +227,7 @@ public class MinHashFieldMapper extends SketchFieldMapper<String, int[]> {
 
     @Override
     protected List<IndexableField> indexableFields(String name, int[] signature) {
-        return createFields(name, fieldType().lsh(), signature);
-    }
-
-    /** The Lucene fields of one signature: its band keys as terms, the signature as a binary doc value. */
-    public static List<IndexableField> createFields(String name, Lsh lsh, int[] signature) {
-        List<IndexableField> fields = new ArrayList<>(lsh.bands() + 1);
-        for (byte[] key : lsh.keys(signature)) {
-            fields.add(new Field(name, new BytesRef(key), SimHashFieldMapper.KEY_FIELD_TYPE));
-        }
-        fields.add(new BinaryDocValuesField(name, new BytesRef(MinHashSignatures.toBytes(signature))));
-        return fields;
+        return SketchFields.minHashFields(name, fieldType().lsh(), signature);
     }
 
     @Override

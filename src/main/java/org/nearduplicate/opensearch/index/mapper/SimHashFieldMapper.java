@@ -1,17 +1,8 @@
 package org.nearduplicate.opensearch.index.mapper;
 
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.BytesTermAttribute;
-import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;
-import org.apache.lucene.document.BinaryDocValuesField;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.FieldType;
-import org.apache.lucene.document.NumericDocValuesField;
-import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.util.BytesRef;
 
 import org.opensearch.common.Nullable;
 import org.opensearch.core.xcontent.XContentParser;
@@ -25,7 +16,6 @@ import org.opensearch.search.lookup.SearchLookup;
 
 import java.io.IOException;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,6 +31,7 @@ import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.lucene.FingerprintColumns;
 import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.lucene.SketchFields;
 import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
@@ -70,11 +61,8 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
     public static final String OBJECT_FINGERPRINT = "fingerprint";
     /** The processor object's key of the verification signature ({@code simhash-v4} and later). */
     public static final String OBJECT_SIGNATURE = SketchValues.SIGNATURE;
-    /**
-     * The Lucene field of the signatures, next to the field's own: binary doc values of {@link Signature#BYTES} bytes
-     * per document (a name no mapping can give a sub-field, which would be {@code field.name}).
-     */
-    public static final String SIGNATURE_FIELD_SUFFIX = "#signature";
+    /** The Lucene field of the signatures: {@link SketchFields#SIGNATURE_FIELD_SUFFIX}. */
+    public static final String SIGNATURE_FIELD_SUFFIX = SketchFields.SIGNATURE_FIELD_SUFFIX;
 
     /**
      * This engine's ids ({@code simhash-v1...}) are stored canonically; other names are kept as given, so that
@@ -89,28 +77,6 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
         SimHashSettings::algorithmId,
         SimHashSettings::version
     );
-
-    /** Keys without check bits: docs only. */
-    static final FieldType KEY_FIELD_TYPE = new FieldType();
-    /**
-     * Keys with check bits: the check is the posting's term frequency, as Lucene's {@code FeatureField} stores its
-     * values. Frequencies live in the postings file (memory-mapped by OpenSearch's default store, unlike positions
-     * and payloads) and are decoded in blocks, so filtering candidates costs no random reads.
-     */
-    static final FieldType CHECKED_KEY_FIELD_TYPE = new FieldType();
-
-    static {
-        KEY_FIELD_TYPE.setIndexOptions(IndexOptions.DOCS);
-        KEY_FIELD_TYPE.setOmitNorms(true);
-        KEY_FIELD_TYPE.setTokenized(false);
-        KEY_FIELD_TYPE.setStored(false);
-        KEY_FIELD_TYPE.freeze();
-        CHECKED_KEY_FIELD_TYPE.setIndexOptions(IndexOptions.DOCS_AND_FREQS);
-        CHECKED_KEY_FIELD_TYPE.setOmitNorms(true);
-        CHECKED_KEY_FIELD_TYPE.setTokenized(true);
-        CHECKED_KEY_FIELD_TYPE.setStored(false);
-        CHECKED_KEY_FIELD_TYPE.freeze();
-    }
 
     private static SimHashFieldMapper toType(org.opensearch.index.mapper.FieldMapper in) {
         return (SimHashFieldMapper) in;
@@ -421,64 +387,7 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
 
     @Override
     protected List<IndexableField> indexableFields(String name, SimHash value) {
-        List<IndexableField> fields = createFields(name, layout, value.fingerprint());
-        if (value.hasSignature()) {
-            fields.add(new BinaryDocValuesField(name + SIGNATURE_FIELD_SUFFIX, new BytesRef(value.signature())));
-        }
-        return fields;
-    }
-
-    /**
-     * The Lucene fields of one fingerprint: its block keys as terms (with their check bits as term frequencies when
-     * the layout has check bits) and the fingerprint as a numeric doc value.
-     */
-    public static List<IndexableField> createFields(String name, BlockLayout layout, long fingerprint) {
-        List<IndexableField> fields = new ArrayList<>(layout.keyCount() + 1);
-        if (layout.checkBits() > 0) {
-            fields.add(new Field(name, new CheckedKeysTokenStream(layout, fingerprint), CHECKED_KEY_FIELD_TYPE));
-        } else {
-            byte[] keys = new byte[layout.keyCount() * layout.keyBytes()];
-            for (int c = 0; c < layout.keyCount(); c++) {
-                layout.key(fingerprint, c, keys, c * layout.keyBytes());
-                fields.add(new Field(name, new BytesRef(keys, c * layout.keyBytes(), layout.keyBytes()), KEY_FIELD_TYPE));
-            }
-        }
-        fields.add(new NumericDocValuesField(name, fingerprint));
-        return fields;
-    }
-
-    /** One token per block key: the binary key as term, {@code check + 1} as its term frequency. */
-    static final class CheckedKeysTokenStream extends TokenStream {
-        private final BytesTermAttribute term = addAttribute(BytesTermAttribute.class);
-        private final TermFrequencyAttribute frequency = addAttribute(TermFrequencyAttribute.class);
-        private final BlockLayout layout;
-        private final long fingerprint;
-        private int next;
-
-        CheckedKeysTokenStream(BlockLayout layout, long fingerprint) {
-            this.layout = layout;
-            this.fingerprint = fingerprint;
-        }
-
-        @Override
-        public boolean incrementToken() {
-            if (next == layout.keyCount()) {
-                return false;
-            }
-            clearAttributes();
-            byte[] key = new byte[layout.keyBytes()];
-            layout.key(fingerprint, next, key, 0);
-            term.setBytesRef(new BytesRef(key));
-            frequency.setTermFrequency(Math.toIntExact(layout.check(fingerprint, next) + 1));
-            next++;
-            return true;
-        }
-
-        @Override
-        public void reset() throws IOException {
-            super.reset();
-            next = 0;
-        }
+        return SketchFields.simHashFields(name, layout, value);
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.lucene.FingerprintColumns;
+import org.nearduplicate.lucene.SketchFields;
 
 /** The column cache on the node: its setting and its accounting in the near_duplicate breaker. */
 public class ScanColumnMemoryTests extends OpenSearchTestCase {
@@ -64,7 +65,7 @@ public class ScanColumnMemoryTests extends OpenSearchTestCase {
             try (IndexWriter writer = new IndexWriter(dir, new IndexWriterConfig())) {
                 for (int i = 0; i < 1000; i++) {
                     Document doc = new Document();
-                    for (var f : SimHashFieldMapper.createFields("fp", layout, randomLong())) {
+                    for (var f : SketchFields.simHashFields("fp", layout, randomLong())) {
                         doc.add(f);
                     }
                     writer.addDocument(doc);

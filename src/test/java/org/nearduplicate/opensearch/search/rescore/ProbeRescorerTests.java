@@ -24,7 +24,7 @@ import java.util.Set;
 
 import org.nearduplicate.core.keys.Lsh;
 import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.lucene.SketchFields;
 import org.nearduplicate.opensearch.index.query.MinHashProbe;
 import org.nearduplicate.opensearch.index.query.SimHashProbe;
 
@@ -53,7 +53,7 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
                 Document doc = new Document();
                 doc.add(new StringField("id", Integer.toString(i), Field.Store.NO));
                 doc.add(new NumericDocValuesField("fp", i));
-                for (IndexableField f : MinHashFieldMapper.createFields("mh", new Lsh(4, 4), signature(i)))
+                for (IndexableField f : SketchFields.minHashFields("mh", new Lsh(4, 4), signature(i)))
                     doc.add(f);
                 writer.addDocument(doc);
                 if (i == 4) writer.commit(); // two segments: values are read per leaf

@@ -1,0 +1,257 @@
+package org.nearduplicate.elasticsearch;
+
+import org.elasticsearch.action.ActionRequest;
+import org.elasticsearch.action.support.ActionFilter;
+import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
+import org.elasticsearch.cluster.node.DiscoveryNodes;
+import org.elasticsearch.cluster.service.ClusterService;
+import org.elasticsearch.common.SetOnce;
+import org.elasticsearch.common.settings.ClusterSettings;
+import org.elasticsearch.common.settings.IndexScopedSettings;
+import org.elasticsearch.common.settings.Setting;
+import org.elasticsearch.common.settings.Settings;
+import org.elasticsearch.common.settings.SettingsFilter;
+import org.elasticsearch.action.ActionResponse;
+import org.elasticsearch.common.breaker.CircuitBreaker;
+import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
+import org.elasticsearch.xcontent.NamedXContentRegistry;
+import org.elasticsearch.env.Environment;
+import org.elasticsearch.env.NodeEnvironment;
+import org.elasticsearch.index.mapper.Mapper;
+import org.elasticsearch.indices.breaker.BreakerSettings;
+import org.elasticsearch.ingest.Processor;
+import org.elasticsearch.plugins.ActionPlugin;
+import org.elasticsearch.plugins.CircuitBreakerPlugin;
+import org.elasticsearch.plugins.IngestPlugin;
+import org.elasticsearch.plugins.MapperPlugin;
+import org.elasticsearch.plugins.Plugin;
+import org.elasticsearch.plugins.SearchPlugin;
+import org.elasticsearch.repositories.RepositoriesService;
+import org.elasticsearch.rest.RestController;
+import org.elasticsearch.rest.RestHandler;
+import org.elasticsearch.script.ScriptService;
+import org.elasticsearch.search.DocValueFormat;
+import org.elasticsearch.search.fetch.FetchSubPhase;
+import org.elasticsearch.tasks.Task;
+import org.elasticsearch.threadpool.ThreadPool;
+import org.elasticsearch.transport.client.Client;
+import org.elasticsearch.watcher.ResourceWatcherService;
+
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import org.nearduplicate.core.window.RecentFingerprints;
+import org.nearduplicate.lucene.FingerprintColumns;
+import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsAction;
+import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsTask;
+import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsWriteAction;
+import org.nearduplicate.elasticsearch.action.groups.SimHashShardFingerprintsAction;
+import org.nearduplicate.elasticsearch.action.groups.TransportSimHashGroupsAction;
+import org.nearduplicate.elasticsearch.action.groups.TransportSimHashGroupsWriteAction;
+import org.nearduplicate.elasticsearch.action.groups.TransportSimHashShardFingerprintsAction;
+import org.nearduplicate.elasticsearch.action.simhash.IndexSimHashAction;
+import org.nearduplicate.elasticsearch.action.simhash.SimHashAction;
+import org.nearduplicate.elasticsearch.action.simhash.TransportIndexSimHashAction;
+import org.nearduplicate.elasticsearch.action.simhash.TransportSimHashAction;
+import org.nearduplicate.elasticsearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.elasticsearch.index.mapper.ScanColumnMemory;
+import org.nearduplicate.elasticsearch.index.mapper.SimHashDocValueFormat;
+import org.nearduplicate.elasticsearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.elasticsearch.index.query.MinHashProbe;
+import org.nearduplicate.elasticsearch.index.query.MinHashQueryBuilder;
+import org.nearduplicate.elasticsearch.index.query.ProbeQueryBuilder;
+import org.nearduplicate.elasticsearch.index.query.SimHashProbe;
+import org.nearduplicate.elasticsearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.elasticsearch.ingest.ImatchMethod;
+import org.nearduplicate.elasticsearch.ingest.MappedMaxDistance;
+import org.nearduplicate.elasticsearch.ingest.MinHashMethod;
+import org.nearduplicate.elasticsearch.ingest.SimHashCheckProcessor;
+import org.nearduplicate.elasticsearch.ingest.SimHashMethod;
+import org.nearduplicate.elasticsearch.ingest.SketchProcessor;
+import org.nearduplicate.elasticsearch.ingest.WindowMemory;
+import org.nearduplicate.elasticsearch.rest.RestSimHashAction;
+import org.nearduplicate.elasticsearch.rest.RestSimHashGroupsAction;
+import org.nearduplicate.elasticsearch.rest.RestSimHashGroupsWriteAction;
+import org.nearduplicate.elasticsearch.search.fetch.FilteredOutFetchSubPhase;
+import org.nearduplicate.elasticsearch.search.fetch.SimHashDistanceFetchSubPhase;
+import org.nearduplicate.elasticsearch.search.rescore.MinHashRescorerBuilder;
+import org.nearduplicate.elasticsearch.search.rescore.ProbeRescorerBuilder;
+import org.nearduplicate.elasticsearch.search.rescore.SimHashRescorerBuilder;
+import org.nearduplicate.elasticsearch.search.response.FilteredOutHitsActionFilter;
+import org.nearduplicate.elasticsearch.sketching.SketchingService;
+
+/** Wires the near-duplicate processor, field type, query, rescorer and REST API into OpenSearch. */
+public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionPlugin, MapperPlugin, SearchPlugin, CircuitBreakerPlugin {
+
+    /** The one gateway into the engine of this plugin instance: every processor, field type and REST action uses it. */
+    private final SketchingService engine;
+    private final RecentFingerprints.Registry recentWindows;
+    /** The node's fingerprint columns for the simhash queries' column scan (null: near_duplicate.scan_cache.size 0). */
+    private final FingerprintColumns scanColumns;
+    private final SetOnce<ClusterService> clusterService = new SetOnce<>();
+
+    public NearDuplicatePlugin(Settings settings) {
+        this.engine = new SketchingService(settings);
+        this.recentWindows = new RecentFingerprints.Registry(
+            () -> System.nanoTime() / 1_000_000,
+            WindowMemory.MAX_NODE_ENTRIES_SETTING.get(settings),
+            new WindowMemory(engine::breaker)
+        );
+        this.scanColumns = ScanColumnMemory.columns(settings, engine::breaker);
+    }
+
+    /** The node's column cache (null when off). */
+    public FingerprintColumns scanColumns() {
+        return scanColumns;
+    }
+
+    /** Returns the cached columns' bytes to the breaker. */
+    @Override
+    public void close() throws IOException {
+        if (scanColumns != null) {
+            scanColumns.clear();
+        }
+        super.close();
+    }
+
+    /** The engine gateway of this plugin instance. */
+    public SketchingService engine() {
+        return engine;
+    }
+
+    @Override
+    public List<Setting<?>> getSettings() {
+        List<Setting<?>> settings = new java.util.ArrayList<>(SketchingService.settings());
+        settings.add(WindowMemory.MAX_NODE_ENTRIES_SETTING);
+        settings.add(ScanColumnMemory.SIZE_SETTING);
+        return settings;
+    }
+
+    /** The {@code near_duplicate} breaker: every fingerprint (ingest, text probe, {@code _simhash}) reserves from it. */
+    @Override
+    public BreakerSettings getCircuitBreaker(Settings settings) {
+        return new BreakerSettings(
+            SketchingService.BREAKER_NAME,
+            SketchingService.BREAKER_LIMIT_SETTING.get(settings).getBytes(),
+            1.0,
+            CircuitBreaker.Type.MEMORY,
+            CircuitBreaker.Durability.TRANSIENT
+        );
+    }
+
+    @Override
+    public void setCircuitBreaker(CircuitBreaker circuitBreaker) {
+        engine.setBreaker(circuitBreaker);
+    }
+
+    @Override
+    public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
+        return Map.of(
+            SimHashMethod.TYPE,
+            new SketchProcessor.Factory(new SimHashMethod(engine)),
+            SimHashCheckProcessor.TYPE,
+            new SimHashCheckProcessor.Factory(
+                parameters,
+                recentWindows,
+                MappedMaxDistance.fromClusterState(() -> clusterService.get() == null ? null : clusterService.get().state())
+            ),
+            MinHashMethod.TYPE,
+            new SketchProcessor.Factory(new MinHashMethod(engine)),
+            ImatchMethod.TYPE,
+            new SketchProcessor.Factory(new ImatchMethod(engine))
+        );
+    }
+
+    /** A deleted index's recent-fingerprints windows are forgotten, so that an index re-created under the name starts empty. */
+    @Override
+    public Collection<Object> createComponents(
+        Client client,
+        ClusterService clusterService,
+        ThreadPool threadPool,
+        ResourceWatcherService resourceWatcherService,
+        ScriptService scriptService,
+        NamedXContentRegistry xContentRegistry,
+        Environment environment,
+        NodeEnvironment nodeEnvironment,
+        NamedWriteableRegistry namedWriteableRegistry,
+        IndexNameExpressionResolver indexNameExpressionResolver,
+        Supplier<RepositoriesService> repositoriesServiceSupplier
+    ) {
+        this.clusterService.set(clusterService);
+        clusterService.addListener(event -> event.indicesDeleted().forEach(index -> recentWindows.removeIndex(index.getName())));
+        return List.of(engine); // injected into the transport actions
+    }
+
+    @Override
+    public Map<String, Mapper.TypeParser> getMappers() {
+        return Map.of(
+            SimHashFieldMapper.CONTENT_TYPE,
+            SimHashFieldMapper.parser(engine, scanColumns),
+            MinHashFieldMapper.CONTENT_TYPE,
+            MinHashFieldMapper.parser(engine)
+        );
+    }
+
+    @Override
+    public List<QuerySpec<?>> getQueries() {
+        return List.of(
+            // the engine fingerprints a text probe once, on the coordinating node
+            ProbeQueryBuilder.spec(SimHashProbe.QUERYING, SimHashQueryBuilder::new, SimHashQueryBuilder::new, engine),
+            ProbeQueryBuilder.spec(MinHashProbe.QUERYING, MinHashQueryBuilder::new, MinHashQueryBuilder::new, engine)
+        );
+    }
+
+    /** As the queries: the engine signs or fingerprints a text probe once, on the coordinating node. */
+    @Override
+    public List<RescorerSpec<?>> getRescorers() {
+        return List.of(
+            ProbeRescorerBuilder.spec(SimHashProbe.RESCORING, SimHashRescorerBuilder::new, SimHashRescorerBuilder::new, engine),
+            ProbeRescorerBuilder.spec(MinHashProbe.RESCORING, MinHashRescorerBuilder::new, MinHashRescorerBuilder::new, engine)
+        );
+    }
+
+    @Override
+    public List<FetchSubPhase> getFetchSubPhases(FetchPhaseConstructionContext context) {
+        return List.of(new SimHashDistanceFetchSubPhase(), new FilteredOutFetchSubPhase());
+    }
+
+    @Override
+    public List<ActionFilter> getActionFilters() {
+        return List.of(new FilteredOutHitsActionFilter());
+    }
+
+    @Override
+    public List<NamedWriteableRegistry.Entry> getNamedWriteables() {
+        return List.of(
+            new NamedWriteableRegistry.Entry(DocValueFormat.class, SimHashDocValueFormat.NAME, SimHashDocValueFormat::readFrom),
+            new NamedWriteableRegistry.Entry(Task.Status.class, SimHashGroupsTask.Status.NAME, SimHashGroupsTask.Status::new)
+        );
+    }
+
+    @Override
+    public List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> getActions() {
+        return List.of(
+            new ActionHandler<>(SimHashGroupsAction.INSTANCE, TransportSimHashGroupsAction.class),
+            new ActionHandler<>(SimHashShardFingerprintsAction.INSTANCE, TransportSimHashShardFingerprintsAction.class),
+            new ActionHandler<>(SimHashGroupsWriteAction.INSTANCE, TransportSimHashGroupsWriteAction.class),
+            new ActionHandler<>(SimHashAction.INSTANCE, TransportSimHashAction.class),
+            new ActionHandler<>(IndexSimHashAction.INSTANCE, TransportIndexSimHashAction.class)
+        );
+    }
+
+    @Override
+    public List<RestHandler> getRestHandlers(
+        Settings settings,
+        RestController restController,
+        ClusterSettings clusterSettings,
+        IndexScopedSettings indexScopedSettings,
+        SettingsFilter settingsFilter,
+        IndexNameExpressionResolver indexNameExpressionResolver,
+        Supplier<DiscoveryNodes> nodesInCluster
+    ) {
+        return List.of(new RestSimHashAction(engine), new RestSimHashGroupsAction(), new RestSimHashGroupsWriteAction());
+    }
+}

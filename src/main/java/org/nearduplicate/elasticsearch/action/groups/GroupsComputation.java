@@ -1,0 +1,443 @@
+package org.nearduplicate.elasticsearch.action.groups;
+
+import org.elasticsearch.action.support.GroupedActionListener;
+import org.elasticsearch.cluster.metadata.IndexMetadata;
+import org.elasticsearch.core.Releasable;
+import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.common.breaker.CircuitBreaker;
+import org.elasticsearch.index.shard.ShardId;
+import org.elasticsearch.tasks.TaskCancelledException;
+import org.elasticsearch.tasks.TaskId;
+import org.elasticsearch.search.internal.AliasFilter;
+import org.elasticsearch.tasks.CancellableTask;
+import org.elasticsearch.threadpool.ThreadPool;
+import org.elasticsearch.transport.client.node.NodeClient;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.groups.GroupMembers.Group;
+import org.nearduplicate.core.groups.HammingGroups;
+import org.nearduplicate.core.sketch.Signature;
+
+/**
+ * Computes every near-duplicate group of one {@code simhash} field, exactly, for any k, in three steps:
+ * <ol>
+ *   <li>every shard sends the sorted fingerprints of its live documents (doc values, one forward pass), with their
+ *       verification signatures for a field that has them; the coordinator merges them into the distinct fingerprints,
+ *       their units (distinct (fingerprint, signature) pairs) and the units' document counts;</li>
+ *   <li>{@link HammingGroups} finds the components of the "match" graph over the units, without quadratic work in
+ *       unrelated ones: pairs within k and, when both carry a signature, whose signatures agree on enough slots for
+ *       {@code min_similarity} (the rule of the queries; {@link GroupMembers.Rule});</li>
+ *   <li>every shard sends the {@code _id}, routing and signature of its documents whose fingerprint is in a group.</li>
+ * </ol>
+ * Everything held on the coordinator is reserved in the {@code near_duplicate} breaker before it is allocated (a
+ * shard's answer: its expected size before the requests go out, its real size when it arrives) and released when the
+ * run ends, however it ends, except the groups themselves, whose reservation goes with the {@link Result} until its
+ * consumer closes it: a run too large for the node fails with the breaker's 429 instead of filling the heap. Only the
+ * documents visible through the request's index or alias are read. Documents written during a run may or may not be
+ * in it. The merge, the choice of the groups' fingerprints and the grouping of members are {@link GroupMembers}' (no
+ * OpenSearch types); this class moves the arrays between the shards and the coordinator and reserves their memory.
+ */
+public final class GroupsComputation {
+
+    /**
+     * The groups sorted by representative, members by distance then id, and the run's counts. The memory of the groups
+     * stays reserved in the breaker until whoever consumes the result closes it.
+     */
+    public record Result(int maxDistance, double minSimilarity, String algorithm, long docs, long comparisons, long verifiedPairs,
+        HammingGroups.Plan plan, List<Group> groups, Releasable reservation) implements Releasable {
+        public long docsInGroups() {
+            long n = 0;
+            for (Group g : groups)
+                n += g.members().size();
+            return n;
+        }
+
+        @Override
+        public void close() {
+            reservation.close();
+        }
+    }
+
+    /** Where a run reports its progress (the task's status). */
+    public interface Progress {
+        void phase(String phase);
+
+        void tables(int done, int total);
+    }
+
+    private final NodeClient client;
+    private final ThreadPool threadPool;
+    private final Supplier<CircuitBreaker> breakers;
+    private final Supplier<String> localNodeId;
+
+    /** The breaker and the local node are looked up per run: both are set after the actions are built. */
+    public GroupsComputation(NodeClient client, ThreadPool threadPool, Supplier<CircuitBreaker> breaker, Supplier<String> localNodeId) {
+        this.client = client;
+        this.threadPool = threadPool;
+        this.breakers = breaker;
+        this.localNodeId = localNodeId;
+    }
+
+    /**
+     * Runs on {@code index}'s {@code field} at {@code maxDistance} (null: the field algorithm's recommended k) and
+     * {@code minSimilarity} (null: the field's recommended one; a 400 for a field without signatures), reading only the
+     * documents {@code aliasFilter} lets a search see. The listener's result must be closed.
+     */
+    public void run(
+        CancellableTask task,
+        IndexMetadata index,
+        AliasFilter aliasFilter,
+        String field,
+        Integer maxDistance,
+        Double minSimilarity,
+        GroupMembers.Mode mode,
+        Progress progress,
+        ActionListener<Result> listener
+    ) {
+        new Run(task, index, aliasFilter, field, maxDistance, minSimilarity, mode, progress, listener).fingerprints();
+    }
+
+    private final class Run {
+        private final CancellableTask task;
+        private final IndexMetadata index;
+        private final AliasFilter aliasFilter;
+        private final String field;
+        private final Integer requestedDistance;
+        private final Double requestedSimilarity;
+        private final GroupMembers.Mode mode;
+        private final Progress progress;
+        private final ActionListener<Result> listener;
+        private final AtomicBoolean done = new AtomicBoolean();
+        private final Reservation reservation = new Reservation(breakers.get(), "near_duplicate groups");
+
+        Run(
+            CancellableTask task,
+            IndexMetadata index,
+            AliasFilter aliasFilter,
+            String field,
+            Integer maxDistance,
+            Double minSimilarity,
+            GroupMembers.Mode mode,
+            Progress progress,
+            ActionListener<Result> listener
+        ) {
+            this.requestedSimilarity = minSimilarity;
+            this.mode = mode;
+            this.task = task;
+            this.index = index;
+            this.aliasFilter = aliasFilter;
+            this.field = field;
+            this.requestedDistance = maxDistance;
+            this.progress = progress;
+            this.listener = listener;
+        }
+
+        private void checkCancelled() {
+            if (task.isCancelled()) {
+                throw new TaskCancelledException("near_duplicate groups task cancelled: " + task.getReasonCancelled());
+            }
+        }
+
+        private void reserve(long bytes, String what) {
+            reservation.reserve(bytes, what);
+        }
+
+        private void release(long bytes) {
+            reservation.release(bytes);
+        }
+
+        private void fail(Exception e) {
+            if (done.compareAndSet(false, true)) {
+                reservation.close();
+                listener.onFailure(e);
+            } else {
+                reservation.close();
+            }
+        }
+
+        /** Hands the groups' bytes to the result; everything else the run held is given back. */
+        private void succeed(Result result) {
+            if (done.compareAndSet(false, true) == false) {
+                result.close();
+                return;
+            }
+            reservation.close();
+            try {
+                listener.onResponse(result);
+            } catch (Exception e) {
+                result.close();
+                throw e;
+            }
+        }
+
+        /**
+         * Sends one request per shard, then runs {@code next} on the generic pool with all answers. The answers'
+         * expected size is reserved before the requests go out, each answer's real size when it arrives.
+         */
+        private void allShards(
+            long[] members,
+            long expectedBytes,
+            String phase,
+            java.util.function.Consumer<Collection<SimHashShardFingerprintsResponse>> next
+        ) {
+            checkCancelled();
+            progress.phase(phase);
+            reserve(expectedBytes, phase + ": expected answers");
+            int shards = index.getNumberOfShards();
+            GroupedActionListener<SimHashShardFingerprintsResponse> all = new GroupedActionListener<>(
+                ActionListener.wrap(responses -> threadPool.generic().execute(() -> {
+                    try {
+                        release(expectedBytes);
+                        next.accept(responses);
+                    } catch (Exception e) {
+                        fail(e);
+                    }
+                }), this::fail),
+                shards
+            );
+            TaskId parent = new TaskId(localNodeId.get(), task.getId());
+            for (int s = 0; s < shards; s++) {
+                SimHashShardFingerprintsRequest request = new SimHashShardFingerprintsRequest(
+                    new ShardId(index.getIndex(), s),
+                    field,
+                    members,
+                    aliasFilter
+                );
+                request.setParentTask(parent);
+                client.executeLocally(SimHashShardFingerprintsAction.INSTANCE, request, ActionListener.wrap(r -> {
+                    try {
+                        reserve(r.ramBytes(), phase + " of a shard");
+                    } catch (Exception e) {
+                        all.onFailure(e);
+                        return;
+                    }
+                    all.onResponse(r);
+                }, all::onFailure));
+            }
+        }
+
+        void fingerprints() {
+            try {
+                allShards(null, 0, "reading fingerprints", this::group);
+            } catch (Exception e) {
+                fail(e);
+            }
+        }
+
+        private void group(Collection<SimHashShardFingerprintsResponse> responses) {
+            checkCancelled();
+            String algorithm = null;
+            long docs = 0;
+            long shardBytes = 0;
+            boolean verifies = false, signed = false;
+            for (SimHashShardFingerprintsResponse r : responses) {
+                if (algorithm != null && algorithm.equals(r.algorithm()) == false) {
+                    throw new IllegalStateException(
+                        "shards disagree on the algorithm of field [" + field + "]: [" + algorithm + "], [" + r.algorithm() + "]"
+                    );
+                }
+                algorithm = r.algorithm();
+                verifies |= r.verifies();
+                signed |= r.signatures() != null;
+                docs += r.fingerprints().length;
+                shardBytes += r.ramBytes();
+            }
+            int k = MaxDistance.orField(requestedDistance, MaxDistance.MAX, algorithm);
+            double minSimilarity = minSimilarity(algorithm, verifies);
+            GroupMembers.Rule rule = GroupMembers.Rule.of(k, minSimilarity);
+            // distinct fingerprints, their units (with signatures: the distinct (fingerprint, signature) pairs) and the
+            // units' document counts, merged from the shards' sorted arrays
+            long perDoc = signed ? 12 + 4 + Signature.BYTES : 12;
+            reserve(perDoc * docs + (signed ? 4 : 0), signed ? "distinct fingerprints and signatures" : "distinct fingerprints");
+            long[] distinct = new long[Math.toIntExact(docs)];
+            int[] counts = new int[distinct.length];
+            int[] unitStart = signed ? new int[distinct.length + 1] : null;
+            byte[] unitSignatures = signed ? new byte[Signature.BYTES * distinct.length] : null;
+            List<long[]> shardArrays = new ArrayList<>(responses.size());
+            List<byte[]> shardSignatures = new ArrayList<>(responses.size());
+            for (SimHashShardFingerprintsResponse r : responses) {
+                shardSignatures.add(r.takeSignatures());
+                shardArrays.add(r.takeFingerprints());
+            }
+            int n, units;
+            if (signed) {
+                int[] merged = GroupMembers.mergeUnits(shardArrays, shardSignatures, distinct, unitStart, counts, unitSignatures);
+                n = merged[0];
+                units = merged[1];
+            } else {
+                n = units = GroupMembers.merge(shardArrays, distinct, counts);
+            }
+            shardArrays = null;
+            shardSignatures = null;
+            release(shardBytes); // the shards' arrays are garbage once merged
+            if (n < distinct.length) {
+                distinct = Arrays.copyOf(distinct, n);
+                release(8 * (docs - n));
+                if (signed) {
+                    unitStart = Arrays.copyOf(unitStart, n + 1);
+                    release(4 * (docs - n));
+                }
+            }
+            if (units < counts.length) {
+                counts = Arrays.copyOf(counts, units);
+                release(4 * (docs - units));
+                if (signed) {
+                    unitSignatures = Arrays.copyOf(unitSignatures, Signature.BYTES * units);
+                    release((long) Signature.BYTES * (docs - units));
+                }
+            }
+            // exact Manku tables, or the LSH stage over the signatures when the exact plan would compare too many pairs
+            long[] signedCounts = HammingGroups.signatureCounts(unitStart, unitSignatures, n);
+            HammingGroups.Plan plan = HammingGroups.plan(
+                n,
+                k,
+                units,
+                signedCounts[0],
+                signedCounts[1],
+                rule.minAgreeing(),
+                HammingGroups.Candidates.AUTO
+            );
+            long tableBytes = HammingGroups.tableBytes(n, units, plan);
+            reserve(
+                HammingGroups.resultBytes(units) + tableBytes,
+                "grouping "
+                    + n
+                    + " distinct fingerprints at k="
+                    + k
+                    + (plan.lsh() ? " (lsh: " + plan.tables() + " band passes)" : " (" + plan.tables() + " tables)")
+            );
+            progress.phase(plan.lsh() ? "grouping (lsh bands)" : "grouping");
+            progress.tables(0, plan.tables());
+            HammingGroups.Result grouped = HammingGroups.find(
+                distinct,
+                unitStart,
+                counts,
+                unitSignatures,
+                rule.minAgreeing(),
+                k,
+                GroupMembers.verifier(unitSignatures, rule),
+                plan,
+                new HammingGroups.Progress() {
+                    @Override
+                    public void tableDone(int tablesDone, int total) {
+                        progress.tables(tablesDone, total);
+                        checkCancelled();
+                    }
+
+                    @Override
+                    public void checkCancelled() {
+                        Run.this.checkCancelled();
+                    }
+                }
+            );
+            release(tableBytes); // garbage now
+            GroupMembers.Selection selection = GroupMembers.select(distinct, unitStart, counts, grouped, this::reserve);
+            Result empty = new Result(
+                k,
+                minSimilarity,
+                algorithm,
+                docs,
+                grouped.comparisons() + selection.identicalPairs(),
+                grouped.verifiedPairs(),
+                plan,
+                List.of(),
+                () -> {}
+            );
+            if (selection.fingerprints().length == 0) {
+                succeed(empty);
+                return;
+            }
+            long[] distinctFingerprints = distinct;
+            int[] unitStarts = unitStart;
+            byte[] signatures = unitSignatures;
+            int[] root = grouped.roots(); // the components only: the rest of the result is garbage now
+            allShards(
+                selection.fingerprints(),
+                selection.docs() * DocList.estimatedBytesPerDoc(signed),
+                "reading group members",
+                members -> succeed(
+                    groups(empty, members, distinctFingerprints, unitStarts, signatures, root, selection.pairsOfRoot(), rule)
+                )
+            );
+        }
+
+        /**
+         * The run's {@code min_similarity}: the request's, or the field's recommended one; NaN for a field without
+         * signatures, where a requested one is a 400.
+         */
+        private double minSimilarity(String algorithm, boolean verifies) {
+            if (verifies == false) {
+                if (requestedSimilarity != null) {
+                    throw new IllegalArgumentException(
+                        "[min_similarity] is given, but field ["
+                            + field
+                            + "]'s algorithm ["
+                            + algorithm
+                            + "] has no verification signatures (simhash-v4 and later have them)"
+                    );
+                }
+                return Double.NaN;
+            }
+            return requestedSimilarity != null ? requestedSimilarity : SimHashSettings.RECOMMENDED_MIN_SIMILARITY;
+        }
+
+        /**
+         * The members read from the shards, grouped by component, split in {@link GroupMembers.Mode#REPRESENTATIVE}
+         * mode; representative = smallest {@code _id}. The objects
+         * of the groups are reserved before they are made, and that reservation goes with the result.
+         */
+        private Result groups(
+            Result counts,
+            Collection<SimHashShardFingerprintsResponse> responses,
+            long[] distinct,
+            int[] unitStart,
+            byte[] unitSignatures,
+            int[] root,
+            long[] pairsOfRoot,
+            GroupMembers.Rule rule
+        ) {
+            checkCancelled();
+            List<DocList> lists = new ArrayList<>(responses.size());
+            long total = 0;
+            long answerBytes = 0;
+            for (SimHashShardFingerprintsResponse r : responses) {
+                lists.add(r.docs());
+                total += r.docs().size();
+                answerBytes += r.ramBytes();
+            }
+            GroupMembers.Grouped grouped = GroupMembers.group(
+                lists,
+                distinct,
+                unitStart,
+                unitSignatures,
+                root,
+                pairsOfRoot,
+                mode,
+                rule,
+                this::reserve,
+                this::checkCancelled
+            );
+            release(8L * total + answerBytes); // the sort keys and the shards' answers are garbage now
+            return new Result(
+                counts.maxDistance(),
+                counts.minSimilarity(),
+                counts.algorithm(),
+                counts.docs(),
+                counts.comparisons(),
+                counts.verifiedPairs(),
+                counts.plan(),
+                grouped.groups(),
+                reservation.transfer(grouped.bytes())
+            );
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package org.nearduplicate.elasticsearch.action.groups;
+
+import org.elasticsearch.action.ActionRequest;
+import org.elasticsearch.action.ActionRequestValidationException;
+import org.elasticsearch.action.IndicesRequest;
+import org.elasticsearch.action.support.IndicesOptions;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.tasks.TaskId;
+import org.elasticsearch.tasks.Task;
+
+import java.io.IOException;
+import java.util.Map;
+
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.options.OptionValues;
+
+import static org.elasticsearch.action.ValidateActions.addValidationError;
+
+/**
+ * What the groups request and the write-back request share: one index, its {@code simhash} {@code field} and the
+ * optional {@code max_distance} (absent: the field's recommended k), the optional {@code min_similarity} (absent: the
+ * field's recommended one; only for a field whose values carry verification signatures), the {@code mode}, their
+ * checks, a cancellable task, and the readers of the body's option values. Each request writes its own wire format.
+ */
+abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest implements IndicesRequest {
+    protected final String index;
+    protected String field;
+    protected Integer maxDistance;
+    /** The signatures' least similarity of a match; null: the field's recommended one. */
+    protected Double minSimilarity;
+    /** How components become groups; see {@link GroupMembers.Mode}. */
+    protected GroupMembers.Mode mode = GroupMembers.Mode.REPRESENTATIVE;
+
+    protected GroupsRequest(String index, String field) {
+        this.index = index;
+        this.field = field;
+    }
+
+    protected GroupsRequest(StreamInput in) throws IOException {
+        super(in);
+        this.index = in.readString();
+    }
+
+    /** The checks of index, field and max_distance; subclasses add theirs to the result. */
+    @Override
+    public ActionRequestValidationException validate() {
+        ActionRequestValidationException e = null;
+        if (index == null || index.isEmpty()) e = addValidationError("an index is required", e);
+        if (field == null || field.isEmpty()) e = addValidationError("[field] is required", e);
+        if (maxDistance != null) {
+            try {
+                MaxDistance.check(maxDistance, null);
+            } catch (IllegalArgumentException invalid) {
+                e = addValidationError(invalid.getMessage(), e);
+            }
+        }
+        if (minSimilarity != null && (minSimilarity >= 0 && minSimilarity <= 1) == false) {
+            e = addValidationError("[" + MIN_SIMILARITY + "] must be between 0 and 1, got " + minSimilarity, e);
+        }
+        return e;
+    }
+
+    @Override
+    public Task createTask(long id, String type, String action, TaskId parentTaskId, Map<String, String> headers) {
+        return new SimHashGroupsTask(id, type, action, getDescription(), parentTaskId, headers);
+    }
+
+    /** The description's start, shared by both requests' tasks. */
+    protected String describe(String what) {
+        return "near_duplicate "
+            + what
+            + " index["
+            + index
+            + "] field["
+            + field
+            + "] max_distance["
+            + (maxDistance == null ? "mapping" : maxDistance)
+            + "]"
+            + (minSimilarity == null ? "" : " min_similarity[" + minSimilarity + "]")
+            + " mode["
+            + mode.jsonName()
+            + "]";
+    }
+
+    @Override
+    public String[] indices() {
+        return new String[] { index };
+    }
+
+    @Override
+    public IndicesOptions indicesOptions() {
+        return IndicesOptions.strictSingleIndexNoExpandForbidClosed();
+    }
+
+    public String index() {
+        return index;
+    }
+
+    public String field() {
+        return field;
+    }
+
+    public Integer maxDistance() {
+        return maxDistance;
+    }
+
+    /** The requested {@code min_similarity}, or null: the field's recommended one. */
+    public Double minSimilarity() {
+        return minSimilarity;
+    }
+
+    @SuppressWarnings("unchecked")
+    public R minSimilarity(Double minSimilarity) {
+        this.minSimilarity = minSimilarity;
+        return (R) this;
+    }
+
+    public GroupMembers.Mode mode() {
+        return mode;
+    }
+
+    @SuppressWarnings("unchecked")
+    public R mode(GroupMembers.Mode mode) {
+        this.mode = java.util.Objects.requireNonNull(mode);
+        return (R) this;
+    }
+
+    @SuppressWarnings("unchecked")
+    public R maxDistance(Integer maxDistance) {
+        this.maxDistance = maxDistance;
+        return (R) this;
+    }
+
+    /** The body option of the signatures' least similarity. */
+    public static final String MIN_SIMILARITY = "min_similarity";
+
+    /** {@code min_similarity}'s value: a number (or a string of one) from 0 to 1. */
+    static double minSimilarity(Object v) {
+        double d = OptionValues.number(MIN_SIMILARITY, v);
+        if ((d >= 0 && d <= 1) == false) throw new IllegalArgumentException("[" + MIN_SIMILARITY + "] must be between 0 and 1, got " + v);
+        return d;
+    }
+
+    /** A body option's value that must be a string. */
+    static String string(String name, Object v) {
+        return OptionValues.string(name, v);
+    }
+
+    /** A body option's value that must be an integer (or a string of one, as everywhere: {@link OptionValues}). */
+    static int integer(String name, Object v) {
+        return OptionValues.integer(name, v);
+    }
+}

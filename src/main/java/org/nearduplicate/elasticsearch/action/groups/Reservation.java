@@ -1,0 +1,61 @@
+package org.nearduplicate.elasticsearch.action.groups;
+
+import org.elasticsearch.core.Releasable;
+import org.elasticsearch.common.breaker.CircuitBreaker;
+
+/**
+ * Bytes one piece of work holds in the {@code near_duplicate} breaker. Memory is reserved before it is allocated (the
+ * breaker's 429 comes first) and everything still held is given back exactly once, on {@link #close()}, whichever
+ * path ends the work. After close, reserving is a no-op, so a late answer cannot leave bytes behind.
+ */
+public final class Reservation implements Releasable {
+    private final CircuitBreaker breaker;
+    private final String label;
+    private long held;
+    private boolean closed;
+
+    public Reservation(CircuitBreaker breaker, String label) {
+        this.breaker = breaker;
+        this.label = label;
+    }
+
+    /** Reserves {@code bytes} or throws the breaker's {@code CircuitBreakingException} (429). */
+    public synchronized void reserve(long bytes, String what) {
+        if (closed || bytes <= 0) return;
+        breaker.addEstimateBytesAndMaybeBreak(bytes, label + ": " + what);
+        held += bytes;
+    }
+
+    /** Gives back up to {@code bytes} (never more than is held). */
+    public synchronized void release(long bytes) {
+        if (closed || bytes <= 0) return;
+        long given = Math.min(bytes, held);
+        breaker.addWithoutBreaking(-given);
+        held -= given;
+    }
+
+    /** Moves up to {@code bytes} of what this holds into a new reservation, for whoever keeps the memory longer. */
+    public synchronized Reservation transfer(long bytes) {
+        Reservation to = new Reservation(breaker, label);
+        if (closed) {
+            to.closed = true;
+            return to;
+        }
+        long moved = Math.min(Math.max(0, bytes), held);
+        held -= moved;
+        to.held = moved;
+        return to;
+    }
+
+    public synchronized long held() {
+        return held;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        breaker.addWithoutBreaking(-held);
+        held = 0;
+    }
+}

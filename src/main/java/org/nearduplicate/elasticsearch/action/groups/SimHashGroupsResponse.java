@@ -1,0 +1,245 @@
+package org.nearduplicate.elasticsearch.action.groups;
+
+import org.elasticsearch.action.ActionResponse;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.xcontent.ToXContentObject;
+import org.elasticsearch.xcontent.XContentBuilder;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.groups.HammingGroups;
+import org.nearduplicate.core.groups.SignatureBands;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
+
+/** Counts and one page of groups. */
+public class SimHashGroupsResponse extends ActionResponse implements ToXContentObject {
+
+    /** A returned group; {@code size} is the full size even when {@code members} is cut at {@code max_members}. */
+    public record Group(String representative, int size, long verifiedPairs, List<GroupMembers.Member> members) {
+    }
+
+    private final String index;
+    private final String field;
+    private final int maxDistance;
+    /** The run's min_similarity; NaN for a field without signatures (not shown). */
+    private final double minSimilarity;
+    /** The field's algorithm id; null for a run that did not group (validation only). */
+    private final String algorithm;
+    private final long tookMillis;
+    private final long docsScanned;
+    private final long candidatePairs;
+    private final long verifiedPairs;
+    private final long groupCount;
+    private final long docsInGroups;
+    private final HammingGroups.Plan plan;
+    private final List<Group> groups;
+    private final String nextAfter;
+
+    public SimHashGroupsResponse(
+        String index,
+        String field,
+        int maxDistance,
+        double minSimilarity,
+        String algorithm,
+        long tookMillis,
+        long docsScanned,
+        long candidatePairs,
+        long verifiedPairs,
+        long groupCount,
+        long docsInGroups,
+        HammingGroups.Plan plan,
+        List<Group> groups,
+        String nextAfter
+    ) {
+        this.index = index;
+        this.field = field;
+        this.maxDistance = maxDistance;
+        this.minSimilarity = minSimilarity;
+        this.algorithm = algorithm;
+        this.tookMillis = tookMillis;
+        this.docsScanned = docsScanned;
+        this.candidatePairs = candidatePairs;
+        this.verifiedPairs = verifiedPairs;
+        this.groupCount = groupCount;
+        this.docsInGroups = docsInGroups;
+        this.plan = plan;
+        this.groups = groups;
+        this.nextAfter = nextAfter;
+    }
+
+    public SimHashGroupsResponse(StreamInput in) throws IOException {
+        super(in);
+        index = in.readString();
+        field = in.readString();
+        maxDistance = in.readVInt();
+        minSimilarity = in.readDouble();
+        algorithm = in.readOptionalString();
+        tookMillis = in.readVLong();
+        docsScanned = in.readVLong();
+        candidatePairs = in.readVLong();
+        verifiedPairs = in.readVLong();
+        groupCount = in.readVLong();
+        docsInGroups = in.readVLong();
+        plan = new HammingGroups.Plan(in.readVInt(), in.readVInt(), in.readVInt(), in.readVInt(), in.readDouble(), in.readVInt());
+        int n = in.readVInt();
+        groups = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String rep = in.readString();
+            int size = in.readVInt();
+            long pairs = in.readVLong();
+            int m = in.readVInt();
+            List<GroupMembers.Member> members = new ArrayList<>(m);
+            for (int j = 0; j < m; j++) {
+                members.add(new GroupMembers.Member(in.readString(), in.readOptionalString(), in.readLong(), in.readVInt()));
+            }
+            groups.add(new Group(rep, size, pairs, members));
+        }
+        nextAfter = in.readOptionalString();
+    }
+
+    @Override
+    public void writeTo(StreamOutput out) throws IOException {
+        out.writeString(index);
+        out.writeString(field);
+        out.writeVInt(maxDistance);
+        out.writeDouble(minSimilarity);
+        out.writeOptionalString(algorithm);
+        out.writeVLong(tookMillis);
+        out.writeVLong(docsScanned);
+        out.writeVLong(candidatePairs);
+        out.writeVLong(verifiedPairs);
+        out.writeVLong(groupCount);
+        out.writeVLong(docsInGroups);
+        out.writeVInt(plan.blocks());
+        out.writeVInt(plan.keyBlocks());
+        out.writeVInt(plan.tables());
+        out.writeVInt(plan.bucketBits());
+        out.writeDouble(plan.estimatedComparisons());
+        out.writeVInt(plan.lshPartitions());
+        out.writeVInt(groups.size());
+        for (Group g : groups) {
+            out.writeString(g.representative());
+            out.writeVInt(g.size());
+            out.writeVLong(g.verifiedPairs());
+            out.writeVInt(g.members().size());
+            for (GroupMembers.Member m : g.members()) {
+                out.writeString(m.id());
+                out.writeOptionalString(m.routing());
+                out.writeLong(m.fingerprint());
+                out.writeVInt(m.distance());
+            }
+        }
+        out.writeOptionalString(nextAfter);
+    }
+
+    @Override
+    public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
+        builder.startObject();
+        builder.field("took", tookMillis);
+        builder.field("index", index);
+        builder.field("field", field);
+        builder.field("max_distance", maxDistance);
+        if (Double.isNaN(minSimilarity) == false) builder.field(GroupsRequest.MIN_SIMILARITY, minSimilarity);
+        builder.startObject("counts");
+        builder.field("docs_scanned", docsScanned);
+        builder.field("candidate_pairs", candidatePairs);
+        builder.field("verified_pairs", verifiedPairs);
+        builder.field("groups", groupCount);
+        builder.field("docs_in_groups", docsInGroups);
+        builder.endObject();
+        ChanceMatches chance = chanceMatches();
+        if (chance != null) chance.toXContent(builder);
+        // how the run was cut (Manku's tables): what the cost of another max_distance would be is in docs/workflows.md
+        // exact: every pair within k (Manku's tables); lsh: candidates from bands of the signatures, every one verified,
+        // a pair at the min_similarity threshold found with probability recall_at_threshold (more agreeing ones: higher)
+        builder.startObject("plan");
+        builder.field("candidates", plan.candidates());
+        if (plan.lsh()) {
+            builder.field("bands", SignatureBands.BANDS);
+            builder.field("slots_per_band", SignatureBands.SLOTS_PER_BAND);
+            builder.field("passes", plan.tables());
+            if (Double.isNaN(minSimilarity) == false) {
+                builder.field("recall_at_threshold", SignatureBands.recallAt(Signature.minAgreeing(minSimilarity)));
+            }
+            builder.field("exact_estimated_comparisons", (long) plan.estimatedComparisons());
+        } else {
+            builder.field("blocks", plan.blocks());
+            builder.field("key_blocks", plan.keyBlocks());
+            builder.field("tables", plan.tables());
+        }
+        builder.endObject();
+        builder.startArray("groups");
+        for (Group g : groups) {
+            builder.startObject();
+            builder.field("representative", g.representative());
+            builder.field("size", g.size());
+            builder.field("verified_pairs", g.verifiedPairs());
+            builder.startArray("members");
+            for (GroupMembers.Member m : g.members()) {
+                builder.startObject().field("_id", m.id());
+                if (m.routing() != null) builder.field("_routing", m.routing());
+                builder.field("fingerprint", Fingerprints.toHex(m.fingerprint())).field("distance", m.distance()).endObject();
+            }
+            builder.endArray();
+            builder.endObject();
+        }
+        builder.endArray();
+        if (nextAfter != null) {
+            builder.field("next_after", nextAfter);
+        }
+        builder.endObject();
+        return builder;
+    }
+
+    public long docsScanned() {
+        return docsScanned;
+    }
+
+    public long candidatePairs() {
+        return candidatePairs;
+    }
+
+    public long verifiedPairs() {
+        return verifiedPairs;
+    }
+
+    public long groupCount() {
+        return groupCount;
+    }
+
+    public long docsInGroups() {
+        return docsInGroups;
+    }
+
+    public List<Group> groups() {
+        return groups;
+    }
+
+    public String nextAfter() {
+        return nextAfter;
+    }
+
+    public int maxDistance() {
+        return maxDistance;
+    }
+
+    /** The run's min_similarity; NaN for a field without signatures. */
+    public double minSimilarity() {
+        return minSimilarity;
+    }
+
+    /** The field's algorithm id; null for a run that did not group. */
+    public String algorithm() {
+        return algorithm;
+    }
+
+    /** The expected chance matches of the run (docs/engine.md, "Chance matches at scale"); null for a run that did not group. */
+    public ChanceMatches chanceMatches() {
+        return ChanceMatches.of(algorithm, maxDistance, minSimilarity, docsScanned);
+    }
+}

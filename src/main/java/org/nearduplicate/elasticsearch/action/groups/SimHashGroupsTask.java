@@ -1,0 +1,161 @@
+package org.nearduplicate.elasticsearch.action.groups;
+
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.tasks.TaskId;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.tasks.CancellableTask;
+import org.elasticsearch.tasks.Task;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The task of a groups run (and of a write-back): cancellable, cancels its shard requests, and shows its progress in
+ * {@code _tasks?detailed} and {@code GET _tasks/<id>}.
+ */
+public class SimHashGroupsTask extends CancellableTask implements GroupsComputation.Progress {
+
+    private volatile String phase = "starting";
+    private volatile int tablesDone;
+    private volatile int tablesTotal;
+    final AtomicLong groups = new AtomicLong(-1);
+    final AtomicLong toWrite = new AtomicLong(-1);
+    final AtomicLong written = new AtomicLong();
+    final AtomicLong noops = new AtomicLong();
+    final AtomicLong cleared = new AtomicLong();
+    /** Documents in no group given their own {@code _id} as group (not counting those that already had it). */
+    final AtomicLong singletons = new AtomicLong();
+    final AtomicLong failures = new AtomicLong();
+    final AtomicLong batches = new AtomicLong();
+    final AtomicLong throttledMillis = new AtomicLong();
+
+    public SimHashGroupsTask(long id, String type, String action, String description, TaskId parentTaskId, Map<String, String> headers) {
+        super(id, type, action, description, parentTaskId, headers);
+    }
+
+    private Runnable onCancel; // guarded by this
+
+    @Override
+    public boolean shouldCancelChildrenOnCancellation() {
+        return true;
+    }
+
+    /**
+     * Runs {@code action} as soon as the task is cancelled (at once if it already is), so that work waiting on a timer,
+     * such as a throttled write-back, stops when asked instead of when its delay ends. One action at a time.
+     */
+    public void whenCancelled(Runnable action) {
+        synchronized (this) {
+            if (isCancelled() == false) {
+                onCancel = action;
+                return;
+            }
+        }
+        action.run();
+    }
+
+    @Override
+    protected void onCancelled() {
+        Runnable action;
+        synchronized (this) {
+            action = onCancel;
+            onCancel = null;
+        }
+        if (action != null) action.run();
+    }
+
+    @Override
+    public void phase(String phase) {
+        this.phase = phase;
+    }
+
+    @Override
+    public void tables(int done, int total) {
+        tablesDone = done;
+        tablesTotal = total;
+    }
+
+    @Override
+    public Status getStatus() {
+        return new Status(
+            phase,
+            tablesDone,
+            tablesTotal,
+            groups.get(),
+            toWrite.get(),
+            written.get(),
+            noops.get(),
+            cleared.get(),
+            singletons.get(),
+            failures.get(),
+            batches.get(),
+            throttledMillis.get()
+        );
+    }
+
+    /** What {@code _tasks} shows; the write-back counters are -1 / 0 until the write-back starts. */
+    public record Status(String phase, int tablesDone, int tablesTotal, long groups, long toWrite, long written, long noops, long cleared,
+        long singletons, long failures, long batches, long throttledMillis) implements Task.Status {
+        public static final String NAME = "near_duplicate_groups";
+
+        public Status(StreamInput in) throws IOException {
+            this(
+                in.readString(),
+                in.readVInt(),
+                in.readVInt(),
+                in.readZLong(),
+                in.readZLong(),
+                in.readVLong(),
+                in.readVLong(),
+                in.readVLong(),
+                in.readVLong(),
+                in.readVLong(),
+                in.readVLong(),
+                in.readVLong()
+            );
+        }
+
+        @Override
+        public void writeTo(StreamOutput out) throws IOException {
+            out.writeString(phase);
+            out.writeVInt(tablesDone);
+            out.writeVInt(tablesTotal);
+            out.writeZLong(groups);
+            out.writeZLong(toWrite);
+            out.writeVLong(written);
+            out.writeVLong(noops);
+            out.writeVLong(cleared);
+            out.writeVLong(singletons);
+            out.writeVLong(failures);
+            out.writeVLong(batches);
+            out.writeVLong(throttledMillis);
+        }
+
+        @Override
+        public String getWriteableName() {
+            return NAME;
+        }
+
+        @Override
+        public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
+            builder.startObject();
+            builder.field("phase", phase);
+            builder.field("tables_done", tablesDone);
+            builder.field("tables_total", tablesTotal);
+            if (groups >= 0) builder.field("groups", groups);
+            if (toWrite >= 0) {
+                builder.field("documents_to_write", toWrite);
+                builder.field("written", written);
+                builder.field("noops", noops);
+                builder.field("cleared", cleared);
+                builder.field("singletons", singletons);
+                builder.field("failures", failures);
+                builder.field("batches", batches);
+                builder.field("throttled_millis", throttledMillis);
+            }
+            return builder.endObject();
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package org.nearduplicate.elasticsearch.action.groups;
+
+import org.elasticsearch.action.ActionType;
+
+/** {@code POST /{index}/_near_duplicates/_write}: computes the groups and writes them into the documents, as a task. */
+public class SimHashGroupsWriteAction extends ActionType<SimHashGroupsWriteResponse> {
+    public static final String NAME = "indices:data/write/near_duplicate/groups";
+    public static final SimHashGroupsWriteAction INSTANCE = new SimHashGroupsWriteAction();
+
+    private SimHashGroupsWriteAction() {
+        super(NAME, SimHashGroupsWriteResponse::new);
+    }
+}

@@ -1,0 +1,209 @@
+package org.nearduplicate.elasticsearch.action.groups;
+
+import org.elasticsearch.action.ActionRequestValidationException;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.xcontent.XContentParser;
+
+import java.io.IOException;
+import java.util.Map;
+
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.groups.GroupMembers;
+
+import static org.elasticsearch.action.ValidateActions.addValidationError;
+
+/**
+ * The write-back request: {@code field}, {@code max_distance}, {@code min_similarity}, {@code group_field}, {@code distance_field},
+ * {@code batch_size}, {@code requests_per_second}, {@code mode}; see docs/workflows.md.
+ */
+public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteRequest> {
+    public static final String DEFAULT_GROUP_FIELD = "duplicate_group";
+    public static final String DEFAULT_DISTANCE_FIELD = "duplicate_distance";
+    public static final int DEFAULT_BATCH_SIZE = 500;
+
+    private String groupField = DEFAULT_GROUP_FIELD;
+    private String distanceField = DEFAULT_DISTANCE_FIELD;
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    /** Documents written per second; unlimited when not positive (as {@code _update_by_query}'s -1). */
+    private float requestsPerSecond = -1;
+    /** Set for {@code wait_for_completion=false}: the result is stored in the tasks index (not sent between nodes). */
+    private boolean shouldStoreResult;
+    /** Only the checks that can fail at once run (index, field, mappings), then an empty answer: nothing is written. */
+    private boolean validateOnly;
+
+    public SimHashGroupsWriteRequest(String index, String field) {
+        super(index, field);
+    }
+
+    public SimHashGroupsWriteRequest(StreamInput in) throws IOException {
+        super(in);
+        field = in.readOptionalString();
+        maxDistance = in.readOptionalVInt();
+        groupField = in.readString();
+        distanceField = in.readString();
+        batchSize = in.readVInt();
+        requestsPerSecond = in.readFloat();
+        validateOnly = in.readBoolean();
+        mode = in.readEnum(GroupMembers.Mode.class);
+        minSimilarity = in.readOptionalDouble();
+    }
+
+    @Override
+    public void writeTo(StreamOutput out) throws IOException {
+        super.writeTo(out);
+        out.writeString(index);
+        out.writeOptionalString(field);
+        out.writeOptionalVInt(maxDistance);
+        out.writeString(groupField);
+        out.writeString(distanceField);
+        out.writeVInt(batchSize);
+        out.writeFloat(requestsPerSecond);
+        out.writeBoolean(validateOnly);
+        out.writeEnum(mode);
+        out.writeOptionalDouble(minSimilarity);
+    }
+
+    public static SimHashGroupsWriteRequest fromXContent(String index, XContentParser parser) throws IOException {
+        SimHashGroupsWriteRequest request = new SimHashGroupsWriteRequest(index, null);
+        for (Map.Entry<String, Object> e : parser.map().entrySet()) {
+            Object v = e.getValue();
+            switch (e.getKey()) {
+                case "field" -> request.field = string(e.getKey(), v);
+                case MaxDistance.NAME -> request.maxDistance = MaxDistance.parse(v, null);
+                case MIN_SIMILARITY -> request.minSimilarity = v == null ? null : minSimilarity(v);
+                case "group_field" -> request.groupField = string(e.getKey(), v);
+                case "distance_field" -> request.distanceField = string(e.getKey(), v);
+                case "batch_size" -> request.batchSize = integer(e.getKey(), v);
+                case "mode" -> request.mode = GroupMembers.Mode.parse(string(e.getKey(), v));
+                case "requests_per_second" -> request.requestsPerSecond = requestsPerSecond(v);
+                default -> throw new IllegalArgumentException("[_near_duplicates/_write] unknown option [" + e.getKey() + "]");
+            }
+        }
+        return request;
+    }
+
+    /** The slowest throttle: one document per 100 seconds (a lower rate could not be told from a stuck task). */
+    public static final float MIN_REQUESTS_PER_SECOND = 0.01f;
+
+    /**
+     * A finite number of at least {@link #MIN_REQUESTS_PER_SECOND}, or -1 / "unlimited" for no throttling (the spelling
+     * {@code _update_by_query} accepts).
+     */
+    public static float requestsPerSecond(Object v) {
+        if ("unlimited".equals(v)) return -1;
+        if (v instanceof String s) {
+            try {
+                v = Float.parseFloat(s);
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        if (v instanceof Number n) {
+            double d = n.doubleValue();
+            if (d == -1) return -1;
+            if (Double.isFinite(d) && d >= MIN_REQUESTS_PER_SECOND && d <= Float.MAX_VALUE) return (float) d;
+        }
+        throw new IllegalArgumentException(
+            "[requests_per_second] must be a positive number of at least "
+                + MIN_REQUESTS_PER_SECOND
+                + ", -1 or \"unlimited\", got ["
+                + v
+                + "]"
+        );
+    }
+
+    @Override
+    public ActionRequestValidationException validate() {
+        ActionRequestValidationException e = super.validate();
+        if (groupField.isEmpty() || distanceField.isEmpty() || groupField.equals(distanceField)) {
+            e = addValidationError("[group_field] and [distance_field] must be two different, non-empty field names", e);
+        }
+        if (field != null && (field.equals(groupField) || field.equals(distanceField))) {
+            e = addValidationError("[group_field] and [distance_field] must differ from [field]", e);
+        }
+        if (batchSize < 1 || batchSize > 10_000) e = addValidationError("[batch_size] must be between 1 and 10000, got " + batchSize, e);
+        if (requestsPerSecond != -1 && (requestsPerSecond >= MIN_REQUESTS_PER_SECOND) == false) {
+            e = addValidationError(
+                "[requests_per_second] must be a positive number of at least "
+                    + MIN_REQUESTS_PER_SECOND
+                    + ", -1 or \"unlimited\", got ["
+                    + requestsPerSecond
+                    + "]",
+                e
+            );
+        }
+        return e;
+    }
+
+    /**
+     * A copy that only runs the checks which can fail at once: {@code wait_for_completion=false} runs it first, so that
+     * such a failure is the answer rather than a task whose stored result is that failure.
+     */
+    public SimHashGroupsWriteRequest validationOnly() {
+        SimHashGroupsWriteRequest copy = new SimHashGroupsWriteRequest(index, field);
+        copy.maxDistance = maxDistance;
+        copy.minSimilarity = minSimilarity;
+        copy.mode = mode;
+        copy.groupField = groupField;
+        copy.distanceField = distanceField;
+        copy.batchSize = batchSize;
+        copy.requestsPerSecond = requestsPerSecond;
+        copy.validateOnly = true;
+        return copy;
+    }
+
+    public boolean validateOnly() {
+        return validateOnly;
+    }
+
+    public void setShouldStoreResult(boolean shouldStoreResult) {
+        this.shouldStoreResult = shouldStoreResult;
+    }
+
+    @Override
+    public boolean getShouldStoreResult() {
+        return shouldStoreResult;
+    }
+
+    @Override
+    public String getDescription() {
+        return describe("groups write") + " group_field[" + groupField + "] distance_field[" + distanceField + "]";
+    }
+
+    public String groupField() {
+        return groupField;
+    }
+
+    public SimHashGroupsWriteRequest groupField(String groupField) {
+        this.groupField = groupField;
+        return this;
+    }
+
+    public String distanceField() {
+        return distanceField;
+    }
+
+    public SimHashGroupsWriteRequest distanceField(String distanceField) {
+        this.distanceField = distanceField;
+        return this;
+    }
+
+    public int batchSize() {
+        return batchSize;
+    }
+
+    public SimHashGroupsWriteRequest batchSize(int batchSize) {
+        this.batchSize = batchSize;
+        return this;
+    }
+
+    public float requestsPerSecond() {
+        return requestsPerSecond;
+    }
+
+    public SimHashGroupsWriteRequest requestsPerSecond(float requestsPerSecond) {
+        this.requestsPerSecond = requestsPerSecond;
+        return this;
+    }
+}

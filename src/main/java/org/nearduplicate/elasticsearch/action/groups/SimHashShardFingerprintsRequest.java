@@ -1,0 +1,187 @@
+package org.nearduplicate.elasticsearch.action.groups;
+
+import org.elasticsearch.action.ActionRequestValidationException;
+import org.elasticsearch.action.support.single.shard.SingleShardRequest;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.index.shard.ShardId;
+import org.elasticsearch.search.internal.AliasFilter;
+
+import java.io.IOException;
+
+import org.nearduplicate.core.sketch.Signature;
+
+/**
+ * One shard's part of a groups run. Without {@code members}: every live document's fingerprint. With {@code members}
+ * (sorted, distinct): the documents whose fingerprint is one of them, with their {@code _id}, routing and signature.
+ * The write-back's stale pass may give {@code memberSignatures} too: its members are then units (fingerprint and
+ * signature; sorted by fingerprint, which may repeat), and a document is a member only if its unit is one of them.
+ * The singleton pass asks for one page of the documents with a fingerprint that are in no group and do not carry their
+ * own {@code _id} as group yet, by {@code _seq_no} range.
+ */
+public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashShardFingerprintsRequest> {
+    private final ShardId shardId;
+    private final String field;
+    private final long[] members;
+    /** {@link Signature#BYTES} per member (zeros: none), or null: members are fingerprints alone. */
+    private final byte[] memberSignatures;
+    /** Set for the write-back's stale pass: documents holding this field whose fingerprint is not in {@code members}. */
+    private final String staleField;
+    /** The filter of the alias the run was asked through: documents it hides are not read. */
+    private final AliasFilter aliasFilter;
+    /**
+     * Set for the write-back's singleton pass (with {@code staleField}, the group field): one page of the visible
+     * documents with a fingerprint whose unit is not among {@code members} and whose group is not already their own
+     * {@code _id} at distance 0 (this field).
+     */
+    private final String distanceField;
+    /** The singleton pass's page: {@code _seq_no} from (inclusive), to (inclusive; -1: the shard's current maximum). */
+    private final long fromSeqNo;
+    private final long toSeqNo;
+    /** The singleton pass's page: at most this many documents. */
+    private final int limit;
+
+    public SimHashShardFingerprintsRequest(ShardId shardId, String field, long[] members, AliasFilter aliasFilter) {
+        this(shardId, field, members, null, aliasFilter);
+    }
+
+    public SimHashShardFingerprintsRequest(ShardId shardId, String field, long[] members, String staleField, AliasFilter aliasFilter) {
+        this(shardId, field, members, null, staleField, aliasFilter);
+    }
+
+    public SimHashShardFingerprintsRequest(
+        ShardId shardId,
+        String field,
+        long[] members,
+        byte[] memberSignatures,
+        String staleField,
+        AliasFilter aliasFilter
+    ) {
+        super(shardId.getIndexName());
+        if (memberSignatures != null && (members == null || memberSignatures.length != Signature.BYTES * members.length)) {
+            throw new IllegalArgumentException("one signature per member");
+        }
+        this.shardId = shardId;
+        this.field = field;
+        this.members = members;
+        this.memberSignatures = memberSignatures;
+        this.staleField = staleField;
+        this.aliasFilter = aliasFilter == null ? AliasFilter.EMPTY : aliasFilter;
+        this.distanceField = null;
+        this.fromSeqNo = 0;
+        this.toSeqNo = -1;
+        this.limit = 0;
+    }
+
+    /** One page of the write-back's singleton pass (see {@link #distanceField()}). */
+    public SimHashShardFingerprintsRequest(
+        ShardId shardId,
+        String field,
+        long[] members,
+        byte[] memberSignatures,
+        String groupField,
+        String distanceField,
+        long fromSeqNo,
+        long toSeqNo,
+        int limit,
+        AliasFilter aliasFilter
+    ) {
+        super(shardId.getIndexName());
+        if (memberSignatures != null && (members == null || memberSignatures.length != Signature.BYTES * members.length)) {
+            throw new IllegalArgumentException("one signature per member");
+        }
+        if (members == null || groupField == null || distanceField == null || limit < 1) {
+            throw new IllegalArgumentException("a singleton page needs members, both fields and a positive limit");
+        }
+        this.shardId = shardId;
+        this.field = field;
+        this.members = members;
+        this.memberSignatures = memberSignatures;
+        this.staleField = groupField;
+        this.aliasFilter = aliasFilter == null ? AliasFilter.EMPTY : aliasFilter;
+        this.distanceField = distanceField;
+        this.fromSeqNo = fromSeqNo;
+        this.toSeqNo = toSeqNo;
+        this.limit = limit;
+    }
+
+    public SimHashShardFingerprintsRequest(StreamInput in) throws IOException {
+        super(in);
+        shardId = new ShardId(in);
+        field = in.readString();
+        members = in.readBoolean() ? SortedFingerprints.read(in) : null;
+        memberSignatures = in.readBoolean() ? in.readByteArray() : null;
+        staleField = in.readOptionalString();
+        aliasFilter = new AliasFilter(in);
+        distanceField = in.readOptionalString();
+        fromSeqNo = in.readZLong();
+        toSeqNo = in.readZLong();
+        limit = in.readVInt();
+    }
+
+    @Override
+    public void writeTo(StreamOutput out) throws IOException {
+        super.writeTo(out);
+        shardId.writeTo(out);
+        out.writeString(field);
+        out.writeBoolean(members != null);
+        if (members != null) SortedFingerprints.write(out, members, members.length);
+        out.writeBoolean(memberSignatures != null);
+        if (memberSignatures != null) out.writeByteArray(memberSignatures);
+        out.writeOptionalString(staleField);
+        aliasFilter.writeTo(out);
+        out.writeOptionalString(distanceField);
+        out.writeZLong(fromSeqNo);
+        out.writeZLong(toSeqNo);
+        out.writeVInt(limit);
+    }
+
+    @Override
+    public ActionRequestValidationException validate() {
+        return validateNonNullIndex();
+    }
+
+    public ShardId shardId() {
+        return shardId;
+    }
+
+    public String field() {
+        return field;
+    }
+
+    /** The fingerprints whose documents are wanted, sorted and distinct; null for the fingerprints pass. */
+    public long[] members() {
+        return members;
+    }
+
+    /** The members' signatures ({@link Signature#BYTES} each, zeros: none), or null: members are fingerprints alone. */
+    public byte[] memberSignatures() {
+        return memberSignatures;
+    }
+
+    public String staleField() {
+        return staleField;
+    }
+
+    public AliasFilter aliasFilter() {
+        return aliasFilter;
+    }
+
+    /** The distance field of a singleton page (its group field is {@link #staleField()}); null for the other passes. */
+    public String distanceField() {
+        return distanceField;
+    }
+
+    public long fromSeqNo() {
+        return fromSeqNo;
+    }
+
+    /** The last {@code _seq_no} of the pass, or -1 on its first page: the shard's current maximum. */
+    public long toSeqNo() {
+        return toSeqNo;
+    }
+
+    public int limit() {
+        return limit;
+    }
+}

@@ -1,0 +1,219 @@
+package org.nearduplicate.elasticsearch.action.groups;
+
+import org.elasticsearch.action.IndicesRequest;
+import org.elasticsearch.action.support.ActionFilters;
+import org.elasticsearch.action.support.HandledTransportAction;
+import org.elasticsearch.cluster.ClusterState;
+import org.elasticsearch.cluster.metadata.IndexAbstraction;
+import org.elasticsearch.cluster.metadata.IndexMetadata;
+import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
+import org.elasticsearch.cluster.metadata.Metadata;
+import org.elasticsearch.cluster.service.ClusterService;
+import org.elasticsearch.common.inject.Inject;
+import org.elasticsearch.common.regex.Regex;
+import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.indices.IndicesService;
+import org.elasticsearch.search.internal.AliasFilter;
+import org.elasticsearch.tasks.Task;
+import org.elasticsearch.threadpool.ThreadPool;
+import org.elasticsearch.transport.TransportService;
+import org.elasticsearch.transport.client.node.NodeClient;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.elasticsearch.common.FieldMappings;
+import org.nearduplicate.elasticsearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.elasticsearch.sketching.SketchingService;
+
+/**
+ * {@code _near_duplicates}: computes all near-duplicate groups of an index for any k (through
+ * {@link GroupsComputation}) and returns one page of them, sorted by representative.
+ */
+public class TransportSimHashGroupsAction extends HandledTransportAction<SimHashGroupsRequest, SimHashGroupsResponse> {
+
+    private final ClusterService clusterService;
+    private final IndexNameExpressionResolver resolver;
+    private final IndicesService indicesService;
+    private final GroupsComputation computation;
+
+    @Inject
+    public TransportSimHashGroupsAction(
+        TransportService transportService,
+        ActionFilters actionFilters,
+        ClusterService clusterService,
+        NodeClient client,
+        IndexNameExpressionResolver resolver,
+        IndicesService indicesService,
+        ThreadPool threadPool,
+        SketchingService engine
+    ) {
+        super(SimHashGroupsAction.NAME, transportService, actionFilters, SimHashGroupsRequest::new);
+        this.clusterService = clusterService;
+        this.resolver = resolver;
+        this.indicesService = indicesService;
+        this.computation = new GroupsComputation(client, threadPool, engine::breaker, () -> clusterService.localNode().getId());
+    }
+
+    /** The one index a groups request names (an index or an alias of one index), or a 400 that says why not. */
+    static IndexMetadata singleIndex(ClusterState state, IndexNameExpressionResolver resolver, IndicesRequest request, String api) {
+        for (String name : request.indices()) {
+            if (Metadata.ALL.equals(name) || Regex.isSimpleMatchPattern(name) || name.contains(",")) {
+                throw new IllegalArgumentException(
+                    "["
+                        + api
+                        + "] works on one index or alias; ["
+                        + name
+                        + "] is a pattern: "
+                        + "_all, wildcards and lists are not supported, name one index"
+                );
+            }
+            IndexAbstraction abstraction = state.metadata().getIndicesLookup().get(name);
+            if (abstraction != null && abstraction.getType() == IndexAbstraction.Type.DATA_STREAM) {
+                throw new IllegalArgumentException(
+                    "["
+                        + api
+                        + "] works on one index or alias; ["
+                        + name
+                        + "] is a data stream of "
+                        + abstraction.getIndices().size()
+                        + " backing indices: name one of them (GET _data_stream/"
+                        + name
+                        + ")"
+                );
+            }
+        }
+        String[] concrete = resolver.concreteIndexNames(state, request);
+        if (concrete.length != 1) {
+            throw new IllegalArgumentException(
+                "[" + api + "] needs exactly one index, [" + String.join(",", request.indices()) + "] resolves to " + concrete.length
+            );
+        }
+        return state.metadata().index(concrete[0]);
+    }
+
+    /**
+     * The filter of the alias (or aliases) the request names for {@code index}, as a search through them would apply
+     * it; {@link AliasFilter#EMPTY}'s query (null) when the index is named directly or its alias has no filter.
+     */
+    static AliasFilter aliasFilter(
+        ClusterState state,
+        IndexNameExpressionResolver resolver,
+        IndicesService indices,
+        IndicesRequest request,
+        IndexMetadata index
+    ) {
+        Set<String> expressions = resolver.resolveExpressions(state, request.indices());
+        return indices.buildAliasFilter(state, index.getIndex().getName(), expressions);
+    }
+
+    @Override
+    protected void doExecute(Task task, SimHashGroupsRequest request, ActionListener<SimHashGroupsResponse> listener) {
+        long start = System.nanoTime();
+        try {
+            ClusterState state = clusterService.state();
+            IndexMetadata index = singleIndex(state, resolver, request, "_near_duplicates");
+            checkField(index, request.field(), request.minSimilarity());
+            SimHashGroupsTask groupsTask = (SimHashGroupsTask) task;
+            computation.run(
+                groupsTask,
+                index,
+                aliasFilter(state, resolver, indicesService, request, index),
+                request.field(),
+                request.maxDistance(),
+                request.minSimilarity(),
+                request.mode(),
+                groupsTask,
+                ActionListener.map(listener, result -> {
+                    try (result) {
+                        return page(index.getIndex().getName(), request, result, start);
+                    }
+                })
+            );
+        } catch (Exception e) {
+            listener.onFailure(e);
+        }
+    }
+
+    /**
+     * Refuses at once (before any task work) a field that the index does not map as {@code simhash}; the shards check
+     * again with their own mapping.
+     */
+    static void checkField(IndexMetadata index, String field) {
+        checkField(index, field, null);
+    }
+
+    /**
+     * {@link #checkField(IndexMetadata, String)}, and a 400 for a {@code min_similarity} given for a field whose
+     * algorithm has no verification signatures (the run checks again with the shards' mappings).
+     */
+    static void checkField(IndexMetadata index, String field, Double minSimilarity) {
+        if (field == null) return; // the request's validation names it
+        java.util.Map<String, Object> definition = FieldMappings.definitionThroughAlias(index, field);
+        String type = FieldMappings.type(definition);
+        if (type == null) {
+            throw new IllegalArgumentException("field [" + field + "] is not mapped in index [" + index.getIndex().getName() + "]");
+        }
+        if (type.equals(SimHashFieldMapper.CONTENT_TYPE) == false) {
+            throw new IllegalArgumentException(
+                "field [" + field + "] is of type [" + type + "], expected [" + SimHashFieldMapper.CONTENT_TYPE + "]"
+            );
+        }
+        String algorithm = FieldMappings.algorithm(definition, SimHashFieldMapper.CONTENT_TYPE);
+        if (minSimilarity != null && algorithm != null && hasSignatures(algorithm) == false) {
+            throw new IllegalArgumentException(
+                "[min_similarity] is given, but field ["
+                    + field
+                    + "]'s algorithm ["
+                    + algorithm
+                    + "] has no verification signatures (simhash-v4 and later have them)"
+            );
+        }
+    }
+
+    /** Whether fingerprints made by {@code algorithm} carry verification signatures. */
+    private static boolean hasSignatures(String algorithm) {
+        if (algorithm.startsWith(SimHashSettings.NAME + "-v") == false) return false;
+        try {
+            return SimHashSettings.fromAlgorithmId(algorithm).hasSignature();
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    static SimHashGroupsResponse page(String index, SimHashGroupsRequest request, GroupsComputation.Result result, long start) {
+        List<SimHashGroupsResponse.Group> page = new ArrayList<>();
+        String nextAfter = null;
+        for (GroupMembers.Group g : result.groups()) {
+            if (request.after() != null && g.representative().compareTo(request.after()) <= 0) continue;
+            if (page.size() < request.size()) {
+                List<GroupMembers.Member> members = g.members().size() > request.maxMembers()
+                    ? new ArrayList<>(g.members().subList(0, request.maxMembers()))
+                    : g.members();
+                page.add(new SimHashGroupsResponse.Group(g.representative(), g.members().size(), g.verifiedPairs(), members));
+            } else {
+                nextAfter = page.isEmpty() ? null : page.get(page.size() - 1).representative();
+                break;
+            }
+        }
+        return new SimHashGroupsResponse(
+            index,
+            request.field(),
+            result.maxDistance(),
+            result.minSimilarity(),
+            result.algorithm(),
+            (System.nanoTime() - start) / 1_000_000,
+            result.docs(),
+            result.comparisons(),
+            result.verifiedPairs(),
+            result.groups().size(),
+            result.docsInGroups(),
+            result.plan(),
+            page,
+            nextAfter
+        );
+    }
+}

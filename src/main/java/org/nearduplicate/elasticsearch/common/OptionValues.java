@@ -1,0 +1,75 @@
+package org.nearduplicate.elasticsearch.common;
+
+import org.elasticsearch.common.ParsingException;
+import org.elasticsearch.xcontent.XContentParser;
+
+import java.io.IOException;
+
+/**
+ * Reads the number and boolean options of the plugin's queries and rescorers ({@code boost}, {@code min_similarity},
+ * {@code allow_scan}, weights) with the token checked first, so that a value of the wrong type is a 400 that names the
+ * option. Calling {@code parser.floatValue()} on a {@code false} lets the JSON library's own exception escape, and
+ * that one differs between OpenSearch versions (3.6 bundles Jackson 2 and throws {@code JsonParseException}; 3.7 and
+ * 3.8 relocate Jackson under {@code org.elasticsearch.tools.jackson} and throw {@code InputCoercionException}), so the
+ * answer would depend on the node's version.
+ */
+public final class OptionValues {
+
+    private OptionValues() {}
+
+    /** A number, or a string holding one (OpenSearch's usual coercion). */
+    public static float floatValue(XContentParser parser, String owner, String option) throws IOException {
+        XContentParser.Token token = parser.currentToken();
+        if (token == XContentParser.Token.VALUE_NUMBER || token == XContentParser.Token.VALUE_STRING) {
+            try {
+                return parser.floatValue();
+            } catch (IllegalArgumentException e) {
+                throw wrongType(parser, owner, option, "a number", e);
+            }
+        }
+        throw wrongType(parser, owner, option, "a number", null);
+    }
+
+    /** A number, or a string holding one (OpenSearch's usual coercion). */
+    public static double doubleValue(XContentParser parser, String owner, String option) throws IOException {
+        XContentParser.Token token = parser.currentToken();
+        if (token == XContentParser.Token.VALUE_NUMBER || token == XContentParser.Token.VALUE_STRING) {
+            try {
+                return parser.doubleValue();
+            } catch (IllegalArgumentException e) {
+                throw wrongType(parser, owner, option, "a number", e);
+            }
+        }
+        throw wrongType(parser, owner, option, "a number", null);
+    }
+
+    /** {@code true} or {@code false}, as a boolean or a string. */
+    public static boolean booleanValue(XContentParser parser, String owner, String option) throws IOException {
+        XContentParser.Token token = parser.currentToken();
+        if (token == XContentParser.Token.VALUE_BOOLEAN || token == XContentParser.Token.VALUE_STRING) {
+            try {
+                return parser.booleanValue();
+            } catch (IllegalArgumentException e) {
+                throw wrongType(parser, owner, option, "true or false", e);
+            }
+        }
+        throw wrongType(parser, owner, option, "true or false", null);
+    }
+
+    private static ParsingException wrongType(XContentParser parser, String owner, String option, String expected, Exception cause)
+        throws IOException {
+        return new ParsingException(
+            parser.getTokenLocation(),
+            "["
+                + owner
+                + "] ["
+                + option
+                + "] must be "
+                + expected
+                + ", got ["
+                + (parser.currentToken() == XContentParser.Token.VALUE_NULL ? "null" : parser.text())
+                + "]",
+            cause
+        );
+    }
+}

@@ -1,0 +1,54 @@
+package org.nearduplicate.elasticsearch.index.mapper;
+
+import org.elasticsearch.common.settings.Setting;
+import org.elasticsearch.common.settings.Settings;
+import org.elasticsearch.common.breaker.CircuitBreaker;
+import org.elasticsearch.common.unit.ByteSizeValue;
+
+import java.util.function.Supplier;
+
+import org.nearduplicate.lucene.FingerprintColumns;
+import org.nearduplicate.lucene.MemoryAccounting;
+
+/**
+ * The {@code simhash} fields' column cache ({@link FingerprintColumns}) on OpenSearch: one per node, bounded by
+ * {@code near_duplicate.scan_cache.size}, every column's bytes reserved from the {@code near_duplicate} circuit breaker.
+ * A column the breaker refuses is not loaded and the query answers that segment by its keys or the doc-values scan
+ * (exact, slower): a search never fails for want of a column.
+ */
+public final class ScanColumnMemory implements MemoryAccounting {
+
+    /**
+     * Heap all cached columns of a node may hold together (8 bytes per document of a segment with a {@code simhash}
+     * field); 0 turns the column path off.
+     */
+    public static final Setting<ByteSizeValue> SIZE_SETTING = Setting.memorySizeSetting(
+        "near_duplicate.scan_cache.size",
+        "5%",
+        Setting.Property.NodeScope
+    );
+
+    private final Supplier<CircuitBreaker> breaker;
+
+    /** The breaker is looked up per reservation: the plugin gets it after the cache is made. */
+    public ScanColumnMemory(Supplier<CircuitBreaker> breaker) {
+        this.breaker = breaker;
+    }
+
+    /** The node's column cache, or null when {@link #SIZE_SETTING} is 0. */
+    public static FingerprintColumns columns(Settings settings, Supplier<CircuitBreaker> breaker) {
+        long bytes = SIZE_SETTING.get(settings).getBytes();
+        return bytes == 0 ? null : new FingerprintColumns(bytes, new ScanColumnMemory(breaker));
+    }
+
+    /** @throws org.elasticsearch.common.breaker.CircuitBreakingException when the breaker refuses */
+    @Override
+    public void reserve(long bytes, String label) {
+        breaker.get().addEstimateBytesAndMaybeBreak(bytes, label);
+    }
+
+    @Override
+    public void release(long bytes) {
+        breaker.get().addWithoutBreaking(-bytes);
+    }
+}

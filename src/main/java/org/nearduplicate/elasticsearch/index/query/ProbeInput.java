@@ -1,0 +1,254 @@
+package org.nearduplicate.elasticsearch.index.query;
+
+import org.elasticsearch.ParseField;
+import org.elasticsearch.common.ParsingException;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.common.io.stream.Writeable;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.xcontent.XContentParser;
+import org.elasticsearch.index.mapper.MappedFieldType;
+import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.index.query.QueryShardException;
+
+import java.io.IOException;
+import java.util.Objects;
+import java.util.function.BiFunction;
+
+import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.elasticsearch.sketching.SketchingService;
+
+/**
+ * The half of a {@link Probe} that does not depend on the sketch, shared by {@link SimHashProbe} (fingerprints)
+ * and {@link MinHashProbe} (signatures): the {@code algorithm} a given sketch value was made with, or a {@code like}
+ * document, a {@code text} or an {@code html} to sketch with the field's algorithm. Each probe owns its value keys and
+ * the checks of its value; the keys, the wire format, the rendering and the messages of this half are the same for
+ * both (the wire format writes this half after the probe's value).
+ */
+final class ProbeInput implements Writeable {
+    static final ParseField ALGORITHM_FIELD = new ParseField("algorithm");
+    static final ParseField LIKE_FIELD = new ParseField("like");
+    static final ParseField TEXT_FIELD = new ParseField("text");
+    static final ParseField HTML_FIELD = new ParseField("html");
+
+    final String algorithm;
+    final LikeDocument like;
+    final String text;
+    final String html;
+
+    ProbeInput(String algorithm, LikeDocument like, String text, String html) {
+        this.algorithm = algorithm;
+        this.like = like;
+        this.text = text;
+        this.html = html;
+    }
+
+    /** A given sketch value's half: only the {@code algorithm} that made it (null: unknown). */
+    static ProbeInput given(String algorithm) {
+        return new ProbeInput(algorithm, null, null, null);
+    }
+
+    static ProbeInput like(String index, String id, String routing) {
+        return new ProbeInput(null, new LikeDocument(index, id, routing), null, null);
+    }
+
+    static ProbeInput text(String text) {
+        return new ProbeInput(null, null, Objects.requireNonNull(text), null);
+    }
+
+    static ProbeInput html(String html) {
+        return new ProbeInput(null, null, null, Objects.requireNonNull(html));
+    }
+
+    ProbeInput(StreamInput in) throws IOException {
+        this.algorithm = in.readOptionalString();
+        this.like = in.readOptionalWriteable(LikeDocument::new);
+        this.text = in.readOptionalString();
+        this.html = in.readOptionalString();
+    }
+
+    @Override
+    public void writeTo(StreamOutput out) throws IOException {
+        out.writeOptionalString(algorithm);
+        out.writeOptionalWriteable(like);
+        out.writeOptionalString(text);
+        out.writeOptionalString(html);
+    }
+
+    /**
+     * Requires exactly one probe among the {@code givenValues} sketch values the probe was given (named by
+     * {@code valueKeys}, e.g. {@code fingerprint}) and this half's {@code like}, {@code text} and {@code html}, and an
+     * {@code algorithm} only next to a sketch value.
+     *
+     * @throws IllegalArgumentException otherwise
+     */
+    void validate(int givenValues, String... valueKeys) {
+        int probes = givenValues + (like != null ? 1 : 0) + (text != null ? 1 : 0) + (html != null ? 1 : 0);
+        if (probes != 1) {
+            StringBuilder keys = new StringBuilder();
+            for (String key : valueKeys)
+                keys.append('[').append(key).append("], ");
+            throw new IllegalArgumentException(
+                "exactly one of " + keys + "[like], [text] or [html] is required, got " + (probes == 0 ? "none" : probes)
+            );
+        }
+        if (algorithm != null && givenValues == 0) {
+            throw new IllegalArgumentException(
+                "[algorithm] describes a [" + valueKeys[0] + "] probe and cannot be combined with [like], [text] or [html]"
+            );
+        }
+    }
+
+    /**
+     * @param subject e.g. {@code the probe fingerprint was}
+     * @param plural  e.g. {@code fingerprints}
+     * @throws IllegalArgumentException if this probe names an algorithm other than the field's
+     */
+    void requireFieldAlgorithm(String field, String fieldAlgorithm, String subject, String plural) {
+        if (algorithm != null && algorithm.equals(fieldAlgorithm) == false) {
+            throw new IllegalArgumentException(
+                subject
+                    + " made with algorithm ["
+                    + algorithm
+                    + "] but field ["
+                    + field
+                    + "] is mapped with algorithm ["
+                    + fieldAlgorithm
+                    + "]; "
+                    + plural
+                    + " made differently cannot be compared"
+            );
+        }
+    }
+
+    boolean isContent() {
+        return text != null || html != null;
+    }
+
+    /** Sketches the {@code text} or {@code html} probe with {@code sketcher}. */
+    <T> T sketch(BiFunction<String, SketchingService.ProbeContent, T> sketcher) {
+        assert isContent();
+        return text != null
+            ? sketcher.apply(text, SketchingService.ProbeContent.TEXT)
+            : sketcher.apply(html, SketchingService.ProbeContent.HTML);
+    }
+
+    /** A {@code like} document's stored value: the sketch value itself, or the processor's object with it and its algorithm. */
+    record SourceValue(Object value, String algorithm) {
+        /**
+         * @param valueKey the object's key of the sketch value, e.g. {@code fingerprint}
+         * @throws IllegalArgumentException if the object has no such key
+         */
+        static SourceValue of(String what, String field, Object value, String valueKey, String algorithmKey) {
+            SketchValues.Stored stored = SketchValues.Stored.of(value, valueKey, algorithmKey);
+            if (stored.value() == null) {
+                throw new IllegalArgumentException(what + " has no [" + valueKey + "] in field [" + field + "]");
+            }
+            return new SourceValue(stored.value(), stored.algorithm());
+        }
+    }
+
+    /**
+     * The field a query or rescorer targets, of the probe's field type, or null when the field is not mapped.
+     *
+     * @param typeName the field type's name, for the error
+     * @throws QueryShardException if the field has another type
+     */
+    static <T extends MappedFieldType> T targetField(
+        SearchExecutionContext context,
+        String field,
+        String owner,
+        Class<T> type,
+        String typeName
+    ) {
+        MappedFieldType mapped = context.fieldMapper(field);
+        if (mapped == null) {
+            return null;
+        }
+        if (type.isInstance(mapped.unwrap())) {
+            return type.cast(mapped.unwrap());
+        }
+        throw new QueryShardException(
+            context,
+            owner + " requires a field of type [" + typeName + "], but field [" + field + "] is of type [" + mapped.typeName() + "]"
+        );
+    }
+
+    /** Writes this half's keys into the enclosing object, after the probe's value. */
+    void toXContentFields(XContentBuilder builder) throws IOException {
+        if (algorithm != null) {
+            builder.field(ALGORITHM_FIELD.getPreferredName(), algorithm);
+        }
+        if (like != null) {
+            like.toXContent(LIKE_FIELD.getPreferredName(), builder);
+        }
+        if (text != null) {
+            builder.field(TEXT_FIELD.getPreferredName(), text);
+        }
+        if (html != null) {
+            builder.field(HTML_FIELD.getPreferredName(), html);
+        }
+    }
+
+    /** How a probe without a sketch value reads in logs and profiles; {@code algorithm} is appended to a value's own. */
+    String describe() {
+        if (like != null) return like.toString();
+        return text != null ? "text[" + text.length() + " chars]" : "html[" + html.length() + " chars]";
+    }
+
+    String describeAlgorithm() {
+        return algorithm == null ? "" : " (" + algorithm + ")";
+    }
+
+    /** Collects this half's keys while an enclosing object is parsed. */
+    static final class Parser {
+        private String algorithm;
+        private LikeDocument like;
+        private String text;
+        private String html;
+
+        /** Consumes the value of {@code name} if it is one of this half's keys; the parser is on the value's first token. */
+        boolean parse(String name, XContentParser parser) throws IOException {
+            if (ALGORITHM_FIELD.match(name, parser.getDeprecationHandler())) {
+                algorithm = string(name, parser);
+            } else if (TEXT_FIELD.match(name, parser.getDeprecationHandler())) {
+                text = string(name, parser);
+            } else if (HTML_FIELD.match(name, parser.getDeprecationHandler())) {
+                html = string(name, parser);
+            } else if (LIKE_FIELD.match(name, parser.getDeprecationHandler())) {
+                like = LikeDocument.parse(parser);
+            } else {
+                return false;
+            }
+            return true;
+        }
+
+        ProbeInput build() {
+            return new ProbeInput(algorithm, like, text, html);
+        }
+
+        static String string(String name, XContentParser parser) throws IOException {
+            if (parser.currentToken() != XContentParser.Token.VALUE_STRING) {
+                throw new ParsingException(
+                    parser.getTokenLocation(),
+                    "[" + name + "] must be a string, got [" + parser.currentToken() + "]"
+                );
+            }
+            return parser.text();
+        }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ProbeInput that
+            && Objects.equals(algorithm, that.algorithm)
+            && Objects.equals(like, that.like)
+            && Objects.equals(text, that.text)
+            && Objects.equals(html, that.html);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(algorithm, like, text, html);
+    }
+}

@@ -1,0 +1,367 @@
+package org.nearduplicate.elasticsearch.index.query;
+
+import org.apache.lucene.search.MatchNoDocsQuery;
+import org.apache.lucene.search.Query;
+
+import org.elasticsearch.ParseField;
+import org.elasticsearch.common.ParsingException;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.common.io.stream.Writeable;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.xcontent.XContentParser;
+import org.elasticsearch.index.mapper.MappedFieldType;
+import org.elasticsearch.index.query.AbstractQueryBuilder;
+import org.elasticsearch.index.query.QueryBuilder;
+import org.elasticsearch.index.query.QueryRewriteContext;
+import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.index.query.QueryShardException;
+import org.elasticsearch.plugins.SearchPlugin;
+
+import java.io.IOException;
+import java.util.Objects;
+import java.util.function.BiFunction;
+
+import org.nearduplicate.elasticsearch.common.OptionValues;
+import org.nearduplicate.elasticsearch.sketching.SketchingService;
+
+/**
+ * A probe query ({@code near_duplicate}, {@code minhash_similar}, any method's): the field, the probe and its rewrite
+ * ({@link ProbeRewrite}, with the node's engine, so a text probe is sketched once on the coordinating node), the
+ * method's own options, {@code ignore_unmapped}, {@code boost} and {@code _name}, with one parser, one serialization
+ * and one rendering for all of them. The method's part is its {@link Method}: its name, its options (parsed, checked,
+ * written, rendered) and the Lucene query of a resolved probe. {@link Of} is the builder of a method that needs no Java
+ * API of its own; {@link SimHashQueryBuilder} and {@link MinHashQueryBuilder} only name the options of theirs.
+ *
+ * <p>Wire format: the field, the probe, the method's options, {@code ignore_unmapped} (then boost and name, which are
+ * {@link AbstractQueryBuilder}'s).
+ *
+ * @param <O> the method's options, immutable (e.g. {@code max_distance} and {@code allow_scan})
+ */
+public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O> extends AbstractQueryBuilder<B> {
+    public static final ParseField FIELD_FIELD = new ParseField("field");
+    public static final ParseField IGNORE_UNMAPPED_FIELD = new ParseField("ignore_unmapped");
+
+    /**
+     * The method-specific part of a probe query.
+     *
+     * @param <F> the method's field type
+     */
+    public interface Method<P extends Probe<?, P>, O, F extends MappedFieldType> {
+        /** The method's probe: the name (JSON key and NamedWriteable name, e.g. {@code near_duplicate}), reader, parser. */
+        ProbeKind<P> kind();
+
+        default String name() {
+            return kind().name();
+        }
+
+        default P readProbe(StreamInput in) throws IOException {
+            return kind().readProbe(in);
+        }
+
+        default Probe.Parser<?, P> probeParser() {
+            return kind().probeParser();
+        }
+
+        /** The options of a query that names none. */
+        O defaultOptions();
+
+        O readOptions(StreamInput in) throws IOException;
+
+        void writeOptions(StreamOutput out, O options) throws IOException;
+
+        /** Renders the options into the query's object, after the probe and before {@code ignore_unmapped}. */
+        void optionsToXContent(XContentBuilder builder, O options) throws IOException;
+
+        /** Collects the options while the query's object is parsed. */
+        OptionsParser<O> optionsParser();
+
+        /** What a parse that failed with {@code e} (outside the probe's and the options' own 400s) throws. */
+        default RuntimeException parseFailure(XContentParser parser, IllegalArgumentException e) {
+            return e;
+        }
+
+        /** Why a query cannot be sent yet, e.g. {@code [like] document not fetched yet}. */
+        String unresolved();
+
+        /** What the rewrite does that the query needs, e.g. {@code to fetch its [like] document}. */
+        String rewriteFirst();
+
+        /**
+         * The field the query targets, or null when it is not mapped.
+         *
+         * @throws QueryShardException if it has another type
+         */
+        F targetField(SearchExecutionContext context, String field, String owner);
+
+        /** The Lucene query of the probe on {@code fieldType}, the type of the query's {@code field}. */
+        Query toQuery(SearchExecutionContext context, String field, F fieldType, P probe, O options);
+    }
+
+    /** Collects a method's options while the query's object is parsed. */
+    public interface OptionsParser<O> {
+        /**
+         * Consumes the value of {@code name} if it is one of the options; the parser is on the value's first token,
+         * which may be an object or an array (an option that takes values only answers false, and the query refuses it).
+         */
+        boolean parse(String name, XContentParser parser) throws IOException;
+
+        /** The options collected, checked; a 400 if they are invalid. */
+        O build(XContentParser parser);
+    }
+
+    private final Method<P, O, ?> method;
+    private final String fieldName;
+    private final ProbeRewrite<P> probe;
+    private O options;
+    private boolean ignoreUnmapped = false;
+    /** The node's engine, where the query was parsed or received: sketches a text probe once on the coordinator; not sent. */
+    private SketchingService engine;
+
+    protected ProbeQueryBuilder(Method<P, O, ?> method, String fieldName, P probe) {
+        if (fieldName == null || fieldName.isEmpty()) {
+            throw new IllegalArgumentException("[" + method.name() + "] requires [field]");
+        }
+        this.method = method;
+        this.fieldName = fieldName;
+        this.probe = ProbeRewrite.of(Objects.requireNonNull(probe, "probe"));
+        this.options = method.defaultOptions();
+    }
+
+    /** A copy with the next step of the probe's rewrite (see {@link #doRewrite}). */
+    protected ProbeQueryBuilder(ProbeQueryBuilder<B, P, O> original, ProbeRewrite<P> probe) {
+        this.method = original.method;
+        this.fieldName = original.fieldName;
+        this.probe = probe;
+        this.options = original.options;
+        this.ignoreUnmapped = original.ignoreUnmapped;
+        this.engine = original.engine;
+        boost(original.boost());
+        queryName(original.queryName());
+    }
+
+    protected ProbeQueryBuilder(Method<P, O, ?> method, StreamInput in) throws IOException {
+        super(in);
+        this.method = method;
+        this.fieldName = in.readString();
+        this.probe = ProbeRewrite.of(method.readProbe(in));
+        this.options = method.readOptions(in);
+        this.ignoreUnmapped = in.readBoolean();
+    }
+
+    @Override
+    protected final void doWriteTo(StreamOutput out) throws IOException {
+        if (probe.isPending()) {
+            throw new IllegalStateException(
+                "[" + method.name() + "] " + method.unresolved() + "; the query must be rewritten before it is sent"
+            );
+        }
+        out.writeString(fieldName);
+        probe.probe().writeTo(out);
+        method.writeOptions(out, options);
+        out.writeBoolean(ignoreUnmapped);
+    }
+
+    /** A copy of this builder with the next step of the probe's rewrite. */
+    protected abstract B withProbe(ProbeRewrite<P> next);
+
+    @SuppressWarnings("unchecked")
+    private B self() {
+        return (B) this;
+    }
+
+    /** The engine that sketches a {@code text}/{@code html} probe on the coordinating node (see {@link #doRewrite}). */
+    public B engine(SketchingService engine) {
+        this.engine = engine;
+        return self();
+    }
+
+    public String fieldName() {
+        return fieldName;
+    }
+
+    public P probe() {
+        return probe.probe();
+    }
+
+    /** The method's options. */
+    public O options() {
+        return options;
+    }
+
+    /** Sets the method's options (checked by the method where they are made). */
+    public B options(O options) {
+        this.options = Objects.requireNonNull(options);
+        return self();
+    }
+
+    public boolean ignoreUnmapped() {
+        return ignoreUnmapped;
+    }
+
+    /** Whether an index without the field matches nothing (true) or fails the query (false, the default). */
+    public B ignoreUnmapped(boolean ignoreUnmapped) {
+        this.ignoreUnmapped = ignoreUnmapped;
+        return self();
+    }
+
+    @Override
+    public final String getWriteableName() {
+        return method.name();
+    }
+
+    @Override
+    protected final void doXContent(XContentBuilder builder, Params params) throws IOException {
+        builder.startObject(method.name());
+        builder.field(FIELD_FIELD.getPreferredName(), fieldName);
+        probe.probe().toXContentFields(builder);
+        method.optionsToXContent(builder, options);
+        builder.field(IGNORE_UNMAPPED_FIELD.getPreferredName(), ignoreUnmapped);
+        printBoostAndQueryName(builder);
+        builder.endObject();
+    }
+
+    /**
+     * Parses the query's object: the probe's keys, the method's options, the field, {@code ignore_unmapped},
+     * {@code boost} and {@code _name}.
+     *
+     * @param create the method's builder of a field and a probe
+     */
+    protected static <B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O> B fromXContent(
+        Method<P, O, ?> method,
+        XContentParser parser,
+        BiFunction<String, P, B> create
+    ) throws IOException {
+        String name = method.name();
+        String field = null;
+        boolean ignoreUnmapped = false;
+        float boost = DEFAULT_BOOST;
+        String queryName = null;
+        Probe.Parser<?, P> probeParser = method.probeParser();
+        OptionsParser<O> optionsParser = method.optionsParser();
+        String current = null;
+        XContentParser.Token token;
+        if (parser.currentToken() != XContentParser.Token.START_OBJECT) {
+            throw new ParsingException(parser.getTokenLocation(), "[" + name + "] query malformed, expected an object");
+        }
+        try {
+            while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
+                if (token == XContentParser.Token.FIELD_NAME) {
+                    current = parser.currentName();
+                } else if (probeParser.parse(current, parser)) {
+                    // consumed
+                } else if (optionsParser.parse(current, parser)) {
+                    // consumed
+                } else if (token.isValue() == false) {
+                    throw new ParsingException(
+                        parser.getTokenLocation(),
+                        "[" + name + "] query does not support [" + current + "] with an object or array value"
+                    );
+                } else if (FIELD_FIELD.match(current, parser.getDeprecationHandler())) {
+                    field = parser.text();
+                } else if (IGNORE_UNMAPPED_FIELD.match(current, parser.getDeprecationHandler())) {
+                    ignoreUnmapped = OptionValues.booleanValue(parser, name, current);
+                } else if (BOOST_FIELD.match(current, parser.getDeprecationHandler())) {
+                    boost = OptionValues.floatValue(parser, name, current);
+                } else if (NAME_FIELD.match(current, parser.getDeprecationHandler())) {
+                    queryName = parser.text();
+                } else {
+                    throw new ParsingException(parser.getTokenLocation(), "[" + name + "] query does not support [" + current + "]");
+                }
+            }
+            if (field == null) {
+                throw new ParsingException(parser.getTokenLocation(), "[" + name + "] requires [field]");
+            }
+            B builder = create.apply(field, probeParser.build(parser, name));
+            return builder.options(optionsParser.build(parser)).ignoreUnmapped(ignoreUnmapped).boost(boost).queryName(queryName);
+        } catch (IllegalArgumentException e) {
+            throw method.parseFailure(parser, e);
+        }
+    }
+
+    @Override
+    protected final QueryBuilder doRewrite(QueryRewriteContext queryRewriteContext) throws IOException {
+        ProbeRewrite<P> next = probe.rewrite(queryRewriteContext, fieldName, engine, "[" + method.name() + "]");
+        return next == probe ? this : withProbe(next);
+    }
+
+    @Override
+    protected final Query doToQuery(SearchExecutionContext context) throws IOException {
+        return toQuery(method, context);
+    }
+
+    private <F extends MappedFieldType> Query toQuery(Method<P, O, F> method, SearchExecutionContext context) {
+        String name = method.name();
+        if (probe.mustRewrite()) {
+            throw new IllegalStateException("[" + name + "] query must be rewritten first " + method.rewriteFirst());
+        }
+        F fieldType = method.targetField(context, fieldName, "[" + name + "]");
+        if (fieldType == null) {
+            if (ignoreUnmapped) {
+                return new MatchNoDocsQuery("[" + name + "] field [" + fieldName + "] is not mapped");
+            }
+            throw new QueryShardException(
+                context,
+                "[" + name + "] failed to find field [" + fieldName + "]; set [ignore_unmapped] to match nothing instead"
+            );
+        }
+        return method.toQuery(context, fieldName, fieldType, probe.probe(), options);
+    }
+
+    @Override
+    protected final boolean doEquals(B other) {
+        ProbeQueryBuilder<?, ?, ?> that = other;
+        return method == that.method
+            && fieldName.equals(that.fieldName)
+            && probe.equals(that.probe)
+            && options.equals(that.options)
+            && ignoreUnmapped == that.ignoreUnmapped;
+    }
+
+    @Override
+    protected final int doHashCode() {
+        return Objects.hash(method.name(), fieldName, probe, options, ignoreUnmapped);
+    }
+
+    /**
+     * The query of a method that needs no Java API of its own: {@code new ProbeQueryBuilder.Of<>(XProbe.QUERYING, field,
+     * probe)}, registered with {@link #spec}.
+     */
+    public static final class Of<P extends Probe<?, P>, O> extends ProbeQueryBuilder<Of<P, O>, P, O> {
+        public Of(Method<P, O, ?> method, String fieldName, P probe) {
+            super(method, fieldName, probe);
+        }
+
+        public Of(Method<P, O, ?> method, StreamInput in) throws IOException {
+            super(method, in);
+        }
+
+        private Of(Of<P, O> original, ProbeRewrite<P> probe) {
+            super(original, probe);
+        }
+
+        @Override
+        protected Of<P, O> withProbe(ProbeRewrite<P> next) {
+            return new Of<>(this, next);
+        }
+    }
+
+    /** The registration of a method's query with {@link Of}: a method needs no query class of its own. */
+    public static <P extends Probe<?, P>, O> SearchPlugin.QuerySpec<Of<P, O>> spec(Method<P, O, ?> method, SketchingService engine) {
+        return spec(method, in -> new Of<>(method, in), (field, probe) -> new Of<>(method, field, probe), engine);
+    }
+
+    /** The registration of a method's query built by {@code reader} and {@code create}; the node's engine goes to every builder. */
+    public static <B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O> SearchPlugin.QuerySpec<B> spec(
+        Method<P, O, ?> method,
+        Writeable.Reader<B> reader,
+        BiFunction<String, P, B> create,
+        SketchingService engine
+    ) {
+        return new SearchPlugin.QuerySpec<>(
+            method.name(),
+            in -> reader.read(in).engine(engine),
+            parser -> fromXContent(method, parser, create).engine(engine)
+        );
+    }
+}

@@ -1,0 +1,67 @@
+package org.nearduplicate.elasticsearch.index.query;
+
+import org.elasticsearch.ParseField;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.xcontent.XContentParser;
+
+import java.io.IOException;
+
+import org.nearduplicate.elasticsearch.common.MaxDistanceParsing;
+
+/**
+ * {@code near_duplicate}: documents whose {@code simhash} fingerprint is within {@code max_distance} bits of a probe.
+ * Everything is {@link ProbeQueryBuilder}'s and {@link SimHashProbe#QUERYING}'s; this class only keeps the Java API
+ * that names the options.
+ *
+ * <pre>
+ * {"near_duplicate": {"field": "fp", "fingerprint": "8f3a...", "max_distance": 3}}
+ * {"near_duplicate": {"field": "fp", "like": {"_index": "pages", "_id": "42"}}}
+ * </pre>
+ *
+ * Up to the mapping's {@code max_distance} the block-key index answers; beyond it only with {@code allow_scan: true}
+ * (an exact scan of every fingerprint).
+ */
+public final class SimHashQueryBuilder extends ProbeQueryBuilder<SimHashQueryBuilder, SimHashProbe, SimHashProbe.QueryOptions> {
+    public static final String NAME = SimHashProbe.NAME;
+    public static final ParseField MAX_DISTANCE_FIELD = MaxDistanceParsing.FIELD;
+    public static final ParseField ALLOW_SCAN_FIELD = SimHashProbe.ALLOW_SCAN_FIELD;
+
+    public SimHashQueryBuilder(String fieldName, SimHashProbe probe) {
+        super(SimHashProbe.QUERYING, fieldName, probe);
+    }
+
+    public SimHashQueryBuilder(StreamInput in) throws IOException {
+        super(SimHashProbe.QUERYING, in);
+    }
+
+    private SimHashQueryBuilder(SimHashQueryBuilder original, ProbeRewrite<SimHashProbe> probe) {
+        super(original, probe);
+    }
+
+    @Override
+    protected SimHashQueryBuilder withProbe(ProbeRewrite<SimHashProbe> next) {
+        return new SimHashQueryBuilder(this, next);
+    }
+
+    public static SimHashQueryBuilder fromXContent(XContentParser parser) throws IOException {
+        return fromXContent(SimHashProbe.QUERYING, parser, SimHashQueryBuilder::new);
+    }
+
+    /** The maximum Hamming distance; null means the mapping's {@code max_distance}. */
+    public Integer maxDistance() {
+        return options().maxDistance();
+    }
+
+    public SimHashQueryBuilder maxDistance(Integer maxDistance) {
+        return options(new SimHashProbe.QueryOptions(maxDistance, allowScan()));
+    }
+
+    public boolean allowScan() {
+        return options().allowScan();
+    }
+
+    /** Allows distances beyond the indexed {@code max_distance}, answered by reading every fingerprint. */
+    public SimHashQueryBuilder allowScan(boolean allowScan) {
+        return options(new SimHashProbe.QueryOptions(maxDistance(), allowScan));
+    }
+}

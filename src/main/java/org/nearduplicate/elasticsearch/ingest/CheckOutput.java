@@ -1,0 +1,106 @@
+package org.nearduplicate.elasticsearch.ingest;
+
+import org.elasticsearch.ElasticsearchStatusException;
+import org.elasticsearch.ingest.IngestDocument;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.window.RecentFingerprints;
+
+import static org.nearduplicate.elasticsearch.ingest.SimHashCheckProcessor.TYPE;
+
+/**
+ * What a {@code near_duplicate_check} does with its answer: writes {@code result_field} and {@code group_field}, drops
+ * the document ({@code on_duplicate: drop}) or fails it ({@code on_unavailable: fail}). The group of a duplicate found
+ * in the recent window is decided by that document's own lookup, which may still be running: it is awaited
+ * asynchronously, so that a copy joins the group its original ends up in without blocking a thread.
+ */
+final class CheckOutput {
+    private final CheckOptions options;
+
+    CheckOutput(CheckOptions options) {
+        this.options = options;
+    }
+
+    /**
+     * Answers {@code document}: {@code outcome} null for no match, {@code unavailable} non-null when the answer may be
+     * incomplete; {@code added} is the document's own window entry, whose group is completed here for later copies.
+     */
+    void complete(
+        IngestDocument document,
+        String ownGroup,
+        Outcome outcome,
+        Unavailable unavailable,
+        RecentFingerprints.Entry added,
+        BiConsumer<IngestDocument, Exception> handler
+    ) {
+        String unavailableReason = unavailable == null ? null : unavailable.reason();
+        if (unavailableReason != null
+            && outcome == null
+            && options.onUnavailable() == CheckOptions.OnUnavailable.FAIL
+            && unavailable.mayFail()) {
+            if (added != null) {
+                added.group().complete(ownGroup);
+            }
+            handler.accept(
+                null,
+                new ElasticsearchStatusException(
+                    "[" + TYPE + "] could not check for near-duplicates: " + unavailableReason,
+                    unavailable.status()
+                )
+            );
+            return;
+        }
+        Map<String, Object> result = new LinkedHashMap<>();
+        if (outcome != null) {
+            result.put("status", "duplicate");
+            result.put("_id", outcome.id());
+            result.put("_index", outcome.index());
+            result.put("distance", outcome.distance());
+            result.put("source", outcome.source());
+        } else if (unavailableReason != null) {
+            result.put("status", "unchecked");
+            result.put("reason", unavailableReason);
+        } else {
+            result.put("status", "unique");
+        }
+        document.setFieldValue(options.resultField(), result);
+        boolean drop = outcome != null && options.onDuplicate() == CheckOptions.OnDuplicate.DROP;
+        if (outcome != null && outcome.entry() != null && options.groupField() != null) {
+            // the group of a recent document is decided by its own (pending) lookup: wait for it, asynchronously
+            outcome.entry().group().whenComplete((group, e) -> {
+                String g = group != null ? group : outcome.id() != null ? outcome.id() : Fingerprints.toHex(outcome.entry().fingerprint());
+                finish(document, g, added, drop, handler);
+            });
+        } else {
+            String group = outcome == null ? ownGroup
+                : outcome.group() != null ? outcome.group()
+                : outcome.id() != null ? outcome.id()
+                : Fingerprints.toHex(outcome.entry().fingerprint());
+            finish(document, group, added, drop, handler);
+        }
+    }
+
+    private void finish(
+        IngestDocument document,
+        String group,
+        RecentFingerprints.Entry added,
+        boolean drop,
+        BiConsumer<IngestDocument, Exception> handler
+    ) {
+        if (added != null) {
+            added.group().complete(group);
+        }
+        if (drop) {
+            handler.accept(null, null); // the ingest "drop" semantics: the document is not indexed
+            return;
+        }
+        if (options.groupField() != null) {
+            document.setFieldValue(options.groupField(), group);
+        }
+        handler.accept(document, null);
+    }
+}

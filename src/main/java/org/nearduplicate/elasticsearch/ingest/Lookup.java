@@ -1,0 +1,86 @@
+package org.nearduplicate.elasticsearch.ingest;
+
+import org.elasticsearch.ingest.IngestDocument;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.window.RecentFingerprints;
+
+/**
+ * One document of a {@code near_duplicate_check}, prepared by {@link WindowCheck} and waiting for its search. It is
+ * answered once, by the first of its search, its timeout or a refusal; later answers are ignored.
+ */
+final class Lookup {
+
+    /**
+     * What is looked for: the document's fingerprint, its verification signature (null when its value has none: compared
+     * on the fingerprint alone) and algorithm, in which index, within which distance.
+     */
+    record Key(long fingerprint, byte[] signature, String algorithm, String targetIndex, String id, int maxDistance) {
+        /** Lookups with the same search key can share a search. */
+        String searchKey() {
+            return targetIndex + '\u0000' + maxDistance + '\u0000' + algorithm;
+        }
+    }
+
+    final IngestDocument document;
+    final Key key;
+    final RecentFingerprints.Result recent;
+    /** The closest match of the window and the bulk set, if any. */
+    final Outcome fromWindow;
+    /** Not searched (closed target, another algorithm). */
+    final Unavailable unavailable;
+    /** The answer may be incomplete (window gap, bulk set overflow): no match is then not {@code unique}. */
+    final Unavailable gap;
+    private final BiConsumer<IngestDocument, Exception> handler;
+    private final CheckOutput output;
+    private final AtomicBoolean done = new AtomicBoolean();
+
+    Lookup(
+        IngestDocument document,
+        Key key,
+        RecentFingerprints.Result recent,
+        Outcome fromWindow,
+        Unavailable unavailable,
+        Unavailable gap,
+        BiConsumer<IngestDocument, Exception> handler,
+        CheckOutput output
+    ) {
+        this.document = document;
+        this.key = key;
+        this.recent = recent;
+        this.fromWindow = fromWindow;
+        this.unavailable = unavailable;
+        this.gap = gap;
+        this.handler = handler;
+        this.output = output;
+    }
+
+    boolean done() {
+        return done.get();
+    }
+
+    /** Answers the document, unless it was answered already; {@code unavailable} null when the search answered. */
+    void finish(Outcome outcome, Unavailable unavailable) {
+        if (done.compareAndSet(false, true) == false) {
+            return;
+        }
+        String ownGroup = key.id() != null ? key.id() : Fingerprints.toHex(key.fingerprint());
+        try {
+            Unavailable why = unavailable != null ? unavailable : gap;
+            output.complete(document, ownGroup, outcome, why, recent == null ? null : recent.added(), handler);
+        } catch (Exception e) {
+            if (recent != null) {
+                recent.added().group().complete(ownGroup);
+            }
+            handler.accept(null, e);
+        }
+    }
+
+    /** Answers from the window alone (the search is unavailable). */
+    void finishFromWindow(Unavailable unavailable) {
+        finish(fromWindow, unavailable);
+    }
+}

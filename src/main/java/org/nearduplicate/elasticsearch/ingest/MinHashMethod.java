@@ -1,0 +1,53 @@
+package org.nearduplicate.elasticsearch.ingest;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.core.sketch.MinHasher;
+import org.nearduplicate.elasticsearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.elasticsearch.sketching.SketchingService;
+
+/**
+ * The {@code minhash} ingest processor: writes {@code {"signature": "<base64 of m big-endian ints>", "algorithm":
+ * "minhash-v1:..."}} into {@code target_field} (default {@code minhash}), for a {@code minhash} field.
+ */
+public final class MinHashMethod implements SketchMethod {
+    public static final String TYPE = "minhash";
+
+    private final SketchingService engine;
+
+    public MinHashMethod(SketchingService engine) {
+        this.engine = engine;
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public String defaultTargetField() {
+        return "minhash";
+    }
+
+    @Override
+    public String what() {
+        return "a minhash signature";
+    }
+
+    @Override
+    public Sketcher sketcher(Map<String, Object> options) {
+        MinHashSettings settings = engine.settings(MinHasher.SKETCHER, options);
+        return new Sketcher(settings.features().maxInputChars(), content -> {
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put(
+                MinHashFieldMapper.OBJECT_SIGNATURE,
+                MinHashSignatures.toBase64(engine.sketch(MinHasher.SKETCHER, settings, content))
+            );
+            result.put(MinHashFieldMapper.OBJECT_ALGORITHM, settings.algorithmId());
+            return result;
+        });
+    }
+}

@@ -1,0 +1,62 @@
+package org.nearduplicate.elasticsearch.ingest;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.core.sketch.SimHash;
+import org.nearduplicate.core.sketch.SimHasher;
+import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.elasticsearch.sketching.SketchingService;
+
+/**
+ * The {@code simhash} ingest processor: fingerprints the text or HTML of one or more fields and writes
+ * {@code {"fingerprint": "<16 hex digits>", "algorithm": "<version and settings>"}} into {@code target_field}
+ * (default {@code simhash}).
+ *
+ * <p>The block keys are not written here: the {@code simhash} field type derives them from the fingerprint with
+ * the block layout of its mapping, so that the layout lives in one place that indexing and querying both read.
+ */
+public final class SimHashMethod implements SketchMethod {
+    public static final String TYPE = "simhash";
+    public static final String FINGERPRINT_KEY = SketchValues.FINGERPRINT;
+    public static final String ALGORITHM_KEY = SketchValues.ALGORITHM;
+
+    private final SketchingService engine;
+
+    public SimHashMethod(SketchingService engine) {
+        this.engine = engine;
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public String defaultTargetField() {
+        return "simhash";
+    }
+
+    @Override
+    public String what() {
+        return "a simhash fingerprint";
+    }
+
+    /** Engine options are validated by {@link SimHashSettings#fromMap}. */
+    @Override
+    public Sketcher sketcher(Map<String, Object> options) {
+        SimHashSettings settings = engine.settings(SimHasher.SKETCHER, options);
+        String algorithm = settings.algorithmId();
+        return new Sketcher(settings.maxInputChars(), content -> {
+            Map<String, Object> result = new LinkedHashMap<>();
+            SimHash sketch = engine.sketch(SimHasher.SKETCHER, settings, content);
+            result.put(FINGERPRINT_KEY, Fingerprints.toHex(sketch.fingerprint()));
+            if (sketch.hasSignature()) result.put(SketchValues.SIGNATURE, Signature.toHex(sketch.signature()));
+            result.put(ALGORITHM_KEY, algorithm);
+            return result;
+        });
+    }
+}

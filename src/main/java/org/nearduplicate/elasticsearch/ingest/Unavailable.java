@@ -1,0 +1,15 @@
+package org.nearduplicate.elasticsearch.ingest;
+
+import org.elasticsearch.rest.RestStatus;
+
+/**
+ * Why a {@code near_duplicate_check} could not answer for sure, and the HTTP status of the error when
+ * {@code on_unavailable} is {@code fail}. {@code mayFail}: {@code on_unavailable: fail} turns it into an ingest error;
+ * a possibly stale search (the search ran, but may not show recent writes) is always tagged {@code unchecked}, so
+ * that a bulk load with refresh off does not fail its documents.
+ */
+record Unavailable(String reason, RestStatus status, boolean mayFail) {
+    Unavailable(String reason, RestStatus status) {
+        this(reason, status, true);
+    }
+}

@@ -1,0 +1,232 @@
+package org.nearduplicate.elasticsearch.ingest;
+
+import org.elasticsearch.core.TimeValue;
+import org.elasticsearch.rest.RestStatus;
+import org.elasticsearch.ingest.IngestDocument;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.core.window.RecentFingerprints;
+import org.nearduplicate.elasticsearch.common.FingerprintValues;
+import org.nearduplicate.elasticsearch.index.mapper.SimHashFieldMapper;
+
+/**
+ * The synchronous half of a {@code near_duplicate_check}: reads a document's fingerprint, algorithm and target, tells
+ * whether the target can be searched at all (closed, another algorithm), and merges what the node's recent window and
+ * the bulk request's set know of it, adding the document to both. It runs for the documents of a bulk request in order
+ * and atomically per window, so that of two copies in one bulk request the second sees the first.
+ */
+final class WindowCheck {
+
+    private final CheckOptions options;
+    private final MappedMaxDistance mappedMaxDistance;
+    private final RecentFingerprints.Registry windows;
+    private final CheckOutput output;
+
+    WindowCheck(CheckOptions options, MappedMaxDistance mappedMaxDistance, RecentFingerprints.Registry windows, CheckOutput output) {
+        this.options = options;
+        this.mappedMaxDistance = mappedMaxDistance;
+        this.windows = windows;
+        this.output = output;
+    }
+
+    /**
+     * Checks {@code document} against the window and the batch's bulk set and adds it to both. Null when the document is
+     * already answered (missing field with {@code ignore_missing}, or an error).
+     */
+    Lookup prepare(IngestDocument document, BiConsumer<IngestDocument, Exception> handler, CheckBatch batch) {
+        Lookup.Key key;
+        try {
+            key = read(document);
+            if (key == null) {
+                handler.accept(document, null);
+                return null;
+            }
+        } catch (Exception e) {
+            handler.accept(null, e);
+            return null;
+        }
+        String targetIndex = key.targetIndex();
+        Unavailable unavailable = searchable(key);
+        // a document this node checked counts as searchable once the target's refresh_interval (and a margin) has passed
+        long refresh = mappedMaxDistance.refreshMillis(targetIndex);
+        long horizon = refresh < 0 ? Long.MAX_VALUE : refresh + SimHashCheckProcessor.REFRESH_MARGIN_MILLIS;
+        RecentFingerprints window = windows.window(
+            targetIndex,
+            options.indexField(),
+            key.algorithm(),
+            key.maxDistance(),
+            options.windowSize(),
+            options.windowTtl().millis()
+        );
+        // the target field's verification: a window entry within k whose signature disagrees is not a duplicate
+        double minSimilarity = minSimilarity(key);
+        RecentFingerprints.Result recent = window.checkAndAdd(
+            key.fingerprint(),
+            key.signature(),
+            minSimilarity,
+            key.id(),
+            batch.token,
+            horizon
+        );
+        Outcome fromWindow = Outcome.recent(recent.match(), targetIndex);
+        Unavailable gap = null;
+        RecentFingerprints set = batch.set(targetIndex, key.maxDistance(), key.algorithm());
+        if (set != null) {
+            boolean exhaustive = set.overflowed() == false; // every earlier document of the batch is in the set
+            Outcome fromBulk = Outcome.recent(set.checkAndKeep(recent.added(), minSimilarity), targetIndex);
+            if (fromBulk != null && (fromWindow == null || fromBulk.distance() < fromWindow.distance())) {
+                fromWindow = fromBulk;
+            }
+            if (exhaustive == false) {
+                gap = new Unavailable(
+                    "the bulk request's "
+                        + batch.size
+                        + " documents could not all be compared with each other: the [near_duplicate] "
+                        + "breaker refused memory for the fingerprints of the earlier ones after "
+                        + set.size()
+                        + " documents",
+                    RestStatus.TOO_MANY_REQUESTS
+                );
+            }
+        }
+        long checked = recent.added().addedMillis();
+        if (gap == null && recent.staleUntil() > checked) {
+            gap = new Unavailable(
+                "the search may not see documents this node checked recently: its recent window (window_size "
+                    + options.windowSize()
+                    + ", window_ttl "
+                    + options.windowTtl()
+                    + ") let go of "
+                    + window.lostEntries()
+                    + " document(s) before they could be searchable ("
+                    + (recent.staleUntil() == Long.MAX_VALUE
+                        ? "never: refresh_interval of [" + targetIndex + "] is -1"
+                        : "for another "
+                            + TimeValue.timeValueMillis(recent.staleUntil() - checked)
+                            + ": the refresh_interval of ["
+                            + targetIndex
+                            + "] and "
+                            + SimHashCheckProcessor.REFRESH_MARGIN_MILLIS
+                            + " ms after their check")
+                    + ")",
+                RestStatus.SERVICE_UNAVAILABLE,
+                false
+            );
+        }
+        return new Lookup(document, key, recent, fromWindow, unavailable, gap, handler, output);
+    }
+
+    /** The document's fingerprint, algorithm, target and k; null when the field is missing and {@code ignore_missing}. */
+    private Lookup.Key read(IngestDocument document) {
+        String field = options.field();
+        Object value = document.getFieldValue(field, Object.class, true);
+        if (value == null) {
+            if (options.ignoreMissing()) {
+                return null;
+            }
+            throw new IllegalArgumentException("field [" + field + "] is missing, cannot check for near-duplicates");
+        }
+        // a bare fingerprint's algorithm is unknown (null), assumed to be the field's
+        SketchValues.Stored stored = SketchValues.Stored.of(value, SketchValues.FINGERPRINT, SketchValues.ALGORITHM);
+        if (stored.value() == null) {
+            throw new IllegalArgumentException("field [" + field + "] has no [" + SketchValues.FINGERPRINT + "]");
+        }
+        String algorithm = stored.algorithm();
+        long fingerprint = FingerprintValues.parse(stored.value());
+        byte[] signature = signature(field, value);
+        String targetIndex = options.index() != null
+            ? options.index()
+            : document.getFieldValue(IngestDocument.Metadata.INDEX.getFieldName(), String.class);
+        String id = document.getFieldValue(IngestDocument.Metadata.ID.getFieldName(), String.class, true);
+        int maxDistance = MaxDistance.orField(options.maxDistance(), mappedMaxDistance.of(targetIndex, options.indexField()));
+        RecentFingerprints.checkMaxDistance(maxDistance);
+        return new Lookup.Key(fingerprint, signature, algorithm, targetIndex, id, maxDistance);
+    }
+
+    /** The processor object's verification signature ({@code simhash-v4}); null for a bare value or an object without one. */
+    private static byte[] signature(String field, Object value) {
+        if (value instanceof Map<?, ?> map && map.get(SketchValues.SIGNATURE) != null) {
+            try {
+                return Signature.parse(map.get(SketchValues.SIGNATURE).toString());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                    "field [" + field + "] has an invalid [" + SketchValues.SIGNATURE + "]: " + e.getMessage(),
+                    e
+                );
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The {@code min_similarity} a match of {@code key} must reach where both sides carry a signature: the target field's
+     * ({@link SimHashSettings#RECOMMENDED_MIN_SIMILARITY}, the query's default) when its algorithm has signatures; NaN
+     * (not verified) when it does not. The field's algorithm is the mapped one; where the target does not map the field
+     * (yet), the document's, or that of a new field ({@link SimHashFieldMapper#DEFAULT_ALGORITHM}).
+     */
+    private double minSimilarity(Lookup.Key key) {
+        if (key.signature() == null) {
+            return Double.NaN; // nothing to verify: compared on the fingerprint alone
+        }
+        Set<String> mapped = mappedMaxDistance.algorithms(key.targetIndex(), options.indexField());
+        boolean verifies;
+        if (mapped.isEmpty()) {
+            verifies = hasSignature(key.algorithm() != null ? key.algorithm() : SimHashFieldMapper.DEFAULT_ALGORITHM);
+        } else {
+            verifies = mapped.stream().anyMatch(WindowCheck::hasSignature);
+        }
+        return verifies ? SimHashSettings.RECOMMENDED_MIN_SIMILARITY : Double.NaN;
+    }
+
+    /** Parsed algorithm ids: a cluster has few, and parsing one is not free. */
+    private static final Map<String, Boolean> HAS_SIGNATURE = new ConcurrentHashMap<>();
+
+    /** Whether fingerprints of {@code algorithm} carry a verification signature (false for ids this engine did not make). */
+    static boolean hasSignature(String algorithm) {
+        Boolean cached = HAS_SIGNATURE.get(algorithm);
+        if (cached != null) return cached;
+        boolean has;
+        try {
+            has = SimHashSettings.fromAlgorithmId(algorithm).hasSignature();
+        } catch (IllegalArgumentException e) {
+            has = false;
+        }
+        if (HAS_SIGNATURE.size() > 1_000) HAS_SIGNATURE.clear();
+        HAS_SIGNATURE.put(algorithm, has);
+        return has;
+    }
+
+    /** Null when the target can be searched; otherwise why not (closed, or mapped with another algorithm). */
+    private Unavailable searchable(Lookup.Key key) {
+        String targetIndex = key.targetIndex();
+        if (mappedMaxDistance.closed(targetIndex)) {
+            return new Unavailable("target index [" + targetIndex + "] is closed", RestStatus.BAD_REQUEST);
+        }
+        if (key.algorithm() != null) {
+            Set<String> mapped = mappedMaxDistance.algorithms(targetIndex, options.indexField());
+            if (mapped.isEmpty() == false && mapped.contains(key.algorithm()) == false) {
+                return new Unavailable(
+                    "the fingerprint was made with algorithm ["
+                        + key.algorithm()
+                        + "] but field ["
+                        + options.indexField()
+                        + "] of ["
+                        + targetIndex
+                        + "] is mapped with algorithm "
+                        + mapped
+                        + "; fingerprints made differently cannot be compared",
+                    RestStatus.BAD_REQUEST
+                );
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,52 @@
+package org.nearduplicate.elasticsearch.rest;
+
+import org.elasticsearch.xcontent.XContentParser;
+import org.elasticsearch.rest.BaseRestHandler;
+import org.elasticsearch.rest.RestRequest;
+import org.elasticsearch.rest.action.RestCancellableNodeClient;
+import org.elasticsearch.transport.client.node.NodeClient;
+
+import java.io.IOException;
+import java.util.List;
+
+import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsAction;
+import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsRequest;
+import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsResponse;
+
+import static org.elasticsearch.rest.RestRequest.Method.GET;
+import static org.elasticsearch.rest.RestRequest.Method.POST;
+
+/**
+ * {@code POST /{index}/_near_duplicates {"field": "fp", "max_distance": 3, "min_similarity": 0.35, "size": 100, "after": "id"}}: the groups of
+ * near-duplicates of an index, as a cancellable task (closing the connection cancels it too).
+ */
+public class RestSimHashGroupsAction extends BaseRestHandler {
+
+    @Override
+    public String getName() {
+        return "near_duplicate_groups";
+    }
+
+    @Override
+    public List<Route> routes() {
+        return List.of(new Route(POST, "/{index}/_near_duplicates"), new Route(GET, "/{index}/_near_duplicates"));
+    }
+
+    @Override
+    protected RestChannelConsumer prepareRequest(RestRequest request, NodeClient client) throws IOException {
+        String index = request.param("index");
+        SimHashGroupsRequest groups;
+        if (request.hasContentOrSourceParam()) {
+            try (XContentParser parser = request.contentOrSourceParamParser()) {
+                groups = SimHashGroupsRequest.fromXContent(index, parser);
+            }
+        } else {
+            groups = new SimHashGroupsRequest(index, null);
+        }
+        return channel -> new RestCancellableNodeClient(client, request.getHttpChannel()).execute(
+            SimHashGroupsAction.INSTANCE,
+            groups,
+            new ChanceWarningListener<>(channel, SimHashGroupsResponse::chanceMatches)
+        );
+    }
+}

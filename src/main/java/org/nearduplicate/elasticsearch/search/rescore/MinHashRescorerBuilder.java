@@ -1,0 +1,52 @@
+package org.nearduplicate.elasticsearch.search.rescore;
+
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.xcontent.XContentParser;
+
+import java.io.IOException;
+
+import org.nearduplicate.elasticsearch.index.query.MinHashProbe;
+import org.nearduplicate.elasticsearch.index.query.ProbeRewrite;
+
+/**
+ * {@code minhash_similar} rescorer: re-ranks (or filters) the hits of every shard by their signature's estimated
+ * Jaccard similarity to a probe. Everything is {@link ProbeRescorerBuilder}'s and {@link MinHashProbe#RESCORING}'s;
+ * this class only keeps the Java API that names the threshold {@code min_similarity}.
+ *
+ * <pre>
+ * "rescore": {"window_size": 100, "minhash_similar": {"field": "mh", "like": {"_index": "pages", "_id": "42"},
+ *             "min_similarity": 0.5, "score_mode": "closeness", "query_weight": 0.1, "rescore_weight": 1}}
+ * </pre>
+ */
+public final class MinHashRescorerBuilder extends ProbeRescorerBuilder<MinHashRescorerBuilder, MinHashProbe, Double> {
+    public static final String NAME = MinHashProbe.RESCORING.name();
+
+    public MinHashRescorerBuilder(String fieldName, MinHashProbe probe) {
+        super(MinHashProbe.RESCORING, fieldName, probe);
+    }
+
+    public MinHashRescorerBuilder(StreamInput in) throws IOException {
+        super(MinHashProbe.RESCORING, in);
+    }
+
+    private MinHashRescorerBuilder(MinHashRescorerBuilder original, ProbeRewrite<MinHashProbe> probe) {
+        super(original, probe);
+    }
+
+    @Override
+    protected MinHashRescorerBuilder withProbe(ProbeRewrite<MinHashProbe> next) {
+        return new MinHashRescorerBuilder(this, next);
+    }
+
+    public static MinHashRescorerBuilder fromXContent(XContentParser parser) throws IOException {
+        return fromXContent(MinHashProbe.RESCORING, parser, MinHashRescorerBuilder::new);
+    }
+
+    public double minSimilarity() {
+        return threshold();
+    }
+
+    public MinHashRescorerBuilder minSimilarity(double minSimilarity) {
+        return threshold(minSimilarity);
+    }
+}

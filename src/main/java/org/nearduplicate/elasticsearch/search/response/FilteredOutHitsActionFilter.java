@@ -1,0 +1,128 @@
+package org.nearduplicate.elasticsearch.search.response;
+
+import org.elasticsearch.action.ActionRequest;
+import org.elasticsearch.action.search.SearchAction;
+import org.elasticsearch.action.search.SearchRequest;
+import org.elasticsearch.action.search.SearchResponse;
+import org.elasticsearch.action.search.SearchResponseSections;
+import org.elasticsearch.action.support.ActionFilter;
+import org.elasticsearch.action.support.ActionFilterChain;
+import org.elasticsearch.action.support.ActionRequestMetadata;
+import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.ActionResponse;
+import org.elasticsearch.search.SearchHit;
+import org.elasticsearch.search.SearchHits;
+import org.elasticsearch.search.profile.SearchProfileShardResults;
+import org.elasticsearch.search.rescore.RescorerBuilder;
+import org.elasticsearch.tasks.Task;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.nearduplicate.elasticsearch.search.rescore.ProbeRescorer;
+import org.nearduplicate.elasticsearch.search.rescore.ProbeRescorerBuilder;
+import org.nearduplicate.elasticsearch.search.rescore.RescoreScoreMode;
+
+/**
+ * Removes from the responses of searches with a {@code near_duplicate} or {@code minhash_similar} rescorer in
+ * {@code filter} mode the hits marked {@value ProbeRescorer#FILTERED_OUT_FIELD}: the placeholders such a rescorer
+ * must leave on a shard where no hit passed (see {@link ProbeRescorer}). So every hit returned passes the filter.
+ *
+ * <p>An action filter on the search action rather than a search pipeline processor: it applies to every such search
+ * (also each search of an {@code _msearch}) on the coordinating node, with no pipeline or cluster setting to set up.
+ * Hit totals are not changed (a rescorer cannot change them either); the page may be shorter than {@code size}.
+ */
+public final class FilteredOutHitsActionFilter implements ActionFilter {
+
+    @Override
+    public int order() {
+        return Integer.MAX_VALUE; // last in the chain, so the response it sees is the one the caller gets
+    }
+
+    @Override
+    public <Request extends ActionRequest, Response extends ActionResponse> void apply(
+        Task task,
+        String action,
+        Request request,
+        ActionRequestMetadata<Request, Response> actionRequestMetadata,
+        ActionListener<Response> listener,
+        ActionFilterChain<Request, Response> chain
+    ) {
+        if (SearchAction.NAME.equals(action) && request instanceof SearchRequest search && hasFilterRescorer(search)) {
+            chain.proceed(task, action, request, ActionListener.map(listener, response -> {
+                @SuppressWarnings("unchecked")
+                Response filtered = (Response) dropFilteredOut((SearchResponse) response);
+                return filtered;
+            }));
+        } else {
+            chain.proceed(task, action, request, listener);
+        }
+    }
+
+    /** True if the request has a probe rescorer ({@code near_duplicate}, {@code minhash_similar}) in {@code filter} mode. */
+    public static boolean hasFilterRescorer(SearchRequest request) {
+        if (request.source() == null || request.source().rescores() == null) {
+            return false;
+        }
+        for (RescorerBuilder<?> rescorer : request.source().rescores()) {
+            if (rescorer instanceof ProbeRescorerBuilder<?, ?, ?> b && b.scoreMode() == RescoreScoreMode.FILTER) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The response without the marked hits (the same response if there are none); max_score is recomputed. */
+    public static SearchResponse dropFilteredOut(SearchResponse response) {
+        SearchHits hits = response.getHits();
+        if (hits == null) {
+            return response;
+        }
+        List<SearchHit> kept = new ArrayList<>(hits.getHits().length);
+        float maxScore = Float.NaN;
+        for (SearchHit hit : hits.getHits()) {
+            if (hit.getFields().containsKey(ProbeRescorer.FILTERED_OUT_FIELD) == false) {
+                kept.add(hit);
+                if (Float.isNaN(hit.getScore()) == false && (Float.isNaN(maxScore) || hit.getScore() > maxScore)) {
+                    maxScore = hit.getScore();
+                }
+            }
+        }
+        if (kept.size() == hits.getHits().length) {
+            return response;
+        }
+        SearchHits filtered = new SearchHits(
+            kept.toArray(new SearchHit[0]),
+            hits.getTotalHits(),
+            Float.isNaN(hits.getMaxScore()) ? Float.NaN : maxScore,
+            hits.getSortFields(),
+            hits.getCollapseField(),
+            hits.getCollapseValues()
+        );
+        SearchResponseSections sections = response.getInternalResponse();
+        var profile = sections.profile();
+        SearchResponseSections rebuilt = new SearchResponseSections(
+            filtered,
+            sections.aggregations(),
+            sections.suggest(),
+            sections.timedOut(),
+            sections.terminatedEarly(),
+            profile == null || profile.isEmpty() ? null : new SearchProfileShardResults(profile),
+            sections.getNumReducePhases(),
+            sections.getSearchExtBuilders(),
+            sections.getProcessorResult()
+        );
+        return new SearchResponse(
+            rebuilt,
+            response.getScrollId(),
+            response.getTotalShards(),
+            response.getSuccessfulShards(),
+            response.getSkippedShards(),
+            response.getTook().millis(),
+            response.getPhaseTook(),
+            response.getShardFailures(),
+            response.getClusters(),
+            response.pointInTimeId()
+        );
+    }
+}

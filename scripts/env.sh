@@ -35,9 +35,21 @@ opensearch_version_default() {
 opensearch_version() {
   echo "${OPENSEARCH_VERSION:-$(opensearch_version_default)}"
 }
-# Builds the plugin zip for that version into target/, tests skipped (scripts/test.sh runs them).
+# The platform scripts build for and run: PLATFORM=elasticsearch (Elasticsearch 8.19) or opensearch (the default).
+# Given, it also selects the node scripts/node.sh starts (NODE_PLATFORM); otherwise node.sh reads the plugin zip.
+if [ -n "${PLATFORM:-}" ]; then export NODE_PLATFORM=${NODE_PLATFORM:-$PLATFORM}; fi
+PLATFORM=${PLATFORM:-opensearch}
+case "$PLATFORM" in
+  opensearch|elasticsearch) ;;
+  *) echo "error: PLATFORM must be opensearch or elasticsearch, not '$PLATFORM'" >&2; exit 2 ;;
+esac
+# Builds the plugin zip for that platform and version into target/, tests skipped (scripts/test.sh runs them).
 package_plugin() {
-  $MVN -q -DskipTests -Dskip.node=true -Dopensearch.version="$(opensearch_version)" package
+  if [ "$PLATFORM" = elasticsearch ]; then
+    $MVN -q -DskipTests -Dskip.node=true -Pelasticsearch package
+  else
+    $MVN -q -DskipTests -Dskip.node=true -Dopensearch.version="$(opensearch_version)" package
+  fi
 }
 # Writes target/classpath.txt: every jar of the build's test scope (OpenSearch, Lucene, JMH, ...); Maven options pass through.
 write_classpath() {

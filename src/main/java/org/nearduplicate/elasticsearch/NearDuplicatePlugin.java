@@ -1,22 +1,28 @@
 package org.nearduplicate.elasticsearch;
 
+import org.apache.lucene.util.SetOnce;
+
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
 import org.elasticsearch.action.ActionRequest;
+import org.elasticsearch.action.ActionResponse;
 import org.elasticsearch.action.support.ActionFilter;
 import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
 import org.elasticsearch.cluster.node.DiscoveryNodes;
 import org.elasticsearch.cluster.service.ClusterService;
-import org.elasticsearch.common.SetOnce;
+import org.elasticsearch.common.breaker.CircuitBreaker;
+import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
 import org.elasticsearch.common.settings.ClusterSettings;
 import org.elasticsearch.common.settings.IndexScopedSettings;
 import org.elasticsearch.common.settings.Setting;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.common.settings.SettingsFilter;
-import org.elasticsearch.action.ActionResponse;
-import org.elasticsearch.common.breaker.CircuitBreaker;
-import org.elasticsearch.common.io.stream.NamedWriteableRegistry;
-import org.elasticsearch.xcontent.NamedXContentRegistry;
-import org.elasticsearch.env.Environment;
-import org.elasticsearch.env.NodeEnvironment;
+import org.elasticsearch.features.NodeFeature;
 import org.elasticsearch.index.mapper.Mapper;
 import org.elasticsearch.indices.breaker.BreakerSettings;
 import org.elasticsearch.ingest.Processor;
@@ -26,25 +32,12 @@ import org.elasticsearch.plugins.IngestPlugin;
 import org.elasticsearch.plugins.MapperPlugin;
 import org.elasticsearch.plugins.Plugin;
 import org.elasticsearch.plugins.SearchPlugin;
-import org.elasticsearch.repositories.RepositoriesService;
 import org.elasticsearch.rest.RestController;
 import org.elasticsearch.rest.RestHandler;
-import org.elasticsearch.script.ScriptService;
 import org.elasticsearch.search.DocValueFormat;
 import org.elasticsearch.search.fetch.FetchSubPhase;
 import org.elasticsearch.tasks.Task;
-import org.elasticsearch.threadpool.ThreadPool;
-import org.elasticsearch.transport.client.Client;
-import org.elasticsearch.watcher.ResourceWatcherService;
-
-import java.io.IOException;
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
-
 import org.nearduplicate.core.window.RecentFingerprints;
-import org.nearduplicate.lucene.FingerprintColumns;
 import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsAction;
 import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsTask;
 import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsWriteAction;
@@ -82,8 +75,9 @@ import org.nearduplicate.elasticsearch.search.rescore.ProbeRescorerBuilder;
 import org.nearduplicate.elasticsearch.search.rescore.SimHashRescorerBuilder;
 import org.nearduplicate.elasticsearch.search.response.FilteredOutHitsActionFilter;
 import org.nearduplicate.elasticsearch.sketching.SketchingService;
+import org.nearduplicate.lucene.FingerprintColumns;
 
-/** Wires the near-duplicate processor, field type, query, rescorer and REST API into OpenSearch. */
+/** Wires the near-duplicate processor, field type, query, rescorer and REST API into Elasticsearch. */
 public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionPlugin, MapperPlugin, SearchPlugin, CircuitBreakerPlugin {
 
     /** The one gateway into the engine of this plugin instance: every processor, field type and REST action uses it. */
@@ -167,19 +161,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
 
     /** A deleted index's recent-fingerprints windows are forgotten, so that an index re-created under the name starts empty. */
     @Override
-    public Collection<Object> createComponents(
-        Client client,
-        ClusterService clusterService,
-        ThreadPool threadPool,
-        ResourceWatcherService resourceWatcherService,
-        ScriptService scriptService,
-        NamedXContentRegistry xContentRegistry,
-        Environment environment,
-        NodeEnvironment nodeEnvironment,
-        NamedWriteableRegistry namedWriteableRegistry,
-        IndexNameExpressionResolver indexNameExpressionResolver,
-        Supplier<RepositoriesService> repositoriesServiceSupplier
-    ) {
+    public Collection<?> createComponents(PluginServices services) {
+        ClusterService clusterService = services.clusterService();
         this.clusterService.set(clusterService);
         clusterService.addListener(event -> event.indicesDeleted().forEach(index -> recentWindows.removeIndex(index.getName())));
         return List.of(engine); // injected into the transport actions
@@ -245,12 +228,14 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     @Override
     public List<RestHandler> getRestHandlers(
         Settings settings,
+        NamedWriteableRegistry namedWriteableRegistry,
         RestController restController,
         ClusterSettings clusterSettings,
         IndexScopedSettings indexScopedSettings,
         SettingsFilter settingsFilter,
         IndexNameExpressionResolver indexNameExpressionResolver,
-        Supplier<DiscoveryNodes> nodesInCluster
+        Supplier<DiscoveryNodes> nodesInCluster,
+        Predicate<NodeFeature> clusterSupportsFeature
     ) {
         return List.of(new RestSimHashAction(engine), new RestSimHashGroupsAction(), new RestSimHashGroupsWriteAction());
     }

@@ -10,6 +10,7 @@ import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
 
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Objects;
 
 import com.hankcs.hanlp.HanLP;
 import com.hankcs.hanlp.seg.Segment;
@@ -35,6 +36,27 @@ public final class ChineseWordFilter extends TokenFilter {
      * HanLP's segmenters keep no per-call state in practice, but that is not documented: one per thread is cheap
      * (the dictionaries are shared statics) and certainly safe.
      */
+    static {
+        initialiseHanLp();
+    }
+
+    /**
+     * HanLP reads {@code hanlp.properties} (this jar's: dictionaries from the class path) through the thread's
+     * context class loader while its configuration class initialises; a plugin's classes live in their own loader, so
+     * it is pointed there once. Without the file HanLP probes the working directory for its data, which Elasticsearch's
+     * entitlements refuse fatally and OpenSearch's agent may refuse too.
+     */
+    private static void initialiseHanLp() {
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(ChineseWordFilter.class.getClassLoader());
+        try {
+            Objects.requireNonNull(HanLP.Config.IOAdapter, "HanLP must read its dictionaries from its jar");
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
     private static final ThreadLocal<Segment> SEGMENT = ThreadLocal.withInitial(
         () -> HanLP.newSegment()
             .enablePartOfSpeechTagging(false)

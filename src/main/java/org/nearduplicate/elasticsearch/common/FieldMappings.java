@@ -1,14 +1,5 @@
 package org.nearduplicate.elasticsearch.common;
 
-import org.elasticsearch.action.admin.indices.mapping.get.GetFieldMappingsResponse;
-import org.elasticsearch.cluster.ClusterState;
-import org.elasticsearch.cluster.metadata.IndexAbstraction;
-import org.elasticsearch.cluster.metadata.IndexMetadata;
-import org.elasticsearch.cluster.metadata.MappingMetadata;
-import org.elasticsearch.common.regex.Regex;
-import org.elasticsearch.core.TimeValue;
-import org.elasticsearch.index.IndexSettings;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -16,6 +7,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.elasticsearch.action.admin.indices.mapping.get.GetFieldMappingsResponse;
+import org.elasticsearch.cluster.ClusterState;
+import org.elasticsearch.cluster.metadata.IndexAbstraction;
+import org.elasticsearch.cluster.metadata.IndexMetadata;
+import org.elasticsearch.cluster.metadata.MappingMetadata;
+import org.elasticsearch.common.regex.Regex;
+import org.elasticsearch.core.TimeValue;
+import org.elasticsearch.index.Index;
+import org.elasticsearch.index.IndexSettings;
 import org.nearduplicate.core.MaxDistance;
 
 /**
@@ -31,7 +31,7 @@ public final class FieldMappings {
      * is below the mapper's, which uses it).
      */
     public static final String SIMHASH = "simhash";
-    /** OpenSearch's default {@code index.refresh_interval}. */
+    /** Elasticsearch's default {@code index.refresh_interval}. */
     public static final long DEFAULT_REFRESH_MILLIS = IndexSettings.DEFAULT_REFRESH_INTERVAL.millis();
 
     private FieldMappings() {}
@@ -183,7 +183,12 @@ public final class FieldMappings {
                 continue;
             }
             IndexAbstraction abstraction = state.metadata().getIndicesLookup().get(expression);
-            if (abstraction != null) result.addAll(abstraction.getIndices());
+            if (abstraction != null) {
+                for (Index index : abstraction.getIndices()) {
+                    IndexMetadata metadata = state.metadata().index(index);
+                    if (metadata != null) result.add(metadata);
+                }
+            }
         }
         return result;
     }
@@ -193,7 +198,9 @@ public final class FieldMappings {
         if (state == null || name == null) return null;
         IndexAbstraction abstraction = state.metadata().getIndicesLookup().get(name);
         if (abstraction == null || abstraction.getIndices().isEmpty()) return null;
-        return abstraction.getWriteIndex() != null ? abstraction.getWriteIndex() : abstraction.getIndices().get(0);
+        // Elasticsearch's abstractions name indices (Index); their metadata comes from the cluster state
+        Index index = abstraction.getWriteIndex() != null ? abstraction.getWriteIndex() : abstraction.getIndices().get(0);
+        return state.metadata().index(index);
     }
 
     /** The algorithms {@code field} is mapped with as {@code fieldType} in {@code indices}; empty when none maps it. */

@@ -2,18 +2,17 @@ package org.nearduplicate.elasticsearch.common;
 
 import org.apache.lucene.util.BytesRef;
 
-import org.elasticsearch.xcontent.XContentParser;
-
 import java.io.IOException;
 import java.math.BigInteger;
 
+import org.elasticsearch.xcontent.XContentParser;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.SketchValues;
 
 /**
- * Fingerprints as they arrive in OpenSearch: JSON tokens of queries, rescorers and mappings, and values of
+ * Fingerprints as they arrive in Elasticsearch: JSON tokens of queries, rescorers and mappings, and values of
  * {@code _source}, doc values or ingest documents. The contract itself (strings hex or decimal, integral numbers) is
- * {@link SketchValues#fingerprint}; this adapter only reads OpenSearch's tokens and {@link BytesRef}s into it.
+ * {@link SketchValues#fingerprint}; this adapter only reads Elasticsearch's tokens and {@link BytesRef}s into it.
  */
 public final class FingerprintValues {
     private FingerprintValues() {}

@@ -1,17 +1,16 @@
 package org.nearduplicate.elasticsearch.common;
 
-import org.elasticsearch.ParseField;
-import org.elasticsearch.common.ParsingException;
-import org.elasticsearch.xcontent.XContentParser;
-
 import java.io.IOException;
 
+import org.elasticsearch.common.ParsingException;
+import org.elasticsearch.xcontent.ParseField;
+import org.elasticsearch.xcontent.XContentParser;
 import org.nearduplicate.core.MaxDistance;
 
 /**
- * {@code max_distance} as it arrives in OpenSearch's JSON: the parse field of the query and the rescorer, and the
+ * {@code max_distance} as it arrives in Elasticsearch's JSON: the parse field of the query and the rescorer, and the
  * token reading that hands the value to the rules in {@link MaxDistance} (the range, the string form, the defaults),
- * so that those rules stay free of OpenSearch types.
+ * so that those rules stay free of Elasticsearch types.
  */
 public final class MaxDistanceParsing {
     public static final ParseField FIELD = new ParseField(MaxDistance.NAME);

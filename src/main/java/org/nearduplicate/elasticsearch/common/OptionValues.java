@@ -1,23 +1,23 @@
 package org.nearduplicate.elasticsearch.common;
 
+import java.io.IOException;
+
 import org.elasticsearch.common.ParsingException;
 import org.elasticsearch.xcontent.XContentParser;
-
-import java.io.IOException;
 
 /**
  * Reads the number and boolean options of the plugin's queries and rescorers ({@code boost}, {@code min_similarity},
  * {@code allow_scan}, weights) with the token checked first, so that a value of the wrong type is a 400 that names the
  * option. Calling {@code parser.floatValue()} on a {@code false} lets the JSON library's own exception escape, and
- * that one differs between OpenSearch versions (3.6 bundles Jackson 2 and throws {@code JsonParseException}; 3.7 and
- * 3.8 relocate Jackson under {@code org.elasticsearch.tools.jackson} and throw {@code InputCoercionException}), so the
- * answer would depend on the node's version.
+ * that one differs between platforms and versions (OpenSearch 3.6 bundles Jackson 2 and throws
+ * {@code JsonParseException}; 3.7 and 3.8 relocate Jackson under {@code org.opensearch.tools.jackson} and throw
+ * {@code InputCoercionException}; Elasticsearch wraps its own Jackson), so the answer would depend on the node.
  */
 public final class OptionValues {
 
     private OptionValues() {}
 
-    /** A number, or a string holding one (OpenSearch's usual coercion). */
+    /** A number, or a string holding one (Elasticsearch's usual coercion). */
     public static float floatValue(XContentParser parser, String owner, String option) throws IOException {
         XContentParser.Token token = parser.currentToken();
         if (token == XContentParser.Token.VALUE_NUMBER || token == XContentParser.Token.VALUE_STRING) {
@@ -30,7 +30,7 @@ public final class OptionValues {
         throw wrongType(parser, owner, option, "a number", null);
     }
 
-    /** A number, or a string holding one (OpenSearch's usual coercion). */
+    /** A number, or a string holding one (Elasticsearch's usual coercion). */
     public static double doubleValue(XContentParser parser, String owner, String option) throws IOException {
         XContentParser.Token token = parser.currentToken();
         if (token == XContentParser.Token.VALUE_NUMBER || token == XContentParser.Token.VALUE_STRING) {

@@ -1,41 +1,39 @@
 package org.nearduplicate.elasticsearch.ingest;
 
-import org.elasticsearch.common.util.concurrent.AtomicArray;
-import org.elasticsearch.ingest.IngestDocument;
-import org.elasticsearch.ingest.IngestDocumentWrapper;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 
 import org.nearduplicate.core.window.RecentFingerprints;
 
 /**
- * One bulk request's documents in a {@code near_duplicate_check} (one {@code batchExecute} call, or one document
- * checked alone): a token for the windows' gaps, the bulk sets that compare each document with every earlier one of
- * the request, and how its lookups are grouped into searches.
+ * One bulk request's documents in a {@code near_duplicate_check}: a token for the windows' gaps, the bulk sets that
+ * compare each document with every earlier one of the request, and how its lookups are grouped into searches.
+ *
+ * <p>Elasticsearch has no batch ingest API: it hands the processor the documents of a bulk request one by one
+ * ({@code execute(document, handler)}), in order, on the thread that runs the request's ingest. The processor
+ * ({@link SimHashCheckProcessor}) therefore opens a batch at the first document of a bulk request and closes it once
+ * no document came for a short while; {@link #size} counts the documents it has seen so far. Not thread-safe: its
+ * owner serializes the calls.
  */
 final class CheckBatch {
     /** Identifies the batch to the windows, which track their gaps per batch. */
     final Object token = new Object();
-    final int size;
-    /** Per (target, k, algorithm); null for a document checked alone. */
-    private final Map<String, RecentFingerprints> sets;
+    /** The documents of the batch so far (those prepared, and the one being prepared). */
+    int size;
+    /** Per (target, k, algorithm). */
+    private final Map<String, RecentFingerprints> sets = new LinkedHashMap<>();
     private final RecentFingerprints.Registry windows;
+    private boolean released;
 
-    CheckBatch(int size, RecentFingerprints.Registry windows) {
-        this.size = size;
+    CheckBatch(RecentFingerprints.Registry windows) {
         this.windows = windows;
-        this.sets = size > 1 ? new LinkedHashMap<>() : null;
     }
 
-    /** The bulk set of (target, k, algorithm), created on first use; null for a document checked alone. */
+    /** The bulk set of (target, k, algorithm), created on first use; null once the batch is released. */
     RecentFingerprints set(String targetIndex, int maxDistance, String algorithm) {
-        if (sets == null) {
+        if (released) {
             return null;
         }
         return sets.computeIfAbsent(
@@ -44,35 +42,13 @@ final class CheckBatch {
         );
     }
 
-    /** The bulk sets are needed while the batch's documents are prepared (synchronously), not by their searches. */
+    /** The bulk sets are needed while the batch's documents are prepared, not by their searches: gives their memory back. */
     void release() {
-        if (sets != null) {
+        if (released == false) {
+            released = true;
             sets.values().forEach(RecentFingerprints::retire);
+            sets.clear();
         }
-    }
-
-    /**
-     * Per document, the handler of its answer; {@code handler} gets every document's result, in the documents' order,
-     * once the last one is answered.
-     */
-    static List<BiConsumer<IngestDocument, Exception>> collect(
-        List<IngestDocumentWrapper> documents,
-        Consumer<List<IngestDocumentWrapper>> handler
-    ) {
-        AtomicArray<IngestDocumentWrapper> results = new AtomicArray<>(documents.size());
-        AtomicInteger remaining = new AtomicInteger(documents.size());
-        List<BiConsumer<IngestDocument, Exception>> handlers = new ArrayList<>(documents.size());
-        for (int i = 0; i < documents.size(); i++) {
-            int slot = i;
-            IngestDocumentWrapper wrapper = documents.get(i);
-            handlers.add((doc, e) -> {
-                results.set(slot, new IngestDocumentWrapper(wrapper.getSlot(), wrapper.getChildSlot(), doc, e));
-                if (remaining.decrementAndGet() == 0) {
-                    handler.accept(results.asList());
-                }
-            });
-        }
-        return handlers;
     }
 
     /**

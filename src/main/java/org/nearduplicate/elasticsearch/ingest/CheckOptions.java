@@ -1,11 +1,10 @@
 package org.nearduplicate.elasticsearch.ingest;
 
-import org.elasticsearch.core.TimeValue;
-import org.elasticsearch.ingest.ConfigurationUtils;
-
 import java.util.Locale;
 import java.util.Map;
 
+import org.elasticsearch.core.TimeValue;
+import org.elasticsearch.ingest.ConfigurationUtils;
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.window.RecentFingerprints;
 

@@ -1,12 +1,11 @@
 package org.nearduplicate.elasticsearch.ingest;
 
-import org.elasticsearch.ElasticsearchStatusException;
-import org.elasticsearch.ingest.IngestDocument;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
+import org.elasticsearch.ElasticsearchStatusException;
+import org.elasticsearch.ingest.IngestDocument;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.window.RecentFingerprints;
 

@@ -1,10 +1,9 @@
 package org.nearduplicate.elasticsearch.ingest;
 
-import org.elasticsearch.ingest.IngestDocument;
-
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
+import org.elasticsearch.ingest.IngestDocument;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.window.RecentFingerprints;
 

@@ -1,13 +1,13 @@
 package org.nearduplicate.elasticsearch.ingest;
 
-import org.elasticsearch.core.TimeValue;
-import org.elasticsearch.rest.RestStatus;
-import org.elasticsearch.threadpool.Scheduler;
-
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
+
+import org.elasticsearch.core.TimeValue;
+import org.elasticsearch.rest.RestStatus;
+import org.elasticsearch.threadpool.Scheduler;
 
 /**
  * Admission control of the {@code near_duplicate_check} searches: at most {@code max_in_flight} run at once, up to

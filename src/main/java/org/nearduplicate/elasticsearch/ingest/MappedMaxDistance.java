@@ -1,14 +1,13 @@
 package org.nearduplicate.elasticsearch.ingest;
 
-import org.elasticsearch.cluster.ClusterState;
-import org.elasticsearch.cluster.metadata.IndexMetadata;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
+import org.elasticsearch.cluster.ClusterState;
+import org.elasticsearch.cluster.metadata.IndexMetadata;
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.elasticsearch.common.FieldMappings;
 import org.nearduplicate.elasticsearch.index.mapper.SimHashFieldMapper;
@@ -27,7 +26,7 @@ import org.nearduplicate.elasticsearch.index.mapper.SimHashFieldMapper;
 @FunctionalInterface
 public interface MappedMaxDistance {
 
-    /** OpenSearch's default {@code index.refresh_interval}. */
+    /** The default {@code index.refresh_interval} (1s, on Elasticsearch as on OpenSearch). */
     long DEFAULT_REFRESH_MILLIS = FieldMappings.DEFAULT_REFRESH_MILLIS;
 
     int of(String index, String field);

@@ -1,13 +1,13 @@
 package org.nearduplicate.elasticsearch.ingest;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 import org.elasticsearch.ingest.AbstractProcessor;
 import org.elasticsearch.ingest.ConfigurationUtils;
 import org.elasticsearch.ingest.IngestDocument;
 import org.elasticsearch.ingest.Processor;
-
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The {@code simhash}, {@code minhash} and {@code imatch} ingest processors: reads the text of {@code field} or

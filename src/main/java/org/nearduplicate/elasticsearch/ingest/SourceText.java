@@ -1,12 +1,11 @@
 package org.nearduplicate.elasticsearch.ingest;
 
-import org.elasticsearch.ingest.ConfigurationUtils;
-import org.elasticsearch.ingest.IngestDocument;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.elasticsearch.ingest.ConfigurationUtils;
+import org.elasticsearch.ingest.IngestDocument;
 import org.nearduplicate.core.EngineInputException;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.options.InvalidOptionException;
@@ -115,7 +114,7 @@ final class SourceText {
 
     /**
      * The configuration error of a processor for an engine option's {@code IllegalArgumentException}: an
-     * {@link InvalidOptionException} names its option (OpenSearch prefixes {@code [option]} itself, so the message is
+     * {@link InvalidOptionException} names its option (Elasticsearch prefixes {@code [option]} itself, so the message is
      * its problem alone); any other is reported against {@code settings}.
      */
     static org.elasticsearch.ElasticsearchException configurationError(String type, String tag, IllegalArgumentException e) {

@@ -1,14 +1,13 @@
 package org.nearduplicate.elasticsearch.ingest;
 
-import org.elasticsearch.core.TimeValue;
-import org.elasticsearch.rest.RestStatus;
-import org.elasticsearch.ingest.IngestDocument;
-
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
+import org.elasticsearch.core.TimeValue;
+import org.elasticsearch.ingest.IngestDocument;
+import org.elasticsearch.rest.RestStatus;
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.Signature;

@@ -1,15 +1,14 @@
 package org.nearduplicate.elasticsearch.ingest;
 
-import org.elasticsearch.common.settings.Setting;
-import org.elasticsearch.common.breaker.CircuitBreaker;
-import org.elasticsearch.common.breaker.CircuitBreakingException;
-
 import java.util.function.Supplier;
 
+import org.elasticsearch.common.breaker.CircuitBreaker;
+import org.elasticsearch.common.breaker.CircuitBreakingException;
+import org.elasticsearch.common.settings.Setting;
 import org.nearduplicate.core.window.RecentFingerprints;
 
 /**
- * The recent windows' ({@link RecentFingerprints}) memory on OpenSearch: every entry is reserved from the
+ * The recent windows' ({@link RecentFingerprints}) memory on Elasticsearch: every entry is reserved from the
  * {@code near_duplicate} circuit breaker, and the node setting that caps the entries of all windows together. The
  * window itself knows no breaker, so this is all a second platform would write for it.
  */

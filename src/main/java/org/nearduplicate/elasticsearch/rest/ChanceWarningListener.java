@@ -1,13 +1,12 @@
 package org.nearduplicate.elasticsearch.rest;
 
-import org.elasticsearch.xcontent.ToXContentObject;
-import org.elasticsearch.xcontent.XContentBuilder;
+import java.util.function.Function;
+
 import org.elasticsearch.rest.RestChannel;
 import org.elasticsearch.rest.RestResponse;
 import org.elasticsearch.rest.action.RestToXContentListener;
-
-import java.util.function.Function;
-
+import org.elasticsearch.xcontent.ToXContentObject;
+import org.elasticsearch.xcontent.XContentBuilder;
 import org.nearduplicate.elasticsearch.action.groups.ChanceMatches;
 
 /**

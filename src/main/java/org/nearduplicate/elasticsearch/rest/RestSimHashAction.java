@@ -1,16 +1,15 @@
 package org.nearduplicate.elasticsearch.rest;
 
-import org.elasticsearch.xcontent.XContentParser;
-import org.elasticsearch.rest.BaseRestHandler;
-import org.elasticsearch.rest.RestRequest;
-import org.elasticsearch.rest.action.RestToXContentListener;
-import org.elasticsearch.transport.client.node.NodeClient;
-
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.elasticsearch.client.internal.node.NodeClient;
+import org.elasticsearch.rest.BaseRestHandler;
+import org.elasticsearch.rest.RestRequest;
+import org.elasticsearch.rest.action.RestToXContentListener;
+import org.elasticsearch.xcontent.XContentParser;
 import org.nearduplicate.elasticsearch.action.simhash.IndexSimHashAction;
 import org.nearduplicate.elasticsearch.action.simhash.IndexSimHashRequest;
 import org.nearduplicate.elasticsearch.action.simhash.SimHashAction;

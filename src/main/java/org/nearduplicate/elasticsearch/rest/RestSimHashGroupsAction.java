@@ -1,14 +1,13 @@
 package org.nearduplicate.elasticsearch.rest;
 
-import org.elasticsearch.xcontent.XContentParser;
-import org.elasticsearch.rest.BaseRestHandler;
-import org.elasticsearch.rest.RestRequest;
-import org.elasticsearch.rest.action.RestCancellableNodeClient;
-import org.elasticsearch.transport.client.node.NodeClient;
-
 import java.io.IOException;
 import java.util.List;
 
+import org.elasticsearch.client.internal.node.NodeClient;
+import org.elasticsearch.rest.BaseRestHandler;
+import org.elasticsearch.rest.RestRequest;
+import org.elasticsearch.rest.action.RestCancellableNodeClient;
+import org.elasticsearch.xcontent.XContentParser;
 import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsAction;
 import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsRequest;
 import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsResponse;

@@ -1,21 +1,21 @@
 package org.nearduplicate.elasticsearch.rest;
 
-import org.elasticsearch.action.ActionListener;
-import org.elasticsearch.rest.RestStatus;
-import org.elasticsearch.xcontent.XContentBuilder;
-import org.elasticsearch.xcontent.XContentParser;
-import org.elasticsearch.rest.BaseRestHandler;
-import org.elasticsearch.rest.BytesRestResponse;
-import org.elasticsearch.rest.RestRequest;
-import org.elasticsearch.rest.action.RestCancellableNodeClient;
-import org.elasticsearch.tasks.LoggingTaskListener;
-import org.elasticsearch.tasks.Task;
-import org.elasticsearch.transport.client.node.NodeClient;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 
+import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.support.SubscribableListener;
+import org.elasticsearch.client.internal.node.NodeClient;
+import org.elasticsearch.rest.BaseRestHandler;
+import org.elasticsearch.rest.RestRequest;
+import org.elasticsearch.rest.RestResponse;
+import org.elasticsearch.rest.RestStatus;
+import org.elasticsearch.rest.action.RestCancellableNodeClient;
+import org.elasticsearch.tasks.LoggingTaskListener;
+import org.elasticsearch.tasks.Task;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.xcontent.XContentParser;
 import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsWriteAction;
 import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsWriteRequest;
 import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsWriteResponse;
@@ -68,11 +68,13 @@ public class RestSimHashGroupsWriteAction extends BaseRestHandler {
         return channel -> client.execute(SimHashGroupsWriteAction.INSTANCE, write.validationOnly(), new ActionListener<>() {
             @Override
             public void onResponse(SimHashGroupsWriteResponse checked) {
-                Task task = client.executeLocally(SimHashGroupsWriteAction.INSTANCE, write, LoggingTaskListener.instance());
+                SubscribableListener<SimHashGroupsWriteResponse> outcome = new SubscribableListener<>();
+                Task task = client.executeLocally(SimHashGroupsWriteAction.INSTANCE, write, outcome);
+                outcome.addListener(new LoggingTaskListener<>(task));
                 try {
                     XContentBuilder builder = channel.newBuilder();
                     builder.startObject().field("task", client.getLocalNodeId() + ":" + task.getId()).endObject();
-                    channel.sendResponse(new BytesRestResponse(RestStatus.OK, builder));
+                    channel.sendResponse(new RestResponse(RestStatus.OK, builder));
                 } catch (IOException e) {
                     onFailure(e);
                 }
@@ -81,7 +83,7 @@ public class RestSimHashGroupsWriteAction extends BaseRestHandler {
             @Override
             public void onFailure(Exception e) {
                 try {
-                    channel.sendResponse(new BytesRestResponse(channel, e));
+                    channel.sendResponse(new RestResponse(channel, e));
                 } catch (IOException inner) {
                     inner.addSuppressed(e);
                     throw new UncheckedIOException(inner);

@@ -1,11 +1,10 @@
 package org.nearduplicate.elasticsearch.action.groups;
 
-import org.elasticsearch.common.logging.HeaderWarning;
-import org.elasticsearch.xcontent.XContentBuilder;
-
 import java.io.IOException;
 import java.util.Locale;
 
+import org.elasticsearch.common.logging.HeaderWarning;
+import org.elasticsearch.xcontent.XContentBuilder;
 import org.nearduplicate.core.chance.NullDistribution;
 
 /**

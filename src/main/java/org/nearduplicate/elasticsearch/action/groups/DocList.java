@@ -1,12 +1,11 @@
 package org.nearduplicate.elasticsearch.action.groups;
 
-import org.elasticsearch.common.io.stream.StreamInput;
-import org.elasticsearch.common.io.stream.StreamOutput;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.sketch.Signature;
 

@@ -1,18 +1,5 @@
 package org.nearduplicate.elasticsearch.action.groups;
 
-import org.elasticsearch.action.support.GroupedActionListener;
-import org.elasticsearch.cluster.metadata.IndexMetadata;
-import org.elasticsearch.core.Releasable;
-import org.elasticsearch.action.ActionListener;
-import org.elasticsearch.common.breaker.CircuitBreaker;
-import org.elasticsearch.index.shard.ShardId;
-import org.elasticsearch.tasks.TaskCancelledException;
-import org.elasticsearch.tasks.TaskId;
-import org.elasticsearch.search.internal.AliasFilter;
-import org.elasticsearch.tasks.CancellableTask;
-import org.elasticsearch.threadpool.ThreadPool;
-import org.elasticsearch.transport.client.node.NodeClient;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -20,6 +7,19 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
+import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.OriginalIndices;
+import org.elasticsearch.action.support.GroupedActionListener;
+import org.elasticsearch.client.internal.node.NodeClient;
+import org.elasticsearch.cluster.metadata.IndexMetadata;
+import org.elasticsearch.common.breaker.CircuitBreaker;
+import org.elasticsearch.core.Releasable;
+import org.elasticsearch.index.shard.ShardId;
+import org.elasticsearch.search.internal.AliasFilter;
+import org.elasticsearch.tasks.CancellableTask;
+import org.elasticsearch.tasks.TaskCancelledException;
+import org.elasticsearch.tasks.TaskId;
+import org.elasticsearch.threadpool.ThreadPool;
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.groups.GroupMembers;
@@ -44,7 +44,7 @@ import org.nearduplicate.core.sketch.Signature;
  * consumer closes it: a run too large for the node fails with the breaker's 429 instead of filling the heap. Only the
  * documents visible through the request's index or alias are read. Documents written during a run may or may not be
  * in it. The merge, the choice of the groups' fingerprints and the grouping of members are {@link GroupMembers}' (no
- * OpenSearch types); this class moves the arrays between the shards and the coordinator and reserves their memory.
+ * Elasticsearch types); this class moves the arrays between the shards and the coordinator and reserves their memory.
  */
 public final class GroupsComputation {
 
@@ -103,12 +103,33 @@ public final class GroupsComputation {
         Progress progress,
         ActionListener<Result> listener
     ) {
-        new Run(task, index, aliasFilter, field, maxDistance, minSimilarity, mode, progress, listener).fingerprints();
+        run(task, index, null, aliasFilter, field, maxDistance, minSimilarity, mode, progress, listener);
+    }
+
+    /**
+     * {@link #run(CancellableTask, IndexMetadata, AliasFilter, String, Integer, Double, GroupMembers.Mode, Progress,
+     * ActionListener)}, with the request's {@code original} index or alias (null: the index), which the shard requests
+     * carry for Elasticsearch's security to authorize them against what the user named.
+     */
+    public void run(
+        CancellableTask task,
+        IndexMetadata index,
+        OriginalIndices original,
+        AliasFilter aliasFilter,
+        String field,
+        Integer maxDistance,
+        Double minSimilarity,
+        GroupMembers.Mode mode,
+        Progress progress,
+        ActionListener<Result> listener
+    ) {
+        new Run(task, index, original, aliasFilter, field, maxDistance, minSimilarity, mode, progress, listener).fingerprints();
     }
 
     private final class Run {
         private final CancellableTask task;
         private final IndexMetadata index;
+        private final OriginalIndices original;
         private final AliasFilter aliasFilter;
         private final String field;
         private final Integer requestedDistance;
@@ -122,6 +143,7 @@ public final class GroupsComputation {
         Run(
             CancellableTask task,
             IndexMetadata index,
+            OriginalIndices original,
             AliasFilter aliasFilter,
             String field,
             Integer maxDistance,
@@ -130,6 +152,7 @@ public final class GroupsComputation {
             Progress progress,
             ActionListener<Result> listener
         ) {
+            this.original = original;
             this.requestedSimilarity = minSimilarity;
             this.mode = mode;
             this.task = task;
@@ -194,6 +217,7 @@ public final class GroupsComputation {
             reserve(expectedBytes, phase + ": expected answers");
             int shards = index.getNumberOfShards();
             GroupedActionListener<SimHashShardFingerprintsResponse> all = new GroupedActionListener<>(
+                shards,
                 ActionListener.wrap(responses -> threadPool.generic().execute(() -> {
                     try {
                         release(expectedBytes);
@@ -201,8 +225,7 @@ public final class GroupsComputation {
                     } catch (Exception e) {
                         fail(e);
                     }
-                }), this::fail),
-                shards
+                }), this::fail)
             );
             TaskId parent = new TaskId(localNodeId.get(), task.getId());
             for (int s = 0; s < shards; s++) {
@@ -211,7 +234,7 @@ public final class GroupsComputation {
                     field,
                     members,
                     aliasFilter
-                );
+                ).originalIndices(original);
                 request.setParentTask(parent);
                 client.executeLocally(SimHashShardFingerprintsAction.INSTANCE, request, ActionListener.wrap(r -> {
                     try {

@@ -1,16 +1,15 @@
 package org.nearduplicate.elasticsearch.action.groups;
 
+import java.io.IOException;
+import java.util.Map;
+
 import org.elasticsearch.action.ActionRequest;
 import org.elasticsearch.action.ActionRequestValidationException;
 import org.elasticsearch.action.IndicesRequest;
 import org.elasticsearch.action.support.IndicesOptions;
 import org.elasticsearch.common.io.stream.StreamInput;
-import org.elasticsearch.tasks.TaskId;
 import org.elasticsearch.tasks.Task;
-
-import java.io.IOException;
-import java.util.Map;
-
+import org.elasticsearch.tasks.TaskId;
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.options.OptionValues;
@@ -23,8 +22,9 @@ import static org.elasticsearch.action.ValidateActions.addValidationError;
  * field's recommended one; only for a field whose values carry verification signatures), the {@code mode}, their
  * checks, a cancellable task, and the readers of the body's option values. Each request writes its own wire format.
  */
-abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest implements IndicesRequest {
-    protected final String index;
+abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest implements IndicesRequest.Replaceable {
+    /** The index or alias named; security may replace it with what it resolved (see {@link #indices(String...)}). */
+    protected String index;
     protected String field;
     protected Integer maxDistance;
     /** The signatures' least similarity of a match; null: the field's recommended one. */
@@ -86,6 +86,16 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest i
     @Override
     public String[] indices() {
         return new String[] { index };
+    }
+
+    /**
+     * Security's resolution of the named index or alias (a date math name resolved; wildcards are not expanded with
+     * these options). More than one name is kept as a list, which {@code singleIndex} refuses as the API does.
+     */
+    @Override
+    public IndicesRequest indices(String... indices) {
+        this.index = indices == null ? null : String.join(",", indices);
+        return this;
     }
 
     @Override

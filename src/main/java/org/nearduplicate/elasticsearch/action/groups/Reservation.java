@@ -1,7 +1,7 @@
 package org.nearduplicate.elasticsearch.action.groups;
 
-import org.elasticsearch.core.Releasable;
 import org.elasticsearch.common.breaker.CircuitBreaker;
+import org.elasticsearch.core.Releasable;
 
 /**
  * Bytes one piece of work holds in the {@code near_duplicate} breaker. Memory is reserved before it is allocated (the

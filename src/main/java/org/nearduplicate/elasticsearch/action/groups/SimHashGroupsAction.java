@@ -8,6 +8,6 @@ public class SimHashGroupsAction extends ActionType<SimHashGroupsResponse> {
     public static final SimHashGroupsAction INSTANCE = new SimHashGroupsAction();
 
     private SimHashGroupsAction() {
-        super(NAME, SimHashGroupsResponse::new);
+        super(NAME);
     }
 }

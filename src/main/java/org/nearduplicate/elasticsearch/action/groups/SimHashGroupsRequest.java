@@ -1,13 +1,12 @@
 package org.nearduplicate.elasticsearch.action.groups;
 
+import java.io.IOException;
+import java.util.Map;
+
 import org.elasticsearch.action.ActionRequestValidationException;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.xcontent.XContentParser;
-
-import java.io.IOException;
-import java.util.Map;
-
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.groups.GroupMembers;
 

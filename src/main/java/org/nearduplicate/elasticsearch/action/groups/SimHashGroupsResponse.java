@@ -1,15 +1,14 @@
 package org.nearduplicate.elasticsearch.action.groups;
 
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
 import org.elasticsearch.action.ActionResponse;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.xcontent.ToXContentObject;
 import org.elasticsearch.xcontent.XContentBuilder;
-
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.groups.HammingGroups;
 import org.nearduplicate.core.groups.SignatureBands;

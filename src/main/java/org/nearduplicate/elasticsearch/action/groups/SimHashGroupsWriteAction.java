@@ -8,6 +8,6 @@ public class SimHashGroupsWriteAction extends ActionType<SimHashGroupsWriteRespo
     public static final SimHashGroupsWriteAction INSTANCE = new SimHashGroupsWriteAction();
 
     private SimHashGroupsWriteAction() {
-        super(NAME, SimHashGroupsWriteResponse::new);
+        super(NAME);
     }
 }

@@ -1,13 +1,13 @@
 package org.nearduplicate.elasticsearch.action.groups;
 
+import java.io.IOException;
+import java.util.List;
+
 import org.elasticsearch.action.ActionResponse;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.xcontent.ToXContentObject;
 import org.elasticsearch.xcontent.XContentBuilder;
-
-import java.io.IOException;
-import java.util.List;
 
 /**
  * What a write-back did: the groups found and the documents written (members), given their own group (singletons),
@@ -92,7 +92,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         batches = in.readVLong();
         throttledMillis = in.readVLong();
         failureCount = in.readVLong();
-        failures = in.readStringList();
+        failures = in.readStringCollectionAsList();
     }
 
     @Override

@@ -11,6 +11,6 @@ public class SimHashShardFingerprintsAction extends ActionType<SimHashShardFinge
     public static final SimHashShardFingerprintsAction INSTANCE = new SimHashShardFingerprintsAction();
 
     private SimHashShardFingerprintsAction() {
-        super(NAME, SimHashShardFingerprintsResponse::new);
+        super(NAME);
     }
 }

@@ -1,14 +1,15 @@
 package org.nearduplicate.elasticsearch.action.groups;
 
+import java.io.IOException;
+
 import org.elasticsearch.action.ActionRequestValidationException;
+import org.elasticsearch.action.OriginalIndices;
+import org.elasticsearch.action.support.IndicesOptions;
 import org.elasticsearch.action.support.single.shard.SingleShardRequest;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.index.shard.ShardId;
 import org.elasticsearch.search.internal.AliasFilter;
-
-import java.io.IOException;
-
 import org.nearduplicate.core.sketch.Signature;
 
 /**
@@ -40,6 +41,11 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
     private final long toSeqNo;
     /** The singleton pass's page: at most this many documents. */
     private final int limit;
+    /**
+     * What the run's request named (index or alias) and its options: what security authorizes this shard request
+     * against, on this node and on the shard's, as Elasticsearch's own shard-level requests do. Absent: the index.
+     */
+    private OriginalIndices originalIndices;
 
     public SimHashShardFingerprintsRequest(ShardId shardId, String field, long[] members, AliasFilter aliasFilter) {
         this(shardId, field, members, null, aliasFilter);
@@ -112,11 +118,12 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         members = in.readBoolean() ? SortedFingerprints.read(in) : null;
         memberSignatures = in.readBoolean() ? in.readByteArray() : null;
         staleField = in.readOptionalString();
-        aliasFilter = new AliasFilter(in);
+        aliasFilter = AliasFilter.readFrom(in);
         distanceField = in.readOptionalString();
         fromSeqNo = in.readZLong();
         toSeqNo = in.readZLong();
         limit = in.readVInt();
+        originalIndices = OriginalIndices.readOriginalIndices(in);
     }
 
     @Override
@@ -134,6 +141,29 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         out.writeZLong(fromSeqNo);
         out.writeZLong(toSeqNo);
         out.writeVInt(limit);
+        OriginalIndices.writeOriginalIndices(originalIndices(), out);
+    }
+
+    /** What the run's request named, for authorization (see the field); returns this. */
+    public SimHashShardFingerprintsRequest originalIndices(OriginalIndices originalIndices) {
+        this.originalIndices = originalIndices;
+        return this;
+    }
+
+    private OriginalIndices originalIndices() {
+        return originalIndices != null
+            ? originalIndices
+            : new OriginalIndices(new String[] { shardId.getIndexName() }, IndicesOptions.strictSingleIndexNoExpandForbidClosed());
+    }
+
+    @Override
+    public String[] indices() {
+        return originalIndices().indices();
+    }
+
+    @Override
+    public IndicesOptions indicesOptions() {
+        return originalIndices().indicesOptions();
     }
 
     @Override

@@ -1,11 +1,10 @@
 package org.nearduplicate.elasticsearch.action.groups;
 
+import java.io.IOException;
+
 import org.elasticsearch.action.ActionResponse;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
-
-import java.io.IOException;
-
 import org.nearduplicate.core.sketch.Signature;
 
 /**

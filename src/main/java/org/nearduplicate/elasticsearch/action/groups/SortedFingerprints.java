@@ -1,9 +1,9 @@
 package org.nearduplicate.elasticsearch.action.groups;
 
+import java.io.IOException;
+
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
-
-import java.io.IOException;
 
 /**
  * Sorted fingerprints on the wire as zig-zag deltas: 10M random 64-bit fingerprints of a shard take about 6 bytes each

@@ -1,28 +1,30 @@
 package org.nearduplicate.elasticsearch.action.groups;
 
-import org.elasticsearch.action.IndicesRequest;
-import org.elasticsearch.action.support.ActionFilters;
-import org.elasticsearch.action.support.HandledTransportAction;
-import org.elasticsearch.cluster.ClusterState;
-import org.elasticsearch.cluster.metadata.IndexAbstraction;
-import org.elasticsearch.cluster.metadata.IndexMetadata;
-import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
-import org.elasticsearch.cluster.metadata.Metadata;
-import org.elasticsearch.cluster.service.ClusterService;
-import org.elasticsearch.common.inject.Inject;
-import org.elasticsearch.common.regex.Regex;
-import org.elasticsearch.action.ActionListener;
-import org.elasticsearch.indices.IndicesService;
-import org.elasticsearch.search.internal.AliasFilter;
-import org.elasticsearch.tasks.Task;
-import org.elasticsearch.threadpool.ThreadPool;
-import org.elasticsearch.transport.TransportService;
-import org.elasticsearch.transport.client.node.NodeClient;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
+import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.IndicesRequest;
+import org.elasticsearch.action.OriginalIndices;
+import org.elasticsearch.action.support.ActionFilters;
+import org.elasticsearch.action.support.HandledTransportAction;
+import org.elasticsearch.client.internal.node.NodeClient;
+import org.elasticsearch.cluster.ClusterState;
+import org.elasticsearch.cluster.metadata.IndexAbstraction;
+import org.elasticsearch.cluster.metadata.IndexMetadata;
+import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
+import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver.ResolvedExpression;
+import org.elasticsearch.cluster.metadata.Metadata;
+import org.elasticsearch.cluster.service.ClusterService;
+import org.elasticsearch.common.regex.Regex;
+import org.elasticsearch.common.util.concurrent.EsExecutors;
+import org.elasticsearch.indices.IndicesService;
+import org.elasticsearch.injection.guice.Inject;
+import org.elasticsearch.search.internal.AliasFilter;
+import org.elasticsearch.tasks.Task;
+import org.elasticsearch.threadpool.ThreadPool;
+import org.elasticsearch.transport.TransportService;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.elasticsearch.common.FieldMappings;
@@ -51,7 +53,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
         ThreadPool threadPool,
         SketchingService engine
     ) {
-        super(SimHashGroupsAction.NAME, transportService, actionFilters, SimHashGroupsRequest::new);
+        super(SimHashGroupsAction.NAME, transportService, actionFilters, SimHashGroupsRequest::new, EsExecutors.DIRECT_EXECUTOR_SERVICE);
         this.clusterService = clusterService;
         this.resolver = resolver;
         this.indicesService = indicesService;
@@ -106,7 +108,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
         IndicesRequest request,
         IndexMetadata index
     ) {
-        Set<String> expressions = resolver.resolveExpressions(state, request.indices());
+        Set<ResolvedExpression> expressions = resolver.resolveExpressions(state, request.indices());
         return indices.buildAliasFilter(state, index.getIndex().getName(), expressions);
     }
 
@@ -121,13 +123,14 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
             computation.run(
                 groupsTask,
                 index,
+                new OriginalIndices(request),
                 aliasFilter(state, resolver, indicesService, request, index),
                 request.field(),
                 request.maxDistance(),
                 request.minSimilarity(),
                 request.mode(),
                 groupsTask,
-                ActionListener.map(listener, result -> {
+                listener.map(result -> {
                     try (result) {
                         return page(index.getIndex().getName(), request, result, start);
                     }

@@ -1,33 +1,5 @@
 package org.nearduplicate.elasticsearch.action.groups;
 
-import org.elasticsearch.ExceptionsHelper;
-import org.elasticsearch.action.DocWriteResponse;
-import org.elasticsearch.action.admin.indices.mapping.put.PutMappingRequest;
-import org.elasticsearch.action.bulk.BulkItemResponse;
-import org.elasticsearch.action.bulk.BulkRequest;
-import org.elasticsearch.action.support.ActionFilters;
-import org.elasticsearch.action.support.GroupedActionListener;
-import org.elasticsearch.action.support.HandledTransportAction;
-import org.elasticsearch.action.update.UpdateRequest;
-import org.elasticsearch.cluster.ClusterState;
-import org.elasticsearch.cluster.metadata.IndexMetadata;
-import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
-import org.elasticsearch.cluster.service.ClusterService;
-import org.elasticsearch.common.inject.Inject;
-import org.elasticsearch.core.Releasables;
-import org.elasticsearch.core.TimeValue;
-import org.elasticsearch.action.ActionListener;
-import org.elasticsearch.index.shard.ShardId;
-import org.elasticsearch.tasks.TaskCancelledException;
-import org.elasticsearch.tasks.TaskId;
-import org.elasticsearch.indices.IndicesService;
-import org.elasticsearch.search.internal.AliasFilter;
-import org.elasticsearch.tasks.Task;
-import org.elasticsearch.threadpool.Scheduler;
-import org.elasticsearch.threadpool.ThreadPool;
-import org.elasticsearch.transport.TransportService;
-import org.elasticsearch.transport.client.node.NodeClient;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -41,6 +13,35 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.elasticsearch.ExceptionsHelper;
+import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.DocWriteResponse;
+import org.elasticsearch.action.OriginalIndices;
+import org.elasticsearch.action.admin.indices.mapping.put.PutMappingRequest;
+import org.elasticsearch.action.bulk.BulkItemResponse;
+import org.elasticsearch.action.bulk.BulkRequest;
+import org.elasticsearch.action.support.ActionFilters;
+import org.elasticsearch.action.support.GroupedActionListener;
+import org.elasticsearch.action.support.HandledTransportAction;
+import org.elasticsearch.action.update.UpdateRequest;
+import org.elasticsearch.client.internal.node.NodeClient;
+import org.elasticsearch.cluster.ClusterState;
+import org.elasticsearch.cluster.metadata.IndexMetadata;
+import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
+import org.elasticsearch.cluster.service.ClusterService;
+import org.elasticsearch.common.util.concurrent.EsExecutors;
+import org.elasticsearch.core.Releasables;
+import org.elasticsearch.core.TimeValue;
+import org.elasticsearch.index.shard.ShardId;
+import org.elasticsearch.indices.IndicesService;
+import org.elasticsearch.injection.guice.Inject;
+import org.elasticsearch.search.internal.AliasFilter;
+import org.elasticsearch.tasks.Task;
+import org.elasticsearch.tasks.TaskCancelledException;
+import org.elasticsearch.tasks.TaskId;
+import org.elasticsearch.threadpool.Scheduler;
+import org.elasticsearch.threadpool.ThreadPool;
+import org.elasticsearch.transport.TransportService;
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.elasticsearch.common.FieldMappings;
@@ -88,7 +89,13 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         ThreadPool threadPool,
         SketchingService engine
     ) {
-        super(SimHashGroupsWriteAction.NAME, transportService, actionFilters, SimHashGroupsWriteRequest::new);
+        super(
+            SimHashGroupsWriteAction.NAME,
+            transportService,
+            actionFilters,
+            SimHashGroupsWriteRequest::new,
+            EsExecutors.DIRECT_EXECUTOR_SERVICE
+        );
         this.indicesService = indicesService;
         this.engine = engine;
         this.clusterService = clusterService;
@@ -140,6 +147,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             Runnable compute = () -> computation.run(
                 groupsTask,
                 index,
+                new OriginalIndices(request),
                 aliasFilter,
                 request.field(),
                 request.maxDistance(),
@@ -433,7 +441,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             };
             if (delayNanos > 0) {
                 task.throttledMillis.addAndGet(TimeUnit.NANOSECONDS.toMillis(delayNanos));
-                throttled = threadPool.schedule(send, TimeValue.timeValueNanos(delayNanos), ThreadPool.Names.GENERIC);
+                throttled = threadPool.schedule(send, TimeValue.timeValueNanos(delayNanos), threadPool.generic());
                 if (task.isCancelled() && throttled.cancel()) {
                     fail(new TaskCancelledException("near_duplicate groups write task cancelled: " + task.getReasonCancelled()));
                 }
@@ -534,7 +542,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 toSeqNo,
                 pageLimit,
                 aliasFilter
-            );
+            ).originalIndices(new OriginalIndices(request));
             page.setParentTask(new TaskId(clusterService.localNode().getId(), task.getId()));
             client.executeLocally(SimHashShardFingerprintsAction.INSTANCE, page, ActionListener.wrap(r -> {
                 try {
@@ -592,8 +600,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             task.phase("clearing documents without a fingerprint");
             int shards = indexMetadata.getNumberOfShards();
             GroupedActionListener<SimHashShardFingerprintsResponse> all = new GroupedActionListener<>(
-                ActionListener.wrap(responses -> threadPool.generic().execute(() -> clearAll(responses)), this::fail),
-                shards
+                shards,
+                ActionListener.wrap(responses -> threadPool.generic().execute(() -> clearAll(responses)), this::fail)
             );
             for (int s = 0; s < shards; s++) {
                 SimHashShardFingerprintsRequest stale = new SimHashShardFingerprintsRequest(
@@ -603,7 +611,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                     null,
                     request.groupField(),
                     aliasFilter
-                );
+                ).originalIndices(new OriginalIndices(request));
                 stale.setParentTask(new TaskId(clusterService.localNode().getId(), task.getId()));
                 client.executeLocally(SimHashShardFingerprintsAction.INSTANCE, stale, ActionListener.wrap(r -> {
                     try {

@@ -25,16 +25,18 @@ import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IntroSorter;
 
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+
 import org.elasticsearch.action.support.ActionFilters;
 import org.elasticsearch.action.support.single.shard.TransportSingleShardAction;
 import org.elasticsearch.cluster.ClusterState;
 import org.elasticsearch.cluster.metadata.IndexNameExpressionResolver;
 import org.elasticsearch.cluster.routing.ShardsIterator;
 import org.elasticsearch.cluster.service.ClusterService;
-import org.elasticsearch.common.inject.Inject;
-import org.elasticsearch.common.lucene.Lucene;
 import org.elasticsearch.common.io.stream.Writeable;
-import org.elasticsearch.index.shard.ShardId;
+import org.elasticsearch.common.lucene.Lucene;
 import org.elasticsearch.index.IndexService;
 import org.elasticsearch.index.engine.Engine;
 import org.elasticsearch.index.fieldvisitor.FieldsVisitor;
@@ -44,18 +46,15 @@ import org.elasticsearch.index.mapper.MapperService;
 import org.elasticsearch.index.mapper.SeqNoFieldMapper;
 import org.elasticsearch.index.mapper.Uid;
 import org.elasticsearch.index.query.QueryBuilder;
-import org.elasticsearch.index.query.SearchExecutionContext;
 import org.elasticsearch.index.query.Rewriteable;
+import org.elasticsearch.index.query.SearchExecutionContext;
 import org.elasticsearch.index.shard.IndexShard;
+import org.elasticsearch.index.shard.ShardId;
 import org.elasticsearch.indices.IndicesService;
+import org.elasticsearch.injection.guice.Inject;
 import org.elasticsearch.search.internal.AliasFilter;
 import org.elasticsearch.threadpool.ThreadPool;
 import org.elasticsearch.transport.TransportService;
-
-import java.io.IOException;
-import java.util.Arrays;
-import java.util.List;
-
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.elasticsearch.index.mapper.SimHashFieldMapper;
@@ -95,7 +94,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
             actionFilters,
             indexNameExpressionResolver,
             SimHashShardFingerprintsRequest::new,
-            ThreadPool.Names.SEARCH
+            threadPool.executor(ThreadPool.Names.SEARCH)
         );
         this.indicesService = indicesService;
         this.engine = engine;
@@ -181,7 +180,14 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
                 filter = null;
                 return;
             }
-            SearchExecutionContext context = indexService.newQueryShardContext(shardId.id(), searcher, System::currentTimeMillis, null);
+            SearchExecutionContext context = indexService.newSearchExecutionContext(
+                shardId.id(),
+                0,
+                searcher,
+                System::currentTimeMillis,
+                null,
+                java.util.Map.of()
+            );
             Query query = context.toQuery(Rewriteable.rewrite(builder, context, true)).query();
             filter = searcher.createWeight(searcher.rewrite(new ConstantScoreQuery(query)), ScoreMode.COMPLETE_NO_SCORES, 1f);
         }

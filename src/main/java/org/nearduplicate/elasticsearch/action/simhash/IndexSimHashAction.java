@@ -16,6 +16,6 @@ public class IndexSimHashAction extends ActionType<SimHashResponse> {
     public static final IndexSimHashAction INSTANCE = new IndexSimHashAction();
 
     private IndexSimHashAction() {
-        super(NAME, SimHashResponse::new);
+        super(NAME);
     }
 }

@@ -12,6 +12,6 @@ public class SimHashAction extends ActionType<SimHashResponse> {
     public static final SimHashAction INSTANCE = new SimHashAction();
 
     private SimHashAction() {
-        super(NAME, SimHashResponse::new);
+        super(NAME);
     }
 }

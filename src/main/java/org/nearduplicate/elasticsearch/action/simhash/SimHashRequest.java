@@ -1,10 +1,5 @@
 package org.nearduplicate.elasticsearch.action.simhash;
 
-import org.elasticsearch.action.ActionRequest;
-import org.elasticsearch.action.ActionRequestValidationException;
-import org.elasticsearch.common.io.stream.StreamInput;
-import org.elasticsearch.common.io.stream.StreamOutput;
-
 import java.io.IOException;
 import java.util.Collections;
 import java.util.HashMap;
@@ -13,6 +8,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.elasticsearch.action.ActionRequest;
+import org.elasticsearch.action.ActionRequestValidationException;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.options.OptionValues;
@@ -90,7 +89,7 @@ public class SimHashRequest extends ActionRequest {
         super(in);
         input = new Input(in);
         compareInput = in.readBoolean() ? new Input(in) : null;
-        settings = Collections.unmodifiableMap(in.readMap());
+        settings = Collections.unmodifiableMap(in.readGenericMap());
         blocks = in.readOptionalVInt();
         maxDistance = in.readOptionalVInt();
         topFeatures = in.readVInt();
@@ -105,7 +104,7 @@ public class SimHashRequest extends ActionRequest {
         if (compareInput != null) {
             compareInput.writeTo(out);
         }
-        out.writeMap(settings);
+        out.writeGenericMap(settings);
         out.writeOptionalVInt(blocks);
         out.writeOptionalVInt(maxDistance);
         out.writeVInt(topFeatures);

@@ -1,18 +1,17 @@
 package org.nearduplicate.elasticsearch.action.simhash;
 
-import org.elasticsearch.action.ActionResponse;
-import org.elasticsearch.common.io.stream.StreamInput;
-import org.elasticsearch.common.io.stream.StreamOutput;
-import org.elasticsearch.common.io.stream.Writeable;
-import org.elasticsearch.xcontent.ToXContentObject;
-import org.elasticsearch.xcontent.XContentBuilder;
-
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
+import org.elasticsearch.action.ActionResponse;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.common.io.stream.Writeable;
+import org.elasticsearch.xcontent.ToXContentObject;
+import org.elasticsearch.xcontent.XContentBuilder;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
@@ -53,8 +52,8 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
                 in.readString(),
                 in.readVInt(),
                 in.readOptionalString(),
-                in.readList(i -> new Feature(i.readString(), i.readVInt(), i.readDouble())),
-                in.readBoolean() ? in.readStringList() : null,
+                in.readCollectionAsList(i -> new Feature(i.readString(), i.readVInt(), i.readDouble())),
+                in.readBoolean() ? in.readStringCollectionAsList() : null,
                 in.readOptionalString()
             );
         }

@@ -1,17 +1,17 @@
 package org.nearduplicate.elasticsearch.action.simhash;
 
+import java.util.Map;
+
+import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
 import org.elasticsearch.action.support.ActionFilters;
 import org.elasticsearch.action.support.HandledTransportAction;
-import org.elasticsearch.common.inject.Inject;
-import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.client.internal.node.NodeClient;
+import org.elasticsearch.common.util.concurrent.EsExecutors;
+import org.elasticsearch.injection.guice.Inject;
 import org.elasticsearch.tasks.Task;
 import org.elasticsearch.threadpool.ThreadPool;
 import org.elasticsearch.transport.TransportService;
-import org.elasticsearch.transport.client.node.NodeClient;
-
-import java.util.Map;
-
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.elasticsearch.common.FieldMappings;
@@ -38,7 +38,7 @@ public class TransportIndexSimHashAction extends HandledTransportAction<IndexSim
         NodeClient client,
         SketchingService engine
     ) {
-        super(IndexSimHashAction.NAME, transportService, actionFilters, IndexSimHashRequest::new);
+        super(IndexSimHashAction.NAME, transportService, actionFilters, IndexSimHashRequest::new, EsExecutors.DIRECT_EXECUTOR_SERVICE);
         this.engine = engine;
         this.threadPool = threadPool;
         this.client = client;

@@ -1,19 +1,19 @@
 package org.nearduplicate.elasticsearch.action.simhash;
 
-import org.elasticsearch.action.ActionRunnable;
-import org.elasticsearch.action.support.ActionFilters;
-import org.elasticsearch.action.support.HandledTransportAction;
-import org.elasticsearch.common.inject.Inject;
-import org.elasticsearch.action.ActionListener;
-import org.elasticsearch.tasks.Task;
-import org.elasticsearch.threadpool.ThreadPool;
-import org.elasticsearch.transport.TransportService;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
+import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.ActionRunnable;
+import org.elasticsearch.action.support.ActionFilters;
+import org.elasticsearch.action.support.HandledTransportAction;
+import org.elasticsearch.common.util.concurrent.EsExecutors;
+import org.elasticsearch.injection.guice.Inject;
+import org.elasticsearch.tasks.Task;
+import org.elasticsearch.threadpool.ThreadPool;
+import org.elasticsearch.transport.TransportService;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Analysis;
@@ -36,7 +36,7 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
         ThreadPool threadPool,
         SketchingService engine
     ) {
-        super(SimHashAction.NAME, transportService, actionFilters, SimHashRequest::new);
+        super(SimHashAction.NAME, transportService, actionFilters, SimHashRequest::new, EsExecutors.DIRECT_EXECUTOR_SERVICE);
         this.engine = engine;
         this.threadPool = threadPool;
     }

@@ -4,23 +4,23 @@ import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.util.BytesRef;
 
-import org.elasticsearch.core.Nullable;
-import org.elasticsearch.xcontent.XContentParser;
-import org.elasticsearch.index.query.SearchExecutionContext;
-import org.elasticsearch.index.query.QueryShardException;
-
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import org.elasticsearch.core.Nullable;
+import org.elasticsearch.index.mapper.MapperBuilderContext;
+import org.elasticsearch.index.query.QueryShardException;
+import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.xcontent.XContentParser;
 import org.nearduplicate.core.MinHashSettings;
 import org.nearduplicate.core.keys.Lsh;
 import org.nearduplicate.core.keys.MinHashDefaults;
 import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.elasticsearch.sketching.SketchingService;
 import org.nearduplicate.lucene.MinHashQuery;
 import org.nearduplicate.lucene.SketchFields;
-import org.nearduplicate.elasticsearch.sketching.SketchingService;
 
 /**
  * The {@code minhash} field: one MinHash signature per document. The signature (m values) is kept as a binary doc
@@ -82,7 +82,7 @@ public class MinHashFieldMapper extends SketchFieldMapper<String, int[]> {
         }
 
         @Override
-        public MinHashFieldMapper build(BuilderContext context) {
+        public MinHashFieldMapper build(MapperBuilderContext context) {
             Lsh lsh;
             MinHashSettings settings;
             try {
@@ -93,14 +93,14 @@ public class MinHashFieldMapper extends SketchFieldMapper<String, int[]> {
                 throw invalid(e);
             }
             MinHashFieldType ft = new MinHashFieldType(
-                buildFullName(context),
+                context.buildFullName(leafName()),
                 lsh,
                 algorithm.getValue(),
                 settings,
                 meta.getValue(),
                 engine
             );
-            return new MinHashFieldMapper(name, ft, multiFieldsBuilder.build(this, context), copyTo.build());
+            return new MinHashFieldMapper(leafName(), ft, builderParams(this, context));
         }
     }
 
@@ -162,6 +162,15 @@ public class MinHashFieldMapper extends SketchFieldMapper<String, int[]> {
             return sourceValue.toString();
         }
 
+        /**
+         * Not aggregatable: the signatures have no field data. Elasticsearch's default answers "has doc values" (true
+         * here); OpenSearch asks the field data, so {@code _field_caps} says false on both.
+         */
+        @Override
+        public boolean isAggregatable() {
+            return false;
+        }
+
         /** A term query matches the identical signature: a {@code minhash_similar} query with min_similarity 1. */
         @Override
         public Query termQuery(Object value, @Nullable SearchExecutionContext context) {
@@ -184,8 +193,8 @@ public class MinHashFieldMapper extends SketchFieldMapper<String, int[]> {
         return signature;
     }
 
-    protected MinHashFieldMapper(String simpleName, MinHashFieldType type, MultiFields multiFields, CopyTo copyTo) {
-        super(simpleName, type, multiFields, copyTo);
+    protected MinHashFieldMapper(String simpleName, MinHashFieldType type, BuilderParams params) {
+        super(simpleName, type, params);
     }
 
     @Override

@@ -1,11 +1,10 @@
 package org.nearduplicate.elasticsearch.index.mapper;
 
+import java.util.function.LongSupplier;
+
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.search.DocValueFormat;
-
-import java.util.function.LongSupplier;
-
 import org.nearduplicate.core.sketch.Fingerprints;
 
 /** Shows {@code simhash} doc values (docvalue_fields, sort values) as 16 lower-case hex digits. */

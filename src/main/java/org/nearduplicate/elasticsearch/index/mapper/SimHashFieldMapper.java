@@ -1,18 +1,7 @@
 package org.nearduplicate.elasticsearch.index.mapper;
 
 import org.apache.lucene.index.IndexableField;
-import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.Query;
-
-import org.elasticsearch.core.Nullable;
-import org.elasticsearch.xcontent.XContentParser;
-import org.elasticsearch.index.fielddata.IndexFieldData;
-import org.elasticsearch.index.fielddata.IndexNumericFieldData.NumericType;
-import org.elasticsearch.index.fielddata.plain.SortedNumericIndexFieldData;
-import org.elasticsearch.index.query.SearchExecutionContext;
-import org.elasticsearch.index.query.QueryShardException;
-import org.elasticsearch.search.DocValueFormat;
-import org.elasticsearch.search.lookup.SearchLookup;
 
 import java.io.IOException;
 import java.time.ZoneId;
@@ -20,8 +9,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Supplier;
 
+import org.elasticsearch.core.Nullable;
+import org.elasticsearch.index.fielddata.FieldDataContext;
+import org.elasticsearch.index.fielddata.IndexFieldData;
+import org.elasticsearch.index.fielddata.IndexNumericFieldData.NumericType;
+import org.elasticsearch.index.fielddata.plain.SortedNumericIndexFieldData;
+import org.elasticsearch.index.mapper.MapperBuilderContext;
+import org.elasticsearch.index.query.QueryShardException;
+import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.script.field.LongDocValuesField;
+import org.elasticsearch.search.DocValueFormat;
+import org.elasticsearch.xcontent.XContentParser;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.options.OptionValues;
@@ -29,11 +28,11 @@ import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.elasticsearch.common.FingerprintValues;
+import org.nearduplicate.elasticsearch.sketching.SketchingService;
 import org.nearduplicate.lucene.FingerprintColumns;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.lucene.SketchFields;
-import org.nearduplicate.elasticsearch.common.FingerprintValues;
-import org.nearduplicate.elasticsearch.sketching.SketchingService;
 
 /**
  * The {@code simhash} field: one 64-bit fingerprint per document, indexed for near-duplicate lookups.
@@ -121,7 +120,7 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
         }
 
         @Override
-        public SimHashFieldMapper build(BuilderContext context) {
+        public SimHashFieldMapper build(MapperBuilderContext context) {
             BlockLayout layout;
             try {
                 layout = new BlockLayout(blocks.getValue(), maxDistance.getValue(), checkBits.getValue());
@@ -129,14 +128,14 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
                 throw invalid(e);
             }
             SimHashFieldType ft = new SimHashFieldType(
-                buildFullName(context),
+                context.buildFullName(leafName()),
                 layout,
                 algorithm.getValue(),
                 meta.getValue(),
                 engine,
                 scanColumns
             );
-            return new SimHashFieldMapper(name, ft, multiFieldsBuilder.build(this, context), copyTo.build(), layout);
+            return new SimHashFieldMapper(leafName(), ft, builderParams(this, context), layout);
         }
     }
 
@@ -267,8 +266,9 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
         }
 
         @Override
-        public IndexFieldData.Builder fielddataBuilder(String fullyQualifiedIndexName, Supplier<SearchLookup> searchLookup) {
-            return new SortedNumericIndexFieldData.Builder(name(), NumericType.LONG);
+        public IndexFieldData.Builder fielddataBuilder(FieldDataContext fieldDataContext) {
+            // the fingerprint doc values, read as longs (sort, scripts); indexed = false: the field has terms, no points
+            return new SortedNumericIndexFieldData.Builder(name(), NumericType.LONG, LongDocValuesField::new, false);
         }
 
         @Override
@@ -301,21 +301,15 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
             } catch (IllegalArgumentException e) {
                 throw new QueryShardException(context, "field [" + name() + "]: " + e.getMessage(), e);
             }
-            Query query = new SimHashQuery(name(), fingerprint, 0, layout, false);
-            return boost() == 1f ? query : new BoostQuery(query, boost());
+            // Elasticsearch field types have no index-time boost (OpenSearch's is always 1 for this field: no [boost] parameter)
+            return new SimHashQuery(name(), fingerprint, 0, layout, false);
         }
     }
 
     private final BlockLayout layout;
 
-    protected SimHashFieldMapper(
-        String simpleName,
-        SimHashFieldType mappedFieldType,
-        MultiFields multiFields,
-        CopyTo copyTo,
-        BlockLayout layout
-    ) {
-        super(simpleName, mappedFieldType, multiFields, copyTo);
+    protected SimHashFieldMapper(String simpleName, SimHashFieldType mappedFieldType, BuilderParams params, BlockLayout layout) {
+        super(simpleName, mappedFieldType, params);
         this.layout = layout;
     }
 

@@ -2,18 +2,6 @@ package org.nearduplicate.elasticsearch.index.mapper;
 
 import org.apache.lucene.index.IndexableField;
 
-import org.elasticsearch.core.Nullable;
-import org.elasticsearch.xcontent.XContentParser;
-import org.elasticsearch.index.mapper.MappedFieldType;
-import org.elasticsearch.index.mapper.MapperParsingException;
-import org.elasticsearch.index.mapper.ParametrizedFieldMapper;
-import org.elasticsearch.index.mapper.ParseContext;
-import org.elasticsearch.index.mapper.SourceValueFetcher;
-import org.elasticsearch.index.mapper.TextSearchInfo;
-import org.elasticsearch.index.mapper.ValueFetcher;
-import org.elasticsearch.index.query.SearchExecutionContext;
-import org.elasticsearch.search.lookup.SearchLookup;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +13,19 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
+import org.elasticsearch.common.lucene.Lucene;
+import org.elasticsearch.core.Nullable;
+import org.elasticsearch.index.analysis.NamedAnalyzer;
+import org.elasticsearch.index.mapper.DocumentParserContext;
+import org.elasticsearch.index.mapper.FieldMapper;
+import org.elasticsearch.index.mapper.MappedFieldType;
+import org.elasticsearch.index.mapper.MapperParsingException;
+import org.elasticsearch.index.mapper.SourceValueFetcher;
+import org.elasticsearch.index.mapper.TextSearchInfo;
+import org.elasticsearch.index.mapper.ValueFetcher;
+import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.xcontent.XContentParser;
 import org.nearduplicate.elasticsearch.sketching.SketchingService;
 
 /**
@@ -38,7 +39,7 @@ import org.nearduplicate.elasticsearch.sketching.SketchingService;
  * @param <R> a value as read from the document, before the field's algorithm checked it
  * @param <V> a value as indexed
  */
-public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
+public abstract class SketchFieldMapper<R, V> extends FieldMapper {
 
     /** The mapping parameter and the key of object values naming the algorithm that made a value. */
     public static final String OBJECT_ALGORITHM = "algorithm";
@@ -79,7 +80,7 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
     }
 
     /** The builder of both methods: their layout parameters first, then {@code algorithm} and {@code meta}. */
-    public abstract static class Builder<S> extends ParametrizedFieldMapper.Builder {
+    public abstract static class Builder<S> extends FieldMapper.Builder {
         // always written into the mapping, so that a later release with other defaults never reinterprets an existing index
         protected final Parameter<String> algorithm;
         protected final Parameter<Map<String, String>> meta = Parameter.metaParam();
@@ -96,7 +97,9 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
                 false,
                 algorithms::defaultId,
                 (n, c, o) -> algorithms.canonical(o),
-                m -> ((SketchFieldMapper<?, ?>) m).fieldType().algorithm()
+                m -> ((SketchFieldMapper<?, ?>) m).fieldType().algorithm(),
+                XContentBuilder::field,
+                Objects::toString
             ).alwaysSerialize();
         }
 
@@ -104,16 +107,16 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
         protected abstract List<Parameter<?>> layoutParameters();
 
         @Override
-        protected final List<Parameter<?>> getParameters() {
+        protected final Parameter<?>[] getParameters() {
             List<Parameter<?>> parameters = new ArrayList<>(layoutParameters());
             parameters.add(algorithm);
             parameters.add(meta);
-            return parameters;
+            return parameters.toArray(new Parameter<?>[0]);
         }
 
         /** The mapping's layout is not valid: the message names the field. */
         protected final MapperParsingException invalid(IllegalArgumentException e) {
-            return new MapperParsingException("invalid [" + algorithms.type() + "] field [" + name + "]: " + e.getMessage(), e);
+            return new MapperParsingException("invalid [" + algorithms.type() + "] field [" + leafName() + "]: " + e.getMessage(), e);
         }
     }
 
@@ -168,7 +171,7 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
         protected abstract Object fetchedValue(Object sourceValue);
 
         @Override
-        public ValueFetcher valueFetcher(SearchExecutionContext context, SearchLookup searchLookup, String format) {
+        public ValueFetcher valueFetcher(SearchExecutionContext context, String format) {
             if (format != null) {
                 throw new IllegalArgumentException("Field [" + name() + "] of type [" + typeName() + "] doesn't support formats.");
             }
@@ -202,8 +205,8 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
 
     private final Algorithms<?> algorithms;
 
-    protected SketchFieldMapper(String simpleName, SketchFieldType<?> mappedFieldType, MultiFields multiFields, CopyTo copyTo) {
-        super(simpleName, mappedFieldType, multiFields, copyTo);
+    protected SketchFieldMapper(String simpleName, SketchFieldType<?> mappedFieldType, BuilderParams params) {
+        super(simpleName, mappedFieldType, params);
         this.algorithms = mappedFieldType.algorithms;
     }
 
@@ -249,7 +252,7 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
     protected abstract Builder<?> newBuilder(String simpleName, SketchingService engine);
 
     @Override
-    protected final void parseCreateField(ParseContext context) throws IOException {
+    protected final void parseCreateField(DocumentParserContext context) throws IOException {
         XContentParser parser = context.parser();
         XContentParser.Token token = parser.currentToken();
         if (token == XContentParser.Token.VALUE_NULL) {
@@ -320,12 +323,22 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
     }
 
     @Override
-    public final ParametrizedFieldMapper.Builder getMergeBuilder() {
-        return newBuilder(simpleName(), fieldType().engine()).init(this);
+    public final FieldMapper.Builder getMergeBuilder() {
+        return newBuilder(leafName(), fieldType().engine()).init(this);
     }
 
     @Override
     protected final String contentType() {
         return algorithms.type();
+    }
+
+    /**
+     * The block keys with check bits are a tokenized field with its own token stream; Elasticsearch's indexing still
+     * asks the field's index analyzer (for gaps between values), so the field names the keyword analyzer, which never
+     * analyses anything here.
+     */
+    @Override
+    public Map<String, NamedAnalyzer> indexAnalyzers() {
+        return Map.of(fullPath(), Lucene.KEYWORD_ANALYZER);
     }
 }

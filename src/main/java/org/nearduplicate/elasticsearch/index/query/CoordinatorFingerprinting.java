@@ -1,17 +1,17 @@
 package org.nearduplicate.elasticsearch.index.query;
 
-import org.elasticsearch.action.IndicesRequest;
-import org.elasticsearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
-import org.elasticsearch.common.SetOnce;
-import org.elasticsearch.action.ActionListener;
-import org.elasticsearch.index.query.QueryCoordinatorContext;
-import org.elasticsearch.index.query.QueryRewriteContext;
-import org.elasticsearch.threadpool.ThreadPool;
+import org.apache.lucene.util.SetOnce;
 
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.IndicesRequest;
+import org.elasticsearch.action.ResolvedIndices;
+import org.elasticsearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
+import org.elasticsearch.index.query.QueryRewriteContext;
+import org.elasticsearch.threadpool.ThreadPool;
 import org.nearduplicate.elasticsearch.common.FieldMappings;
 import org.nearduplicate.elasticsearch.sketching.SketchingService;
 
@@ -41,11 +41,13 @@ final class CoordinatorFingerprinting {
         String owner,
         Function<String, T> fingerprint
     ) {
-        QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
-        if (engine == null || coordinator == null || coordinator.getSearchRequest() == null) {
+        // Elasticsearch gives resolved indices only to the coordinating node's rewrite of a search (and of validate,
+        // explain and search_shards), as OpenSearch gives a QueryCoordinatorContext; only local indices are asked for
+        ResolvedIndices resolved = context.getResolvedIndices();
+        if (engine == null || context.convertToSearchExecutionContext() != null || resolved == null || resolved.getLocalIndices() == null) {
             return null;
         }
-        IndicesRequest searched = coordinator.getSearchRequest();
+        IndicesRequest searched = resolved.getLocalIndices();
         SetOnce<Optional<T>> outcome = new SetOnce<>();
         context.registerAsyncAction((client, listener) -> {
             GetFieldMappingsRequest mappings = new GetFieldMappingsRequest().indices(searched.indices())

@@ -1,22 +1,23 @@
 package org.nearduplicate.elasticsearch.index.query;
 
-import org.elasticsearch.action.get.GetRequest;
-import org.elasticsearch.common.SetOnce;
-import org.elasticsearch.common.xcontent.support.XContentMapValues;
-import org.elasticsearch.action.ActionListener;
-import org.elasticsearch.common.ParsingException;
-import org.elasticsearch.common.io.stream.StreamInput;
-import org.elasticsearch.common.io.stream.StreamOutput;
-import org.elasticsearch.common.io.stream.Writeable;
-import org.elasticsearch.xcontent.XContentBuilder;
-import org.elasticsearch.xcontent.XContentParser;
-import org.elasticsearch.index.query.QueryRewriteContext;
-import org.elasticsearch.search.fetch.subphase.FetchSourceContext;
-import org.elasticsearch.transport.client.Client;
+import org.apache.lucene.util.SetOnce;
 
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Supplier;
+
+import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.get.GetRequest;
+import org.elasticsearch.client.internal.Client;
+import org.elasticsearch.common.ParsingException;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.common.io.stream.Writeable;
+import org.elasticsearch.common.xcontent.support.XContentMapValues;
+import org.elasticsearch.index.query.QueryRewriteContext;
+import org.elasticsearch.search.fetch.subphase.FetchSourceContext;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.xcontent.XContentParser;
 
 /**
  * The {@code like} probe of the queries and rescorers: {@code {"_index": ..., "_id": ..., "routing": ...}}, a stored
@@ -60,7 +61,7 @@ public record LikeDocument(String index, String id, String routing) implements W
      */
     public <T> Supplier<T> fetchOnRewrite(QueryRewriteContext context, String field, SourceValueReader<T> reader) {
         SetOnce<T> fetched = new SetOnce<>();
-        context.registerAsyncAction((client, listener) -> fetch(client, field, reader, ActionListener.map(listener, probe -> {
+        context.registerAsyncAction((client, listener) -> fetch(client, field, reader, listener.<T>map(probe -> {
             fetched.set(probe);
             return null;
         })));
@@ -71,8 +72,8 @@ public record LikeDocument(String index, String id, String routing) implements W
     public <T> void fetch(Client client, String field, SourceValueReader<T> reader, ActionListener<T> listener) {
         GetRequest request = new GetRequest(index, id);
         request.routing(routing);
-        request.fetchSourceContext(new FetchSourceContext(true, new String[] { field }, null));
-        client.get(request, ActionListener.delegateFailure(listener, (delegate, response) -> {
+        request.fetchSourceContext(FetchSourceContext.of(true, new String[] { field }, null));
+        client.get(request, listener.delegateFailure((delegate, response) -> {
             String what = "[like] document [" + index + "][" + id + "]";
             T probe;
             try {

@@ -5,25 +5,24 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.Query;
 
-import org.elasticsearch.ParseField;
-import org.elasticsearch.common.ParsingException;
-import org.elasticsearch.common.io.stream.StreamInput;
-import org.elasticsearch.common.io.stream.StreamOutput;
-import org.elasticsearch.xcontent.XContentBuilder;
-import org.elasticsearch.xcontent.XContentParser;
-import org.elasticsearch.index.query.SearchExecutionContext;
-import org.elasticsearch.index.query.QueryShardException;
-
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Objects;
 
+import org.elasticsearch.common.ParsingException;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.index.query.QueryShardException;
+import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.xcontent.ParseField;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.xcontent.XContentParser;
 import org.nearduplicate.core.sketch.MinHashSignatures;
 import org.nearduplicate.core.sketch.MinHasher;
-import org.nearduplicate.lucene.MinHashQuery;
 import org.nearduplicate.elasticsearch.common.OptionValues;
 import org.nearduplicate.elasticsearch.index.mapper.MinHashFieldMapper;
 import org.nearduplicate.elasticsearch.sketching.SketchingService;
+import org.nearduplicate.lucene.MinHashQuery;
 
 /**
  * What a {@code minhash_similar} query or rescorer compares against: exactly one of a base64 {@code signature}

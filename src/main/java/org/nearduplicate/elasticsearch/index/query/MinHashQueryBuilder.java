@@ -1,9 +1,9 @@
 package org.nearduplicate.elasticsearch.index.query;
 
+import java.io.IOException;
+
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.xcontent.XContentParser;
-
-import java.io.IOException;
 
 /**
  * {@code minhash_similar}: documents whose {@code minhash} signature has estimated Jaccard similarity ≥

@@ -1,20 +1,19 @@
 package org.nearduplicate.elasticsearch.index.query;
 
-import org.elasticsearch.ParseField;
-import org.elasticsearch.common.ParsingException;
-import org.elasticsearch.common.io.stream.StreamInput;
-import org.elasticsearch.common.io.stream.StreamOutput;
-import org.elasticsearch.common.io.stream.Writeable;
-import org.elasticsearch.xcontent.XContentBuilder;
-import org.elasticsearch.xcontent.XContentParser;
-import org.elasticsearch.index.mapper.MappedFieldType;
-import org.elasticsearch.index.query.SearchExecutionContext;
-import org.elasticsearch.index.query.QueryShardException;
-
 import java.io.IOException;
 import java.util.Objects;
 import java.util.function.BiFunction;
 
+import org.elasticsearch.common.ParsingException;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.common.io.stream.Writeable;
+import org.elasticsearch.index.mapper.MappedFieldType;
+import org.elasticsearch.index.query.QueryShardException;
+import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.xcontent.ParseField;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.xcontent.XContentParser;
 import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.elasticsearch.sketching.SketchingService;
 
@@ -161,12 +160,12 @@ final class ProbeInput implements Writeable {
         Class<T> type,
         String typeName
     ) {
-        MappedFieldType mapped = context.fieldMapper(field);
+        MappedFieldType mapped = context.getFieldType(field);
         if (mapped == null) {
             return null;
         }
-        if (type.isInstance(mapped.unwrap())) {
-            return type.cast(mapped.unwrap());
+        if (type.isInstance(mapped)) {
+            return type.cast(mapped);
         }
         throw new QueryShardException(
             context,

@@ -1,10 +1,10 @@
 package org.nearduplicate.elasticsearch.index.query;
 
-import org.elasticsearch.common.io.stream.StreamInput;
-import org.elasticsearch.common.io.stream.Writeable;
-
 import java.io.IOException;
 import java.util.function.Supplier;
+
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.Writeable;
 
 /**
  * What a method's query and rescorer pieces both need of its probe: the name they are registered under (the query's

@@ -3,13 +3,13 @@ package org.nearduplicate.elasticsearch.index.query;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.Explanation;
 
+import java.io.IOException;
+
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.index.query.SearchExecutionContext;
 import org.elasticsearch.xcontent.XContentBuilder;
 import org.elasticsearch.xcontent.XContentParser;
-import org.elasticsearch.index.query.SearchExecutionContext;
-
-import java.io.IOException;
 
 /**
  * The method-specific part of a probe rescorer ({@code near_duplicate}, {@code minhash_similar}): its name, its

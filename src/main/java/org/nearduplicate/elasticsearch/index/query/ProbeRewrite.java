@@ -1,10 +1,9 @@
 package org.nearduplicate.elasticsearch.index.query;
 
-import org.elasticsearch.index.query.QueryRewriteContext;
-
 import java.util.Objects;
 import java.util.function.Supplier;
 
+import org.elasticsearch.index.query.QueryRewriteContext;
 import org.nearduplicate.elasticsearch.sketching.SketchingService;
 
 /**

@@ -7,15 +7,6 @@ import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.util.BytesRef;
 
-import org.elasticsearch.ParseField;
-import org.elasticsearch.common.ParsingException;
-import org.elasticsearch.common.io.stream.StreamInput;
-import org.elasticsearch.common.io.stream.StreamOutput;
-import org.elasticsearch.xcontent.XContentBuilder;
-import org.elasticsearch.xcontent.XContentParser;
-import org.elasticsearch.index.query.SearchExecutionContext;
-import org.elasticsearch.index.query.QueryShardException;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,6 +14,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
+import org.elasticsearch.common.ParsingException;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.index.query.QueryShardException;
+import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.xcontent.ParseField;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.xcontent.XContentParser;
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.chance.NullDistribution;
 import org.nearduplicate.core.sketch.Fingerprints;
@@ -30,12 +29,12 @@ import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.core.sketch.SketchValues;
-import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.elasticsearch.common.FingerprintValues;
 import org.nearduplicate.elasticsearch.common.MaxDistanceParsing;
 import org.nearduplicate.elasticsearch.common.OptionValues;
 import org.nearduplicate.elasticsearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.elasticsearch.sketching.SketchingService;
+import org.nearduplicate.lucene.SimHashQuery;
 
 /**
  * What a {@code near_duplicate} query or rescorer compares against: exactly one of a {@code fingerprint} (or several
@@ -470,7 +469,13 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
      * scale"); "not measured" where it has no rows. A probe without a signature is compared on its fingerprint alone,
      * so any such probe makes the estimate the fingerprint's. Null when the shard's reader is not at hand.
      */
-    static String chanceNote(SearchExecutionContext context, String algorithm, int k, SimHashQuery.Verification verification, Resolved probes) {
+    static String chanceNote(
+        SearchExecutionContext context,
+        String algorithm,
+        int k,
+        SimHashQuery.Verification verification,
+        Resolved probes
+    ) {
         if (context.getIndexReader() == null) return null;
         int docs = context.getIndexReader().numDocs();
         double minSimilarity = verification == null ? Double.NaN : verification.minSimilarity();

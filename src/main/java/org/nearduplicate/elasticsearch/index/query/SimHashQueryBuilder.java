@@ -1,11 +1,10 @@
 package org.nearduplicate.elasticsearch.index.query;
 
-import org.elasticsearch.ParseField;
-import org.elasticsearch.common.io.stream.StreamInput;
-import org.elasticsearch.xcontent.XContentParser;
-
 import java.io.IOException;
 
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.xcontent.ParseField;
+import org.elasticsearch.xcontent.XContentParser;
 import org.nearduplicate.elasticsearch.common.MaxDistanceParsing;
 
 /**

@@ -2,16 +2,16 @@ package org.nearduplicate.elasticsearch.search.fetch;
 
 import org.apache.lucene.index.LeafReaderContext;
 
-import org.elasticsearch.common.document.DocumentField;
-import org.elasticsearch.search.fetch.FetchContext;
-import org.elasticsearch.search.fetch.FetchSubPhase;
-import org.elasticsearch.search.fetch.FetchSubPhaseProcessor;
-import org.elasticsearch.search.rescore.RescoreContext;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.elasticsearch.common.document.DocumentField;
+import org.elasticsearch.search.fetch.FetchContext;
+import org.elasticsearch.search.fetch.FetchSubPhase;
+import org.elasticsearch.search.fetch.FetchSubPhaseProcessor;
+import org.elasticsearch.search.fetch.StoredFieldsSpec;
+import org.elasticsearch.search.rescore.RescoreContext;
 import org.nearduplicate.elasticsearch.index.query.ProbeRescoring;
 import org.nearduplicate.elasticsearch.search.rescore.ProbeRescorer;
 import org.nearduplicate.elasticsearch.search.rescore.RescoreScoreMode;
@@ -48,6 +48,12 @@ public final class FilteredOutFetchSubPhase implements FetchSubPhase {
         Processor(ProbeRescorer.Context[] filters) {
             this.filters = filters;
             this.leaves = new ProbeRescoring.LeafCloseness[filters.length];
+        }
+
+        /** Reads doc values only: no stored field and no _source. */
+        @Override
+        public StoredFieldsSpec storedFieldsSpec() {
+            return StoredFieldsSpec.NO_REQUIREMENTS;
         }
 
         @Override

@@ -6,13 +6,6 @@ import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
 
-import org.elasticsearch.common.document.DocumentField;
-import org.elasticsearch.index.query.ParsedQuery;
-import org.elasticsearch.search.fetch.FetchContext;
-import org.elasticsearch.search.fetch.FetchSubPhase;
-import org.elasticsearch.search.fetch.FetchSubPhaseProcessor;
-import org.elasticsearch.search.rescore.RescoreContext;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,9 +14,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.nearduplicate.lucene.SimHashQuery;
+import org.elasticsearch.common.document.DocumentField;
+import org.elasticsearch.index.query.ParsedQuery;
+import org.elasticsearch.search.fetch.FetchContext;
+import org.elasticsearch.search.fetch.FetchSubPhase;
+import org.elasticsearch.search.fetch.FetchSubPhaseProcessor;
+import org.elasticsearch.search.fetch.StoredFieldsSpec;
+import org.elasticsearch.search.rescore.RescoreContext;
 import org.nearduplicate.elasticsearch.index.query.SimHashProbe;
 import org.nearduplicate.elasticsearch.search.rescore.ProbeRescorer;
+import org.nearduplicate.lucene.SimHashQuery;
 
 /**
  * Adds each hit's Hamming distance to the probe of the request's {@code near_duplicate} query (or rescorer) as the
@@ -106,6 +106,12 @@ public final class SimHashDistanceFetchSubPhase implements FetchSubPhase {
                 }
             }
             this.values = new NumericDocValues[fields.length];
+        }
+
+        /** Reads doc values only: no stored field and no _source. */
+        @Override
+        public StoredFieldsSpec storedFieldsSpec() {
+            return StoredFieldsSpec.NO_REQUIREMENTS;
         }
 
         @Override

@@ -7,9 +7,6 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
 
-import org.elasticsearch.search.rescore.RescoreContext;
-import org.elasticsearch.search.rescore.Rescorer;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,6 +15,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import org.elasticsearch.search.rescore.RescoreContext;
+import org.elasticsearch.search.rescore.Rescorer;
 import org.nearduplicate.elasticsearch.index.query.ProbeRescoring;
 
 /**
@@ -25,8 +24,8 @@ import org.nearduplicate.elasticsearch.index.query.ProbeRescoring;
  * to the probe (from doc values, compared by the method's {@link ProbeRescoring.Closeness}) is either added to its score ({@link RescoreScoreMode#CLOSENESS}, window hits only) or
  * decides whether it stays ({@link RescoreScoreMode#FILTER}, every hit the shard returns).
  *
- * <p>OpenSearch's rescore phase (3.6 to 3.8, {@code RescoreProcessor}) reads {@code scoreDocs[0]} of what the
- * rescorers return, so a shard cannot answer with no hit at all: a filter that keeps nothing keeps one placeholder,
+ * <p>Elasticsearch's rescore phase (8.19, {@code RescorePhase}, like OpenSearch's {@code RescoreProcessor}) reads
+ * {@code scoreDocs[0]} of what the rescorers return, so a shard cannot answer with no hit at all: a filter that keeps nothing keeps one placeholder,
  * the shard's first hit with score 0. The fetch phase marks it with {@value #FILTERED_OUT_FIELD} and the plugin's
  * action filter on the search action removes it from the response (see docs/query.md).
  */

@@ -1,22 +1,23 @@
 package org.nearduplicate.elasticsearch.search.rescore;
 
-import org.elasticsearch.ParseField;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.function.BiFunction;
+
+import org.elasticsearch.TransportVersion;
+import org.elasticsearch.TransportVersions;
 import org.elasticsearch.common.ParsingException;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.common.io.stream.Writeable;
-import org.elasticsearch.xcontent.XContentBuilder;
-import org.elasticsearch.xcontent.XContentParser;
 import org.elasticsearch.index.query.QueryRewriteContext;
 import org.elasticsearch.index.query.SearchExecutionContext;
 import org.elasticsearch.plugins.SearchPlugin;
 import org.elasticsearch.search.rescore.RescoreContext;
 import org.elasticsearch.search.rescore.RescorerBuilder;
-
-import java.io.IOException;
-import java.util.Objects;
-import java.util.function.BiFunction;
-
+import org.elasticsearch.xcontent.ParseField;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.xcontent.XContentParser;
 import org.nearduplicate.elasticsearch.common.OptionValues;
 import org.nearduplicate.elasticsearch.index.query.Probe;
 import org.nearduplicate.elasticsearch.index.query.ProbeRescoring;
@@ -116,6 +117,12 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
     @Override
     public final String getWriteableName() {
         return method.name();
+    }
+
+    /** Every Elasticsearch 8 node knows the rescorer (when the plugin is installed). */
+    @Override
+    public TransportVersion getMinimalSupportedVersion() {
+        return TransportVersions.V_8_0_0;
     }
 
     /** A copy of this builder with the next step of the probe's rewrite (see {@link #rewrite}). */

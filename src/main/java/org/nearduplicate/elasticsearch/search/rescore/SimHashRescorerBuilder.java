@@ -1,10 +1,9 @@
 package org.nearduplicate.elasticsearch.search.rescore;
 
-import org.elasticsearch.common.io.stream.StreamInput;
-import org.elasticsearch.xcontent.XContentParser;
-
 import java.io.IOException;
 
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.xcontent.XContentParser;
 import org.nearduplicate.elasticsearch.index.query.ProbeRewrite;
 import org.nearduplicate.elasticsearch.index.query.SimHashProbe;
 

@@ -1,24 +1,23 @@
 package org.nearduplicate.elasticsearch.search.response;
 
-import org.elasticsearch.action.ActionRequest;
-import org.elasticsearch.action.search.SearchAction;
-import org.elasticsearch.action.search.SearchRequest;
-import org.elasticsearch.action.search.SearchResponse;
-import org.elasticsearch.action.search.SearchResponseSections;
-import org.elasticsearch.action.support.ActionFilter;
-import org.elasticsearch.action.support.ActionFilterChain;
-import org.elasticsearch.action.support.ActionRequestMetadata;
-import org.elasticsearch.action.ActionListener;
-import org.elasticsearch.action.ActionResponse;
-import org.elasticsearch.search.SearchHit;
-import org.elasticsearch.search.SearchHits;
-import org.elasticsearch.search.profile.SearchProfileShardResults;
-import org.elasticsearch.search.rescore.RescorerBuilder;
-import org.elasticsearch.tasks.Task;
-
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
+import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.ActionRequest;
+import org.elasticsearch.action.ActionResponse;
+import org.elasticsearch.action.search.SearchRequest;
+import org.elasticsearch.action.search.SearchResponse;
+import org.elasticsearch.action.search.TransportSearchAction;
+import org.elasticsearch.action.support.ActionFilter;
+import org.elasticsearch.action.support.ActionFilterChain;
+import org.elasticsearch.search.SearchHit;
+import org.elasticsearch.search.SearchHits;
+import org.elasticsearch.search.profile.SearchProfileResults;
+import org.elasticsearch.search.profile.SearchProfileShardResult;
+import org.elasticsearch.search.rescore.RescorerBuilder;
+import org.elasticsearch.tasks.Task;
 import org.nearduplicate.elasticsearch.search.rescore.ProbeRescorer;
 import org.nearduplicate.elasticsearch.search.rescore.ProbeRescorerBuilder;
 import org.nearduplicate.elasticsearch.search.rescore.RescoreScoreMode;
@@ -31,6 +30,9 @@ import org.nearduplicate.elasticsearch.search.rescore.RescoreScoreMode;
  * <p>An action filter on the search action rather than a search pipeline processor: it applies to every such search
  * (also each search of an {@code _msearch}) on the coordinating node, with no pipeline or cluster setting to set up.
  * Hit totals are not changed (a rescorer cannot change them either); the page may be shorter than {@code size}.
+ *
+ * <p>Elasticsearch's search responses and hits are ref-counted: the filtered response holds its own reference to each
+ * hit it keeps, and is released once the caller's listener has answered (the original is released by the search).
  */
 public final class FilteredOutHitsActionFilter implements ActionFilter {
 
@@ -44,15 +46,20 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
         Task task,
         String action,
         Request request,
-        ActionRequestMetadata<Request, Response> actionRequestMetadata,
         ActionListener<Response> listener,
         ActionFilterChain<Request, Response> chain
     ) {
-        if (SearchAction.NAME.equals(action) && request instanceof SearchRequest search && hasFilterRescorer(search)) {
-            chain.proceed(task, action, request, ActionListener.map(listener, response -> {
-                @SuppressWarnings("unchecked")
-                Response filtered = (Response) dropFilteredOut((SearchResponse) response);
-                return filtered;
+        if (TransportSearchAction.NAME.equals(action) && request instanceof SearchRequest search && hasFilterRescorer(search)) {
+            chain.proceed(task, action, request, listener.delegateFailureAndWrap((delegate, response) -> {
+                SearchResponse original = (SearchResponse) response;
+                SearchResponse filtered = dropFilteredOut(original);
+                if (filtered == original) {
+                    delegate.onResponse(response);
+                } else {
+                    @SuppressWarnings("unchecked")
+                    Response cast = (Response) filtered;
+                    ActionListener.respondAndRelease(delegate, cast);
+                }
             }));
         } else {
             chain.proceed(task, action, request, listener);
@@ -72,7 +79,11 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
         return false;
     }
 
-    /** The response without the marked hits (the same response if there are none); max_score is recomputed. */
+    /**
+     * The response without the marked hits (the same response if there are none); max_score is recomputed. A new
+     * response holds its own references (to the hits it keeps) and must be released by the caller ({@code decRef}),
+     * independently of {@code response}.
+     */
     public static SearchResponse dropFilteredOut(SearchResponse response) {
         SearchHits hits = response.getHits();
         if (hits == null) {
@@ -91,38 +102,52 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
         if (kept.size() == hits.getHits().length) {
             return response;
         }
-        SearchHits filtered = new SearchHits(
-            kept.toArray(new SearchHit[0]),
-            hits.getTotalHits(),
-            Float.isNaN(hits.getMaxScore()) ? Float.NaN : maxScore,
-            hits.getSortFields(),
-            hits.getCollapseField(),
-            hits.getCollapseValues()
-        );
-        SearchResponseSections sections = response.getInternalResponse();
-        var profile = sections.profile();
-        SearchResponseSections rebuilt = new SearchResponseSections(
-            filtered,
-            sections.aggregations(),
-            sections.suggest(),
-            sections.timedOut(),
-            sections.terminatedEarly(),
-            profile == null || profile.isEmpty() ? null : new SearchProfileShardResults(profile),
-            sections.getNumReducePhases(),
-            sections.getSearchExtBuilders(),
-            sections.getProcessorResult()
-        );
-        return new SearchResponse(
-            rebuilt,
-            response.getScrollId(),
-            response.getTotalShards(),
-            response.getSuccessfulShards(),
-            response.getSkippedShards(),
-            response.getTook().millis(),
-            response.getPhaseTook(),
-            response.getShardFailures(),
-            response.getClusters(),
-            response.pointInTimeId()
-        );
+        SearchHit[] keptHits = kept.toArray(new SearchHit[0]);
+        float keptMaxScore = Float.isNaN(hits.getMaxScore()) ? Float.NaN : maxScore;
+        SearchHits filtered;
+        if (hits.isPooled()) {
+            for (SearchHit hit : keptHits) {
+                hit.incRef(); // the new hits' own reference; the original's is released with the original response
+            }
+            filtered = new SearchHits(
+                keptHits,
+                hits.getTotalHits(),
+                keptMaxScore,
+                hits.getSortFields(),
+                hits.getCollapseField(),
+                hits.getCollapseValues()
+            );
+        } else {
+            filtered = SearchHits.unpooled(
+                keptHits,
+                hits.getTotalHits(),
+                keptMaxScore,
+                hits.getSortFields(),
+                hits.getCollapseField(),
+                hits.getCollapseValues()
+            );
+        }
+        Map<String, SearchProfileShardResult> profile = response.getProfileResults();
+        try {
+            return new SearchResponse(
+                filtered,
+                response.getAggregations(),
+                response.getSuggest(),
+                response.isTimedOut(),
+                response.isTerminatedEarly(),
+                profile == null || profile.isEmpty() ? null : new SearchProfileResults(profile),
+                response.getNumReducePhases(),
+                response.getScrollId(),
+                response.getTotalShards(),
+                response.getSuccessfulShards(),
+                response.getSkippedShards(),
+                response.getTook().millis(),
+                response.getShardFailures(),
+                response.getClusters(),
+                response.pointInTimeId()
+            );
+        } finally {
+            filtered.decRef(); // the response took its own reference
+        }
     }
 }

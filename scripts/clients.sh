@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Runs the README's flows through the official clients against a running node with the plugin (the one
 # scripts/node.sh started): clients/java (opensearch-java, Maven: NearDuplicateQuery's unit tests and
-# OfficialJavaClientIT) and clients/js (opensearch-js, `npm ci` then node:test).
+# OfficialJavaClientIT) and clients/js (opensearch-js, `npm ci` then node:test). Against an Elasticsearch node
+# (NODE_PLATFORM=elasticsearch, or PLATFORM=elasticsearch) it runs their Elasticsearch twins instead, with the same
+# expectations: clients/java-es (elasticsearch-java) and clients/js-es (@elastic/elasticsearch); with NODE_SECURITY=1
+# they log in as scripts/node.sh's superuser (NODE_ADMIN, NODE_ADMIN_PASSWORD).
 #
 #   scripts/clients.sh            # against http://127.0.0.1:$NODE_PORT (default 9200); exits with the suites' status
 #   scripts/clients.sh --record   # the same, but writes the outcome to target/clients/status and exits 0, so the
@@ -14,6 +17,22 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$PROJECT_ROOT"
 
 NODE_PORT=${NODE_PORT:-9200}
+# env.sh sets NODE_PLATFORM from PLATFORM when that is given; PLATFORM defaults to opensearch
+CLIENT_PLATFORM=${NODE_PLATFORM:-$PLATFORM}
+case "$CLIENT_PLATFORM" in
+  opensearch)
+    JAVA_DIR=clients/java; JAVA_LABEL=opensearch-java; JS_DIR=clients/js; JS_LABEL=opensearch-js ;;
+  elasticsearch)
+    JAVA_DIR=clients/java-es; JAVA_LABEL=elasticsearch-java; JS_DIR=clients/js-es; JS_LABEL=elasticsearch-js ;;
+  *) echo "error: NODE_PLATFORM must be opensearch or elasticsearch, not '$CLIENT_PLATFORM'" >&2; exit 2 ;;
+esac
+# a node with x-pack security on (scripts/node.sh with NODE_SECURITY=1): its superuser
+JAVA_AUTH=()
+JS_AUTH=()
+if [ "$CLIENT_PLATFORM" = elasticsearch ] && [ "${NODE_SECURITY:-0}" = 1 ]; then
+  JAVA_AUTH=(-Dtests.rest.user="${NODE_ADMIN:-admin}" -Dtests.rest.password="${NODE_ADMIN_PASSWORD:-near-duplicate-admin}")
+  JS_AUTH=(NODE_USERNAME="${NODE_ADMIN:-admin}" NODE_PASSWORD="${NODE_ADMIN_PASSWORD:-near-duplicate-admin}")
+fi
 STATUS_FILE=$PROJECT_ROOT/target/clients/status
 mode=
 maven_offline=false
@@ -42,20 +61,20 @@ fi
 run_java() {
   local offline=()
   [ "$maven_offline" = "true" ] && offline=(-o)
-  log "opensearch-java suite (clients/java) against 127.0.0.1:$NODE_PORT"
-  rm -rf clients/java/target/surefire-reports clients/java/target/failsafe-reports
-  $MVN -q "${offline[@]}" -f clients/java/pom.xml verify -Dtests.rest.cluster="127.0.0.1:$NODE_PORT"
+  log "$JAVA_LABEL suite ($JAVA_DIR) against 127.0.0.1:$NODE_PORT"
+  rm -rf "$JAVA_DIR"/target/surefire-reports "$JAVA_DIR"/target/failsafe-reports
+  $MVN -q "${offline[@]}" -f "$JAVA_DIR"/pom.xml verify -Dtests.rest.cluster="127.0.0.1:$NODE_PORT" "${JAVA_AUTH[@]}"
   local status=$?
   # -q hides the test counts: show them from the reports
-  grep -h 'Tests run' clients/java/target/surefire-reports/*.txt clients/java/target/failsafe-reports/*.txt 2>/dev/null | sed 's/^/[clients] java: /' >&2
+  grep -h 'Tests run' "$JAVA_DIR"/target/surefire-reports/*.txt "$JAVA_DIR"/target/failsafe-reports/*.txt 2>/dev/null | sed 's/^/[clients] java: /' >&2
   return $status
 }
 
 run_js() {
-  log "opensearch-js suite (clients/js) against http://127.0.0.1:$NODE_PORT"
+  log "$JS_LABEL suite ($JS_DIR) against http://127.0.0.1:$NODE_PORT"
   command -v npm >/dev/null || { log "error: npm is not installed (Node.js 18+ and npm are needed)"; return 1; }
-  (cd clients/js && npm ci --prefer-offline --no-audit --no-fund --loglevel=error \
-    && NODE_URL="http://127.0.0.1:$NODE_PORT" npm test --silent)
+  (cd "$JS_DIR" && npm ci --prefer-offline --no-audit --no-fund --loglevel=error \
+    && env "${JS_AUTH[@]}" NODE_URL="http://127.0.0.1:$NODE_PORT" npm test --silent)
 }
 
 run_java; java_status=$?

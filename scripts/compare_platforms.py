@@ -59,7 +59,7 @@ def flows(url, pages):
     bulk = call(url, "POST", f"/_bulk?pipeline={PIPELINE}&refresh=true", "\n".join(lines) + "\n", ndjson=True)
     answers["bulk errors"] = sorted(i["index"]["_id"] for i in bulk["items"] if i["index"].get("error"))
 
-    stored = call(url, "POST", f"/{INDEX}/_search", {"size": 100, "_source": ["simhash"], "sort": ["_id"]})
+    stored = call(url, "POST", f"/{INDEX}/_search", {"size": 100, "_source": ["simhash"]})
     answers["stored fingerprints"] = {h["_id"]: h["_source"]["simhash"] for h in stored["hits"]["hits"]}
 
     first = pages[0]
@@ -97,8 +97,7 @@ def flows(url, pages):
     done = call(url, "GET", f"/_tasks/{task}?wait_for_completion=true&timeout=120s")
     answers["write"] = {k: v for k, v in done.get("response", {}).items() if k not in ("took", "took_ms")}
     call(url, "POST", f"/{INDEX}/_refresh")
-    written = call(url, "POST", f"/{INDEX}/_search", {"size": 100, "_source": ["duplicate_group", "duplicate_distance"],
-                                                      "sort": ["_id"]})
+    written = call(url, "POST", f"/{INDEX}/_search", {"size": 100, "_source": ["duplicate_group", "duplicate_distance"]})
     answers["written values"] = {h["_id"]: h["_source"] for h in written["hits"]["hits"]}
 
     call(url, "PUT", f"/_ingest/pipeline/{CHECK_PIPELINE}", {"processors": [

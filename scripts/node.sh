@@ -235,6 +235,8 @@ case "${1:-}" in
   stop) stop ;;
   useradd)
     [ "$NODE_PLATFORM" = elasticsearch ] || { log "error: useradd is for Elasticsearch with NODE_SECURITY=1"; exit 2; }
+    # a second useradd of the same name replaces the user
+    as_node_user env ES_JAVA_HOME="$JAVA_HOME" "$HOME_DIR/bin/elasticsearch-users" userdel "$2" >/dev/null 2>&1 || true
     as_node_user env ES_JAVA_HOME="$JAVA_HOME" "$HOME_DIR/bin/elasticsearch-users" useradd "$2" -p "$3" -r "$4" ;;
   roles)
     [ "$NODE_PLATFORM" = elasticsearch ] || { log "error: roles is for Elasticsearch with NODE_SECURITY=1"; exit 2; }

@@ -82,6 +82,7 @@ def main():
     user = {name: (name, PASSWORD) for name in USERS}
 
     text = "The old harbor bridge reopened to traffic on Monday morning after two years of repairs. " * 5
+    send(url, ADMIN, "DELETE", "/sec-c?ignore_unavailable=true")
     for index in ("sec-a", "sec-b"):
         send(url, ADMIN, "DELETE", f"/{index}?ignore_unavailable=true")
         status, answer = send(url, ADMIN, "PUT", f"/{index}", {"mappings": {"properties": {"simhash": {"type": "simhash"}}}})
@@ -126,6 +127,10 @@ def main():
                                       "result_field": "near_duplicate"}}]})
     status, answer = send(url, user["ingester"], "PUT", "/sec-c/_doc/1?pipeline=sec-check-sec-a&refresh=true", {"text": text})
     expect("ingester: check against A (may read A)", status, answer, 201)
+    status, answer = send(url, ADMIN, "GET", "/sec-c/_doc/1")
+    outcome = answer.get("_source", {}).get("near_duplicate", {}).get("status")
+    expect(f"ingester: the check read A and found the copy (status {outcome})", 200 if outcome == "duplicate" else 500,
+           answer, 200)
     status, answer = send(url, user["ingester"], "PUT", "/sec-c/_doc/2?pipeline=sec-check-sec-b&refresh=true", {"text": text})
     expect("ingester: check against B (may not read B)", status, answer, 403)
 

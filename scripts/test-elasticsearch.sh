@@ -30,8 +30,14 @@ $MVN -Pelasticsearch -Dskip.node=true package "$@" || { fail "mvn -Pelasticsearc
 step "Elasticsearch 8.19.0 node on port $ES_PORT, security off"
 es_node start || { fail "the Elasticsearch node did not start"; exit 1; }
 step "YAML REST suite against it"
+# left out: what needs modules the integ-test distribution lacks (ingest-common's `set` in on_failure handlers, data
+# streams); each of them runs on OpenSearch
+ES_YAML_LEFT_OUT="near_duplicate/61_bad_input_on_failure/*"
+ES_YAML_LEFT_OUT+=",near_duplicate/20_processor/A bad document fails alone\\, and on_failure can handle it"
+ES_YAML_LEFT_OUT+=",near_duplicate/65_groups_safety/R05*"
 $MVN verify -Dskip.node.lifecycle=true -Dskip.clients=true -Dnode.port="$ES_PORT" -Dtest=NoSuchTest \
-  -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=NearDuplicateClientYamlTestSuiteIT "$@" || fail "YAML REST suite on Elasticsearch"
+  -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=NearDuplicateClientYamlTestSuiteIT \
+  "-Dtests.rest.denylist=$ES_YAML_LEFT_OUT" "$@" || fail "YAML REST suite on Elasticsearch"
 step "official Elasticsearch clients"
 NODE_PLATFORM=elasticsearch NODE_PORT=$ES_PORT scripts/clients.sh || fail "client suites on Elasticsearch"
 step "the same answers as OpenSearch (an OpenSearch node on port $OS_COMPARE_PORT beside it)"

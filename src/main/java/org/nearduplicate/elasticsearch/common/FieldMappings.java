@@ -169,6 +169,29 @@ public final class FieldMappings {
         return definition;
     }
 
+    /**
+     * As {@link #simHashField(GetFieldMappingsResponse, String, String)} (the same answers and 400s), from the cluster
+     * state's mappings of the indices {@code index} resolved to: for actions authorized on the index themselves, which
+     * then need no mapping privilege of their own.
+     */
+    public static Map<String, Object> simHashField(List<IndexMetadata> indices, String index, String field) {
+        if (indices.isEmpty()) {
+            throw new IllegalArgumentException("no index matches [" + index + "]");
+        }
+        if (indices.size() > 1) {
+            throw new IllegalArgumentException("[" + index + "] matches " + indices.size() + " indices; name one index");
+        }
+        String concreteIndex = indices.get(0).getIndex().getName();
+        Map<String, Object> definition = definition(indices.get(0), field);
+        if (definition == null) {
+            throw new IllegalArgumentException("index [" + concreteIndex + "] has no field [" + field + "]");
+        }
+        if (SIMHASH.equals(definition.get("type")) == false) {
+            throw new IllegalArgumentException("field [" + field + "] of index [" + concreteIndex + "] is not a [simhash] field");
+        }
+        return definition;
+    }
+
     /** The indices {@code name} names: an index, alias or data stream, a wildcard pattern, or a comma-separated list of them. */
     public static List<IndexMetadata> resolve(ClusterState state, String name) {
         List<IndexMetadata> result = new ArrayList<>();

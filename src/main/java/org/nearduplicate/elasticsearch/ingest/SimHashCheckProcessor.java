@@ -200,8 +200,19 @@ public final class SimHashCheckProcessor extends AbstractProcessor {
         return holder;
     }
 
+    /**
+     * The bulk request's headers (its user's authentication among them) in an otherwise fresh context: the lookups are
+     * authorized as that user's own searches. Not the whole context: its transients hold what security decided for the
+     * bulk request (the target index's access control), under which a search of another index read nothing.
+     */
     private Supplier<ThreadContext.StoredContext> restorableContext() {
-        return threadContext == null ? null : threadContext.newRestorableContext(false);
+        if (threadContext == null) return null;
+        Map<String, String> headers = Map.copyOf(threadContext.getHeaders());
+        return () -> {
+            ThreadContext.StoredContext restore = threadContext.stashContext();
+            threadContext.copyHeaders(headers.entrySet());
+            return restore;
+        };
     }
 
     /**

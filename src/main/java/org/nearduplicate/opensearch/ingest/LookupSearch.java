@@ -8,6 +8,7 @@ import org.opensearch.common.document.DocumentField;
 import org.opensearch.common.xcontent.support.XContentMapValues;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.rest.RestStatus;
+import org.opensearch.index.IndexNotFoundException;
 import org.opensearch.index.query.BoolQueryBuilder;
 import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.search.SearchHit;
@@ -80,6 +81,14 @@ final class LookupSearch {
     }
 
     /**
+     * Not lenient about the target: a security layer (Elasticsearch's, OpenSearch's security plugin) silently drops the
+     * indices a user may not read from a request that ignores unavailable indices, and the check would then call a
+     * document {@code unique} without having looked. Strict, an unreadable target fails the lookup with the 403 (the
+     * document fails, or is {@code unchecked} with {@code on_unavailable: tag}); a missing target is an empty one.
+     */
+    static final IndicesOptions LOOKUP_INDICES_OPTIONS = IndicesOptions.fromOptions(false, true, true, false);
+
+    /**
      * One document: the closest hit of a size-1 search without the document itself. Several: one search for all their
      * fingerprints (a {@code near_duplicate} query with {@code fingerprints}) returning up to {@link #HITS_PER_BATCHED_DOCUMENT}
      * hits per document, from which each document takes its closest hit within k. When that many hits come back, some may
@@ -117,7 +126,12 @@ final class LookupSearch {
                 }
             }, e -> {
                 if (timer != null) timer.cancel();
-                lookups.forEach(l -> l.finishFromWindow(failed(e)));
+                if (ExceptionsHelper.unwrapCause(e) instanceof IndexNotFoundException) {
+                    // no target index (yet): no document to compare with, as an empty index
+                    lookups.forEach(l -> l.finish(Outcome.better(null, l.fromWindow), null));
+                } else {
+                    lookups.forEach(l -> l.finishFromWindow(failed(e)));
+                }
             }), admission::release));
         } catch (Exception e) {
             if (timer != null) timer.cancel();
@@ -177,7 +191,7 @@ final class LookupSearch {
         } else {
             source.fetchSource(includes.toArray(String[]::new), null);
         }
-        return new SearchRequest(first.targetIndex()).source(source).indicesOptions(IndicesOptions.lenientExpandOpen());
+        return new SearchRequest(first.targetIndex()).source(source).indicesOptions(LOOKUP_INDICES_OPTIONS);
     }
 
     /**

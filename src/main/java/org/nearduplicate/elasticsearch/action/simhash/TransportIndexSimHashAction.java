@@ -1,12 +1,13 @@
 package org.nearduplicate.elasticsearch.action.simhash;
 
+import java.util.List;
 import java.util.Map;
 
 import org.elasticsearch.action.ActionListener;
-import org.elasticsearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
 import org.elasticsearch.action.support.ActionFilters;
 import org.elasticsearch.action.support.HandledTransportAction;
-import org.elasticsearch.client.internal.node.NodeClient;
+import org.elasticsearch.cluster.metadata.IndexMetadata;
+import org.elasticsearch.cluster.service.ClusterService;
 import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.injection.guice.Inject;
 import org.elasticsearch.tasks.Task;
@@ -20,40 +21,39 @@ import org.nearduplicate.elasticsearch.sketching.SketchingService;
 
 /**
  * {@code /{index}/_simhash} ({@link IndexSimHashAction}): reads the algorithm and layout of the index's {@code simhash}
- * field with a field-mappings request (made as the caller, so it is authorized as {@code indices:admin/mappings/fields/get}
- * on the index, which the security plugin's {@code read} action group includes), then fingerprints the inputs with
- * them, so the answer matches what is indexed.
+ * field from the cluster state's mapping, then fingerprints the inputs with them, so the answer matches what is indexed.
+ * The action itself ({@code indices:data/read/near_duplicate/simhash}) is authorized on the index, so the {@code read}
+ * privilege suffices; the OpenSearch adapter asks with a field-mappings request made as the caller instead, which
+ * OpenSearch's {@code read} action group includes but Elasticsearch's {@code read} privilege does not.
  */
 public class TransportIndexSimHashAction extends HandledTransportAction<IndexSimHashRequest, SimHashResponse> {
 
     private final SketchingService engine;
     private final ThreadPool threadPool;
-    private final NodeClient client;
+    private final ClusterService clusterService;
 
     @Inject
     public TransportIndexSimHashAction(
         TransportService transportService,
         ActionFilters actionFilters,
         ThreadPool threadPool,
-        NodeClient client,
+        ClusterService clusterService,
         SketchingService engine
     ) {
         super(IndexSimHashAction.NAME, transportService, actionFilters, IndexSimHashRequest::new, EsExecutors.DIRECT_EXECUTOR_SERVICE);
         this.engine = engine;
         this.threadPool = threadPool;
-        this.client = client;
+        this.clusterService = clusterService;
     }
 
     @Override
     protected void doExecute(Task task, IndexSimHashRequest request, ActionListener<SimHashResponse> listener) {
-        GetFieldMappingsRequest mappings = new GetFieldMappingsRequest().indices(request.index())
-            .fields(request.field())
-            .includeDefaults(true);
-        client.admin().indices().getFieldMappings(mappings, ActionListener.wrap(response -> {
-            Map<String, Object> field = FieldMappings.simHashField(response, request.index(), request.field());
+        ActionListener.run(listener, l -> {
+            List<IndexMetadata> indices = FieldMappings.resolve(clusterService.state(), request.index());
+            Map<String, Object> field = FieldMappings.simHashField(indices, request.index(), request.field());
             SimHashSettings settings = engine.simHashSettings(String.valueOf(FieldMappings.algorithm(field, FieldMappings.SIMHASH)));
             BlockLayout layout = SimHashFieldMapper.layoutOf(field);
-            TransportSimHashAction.analyze(threadPool, engine, request, settings, layout, listener);
-        }, listener::onFailure));
+            TransportSimHashAction.analyze(threadPool, engine, request, settings, layout, l);
+        });
     }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: unit and internal-cluster tests (Surefire), then REST tests (Failsafe) against a real
-# OpenSearch node that the build starts with the freshly built plugin (scripts/node.sh) and stops afterwards.
+# OpenSearch node that the build starts with the freshly built plugin (scripts/node.sh) and stops afterwards, then the
+# Elasticsearch 8.19 build's tests (scripts/test-elasticsearch.sh; SKIP_ELASTICSEARCH=1 leaves them out).
 # Tests that read the labelled corpus in ../shared/eval skip with a message when it is absent.
 # OPENSEARCH_VERSION=3.6.0 scripts/test.sh tests another supported version (default: the newest, the pom's);
 # scripts/test-all-versions.sh tests every supported version.
@@ -23,6 +24,11 @@ if [ $status = 0 ] && [[ " $* " != *" -Dskip.node=true "* ]]; then
   python3 scripts/readme_check.py || status=1
   # a 512 MB node with 4M documents, all in groups: the groups APIs answer 200 or 429, never take the node down
   python3 scripts/heap_check.py || status=1
+fi
+# the Elasticsearch 8.19 build: its unit tests, then a real Elasticsearch node (YAML suite, clients, the same answers as
+# OpenSearch, authorization with security on)
+if [[ " $* " != *" -Dskip.node=true "* ]] && [ "${SKIP_ELASTICSEARCH:-0}" != 1 ]; then
+  scripts/test-elasticsearch.sh || status=1
 fi
 # skipped tests say why at the end, where a reader looks
 skipped=$(grep -ho '<skipped message="[^"]*"' target/surefire-reports/*.xml target/failsafe-reports/*.xml 2>/dev/null \

@@ -260,6 +260,50 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
         assertEquals(0, y.get("distance"));
     }
 
+    /**
+     * Documents checked against another index (the reported sequence): "sec-c/1" is a duplicate of the target's
+     * "sec-a/1" (the same _id in another index is another document; it was called unique), and a match of the recent
+     * window names the index its document was written to ("sec-c", not the target "sec-a").
+     */
+    public void testDocumentsOfAnotherIndexAreComparedWithEveryIdOfTheTarget() {
+        index("sec-a", randomIntBetween(1, 2));
+        long fp = randomLong();
+        bulk(client(), "sec-a", null, Map.of("1", fp));
+        refresh("sec-a");
+        pipeline("check-sec-a", ", \"index\": \"sec-a\"");
+        Client node = internalCluster().client(internalCluster().getNodeNames()[0]); // one node's window
+        bulk(node, "sec-c", "check-sec-a", Map.of("1", fp));
+        Map<String, Object> first = results("sec-c").get("1");
+        assertEquals(first.toString(), "duplicate", first.get("status"));
+        assertEquals("1", first.get("_id"));
+        assertEquals("sec-a", first.get("_index"));
+        assertEquals("index", first.get("source"));
+        assertEquals(0, first.get("distance"));
+        bulk(node, "sec-c", "check-sec-a", Map.of("2", fp));
+        Map<String, Object> second = results("sec-c").get("2");
+        assertEquals(second.toString(), "sec-a", second.get("_index"));
+        assertEquals("1", second.get("_id"));
+        assertEquals("index", second.get("source"));
+
+        // a copy only the window knows of (the target holds nothing like it)
+        long other = SimHashQueryTests.flipBits(fp, 40);
+        bulk(node, "sec-c", "check-sec-a", Map.of("3", other));
+        assertEquals("unique", results("sec-c").get("3").get("status"));
+        bulk(node, "sec-e", "check-sec-a", Map.of("1", SimHashQueryTests.flipBits(other, 1)));
+        Map<String, Object> recent = results("sec-e").get("1");
+        assertEquals(recent.toString(), "duplicate", recent.get("status"));
+        assertEquals("3", recent.get("_id"));
+        assertEquals("sec-c", recent.get("_index"));
+        assertEquals("recent", recent.get("source"));
+        assertEquals(1, recent.get("distance"));
+        // the same _id as a window entry of another index: that document's duplicate
+        bulk(node, "sec-e", "check-sec-a", Map.of("3", other));
+        Map<String, Object> sameId = results("sec-e").get("3");
+        assertEquals(sameId.toString(), "duplicate", sameId.get("status"));
+        assertEquals("sec-c", sameId.get("_index"));
+        assertEquals(0, sameId.get("distance"));
+    }
+
     public void testDottedGroupFieldIsReadBackFromTheIndex() {
         // group_field "dup.group" is written as an object; a later document must read it back, not fall back to the _id
         assertAcked(

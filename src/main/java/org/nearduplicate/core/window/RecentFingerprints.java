@@ -52,6 +52,8 @@ public final class RecentFingerprints {
         final long fingerprint;
         /** The verification signature ({@link Signature#BYTES} bytes), or null. */
         final byte[] signature;
+        /** The index the document was written to; null when not known. */
+        final String index;
         final String id;
         final long addedMillis;
         /** The bulk request (batch) that checked it; null: checked alone. */
@@ -59,20 +61,30 @@ public final class RecentFingerprints {
         final CompletableFuture<String> group = new CompletableFuture<>();
 
         public Entry(long fingerprint, String id, long addedMillis) {
-            this(fingerprint, null, id, addedMillis, null);
+            this(fingerprint, null, null, id, addedMillis, null);
         }
 
         /** {@code signature}: the document's verification signature, or null (compared on the fingerprint alone). */
         public Entry(long fingerprint, byte[] signature, String id, long addedMillis) {
-            this(fingerprint, signature, id, addedMillis, null);
+            this(fingerprint, signature, null, id, addedMillis, null);
         }
 
-        Entry(long fingerprint, byte[] signature, String id, long addedMillis, Object batch) {
+        /**
+         * As {@link #Entry(long, byte[], String, long)}, for a document written to {@code index} (null: not known). Two
+         * entries are the same document (an earlier version, never its own duplicate) when their ids are equal and so are
+         * their indices, or one index is not known.
+         */
+        public Entry(long fingerprint, byte[] signature, String index, String id, long addedMillis) {
+            this(fingerprint, signature, index, id, addedMillis, null);
+        }
+
+        Entry(long fingerprint, byte[] signature, String index, String id, long addedMillis, Object batch) {
             if (signature != null && signature.length != Signature.BYTES) {
                 throw new IllegalArgumentException("a signature has " + Signature.BYTES + " bytes, got " + signature.length);
             }
             this.fingerprint = fingerprint;
             this.signature = signature;
+            this.index = index;
             this.id = id;
             this.addedMillis = addedMillis;
             this.batch = batch;
@@ -84,6 +96,16 @@ public final class RecentFingerprints {
 
         public String id() {
             return id;
+        }
+
+        /** The index the document was written to, or null when not known. */
+        public String index() {
+            return index;
+        }
+
+        /** Whether {@code id} in {@code index} (null: not known) names this entry's document. */
+        boolean sameDocument(String index, String id) {
+            return id != null && id.equals(this.id) && (index == null || this.index == null || index.equals(this.index));
         }
 
         /** The verification signature, or null. */
@@ -259,7 +281,8 @@ public final class RecentFingerprints {
     }
 
     /**
-     * Bulk set: finds the closest earlier entry within k of {@code entry} (other than one with its non-null id) and
+     * Bulk set: finds the closest earlier entry within k of {@code entry} (other than an earlier version of its
+     * document: its non-null id in its index) and
      * keeps {@code entry}, unless the set has overflowed or the budget refuses it (then it overflows). Signatures are
      * not verified ({@link #checkAndKeep(Entry, double)} with NaN).
      */
@@ -273,7 +296,7 @@ public final class RecentFingerprints {
      */
     public synchronized Match checkAndKeep(Entry entry, double minSimilarity) {
         assert exhaustive;
-        Match best = find(entry.fingerprint, entry.signature, minAgreeing(minSimilarity), entry.id);
+        Match best = find(entry.fingerprint, entry.signature, minAgreeing(minSimilarity), entry.index, entry.id);
         if (overflowed == false && retired == false) {
             if (budget.tryReserve(entryBytes(entry))) {
                 keep(entry);
@@ -312,10 +335,21 @@ public final class RecentFingerprints {
      * {@code simhash-v4}). A document the window lets go of before {@code horizonMillis} have passed since its check
      * (Long.MAX_VALUE: never searchable) leaves a gap until then ({@link #staleUntil}).
      */
+    public Result checkAndAdd(long fingerprint, byte[] signature, double minSimilarity, String id, Object batch, long horizonMillis) {
+        return checkAndAdd(fingerprint, signature, minSimilarity, null, id, batch, horizonMillis);
+    }
+
+    /**
+     * As {@link #checkAndAdd(long, byte[], double, String, Object, long)}, for a document written to {@code index} (null:
+     * not known), which its entry records ({@link Entry#index}): an entry with the same id is an earlier version of the
+     * document (not compared) only when it was written to the same index (or one of the two indices is not known); the
+     * same id in another index is another document.
+     */
     public synchronized Result checkAndAdd(
         long fingerprint,
         byte[] signature,
         double minSimilarity,
+        String index,
         String id,
         Object batch,
         long horizonMillis
@@ -323,8 +357,8 @@ public final class RecentFingerprints {
         long now = clock.getAsLong();
         this.horizonMillis = horizonMillis;
         expire(now);
-        Entry added = new Entry(fingerprint, signature, id, now, batch);
-        Match best = find(fingerprint, signature, minAgreeing(minSimilarity), id);
+        Entry added = new Entry(fingerprint, signature, index, id, now, batch);
+        Match best = find(fingerprint, signature, minAgreeing(minSimilarity), index, id);
         long staleUntil = staleUntil(batch); // before this document's own evictions: it was compared with those
         if (capacity > 0 && retired == false) {
             while (order.size() >= capacity) {
@@ -388,13 +422,13 @@ public final class RecentFingerprints {
         return Double.isNaN(minSimilarity) ? 0 : Signature.minAgreeing(minSimilarity);
     }
 
-    private Match find(long fingerprint, byte[] signature, int minAgreeing, String id) {
+    private Match find(long fingerprint, byte[] signature, int minAgreeing, String index, String id) {
         Match[] best = new Match[1];
         for (int c = 0; c < layout.keyCount(); c++) {
             long kept = layout.keptMask(c);
             Map<Long, List<Entry>> keys = buckets.get(c);
             if (thresholds[c] == 0) {
-                scan(keys.get(fingerprint & kept), fingerprint, signature, minAgreeing, id, best);
+                scan(keys.get(fingerprint & kept), fingerprint, signature, minAgreeing, index, id, best);
             } else {
                 // the block's variants within thresholds[c] bits (k = 16: one bit of the first block)
                 variants(
@@ -402,7 +436,7 @@ public final class RecentFingerprints {
                     kept,
                     Long.numberOfTrailingZeros(kept),
                     thresholds[c],
-                    v -> scan(keys.get(v & kept), fingerprint, signature, minAgreeing, id, best)
+                    v -> scan(keys.get(v & kept), fingerprint, signature, minAgreeing, index, id, best)
                 );
             }
         }
@@ -420,12 +454,12 @@ public final class RecentFingerprints {
         }
     }
 
-    private void scan(List<Entry> bucket, long fingerprint, byte[] signature, int minAgreeing, String id, Match[] best) {
+    private void scan(List<Entry> bucket, long fingerprint, byte[] signature, int minAgreeing, String index, String id, Match[] best) {
         if (bucket == null) {
             return;
         }
         for (Entry e : bucket) {
-            if (id != null && id.equals(e.id)) {
+            if (e.sameDocument(index, id)) {
                 continue;
             }
             int d = Fingerprints.distance(fingerprint, e.fingerprint);

@@ -57,7 +57,9 @@ final class CheckOutput {
         if (outcome != null) {
             result.put("status", "duplicate");
             result.put("_id", outcome.id());
-            result.put("_index", outcome.index());
+            if (outcome.index() != null) {
+                result.put("_index", outcome.index()); // a recent document whose index is not known claims none
+            }
             result.put("distance", outcome.distance());
             result.put("source", outcome.source());
         } else if (unavailableReason != null) {

@@ -153,7 +153,14 @@ final class LookupSearch {
             BoolQueryBuilder query = QueryBuilders.boolQuery()
                 .must(new SimHashQueryBuilder(options.indexField(), probe).maxDistance(first.maxDistance()).ignoreUnmapped(true));
             if (first.id() != null) {
-                query.mustNot(QueryBuilders.idsQuery().addIds(first.id()));
+                // the document itself (an earlier version): its _id in its own index, not the same _id in another one
+                query.mustNot(
+                    first.index() == null
+                        ? QueryBuilders.idsQuery().addIds(first.id())
+                        : QueryBuilders.boolQuery()
+                            .filter(QueryBuilders.idsQuery().addIds(first.id()))
+                            .filter(QueryBuilders.termQuery("_index", first.index()))
+                );
             }
             source.query(query);
             size = 1;
@@ -210,7 +217,7 @@ final class LookupSearch {
     private Closest closest(SearchHit[] hits, Lookup.Key key, boolean alone) {
         Outcome best = null;
         for (SearchHit hit : hits) {
-            if (key.id() != null && key.id().equals(hit.getId())) {
+            if (itself(hit, key)) {
                 continue;
             }
             DocumentField values = hit.field(options.indexField());
@@ -245,10 +252,20 @@ final class LookupSearch {
         return new Closest(best, unverified);
     }
 
+    /**
+     * Whether {@code hit} is the document {@code key} looks for (an earlier version of it): its _id in its index (in any
+     * index when either index is not known).
+     */
+    private static boolean itself(SearchHit hit, Lookup.Key key) {
+        return key.id() != null
+            && key.id().equals(hit.getId())
+            && (key.index() == null || hit.getIndex() == null || key.index().equals(hit.getIndex()));
+    }
+
     /** Whether a hit whose signature is unknown is within k and closer than {@code distance}. */
     private boolean unverifiedCloser(SearchHit[] hits, Lookup.Key key, int distance) {
         for (SearchHit hit : hits) {
-            if (key.id() != null && key.id().equals(hit.getId())) continue;
+            if (itself(hit, key)) continue;
             DocumentField values = hit.field(options.indexField());
             if (values == null || values.getValue() == null) continue;
             int d = Fingerprints.distance(key.fingerprint(), FingerprintValues.parse(values.getValue()));

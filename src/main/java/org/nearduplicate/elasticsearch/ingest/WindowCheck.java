@@ -71,16 +71,17 @@ final class WindowCheck {
             key.fingerprint(),
             key.signature(),
             minSimilarity,
+            key.index(),
             key.id(),
             batch.token,
             horizon
         );
-        Outcome fromWindow = Outcome.recent(recent.match(), targetIndex);
+        Outcome fromWindow = Outcome.recent(recent.match());
         Unavailable gap = null;
         RecentFingerprints set = batch.set(targetIndex, key.maxDistance(), key.algorithm());
         if (set != null) {
             boolean exhaustive = set.overflowed() == false; // every earlier document of the batch is in the set
-            Outcome fromBulk = Outcome.recent(set.checkAndKeep(recent.added(), minSimilarity), targetIndex);
+            Outcome fromBulk = Outcome.recent(set.checkAndKeep(recent.added(), minSimilarity));
             if (fromBulk != null && (fromWindow == null || fromBulk.distance() < fromWindow.distance())) {
                 fromWindow = fromBulk;
             }
@@ -145,9 +146,13 @@ final class WindowCheck {
             ? options.index()
             : document.getFieldValue(IngestDocument.Metadata.INDEX.getFieldName(), String.class);
         String id = document.getFieldValue(IngestDocument.Metadata.ID.getFieldName(), String.class, true);
+        // the index the document is written to: the same _id elsewhere (e.g. in the target) is another document
+        String index = mappedMaxDistance.documentIndex(
+            document.getFieldValue(IngestDocument.Metadata.INDEX.getFieldName(), String.class, true)
+        );
         int maxDistance = MaxDistance.orField(options.maxDistance(), mappedMaxDistance.of(targetIndex, options.indexField()));
         RecentFingerprints.checkMaxDistance(maxDistance);
-        return new Lookup.Key(fingerprint, signature, algorithm, targetIndex, id, maxDistance);
+        return new Lookup.Key(fingerprint, signature, algorithm, targetIndex, index, id, maxDistance);
     }
 
     /** The processor object's verification signature ({@code simhash-v4}); null for a bare value or an object without one. */

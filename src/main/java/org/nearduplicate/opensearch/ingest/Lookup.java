@@ -16,9 +16,11 @@ final class Lookup {
 
     /**
      * What is looked for: the document's fingerprint, its verification signature (null when its value has none: compared
-     * on the fingerprint alone) and algorithm, in which index, within which distance.
+     * on the fingerprint alone) and algorithm, in which index, within which distance; and the document itself, which is
+     * never its own duplicate: {@code id} in {@code index}, the index it is written to
+     * ({@link MappedMaxDistance#documentIndex}; null when not known: then {@code id} in any index).
      */
-    record Key(long fingerprint, byte[] signature, String algorithm, String targetIndex, String id, int maxDistance) {
+    record Key(long fingerprint, byte[] signature, String algorithm, String targetIndex, String index, String id, int maxDistance) {
         /** Lookups with the same search key can share a search. */
         String searchKey() {
             return targetIndex + '\u0000' + maxDistance + '\u0000' + algorithm;

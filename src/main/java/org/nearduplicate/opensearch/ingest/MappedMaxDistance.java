@@ -53,6 +53,15 @@ public interface MappedMaxDistance {
         return DEFAULT_REFRESH_MILLIS;
     }
 
+    /**
+     * The index a document written to {@code name} (the document's {@code _index}: an index, alias or data stream) goes
+     * to: the concrete (write) index when the cluster state knows {@code name}, {@code name} itself when it names no
+     * index yet (a write creates it); null when not known (no name, or a date math expression).
+     */
+    default String documentIndex(String name) {
+        return name == null || name.startsWith("<") ? null : name;
+    }
+
     /** Always the default of a new field (tests, or no cluster state). */
     MappedMaxDistance DEFAULT = (index, field) -> SimHashFieldMapper.DEFAULT_MAX_DISTANCE;
 
@@ -88,6 +97,13 @@ public interface MappedMaxDistance {
                 if (targets.size() > 1_000) targets.clear(); // targets named by many pipelines
                 targets.put(key, fresh);
                 return fresh;
+            }
+
+            @Override
+            public String documentIndex(String name) {
+                if (name == null || name.startsWith("<")) return null; // date math: resolved by the write, not here
+                IndexMetadata write = FieldMappings.writeIndex(state.get(), name);
+                return write == null ? name : write.getIndex().getName();
             }
 
             @Override

@@ -9,9 +9,14 @@ import org.nearduplicate.core.window.RecentFingerprints;
  */
 record Outcome(String id, String index, int distance, String source, String group, RecentFingerprints.Entry entry) {
 
-    /** A match of the recent window or of the bulk set; null for none. */
-    static Outcome recent(RecentFingerprints.Match match, String targetIndex) {
-        return match == null ? null : new Outcome(match.entry().id(), targetIndex, match.distance(), "recent", null, match.entry());
+    /**
+     * A match of the recent window or of the bulk set; null for none. Its index is the one the matched document was
+     * written to (not the check's target, whose window may hold documents written elsewhere); null when not known.
+     */
+    static Outcome recent(RecentFingerprints.Match match) {
+        return match == null
+            ? null
+            : new Outcome(match.entry().id(), match.entry().index(), match.distance(), "recent", null, match.entry());
     }
 
     /** The closer of the two; the index on ties. */

@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch.ingest;
 
 import org.opensearch.OpenSearchParseException;
+import org.opensearch.action.OriginalIndices;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionType;
@@ -15,12 +16,14 @@ import org.opensearch.core.common.breaker.CircuitBreaker;
 import org.opensearch.core.common.breaker.CircuitBreakingException;
 import org.opensearch.core.common.breaker.NoopCircuitBreaker;
 import org.opensearch.core.common.bytes.BytesArray;
+import org.opensearch.core.index.shard.ShardId;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.ingest.IngestDocument;
 import org.opensearch.ingest.IngestDocumentWrapper;
 import org.opensearch.ingest.Processor;
 import org.opensearch.search.SearchHit;
 import org.opensearch.search.SearchHits;
+import org.opensearch.search.SearchShardTarget;
 import org.opensearch.search.internal.InternalSearchResponse;
 import org.opensearch.test.OpenSearchTestCase;
 import org.opensearch.test.client.NoOpClient;
@@ -798,6 +801,127 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
             );
             assertEquals("H", result(unknown.get(0).getIngestDocument()).get("_id"));
             assertStatus("unique", unknown.get(1).getIngestDocument());
+        }
+    }
+
+    /** A document written to {@code index} ({@code null}: no {@code _index}), with a bare fingerprint. */
+    private static IngestDocument docIn(String index, String id, long fp) {
+        Map<String, Object> source = new HashMap<>();
+        if (index != null) source.put("_index", index);
+        source.put("_id", id);
+        source.put("simhash", Map.of("fingerprint", Fingerprints.toHex(fp), "algorithm", "x"));
+        return new IngestDocument(source, new HashMap<>());
+    }
+
+    /** An index hit of {@code index} (its shard says where it was found), with a bare fingerprint. */
+    private static SearchHit hitIn(String index, String id, long fp) {
+        SearchHit hit = hit(id, fp, null, true);
+        hit.shard(new SearchShardTarget("node", new ShardId(index, "_na_", 0), null, OriginalIndices.NONE));
+        return hit;
+    }
+
+    /**
+     * A document checked against a target it is not written to: the target's document with the same _id is another
+     * document, not an earlier version of this one (the first document "1" of a new index was called unique although
+     * the target held "1", an exact copy), while the document itself, in its own index, is still never its own duplicate.
+     */
+    public void testTheSameIdInAnotherIndexIsAnotherDocument() {
+        long fp = randomLong();
+        long own = fp ^ 0xFFFF_FFFF_0000_0000L;
+        try (PendingClient client = new PendingClient(getTestName())) {
+            SimHashCheckProcessor p = processor(
+                client,
+                new RecentFingerprints.Registry(() -> 0L),
+                Map.of("index", "pages", "on_unavailable", "tag")
+            );
+            Outcome copy = run(p, docIn("copies", "1", fp));
+            // the search leaves out "1" of the document's own index only
+            assertThat(client.searches.get(0).source().toString(), containsString("\"_index\":{\"value\":\"copies\""));
+            answer(client, 0, hitIn("pages", "1", fp));
+            Map<?, ?> r = result(copy.doc.get());
+            assertEquals(r.toString(), "duplicate", r.get("status"));
+            assertEquals("1", r.get("_id"));
+            assertEquals("pages", r.get("_index"));
+            assertEquals("index", r.get("source"));
+            assertEquals(0, r.get("distance"));
+
+            // the document itself (re-indexed into the target) is not its own duplicate
+            Outcome self = run(p, docIn("pages", "7", own));
+            answer(client, 1, hitIn("pages", "7", own));
+            assertStatus("unique", self.doc.get());
+
+            // in one batch: each document takes the other index's "1", not its own hit
+            List<IngestDocumentWrapper> batch = runBatch(
+                p,
+                List.of(docIn("copies", "1", ~fp), docIn("copies", "2", ~own)),
+                () -> answer(client, 2, hitIn("pages", "1", ~fp), hitIn("copies", "2", ~own))
+            );
+            Map<?, ?> b = result(batch.get(0).getIngestDocument());
+            assertEquals(b.toString(), "duplicate", b.get("status"));
+            assertEquals("pages", b.get("_index"));
+            assertEquals("index", b.get("source"));
+            assertStatus("unique", batch.get(1).getIngestDocument());
+        }
+    }
+
+    /**
+     * A match of the recent window names the index its document was written to, not the check's target; a document
+     * whose index is not known claims none. The same _id written to another index is another document there too.
+     */
+    public void testARecentMatchNamesTheIndexItsDocumentWasWrittenTo() {
+        long fp = randomLong();
+        try (PendingClient client = new PendingClient(getTestName())) {
+            SimHashCheckProcessor p = processor(
+                client,
+                new RecentFingerprints.Registry(() -> 0L),
+                Map.of("index", "pages", "on_unavailable", "tag")
+            );
+            Outcome first = run(p, docIn("copies", "2", fp));
+            answerEmpty(client);
+            assertStatus("unique", first.doc.get());
+            Outcome second = run(p, docIn("more", "1", fp ^ 1));
+            answerEmpty(client);
+            Map<?, ?> r = result(second.doc.get());
+            assertEquals(r.toString(), "duplicate", r.get("status"));
+            assertEquals("2", r.get("_id"));
+            assertEquals("copies", r.get("_index"));
+            assertEquals("recent", r.get("source"));
+            assertEquals(1, r.get("distance"));
+
+            // "2" of another index: not the window's "copies/2"'s earlier version, its duplicate
+            Outcome sameId = run(p, docIn("others", "2", fp));
+            answerEmpty(client);
+            Map<?, ?> s = result(sameId.doc.get());
+            assertEquals(s.toString(), "duplicate", s.get("status"));
+            assertEquals("copies", s.get("_index"));
+            assertEquals(0, s.get("distance"));
+
+            // the same in one bulk request (the bulk set), window_size 0
+            SimHashCheckProcessor q = processor(
+                client,
+                new RecentFingerprints.Registry(() -> 0L),
+                Map.of("index", "pages", "on_unavailable", "tag", "window_size", 0)
+            );
+            List<IngestDocumentWrapper> bulk = runBatch(
+                q,
+                List.of(docIn("copies", "5", ~fp), docIn("others", "5", ~fp)),
+                () -> answerEmpty(client)
+            );
+            Map<?, ?> b = result(bulk.get(1).getIngestDocument());
+            assertEquals(b.toString(), "duplicate", b.get("status"));
+            assertEquals("5", b.get("_id"));
+            assertEquals("copies", b.get("_index"));
+
+            // a document without _index: its copies name no index
+            long other = fp ^ 0xFFFF_FFFF_0000_0000L;
+            Outcome unknown = run(p, docIn(null, "9", other));
+            answerEmpty(client);
+            Outcome copyOfUnknown = run(p, docIn("copies", "10", other));
+            answerEmpty(client);
+            Map<?, ?> u = result(copyOfUnknown.doc.get());
+            assertEquals(u.toString(), "duplicate", u.get("status"));
+            assertEquals("9", u.get("_id"));
+            assertFalse(u.toString(), u.containsKey("_index"));
         }
     }
 }

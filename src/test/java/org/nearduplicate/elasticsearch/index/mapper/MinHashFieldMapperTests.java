@@ -1,0 +1,200 @@
+package org.nearduplicate.elasticsearch.index.mapper;
+
+import org.apache.lucene.index.DocValuesType;
+import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.util.BytesRef;
+
+import org.elasticsearch.core.CheckedConsumer;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.index.mapper.DocumentMapper;
+import org.elasticsearch.index.mapper.MapperParsingException;
+import org.elasticsearch.index.mapper.MapperService;
+import org.elasticsearch.index.mapper.MapperServiceTestCase;
+import org.elasticsearch.index.mapper.ParsedDocument;
+import org.elasticsearch.plugins.Plugin;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+
+import org.nearduplicate.core.MinHashSettings;
+import org.nearduplicate.core.keys.Lsh;
+import org.nearduplicate.core.keys.MinHashDefaults;
+import org.nearduplicate.core.sketch.MinHashSignatures;
+
+import static org.hamcrest.Matchers.containsString;
+
+/** The {@code minhash} field: mapping parameters, value forms, the errors of its object values, and merges. */
+public class MinHashFieldMapperTests extends MapperServiceTestCase {
+
+    @Override
+    protected Collection<? extends Plugin> getPlugins() {
+        return List.of(new SimHashFieldMapperTests.TP());
+    }
+
+    private DocumentMapper mapper(CheckedConsumer<XContentBuilder, IOException> params) throws IOException {
+        return createDocumentMapper(fieldMapping(b -> {
+            b.field("type", "minhash");
+            params.accept(b);
+        }));
+    }
+
+    private static int[] signature(int hashes) {
+        int[] signature = new int[hashes];
+        for (int i = 0; i < hashes; i++) {
+            signature[i] = randomInt();
+        }
+        return signature;
+    }
+
+    private static void assertIndexed(ParsedDocument doc, Lsh lsh, int[] signature) {
+        List<IndexableField> fields = doc.rootDoc().getFields("field");
+        List<BytesRef> keys = fields.stream()
+            .filter(f -> f.fieldType().indexOptions() != IndexOptions.NONE)
+            .map(IndexableField::binaryValue)
+            .toList();
+        List<BytesRef> expected = Arrays.stream(lsh.keys(signature)).map(BytesRef::new).toList();
+        assertEquals(expected, keys);
+        for (IndexableField key : fields) {
+            if (key.fieldType().indexOptions() != IndexOptions.NONE) {
+                assertEquals(IndexOptions.DOCS, key.fieldType().indexOptions());
+                assertTrue(key.fieldType().omitNorms());
+            }
+        }
+        List<IndexableField> docValues = fields.stream().filter(f -> f.fieldType().docValuesType() == DocValuesType.BINARY).toList();
+        assertEquals(1, docValues.size());
+        assertEquals(new BytesRef(MinHashSignatures.toBytes(signature)), docValues.get(0).binaryValue());
+    }
+
+    public void testDefaultsAreSerialized() throws IOException {
+        DocumentMapper mapper = mapper(b -> {});
+        String mapping = mapper.mappingSource().string();
+        assertThat(
+            mapping,
+            containsString(
+                "\"type\":\"minhash\",\"bands\":"
+                    + MinHashDefaults.BANDS
+                    + ",\"rows\":"
+                    + MinHashDefaults.ROWS
+                    + ",\"algorithm\":\""
+                    + MinHashFieldMapper.DEFAULT_ALGORITHM
+                    + "\""
+            )
+        );
+        MinHashFieldMapper field = (MinHashFieldMapper) mapper.mappers().getMapper("field");
+        assertEquals(MinHashFieldMapper.DEFAULT_ALGORITHM, field.fieldType().algorithm());
+        assertEquals(MinHashSettings.DEFAULT.hashes(), field.fieldType().hashes());
+    }
+
+    public void testAlgorithmIsStoredCanonical() throws IOException {
+        DocumentMapper mapper = mapper(b -> b.field("algorithm", "minhash-v3:hashes=64").field("bands", 16).field("rows", 4));
+        MinHashFieldMapper field = (MinHashFieldMapper) mapper.mappers().getMapper("field");
+        String canonical = MinHashSettings.fromAlgorithmId("minhash-v3:hashes=64").algorithmId();
+        assertEquals(canonical, field.fieldType().algorithm());
+        assertEquals(64, field.fieldType().hashes());
+        assertThat(mapper.mappingSource().string(), containsString("\"algorithm\":\"" + canonical + "\""));
+
+        MapperParsingException unknown = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", "external-x")));
+        assertThat(unknown.getMessage() + unknown.getCause(), containsString("[algorithm] "));
+        MapperParsingException empty = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", " ")));
+        assertThat(empty.getMessage() + empty.getCause(), containsString("[algorithm] must be a non-empty string, got [ ]"));
+        MapperParsingException tooMany = expectThrows(
+            MapperParsingException.class,
+            () -> mapper(b -> b.field("algorithm", "minhash-v3:hashes=16").field("bands", 8).field("rows", 4))
+        );
+        assertThat(tooMany.getMessage(), containsString("invalid [minhash] field [field]: "));
+    }
+
+    public void testSettingsAreParsedOnce() throws IOException {
+        MinHashFieldMapper field = (MinHashFieldMapper) mapper(b -> b.field("algorithm", "minhash-v3:hashes=64").field("bands", 16))
+            .mappers()
+            .getMapper("field");
+        MinHashSettings settings = field.fieldType().settings();
+        assertSame("parsed when the mapping was built, not on each call", settings, field.fieldType().settings());
+        assertEquals(MinHashSettings.fromAlgorithmId("minhash-v3:hashes=64"), settings);
+        assertEquals(settings.hashes(), field.fieldType().hashes());
+    }
+
+    public void testValueForms() throws IOException {
+        DocumentMapper mapper = mapper(b -> {});
+        Lsh lsh = new Lsh(MinHashDefaults.BANDS, MinHashDefaults.ROWS);
+        int[] signature = signature(MinHashSettings.DEFAULT.hashes());
+        String base64 = MinHashSignatures.toBase64(signature);
+        assertIndexed(mapper.parse(source(b -> b.field("field", base64))), lsh, signature);
+        assertIndexed(
+            mapper.parse(
+                source(
+                    b -> b.startObject("field")
+                        .field("signature", base64)
+                        .field("algorithm", MinHashFieldMapper.DEFAULT_ALGORITHM)
+                        .endObject()
+                )
+            ),
+            lsh,
+            signature
+        );
+        assertIndexed(mapper.parse(source(b -> b.startObject("field").field("signature", base64).endObject())), lsh, signature);
+        assertEquals(0, mapper.parse(source(b -> b.nullField("field"))).rootDoc().getFields("field").size());
+    }
+
+    public void testBadValues() throws IOException {
+        DocumentMapper mapper = mapper(b -> {});
+        String base64 = MinHashSignatures.toBase64(signature(MinHashSettings.DEFAULT.hashes()));
+        assertBadValue(mapper, "{\"field\": 12}", "expected a base64 signature or an object with [signature], got [VALUE_NUMBER]");
+        assertBadValue(
+            mapper,
+            "{\"field\": \"" + MinHashSignatures.toBase64(signature(3)) + "\"}",
+            "signature has 3 values but the field's algorithm makes 128"
+        );
+        assertBadValue(
+            mapper,
+            "{\"field\": [\"" + base64 + "\", \"" + base64 + "\"]}",
+            "takes a single signature per document, got several"
+        );
+        assertBadValue(mapper, "{\"field\": {\"algorithm\": \"x\"}}", "object value is missing [signature]");
+        assertBadValue(
+            mapper,
+            "{\"field\": {\"signature\": \"" + base64 + "\", \"extra\": 1}}",
+            "unexpected [extra]; expected string [signature] and optionally string [algorithm]"
+        );
+        assertBadValue(mapper, "{\"field\": {\"signature\": 1}}", "unexpected [signature]; expected string [signature]");
+        assertBadValue(mapper, "{\"field\": {\"signature\": \"" + base64 + "\", \"algorithm\": 1}}", "unexpected [algorithm]");
+        String other = MinHashSettings.fromAlgorithmId("minhash-v2").algorithmId();
+        assertBadValue(
+            mapper,
+            "{\"field\": {\"signature\": \"" + base64 + "\", \"algorithm\": \"" + other + "\"}}",
+            "signature was made with algorithm ["
+                + other
+                + "] but the field is mapped with algorithm ["
+                + MinHashFieldMapper.DEFAULT_ALGORITHM
+                + "]; signatures made differently cannot be compared. Set [version] to "
+                + MinHashSettings.DEFAULT.version()
+                + " (and the field's other options) on the minhash processor that feeds it, or reindex into a field mapped with algorithm ["
+                + other
+                + "]"
+        );
+    }
+
+    private void assertBadValue(DocumentMapper mapper, String source, String message) {
+        org.elasticsearch.index.mapper.DocumentParsingException e = expectThrows(org.elasticsearch.index.mapper.DocumentParsingException.class, () -> mapper.parse(source(source)));
+        assertThat(e.getMessage(), containsString("failed to parse field [field] of type [minhash]"));
+        assertNotNull(e.getCause());
+        assertThat(e.getCause().getMessage(), containsString(message));
+    }
+
+    public void testParametersCannotBeUpdated() throws IOException {
+        MapperService service = createMapperService(fieldMapping(b -> b.field("type", "minhash")));
+        for (String[] update : new String[][] { { "bands", "8" }, { "rows", "2" }, { "algorithm", "minhash-v2" } }) {
+            IllegalArgumentException e = expectThrows(
+                IllegalArgumentException.class,
+                () -> merge(service, fieldMapping(b -> b.field("type", "minhash").field(update[0], update[1])))
+            );
+            assertThat(e.getMessage(), containsString("Cannot update parameter [" + update[0] + "]"));
+        }
+        merge(service, fieldMapping(b -> b.field("type", "minhash")));
+        merge(service, fieldMapping(b -> b.field("type", "minhash").field("algorithm", "minhash-v4")));
+        assertThat(service.documentMapper().mappingSource().toString(), containsString(MinHashFieldMapper.DEFAULT_ALGORITHM));
+    }
+}

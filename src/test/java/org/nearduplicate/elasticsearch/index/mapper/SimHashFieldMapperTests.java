@@ -1,0 +1,369 @@
+package org.nearduplicate.elasticsearch.index.mapper;
+
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;
+import org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute;
+import org.apache.lucene.index.DocValuesType;
+import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.util.BytesRef;
+
+import org.elasticsearch.core.CheckedConsumer;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.elasticsearch.index.mapper.DocumentMapper;
+import org.elasticsearch.index.mapper.MapperParsingException;
+import org.elasticsearch.index.mapper.MapperService;
+import org.elasticsearch.index.mapper.MapperServiceTestCase;
+import org.elasticsearch.index.mapper.ParsedDocument;
+import org.elasticsearch.plugins.Plugin;
+import org.elasticsearch.search.DocValueFormat;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.elasticsearch.plugins.MapperPlugin;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.startsWith;
+
+public class SimHashFieldMapperTests extends MapperServiceTestCase {
+    public static class TP extends Plugin implements MapperPlugin {
+        @Override public java.util.Map<String, org.elasticsearch.index.mapper.Mapper.TypeParser> getMappers() {
+            org.nearduplicate.elasticsearch.sketching.SketchingService e = new org.nearduplicate.elasticsearch.sketching.SketchingService();
+            return java.util.Map.of("simhash", SimHashFieldMapper.parser(e, null), "minhash", MinHashFieldMapper.parser(e));
+        }
+    }
+
+    @Override
+    protected Collection<? extends Plugin> getPlugins() {
+        return List.of(new org.nearduplicate.elasticsearch.NearDuplicatePlugin(org.elasticsearch.common.settings.Settings.EMPTY));
+    }
+
+    private DocumentMapper mapper(CheckedConsumer<XContentBuilder, IOException> params) throws IOException {
+        return createDocumentMapper(fieldMapping(b -> {
+            b.field("type", "simhash");
+            params.accept(b);
+        }));
+    }
+
+    private static long indexedFingerprint(ParsedDocument doc) {
+        List<IndexableField> fields = doc.rootDoc().getFields("field");
+        Long value = null;
+        for (IndexableField f : fields) {
+            if (f.fieldType().docValuesType() == DocValuesType.NUMERIC) {
+                assertNull("one doc value only", value);
+                value = f.numericValue().longValue();
+            }
+        }
+        assertNotNull("no doc value", value);
+        return value;
+    }
+
+    private static void assertKeys(ParsedDocument doc, BlockLayout layout, long fingerprint) throws IOException {
+        byte[][] expected = layout.keys(fingerprint);
+        List<IndexableField> keys = doc.rootDoc().getFields("field").stream()
+            .filter(f -> f.fieldType().indexOptions() != IndexOptions.NONE)
+            .toList();
+        if (layout.checkBits() == 0) {
+            assertEquals(layout.keyCount(), keys.size());
+            for (int i = 0; i < keys.size(); i++) {
+                IndexableField key = keys.get(i);
+                assertEquals(IndexOptions.DOCS, key.fieldType().indexOptions());
+                assertTrue(key.fieldType().omitNorms());
+                BytesRef ref = key.binaryValue();
+                assertArrayEquals(expected[i], Arrays.copyOfRange(ref.bytes, ref.offset, ref.offset + ref.length));
+            }
+            return;
+        }
+        // one token stream: every key with its check value + 1 as term frequency
+        assertEquals(1, keys.size());
+        IndexableField field = keys.get(0);
+        assertEquals(IndexOptions.DOCS_AND_FREQS, field.fieldType().indexOptions());
+        assertTrue(field.fieldType().omitNorms());
+        try (TokenStream stream = field.tokenStream(null, null)) {
+            TermToBytesRefAttribute term = stream.getAttribute(TermToBytesRefAttribute.class);
+            TermFrequencyAttribute frequency = stream.getAttribute(TermFrequencyAttribute.class);
+            stream.reset();
+            for (int c = 0; c < layout.keyCount(); c++) {
+                assertTrue(stream.incrementToken());
+                assertEquals(new BytesRef(expected[c]), term.getBytesRef());
+                assertEquals(layout.check(fingerprint, c) + 1, frequency.getTermFrequency());
+            }
+            assertFalse(stream.incrementToken());
+            stream.end();
+        }
+    }
+
+    public void testCheckBitsParameter() throws IOException {
+        long fp = randomLong();
+        DocumentMapper defaults = mapper(b -> {});
+        assertThat(defaults.mappingSource().string(), containsString("\"check_bits\":28"));
+        DocumentMapper none = mapper(b -> b.field("check_bits", 0));
+        assertThat(none.mappingSource().string(), containsString("\"check_bits\":0"));
+        assertKeys(none.parse(source(b -> b.field("field", Fingerprints.toHex(fp)))), new BlockLayout(4, 16, 0), fp);
+        DocumentMapper narrow = mapper(b -> b.field("blocks", 8).field("max_distance", 6).field("check_bits", 11));
+        assertKeys(narrow.parse(source(b -> b.field("field", Fingerprints.toHex(fp)))), new BlockLayout(8, 6, 11), fp);
+        assertThat(
+            mapper(b -> b.field("blocks", 8).field("max_distance", 6)).mappingSource().string(),
+            containsString("\"check_bits\":24")
+        );
+
+        MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", 29)));
+        assertThat(e.getMessage(), containsString("[check_bits] must be between 0 and 28 for blocks [4] with max_distance [16]"));
+        e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", -2)));
+        assertThat(e.getMessage(), containsString("[check_bits] must be between 0 and 28"));
+        e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("check_bits", "many")));
+        assertThat(e.getMessage() + e.getCause(), containsString("many"));
+    }
+
+    public void testValueForms() throws IOException {
+        DocumentMapper mapper = mapper(b -> {});
+        BlockLayout layout = new BlockLayout(4, 16);
+        long fp = randomLong();
+
+        ParsedDocument hex = mapper.parse(source(b -> b.field("field", Fingerprints.toHex(fp))));
+        assertEquals(fp, indexedFingerprint(hex));
+        assertKeys(hex, layout, fp);
+
+        assertEquals(fp, indexedFingerprint(mapper.parse(source(b -> b.field("field", "0x" + Long.toHexString(fp))))));
+        assertEquals(fp, indexedFingerprint(mapper.parse(source(b -> b.field("field", Long.toString(fp))))));
+        assertEquals(fp, indexedFingerprint(mapper.parse(source(b -> b.field("field", Long.toUnsignedString(fp))))));
+        assertEquals(fp, indexedFingerprint(mapper.parse(source(b -> b.field("field", fp)))));
+        assertEquals(-7L, indexedFingerprint(mapper.parse(source(b -> b.field("field", -7)))));
+        assertEquals(-1L, indexedFingerprint(mapper.parse(source("{\"field\": 18446744073709551615}"))));
+        assertEquals(
+            fp,
+            indexedFingerprint(
+                mapper.parse(
+                    source(
+                        b -> b.startObject("field")
+                            .field("fingerprint", Fingerprints.toHex(fp))
+                            .field("algorithm", SimHashFieldMapper.DEFAULT_ALGORITHM)
+                            .endObject()
+                    )
+                )
+            )
+        );
+        assertEquals(fp, indexedFingerprint(mapper.parse(source(b -> b.startObject("field").field("fingerprint", fp).endObject()))));
+        assertEquals(fp, indexedFingerprint(mapper.parse(source(b -> b.startArray("field").value(Fingerprints.toHex(fp)).endArray()))));
+
+        ParsedDocument nullValue = mapper.parse(source(b -> b.nullField("field")));
+        assertTrue(nullValue.rootDoc().getFields("field").isEmpty());
+        ParsedDocument absent = mapper.parse(source(b -> b.field("other", 1)));
+        assertTrue(absent.rootDoc().getFields("field").isEmpty());
+    }
+
+    public void testCustomLayout() throws IOException {
+        DocumentMapper mapper = mapper(b -> b.field("blocks", 8).field("max_distance", 5).field("algorithm", "external-x"));
+        long fp = randomLong();
+        ParsedDocument doc = mapper.parse(source(b -> b.field("field", Fingerprints.toHex(fp))));
+        assertKeys(doc, new BlockLayout(8, 5), fp);
+        SimHashFieldMapper.SimHashFieldType ft = mapper.mappers().getMapper("field") instanceof SimHashFieldMapper m ? m.fieldType() : null;
+        assertNotNull(ft);
+        assertEquals(5, ft.indexedMaxDistance());
+        assertEquals("external-x", ft.algorithm());
+    }
+
+    public void testEngineAlgorithmsAreStoredCanonicalAndAlwaysSerialized() throws IOException {
+        DocumentMapper mapper = mapper(b -> b.field("algorithm", "simhash-v1:weighting=tf"));
+        SimHashFieldMapper field = (SimHashFieldMapper) mapper.mappers().getMapper("field");
+        String canonical = org.nearduplicate.core.SimHashSettings.fromAlgorithmId("simhash-v1:weighting=tf").algorithmId();
+        assertEquals(canonical, field.fieldType().algorithm());
+        String mapping = mapper.mappingSource().string();
+        assertThat(mapping, containsString("\"algorithm\":\"" + canonical + "\""));
+        assertThat(mapping, containsString("\"blocks\":4"));
+        assertThat(mapping, containsString("\"max_distance\":16"));
+
+        SimHashFieldMapper bare = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v1")).mappers().getMapper("field");
+        assertEquals(
+            "a bare version pins that version's defaults",
+            org.nearduplicate.core.SimHashSettings.DEFAULT_V1.algorithmId(),
+            bare.fieldType().algorithm()
+        );
+        SimHashFieldMapper v2 = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v2")).mappers().getMapper("field");
+        assertEquals(
+            "an older version keeps its own defaults",
+            org.nearduplicate.core.SimHashSettings.DEFAULT_V2.algorithmId(),
+            v2.fieldType().algorithm()
+        );
+        SimHashFieldMapper latest = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v4")).mappers().getMapper("field");
+        assertEquals("the newest version is the default", SimHashFieldMapper.DEFAULT_ALGORITHM, latest.fieldType().algorithm());
+        assertThat(SimHashFieldMapper.DEFAULT_ALGORITHM, startsWith("simhash-v4:"));
+
+        MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", "simhash-v9")));
+        assertThat(e.getMessage() + e.getCause(), containsString("unknown algorithm version [simhash-v9]"));
+    }
+
+    public void testSettingsAreParsedOnceAndGiveTheDefaultK() throws IOException {
+        SimHashFieldMapper v1 = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v1")).mappers().getMapper("field");
+        SimHashFieldMapper.SimHashFieldType ft = v1.fieldType();
+        org.nearduplicate.core.SimHashSettings settings = ft.settings();
+        assertSame("parsed when the mapping was built, not on each call", settings, ft.settings());
+        assertEquals(org.nearduplicate.core.SimHashSettings.DEFAULT_V1, settings);
+        assertEquals(ft.algorithm(), settings.algorithmId());
+        assertEquals("the default k of simhash-v1 fields", 12, MaxDistance.orField(null, ft.indexedMaxDistance(), settings));
+        assertEquals(MaxDistance.recommended(ft.algorithm()), MaxDistance.recommended(settings));
+        assertEquals(7, MaxDistance.orField(7, ft.indexedMaxDistance(), settings));
+
+        SimHashFieldMapper latest = (SimHashFieldMapper) mapper(b -> {}).mappers().getMapper("field");
+        assertEquals(org.nearduplicate.core.SimHashSettings.DEFAULT, latest.fieldType().settings());
+        assertEquals(MaxDistance.RECOMMENDED, MaxDistance.orField(null, 16, latest.fieldType().settings()));
+
+        SimHashFieldMapper external = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "external-x").field("max_distance", 5))
+            .mappers()
+            .getMapper("field");
+        assertNull("fingerprints made outside the plugin have no settings", external.fieldType().settings());
+        assertEquals(5, MaxDistance.orField(null, external.fieldType().indexedMaxDistance(), external.fieldType().settings()));
+        assertEquals(MaxDistance.RECOMMENDED, MaxDistance.recommended((org.nearduplicate.core.SimHashSettings) null));
+        assertNull(new SimHashFieldMapper.SimHashFieldType("f", new BlockLayout(4, 16), "simhash-v9", java.util.Map.of()).settings());
+    }
+
+    public void testBadValues() throws IOException {
+        DocumentMapper mapper = mapper(b -> b.field("algorithm", "alg-a"));
+        assertBadValue(mapper, "{\"field\": \"\"}", "fingerprint must not be empty");
+        assertBadValue(mapper, "{\"field\": \"0123456789abcdefg\"}", "expected 16 hex digits, 0x-prefixed hex, or a decimal number");
+        assertBadValue(mapper, "{\"field\": \"zz23456789abcdef\"}", "[z] is not a hex digit");
+        // only ASCII hex digits: fullwidth and Arabic-Indic digits are not hex digits (issue 23)
+        assertBadValue(mapper, "{\"field\": \"\uff18\uff14eac0c067c7944a\"}", "[\uff18] is not a hex digit");
+        assertBadValue(mapper, "{\"field\": \"\u0668\u0664eac0c067c7944a\"}", "[\u0668] is not a hex digit");
+        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"0x\uff21\", \"algorithm\": \"alg-a\"}}", "[\uff21] is not a hex digit");
+        assertBadValue(mapper, "{\"field\": \"0x0123456789abcdef0\"}", "expected 1 to 16 hex digits, got 17");
+        assertBadValue(mapper, "{\"field\": 1.5}", "a numeric fingerprint must be an integer");
+        assertBadValue(mapper, "{\"field\": 36893488147419103232}", "decimal value out of the 64-bit range");
+        assertBadValue(mapper, "{\"field\": true}", "expected a string or an integer");
+        assertBadValue(
+            mapper,
+            "{\"field\": [\"00000000000000ff\", \"00000000000000fe\"]}",
+            "takes a single fingerprint per document, got several"
+        );
+        assertBadValue(
+            mapper,
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"alg-b\"}}",
+            "fingerprint was made with algorithm [alg-b] but the field is mapped with algorithm [alg-a]"
+        );
+        assertBadValue(mapper, "{\"field\": {\"algorithm\": \"alg-a\"}}", "object value is missing [fingerprint]");
+        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"extra\": 1}}", "unknown key [extra]");
+    }
+
+    public void testObjectValueMessages() throws IOException {
+        DocumentMapper mapper = mapper(b -> {});
+        assertBadValue(mapper, "{\"field\": {\"fingerprint\": null}}", "[fingerprint] must not be null");
+        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": 1}}", "[algorithm] must be a string");
+        assertBadValue(
+            mapper,
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"extra\": 1}}",
+            "unknown key [extra]; expected [fingerprint] and optionally [signature] and [algorithm]"
+        );
+        String v1 = org.nearduplicate.core.SimHashSettings.DEFAULT_V1.algorithmId();
+        assertBadValue(
+            mapper,
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"" + v1 + "\"}}",
+            "fingerprint was made with algorithm ["
+                + v1
+                + "] but the field is mapped with algorithm ["
+                + SimHashFieldMapper.DEFAULT_ALGORITHM
+                + "]; fingerprints made differently cannot be compared. Set [version] to 4 (and the field's other options) on the "
+                + "simhash processor that feeds it, or reindex into a field mapped with algorithm ["
+                + v1
+                + "]"
+        );
+        assertBadValue(
+            mapper(b -> b.field("algorithm", "alg-a")),
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"alg-b\"}}",
+            "fingerprints made differently cannot be compared. Make the fingerprints with the field's algorithm, or reindex into a "
+                + "field mapped with algorithm [alg-b]"
+        );
+    }
+
+    /** simhash-v4 values carry a signature, indexed as binary doc values next to the fingerprint; older ones have none. */
+    public void testSignatureIsIndexedAndChecked() throws IOException {
+        DocumentMapper mapper = mapper(b -> {});
+        String hex = org.nearduplicate.core.sketch.Signature.toHex(org.nearduplicate.core.sketch.Signature.of(1, 2, 3));
+        org.elasticsearch.index.mapper.ParsedDocument doc = mapper.parse(
+            source("{\"field\": {\"fingerprint\": \"00000000000000ff\", \"signature\": \"" + hex + "\"}}")
+        );
+        org.apache.lucene.index.IndexableField signature = doc.rootDoc().getField("field" + SimHashFieldMapper.SIGNATURE_FIELD_SUFFIX);
+        assertNotNull(signature);
+        assertEquals(
+            hex,
+            org.nearduplicate.core.sketch.Signature.toHex(org.apache.lucene.util.BytesRef.deepCopyOf(signature.binaryValue()).bytes)
+        );
+        // a bare fingerprint is accepted, without signature (compared on the fingerprint alone)
+        doc = mapper.parse(source("{\"field\": \"00000000000000ff\"}"));
+        assertNull(doc.rootDoc().getField("field" + SimHashFieldMapper.SIGNATURE_FIELD_SUFFIX));
+        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"signature\": \"abc\"}}", "invalid signature [abc]");
+        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"signature\": 7}}", "[signature] must be a string");
+        assertBadValue(
+            mapper(b -> b.field("algorithm", "simhash-v3")),
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"signature\": \"" + hex + "\"}}",
+            "has no signatures"
+        );
+    }
+
+    private void assertBadValue(DocumentMapper mapper, String source, String message) {
+        org.elasticsearch.index.mapper.DocumentParsingException e = expectThrows(org.elasticsearch.index.mapper.DocumentParsingException.class, () -> mapper.parse(source(source)));
+        assertThat(e.getMessage(), containsString("failed to parse field [field] of type [simhash]"));
+        assertNotNull(e.getCause());
+        assertThat(e.getCause().getMessage(), containsString(message));
+    }
+
+    public void testMappingValidation() {
+        MapperParsingException blocks = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("blocks", 17)));
+        assertThat(blocks.getMessage() + blocks.getCause(), containsString("[blocks] must be between 1 and 16, got 17"));
+        MapperParsingException k = expectThrows(
+            MapperParsingException.class,
+            () -> mapper(b -> b.field("blocks", 4).field("max_distance", 17))
+        );
+        assertThat(k.getMessage() + k.getCause(), containsString("[max_distance] must be between 0 and 16, got 17"));
+        MapperParsingException keys = expectThrows(
+            MapperParsingException.class,
+            () -> mapper(b -> b.field("blocks", 16).field("max_distance", 8))
+        );
+        assertThat(keys.getMessage() + keys.getCause(), containsString("more than the limit of 256"));
+        MapperParsingException alg = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", " ")));
+        assertThat(alg.getMessage() + alg.getCause(), containsString("[algorithm] must be a non-empty string"));
+        MapperParsingException unknown = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("norms", false)));
+        assertThat(unknown.getMessage(), containsString("unknown parameter [norms] on mapper [field] of type [simhash]"));
+    }
+
+    public void testParametersCannotBeUpdated() throws IOException {
+        MapperService service = createMapperService(fieldMapping(b -> b.field("type", "simhash")));
+        for (String[] update : new String[][] {
+            { "blocks", "6" },
+            { "max_distance", "2" },
+            { "check_bits", "8" },
+            { "algorithm", "other" } }) {
+            IllegalArgumentException e = expectThrows(
+                IllegalArgumentException.class,
+                () -> merge(service, fieldMapping(b -> b.field("type", "simhash").field(update[0], update[1])))
+            );
+            assertThat(e.getMessage(), containsString("Cannot update parameter [" + update[0] + "]"));
+        }
+        // repeating the mapping, with or without the resolved default check bits, is no update
+        merge(service, fieldMapping(b -> b.field("type", "simhash")));
+        merge(service, fieldMapping(b -> b.field("type", "simhash").field("check_bits", 28)));
+        assertThat(service.documentMapper().mappingSource().toString(), containsString("\"check_bits\":28"));
+    }
+
+    public void testMappingSerializesDefaults() throws IOException {
+        MapperService service = createMapperService(
+            fieldMapping(b -> b.field("type", "simhash").field("blocks", 5).field("max_distance", 2))
+        );
+        String mapping = service.documentMapper().mappingSource().toString();
+        assertThat(mapping, containsString("\"type\":\"simhash\",\"blocks\":5,\"max_distance\":2"));
+    }
+
+    public void testDocValueFormatIsHex() throws IOException {
+        MapperService service = createMapperService(fieldMapping(b -> b.field("type", "simhash")));
+        DocValueFormat format = service.fieldType("field").docValueFormat(null, null);
+        assertEquals("00000000000000ff", format.format(255L));
+        assertEquals("ffffffffffffffff", format.format(-1L));
+        assertEquals(255L, format.parseLong("00000000000000ff", false, () -> 0L));
+        expectThrows(IllegalArgumentException.class, () -> service.fieldType("field").docValueFormat("hex", null));
+    }
+}

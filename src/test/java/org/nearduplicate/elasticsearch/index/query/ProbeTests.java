@@ -1,0 +1,165 @@
+package org.nearduplicate.elasticsearch.index.query;
+
+import org.elasticsearch.common.io.stream.BytesStreamOutput;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.Writeable;
+import org.elasticsearch.test.ESTestCase;
+
+import java.io.IOException;
+import java.util.Map;
+
+import org.nearduplicate.core.sketch.MinHashSignatures;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.startsWith;
+
+/**
+ * What {@link Probe} does for every method: the wire layout (the method's value, then {@link ProbeInput}) that nodes
+ * of earlier releases read, and the {@code like} document's value with its errors.
+ */
+public class ProbeTests extends ESTestCase {
+
+    /**
+     * SimHashProbe's layout: optional fingerprint, optional fingerprints, then (since 0.6.0) optional signature and
+     * optional signatures, then the input. Nodes of one cluster run the same plugin release (docs/reliability.md).
+     */
+    public void testSimHashWireLayout() throws IOException {
+        long fingerprint = randomLong();
+        long[] fingerprints = { randomLong(), randomLong() };
+        String algorithm = randomBoolean() ? null : randomAlphaOfLength(6);
+        byte[] signature = org.nearduplicate.core.sketch.Signature.of(randomLong(), randomLong());
+        assertLayout(SimHashProbe.fingerprint(fingerprint, algorithm), out -> {
+            out.writeOptionalLong(fingerprint);
+            out.writeBoolean(false);
+            out.writeBoolean(false);
+            out.writeBoolean(false);
+            writeInput(out, algorithm, null, null, null);
+        }, SimHashProbe::new);
+        assertLayout(SimHashProbe.fingerprint(new org.nearduplicate.core.sketch.SimHash(fingerprint, signature), algorithm), out -> {
+            out.writeOptionalLong(fingerprint);
+            out.writeBoolean(false);
+            out.writeBoolean(true);
+            out.writeByteArray(signature);
+            out.writeBoolean(false);
+            writeInput(out, algorithm, null, null, null);
+        }, SimHashProbe::new);
+        assertLayout(SimHashProbe.fingerprints(fingerprints, new byte[][] { signature, signature }, algorithm), out -> {
+            out.writeOptionalLong(null);
+            out.writeBoolean(true);
+            out.writeLongArray(fingerprints);
+            out.writeBoolean(false);
+            out.writeBoolean(true);
+            out.writeVInt(2);
+            out.writeBoolean(true);
+            out.writeByteArray(signature);
+            out.writeBoolean(true);
+            out.writeByteArray(signature);
+            writeInput(out, algorithm, null, null, null);
+        }, SimHashProbe::new);
+        assertLayout(SimHashProbe.like("pages", "42", "r"), out -> {
+            out.writeOptionalLong(null);
+            out.writeBoolean(false);
+            out.writeBoolean(false);
+            out.writeBoolean(false);
+            writeInput(out, null, new LikeDocument("pages", "42", "r"), null, null);
+        }, SimHashProbe::new);
+        assertLayout(SimHashProbe.html("<p>a</p>"), out -> {
+            out.writeOptionalLong(null);
+            out.writeBoolean(false);
+            out.writeBoolean(false);
+            out.writeBoolean(false);
+            writeInput(out, null, null, null, "<p>a</p>");
+        }, SimHashProbe::new);
+    }
+
+    /** The layout MinHashProbe wrote before: optional base64 signature, input. */
+    public void testMinHashWireLayout() throws IOException {
+        String signature = MinHashSignatures.toBase64(new int[] { randomInt(), randomInt() });
+        String algorithm = randomBoolean() ? null : randomAlphaOfLength(6);
+        assertLayout(MinHashProbe.signature(signature, algorithm), out -> {
+            out.writeOptionalString(signature);
+            writeInput(out, algorithm, null, null, null);
+        }, MinHashProbe::new);
+        assertLayout(MinHashProbe.text("a b c"), out -> {
+            out.writeOptionalString(null);
+            writeInput(out, null, null, "a b c", null);
+        }, MinHashProbe::new);
+        assertLayout(MinHashProbe.like("pages", "7", null), out -> {
+            out.writeOptionalString(null);
+            writeInput(out, null, new LikeDocument("pages", "7", null), null, null);
+        }, MinHashProbe::new);
+    }
+
+    private static void writeInput(BytesStreamOutput out, String algorithm, LikeDocument like, String text, String html)
+        throws IOException {
+        out.writeOptionalString(algorithm);
+        out.writeOptionalWriteable(like);
+        out.writeOptionalString(text);
+        out.writeOptionalString(html);
+    }
+
+    private interface Layout {
+        void write(BytesStreamOutput out) throws IOException;
+    }
+
+    private static <P extends Probe<?, P>> void assertLayout(P probe, Layout expected, Writeable.Reader<P> reader) throws IOException {
+        try (BytesStreamOutput actual = new BytesStreamOutput(); BytesStreamOutput written = new BytesStreamOutput()) {
+            probe.writeTo(actual);
+            expected.write(written);
+            assertEquals(probe.toString(), written.bytes(), actual.bytes());
+            try (StreamInput in = written.bytes().streamInput()) {
+                P read = reader.read(in);
+                assertEquals(probe, read);
+                assertEquals(probe.hashCode(), read.hashCode());
+                assertEquals(probe.toString(), read.toString());
+            }
+        }
+    }
+
+    public void testLikeDocumentValues() {
+        String what = "[like] document [pages][1]";
+        SimHashProbe plain = Probe.fromSourceValue(methodOf(SimHashProbe.fingerprint(0)), what, "fp", "00000000000000ff");
+        assertEquals(SimHashProbe.fingerprint(255), plain);
+        SimHashProbe object = Probe.fromSourceValue(
+            methodOf(SimHashProbe.fingerprint(0)),
+            what,
+            "fp",
+            Map.of("fingerprint", 255, "algorithm", "a")
+        );
+        assertEquals(SimHashProbe.fingerprint(255, "a"), object);
+        IllegalArgumentException e = expectThrows(
+            IllegalArgumentException.class,
+            () -> Probe.fromSourceValue(methodOf(SimHashProbe.fingerprint(0)), what, "fp", 1.5)
+        );
+        assertThat(e.getMessage(), startsWith(what + " has an invalid value in field [fp]: "));
+        e = expectThrows(
+            IllegalArgumentException.class,
+            () -> Probe.fromSourceValue(methodOf(SimHashProbe.fingerprint(0)), what, "fp", Map.of("algorithm", "a"))
+        );
+        assertEquals(what + " has no [fingerprint] in field [fp]", e.getMessage());
+
+        String signature = MinHashSignatures.toBase64(new int[] { 1, 2, 3 });
+        MinHashProbe signed = Probe.fromSourceValue(
+            methodOf(MinHashProbe.signature(signature, null)),
+            what,
+            "mh",
+            Map.of("signature", signature, "algorithm", "m")
+        );
+        assertEquals(MinHashProbe.signature(signature, "m"), signed);
+        e = expectThrows(
+            IllegalArgumentException.class,
+            () -> Probe.fromSourceValue(methodOf(MinHashProbe.signature(signature, null)), what, "mh", 12)
+        );
+        assertEquals(what + " has no base64 signature in field [mh], got [12]", e.getMessage());
+        e = expectThrows(
+            IllegalArgumentException.class,
+            () -> Probe.fromSourceValue(methodOf(MinHashProbe.signature(signature, null)), what, "mh", "%%%")
+        );
+        assertThat(e.getMessage(), startsWith(what + " has an invalid value in field [mh]: "));
+        assertThat(e.getMessage(), containsString("base64"));
+    }
+
+    private static <V, P extends Probe<V, P>> Probe.Method<V, P> methodOf(Probe<V, P> probe) {
+        return probe.method();
+    }
+}

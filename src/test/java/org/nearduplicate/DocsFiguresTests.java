@@ -174,6 +174,44 @@ public class DocsFiguresTests {
         assertTrue("issue 25: at most 80 bytes per document", perDoc <= 80);
     }
 
+    /**
+     * Issue 26's bound on the LSH candidate stage of groups: at 1M units it finds at least 99.5 % of the verified pairs
+     * exact enumeration (the brute force) finds; performance.md and workflows.md quote the committed results file.
+     */
+    @Test
+    public void testGroupsLshRecallFigures() throws IOException {
+        String results = read("bench/results/RESULTS-groups-lsh-1M-recall.md");
+        // brute-force table: N | time | tested | within k | exact verified | exact groups | docs | **recall %** (lsh of exact) | above |
+        // whole
+        String[] r = row(results.substring(results.indexOf("## Recall against exact enumeration by brute force")), "1000000");
+        double recall = Double.parseDouble(r[6].replaceAll("^\\*\\*([0-9.]+) %\\*\\*.*$", "$1"));
+        Matcher counts = Pattern.compile("\\(([0-9]+) of ([0-9]+)\\)").matcher(r[6]);
+        assertTrue(counts.find());
+        long lsh = Long.parseLong(counts.group(1)), exact = Long.parseLong(counts.group(2));
+        assertEquals(exact, Long.parseLong(r[3]));
+        assertEquals("no LSH pair outside the exact set", "0", r[7]);
+        assertTrue("issue 26: recall >= 99.5 % against exact enumeration at 1M, got " + recall, recall >= 99.5);
+        assertEquals(100.0 * lsh / exact, recall, 1e-4);
+        String performance = read("docs/performance.md");
+        assertEquals(exact, figure(performance, "of them \\*\\*([0-9,]+) verified pairs\\*\\*"), 0);
+        assertEquals(lsh, figure(performance, "the LSH stage found \\*\\*([0-9,]+): [0-9.]+ % of the exact"), 0);
+        assertEquals(
+            Math.round(recall * 100) / 100.0,
+            figure(performance, "the LSH stage found \\*\\*[0-9,]+: ([0-9.]+) % of the exact"),
+            1e-9
+        );
+        assertEquals(
+            Math.round(recall * 100) / 100.0,
+            figure(performance, "\\| 1M \\| [^|]+ \\| [^|]+ \\| [^|]+ \\| \\*\\*([0-9.]+) % of the exact"),
+            1e-9
+        );
+        assertEquals(
+            Math.round(recall * 100) / 100.0,
+            figure(read("docs/workflows.md"), "at 200k units\\s+and ([0-9.]+) % of the exact verified pairs at 1M"),
+            1e-9
+        );
+    }
+
     /** The cells of the first table row of {@code text} whose first cell is {@code first} (or {@code **first (default)**}). */
     private static String[] row(String text, String first) {
         Matcher m = Pattern.compile("(?m)^\\|\\s*(?:\\*\\*)?" + first + "(?: \\(default\\))?(?:\\*\\*)? \\|(.*)\\|\\s*$").matcher(text);

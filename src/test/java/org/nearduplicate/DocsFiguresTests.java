@@ -272,7 +272,11 @@ public class DocsFiguresTests {
             figure(engine, "pages are not short in features \\(([0-9]+)-"),
             0
         );
-        assertEquals(figure(v4, "text and text ([0-9]+)\\."), figure(engine, "\\(([0-9]+) of the [0-9]+ pairs\\s+are two plain texts"), 0);
+        assertEquals(
+            figure(v4, "text and text ([0-9]+)\\."),
+            figure(engine, "\\(([0-9]+) of the [0-9]+\\s+pairs\\s+are two plain texts"),
+            0
+        );
         // README's account of the node run's false hits (heavy-edit negatives counted apart) and of the replay
         String readme = read("README.md");
         String node = read("bench/results/RESULTS-scale-node-v4.md");
@@ -281,7 +285,7 @@ public class DocsFiguresTests {
             figure(readme, "\\): ([0-9]+) hits of unrelated"),
             0
         );
-        assertEquals(figure(node, "not false hits\\) \\| ([0-9]+) in all"), figure(readme, "besides ([0-9]+) hits of heavy-edit"), 0);
+        assertEquals(figure(node, "not false hits\\) \\| ([0-9]+) in all"), figure(readme, "besides\\s+([0-9]+) hits of heavy-edit"), 0);
         assertEquals(
             figure(node, "`like` a random corpus document, k 16\\) \\| ([0-9]+) probes"),
             figure(readme, "unrelated documents in ([0-9]+) queries"),

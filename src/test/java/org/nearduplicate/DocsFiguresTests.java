@@ -174,6 +174,134 @@ public class DocsFiguresTests {
         assertTrue("issue 25: at most 80 bytes per document", perDoc <= 80);
     }
 
+    /**
+     * Issue 26's bound on the LSH candidate stage of groups: at 1M units it finds at least 99.5 % of the verified pairs
+     * exact enumeration (the brute force) finds; performance.md and workflows.md quote the committed results file.
+     */
+    @Test
+    public void testGroupsLshRecallFigures() throws IOException {
+        String results = read("bench/results/RESULTS-groups-lsh-1M-recall.md");
+        // brute-force table: N | time | tested | within k | exact verified | exact groups | docs | **recall %** (lsh of exact) | above |
+        // whole
+        String[] r = row(results.substring(results.indexOf("## Recall against exact enumeration by brute force")), "1000000");
+        double recall = Double.parseDouble(r[6].replaceAll("^\\*\\*([0-9.]+) %\\*\\*.*$", "$1"));
+        Matcher counts = Pattern.compile("\\(([0-9]+) of ([0-9]+)\\)").matcher(r[6]);
+        assertTrue(counts.find());
+        long lsh = Long.parseLong(counts.group(1)), exact = Long.parseLong(counts.group(2));
+        assertEquals(exact, Long.parseLong(r[3]));
+        assertEquals("no LSH pair outside the exact set", "0", r[7]);
+        assertTrue("issue 26: recall >= 99.5 % against exact enumeration at 1M, got " + recall, recall >= 99.5);
+        assertEquals(100.0 * lsh / exact, recall, 1e-4);
+        String performance = read("docs/performance.md");
+        assertEquals(exact, figure(performance, "of them \\*\\*([0-9,]+) verified pairs\\*\\*"), 0);
+        assertEquals(lsh, figure(performance, "the LSH stage found \\*\\*([0-9,]+): [0-9.]+ % of the exact"), 0);
+        assertEquals(
+            Math.round(recall * 100) / 100.0,
+            figure(performance, "the LSH stage found \\*\\*[0-9,]+: ([0-9.]+) % of the exact"),
+            1e-9
+        );
+        assertEquals(
+            Math.round(recall * 100) / 100.0,
+            figure(performance, "\\| 1M \\| [^|]+ \\| [^|]+ \\| [^|]+ \\| \\*\\*([0-9.]+) % of the exact"),
+            1e-9
+        );
+        assertEquals(
+            Math.round(recall * 100) / 100.0,
+            figure(read("docs/workflows.md"), "at 200k units\\s+and ([0-9.]+) % of the exact verified pairs at 1M"),
+            1e-9
+        );
+    }
+
+    /**
+     * engine.md's residual section (issue 25 item 5): its table of candidate extraction rules equals ResidualStudy's
+     * results file, and the offline replay figures equal bench/scale_offline.py's results files.
+     */
+    @Test
+    public void testResidualFigures() throws IOException {
+        String results = read("bench/results/RESULTS-residual-rules.md");
+        String engine = read("docs/engine.md");
+        String[][] rows = {
+            // engine.md's rule / the results file's
+            { "v4 default", "default (simhash-v4, k = 16, 12 of 32 slots)" },
+            { "no signed match below 32 distinct features", "min-features 32" },
+            { "pages whose main text is < 25 % of the visible text need 20 agreeing slots", "template-dominated 0.25: 20 slots" },
+            { "drop blocks of <= 8 words that are not sentences", "short-blocks 8" },
+            { "drop blocks found in >= 3 near-duplicate groups", "repeated-blocks 3 (groups)" },
+            { "drop blocks found in >= 5 near-duplicate groups", "repeated-blocks 5 (groups)" },
+            { "drop blocks found in >= 10 near-duplicate groups", "repeated-blocks 10 (groups)" },
+            { "drop blocks found in >= 10 documents (copies counted)", "repeated-blocks 10 (documents)" },
+            { "drop blocks found in >= 5 documents (copies counted)", "repeated-blocks 5 (documents)" } };
+        for (String[] r : rows) {
+            // results: R | P | F1 | R en | R zh | F1 en | F1 zh | residual | base pairs | rate | docs
+            String[] m = row(results, Pattern.quote(r[1]));
+            // engine.md: recall (en / zh) | F1 (en / zh) | residual (base) | rate | docs
+            String[] e = row(engine, Pattern.quote(r[0]));
+            for (int i = 0; i < e.length; i++)
+                e[i] = e[i].replace("**", "");
+            assertEquals(r[0], m[0] + " (" + m[3] + " / " + m[4] + ")", e[0]);
+            assertEquals(r[0], m[2] + " (" + m[5] + " / " + m[6] + ")", e[1]);
+            assertEquals(r[0], m[7] + " (" + m[8] + ")", e[2]);
+            assertEquals(r[0], m[9], e[3]);
+            assertEquals(r[0], m[10], e[4]);
+        }
+        String[] def = row(results, Pattern.quote(rows[0][1]));
+        assertEquals(Double.parseDouble(def[7]), figure(engine, "\\*\\*([0-9,]+) unrelated same-language pairs\\*\\*"), 0);
+        assertEquals(Double.parseDouble(def[8]), figure(engine, "among \\*\\*([0-9,]+) pairs of base\\s+documents\\*\\*"), 0);
+        String v4 = read("bench/results/RESULTS-scale-offline-v4.md");
+        String r3 = read("bench/results/RESULTS-scale-offline-repeated-blocks-3.md");
+        String r5 = read("bench/results/RESULTS-scale-offline-repeated-blocks-5.md");
+        String recallEn = "(?m)^\\| en \\| ([0-9.]+) ", recallZh = "(?m)^\\| zh \\| ([0-9.]+) ";
+        assertEquals(figure(r5, recallEn), figure(engine, "recall en ([0-9.]+), zh [0-9.]+;"), 0);
+        assertEquals(figure(r5, recallZh), figure(engine, "recall en [0-9.]+, zh ([0-9.]+);"), 0);
+        assertEquals(figure(r3, recallZh), figure(engine, "Chinese recall is ([0-9.]+), just under"), 0);
+        assertTrue(figure(r3, recallZh) < 0.965 && figure(r5, recallZh) >= 0.965 && figure(r5, recallEn) >= 0.965);
+        assertEquals(figure(v4, recallEn), figure(engine, "`RESULTS-scale-offline-v4.md`\\]\\([^)]*\\): ([0-9.]+) / [0-9.]+\\)"), 0);
+        assertEquals(figure(v4, recallZh), figure(engine, "`RESULTS-scale-offline-v4.md`\\]\\([^)]*\\): [0-9.]+ / ([0-9.]+)\\)"), 0);
+        String unrelated = "every corpus document \\| [0-9,]+ \\| [0-9]+ \\| [0-9.]+ \\| [0-9]+ \\| [0-9]+ \\| ([0-9.]+) \\|";
+        assertEquals(Math.round(figure(v4, unrelated) * 1000) / 1000.0, figure(engine, "document fall from ([0-9.]+) to"), 1e-9);
+        assertEquals(Math.round(figure(r5, unrelated) * 1000) / 1000.0, figure(engine, "document fall from [0-9.]+ to ([0-9.]+)"), 1e-9);
+        assertEquals(figure(r3, unrelated), figure(engine, "\\(([0-9.]+) at 3 groups\\)"), 0);
+        String largest = "\\| default \\(representative\\) \\| [0-9,]+ \\| [0-9,]+ \\| ([0-9]+) ";
+        String components = "\\| components \\| [0-9,]+ \\| [0-9,]+ \\| ([0-9]+) ";
+        assertEquals(figure(r5, largest), figure(engine, "largest default-mode group ([0-9]+):"), 0);
+        assertEquals(figure(r5, components), figure(engine, "components` ([0-9]+) instead of"), 0);
+        assertEquals(figure(v4, components), figure(engine, "components` [0-9]+ instead of ([0-9]+)\\)"), 0);
+        assertEquals(figure(v4, largest), figure(engine, "the group of ([0-9]+) documents of two man"), 0);
+        assertEquals(
+            figure(v4, "Distinct features of their documents: ([0-9]+) to"),
+            figure(engine, "pages are not short in features \\(([0-9]+)-"),
+            0
+        );
+        assertEquals(
+            figure(v4, "text and text ([0-9]+)\\."),
+            figure(engine, "\\(([0-9]+) of the [0-9]+\\s+pairs\\s+are two plain texts"),
+            0
+        );
+        // README's account of the node run's false hits (heavy-edit negatives counted apart) and of the replay
+        String readme = read("README.md");
+        String node = read("bench/results/RESULTS-scale-node-v4.md");
+        assertEquals(
+            figure(node, "corpus documents of another base document \\(([0-9]+) hits in all\\)"),
+            figure(readme, "\\): ([0-9]+) hits of unrelated"),
+            0
+        );
+        assertEquals(figure(node, "not false hits\\) \\| ([0-9]+) in all"), figure(readme, "besides\\s+([0-9]+) hits of heavy-edit"), 0);
+        assertEquals(
+            figure(node, "`like` a random corpus document, k 16\\) \\| ([0-9]+) probes"),
+            figure(readme, "unrelated documents in ([0-9]+) queries"),
+            0
+        );
+        assertEquals(Math.round(figure(v4, unrelated) * 1000) / 1000.0, figure(readme, "the unrelated hits are ([0-9.]+) per query"), 1e-9);
+        // the replay reproduces the node run: the same groups and the same false hits of its probes
+        assertEquals(figure(node, "default mode: largest group vs largest labelled group \\| ([0-9,]+)"), figure(v4, largest), 0);
+        assertEquals(figure(node, "`mode: components`: largest group vs largest labelled group \\| ([0-9,]+)"), figure(v4, components), 0);
+        assertEquals(
+            figure(node, "false hits per query \\(mean\\) \\| \\*\\*([0-9.]+)"),
+            figure(v4, "the node run's 300 \\(seed 25\\) \\| [0-9]+ \\| [0-9]+ \\| [0-9.]+ \\| [0-9]+ \\| [0-9]+ \\| ([0-9.]+) \\|"),
+            1e-9
+        );
+    }
+
     /** The cells of the first table row of {@code text} whose first cell is {@code first} (or {@code **first (default)**}). */
     private static String[] row(String text, String first) {
         Matcher m = Pattern.compile("(?m)^\\|\\s*(?:\\*\\*)?" + first + "(?: \\(default\\))?(?:\\*\\*)? \\|(.*)\\|\\s*$").matcher(text);

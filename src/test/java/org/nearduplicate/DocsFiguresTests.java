@@ -204,6 +204,26 @@ public class DocsFiguresTests {
         );
     }
 
+    /** performance.md's 30M-in-10-shards figures are the two generated runs appended in their results file. */
+    @Test
+    public void testManyShardsFigures() throws IOException {
+        String results = read("bench/results/RESULTS-node-30M-10shards.md");
+        String performance = read("docs/performance.md");
+        String k16 = "(?m)^\\| 16 \\| [0-9]+ \\| column \\| \\*\\*([0-9.]+)\\*\\* / [0-9.]+ / ([0-9.]+) \\|";
+        String[] run1 = nth(results, k16, 0), run2 = nth(results, k16, 1);
+        assertEquals(
+            run1[0] + " / " + run2[0] + " ms** (p99 " + run1[1] + " / " + run2[1] + " ms)",
+            textAfter(performance, "k = 16 p50 \\*\\*([0-9.]+ / [0-9.]+ ms\\*\\* \\(p99 [0-9.]+ / [0-9.]+ ms\\))")
+        );
+        assertEquals(
+            run1[0] + " / " + run1[1] + ", " + run2[0] + " / " + run2[1] + " ms",
+            textAfter(performance, "\\| 10 x 3M \\|(?: [^|]+ \\|){3} ([0-9.]+ / [0-9.]+, [0-9.]+ / [0-9.]+ ms) \\|")
+        );
+        String bytes = textAfter(results, "\\(([0-9,]+) bytes\\) \\|");
+        assertEquals(bytes, textAfter(performance, "Columns: ([0-9,]+) bytes in the breaker"));
+        assertEquals(30_000_000L * Long.BYTES, Long.parseLong(bytes.replace(",", "")), 10 * 80);
+    }
+
     /** The groups of the {@code n}-th (from 0) match of {@code regex} in {@code text}. */
     private static String[] nth(String text, String regex, int n) {
         Matcher m = Pattern.compile(regex).matcher(text);

@@ -302,6 +302,69 @@ public class DocsFiguresTests {
         );
     }
 
+    /**
+     * performance.md's account of the real-node p99 at 10M (the column cache thrashing) and of concurrent segment search
+     * quotes the generated tables appended in their results files.
+     */
+    @Test
+    public void testNodeTailAndConcurrentSearchFigures() throws IOException {
+        String p99 = read("bench/results/RESULTS-anyk-node-10M-p99.md");
+        String performance = read("docs/performance.md");
+        // the node tables' k = 16 rows: run 4 (default cache) is appended first, run 3 (15 %) second
+        String node16 = "(?m)^\\| 16 \\| [0-9]+ / [0-9]+ \\| [^|]+\\| [^|]+\\| [^|]+\\| [^|]+\\| ([0-9.]+) / ([0-9.]+) \\|";
+        String[] defaultCache = nth(p99, node16, 0), largerCache = nth(p99, node16, 1);
+        assertEquals(
+            defaultCache[0] + " ms against " + defaultCache[1],
+            textAfter(performance, "server `took` of \\*\\*([0-9.]+ ms against [0-9.]+)")
+        );
+        assertEquals(largerCache[0] + " / " + largerCache[1], textAfter(performance, "the rest cost \\(\\*\\*([0-9.]+ / [0-9.]+) ms"));
+        String css = read("bench/results/RESULTS-css-10M.md");
+        // the second pass of each mode on the 6-segment index (appended first): p50 and the ratio to the floor
+        String row = "(?m)^\\| `%s`, 2 slices \\| 16 \\| [0-9]+ \\| column \\| \\*\\*([0-9.]+)\\*\\*[^|]*(?:\\|[^|]*){7}\\| ([0-9.]+)x \\|";
+        String[] all = nth(css, String.format(java.util.Locale.ROOT, row, "all"), 1);
+        String[] none = nth(css, String.format(java.util.Locale.ROOT, row, "none"), 1);
+        assertEquals(
+            all[0] + " ms against " + none[0] + " ms for `none` in the quieter pair (" + all[1] + "x against " + none[1] + "x",
+            textAfter(
+                performance,
+                "`all` took\\s+\\*\\*([0-9.]+ ms against [0-9.]+ ms\\*\\* for `none` in the quieter pair \\([0-9.]+x against [0-9.]+x)"
+            ).replace("**", "")
+        );
+    }
+
+    /** performance.md's 30M-in-10-shards figures are the two generated runs appended in their results file. */
+    @Test
+    public void testManyShardsFigures() throws IOException {
+        String results = read("bench/results/RESULTS-node-30M-10shards.md");
+        String performance = read("docs/performance.md");
+        String k16 = "(?m)^\\| 16 \\| [0-9]+ \\| column \\| \\*\\*([0-9.]+)\\*\\* / [0-9.]+ / ([0-9.]+) \\|";
+        String[] run1 = nth(results, k16, 0), run2 = nth(results, k16, 1);
+        assertEquals(
+            run1[0] + " / " + run2[0] + " ms** (p99 " + run1[1] + " / " + run2[1] + " ms)",
+            textAfter(performance, "k = 16 p50 \\*\\*([0-9.]+ / [0-9.]+ ms\\*\\* \\(p99 [0-9.]+ / [0-9.]+ ms\\))")
+        );
+        assertEquals(
+            run1[0] + " / " + run1[1] + ", " + run2[0] + " / " + run2[1] + " ms",
+            textAfter(performance, "\\| 10 x 3M \\|(?: [^|]+ \\|){3} ([0-9.]+ / [0-9.]+, [0-9.]+ / [0-9.]+ ms) \\|")
+        );
+        String bytes = textAfter(results, "\\(([0-9,]+) bytes\\) \\|");
+        assertEquals(bytes, textAfter(performance, "Columns: ([0-9,]+) bytes in the breaker"));
+        assertEquals(30_000_000L * Long.BYTES, Long.parseLong(bytes.replace(",", "")), 10 * 80);
+    }
+
+    /** The groups of the {@code n}-th (from 0) match of {@code regex} in {@code text}. */
+    private static String[] nth(String text, String regex, int n) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        for (int i = 0; i <= n; i++) {
+            assertTrue("match " + i + " of /" + regex + "/", m.find());
+        }
+        String[] groups = new String[m.groupCount()];
+        for (int g = 0; g < groups.length; g++) {
+            groups[g] = m.group(g + 1);
+        }
+        return groups;
+    }
+
     /** The cells of the first table row of {@code text} whose first cell is {@code first} (or {@code **first (default)**}). */
     private static String[] row(String text, String first) {
         Matcher m = Pattern.compile("(?m)^\\|\\s*(?:\\*\\*)?" + first + "(?: \\(default\\))?(?:\\*\\*)? \\|(.*)\\|\\s*$").matcher(text);

@@ -28,6 +28,10 @@
 // group: near_duplicate on fp at max_distance k (--queries), the same query with allow_scan on fpscan (a forced
 // doc-values scan, since k > 0 exceeds its mapping; --scan-queries; n/a at k = 0), the painless brute force over
 // long (--script-queries) and the round-trip floor; the results file has one row per k with the ratios.
+// The floor of issue 26, a plain long[] loop over the same fingerprints in this JVM, is timed after every round of
+// each k group (5 probes a round), so that it shares the group's noise; the node's GC, heap, near_duplicate breaker and
+// search-pool counters are read before and after each group, and the 5 slowest near_duplicate queries are listed.
+// --shards, --segments, --no-base, --css-modes and --css-slices: see bench/run.sh.
 import java.io.*;
 import java.net.URI;
 import java.net.http.*;
@@ -65,6 +69,16 @@ public class Bench {
     static String resultsName = null; // --results FILE: name of the results file (default RESULTS.md / RESULTS-10M.md)
     /** --ks 0,3,4,...: instead of the method comparison, per k: near_duplicate on the default field, a forced scan, painless. */
     static int[] ks = null;
+    /** --shards N: primaries of every loaded index (default 1). */
+    static int shards = 1;
+    /** --no-base: load no base index (no bytes-per-document figures; saves a load at large --docs). */
+    static boolean noBase = false;
+    /** --segments N: force-merge target per shard after the load (default 1; 0: not force-merged). */
+    static int segments = 1;
+    /** --css-modes none,all: with --ks, the k rows once per search.concurrent_segment_search.mode (cluster setting). */
+    static String[] cssModes = null;
+    /** --css-slices N: search.concurrent.max_slice_count while --css-modes runs (0: the node's default). */
+    static int cssSlices = 0;
     static final int PLANT = 11; // distances 0..10
 
     static HttpClient http;
@@ -97,6 +111,11 @@ public class Bench {
                 case "--bulk-docs" -> bulkDocs = Integer.parseInt(args[++i]);
                 case "--results" -> resultsName = args[++i];
                 case "--ks" -> ks = Arrays.stream(args[++i].split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
+                case "--shards" -> shards = Integer.parseInt(args[++i]);
+                case "--no-base" -> noBase = true;
+                case "--segments" -> segments = Integer.parseInt(args[++i]);
+                case "--css-modes" -> cssModes = args[++i].split(",");
+                case "--css-slices" -> cssSlices = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
@@ -504,6 +523,8 @@ public class Bench {
         final Map<String, Map<String, Long>> files = new LinkedHashMap<>();
         final Map<String, Double> loadSecs = new LinkedHashMap<>();
         final Map<String, Double> mergeSecs = new LinkedHashMap<>();
+        /** Segments of every index (primaries, all shards) as queried. */
+        final Map<String, Long> segmentCounts = new LinkedHashMap<>();
 
         String idx(String rep) {
             return index + rep;
@@ -554,7 +575,7 @@ public class Bench {
                     true
                 )
             );
-            if (ks != null) {
+            if (ks != null && scanQueries > 0) {
                 // --ks: the forced scan runs on a simhash field whose mapping promises k_max 0 (one 64-bit key, no check
                 // bits), queried with allow_scan: every k > 0 exceeds its mapping, so every fingerprint is read
                 reps.add(
@@ -567,7 +588,9 @@ public class Bench {
                 if (onlyReps == null) onlyReps = new HashSet<>(List.of("base", "fp", "long"));
                 onlyReps.add("fpscan");
             }
+            if (ks != null && onlyReps == null) onlyReps = new HashSet<>(List.of("base", "fp", "long"));
             if (onlyReps != null) reps.removeIf(r -> !onlyReps.contains(r.name));
+            if (noBase) reps.removeIf(r -> r.name.equals("base"));
             for (Rep r : reps) {
                 long have = -1;
                 try {
@@ -594,11 +617,16 @@ public class Bench {
                         segmentsUnmerged = ((Number) ((Map<?, ?>) prim.get("segments")).get("count")).longValue();
                     }
                     long t = System.nanoTime();
-                    post("/" + idx(r.name) + "/_forcemerge?max_num_segments=1", "");
+                    if (segments > 0) post("/" + idx(r.name) + "/_forcemerge?max_num_segments=" + segments, "");
                     post("/" + idx(r.name) + "/_refresh", "");
                     mergeSecs.put(r.name, (System.nanoTime() - t) / 1e9);
                     log("  force-merged " + idx(r.name) + " in " + (int) ((System.nanoTime() - t) / 1e9) + " s");
                 }
+                Map<?, ?> segCount = (Map<?, ?>) Json.parse(get("/" + idx(r.name) + "/_stats/segments"));
+                segmentCounts.put(
+                    r.name,
+                    num((Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) segCount.get("_all")).get("primaries")).get("segments"), "count")
+                );
                 Map<?, ?> st = (Map<?, ?>) Json.parse(get("/" + idx(r.name) + "/_stats/segments,store?include_segment_file_sizes=true"));
                 Map<?, ?> prim = (Map<?, ?>) ((Map<?, ?>) st.get("_all")).get("primaries");
                 Map<String, Long> fsz = new LinkedHashMap<>();
@@ -616,7 +644,8 @@ public class Bench {
         double per(String rep, String... exts) {
             long v = 0;
             for (String e : exts)
-                v += files.get(rep).getOrDefault(e, 0L) - files.get("base").getOrDefault(e, 0L);
+                if (files.containsKey("base")) v += files.get(rep).getOrDefault(e, 0L) - files.get("base").getOrDefault(e, 0L);
+                else return Double.NaN;
             return v / (double) docs;
         }
 
@@ -625,7 +654,9 @@ public class Bench {
             delete("/" + index);
             put(
                 "/" + index,
-                "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"refresh_interval\":\"-1\","
+                "{\"settings\":{\"number_of_shards\":"
+                    + shards
+                    + ",\"number_of_replicas\":0,\"refresh_interval\":\"-1\","
                     + "\"index.translog.durability\":\"async\",\"index.translog.flush_threshold_size\":\"2gb\"},"
                     + "\"mappings\":{\"_source\":{\"enabled\":false},\"properties\":{"
                     + rep.props
@@ -797,6 +828,12 @@ public class Bench {
          * (offset + i mod probes); all methods see the same probe sequence.
          */
         List<Stats> measureGroup(List<M> group, int conc, int offset, int rounds) throws Exception {
+            return measureGroup(group, conc, offset, rounds, null);
+        }
+
+        /** The same; {@code perRound} (if not null) runs after every round, e.g. the floor loop sharing the rounds' noise. */
+        List<Stats> measureGroup(List<M> group, int conc, int offset, int rounds, java.util.function.IntConsumer perRound)
+            throws Exception {
             List<M> ms = new ArrayList<>();
             for (M m : group)
                 if (files.containsKey(m.rep)) ms.add(m);
@@ -810,6 +847,7 @@ public class Bench {
                         int from = (int) ((long) r * m.n / rounds), to = (int) ((long) (r + 1) * m.n / rounds);
                         if (to > from) runChunk(ex, m, conc, offset, from, to);
                     }
+                    if (perRound != null) perRound.accept(r);
                 }
             } finally {
                 ex.shutdownNow();
@@ -921,7 +959,68 @@ public class Bench {
 
         /** --ks: one row per k, the three methods and the round-trip floor measured in the same interleaved group. */
         record KsRow(int k, Stats floor, Stats nd, Stats scan, Stats script, double ndHits, double scanHits, double scriptHits,
-            String agree, double loopP50) {
+            String agree, double loopP50, String mode, NodeSnap before, NodeSnap after, String slowest) {
+        }
+
+        /** What the node's `_nodes/_local/stats` says about its JVM, the near_duplicate breaker and the search pool. */
+        record NodeSnap(long youngCount, long youngMs, long oldCount, long oldMs, long heapUsed, long heapMax, long breakerBytes,
+            long breakerTripped, long searchRejected, long searchCompleted) {
+        }
+
+        static NodeSnap nodeSnap() throws Exception {
+            Map<?, ?> nodes = (Map<?, ?>) ((Map<?, ?>) Json.parse(get("/_nodes/_local/stats/jvm,breaker,thread_pool"))).get("nodes");
+            Map<?, ?> n = (Map<?, ?>) nodes.values().iterator().next();
+            Map<?, ?> jvm = (Map<?, ?>) n.get("jvm");
+            Map<?, ?> gcs = (Map<?, ?>) ((Map<?, ?>) jvm.get("gc")).get("collectors");
+            Map<?, ?> young = (Map<?, ?>) gcs.get("young"), old = (Map<?, ?>) gcs.get("old");
+            Map<?, ?> mem = (Map<?, ?>) jvm.get("mem");
+            Map<?, ?> br = (Map<?, ?>) ((Map<?, ?>) n.get("breakers")).get("near_duplicate");
+            Map<?, ?> search = (Map<?, ?>) ((Map<?, ?>) n.get("thread_pool")).get("search");
+            return new NodeSnap(
+                num(young, "collection_count"),
+                num(young, "collection_time_in_millis"),
+                num(old, "collection_count"),
+                num(old, "collection_time_in_millis"),
+                num(mem, "heap_used_in_bytes"),
+                num(mem, "heap_max_in_bytes"),
+                br == null ? -1 : num(br, "estimated_size_in_bytes"),
+                br == null ? -1 : num(br, "tripped"),
+                num(search, "rejected"),
+                num(search, "completed")
+            );
+        }
+
+        /**
+         * The 5 slowest queries of a method: latency (server took) @ query index; * marks the first query of one of the
+         * group's 10 rounds (the first after the other methods ran).
+         */
+        static String slowest(M m, int rounds) {
+            if (m == null || m.n == 0) return "";
+            Set<Integer> firsts = new HashSet<>();
+            for (int r = 0; r < rounds; r++)
+                firsts.add((int) ((long) r * m.n / rounds));
+            Integer[] order = new Integer[m.n];
+            for (int i = 0; i < m.n; i++)
+                order[i] = i;
+            Arrays.sort(order, (a, b) -> Long.compare(m.lat[b], m.lat[a]));
+            List<Double> first = new ArrayList<>(), rest = new ArrayList<>();
+            for (int i = 0; i < m.n; i++)
+                (firsts.contains(i) ? first : rest).add(m.took[i]);
+            Collections.sort(first);
+            Collections.sort(rest);
+            StringBuilder sb = new StringBuilder();
+            sb.append(f(first.get(first.size() / 2))).append(" / ").append(f(rest.get(rest.size() / 2))).append(" | ");
+            for (int j = 0; j < Math.min(5, m.n); j++) {
+                int i = order[j];
+                if (j > 0) sb.append(", ");
+                sb.append(f(m.lat[i] / 1e6))
+                    .append(" (")
+                    .append((long) m.took[i])
+                    .append(") @")
+                    .append(i)
+                    .append(firsts.contains(i) ? "*" : "");
+            }
+            return sb.toString();
         }
 
         /** The same fingerprints in a plain long[] (issue 26's floor: one core, the same machine, the same run). */
@@ -929,15 +1028,20 @@ public class Bench {
 
         /** p50 in ms of a plain {@code Long.bitCount(v ^ q) <= k} loop over every indexed fingerprint, over 50 probes. */
         double loopFloorP50(int k) {
+            return loopFloorP50(k, 50, 5, 0);
+        }
+
+        /** The same over {@code n} probes from {@code from} after {@code warm} unmeasured ones; the median of those n. */
+        double loopFloorP50(int k, int n, int warm, int from) {
             if (loopColumn == null) {
                 loopColumn = new long[Math.toIntExact(data.n)];
                 for (int i = 0; i < loopColumn.length; i++)
                     loopColumn[i] = data.fp(i);
             }
-            long[] times = new long[50];
+            long[] times = new long[n];
             long sink = 0;
-            for (int round = -5; round < times.length; round++) {
-                long q = data.probeFp[Math.floorMod(round, data.probeFp.length)];
+            for (int round = -warm; round < times.length; round++) {
+                long q = data.probeFp[Math.floorMod(from + round, data.probeFp.length)];
                 long t0 = System.nanoTime();
                 int count = 0;
                 for (long v : loopColumn)
@@ -965,6 +1069,32 @@ public class Bench {
         }
 
         void ksQueries() throws Exception {
+            if (cssModes == null) {
+                ksQueries(null);
+                return;
+            }
+            try {
+                for (String mode : cssModes) {
+                    put(
+                        "/_cluster/settings",
+                        "{\"transient\":{\"search.concurrent_segment_search.mode\":\""
+                            + mode
+                            + "\",\"search.concurrent.max_slice_count\":"
+                            + (cssSlices > 0 ? String.valueOf(cssSlices) : "null")
+                            + "}}"
+                    );
+                    log("search.concurrent_segment_search.mode = " + mode + (cssSlices > 0 ? ", max_slice_count " + cssSlices : ""));
+                    ksQueries(mode);
+                }
+            } finally {
+                put(
+                    "/_cluster/settings",
+                    "{\"transient\":{\"search.concurrent_segment_search.mode\":null,\"search.concurrent.max_slice_count\":null}}"
+                );
+            }
+        }
+
+        void ksQueries(String mode) throws Exception {
             log(
                 "any-k queries (request_cache=false, distinct probes per query, size 20, concurrency 1, methods interleaved in 10 rounds), k = "
                     + Arrays.toString(ks)
@@ -1001,7 +1131,16 @@ public class Bench {
                 List<M> g = new ArrayList<>(List.of(floor, nd));
                 if (scan != null) g.add(scan);
                 g.add(script);
-                List<Stats> st = measureGroup(g, 1, 0, 10);
+                NodeSnap before = nodeSnap();
+                // the floor loop runs 5 probes after every round of the group, so it shares the rounds' noise
+                List<Long> loopTimes = new ArrayList<>();
+                loopFloorP50(k, 1, 5, 0); // warm-up
+                List<Stats> st = measureGroup(g, 1, 0, 10, r -> {
+                    for (int i = 0; i < 5; i++)
+                        loopTimes.add(Math.round(loopFloorP50(k, 1, 0, r * 5 + i) * 1e6));
+                });
+                Collections.sort(loopTimes);
+                NodeSnap after = nodeSnap();
                 stats.addAll(st);
                 // every method saw the same probes (query i = probe i): their exact hit counts must agree
                 StringBuilder agree = new StringBuilder();
@@ -1036,7 +1175,11 @@ public class Bench {
                         statsOf(st, scan) == null ? Double.NaN : meanHits(scan),
                         statsOf(st, script) == null ? Double.NaN : meanHits(script),
                         ag,
-                        loopFloorP50(k)
+                        loopTimes.get(loopTimes.size() / 2) / 1e6,
+                        mode,
+                        before,
+                        after,
+                        statsOf(st, nd) == null ? "" : slowest(nd, 10)
                     )
                 );
             }
@@ -1267,6 +1410,10 @@ public class Bench {
         }
     }
 
+    static String mb(long bytes) {
+        return bytes < 0 ? "n/a" : f(bytes / 1048576.0) + " MB";
+    }
+
     static long num(Map<?, ?> m, String k) {
         Object o = m == null ? null : m.get(k);
         return o instanceof Number n ? n.longValue() : 0;
@@ -1324,11 +1471,22 @@ public class Bench {
             .append(" random 40-hex keys (SHA-1-like, seeded) in a `keyword` field (doc values on, as `collapse` needs); per probe ")
             .append(IM_COPIES)
             .append(" planted exact copies of the probe's key |\n");
-        md.append("| index | 1 shard, 0 replicas, `_source` disabled, loaded with `_bulk` (")
+        md.append("| index | ")
+            .append(shards)
+            .append(shards == 1 ? " shard" : " shards")
+            .append(", 0 replicas, `_source` disabled, loaded with `_bulk` (")
             .append(bulkDocs)
             .append(" docs, ")
             .append(bulkThreads)
-            .append(" threads) and `refresh_interval: -1`, then force-merged to 1 segment |\n");
+            .append(" threads) and `refresh_interval: -1`, then ")
+            .append(
+                segments > 0
+                    ? "force-merged to " + segments + (segments == 1 ? " segment" : " segments") + " per shard"
+                    : "not force-merged"
+            )
+            .append("; segments as queried: ")
+            .append(s.segmentCounts)
+            .append(" |\n");
         md.append("| queries | HTTP round trip from a local client, `request_cache=false`, a distinct probe per query, `size: 20`, ")
             .append(queries)
             .append(" queries per fast method (")
@@ -1616,14 +1774,20 @@ public class Bench {
         md.append(
             "Recall = planted neighbours within k found in the returned 20 hits / planted within k (planted distances are 0..10). `near_duplicate` sorts closest first, so its top 20 hold every planted neighbour; the painless filter is constant-score (index order), so at large k, where more than 20 documents match, its top 20 can miss planted ones: compare the exact hit counts instead (`hits` = mean `hits.total.value`, exact below 10,000). `counts agree` compares `hits.total.value` of near_duplicate with the scan's and painless's query by query on the probes they share.\n\n"
         );
-        md.append("| k | probed keys | path (1 segment of ")
-            .append(docs)
+        // documents per segment as queried (the force-merge target is a maximum: the merge policy may leave fewer)
+        long segDocs = docs / Math.max(1, s.segmentCounts.getOrDefault("fp", (long) shards * Math.max(1, segments)));
+        md.append(cssModes == null ? "" : "| concurrent segment search ")
+            .append("| k | probed keys | path (1 segment of ")
+            .append(segDocs)
             .append(
                 ") | near_duplicate p50 / p95 / p99 | scan p50 / p99 | painless p50 / p99 | scan / nd (p50) | painless / nd (p50) | floor p50 / p99 | nd - floor (p50) | long[] loop p50 | nd / long[] loop (p50) | hits nd / scan / painless | recall nd / scan / painless | counts agree | n nd / scan / painless |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
             );
+        if (cssModes != null) md.setLength(md.length() - 1);
+        if (cssModes != null) md.append("---|\n");
         for (Synthetic.KsRow r : s.ksRows) {
             long keys = defaultProbeKeys(r.k());
-            md.append("| ").append(r.k()).append(" | ").append(keys).append(" | ").append(defaultFieldPath(r.k(), docs)).append(" | ");
+            if (cssModes != null) md.append("| `").append(r.mode()).append(cssSlices > 0 ? "`, " + cssSlices + " slices " : "` ");
+            md.append("| ").append(r.k()).append(" | ").append(keys).append(" | ").append(defaultFieldPath(r.k(), segDocs)).append(" | ");
             md.append(r.nd() == null ? "" : "**" + f(r.nd().p50()) + "** / " + f(r.nd().p95()) + " / " + f(r.nd().p99())).append(" | ");
             md.append(r.scan() == null ? "n/a" : f(r.scan().p50()) + " / " + f(r.scan().p99())).append(" | ");
             md.append(r.script() == null ? "" : f(r.script().p50()) + " / " + f(r.script().p99())).append(" | ");
@@ -1646,6 +1810,40 @@ public class Bench {
                 .append(r.scan() == null ? "-" : r.scan().n())
                 .append(" / ")
                 .append(r.script() == null ? "" : r.script().n())
+                .append(" |\n");
+        }
+        md.append(
+            "\n### The node during each k group\n\nFrom `_nodes/_local/stats/jvm,breaker,thread_pool` right before and after the group (all its methods and rounds): garbage collections in the group (count / total ms), heap used after it, the `near_duplicate` breaker's estimate after it (the cached columns are reserved there), search-pool rejections in the group. `took` first / rest = the median server `took` (ms) of the 10 near_duplicate queries that open a round (the first after the other methods of the group ran) and of the others. Slowest = the 5 slowest near_duplicate queries of the group: round trip ms (server `took` ms) @ query index, `*` = the first query of a round (the first after the other methods of the group ran).\n\n"
+        );
+        md.append(cssModes == null ? "" : "| concurrent segment search ")
+            .append(
+                "| k | young GC n / ms | old GC n / ms | heap used after / max | near_duplicate breaker after | search rejected | near_duplicate `took` p50, first of a round / rest | slowest near_duplicate queries |\n|"
+            )
+            .append(cssModes == null ? "" : "---|")
+            .append("---|---|---|---|---|---|---|---|\n");
+        for (Synthetic.KsRow r : s.ksRows) {
+            Synthetic.NodeSnap b = r.before(), a = r.after();
+            if (cssModes != null) md.append("| `").append(r.mode()).append("` ");
+            md.append("| ")
+                .append(r.k())
+                .append(" | ")
+                .append(a.youngCount() - b.youngCount())
+                .append(" / ")
+                .append(a.youngMs() - b.youngMs())
+                .append(" | ")
+                .append(a.oldCount() - b.oldCount())
+                .append(" / ")
+                .append(a.oldMs() - b.oldMs())
+                .append(" | ")
+                .append(mb(a.heapUsed()))
+                .append(" / ")
+                .append(mb(a.heapMax()))
+                .append(" | ")
+                .append(mb(a.breakerBytes()))
+                .append(" | ")
+                .append(a.searchRejected() - b.searchRejected())
+                .append(" | ")
+                .append(r.slowest())
                 .append(" |\n");
         }
         md.append(
@@ -1691,7 +1889,9 @@ public class Bench {
             .append(bulkDocs)
             .append(" docs, ")
             .append(bulkThreads)
-            .append(" client threads) up to the refresh; merge = `_forcemerge?max_num_segments=1`.\n\n");
+            .append(" client threads) up to the refresh; merge = `_forcemerge?max_num_segments=")
+            .append(segments)
+            .append("`.\n\n");
         md.append(
             "| representation | index | terms + postings | doc values | points | load s | load docs/s | force-merge s |\n|---|---|---|---|---|---|---|---|\n"
         );

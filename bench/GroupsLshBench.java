@@ -10,9 +10,12 @@
 //
 // Measured per N: the LSH path (time, candidate pairs, verified pairs, groups, heap), the planted truth (verified pairs
 // among the members of each cluster, by brute force within the cluster: random pairs verify with probability ~1e-20),
-// and with --exact the exact path (Manku's tables) for recall against exact enumeration.
+// with --exact the exact path (Manku's tables) and with --brute a blocked brute-force scan (every distinct fingerprint
+// against every other, popcount <= k over a long[] with the Vector API, then the units' signature check): two exact
+// references for recall against exact enumeration. The brute force is the one that is feasible at 1M (n^2/2 = 5e11
+// fingerprint pairs at ~0.1 ns each); at sizes where both run, the bench fails unless they agree.
 //
-//   java -Xmx3g -cp target/classes bench/GroupsLshBench.java --sizes 1000000,10000000 --exact 1000000
+//   java -Xmx3g --add-modules jdk.incubator.vector -cp target/classes bench/GroupsLshBench.java --sizes 1000000 --brute 1000000
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +26,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.groups.HammingGroups;
 import org.nearduplicate.core.groups.SignatureBands;
@@ -180,9 +187,157 @@ public class GroupsLshBench {
         return new Run(plan.candidates(), millis, r, groups, docsIn, maxHeap[0] >> 20, progressCalls[0]);
     }
 
+    /** The brute force's result: pairs counted at their lower unit, components as roots (the smallest unit). */
+    record Exact(long millis, long withinK, long verifiedPairs, long[] pairsAt, int[] roots, long groups, long docsInGroups) {
+    }
+
+    static final VectorSpecies<Long> SPECIES = LongVector.SPECIES_PREFERRED;
+    static final int BLOCK = 4096;
+
+    /**
+     * The exact verified pairs by brute force: identical units, units sharing a fingerprint, then every pair of
+     * distinct fingerprints (blocked: a block of {@link #BLOCK} fingerprints stays in L1 while every earlier one is
+     * compared with it, {@link #SPECIES} lanes per popcount) within k expanded into its unit pairs, each verified by
+     * {@code verifier}. Pairs are counted at their lower unit (as the LSH path counts them) and united.
+     */
+    static Exact bruteForce(Units in, HammingGroups.Verifier verifier) {
+        long[] fps = in.distinct();
+        int[] unitStart = in.unitStart();
+        int[] counts = in.counts();
+        int n = fps.length, units = counts.length, lanes = SPECIES.length();
+        int[] parent = new int[units];
+        for (int u = 0; u < units; u++)
+            parent[u] = u;
+        long[] pairsAt = new long[units];
+        long t0 = System.nanoTime();
+        for (int u = 0; u < units; u++)
+            pairsAt[u] = (long) counts[u] * (counts[u] - 1) / 2;
+        for (int f = 0; f < n; f++) {
+            for (int u = unitStart[f]; u < unitStart[f + 1]; u++)
+                for (int v = u + 1; v < unitStart[f + 1]; v++)
+                    if (verifier.verify(u, v)) unite(parent, pairsAt, u, v, (long) counts[u] * counts[v]);
+        }
+        long within = 0;
+        int blocks = (n + BLOCK - 1) / BLOCK, reported = 0;
+        for (int jb = 0; jb < n; jb += BLOCK) {
+            int je = Math.min(n, jb + BLOCK);
+            for (int i = 0; i < je; i++) {
+                long x = fps[i];
+                LongVector vx = LongVector.broadcast(SPECIES, x);
+                int j = Math.max(jb, i + 1);
+                for (; j + lanes <= je; j += lanes) {
+                    VectorMask<Long> m = LongVector.fromArray(SPECIES, fps, j)
+                        .lanewise(VectorOperators.XOR, vx)
+                        .lanewise(VectorOperators.BIT_COUNT)
+                        .compare(VectorOperators.LE, K);
+                    if (m.anyTrue()) {
+                        for (long bits = m.toLong(); bits != 0; bits &= bits - 1) {
+                            within++;
+                            pairOf(in, verifier, parent, pairsAt, i, j + Long.numberOfTrailingZeros(bits));
+                        }
+                    }
+                }
+                for (; j < je; j++) {
+                    if (Long.bitCount(x ^ fps[j]) <= K) {
+                        within++;
+                        pairOf(in, verifier, parent, pairsAt, i, j);
+                    }
+                }
+            }
+            int block = jb / BLOCK + 1;
+            if (block * 20L / blocks > reported) {
+                reported = (int) (block * 20L / blocks);
+                // work done grows with the square of the blocks seen
+                System.out.printf(
+                    Locale.ROOT,
+                    "  brute force: %d of %d blocks (%.0f %% of the pairs), %d s%n",
+                    block,
+                    blocks,
+                    100.0 * je * (double) je / ((double) n * n),
+                    (System.nanoTime() - t0) / 1_000_000_000L
+                );
+            }
+        }
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        long verified = 0;
+        for (long p : pairsAt)
+            verified += p;
+        for (int u = 0; u < units; u++)
+            parent[u] = root(parent, u);
+        long[] docsOf = new long[units];
+        for (int u = 0; u < units; u++)
+            docsOf[parent[u]] += counts[u];
+        long groups = 0, docsIn = 0;
+        for (int u = 0; u < units; u++) {
+            if (parent[u] == u && docsOf[u] > 1) {
+                groups++;
+                docsIn += docsOf[u];
+            }
+        }
+        return new Exact(millis, within, verified, pairsAt, parent, groups, docsIn);
+    }
+
+    /** The unit pairs of distinct fingerprints {@code f < g} (within k), verified. */
+    private static void pairOf(Units in, HammingGroups.Verifier verifier, int[] parent, long[] pairsAt, int f, int g) {
+        int[] unitStart = in.unitStart();
+        for (int u = unitStart[f]; u < unitStart[f + 1]; u++)
+            for (int v = unitStart[g]; v < unitStart[g + 1]; v++)
+                if (verifier.verify(u, v)) unite(parent, pairsAt, Math.min(u, v), Math.max(u, v), (long) in.counts()[u] * in.counts()[v]);
+    }
+
+    private static void unite(int[] parent, long[] pairsAt, int a, int b, long p) {
+        pairsAt[a] += p;
+        int ra = root(parent, a), rb = root(parent, b);
+        if (ra != rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+    }
+
+    private static int root(int[] parent, int x) {
+        while (parent[x] != x) {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        return x;
+    }
+
+    /**
+     * The LSH result against the brute force's: units whose LSH pair count exceeds the exact one (must be 0: the LSH
+     * path reports verified pairs only), units where it is lower (pairs missed), and exact groups (components of two or
+     * more documents) the LSH path returned whole (the same units, not split).
+     */
+    record Comparison(long unitsAbove, long unitsBelow, long exactGroupsWhole) {
+    }
+
+    static Comparison compare(Units in, HammingGroups.Result lsh, Exact exact) {
+        int units = in.counts().length;
+        int[] lshRoots = lsh.roots();
+        long above = 0, below = 0;
+        for (int u = 0; u < units; u++) {
+            long l = lsh.pairsAt(u), e = exact.pairsAt()[u];
+            if (l > e) above++;
+            else if (l < e) below++;
+        }
+        // an exact group is returned whole when all its units share one LSH root and that LSH group has no other unit
+        // (it cannot: LSH pairs are exact pairs); so: all units of the exact component map to one LSH root
+        int[] lshRootOfExact = new int[units];
+        Arrays.fill(lshRootOfExact, -1);
+        boolean[] split = new boolean[units];
+        long[] docsOf = new long[units];
+        for (int u = 0; u < units; u++) {
+            int e = exact.roots()[u];
+            docsOf[e] += in.counts()[u];
+            if (lshRootOfExact[e] == -1) lshRootOfExact[e] = lshRoots[u];
+            else if (lshRootOfExact[e] != lshRoots[u]) split[e] = true;
+        }
+        long whole = 0;
+        for (int u = 0; u < units; u++)
+            if (exact.roots()[u] == u && docsOf[u] > 1 && split[u] == false) whole++;
+        return new Comparison(above, below, whole);
+    }
+
     public static void main(String[] args) throws Exception {
         List<Integer> sizes = new ArrayList<>(List.of(1_000_000, 10_000_000));
         List<Integer> exactAt = new ArrayList<>(List.of(1_000_000));
+        List<Integer> bruteAt = new ArrayList<>();
         double share = 0.10;
         long seed = 42;
         String results = null;
@@ -190,6 +345,7 @@ public class GroupsLshBench {
             switch (args[a]) {
                 case "--sizes" -> sizes = parse(args[++a]);
                 case "--exact" -> exactAt = parse(args[++a]);
+                case "--brute" -> bruteAt = parse(args[++a]);
                 case "--cluster-share" -> share = Double.parseDouble(args[++a]);
                 case "--seed" -> seed = Long.parseLong(args[++a]);
                 case "--results" -> results = args[++a];
@@ -198,6 +354,8 @@ public class GroupsLshBench {
         }
         StringBuilder rows = new StringBuilder();
         StringBuilder notes = new StringBuilder();
+        StringBuilder bruteRows = new StringBuilder();
+        boolean disagree = false;
         long start = System.nanoTime();
         for (int n : sizes) {
             long g0 = System.nanoTime();
@@ -226,8 +384,68 @@ public class GroupsLshBench {
             );
             Run exact = exactAt.contains(n) ? run(in, HammingGroups.Candidates.EXACT) : null;
             long lshPairs = lsh.result().verifiedPairs();
-            String vsExact = exact == null
-                ? "not run"
+            Exact brute = null;
+            if (bruteAt.contains(n)) {
+                System.gc();
+                brute = bruteForce(in, GroupMembers.verifier(in.signatures(), new GroupMembers.Rule(K, Signature.minAgreeing(0.35))));
+                Comparison c = compare(in, lsh.result(), brute);
+                System.out.printf(
+                    Locale.ROOT,
+                    "N=%d: brute force %d ms, %d fingerprint pairs within k, %d verified pairs, %d groups; LSH %d verified pairs: %.4f %%; units above / below: %d / %d; exact groups whole: %d of %d%n",
+                    n,
+                    brute.millis(),
+                    brute.withinK(),
+                    brute.verifiedPairs(),
+                    brute.groups(),
+                    lshPairs,
+                    100.0 * lshPairs / brute.verifiedPairs(),
+                    c.unitsAbove(),
+                    c.unitsBelow(),
+                    c.exactGroupsWhole(),
+                    brute.groups()
+                );
+                String agreesWithExact = "not run at this N";
+                if (exact != null) {
+                    boolean same = exact.result().verifiedPairs() == brute.verifiedPairs()
+                        && exact.groups() == brute.groups()
+                        && exact.docsInGroups() == brute.docsInGroups();
+                    for (int u = 0; same && u < in.counts().length; u++)
+                        same = exact.result().root(u) == brute.roots()[u];
+                    agreesWithExact = same ? "yes (same verified pairs, same groups)" : "**NO**";
+                    disagree |= same == false;
+                }
+                if (c.unitsAbove() > 0) disagree = true; // the LSH path reported a pair the brute force does not have
+                bruteRows.append(
+                    String.format(
+                        Locale.ROOT,
+                        "| %d | %.1f s | %d | %d | %d | %d | %d | **%.4f %%** (%d of %d) | %d | %d of %d | %s |%n",
+                        n,
+                        brute.millis() / 1000.0,
+                        (long) in.distinct().length * (in.distinct().length - 1) / 2,
+                        brute.withinK(),
+                        brute.verifiedPairs(),
+                        brute.groups(),
+                        brute.docsInGroups(),
+                        100.0 * lshPairs / brute.verifiedPairs(),
+                        lshPairs,
+                        brute.verifiedPairs(),
+                        c.unitsAbove(),
+                        c.exactGroupsWhole(),
+                        brute.groups(),
+                        agreesWithExact
+                    )
+                );
+            }
+            String vsExact = exact == null && brute == null ? "not run"
+                : exact == null
+                    ? String.format(
+                        Locale.ROOT,
+                        "%.4f %% (%d of %d; brute force %d ms)",
+                        100.0 * lshPairs / brute.verifiedPairs(),
+                        lshPairs,
+                        brute.verifiedPairs(),
+                        brute.millis()
+                    )
                 : String.format(
                     Locale.ROOT,
                     "%.4f %% (%d of %d; exact %d ms, %d candidate pairs)",
@@ -349,7 +567,7 @@ public class GroupsLshBench {
             )
         );
         md.append(
-            "Time: `HammingGroups.find` with an LSH plan (its input already merged and sorted). Candidate pairs: distinct unit pairs sharing a band key (document pairs), each verified. Recall vs exact: verified pairs of the LSH path / verified pairs of the exact path on the same units. Vs planted: verified pairs / the planted clusters' verifying pairs (identical copies included; at N where both ran, planted = exact: random pairs verify with probability ~1e-20). Reserved: `HammingGroups.lshBytes` (the band arrays; input and result come on top, as before). Max heap: heap used at band boundaries (input included, garbage included). Progress: `tableDone` calls (one per band).\n\n"
+            "Time: `HammingGroups.find` with an LSH plan (its input already merged and sorted). Candidate pairs: distinct unit pairs sharing a band key (document pairs), each verified. Recall vs exact: verified pairs of the LSH path / verified pairs of the exact path on the same units (Manku's tables where they ran, else the brute force below). Vs planted: verified pairs / the planted clusters' verifying pairs (identical copies included; at N where both ran, planted = exact: random pairs verify with probability ~1e-20). Reserved: `HammingGroups.lshBytes` (the band arrays; input and result come on top, as before). Max heap: heap used at band boundaries (input included, garbage included). Progress: `tableDone` calls (one per band).\n\n"
         );
         md.append(
             "| N | units | clusters | AUTO's choice | LSH time | candidate pairs | verified pairs | groups | docs in groups | recall vs exact | recall vs planted | reserved (band arrays) | max heap used | progress calls |\n"
@@ -357,8 +575,29 @@ public class GroupsLshBench {
         md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         md.append(rows).append('\n');
         if (notes.length() > 0) md.append("Exact baseline:\n\n").append(notes).append('\n');
+        if (bruteRows.length() > 0) {
+            md.append("## Recall against exact enumeration by brute force\n\n");
+            md.append(
+                String.format(
+                    Locale.ROOT,
+                    "Exact reference: every distinct fingerprint against every other (a blocked scan over the sorted `long[]`, %d fingerprints per block, %d-lane popcount with the Vector API, one thread), each pair within k = %d expanded into its unit pairs and verified by the same `GroupMembers.verifier` as the LSH path; identical units and units sharing a fingerprint as in `HammingGroups`. Verified pairs are document pairs. LSH units above exact: units where the LSH path counted more pairs than the brute force (must be 0: it reports verified pairs only). Exact groups whole: components of the exact pairs that the LSH path returned as one group. Agrees with Manku's tables: where both exact methods ran on the same units, their verified pairs and groups are identical (the bench exits with status 2 otherwise).%n%n",
+                    BLOCK,
+                    SPECIES.length(),
+                    K
+                )
+            );
+            md.append(
+                "| N | brute-force time | fingerprint pairs tested | pairs within k | exact verified pairs | exact groups | docs in exact groups | LSH recall of the exact verified pairs | LSH units above exact | exact groups the LSH path returns whole | agrees with Manku's tables |\n"
+            );
+            md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+            md.append(bruteRows).append('\n');
+        }
         System.out.print(md);
         if (results != null) Files.writeString(Path.of("bench/results", results), md.toString());
+        if (disagree) {
+            System.err.println("the exact references disagree, or the LSH path reported a pair the brute force did not find");
+            System.exit(2);
+        }
     }
 
     static List<Integer> parse(String s) {

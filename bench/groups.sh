@@ -13,7 +13,9 @@
 #                                                     # at 200k (with the exact path for recall), 1M and 10M units at k = 16
 #                                                     # -> bench/results/RESULTS-groups-lsh.md; options after --lsh go to
 #                                                     # GroupsLshBench.java: --sizes N,N --exact N,N --cluster-share F --seed S
-#                                                     # --results NAME
+#                                                     # --results NAME --brute N,N (the exact reference by a blocked brute-force scan:
+#                                                     # bench/groups.sh --lsh --sizes 200000,1000000 --exact 200000
+#                                                     #   --brute 200000,1000000 --results RESULTS-groups-lsh-1M-recall.md)
 #
 # Environment: NODE_PORT (9500), NODE_HEAP (2g), BENCH_URL (skip build and node start), BENCH_KEEP=1 (leave the node
 # up), CLIENT_HEAP (client JVM -Xmx, default 3g: it holds the N fingerprints and HammingGroups' arrays),
@@ -35,7 +37,7 @@ if [ "${1:-}" = "--lsh" ]; then
   export BENCH_COMMAND="bench/groups.sh --lsh $*"
   args=("$@")
   [ ${#args[@]} -eq 0 ] && args=(--sizes 200000,1000000,10000000 --exact 200000 --results RESULTS-groups-lsh.md)
-  exec java -Xmx"${CLIENT_HEAP:-3g}" -cp target/classes bench/GroupsLshBench.java "${args[@]}"
+  exec java -Xmx"${CLIENT_HEAP:-3g}" --add-modules jdk.incubator.vector -cp target/classes bench/GroupsLshBench.java "${args[@]}"
 fi
 # the in-process baseline calls HammingGroups from target/classes: always build
 package_plugin

@@ -14,6 +14,12 @@
 # Options after the script name go to Bench.java: --docs N --probes N --queries N --script-queries N --scan-queries N
 # --layouts "5:3,8:6,10:8" --reps fp,long,hand4,hand10,fp_5_3,minhash,imatch --seed N --reuse --skip-ingest --eval DIR
 # --out DIR --results FILE (results file name; default RESULTS.md, RESULTS-10M.md from 10M docs).
+# --shards N (primaries of every loaded index, default 1), --segments N (force-merge target per shard, default 1; 0: not
+# merged), --no-base (no base index: no bytes-per-document figures), with --ks: --scan-queries 0 (no forced-scan index),
+# --css-modes none,all (the k rows once per search.concurrent_segment_search.mode, set transiently and reset after) and
+# --css-slices N (search.concurrent.max_slice_count meanwhile). The --ks results also list the node's GC, heap, the
+# near_duplicate breaker and the slowest queries per k group (_nodes/_local/stats). E.g. 30M documents in 10 shards:
+#   NODE_HEAP=6g ... bench/run.sh --docs 30000000 --shards 10 --reps fp --no-base --scan-queries 0 --layouts "" --skip-ingest --ks 3,8,16
 # --ks 0,3,4,...: per k, near_duplicate on the default-mapped field vs a forced allow_scan scan vs painless (see Bench.java):
 #   bench/run.sh --docs 1000000 --reps fp,long --layouts "" --skip-ingest --script-queries 10 --ks 0,3,4,6,8,10,12,14,16 --results RESULTS-anyk-node.md
 # Per method (SimHash vs MinHash vs I-Match) only, 1M docs -> bench/results/RESULTS-methods.md:

@@ -5,8 +5,10 @@ field, then measured at the field's default k:
 
   (a) `_near_duplicates` (default mode, and `mode: components` for comparison): groups, groups with a filler, groups
       that mix different base documents of the labelled corpus, the largest group against the largest labelled group;
-  (b) N `near_duplicate` queries `like` a random corpus document: false hits per query (a hit whose base document
-      differs from the probe's; every filler is false) and recall of the probes' labelled positive pairs;
+  (b) N `near_duplicate` queries `like` a random corpus document: false hits per query (a hit of an unrelated
+      document: another base document, a heavy-edit negative counting with the base it was made from; every filler is
+      false), the hits of labelled hard negatives (heavy edits of the probe's own base) apart, and recall of the
+      probes' labelled positive pairs;
   (c) M new filler texts through `simhash` + `near_duplicate_check` (`on_duplicate: tag`) against the index: how many
       are tagged `duplicate`.
 
@@ -20,7 +22,10 @@ zip first if target/ has none; `python3 bench/scale_quality.py --port P` alone r
 Fillers: per language, a unigram table of the corpus documents of that language (tags, scripts and styles stripped;
 English: words; Chinese: CJK characters, plus the Latin words of the Chinese pages), each filler 150-700 tokens drawn
 independently from its language's table, cut into sentences and paragraphs; the languages in the corpus's proportion.
-A corpus document's base is its `group` (a heavy-edit negative is its own base, as its label says).
+A corpus document's base is its `group` (a heavy-edit negative is its own base, as its label says); its family is the
+base it derives from (`derived_from`, else `group`), as the offline quality tools define unrelated pairs
+(Corpus.groups): documents of different families are unrelated, a heavy-edit negative and the pages of its base are a
+labelled hard negative, not a chance match. Until 2026-11-25 a query's false hits counted the hard negatives too.
 
 `--algorithm ID` pins the `simhash` processors (its `version` and options, parsed from the id) and the field's
 `algorithm` mapping parameter to an explicit id, e.g. `simhash-v3` or the full id the field reports; without it both
@@ -83,7 +88,8 @@ def load_corpus(directory):
             d = json.loads(line)
             lang = d["lang"]
             docs[d["id"]] = {"lang": lang, "format": d["format"], "base": d.get("group") or d["id"],
-                             "derived_from": d.get("derived_from")}
+                             "derived_from": d.get("derived_from"),
+                             "family": d.get("derived_from") or d.get("group") or d["id"]}
             order.append(d["id"])
             bodies.append((d["id"], lang, d["format"], d["content"]))
             text = d["content"]
@@ -335,10 +341,11 @@ def queries(node, args, docs, indexed_corpus, positives, k_body):
         hits = {h["_id"] for h in answer["hits"]["hits"]} - {pid}
         if answer["hits"]["total"]["value"] > len(answer["hits"]["hits"]):
             truncated += 1
-        base = docs[pid]["base"]
-        false = [h for h in hits if h not in docs or docs[h]["base"] != base]
+        base, family = docs[pid]["base"], docs[pid]["family"]
+        # false: unrelated (another family; fillers); hard negatives (same family, another labelled base) apart
+        false = [h for h in hits if h not in docs or docs[h]["family"] != family]
         fill = sum(1 for h in false if h not in docs)
-        heavy = sum(1 for h in false if h in docs and (docs[h]["derived_from"] == base or docs[pid]["derived_from"] == docs[h]["base"]))
+        heavy = sum(1 for h in hits if h in docs and docs[h]["family"] == family and docs[h]["base"] != base)
         false_filler += fill
         false_corpus += len(false) - fill
         false_heavy += heavy
@@ -353,7 +360,8 @@ def queries(node, args, docs, indexed_corpus, positives, k_body):
     latencies.sort()
     n = len(probes)
     return {"probes": n, "false_mean": (false_filler + false_corpus) / n, "false_filler": false_filler / n,
-            "false_corpus": false_corpus / n, "false_heavy": false_heavy, "with_false": with_false,
+            "false_corpus": false_corpus / n, "false_corpus_hits": false_corpus, "false_heavy": false_heavy,
+            "with_false": with_false,
             "recall": positives_found / positives_total if positives_total else float("nan"),
             "positives_total": positives_total, "positives_found": positives_found, "truncated": truncated,
             "per_lang": dict(per_lang), "p50_ms": 1000 * latencies[n // 2], "p95_ms": 1000 * latencies[int(n * 0.95)]}
@@ -618,8 +626,10 @@ def run(args, command, corpus, timings, run_started):
         w(f"| {label}: largest group vs largest labelled group | {largest[1]:,} (`{largest[0]}`) vs {largest_labelled[1]} |")
     w(f"| `near_duplicate` queries (`like` a random corpus document, k {k}) | {q['probes']} probes, p50 {q['p50_ms']:.1f} ms, "
       f"p95 {q['p95_ms']:.1f} ms |")
-    w(f"| false hits per query (mean) | **{q['false_mean']:.2f}**: {q['false_filler']:.2f} fillers + {q['false_corpus']:.2f} "
-      f"corpus documents of another base ({q['false_heavy']} hits in all were heavy-edit negatives of the probe's base) |")
+    w(f"| false hits per query (mean) | **{q['false_mean']:.3f}**: {q['false_filler']:.3f} fillers + {q['false_corpus']:.3f} "
+      f"corpus documents of another base document ({q['false_corpus_hits']} hits in all) |")
+    w(f"| hits of labelled hard negatives (heavy-edit negatives of the probe's base, or the base's pages when the probe "
+      f"is one; not false hits) | {q['false_heavy']} in all, {q['false_heavy'] / q['probes']:.3f} per query |")
     w(f"| probes with at least one false hit | {q['with_false']} of {q['probes']} |")
     for lang, (n, false, with_false) in sorted(q["per_lang"].items()):
         w(f"| false hits per query, {lang} probes | {false / n:.2f} ({with_false} of {n} probes with one) |")
@@ -647,8 +657,10 @@ def run(args, command, corpus, timings, run_started):
     w(f"| whole run | {total_s:.1f} |")
     w("")
     w("Definitions: a corpus document's base is its `group` in docs.jsonl (a heavy-edit negative is its own base, as its "
-      "label says); a hit is false when its base differs from the probe's, and every filler hit is false; the probe "
-      "itself is not counted. Recall counts the labelled positive pairs of the probes whose other document is indexed. "
+      "label says), its family the base it derives from (`derived_from`, else `group`); a hit is false when its family "
+      "differs from the probe's (an unrelated document: the offline tools' definition of unrelated pairs), and every "
+      "filler hit is false; hits of the probe's family under another base (heavy-edit negatives) are labelled hard "
+      "negatives, counted apart; the probe itself is not counted. Recall counts the labelled positive pairs of the probes whose other document is indexed. "
       "A group mixes base documents when its listed members include corpus documents of two or more bases "
       f"(at most 10,000 members are listed per group; groups listed partly: default mode {described['members_truncated']}, "
       f"components {described_c['members_truncated']}). The check's new fillers go to their own index "

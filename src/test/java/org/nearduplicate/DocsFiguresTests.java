@@ -174,6 +174,197 @@ public class DocsFiguresTests {
         assertTrue("issue 25: at most 80 bytes per document", perDoc <= 80);
     }
 
+    /**
+     * Issue 26's bound on the LSH candidate stage of groups: at 1M units it finds at least 99.5 % of the verified pairs
+     * exact enumeration (the brute force) finds; performance.md and workflows.md quote the committed results file.
+     */
+    @Test
+    public void testGroupsLshRecallFigures() throws IOException {
+        String results = read("bench/results/RESULTS-groups-lsh-1M-recall.md");
+        // brute-force table: N | time | tested | within k | exact verified | exact groups | docs | **recall %** (lsh of exact) | above |
+        // whole
+        String[] r = row(results.substring(results.indexOf("## Recall against exact enumeration by brute force")), "1000000");
+        double recall = Double.parseDouble(r[6].replaceAll("^\\*\\*([0-9.]+) %\\*\\*.*$", "$1"));
+        Matcher counts = Pattern.compile("\\(([0-9]+) of ([0-9]+)\\)").matcher(r[6]);
+        assertTrue(counts.find());
+        long lsh = Long.parseLong(counts.group(1)), exact = Long.parseLong(counts.group(2));
+        assertEquals(exact, Long.parseLong(r[3]));
+        assertEquals("no LSH pair outside the exact set", "0", r[7]);
+        assertTrue("issue 26: recall >= 99.5 % against exact enumeration at 1M, got " + recall, recall >= 99.5);
+        assertEquals(100.0 * lsh / exact, recall, 1e-4);
+        String performance = read("docs/performance.md");
+        assertEquals(exact, figure(performance, "of them \\*\\*([0-9,]+) verified pairs\\*\\*"), 0);
+        assertEquals(lsh, figure(performance, "the LSH stage found \\*\\*([0-9,]+): [0-9.]+ % of the exact"), 0);
+        assertEquals(
+            Math.round(recall * 100) / 100.0,
+            figure(performance, "the LSH stage found \\*\\*[0-9,]+: ([0-9.]+) % of the exact"),
+            1e-9
+        );
+        assertEquals(
+            Math.round(recall * 100) / 100.0,
+            figure(performance, "\\| 1M \\| [^|]+ \\| [^|]+ \\| [^|]+ \\| \\*\\*([0-9.]+) % of the exact"),
+            1e-9
+        );
+        assertEquals(
+            Math.round(recall * 100) / 100.0,
+            figure(read("docs/workflows.md"), "at 200k units\\s+and ([0-9.]+) % of the exact verified pairs at 1M"),
+            1e-9
+        );
+    }
+
+    /**
+     * engine.md's residual section (issue 25 item 5): its table of candidate extraction rules equals ResidualStudy's
+     * results file, and the offline replay figures equal bench/scale_offline.py's results files.
+     */
+    @Test
+    public void testResidualFigures() throws IOException {
+        String results = read("bench/results/RESULTS-residual-rules.md");
+        String engine = read("docs/engine.md");
+        String[][] rows = {
+            // engine.md's rule / the results file's
+            { "v4 default", "default (simhash-v4, k = 16, 12 of 32 slots)" },
+            { "no signed match below 32 distinct features", "min-features 32" },
+            { "pages whose main text is < 25 % of the visible text need 20 agreeing slots", "template-dominated 0.25: 20 slots" },
+            { "drop blocks of <= 8 words that are not sentences", "short-blocks 8" },
+            { "drop blocks found in >= 3 near-duplicate groups", "repeated-blocks 3 (groups)" },
+            { "drop blocks found in >= 5 near-duplicate groups", "repeated-blocks 5 (groups)" },
+            { "drop blocks found in >= 10 near-duplicate groups", "repeated-blocks 10 (groups)" },
+            { "drop blocks found in >= 10 documents (copies counted)", "repeated-blocks 10 (documents)" },
+            { "drop blocks found in >= 5 documents (copies counted)", "repeated-blocks 5 (documents)" } };
+        for (String[] r : rows) {
+            // results: R | P | F1 | R en | R zh | F1 en | F1 zh | residual | base pairs | rate | docs
+            String[] m = row(results, Pattern.quote(r[1]));
+            // engine.md: recall (en / zh) | F1 (en / zh) | residual (base) | rate | docs
+            String[] e = row(engine, Pattern.quote(r[0]));
+            for (int i = 0; i < e.length; i++)
+                e[i] = e[i].replace("**", "");
+            assertEquals(r[0], m[0] + " (" + m[3] + " / " + m[4] + ")", e[0]);
+            assertEquals(r[0], m[2] + " (" + m[5] + " / " + m[6] + ")", e[1]);
+            assertEquals(r[0], m[7] + " (" + m[8] + ")", e[2]);
+            assertEquals(r[0], m[9], e[3]);
+            assertEquals(r[0], m[10], e[4]);
+        }
+        String[] def = row(results, Pattern.quote(rows[0][1]));
+        assertEquals(Double.parseDouble(def[7]), figure(engine, "\\*\\*([0-9,]+) unrelated same-language pairs\\*\\*"), 0);
+        assertEquals(Double.parseDouble(def[8]), figure(engine, "among \\*\\*([0-9,]+) pairs of base\\s+documents\\*\\*"), 0);
+        String v4 = read("bench/results/RESULTS-scale-offline-v4.md");
+        String r3 = read("bench/results/RESULTS-scale-offline-repeated-blocks-3.md");
+        String r5 = read("bench/results/RESULTS-scale-offline-repeated-blocks-5.md");
+        String recallEn = "(?m)^\\| en \\| ([0-9.]+) ", recallZh = "(?m)^\\| zh \\| ([0-9.]+) ";
+        assertEquals(figure(r5, recallEn), figure(engine, "recall en ([0-9.]+), zh [0-9.]+;"), 0);
+        assertEquals(figure(r5, recallZh), figure(engine, "recall en [0-9.]+, zh ([0-9.]+);"), 0);
+        assertEquals(figure(r3, recallZh), figure(engine, "Chinese recall is ([0-9.]+), just under"), 0);
+        assertTrue(figure(r3, recallZh) < 0.965 && figure(r5, recallZh) >= 0.965 && figure(r5, recallEn) >= 0.965);
+        assertEquals(figure(v4, recallEn), figure(engine, "`RESULTS-scale-offline-v4.md`\\]\\([^)]*\\): ([0-9.]+) / [0-9.]+\\)"), 0);
+        assertEquals(figure(v4, recallZh), figure(engine, "`RESULTS-scale-offline-v4.md`\\]\\([^)]*\\): [0-9.]+ / ([0-9.]+)\\)"), 0);
+        String unrelated = "every corpus document \\| [0-9,]+ \\| [0-9]+ \\| [0-9.]+ \\| [0-9]+ \\| [0-9]+ \\| ([0-9.]+) \\|";
+        assertEquals(Math.round(figure(v4, unrelated) * 1000) / 1000.0, figure(engine, "document fall from ([0-9.]+) to"), 1e-9);
+        assertEquals(Math.round(figure(r5, unrelated) * 1000) / 1000.0, figure(engine, "document fall from [0-9.]+ to ([0-9.]+)"), 1e-9);
+        assertEquals(figure(r3, unrelated), figure(engine, "\\(([0-9.]+) at 3 groups\\)"), 0);
+        String largest = "\\| default \\(representative\\) \\| [0-9,]+ \\| [0-9,]+ \\| ([0-9]+) ";
+        String components = "\\| components \\| [0-9,]+ \\| [0-9,]+ \\| ([0-9]+) ";
+        assertEquals(figure(r5, largest), figure(engine, "largest default-mode group ([0-9]+):"), 0);
+        assertEquals(figure(r5, components), figure(engine, "components` ([0-9]+) instead of"), 0);
+        assertEquals(figure(v4, components), figure(engine, "components` [0-9]+ instead of ([0-9]+)\\)"), 0);
+        assertEquals(figure(v4, largest), figure(engine, "the group of ([0-9]+) documents of two man"), 0);
+        assertEquals(
+            figure(v4, "Distinct features of their documents: ([0-9]+) to"),
+            figure(engine, "pages are not short in features \\(([0-9]+)-"),
+            0
+        );
+        assertEquals(
+            figure(v4, "text and text ([0-9]+)\\."),
+            figure(engine, "\\(([0-9]+) of the [0-9]+\\s+pairs\\s+are two plain texts"),
+            0
+        );
+        // README's account of the node run's false hits (heavy-edit negatives counted apart) and of the replay
+        String readme = read("README.md");
+        String node = read("bench/results/RESULTS-scale-node-v4.md");
+        assertEquals(
+            figure(node, "corpus documents of another base document \\(([0-9]+) hits in all\\)"),
+            figure(readme, "\\): ([0-9]+) hits of unrelated"),
+            0
+        );
+        assertEquals(figure(node, "not false hits\\) \\| ([0-9]+) in all"), figure(readme, "besides\\s+([0-9]+) hits of heavy-edit"), 0);
+        assertEquals(
+            figure(node, "`like` a random corpus document, k 16\\) \\| ([0-9]+) probes"),
+            figure(readme, "unrelated documents in ([0-9]+) queries"),
+            0
+        );
+        assertEquals(Math.round(figure(v4, unrelated) * 1000) / 1000.0, figure(readme, "the unrelated hits are ([0-9.]+) per query"), 1e-9);
+        // the replay reproduces the node run: the same groups and the same false hits of its probes
+        assertEquals(figure(node, "default mode: largest group vs largest labelled group \\| ([0-9,]+)"), figure(v4, largest), 0);
+        assertEquals(figure(node, "`mode: components`: largest group vs largest labelled group \\| ([0-9,]+)"), figure(v4, components), 0);
+        assertEquals(
+            figure(node, "false hits per query \\(mean\\) \\| \\*\\*([0-9.]+)"),
+            figure(v4, "the node run's 300 \\(seed 25\\) \\| [0-9]+ \\| [0-9]+ \\| [0-9.]+ \\| [0-9]+ \\| [0-9]+ \\| ([0-9.]+) \\|"),
+            1e-9
+        );
+    }
+
+    /**
+     * performance.md's account of the real-node p99 at 10M (the column cache thrashing) and of concurrent segment search
+     * quotes the generated tables appended in their results files.
+     */
+    @Test
+    public void testNodeTailAndConcurrentSearchFigures() throws IOException {
+        String p99 = read("bench/results/RESULTS-anyk-node-10M-p99.md");
+        String performance = read("docs/performance.md");
+        // the node tables' k = 16 rows: run 4 (default cache) is appended first, run 3 (15 %) second
+        String node16 = "(?m)^\\| 16 \\| [0-9]+ / [0-9]+ \\| [^|]+\\| [^|]+\\| [^|]+\\| [^|]+\\| ([0-9.]+) / ([0-9.]+) \\|";
+        String[] defaultCache = nth(p99, node16, 0), largerCache = nth(p99, node16, 1);
+        assertEquals(
+            defaultCache[0] + " ms against " + defaultCache[1],
+            textAfter(performance, "server `took` of \\*\\*([0-9.]+ ms against [0-9.]+)")
+        );
+        assertEquals(largerCache[0] + " / " + largerCache[1], textAfter(performance, "the rest cost \\(\\*\\*([0-9.]+ / [0-9.]+) ms"));
+        String css = read("bench/results/RESULTS-css-10M.md");
+        // the second pass of each mode on the 6-segment index (appended first): p50 and the ratio to the floor
+        String row = "(?m)^\\| `%s`, 2 slices \\| 16 \\| [0-9]+ \\| column \\| \\*\\*([0-9.]+)\\*\\*[^|]*(?:\\|[^|]*){7}\\| ([0-9.]+)x \\|";
+        String[] all = nth(css, String.format(java.util.Locale.ROOT, row, "all"), 1);
+        String[] none = nth(css, String.format(java.util.Locale.ROOT, row, "none"), 1);
+        assertEquals(
+            all[0] + " ms against " + none[0] + " ms for `none` in the quieter pair (" + all[1] + "x against " + none[1] + "x",
+            textAfter(
+                performance,
+                "`all` took\\s+\\*\\*([0-9.]+ ms against [0-9.]+ ms\\*\\* for `none` in the quieter pair \\([0-9.]+x against [0-9.]+x)"
+            ).replace("**", "")
+        );
+    }
+
+    /** performance.md's 30M-in-10-shards figures are the two generated runs appended in their results file. */
+    @Test
+    public void testManyShardsFigures() throws IOException {
+        String results = read("bench/results/RESULTS-node-30M-10shards.md");
+        String performance = read("docs/performance.md");
+        String k16 = "(?m)^\\| 16 \\| [0-9]+ \\| column \\| \\*\\*([0-9.]+)\\*\\* / [0-9.]+ / ([0-9.]+) \\|";
+        String[] run1 = nth(results, k16, 0), run2 = nth(results, k16, 1);
+        assertEquals(
+            run1[0] + " / " + run2[0] + " ms** (p99 " + run1[1] + " / " + run2[1] + " ms)",
+            textAfter(performance, "k = 16 p50 \\*\\*([0-9.]+ / [0-9.]+ ms\\*\\* \\(p99 [0-9.]+ / [0-9.]+ ms\\))")
+        );
+        assertEquals(
+            run1[0] + " / " + run1[1] + ", " + run2[0] + " / " + run2[1] + " ms",
+            textAfter(performance, "\\| 10 x 3M \\|(?: [^|]+ \\|){3} ([0-9.]+ / [0-9.]+, [0-9.]+ / [0-9.]+ ms) \\|")
+        );
+        String bytes = textAfter(results, "\\(([0-9,]+) bytes\\) \\|");
+        assertEquals(bytes, textAfter(performance, "Columns: ([0-9,]+) bytes in the breaker"));
+        assertEquals(30_000_000L * Long.BYTES, Long.parseLong(bytes.replace(",", "")), 10 * 80);
+    }
+
+    /** The groups of the {@code n}-th (from 0) match of {@code regex} in {@code text}. */
+    private static String[] nth(String text, String regex, int n) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        for (int i = 0; i <= n; i++) {
+            assertTrue("match " + i + " of /" + regex + "/", m.find());
+        }
+        String[] groups = new String[m.groupCount()];
+        for (int g = 0; g < groups.length; g++) {
+            groups[g] = m.group(g + 1);
+        }
+        return groups;
+    }
+
     /** The cells of the first table row of {@code text} whose first cell is {@code first} (or {@code **first (default)**}). */
     private static String[] row(String text, String first) {
         Matcher m = Pattern.compile("(?m)^\\|\\s*(?:\\*\\*)?" + first + "(?: \\(default\\))?(?:\\*\\*)? \\|(.*)\\|\\s*$").matcher(text);

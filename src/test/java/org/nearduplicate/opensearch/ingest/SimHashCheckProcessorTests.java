@@ -1,10 +1,10 @@
 package org.nearduplicate.opensearch.ingest;
 
 import org.opensearch.OpenSearchParseException;
-import org.opensearch.action.OriginalIndices;
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionType;
+import org.opensearch.action.OriginalIndices;
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.search.ShardSearchFailure;

@@ -5,20 +5,19 @@ import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.util.BytesRef;
 
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+
 import org.elasticsearch.core.CheckedConsumer;
-import org.elasticsearch.xcontent.XContentBuilder;
 import org.elasticsearch.index.mapper.DocumentMapper;
 import org.elasticsearch.index.mapper.MapperParsingException;
 import org.elasticsearch.index.mapper.MapperService;
 import org.elasticsearch.index.mapper.MapperServiceTestCase;
 import org.elasticsearch.index.mapper.ParsedDocument;
 import org.elasticsearch.plugins.Plugin;
-
-import java.io.IOException;
-import java.util.Arrays;
-import java.util.Collection;
-import java.util.List;
-
+import org.elasticsearch.xcontent.XContentBuilder;
 import org.nearduplicate.core.MinHashSettings;
 import org.nearduplicate.core.keys.Lsh;
 import org.nearduplicate.core.keys.MinHashDefaults;
@@ -178,7 +177,10 @@ public class MinHashFieldMapperTests extends MapperServiceTestCase {
     }
 
     private void assertBadValue(DocumentMapper mapper, String source, String message) {
-        org.elasticsearch.index.mapper.DocumentParsingException e = expectThrows(org.elasticsearch.index.mapper.DocumentParsingException.class, () -> mapper.parse(source(source)));
+        org.elasticsearch.index.mapper.DocumentParsingException e = expectThrows(
+            org.elasticsearch.index.mapper.DocumentParsingException.class,
+            () -> mapper.parse(source(source))
+        );
         assertThat(e.getMessage(), containsString("failed to parse field [field] of type [minhash]"));
         assertNotNull(e.getCause());
         assertThat(e.getCause().getMessage(), containsString(message));

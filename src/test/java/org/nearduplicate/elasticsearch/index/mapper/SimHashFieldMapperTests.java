@@ -8,32 +8,32 @@ import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.util.BytesRef;
 
-import org.elasticsearch.core.CheckedConsumer;
-import org.elasticsearch.xcontent.XContentBuilder;
-import org.elasticsearch.index.mapper.DocumentMapper;
-import org.elasticsearch.index.mapper.MapperParsingException;
-import org.elasticsearch.index.mapper.MapperService;
-import org.elasticsearch.index.mapper.MapperServiceTestCase;
-import org.elasticsearch.index.mapper.ParsedDocument;
-import org.elasticsearch.plugins.Plugin;
-import org.elasticsearch.search.DocValueFormat;
-
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 
+import org.elasticsearch.core.CheckedConsumer;
+import org.elasticsearch.index.mapper.DocumentMapper;
+import org.elasticsearch.index.mapper.MapperParsingException;
+import org.elasticsearch.index.mapper.MapperService;
+import org.elasticsearch.index.mapper.MapperServiceTestCase;
+import org.elasticsearch.index.mapper.ParsedDocument;
+import org.elasticsearch.plugins.MapperPlugin;
+import org.elasticsearch.plugins.Plugin;
+import org.elasticsearch.search.DocValueFormat;
+import org.elasticsearch.xcontent.XContentBuilder;
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
-import org.elasticsearch.plugins.MapperPlugin;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.startsWith;
 
 public class SimHashFieldMapperTests extends MapperServiceTestCase {
     public static class TP extends Plugin implements MapperPlugin {
-        @Override public java.util.Map<String, org.elasticsearch.index.mapper.Mapper.TypeParser> getMappers() {
+        @Override
+        public java.util.Map<String, org.elasticsearch.index.mapper.Mapper.TypeParser> getMappers() {
             org.nearduplicate.elasticsearch.sketching.SketchingService e = new org.nearduplicate.elasticsearch.sketching.SketchingService();
             return java.util.Map.of("simhash", SimHashFieldMapper.parser(e, null), "minhash", MinHashFieldMapper.parser(e));
         }
@@ -66,7 +66,9 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
 
     private static void assertKeys(ParsedDocument doc, BlockLayout layout, long fingerprint) throws IOException {
         byte[][] expected = layout.keys(fingerprint);
-        List<IndexableField> keys = doc.rootDoc().getFields("field").stream()
+        List<IndexableField> keys = doc.rootDoc()
+            .getFields("field")
+            .stream()
             .filter(f -> f.fieldType().indexOptions() != IndexOptions.NONE)
             .toList();
         if (layout.checkBits() == 0) {
@@ -306,7 +308,10 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
     }
 
     private void assertBadValue(DocumentMapper mapper, String source, String message) {
-        org.elasticsearch.index.mapper.DocumentParsingException e = expectThrows(org.elasticsearch.index.mapper.DocumentParsingException.class, () -> mapper.parse(source(source)));
+        org.elasticsearch.index.mapper.DocumentParsingException e = expectThrows(
+            org.elasticsearch.index.mapper.DocumentParsingException.class,
+            () -> mapper.parse(source(source))
+        );
         assertThat(e.getMessage(), containsString("failed to parse field [field] of type [simhash]"));
         assertNotNull(e.getCause());
         assertThat(e.getCause().getMessage(), containsString(message));

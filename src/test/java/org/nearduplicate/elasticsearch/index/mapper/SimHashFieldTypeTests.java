@@ -1,19 +1,19 @@
 package org.nearduplicate.elasticsearch.index.mapper;
 
-import org.elasticsearch.index.mapper.MapperService;
-import org.elasticsearch.index.mapper.MapperServiceTestCase;
-import org.elasticsearch.index.mapper.MappedFieldType;
-import org.elasticsearch.index.mapper.ValueFetcher;
-import org.elasticsearch.index.query.SearchExecutionContext;
-import org.elasticsearch.index.fielddata.FieldDataContext;
-import org.elasticsearch.plugins.Plugin;
-import org.elasticsearch.search.lookup.Source;
-import org.elasticsearch.xcontent.XContentType;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+
+import org.elasticsearch.index.fielddata.FieldDataContext;
+import org.elasticsearch.index.mapper.MappedFieldType;
+import org.elasticsearch.index.mapper.MapperService;
+import org.elasticsearch.index.mapper.MapperServiceTestCase;
+import org.elasticsearch.index.mapper.ValueFetcher;
+import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.plugins.Plugin;
+import org.elasticsearch.search.lookup.Source;
+import org.elasticsearch.xcontent.XContentType;
 
 /** The simhash field type on Elasticsearch: fetching its values and the queries it builds. */
 public class SimHashFieldTypeTests extends MapperServiceTestCase {

@@ -1,13 +1,12 @@
 package org.nearduplicate.elasticsearch.index.query;
 
+import java.io.IOException;
+import java.util.Map;
+
 import org.elasticsearch.common.io.stream.BytesStreamOutput;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.Writeable;
 import org.elasticsearch.test.ESTestCase;
-
-import java.io.IOException;
-import java.util.Map;
-
 import org.nearduplicate.core.sketch.MinHashSignatures;
 
 import static org.hamcrest.Matchers.containsString;

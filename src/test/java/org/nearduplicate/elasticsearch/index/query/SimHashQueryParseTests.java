@@ -1,5 +1,7 @@
 package org.nearduplicate.elasticsearch.index.query;
 
+import java.io.IOException;
+
 import org.elasticsearch.common.ParsingException;
 import org.elasticsearch.common.Strings;
 import org.elasticsearch.common.io.stream.BytesStreamOutput;
@@ -7,8 +9,6 @@ import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.test.ESTestCase;
 import org.elasticsearch.xcontent.XContentParser;
 import org.elasticsearch.xcontent.json.JsonXContent;
-
-import java.io.IOException;
 
 import static org.hamcrest.Matchers.containsString;
 

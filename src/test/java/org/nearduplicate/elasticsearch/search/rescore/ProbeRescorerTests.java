@@ -16,17 +16,16 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 
-import org.elasticsearch.test.ESTestCase;
-
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.Set;
 
+import org.elasticsearch.test.ESTestCase;
 import org.nearduplicate.core.keys.Lsh;
-import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.lucene.SketchFields;
 import org.nearduplicate.elasticsearch.index.query.MinHashProbe;
 import org.nearduplicate.elasticsearch.index.query.SimHashProbe;
+import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.lucene.SketchFields;
 
 /**
  * The rescoring both rescorers share, on a small Lucene index: docs 0..9 carry fingerprint {@code i} (distance

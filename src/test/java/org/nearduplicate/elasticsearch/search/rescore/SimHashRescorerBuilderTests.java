@@ -1,15 +1,14 @@
 package org.nearduplicate.elasticsearch.search.rescore;
 
-import org.elasticsearch.common.io.stream.BytesStreamOutput;
-import org.elasticsearch.xcontent.json.JsonXContent;
-import org.elasticsearch.common.ParsingException;
-import org.elasticsearch.common.Strings;
-import org.elasticsearch.common.io.stream.StreamInput;
-import org.elasticsearch.xcontent.XContentParser;
-import org.elasticsearch.test.ESTestCase;
-
 import java.io.IOException;
 
+import org.elasticsearch.common.ParsingException;
+import org.elasticsearch.common.Strings;
+import org.elasticsearch.common.io.stream.BytesStreamOutput;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.test.ESTestCase;
+import org.elasticsearch.xcontent.XContentParser;
+import org.elasticsearch.xcontent.json.JsonXContent;
 import org.nearduplicate.elasticsearch.index.query.SimHashProbe;
 
 import static org.hamcrest.Matchers.containsString;

@@ -2,9 +2,10 @@ package org.nearduplicate.elasticsearch.search.response;
 
 import org.apache.lucene.search.TotalHits;
 
+import java.util.List;
+
 import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.action.search.SearchResponse;
-import org.elasticsearch.action.search.SearchResponseSections;
 import org.elasticsearch.action.search.ShardSearchFailure;
 import org.elasticsearch.common.document.DocumentField;
 import org.elasticsearch.index.query.QueryBuilders;
@@ -13,10 +14,6 @@ import org.elasticsearch.search.SearchHits;
 import org.elasticsearch.search.builder.SearchSourceBuilder;
 import org.elasticsearch.search.rescore.QueryRescorerBuilder;
 import org.elasticsearch.test.ESTestCase;
-
-import java.util.List;
-import java.util.Map;
-
 import org.nearduplicate.elasticsearch.index.query.MinHashProbe;
 import org.nearduplicate.elasticsearch.index.query.SimHashProbe;
 import org.nearduplicate.elasticsearch.search.rescore.MinHashRescorerBuilder;
@@ -29,7 +26,10 @@ public class FilteredOutHitsActionFilterTests extends ESTestCase {
 
     private static SearchHit hit(int doc, float score, boolean filteredOut) {
         SearchHit hit = new SearchHit(doc, Integer.toString(doc));
-        if (filteredOut) hit.setDocumentField(ProbeRescorer.FILTERED_OUT_FIELD, new DocumentField(ProbeRescorer.FILTERED_OUT_FIELD, List.of(true)));
+        if (filteredOut) hit.setDocumentField(
+            ProbeRescorer.FILTERED_OUT_FIELD,
+            new DocumentField(ProbeRescorer.FILTERED_OUT_FIELD, List.of(true))
+        );
         hit.score(score);
         return hit;
     }
@@ -39,8 +39,22 @@ public class FilteredOutHitsActionFilterTests extends ESTestCase {
         for (SearchHit h : hits)
             max = Float.isNaN(max) ? h.getScore() : Math.max(max, h.getScore());
         SearchHits searchHits = new SearchHits(hits, new TotalHits(7, TotalHits.Relation.EQUAL_TO), max);
-        SearchResponse r = new SearchResponse(searchHits, null, null, false, null, null, 1, null, 3, 3, 0, 5,
-            ShardSearchFailure.EMPTY_ARRAY, SearchResponse.Clusters.EMPTY);
+        SearchResponse r = new SearchResponse(
+            searchHits,
+            null,
+            null,
+            false,
+            null,
+            null,
+            1,
+            null,
+            3,
+            3,
+            0,
+            5,
+            ShardSearchFailure.EMPTY_ARRAY,
+            SearchResponse.Clusters.EMPTY
+        );
         searchHits.decRef();
         return r;
     }

@@ -352,6 +352,105 @@ public class DocsFiguresTests {
         assertEquals(30_000_000L * Long.BYTES, Long.parseLong(bytes.replace(",", "")), 10 * 80);
     }
 
+    /**
+     * The option tables of docs/engine.md ("Pipeline and options") and of README's processor section, README's query and
+     * field defaults and reliability.md's node limits name the code's defaults: moving a default fails here until the
+     * docs move with it.
+     */
+    @Test
+    public void testOptionTableDefaults() throws IOException {
+        String engine = read("docs/engine.md");
+        String table = engine.substring(engine.indexOf("## Pipeline and options"));
+        table = table.substring(0, table.indexOf("\n\n", table.indexOf("| option |")));
+        String readme = read("README.md");
+        String processor = readme.substring(
+            readme.indexOf("### 1. The `simhash` ingest processor"),
+            readme.indexOf("### 2. The `simhash` field")
+        );
+        java.util.Map<String, Object> defaults = org.nearduplicate.core.SimHashSettings.DEFAULT.toMap();
+        for (java.util.Map.Entry<String, Object> e : defaults.entrySet()) {
+            String option = e.getKey();
+            String expected = String.valueOf(e.getValue());
+            if (option.equals("version")) {
+                assertEquals(expected, firstValue(row(processor, "`version`")[0]));
+                continue;
+            }
+            assertEquals("engine.md's default of " + option, expected, firstValue(row(table, "`" + option + "`")[0]));
+            if (option.equals("weighting") == false) {
+                assertEquals("README's default of " + option, expected, firstValue(row(processor, "`" + option + "`")[0]));
+            }
+        }
+        assertEquals(org.nearduplicate.core.FeatureSettings.MAX_NGRAM_SIZE, figure(row(table, "`ngram_size`")[0], "\\(1-([0-9]+)\\)"), 0);
+        String shingle = row(table, "`shingle_size`")[0];
+        assertEquals(org.nearduplicate.core.FeatureSettings.MAX_SHINGLE_SIZE, figure(shingle, "\\(1-([0-9]+);"), 0);
+        assertEquals(org.nearduplicate.core.SimHashSettings.DEFAULT_V1.shingleSize(), figure(shingle, "v1: ([0-9]+)\\)"), 0);
+        assertEquals(
+            org.nearduplicate.core.SimHashSettings.DEFAULT_V1.shingleSize(),
+            figure(row(processor, "`shingle_size`")[0], "\\(v1: ([0-9]+)\\)"),
+            0
+        );
+        assertEquals(org.nearduplicate.core.SimHashSettings.BUILTIN_IDF, textAfter(row(table, "`idf`")[0], "`([^`]+)` when `tf_idf`"));
+        // README: the field's layout defaults and the query's default k per algorithm version
+        assertEquals(
+            org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper.DEFAULT_BLOCKS,
+            figure(readme, "`blocks` \\(default ([0-9]+)\\) blocks of"),
+            0
+        );
+        assertEquals(
+            org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper.DEFAULT_MAX_DISTANCE,
+            figure(readme, "up to its `max_distance` \\(default ([0-9]+)\\)"),
+            0
+        );
+        String[] perVersion = {
+            "simhash-v4` fields",
+            "simhash-v3` and `simhash-v2` fields",
+            "simhash-v3` and `simhash-v2` fields",
+            "simhash-v1` fields" };
+        int[] versions = { 4, 3, 2, 1 };
+        for (int i = 0; i < versions.length; i++) {
+            assertEquals(
+                "README's default max_distance for simhash-v" + versions[i],
+                org.nearduplicate.core.SimHashSettings.defaults(versions[i]).recommendedMaxDistance(),
+                figure(readme, "([0-9]+) for `" + Pattern.quote(perVersion[i])),
+                0
+            );
+        }
+        // reliability.md: the node ceilings
+        String reliability = read("docs/reliability.md");
+        assertEquals(
+            org.nearduplicate.core.FeatureSettings.DEFAULT_MAX_INPUT_CHARS,
+            figure(reliability, "`near_duplicate.max_input_chars` \\(node setting, static\\) \\| ([0-9,]+) chars"),
+            0
+        );
+        assertEquals(
+            org.nearduplicate.core.FeatureSettings.DEFAULT_MAX_FEATURES,
+            figure(reliability, "`near_duplicate.max_features` \\(node\\) \\| ([0-9,]+) distinct features"),
+            0
+        );
+    }
+
+    /** methods.md's prose on MinHash through its index quotes the method table above it. */
+    @Test
+    public void testMethodsProseMatchesItsTable() throws IOException {
+        String methods = read("docs/methods.md");
+        String[] index = row(methods, "\\*\\*minhash through the index\\*\\* \\(default, 32 bands × 4 rows\\)");
+        String[] brute = row(methods, "\\*\\*minhash word bigrams \\(default\\)\\*\\*");
+        assertEquals(index[3].replace("**", ""), textAfter(methods, "through the 32 × 4 index the F1 at J ≥ 0.4 is ([0-9.]+), against"));
+        assertEquals(brute[3].replace("**", ""), textAfter(methods, "the F1 at J ≥ 0.4 is [0-9.]+, against\\s+([0-9.]+) by brute force"));
+        String readme = read("README.md");
+        String[] k12 = row(read("bench/results/RESULTS-scale-quality-v4.md"), "12");
+        assertEquals(k12[0], textAfter(readme, "`simhash-v4`: precision ([0-9.]+), F1\\s+[0-9.]+, the quality table"));
+        assertEquals(k12[2], textAfter(readme, "`simhash-v4`: precision [0-9.]+, F1\\s+([0-9.]+), the quality table"));
+    }
+
+    /** The first value of an option-table cell: its first word, backticks and thousands separators removed. */
+    private static String firstValue(String cell) {
+        Matcher m = Pattern.compile("^`?([^`,;( ]+(?:,[0-9]{3})*)`?").matcher(cell.trim());
+        assertTrue("no value in [" + cell + "]", m.find());
+        String v = m.group(1);
+        return v.matches("[0-9,]+") ? v.replace(",", "") : v;
+    }
+
     /** The groups of the {@code n}-th (from 0) match of {@code regex} in {@code text}. */
     private static String[] nth(String text, String regex, int n) {
         Matcher m = Pattern.compile(regex).matcher(text);

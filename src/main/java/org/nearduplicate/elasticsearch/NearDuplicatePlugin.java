@@ -49,6 +49,8 @@ import org.nearduplicate.elasticsearch.action.simhash.IndexSimHashAction;
 import org.nearduplicate.elasticsearch.action.simhash.SimHashAction;
 import org.nearduplicate.elasticsearch.action.simhash.TransportIndexSimHashAction;
 import org.nearduplicate.elasticsearch.action.simhash.TransportSimHashAction;
+import org.nearduplicate.elasticsearch.action.stats.NearDuplicateStatsAction;
+import org.nearduplicate.elasticsearch.action.stats.TransportNearDuplicateStatsAction;
 import org.nearduplicate.elasticsearch.index.mapper.MinHashFieldMapper;
 import org.nearduplicate.elasticsearch.index.mapper.ScanColumnMemory;
 import org.nearduplicate.elasticsearch.index.mapper.SimHashDocValueFormat;
@@ -65,6 +67,7 @@ import org.nearduplicate.elasticsearch.ingest.SimHashCheckProcessor;
 import org.nearduplicate.elasticsearch.ingest.SimHashMethod;
 import org.nearduplicate.elasticsearch.ingest.SketchProcessor;
 import org.nearduplicate.elasticsearch.ingest.WindowMemory;
+import org.nearduplicate.elasticsearch.rest.RestNearDuplicateStatsAction;
 import org.nearduplicate.elasticsearch.rest.RestSimHashAction;
 import org.nearduplicate.elasticsearch.rest.RestSimHashGroupsAction;
 import org.nearduplicate.elasticsearch.rest.RestSimHashGroupsWriteAction;
@@ -76,6 +79,7 @@ import org.nearduplicate.elasticsearch.search.rescore.SimHashRescorerBuilder;
 import org.nearduplicate.elasticsearch.search.response.FilteredOutHitsActionFilter;
 import org.nearduplicate.elasticsearch.sketching.SketchingService;
 import org.nearduplicate.lucene.FingerprintColumns;
+import org.nearduplicate.lucene.SegmentPathStats;
 
 /** Wires the near-duplicate processor, field type, query, rescorer and REST API into Elasticsearch. */
 public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionPlugin, MapperPlugin, SearchPlugin, CircuitBreakerPlugin {
@@ -95,6 +99,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
             new WindowMemory(engine::breaker)
         );
         this.scanColumns = ScanColumnMemory.columns(settings, engine::breaker);
+        SegmentPathStats.cacheGauges(engine.stats(), scanColumns);
     }
 
     /** The node's column cache (null when off). */
@@ -150,7 +155,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
             new SimHashCheckProcessor.Factory(
                 parameters,
                 recentWindows,
-                MappedMaxDistance.fromClusterState(() -> clusterService.get() == null ? null : clusterService.get().state())
+                MappedMaxDistance.fromClusterState(() -> clusterService.get() == null ? null : clusterService.get().state()),
+                engine.stats()
             ),
             MinHashMethod.TYPE,
             new SketchProcessor.Factory(new MinHashMethod(engine)),
@@ -221,7 +227,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
             new ActionHandler<>(SimHashShardFingerprintsAction.INSTANCE, TransportSimHashShardFingerprintsAction.class),
             new ActionHandler<>(SimHashGroupsWriteAction.INSTANCE, TransportSimHashGroupsWriteAction.class),
             new ActionHandler<>(SimHashAction.INSTANCE, TransportSimHashAction.class),
-            new ActionHandler<>(IndexSimHashAction.INSTANCE, TransportIndexSimHashAction.class)
+            new ActionHandler<>(IndexSimHashAction.INSTANCE, TransportIndexSimHashAction.class),
+            new ActionHandler<>(NearDuplicateStatsAction.INSTANCE, TransportNearDuplicateStatsAction.class)
         );
     }
 
@@ -237,6 +244,11 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         Supplier<DiscoveryNodes> nodesInCluster,
         Predicate<NodeFeature> clusterSupportsFeature
     ) {
-        return List.of(new RestSimHashAction(engine), new RestSimHashGroupsAction(), new RestSimHashGroupsWriteAction());
+        return List.of(
+            new RestSimHashAction(engine),
+            new RestSimHashGroupsAction(),
+            new RestSimHashGroupsWriteAction(),
+            new RestNearDuplicateStatsAction()
+        );
     }
 }

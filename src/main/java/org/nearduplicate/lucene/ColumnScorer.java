@@ -36,13 +36,26 @@ final class ColumnScorer {
 
     /** {@code verifier}: null when the distance alone decides. */
     static ScorerSupplier supplier(Weight weight, FingerprintColumn column, long[] probes, int k, float boost, Verifier verifier) {
+        return supplier(weight, column, probes, k, boost, verifier, null);
+    }
+
+    /** {@code exhausted}: run once when the scorer's candidates run out (the stats' segment time); null: none. */
+    static ScorerSupplier supplier(
+        Weight weight,
+        FingerprintColumn column,
+        long[] probes,
+        int k,
+        float boost,
+        Verifier verifier,
+        Runnable exhausted
+    ) {
         return new ScorerSupplier() {
             @Override
             public Scorer get(long leadCost) {
                 if (leadCost < column.count() / RANDOM_ACCESS_RATIO) {
-                    return new RandomAccess(weight, column, probes, k, boost, verifier);
+                    return new RandomAccess(weight, column.iterator(), column, probes, k, boost, verifier, exhausted);
                 }
-                return new Listed(weight, new ColumnScan.Cursor(column, probes, k), boost, column, verifier);
+                return new Listed(weight, new ColumnScan.Cursor(column, probes, k), boost, column, verifier, exhausted);
             }
 
             @Override
@@ -60,7 +73,11 @@ final class ColumnScorer {
         private int distance;
 
         Listed(Weight weight, ColumnScan.Cursor matches, float boost, FingerprintColumn column, Verifier verifier) {
-            super(weight, matches, true, boost, verifier == null ? 0 : 4);
+            this(weight, matches, boost, column, verifier, null);
+        }
+
+        Listed(Weight weight, ColumnScan.Cursor matches, float boost, FingerprintColumn column, Verifier verifier, Runnable exhausted) {
+            super(weight, matches, true, boost, verifier == null ? 0 : 4, exhausted);
             this.matches = matches;
             this.column = column;
             this.verifier = verifier;
@@ -91,7 +108,7 @@ final class ColumnScorer {
         private int distance;
 
         RandomAccess(Weight weight, FingerprintColumn column, long[] probes, int k, float boost, Verifier verifier) {
-            this(weight, column.iterator(), column, probes, k, boost, verifier);
+            this(weight, column.iterator(), column, probes, k, boost, verifier, null);
         }
 
         private RandomAccess(
@@ -101,9 +118,10 @@ final class ColumnScorer {
             long[] probes,
             int k,
             float boost,
-            Verifier verifier
+            Verifier verifier,
+            Runnable exhausted
         ) {
-            super(weight, candidates, true, boost, probes.length);
+            super(weight, candidates, true, boost, probes.length, exhausted);
             this.column = column;
             this.probes = probes;
             this.k = k;

@@ -94,6 +94,20 @@ public final class SimHashQuery extends Query {
      * for (it changes with every document added), not what matches, and the query cache must not split on it.
      */
     private final String chanceNote;
+    /** Told how each segment was answered and how long it took (the node's stats); null: nobody. Not in equals. */
+    private final Listener listener;
+
+    /**
+     * Told, per segment, the path that answers it ({@link #path}) and, when the segment's candidates run out, the time
+     * from the path's choice to that end (the verification and the collection of its matches included). Implemented
+     * without platform types by the node's stats; must be cheap and thread-safe (segments may be searched
+     * concurrently).
+     */
+    public interface Listener {
+        void segment(SegmentPath path);
+
+        void segmentTime(SegmentPath path, long nanos);
+    }
 
     /**
      * The second look of a verified match ({@code simhash-v4}): the signatures' field (binary doc values of
@@ -225,9 +239,14 @@ public final class SimHashQuery extends Query {
         this.keyCount = scan ? 0 : (int) checkProbeKeys(layout, maxDistance, this.fingerprints.length);
         this.columns = null;
         this.chanceNote = null;
+        this.listener = null;
     }
 
     private SimHashQuery(SimHashQuery query, FingerprintColumns columns, String chanceNote) {
+        this(query, columns, chanceNote, query.listener);
+    }
+
+    private SimHashQuery(SimHashQuery query, FingerprintColumns columns, String chanceNote, Listener listener) {
         this.field = query.field;
         this.fingerprint = query.fingerprint;
         this.fingerprints = query.fingerprints;
@@ -240,6 +259,12 @@ public final class SimHashQuery extends Query {
         this.keyCount = query.keyCount;
         this.columns = columns;
         this.chanceNote = chanceNote;
+        this.listener = listener;
+    }
+
+    /** This query, telling {@code listener} how each segment is answered (null: nobody); what matches is unchanged. */
+    public SimHashQuery withListener(Listener listener) {
+        return listener == this.listener ? this : new SimHashQuery(this, columns, chanceNote, listener);
     }
 
     /**
@@ -538,6 +563,7 @@ public final class SimHashQuery extends Query {
                 ? null
                 : context.reader().getBinaryDocValues(verification.signatureField());
             int minAgreeing = verification == null ? 0 : verification.minAgreeing();
+            long start = listener == null ? 0 : System.nanoTime();
             if (columns != null && path(context.reader().maxDoc(), true) == SegmentPath.COLUMN) {
                 FingerprintColumn column = columns.get(context, field);
                 if (column != null) {
@@ -547,16 +573,25 @@ public final class SimHashQuery extends Query {
                             : null;
                         return matchDistance(value, signature, minAgreeing);
                     };
-                    return ColumnScorer.supplier(this, column, fingerprints, maxDistance, boost, verifier);
+                    return ColumnScorer.supplier(
+                        this,
+                        column,
+                        fingerprints,
+                        maxDistance,
+                        boost,
+                        verifier,
+                        timer(SegmentPath.COLUMN, start)
+                    );
                 }
                 // no column (cache bound, breaker, updated doc values): the same answer from the paths below
             }
             // both ways are exact; scan small segments when the probed keys would cost more than reading every fingerprint
             if (scan || scanByCost && scanIsCheaper(context.reader().maxDoc())) {
+                Runnable timer = timer(SegmentPath.DOC_VALUES, start);
                 return new ScorerSupplier() {
                     @Override
                     public Scorer get(long leadCost) {
-                        return new DistanceScorer(NearDuplicateWeight.this, values, values, signatureValues, boost);
+                        return new DistanceScorer(NearDuplicateWeight.this, values, values, signatureValues, boost, timer);
                     }
 
                     @Override
@@ -568,6 +603,8 @@ public final class SimHashQuery extends Query {
             ProbedKeys probed = probedKeys();
             KeyPostings found = KeyPostings.seek(context.reader().terms(field), probed.keys());
             if (found == null) {
+                Runnable timer = timer(SegmentPath.KEYS, start); // answered: no key of the probes is in the segment
+                if (timer != null) timer.run();
                 return null;
             }
             // keys indexed without frequencies (check_bits 0) are verified from doc values alone
@@ -576,6 +613,7 @@ public final class SimHashQuery extends Query {
             // the check bits are stored as term frequency - 1
             // a key's own distance and its check bits' distance lie on disjoint bits: their sum is a lower bound
             KeyPostings.FrequencyCheck check = checked ? probed.frequencyCheck() : null;
+            Runnable timer = timer(SegmentPath.KEYS, start);
             return new ScorerSupplier() {
                 @Override
                 public Scorer get(long leadCost) throws IOException {
@@ -584,7 +622,8 @@ public final class SimHashQuery extends Query {
                         found.union(context.reader().maxDoc(), check),
                         values,
                         signatureValues,
-                        boost
+                        boost,
+                        timer
                     );
                 }
 
@@ -593,6 +632,13 @@ public final class SimHashQuery extends Query {
                     return found.cost();
                 }
             };
+        }
+
+        /** Counts the segment on {@code path} and returns what reports its time at its end; null without a listener. */
+        private Runnable timer(SegmentPath path, long start) {
+            if (listener == null) return null;
+            listener.segment(path);
+            return () -> listener.segmentTime(path, System.nanoTime() - start);
         }
 
         @Override
@@ -721,9 +767,10 @@ public final class SimHashQuery extends Query {
             DocIdSetIterator approximation,
             NumericDocValues values,
             BinaryDocValues signatureValues,
-            float boost
+            float boost,
+            Runnable exhausted
         ) {
-            super(weight, approximation, approximation == values, boost, approximation == values ? 1 : 4);
+            super(weight, approximation, approximation == values, boost, approximation == values ? 1 : 4, exhausted);
             this.values = values;
             this.signatureValues = signatureValues;
             this.minAgreeing = verification == null ? 0 : verification.minAgreeing();

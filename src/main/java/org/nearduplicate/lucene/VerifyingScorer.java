@@ -23,7 +23,20 @@ abstract class VerifyingScorer extends PlatformScorer {
      *                            positioned on each candidate's value
      */
     VerifyingScorer(Weight weight, DocIdSetIterator approximation, boolean candidatesAreValues, float boost, float matchCost) {
+        this(weight, approximation, candidatesAreValues, boost, matchCost, null);
+    }
+
+    /** {@code exhausted}: run once when the candidates run out (the end of the segment's work, for the stats); null: none. */
+    VerifyingScorer(
+        Weight weight,
+        DocIdSetIterator candidates,
+        boolean candidatesAreValues,
+        float boost,
+        float matchCost,
+        Runnable exhausted
+    ) {
         super(weight);
+        DocIdSetIterator approximation = exhausted == null ? candidates : new Exhausting(candidates, exhausted);
         this.approximation = approximation;
         this.boost = boost;
         this.twoPhase = new TwoPhaseIterator(approximation) {
@@ -72,5 +85,45 @@ abstract class VerifyingScorer extends PlatformScorer {
     @Override
     public final float score() {
         return boost * closeness();
+    }
+
+    /** Forwards to the candidates; runs {@code exhausted} once when they return {@code NO_MORE_DOCS}. */
+    private static final class Exhausting extends DocIdSetIterator {
+        private final DocIdSetIterator in;
+        private Runnable exhausted;
+
+        Exhausting(DocIdSetIterator in, Runnable exhausted) {
+            this.in = in;
+            this.exhausted = exhausted;
+        }
+
+        private int ended(int doc) {
+            if (doc == NO_MORE_DOCS && exhausted != null) {
+                Runnable r = exhausted;
+                exhausted = null;
+                r.run();
+            }
+            return doc;
+        }
+
+        @Override
+        public int docID() {
+            return in.docID();
+        }
+
+        @Override
+        public int nextDoc() throws IOException {
+            return ended(in.nextDoc());
+        }
+
+        @Override
+        public int advance(int target) throws IOException {
+            return ended(in.advance(target));
+        }
+
+        @Override
+        public long cost() {
+            return in.cost();
+        }
     }
 }

@@ -45,6 +45,7 @@ import java.util.function.Supplier;
 
 import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.lucene.FingerprintColumns;
+import org.nearduplicate.lucene.SegmentPathStats;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
@@ -56,6 +57,8 @@ import org.nearduplicate.opensearch.action.simhash.IndexSimHashAction;
 import org.nearduplicate.opensearch.action.simhash.SimHashAction;
 import org.nearduplicate.opensearch.action.simhash.TransportIndexSimHashAction;
 import org.nearduplicate.opensearch.action.simhash.TransportSimHashAction;
+import org.nearduplicate.opensearch.action.stats.NearDuplicateStatsAction;
+import org.nearduplicate.opensearch.action.stats.TransportNearDuplicateStatsAction;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.nearduplicate.opensearch.index.mapper.ScanColumnMemory;
 import org.nearduplicate.opensearch.index.mapper.SimHashDocValueFormat;
@@ -72,6 +75,7 @@ import org.nearduplicate.opensearch.ingest.SimHashCheckProcessor;
 import org.nearduplicate.opensearch.ingest.SimHashMethod;
 import org.nearduplicate.opensearch.ingest.SketchProcessor;
 import org.nearduplicate.opensearch.ingest.WindowMemory;
+import org.nearduplicate.opensearch.rest.RestNearDuplicateStatsAction;
 import org.nearduplicate.opensearch.rest.RestSimHashAction;
 import org.nearduplicate.opensearch.rest.RestSimHashGroupsAction;
 import org.nearduplicate.opensearch.rest.RestSimHashGroupsWriteAction;
@@ -101,6 +105,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
             new WindowMemory(engine::breaker)
         );
         this.scanColumns = ScanColumnMemory.columns(settings, engine::breaker);
+        SegmentPathStats.cacheGauges(engine.stats(), scanColumns);
     }
 
     /** The node's column cache (null when off). */
@@ -156,7 +161,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
             new SimHashCheckProcessor.Factory(
                 parameters,
                 recentWindows,
-                MappedMaxDistance.fromClusterState(() -> clusterService.get() == null ? null : clusterService.get().state())
+                MappedMaxDistance.fromClusterState(() -> clusterService.get() == null ? null : clusterService.get().state()),
+                engine.stats()
             ),
             MinHashMethod.TYPE,
             new SketchProcessor.Factory(new MinHashMethod(engine)),
@@ -238,7 +244,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
             new ActionHandler<>(SimHashShardFingerprintsAction.INSTANCE, TransportSimHashShardFingerprintsAction.class),
             new ActionHandler<>(SimHashGroupsWriteAction.INSTANCE, TransportSimHashGroupsWriteAction.class),
             new ActionHandler<>(SimHashAction.INSTANCE, TransportSimHashAction.class),
-            new ActionHandler<>(IndexSimHashAction.INSTANCE, TransportIndexSimHashAction.class)
+            new ActionHandler<>(IndexSimHashAction.INSTANCE, TransportIndexSimHashAction.class),
+            new ActionHandler<>(NearDuplicateStatsAction.INSTANCE, TransportNearDuplicateStatsAction.class)
         );
     }
 
@@ -252,6 +259,11 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         IndexNameExpressionResolver indexNameExpressionResolver,
         Supplier<DiscoveryNodes> nodesInCluster
     ) {
-        return List.of(new RestSimHashAction(engine), new RestSimHashGroupsAction(), new RestSimHashGroupsWriteAction());
+        return List.of(
+            new RestSimHashAction(engine),
+            new RestSimHashGroupsAction(),
+            new RestSimHashGroupsWriteAction(),
+            new RestNearDuplicateStatsAction()
+        );
     }
 }

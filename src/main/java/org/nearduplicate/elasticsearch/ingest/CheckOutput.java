@@ -7,6 +7,7 @@ import java.util.function.BiConsumer;
 import org.elasticsearch.ElasticsearchStatusException;
 import org.elasticsearch.ingest.IngestDocument;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.stats.NearDuplicateStats;
 import org.nearduplicate.core.window.RecentFingerprints;
 
 import static org.nearduplicate.elasticsearch.ingest.SimHashCheckProcessor.TYPE;
@@ -19,9 +20,20 @@ import static org.nearduplicate.elasticsearch.ingest.SimHashCheckProcessor.TYPE;
  */
 final class CheckOutput {
     private final CheckOptions options;
+    /** The node's counters of check outcomes; null: not counted (tests). */
+    private final NearDuplicateStats stats;
 
     CheckOutput(CheckOptions options) {
+        this(options, null);
+    }
+
+    CheckOutput(CheckOptions options, NearDuplicateStats stats) {
         this.options = options;
+        this.stats = stats;
+    }
+
+    private void count(NearDuplicateStats.Outcome outcome) {
+        if (stats != null) stats.check(outcome);
     }
 
     /**
@@ -44,6 +56,7 @@ final class CheckOutput {
             if (added != null) {
                 added.group().complete(ownGroup);
             }
+            count(unavailable.timedOut() ? NearDuplicateStats.Outcome.TIMED_OUT : NearDuplicateStats.Outcome.FAILED);
             handler.accept(
                 null,
                 new ElasticsearchStatusException(
@@ -62,11 +75,14 @@ final class CheckOutput {
             }
             result.put("distance", outcome.distance());
             result.put("source", outcome.source());
+            count(NearDuplicateStats.Outcome.DUPLICATE);
         } else if (unavailableReason != null) {
             result.put("status", "unchecked");
             result.put("reason", unavailableReason);
+            count(unavailable.timedOut() ? NearDuplicateStats.Outcome.TIMED_OUT : NearDuplicateStats.Outcome.UNCHECKED);
         } else {
             result.put("status", "unique");
+            count(NearDuplicateStats.Outcome.UNIQUE);
         }
         document.setFieldValue(options.resultField(), result);
         boolean drop = outcome != null && options.onDuplicate() == CheckOptions.OnDuplicate.DROP;

@@ -61,7 +61,7 @@ final class LookupAdmission {
         try {
             timer = scheduler.apply(
                 timeout.millis(),
-                () -> task.unavailable(new Unavailable("lookup timed out after " + timeout, RestStatus.SERVICE_UNAVAILABLE))
+                () -> task.unavailable(new Unavailable(Unavailable.TIMED_OUT + timeout, RestStatus.SERVICE_UNAVAILABLE))
             );
         } catch (Exception e) {
             task.unavailable(new Unavailable("lookup could not be scheduled: " + e.getMessage(), RestStatus.SERVICE_UNAVAILABLE));

@@ -16,6 +16,7 @@ import org.elasticsearch.ingest.AbstractProcessor;
 import org.elasticsearch.ingest.IngestDocument;
 import org.elasticsearch.ingest.Processor;
 import org.elasticsearch.threadpool.Scheduler;
+import org.nearduplicate.core.stats.NearDuplicateStats;
 import org.nearduplicate.core.window.RecentFingerprints;
 
 /**
@@ -93,7 +94,7 @@ public final class SimHashCheckProcessor extends AbstractProcessor {
         BiFunction<Long, Runnable, Scheduler.ScheduledCancellable> scheduler,
         RecentFingerprints.Registry windows
     ) {
-        this(tag, description, options, mappedMaxDistance, client, scheduler, windows, null);
+        this(tag, description, options, mappedMaxDistance, client, scheduler, windows, null, null);
     }
 
     SimHashCheckProcessor(
@@ -104,14 +105,15 @@ public final class SimHashCheckProcessor extends AbstractProcessor {
         Client client,
         BiFunction<Long, Runnable, Scheduler.ScheduledCancellable> scheduler,
         RecentFingerprints.Registry windows,
-        ThreadContext threadContext
+        ThreadContext threadContext,
+        NearDuplicateStats stats
     ) {
         super(tag, description);
         this.options = options;
         this.windows = windows;
         this.scheduler = scheduler;
         this.threadContext = threadContext;
-        this.check = new WindowCheck(options, mappedMaxDistance, windows, new CheckOutput(options));
+        this.check = new WindowCheck(options, mappedMaxDistance, windows, new CheckOutput(options, stats));
         this.admission = new LookupAdmission(options.maxInFlight(), options.maxQueued(), options.timeout(), scheduler);
         this.search = new LookupSearch(options, client, admission);
     }
@@ -360,16 +362,29 @@ public final class SimHashCheckProcessor extends AbstractProcessor {
         private final Processor.Parameters parameters;
         private final RecentFingerprints.Registry windows;
         private final MappedMaxDistance mappedMaxDistance;
+        private final NearDuplicateStats stats;
 
         /** Without a cluster state: an absent {@code max_distance} is the default of a new field (tests). */
         public Factory(Processor.Parameters parameters, RecentFingerprints.Registry windows) {
             this(parameters, windows, MappedMaxDistance.DEFAULT);
         }
 
+        /** Outcomes not counted (tests). */
         public Factory(Processor.Parameters parameters, RecentFingerprints.Registry windows, MappedMaxDistance mappedMaxDistance) {
+            this(parameters, windows, mappedMaxDistance, null);
+        }
+
+        /** {@code stats}: the node's counters, told each document's outcome (null: none). */
+        public Factory(
+            Processor.Parameters parameters,
+            RecentFingerprints.Registry windows,
+            MappedMaxDistance mappedMaxDistance,
+            NearDuplicateStats stats
+        ) {
             this.parameters = parameters;
             this.windows = windows;
             this.mappedMaxDistance = mappedMaxDistance;
+            this.stats = stats;
         }
 
         @Override
@@ -388,7 +403,8 @@ public final class SimHashCheckProcessor extends AbstractProcessor {
                 parameters.client,
                 parameters.scheduler,
                 windows,
-                parameters.threadContext
+                parameters.threadContext,
+                stats
             );
         }
     }

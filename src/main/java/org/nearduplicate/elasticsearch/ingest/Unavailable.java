@@ -12,4 +12,12 @@ record Unavailable(String reason, RestStatus status, boolean mayFail) {
     Unavailable(String reason, RestStatus status) {
         this(reason, status, true);
     }
+
+    /** Prefix of the reason of a lookup that did not answer within the processor's {@code timeout}. */
+    static final String TIMED_OUT = "lookup timed out after ";
+
+    /** Whether the lookup timed out (counted apart in the stats). */
+    boolean timedOut() {
+        return reason != null && reason.startsWith(TIMED_OUT);
+    }
 }

@@ -42,11 +42,13 @@ public class RestSimHashAction extends BaseRestHandler {
 
     @Override
     public List<Route> routes() {
-        return List.of(
-            new Route(GET, "/_simhash"),
-            new Route(POST, "/_simhash"),
-            new Route(GET, "/{index}/_simhash"),
-            new Route(POST, "/{index}/_simhash")
+        return NearDuplicateRoutes.withPluginAliases(
+            List.of(
+                new Route(GET, "/_simhash"),
+                new Route(POST, "/_simhash"),
+                new Route(GET, "/{index}/_simhash"),
+                new Route(POST, "/{index}/_simhash")
+            )
         );
     }
 

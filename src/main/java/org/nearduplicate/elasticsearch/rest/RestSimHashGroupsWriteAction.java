@@ -36,7 +36,7 @@ public class RestSimHashGroupsWriteAction extends BaseRestHandler {
 
     @Override
     public List<Route> routes() {
-        return List.of(new Route(POST, "/{index}/_near_duplicates/_write"));
+        return NearDuplicateRoutes.withPluginAliases(List.of(new Route(POST, "/{index}/_near_duplicates/_write")));
     }
 
     @Override

@@ -24,6 +24,7 @@ import org.nearduplicate.core.sketch.MinHasher;
 import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.core.sketch.Sketcher;
+import org.nearduplicate.core.stats.NearDuplicateStats;
 
 /**
  * The node's one way into the engine, for every method (SimHash, MinHash, I-Match) and every caller (ingest
@@ -109,6 +110,8 @@ public final class SketchingService {
     private final ConcurrentMap<Sketcher<?, ?, ?>, Cache<?, ?>> hashers = new ConcurrentHashMap<>();
     private volatile CircuitBreaker breaker = new NoopCircuitBreaker(BREAKER_NAME);
     private final LongAdder probesFingerprinted = new LongAdder();
+    /** The plugin's counters on this node ({@code GET _plugins/_near_duplicate/stats}). */
+    private final NearDuplicateStats stats = new NearDuplicateStats();
 
     /** Default limits and no breaker (tests). */
     public SketchingService() {
@@ -118,6 +121,24 @@ public final class SketchingService {
     public SketchingService(Settings nodeSettings) {
         this.maxInputChars = MAX_INPUT_CHARS_SETTING.get(nodeSettings);
         this.maxFeatures = MAX_FEATURES_SETTING.get(nodeSettings);
+        stats.addGauges(b -> {
+            CircuitBreaker current = breaker;
+            b.set(NearDuplicateStats.Stat.BREAKER_USED, current.getUsed())
+                .set(NearDuplicateStats.Stat.BREAKER_LIMIT, current.getLimit())
+                .set(NearDuplicateStats.Stat.BREAKER_TRIPPED, current.getTrippedCount());
+        });
+    }
+
+    /** The plugin's counters on this node: every processor, probe, query and groups run reports to them. */
+    public NearDuplicateStats stats() {
+        return stats;
+    }
+
+    /** The stats' name of {@code method}. */
+    static NearDuplicateStats.Method methodOf(Sketcher<?, ?, ?> method) {
+        if (method == MinHasher.SKETCHER) return NearDuplicateStats.Method.MINHASH;
+        if (method == ImatchHasher.SKETCHER) return NearDuplicateStats.Method.IMATCH;
+        return NearDuplicateStats.Method.SIMHASH;
     }
 
     /** Installed by the plugin once the node has created the {@code near_duplicate} breaker. */
@@ -166,7 +187,16 @@ public final class SketchingService {
 
     /** The sketch of {@code content}, with its memory reserved from the breaker while it is computed. */
     public <S, H, V> V sketch(Sketcher<S, H, V> method, S settings, String content) {
-        return reserving(method.pipeline(settings), content, () -> method.sketch(hasher(method, settings), content));
+        NearDuplicateStats.Method counted = methodOf(method);
+        V sketch;
+        try {
+            sketch = reserving(method.pipeline(settings), content, () -> method.sketch(hasher(method, settings), content));
+        } catch (RuntimeException e) {
+            stats.refused(counted);
+            throw e;
+        }
+        stats.fingerprint(counted);
+        return sketch;
     }
 
     /**
@@ -177,6 +207,7 @@ public final class SketchingService {
      */
     public <S, V> V probe(Sketcher.Probing<S, ?, V> method, String algorithmId, String content, ProbeContent type) {
         probesFingerprinted.increment();
+        stats.probe();
         S mapped = settings(method, algorithmId);
         return sketch(method, method.withPipeline(mapped, declared(method.pipeline(mapped), type)), content);
     }
@@ -212,7 +243,15 @@ public final class SketchingService {
 
     /** {@link SimHasher#analyze}, with its memory reserved from the breaker while it runs. */
     public Analysis analyze(SimHashSettings settings, String content, int topFeatures) {
-        return reserving(settings, content, () -> hasher(SimHasher.SKETCHER, settings).analyze(content, topFeatures));
+        Analysis analysis;
+        try {
+            analysis = reserving(settings, content, () -> hasher(SimHasher.SKETCHER, settings).analyze(content, topFeatures));
+        } catch (RuntimeException e) {
+            stats.refused(NearDuplicateStats.Method.SIMHASH);
+            throw e;
+        }
+        stats.fingerprint(NearDuplicateStats.Method.SIMHASH);
+        return analysis;
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.stats.NearDuplicateStats;
 import org.nearduplicate.core.window.RecentFingerprints;
 
 import static org.nearduplicate.opensearch.ingest.SimHashCheckProcessor.TYPE;
@@ -20,9 +21,20 @@ import static org.nearduplicate.opensearch.ingest.SimHashCheckProcessor.TYPE;
  */
 final class CheckOutput {
     private final CheckOptions options;
+    /** The node's counters of check outcomes; null: not counted (tests). */
+    private final NearDuplicateStats stats;
 
     CheckOutput(CheckOptions options) {
+        this(options, null);
+    }
+
+    CheckOutput(CheckOptions options, NearDuplicateStats stats) {
         this.options = options;
+        this.stats = stats;
+    }
+
+    private void count(NearDuplicateStats.Outcome outcome) {
+        if (stats != null) stats.check(outcome);
     }
 
     /**
@@ -45,6 +57,7 @@ final class CheckOutput {
             if (added != null) {
                 added.group().complete(ownGroup);
             }
+            count(unavailable.timedOut() ? NearDuplicateStats.Outcome.TIMED_OUT : NearDuplicateStats.Outcome.FAILED);
             handler.accept(
                 null,
                 new OpenSearchStatusException(
@@ -63,11 +76,14 @@ final class CheckOutput {
             }
             result.put("distance", outcome.distance());
             result.put("source", outcome.source());
+            count(NearDuplicateStats.Outcome.DUPLICATE);
         } else if (unavailableReason != null) {
             result.put("status", "unchecked");
             result.put("reason", unavailableReason);
+            count(unavailable.timedOut() ? NearDuplicateStats.Outcome.TIMED_OUT : NearDuplicateStats.Outcome.UNCHECKED);
         } else {
             result.put("status", "unique");
+            count(NearDuplicateStats.Outcome.UNIQUE);
         }
         document.setFieldValue(options.resultField(), result);
         boolean drop = outcome != null && options.onDuplicate() == CheckOptions.OnDuplicate.DROP;

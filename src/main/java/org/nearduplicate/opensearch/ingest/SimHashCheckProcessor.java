@@ -14,6 +14,7 @@ import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
+import org.nearduplicate.core.stats.NearDuplicateStats;
 import org.nearduplicate.core.window.RecentFingerprints;
 
 /**
@@ -61,12 +62,13 @@ public final class SimHashCheckProcessor extends AbstractProcessor {
         MappedMaxDistance mappedMaxDistance,
         Client client,
         BiFunction<Long, Runnable, Scheduler.ScheduledCancellable> scheduler,
-        RecentFingerprints.Registry windows
+        RecentFingerprints.Registry windows,
+        NearDuplicateStats stats
     ) {
         super(tag, description);
         this.options = options;
         this.windows = windows;
-        this.check = new WindowCheck(options, mappedMaxDistance, windows, new CheckOutput(options));
+        this.check = new WindowCheck(options, mappedMaxDistance, windows, new CheckOutput(options, stats));
         this.admission = new LookupAdmission(options.maxInFlight(), options.maxQueued(), options.timeout(), scheduler);
         this.search = new LookupSearch(options, client, admission);
     }
@@ -145,16 +147,29 @@ public final class SimHashCheckProcessor extends AbstractProcessor {
         private final Processor.Parameters parameters;
         private final RecentFingerprints.Registry windows;
         private final MappedMaxDistance mappedMaxDistance;
+        private final NearDuplicateStats stats;
 
         /** Without a cluster state: an absent {@code max_distance} is the default of a new field (tests). */
         public Factory(Processor.Parameters parameters, RecentFingerprints.Registry windows) {
             this(parameters, windows, MappedMaxDistance.DEFAULT);
         }
 
+        /** Outcomes not counted (tests). */
         public Factory(Processor.Parameters parameters, RecentFingerprints.Registry windows, MappedMaxDistance mappedMaxDistance) {
+            this(parameters, windows, mappedMaxDistance, null);
+        }
+
+        /** {@code stats}: the node's counters, told each document's outcome (null: none). */
+        public Factory(
+            Processor.Parameters parameters,
+            RecentFingerprints.Registry windows,
+            MappedMaxDistance mappedMaxDistance,
+            NearDuplicateStats stats
+        ) {
             this.parameters = parameters;
             this.windows = windows;
             this.mappedMaxDistance = mappedMaxDistance;
+            this.stats = stats;
         }
 
         @Override
@@ -172,7 +187,8 @@ public final class SimHashCheckProcessor extends AbstractProcessor {
                 mappedMaxDistance,
                 parameters.client,
                 parameters.scheduler,
-                windows
+                windows,
+                stats
             );
         }
     }

@@ -29,7 +29,9 @@ public class RestSimHashGroupsAction extends BaseRestHandler {
 
     @Override
     public List<Route> routes() {
-        return List.of(new Route(POST, "/{index}/_near_duplicates"), new Route(GET, "/{index}/_near_duplicates"));
+        return NearDuplicateRoutes.withPluginAliases(
+            List.of(new Route(POST, "/{index}/_near_duplicates"), new Route(GET, "/{index}/_near_duplicates"))
+        );
     }
 
     @Override

@@ -41,6 +41,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
     private final IndexNameExpressionResolver resolver;
     private final IndicesService indicesService;
     private final GroupsComputation computation;
+    private final SketchingService engine;
 
     @Inject
     public TransportSimHashGroupsAction(
@@ -57,6 +58,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
         this.clusterService = clusterService;
         this.resolver = resolver;
         this.indicesService = indicesService;
+        this.engine = engine;
         this.computation = new GroupsComputation(client, threadPool, engine::breaker, () -> clusterService.localNode().getId());
     }
 
@@ -113,8 +115,9 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
     }
 
     @Override
-    protected void doExecute(Task task, SimHashGroupsRequest request, ActionListener<SimHashGroupsResponse> listener) {
+    protected void doExecute(Task task, SimHashGroupsRequest request, ActionListener<SimHashGroupsResponse> answer) {
         long start = System.nanoTime();
+        ActionListener<SimHashGroupsResponse> listener = CountedRun.counted(engine.stats(), false, start, answer);
         try {
             ClusterState state = clusterService.state();
             IndexMetadata index = singleIndex(state, resolver, request, "_near_duplicates");

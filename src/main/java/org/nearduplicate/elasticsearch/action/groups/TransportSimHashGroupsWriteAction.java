@@ -144,6 +144,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 return;
             }
             SimHashGroupsTask groupsTask = (SimHashGroupsTask) task;
+            ActionListener<SimHashGroupsWriteResponse> counted = CountedRun.counted(engine.stats(), true, startNanos, listener);
             Runnable compute = () -> computation.run(
                 groupsTask,
                 index,
@@ -156,7 +157,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 groupsTask,
                 ActionListener.wrap(result -> {
                     try {
-                        new Writer(groupsTask, request, index, aliasFilter, result, startNanos, listener).start();
+                        new Writer(groupsTask, request, index, aliasFilter, result, startNanos, counted).start();
                     } catch (Exception e) {
                         result.close();
                         throw e;

@@ -619,7 +619,7 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                 }
                 try {
                     // refuses, before building anything, more probe keys than SimHashQuery.MAX_QUERY_PROBE_KEYS
-                    return new SimHashQuery(
+                    SimHashQuery query = new SimHashQuery(
                         fieldType.name(),
                         probes.fingerprints(),
                         probes.signatures(),
@@ -628,7 +628,12 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
                         fieldType.layout(),
                         scan
                     ).withColumns(fieldType.scanColumns())
-                        .withChanceNote(chanceNote(context, fieldType.algorithm(), k, verification, probes));
+                        .withChanceNote(chanceNote(context, fieldType.algorithm(), k, verification, probes))
+                        .withListener(fieldType.queryListener());
+                    if (fieldType.stats() != null) {
+                        fieldType.stats().query();
+                    }
+                    return query;
                 } catch (IllegalArgumentException e) {
                     throw new QueryShardException(context, "[" + name + "] " + e.getMessage(), e);
                 }

@@ -29,7 +29,9 @@ import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.core.stats.NearDuplicateStats;
 import org.nearduplicate.lucene.FingerprintColumns;
+import org.nearduplicate.lucene.SegmentPathStats;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.lucene.SketchFields;
 import org.nearduplicate.opensearch.common.FingerprintValues;
@@ -178,6 +180,7 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
     public static final class SimHashFieldType extends SketchFieldType<SimHashSettings> {
         private final BlockLayout layout;
         private final FingerprintColumns scanColumns;
+        private final SimHashQuery.Listener queryListener;
 
         public SimHashFieldType(String name, BlockLayout layout, String algorithm, Map<String, String> meta) {
             this(name, layout, algorithm, meta, null);
@@ -198,6 +201,19 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
             super(name, ALGORITHMS, algorithm, settingsOf(algorithm), meta, engine);
             this.layout = Objects.requireNonNull(layout);
             this.scanColumns = scanColumns;
+            this.queryListener = engine == null ? null : new SegmentPathStats(engine.stats());
+        }
+
+        /** Reports this field's queries' segment paths to the node's stats; null for a field built outside a node. */
+        @Nullable
+        public SimHashQuery.Listener queryListener() {
+            return queryListener;
+        }
+
+        /** The node's stats; null for a field built outside a node. */
+        @Nullable
+        public NearDuplicateStats stats() {
+            return engine() == null ? null : engine().stats();
         }
 
         /** The node's column cache that this field's queries scan; null when the node has none (the column path is off). */

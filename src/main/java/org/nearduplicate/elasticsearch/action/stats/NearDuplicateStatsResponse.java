@@ -1,0 +1,72 @@
+package org.nearduplicate.elasticsearch.action.stats;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+import org.elasticsearch.action.FailedNodeException;
+import org.elasticsearch.action.support.TransportAction;
+import org.elasticsearch.action.support.nodes.BaseNodesResponse;
+import org.elasticsearch.cluster.ClusterName;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.io.stream.StreamOutput;
+import org.elasticsearch.xcontent.ToXContentFragment;
+import org.elasticsearch.xcontent.XContentBuilder;
+import org.nearduplicate.core.stats.NearDuplicateStats;
+
+/**
+ * The stats of every node that answered, by node id, and their sum ({@code total}); the REST layer adds the
+ * {@code _nodes} header (total, successful, failed and the failures) and the cluster name. Local only, as every
+ * Elasticsearch 8 nodes response.
+ */
+public class NearDuplicateStatsResponse extends BaseNodesResponse<NearDuplicateStatsNodeResponse> implements ToXContentFragment {
+
+    public NearDuplicateStatsResponse(
+        ClusterName clusterName,
+        List<NearDuplicateStatsNodeResponse> nodes,
+        List<FailedNodeException> failures
+    ) {
+        super(clusterName, nodes, failures);
+    }
+
+    @Override
+    protected List<NearDuplicateStatsNodeResponse> readNodesFrom(StreamInput in) throws IOException {
+        return TransportAction.localOnly();
+    }
+
+    @Override
+    protected void writeNodesTo(StreamOutput out, List<NearDuplicateStatsNodeResponse> nodes) throws IOException {
+        TransportAction.localOnly();
+    }
+
+    /** The sum of the nodes' stats. */
+    public NearDuplicateStats.Snapshot total() {
+        NearDuplicateStats.Snapshot total = NearDuplicateStats.Snapshot.empty();
+        for (NearDuplicateStatsNodeResponse node : getNodes()) {
+            total = total.plus(node.stats());
+        }
+        return total;
+    }
+
+    @Override
+    public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
+        builder.startObject("nodes");
+        for (NearDuplicateStatsNodeResponse node : getNodes()) {
+            builder.startObject(node.getNode().getId());
+            builder.field("name", node.getNode().getName());
+            write(builder, node.stats().toNestedMap());
+            builder.endObject();
+        }
+        builder.endObject();
+        builder.startObject("total");
+        write(builder, total().toNestedMap());
+        builder.endObject();
+        return builder;
+    }
+
+    private static void write(XContentBuilder builder, Map<String, Object> values) throws IOException {
+        for (Map.Entry<String, Object> e : values.entrySet()) {
+            builder.field(e.getKey(), e.getValue());
+        }
+    }
+}

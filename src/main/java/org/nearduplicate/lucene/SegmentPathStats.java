@@ -1,0 +1,46 @@
+package org.nearduplicate.lucene;
+
+import org.nearduplicate.core.stats.NearDuplicateStats;
+
+/** Reports the segments of {@link SimHashQuery} to the node's {@link NearDuplicateStats} (keys, doc-values scan, column). */
+public final class SegmentPathStats implements SimHashQuery.Listener {
+    private final NearDuplicateStats stats;
+
+    public SegmentPathStats(NearDuplicateStats stats) {
+        this.stats = stats;
+    }
+
+    static NearDuplicateStats.Path of(SegmentPath path) {
+        return switch (path) {
+            case KEYS -> NearDuplicateStats.Path.KEYS;
+            case DOC_VALUES -> NearDuplicateStats.Path.SCAN;
+            case COLUMN -> NearDuplicateStats.Path.COLUMN;
+        };
+    }
+
+    @Override
+    public void segment(SegmentPath path) {
+        stats.segment(of(path), 0);
+    }
+
+    @Override
+    public void segmentTime(SegmentPath path, long nanos) {
+        stats.segmentTime(of(path), nanos);
+    }
+
+    /** The cache's figures as gauges of {@code stats} ({@code columns} null: none). */
+    public static void cacheGauges(NearDuplicateStats stats, FingerprintColumns columns) {
+        if (columns == null) return;
+        stats.addGauges(b -> {
+            FingerprintColumns.Stats c = columns.stats();
+            b.set(NearDuplicateStats.Stat.CACHE_ENTRIES, c.entries())
+                .set(NearDuplicateStats.Stat.CACHE_BYTES, c.bytes())
+                .set(NearDuplicateStats.Stat.CACHE_MAX_BYTES, c.maxBytes())
+                .set(NearDuplicateStats.Stat.CACHE_HITS, c.hits())
+                .set(NearDuplicateStats.Stat.CACHE_MISSES, c.misses())
+                .set(NearDuplicateStats.Stat.CACHE_LOADS, c.loads())
+                .set(NearDuplicateStats.Stat.CACHE_EVICTIONS, c.evictions())
+                .set(NearDuplicateStats.Stat.CACHE_FALLBACKS, c.fallbacks());
+        });
+    }
+}

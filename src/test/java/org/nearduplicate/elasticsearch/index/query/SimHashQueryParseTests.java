@@ -1,5 +1,7 @@
 package org.nearduplicate.elasticsearch.index.query;
 
+import java.io.IOException;
+
 import org.elasticsearch.common.ParsingException;
 import org.elasticsearch.common.Strings;
 import org.elasticsearch.common.io.stream.BytesStreamOutput;
@@ -7,8 +9,6 @@ import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.test.ESTestCase;
 import org.elasticsearch.xcontent.XContentParser;
 import org.elasticsearch.xcontent.json.JsonXContent;
-
-import java.io.IOException;
 
 import static org.hamcrest.Matchers.containsString;
 
@@ -28,6 +28,9 @@ public class SimHashQueryParseTests extends ESTestCase {
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"0x00000000000000ff\", \"max_distance\": 2, \"allow_scan\": true, \"boost\": 2.0, \"_name\": \"dupes\"}}",
             "{\"near_duplicate\": {\"field\": \"fp\", \"text\": \"hello world\", \"min_similarity\": 0.5}}",
             "{\"near_duplicate\": {\"field\": \"fp\", \"like\": {\"_index\": \"p\", \"_id\": \"1\", \"routing\": \"r\"}, \"ignore_unmapped\": true}}",
+            "{\"near_duplicate\": {\"field\": \"fp\", \"like\": {\"_index\": \"p\", \"_id\": \"1\"}, \"include_like\": false}}",
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"excluded_like\": {\"_index\": \"p\", \"_id\": \"1\"}}}",
+            "{\"minhash_similar\": {\"field\": \"mh\", \"like\": {\"_index\": \"p\", \"_id\": \"1\"}, \"include_like\": false}}",
             "{\"minhash_similar\": {\"field\": \"mh\", \"text\": \"a b c\"}}",
             "{\"minhash_similar\": {\"field\": \"mh\", \"html\": \"<p>a b c</p>\", \"min_similarity\": 0.3}}" };
         for (String json : jsons) {

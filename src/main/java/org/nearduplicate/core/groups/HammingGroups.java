@@ -58,6 +58,13 @@ public final class HammingGroups {
     public interface Progress {
         void tableDone(int done, int total);
 
+        /**
+         * Within the current table (or group of tables that share a prefix): {@code done} of its {@code total} distinct
+         * fingerprints passed over, so that a plan of one or few tables shows progress while it runs. Called at the
+         * cancellation checkpoints; {@link #tableDone} resets it.
+         */
+        default void withinTable(long done, long total) {}
+
         default void checkCancelled() {}
     }
 
@@ -527,6 +534,7 @@ public final class HammingGroups {
                     for (long[] s : suffixes) {
                         within(order, from, to, prefixMask | s[0], s[0], prefixSet | s[1], scratch, scratchStart);
                     }
+                    progress.withinTable(to, n);
                 }
                 done += suffixes.size();
                 progress.tableDone(done, plan.tables());
@@ -659,7 +667,10 @@ public final class HammingGroups {
             for (int bucket = 0; bucket < buckets; bucket++) {
                 int from = start[bucket], to = start[bucket + 1];
                 for (int i = from; i < to; i++) {
-                    if ((i & 0xFFF) == 0) progress.checkCancelled();
+                    if ((i & 0xFFF) == 0) {
+                        progress.checkCancelled();
+                        progress.withinTable(i, n);
+                    }
                     long a = order[i];
                     for (int j = i + 1; j < to; j++) {
                         long diff = a ^ order[j];

@@ -2,7 +2,6 @@ package org.nearduplicate.core.sketch;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -91,7 +90,7 @@ public final class SimHasher {
 
     /** The fingerprint of {@code content}; see {@link #analyze} for the errors. */
     public long fingerprint(String content) {
-        return run(content, 0).fingerprint();
+        return run(content, 0, false).fingerprint();
     }
 
     /**
@@ -99,7 +98,7 @@ public final class SimHasher {
      * {@code content}; see {@link #analyze} for the errors.
      */
     public SimHash sketch(String content) {
-        Analysis a = run(content, 0);
+        Analysis a = run(content, 0, false);
         return new SimHash(a.fingerprint(), a.signature());
     }
 
@@ -111,7 +110,16 @@ public final class SimHasher {
      */
     public Analysis analyze(String content, int topFeatures) {
         if (topFeatures < 0) throw new IllegalArgumentException("topFeatures must be >= 0, got " + topFeatures);
-        return run(content, topFeatures);
+        return run(content, topFeatures, false);
+    }
+
+    /**
+     * As {@link #analyze}, keeping every distinct feature with its weight ({@link Analysis#features()}), so that two
+     * inputs can be compared on their whole feature sets ({@link Analysis#differingFeatures}).
+     */
+    public Analysis analyzeWithFeatures(String content, int topFeatures) {
+        if (topFeatures < 0) throw new IllegalArgumentException("topFeatures must be >= 0, got " + topFeatures);
+        return run(content, topFeatures, true);
     }
 
     /** The text features are taken from: the main content (or all text when extraction is off), not yet normalized. */
@@ -142,7 +150,7 @@ public final class SimHasher {
         return weights;
     }
 
-    private Analysis run(String content, int topFeatures) {
+    private Analysis run(String content, int topFeatures, boolean keepFeatures) {
         FeaturePipeline.Features doc = pipeline.features(content);
         Map<String, Integer> counts = doc.counts();
         long[] sums = new long[64];
@@ -155,13 +163,21 @@ public final class SimHasher {
         long fingerprint = fingerprintFromSums(sums);
         List<Analysis.WeightedFeature> top = topFeatures == 0 ? List.of() : top(counts, topFeatures);
         byte[] signature = minima == null ? null : Signature.finish(minima);
-        return new Analysis(doc.contentType(), doc.text(), top, fingerprint, counts.size(), signature);
+        Map<String, Analysis.WeightedFeature> all = null;
+        if (keepFeatures) {
+            all = new java.util.HashMap<>(counts.size() * 2);
+            for (Map.Entry<String, Integer> e : counts.entrySet()) {
+                all.put(e.getKey(), new Analysis.WeightedFeature(e.getKey(), e.getValue(), weight(e.getKey(), e.getValue())));
+            }
+            all = java.util.Collections.unmodifiableMap(all);
+        }
+        return new Analysis(doc.contentType(), doc.text(), top, fingerprint, counts.size(), signature, all);
     }
 
     private List<Analysis.WeightedFeature> top(Map<String, Integer> counts, int n) {
         List<Analysis.WeightedFeature> all = new ArrayList<>(counts.size());
         counts.forEach((f, tf) -> all.add(new Analysis.WeightedFeature(f, tf, weight(f, tf))));
-        all.sort(Comparator.comparingDouble(Analysis.WeightedFeature::weight).reversed().thenComparing(Analysis.WeightedFeature::feature));
+        all.sort(Analysis.HEAVIEST_FIRST);
         return List.copyOf(all.subList(0, Math.min(n, all.size())));
     }
 

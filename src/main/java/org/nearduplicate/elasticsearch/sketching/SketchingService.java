@@ -254,6 +254,11 @@ public final class SketchingService {
         return analysis;
     }
 
+    /** {@link SimHasher#analyzeWithFeatures}: as {@link #analyze}, keeping every feature, to compare two inputs' feature sets. */
+    public Analysis analyzeWithFeatures(SimHashSettings settings, String content, int topFeatures) {
+        return reserving(settings, content, () -> hasher(SimHasher.SKETCHER, settings).analyzeWithFeatures(content, topFeatures));
+    }
+
     /**
      * The fingerprint of a {@code text}/{@code html} probe (see {@link #probe}).
      */

@@ -526,4 +526,32 @@ public class SimHasherTests extends RandomizedTest {
         assertEquals(StrictMath.log(table.documents() + 1.0) + 1.0, table.idf("never-seen-feature"), 1e-12);
         assertThrows("[idf] unknown table [nope]", () -> IdfTable.builtin("nope"));
     }
+
+    /** differing features come from the whole feature sets: a feature both inputs have is never named, whatever its rank. */
+    @Test
+    public void differingFeaturesOnWholeFeatureSets() {
+        SimHasher hasher = DEFAULT;
+        String shared = "alpha alpha alpha alpha beta beta beta gamma gamma ";
+        Analysis a = hasher.analyzeWithFeatures(shared + "delta", 1);
+        Analysis b = hasher.analyzeWithFeatures("delta " + "epsilon epsilon epsilon epsilon epsilon " + shared, 1);
+        Analysis.Difference d = Analysis.differingFeatures(a, b, 100);
+        java.util.Set<String> onlyA = new java.util.HashSet<>(a.features().keySet());
+        onlyA.removeAll(b.features().keySet());
+        java.util.Set<String> onlyB = new java.util.HashSet<>(b.features().keySet());
+        onlyB.removeAll(a.features().keySet());
+        assertEquals(onlyA, new java.util.HashSet<>(d.onlyInFirst().stream().map(Analysis.WeightedFeature::feature).toList()));
+        assertEquals(onlyB, new java.util.HashSet<>(d.onlyInSecond().stream().map(Analysis.WeightedFeature::feature).toList()));
+        for (Analysis.WeightedFeature f : d.onlyInSecond()) {
+            assertFalse(f.feature(), a.features().containsKey(f.feature()));
+        }
+        // heaviest first, and limited
+        for (int i = 1; i < d.onlyInSecond().size(); i++) {
+            assertTrue(d.onlyInSecond().get(i - 1).weight() >= d.onlyInSecond().get(i).weight());
+        }
+        assertTrue(Analysis.differingFeatures(a, b, 1).onlyInSecond().size() <= 1);
+        // the top-1 lists differ, yet their features are shared: not named
+        assertFalse(onlyB.isEmpty());
+        assertEquals(hasher.fingerprint(shared + "delta"), a.fingerprint());
+        assertThrows("without their feature sets", () -> Analysis.differingFeatures(hasher.analyze("x y", 1), b, 1));
+    }
 }

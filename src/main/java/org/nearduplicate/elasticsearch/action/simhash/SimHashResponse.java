@@ -1,10 +1,8 @@
 package org.nearduplicate.elasticsearch.action.simhash;
 
 import java.io.IOException;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 import org.elasticsearch.action.ActionResponse;
 import org.elasticsearch.common.io.stream.StreamInput;
@@ -32,13 +30,33 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
     public record Feature(String feature, int termFrequency, double weight) {
     }
 
-    /** One input's analysis; {@code keys} null when no layout is shown, {@code mainText} null unless asked for. */
-    /** {@code signature}: hex, from {@code simhash-v4} (null before). */
+    /**
+     * One input's analysis; {@code keys} null when no layout is shown, {@code mainText} null unless asked for;
+     * {@code signature}: hex, from {@code simhash-v4} (null before). {@code id}: the stored document whose field value
+     * this is (it has then no content type, features or text: {@code contentType} null), or null for an analyzed input.
+     */
     public record Result(long fingerprint, String contentType, int featureCount, String mainText, List<Feature> features, List<String> keys,
-        String signature) implements Writeable {
+        String signature, String id) implements Writeable {
 
         public Result(long fingerprint, String contentType, int featureCount, String mainText, List<Feature> features, List<String> keys) {
-            this(fingerprint, contentType, featureCount, mainText, features, keys, null);
+            this(fingerprint, contentType, featureCount, mainText, features, keys, null, null);
+        }
+
+        public Result(
+            long fingerprint,
+            String contentType,
+            int featureCount,
+            String mainText,
+            List<Feature> features,
+            List<String> keys,
+            String signature
+        ) {
+            this(fingerprint, contentType, featureCount, mainText, features, keys, signature, null);
+        }
+
+        /** A stored document's fingerprint (and signature, hex or null), read from its {@code _source}. */
+        public static Result stored(String id, long fingerprint, String signature, List<String> keys) {
+            return new Result(fingerprint, null, 0, null, List.of(), keys, signature, Objects.requireNonNull(id));
         }
 
         public Result {
@@ -49,11 +67,12 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
         Result(StreamInput in) throws IOException {
             this(
                 in.readLong(),
-                in.readString(),
+                in.readOptionalString(),
                 in.readVInt(),
                 in.readOptionalString(),
                 in.readCollectionAsList(i -> new Feature(i.readString(), i.readVInt(), i.readDouble())),
                 in.readBoolean() ? in.readStringCollectionAsList() : null,
+                in.readOptionalString(),
                 in.readOptionalString()
             );
         }
@@ -61,7 +80,7 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
         @Override
         public void writeTo(StreamOutput out) throws IOException {
             out.writeLong(fingerprint);
-            out.writeString(contentType);
+            out.writeOptionalString(contentType);
             out.writeVInt(featureCount);
             out.writeOptionalString(mainText);
             out.writeCollection(features, (o, f) -> {
@@ -74,7 +93,39 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
                 out.writeStringCollection(keys);
             }
             out.writeOptionalString(signature);
+            out.writeOptionalString(id);
         }
+    }
+
+    /**
+     * The features found in one input and not in the other, on their whole feature sets, heaviest first (at most
+     * {@code top_features} each); null when an input is a stored document (whose features are not known).
+     */
+    public record Difference(List<Feature> onlyInFirst, List<Feature> onlyInSecond) implements Writeable {
+        public Difference {
+            onlyInFirst = List.copyOf(onlyInFirst);
+            onlyInSecond = List.copyOf(onlyInSecond);
+        }
+
+        Difference(StreamInput in) throws IOException {
+            this(in.readCollectionAsList(SimHashResponse::readFeature), in.readCollectionAsList(SimHashResponse::readFeature));
+        }
+
+        @Override
+        public void writeTo(StreamOutput out) throws IOException {
+            out.writeCollection(onlyInFirst, SimHashResponse::writeFeature);
+            out.writeCollection(onlyInSecond, SimHashResponse::writeFeature);
+        }
+    }
+
+    private static Feature readFeature(StreamInput in) throws IOException {
+        return new Feature(in.readString(), in.readVInt(), in.readDouble());
+    }
+
+    private static void writeFeature(StreamOutput out, Feature f) throws IOException {
+        out.writeString(f.feature());
+        out.writeVInt(f.termFrequency());
+        out.writeDouble(f.weight());
     }
 
     private final String algorithm;
@@ -85,14 +136,29 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
     private final Result second;
     /** Keys both inputs share, with a layout and two inputs; otherwise null. */
     private final Integer sharedKeys;
+    /** The features found in only one of two analyzed inputs; otherwise null. */
+    private final Difference difference;
 
     public SimHashResponse(String algorithm, Layout layout, boolean includeText, Result first, Result second, Integer sharedKeys) {
+        this(algorithm, layout, includeText, first, second, sharedKeys, null);
+    }
+
+    public SimHashResponse(
+        String algorithm,
+        Layout layout,
+        boolean includeText,
+        Result first,
+        Result second,
+        Integer sharedKeys,
+        Difference difference
+    ) {
         this.algorithm = Objects.requireNonNull(algorithm);
         this.layout = layout;
         this.includeText = includeText;
         this.first = Objects.requireNonNull(first);
         this.second = second;
         this.sharedKeys = sharedKeys;
+        this.difference = difference;
     }
 
     public SimHashResponse(StreamInput in) throws IOException {
@@ -103,6 +169,7 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
         first = new Result(in);
         second = in.readOptionalWriteable(Result::new);
         sharedKeys = in.readOptionalVInt();
+        difference = in.readOptionalWriteable(Difference::new);
     }
 
     @Override
@@ -118,6 +185,7 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
         first.writeTo(out);
         out.writeOptionalWriteable(second);
         out.writeOptionalVInt(sharedKeys);
+        out.writeOptionalWriteable(difference);
     }
 
     public String algorithm() {
@@ -138,6 +206,10 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
 
     public Integer sharedKeys() {
         return sharedKeys;
+    }
+
+    public Difference difference() {
+        return difference;
     }
 
     @Override
@@ -194,26 +266,31 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
     }
 
     private void writeResult(XContentBuilder builder, Result result) throws IOException {
+        if (result.id() != null) {
+            builder.field("_id", result.id());
+        }
         builder.field("fingerprint", Fingerprints.toHex(result.fingerprint()));
         builder.field("fingerprint_unsigned", Fingerprints.toUnsignedDecimal(result.fingerprint()));
         builder.field("fingerprint_signed", result.fingerprint());
         if (result.signature() != null) {
             builder.field("signature", result.signature());
         }
-        builder.field("content_type", result.contentType());
-        builder.field("feature_count", result.featureCount());
-        if (includeText) {
-            builder.field("main_text", result.mainText());
+        if (result.id() == null) {
+            builder.field("content_type", result.contentType());
+            builder.field("feature_count", result.featureCount());
+            if (includeText) {
+                builder.field("main_text", result.mainText());
+            }
+            builder.startArray("features");
+            for (Feature feature : result.features()) {
+                builder.startObject()
+                    .field("feature", feature.feature())
+                    .field("tf", feature.termFrequency())
+                    .field("weight", feature.weight())
+                    .endObject();
+            }
+            builder.endArray();
         }
-        builder.startArray("features");
-        for (Feature feature : result.features()) {
-            builder.startObject()
-                .field("feature", feature.feature())
-                .field("tf", feature.termFrequency())
-                .field("weight", feature.weight())
-                .endObject();
-        }
-        builder.endArray();
         if (result.keys() != null) {
             builder.startArray("keys");
             for (String key : result.keys()) {
@@ -223,21 +300,23 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
         }
     }
 
-    /** Features among the listed top features of one input that the other input's top features lack. */
+    /**
+     * The heaviest features found in one input and absent from the other (on the inputs' whole feature sets, so a
+     * feature both have is never named); nothing when an input is a stored document.
+     */
     private void writeDifference(XContentBuilder builder) throws IOException {
-        Set<String> inFirst = new HashSet<>();
-        first.features().forEach(f -> inFirst.add(f.feature()));
-        Set<String> inSecond = new HashSet<>();
-        second.features().forEach(f -> inSecond.add(f.feature()));
+        if (difference == null) {
+            return;
+        }
         builder.startObject("differing_top_features");
         builder.startArray("only_in_first");
-        for (Feature f : first.features()) {
-            if (inSecond.contains(f.feature()) == false) builder.value(f.feature());
+        for (Feature f : difference.onlyInFirst()) {
+            builder.value(f.feature());
         }
         builder.endArray();
         builder.startArray("only_in_second");
-        for (Feature f : second.features()) {
-            if (inFirst.contains(f.feature()) == false) builder.value(f.feature());
+        for (Feature f : difference.onlyInSecond()) {
+            builder.value(f.feature());
         }
         builder.endArray();
         builder.endObject();
@@ -251,11 +330,12 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
             && includeText == that.includeText
             && first.equals(that.first)
             && Objects.equals(second, that.second)
-            && Objects.equals(sharedKeys, that.sharedKeys);
+            && Objects.equals(sharedKeys, that.sharedKeys)
+            && Objects.equals(difference, that.difference);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(algorithm, layout, includeText, first, second, sharedKeys);
+        return Objects.hash(algorithm, layout, includeText, first, second, sharedKeys, difference);
     }
 }

@@ -18,6 +18,7 @@ import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Analysis;
 import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.elasticsearch.sketching.SketchingService;
 
 /**
@@ -64,41 +65,119 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
         BlockLayout layout,
         ActionListener<SimHashResponse> listener
     ) {
+        analyze(threadPool, engine, request, settings, layout, null, null, listener);
+    }
+
+    /** As above, with the stored documents' sketches of the request's {@code id} inputs (null for the others). */
+    static void analyze(
+        ThreadPool threadPool,
+        SketchingService engine,
+        SimHashRequest request,
+        SimHashSettings settings,
+        BlockLayout layout,
+        SimHash storedFirst,
+        SimHash storedSecond,
+        ActionListener<SimHashResponse> listener
+    ) {
         threadPool.executor(ThreadPool.Names.SEARCH)
-            .execute(ActionRunnable.supply(listener, () -> compute(engine, request, settings, layout)));
+            .execute(ActionRunnable.supply(listener, () -> compute(engine, request, settings, layout, storedFirst, storedSecond)));
     }
 
     /** The response to {@code request}, fingerprinted with {@code settings} and shown with {@code layout} (or no keys). */
     static SimHashResponse compute(SketchingService engine, SimHashRequest request, SimHashSettings settings, BlockLayout layout) {
-        // the declared type (text or html) counts as it does for a probe of the query, so both show one fingerprint
+        return compute(engine, request, settings, layout, null, null);
+    }
+
+    /**
+     * As above; {@code storedFirst} and {@code storedSecond} are the sketches of the stored documents the request's
+     * {@code id} inputs name (null for an analyzed input). Two analyzed inputs also get the features that differ,
+     * computed on their whole feature sets.
+     */
+    static SimHashResponse compute(
+        SketchingService engine,
+        SimHashRequest request,
+        SimHashSettings settings,
+        BlockLayout layout,
+        SimHash storedFirst,
+        SimHash storedSecond
+    ) {
         SimHashRequest.Input input = request.input();
-        Analysis first = engine.analyze(SketchingService.declared(settings, input.type()), input.content(), request.topFeatures());
         SimHashRequest.Input compare = request.compareInput();
-        Analysis second = compare == null
+        boolean bothAnalyzed = compare != null && input.isStored() == false && compare.isStored() == false;
+        // the declared type (text or html) counts as it does for a probe of the query, so both show one fingerprint
+        Analysis firstAnalysis = input.isStored() ? null : analyze(engine, settings, input, request.topFeatures(), bothAnalyzed);
+        Analysis secondAnalysis = compare == null || compare.isStored()
             ? null
-            : engine.analyze(SketchingService.declared(settings, compare.type()), compare.content(), request.topFeatures());
+            : analyze(engine, settings, compare, request.topFeatures(), bothAnalyzed);
+        SimHashResponse.Result first = input.isStored()
+            ? stored(input.id(), storedFirst, layout)
+            : result(firstAnalysis, layout, request.includeText());
+        SimHashResponse.Result second = compare == null ? null
+            : compare.isStored() ? stored(compare.id(), storedSecond, layout)
+            : result(secondAnalysis, layout, request.includeText());
         return new SimHashResponse(
             settings.algorithmId(),
             layout == null ? null : new SimHashResponse.Layout(layout.blocks(), layout.maxDistance(), layout.keyCount()),
             request.includeText(),
-            result(first, layout, request.includeText()),
-            second == null ? null : result(second, layout, request.includeText()),
-            second == null || layout == null ? null : sharedKeys(layout, first.fingerprint(), second.fingerprint())
+            first,
+            second,
+            second == null || layout == null ? null : sharedKeys(layout, first.fingerprint(), second.fingerprint()),
+            bothAnalyzed ? difference(Analysis.differingFeatures(firstAnalysis, secondAnalysis, request.topFeatures())) : null
         );
     }
 
+    private static Analysis analyze(
+        SketchingService engine,
+        SimHashSettings settings,
+        SimHashRequest.Input input,
+        int topFeatures,
+        boolean withFeatures
+    ) {
+        SimHashSettings declared = SketchingService.declared(settings, input.type());
+        return withFeatures
+            ? engine.analyzeWithFeatures(declared, input.content(), topFeatures)
+            : engine.analyze(declared, input.content(), topFeatures);
+    }
+
+    /** A stored document's fingerprint, signature and keys. */
+    static SimHashResponse.Result stored(String id, SimHash sketch, BlockLayout layout) {
+        if (sketch == null) {
+            throw new IllegalStateException("document [" + id + "] was not read");
+        }
+        return SimHashResponse.Result.stored(
+            id,
+            sketch.fingerprint(),
+            sketch.signature() == null ? null : Signature.toHex(sketch.signature()),
+            keys(layout, sketch.fingerprint())
+        );
+    }
+
+    static SimHashResponse.Difference difference(Analysis.Difference difference) {
+        return new SimHashResponse.Difference(features(difference.onlyInFirst()), features(difference.onlyInSecond()));
+    }
+
+    private static List<SimHashResponse.Feature> features(List<Analysis.WeightedFeature> features) {
+        List<SimHashResponse.Feature> out = new ArrayList<>(features.size());
+        for (Analysis.WeightedFeature f : features) {
+            out.add(new SimHashResponse.Feature(f.feature(), f.termFrequency(), f.weight()));
+        }
+        return out;
+    }
+
+    private static List<String> keys(BlockLayout layout, long fingerprint) {
+        if (layout == null) {
+            return null;
+        }
+        List<String> keys = new ArrayList<>();
+        for (byte[] key : layout.keys(fingerprint)) {
+            keys.add(layout.keyToString(key));
+        }
+        return keys;
+    }
+
     static SimHashResponse.Result result(Analysis analysis, BlockLayout layout, boolean includeText) {
-        List<SimHashResponse.Feature> features = new ArrayList<>(analysis.topFeatures().size());
-        for (Analysis.WeightedFeature f : analysis.topFeatures()) {
-            features.add(new SimHashResponse.Feature(f.feature(), f.termFrequency(), f.weight()));
-        }
-        List<String> keys = null;
-        if (layout != null) {
-            keys = new ArrayList<>();
-            for (byte[] key : layout.keys(analysis.fingerprint())) {
-                keys.add(layout.keyToString(key));
-            }
-        }
+        List<SimHashResponse.Feature> features = features(analysis.topFeatures());
+        List<String> keys = keys(layout, analysis.fingerprint());
         return new SimHashResponse.Result(
             analysis.fingerprint(),
             analysis.contentType().name().toLowerCase(Locale.ROOT),

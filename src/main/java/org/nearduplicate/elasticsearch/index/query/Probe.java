@@ -1,5 +1,7 @@
 package org.nearduplicate.elasticsearch.index.query;
 
+import org.apache.lucene.search.Query;
+
 import java.io.IOException;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,6 +13,8 @@ import org.elasticsearch.common.ParsingException;
 import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.common.io.stream.Writeable;
+import org.elasticsearch.index.mapper.IdFieldMapper;
+import org.elasticsearch.index.mapper.MappedFieldType;
 import org.elasticsearch.index.query.QueryRewriteContext;
 import org.elasticsearch.index.query.QueryShardException;
 import org.elasticsearch.index.query.SearchExecutionContext;
@@ -165,7 +169,33 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
      */
     public Supplier<P> fetchOnRewrite(QueryRewriteContext context, String field) {
         assert input.like != null;
-        return input.like.fetchOnRewrite(context, field, (what, stored) -> fromSourceValue(method, what, field, stored));
+        LikeDocument like = input.like;
+        boolean exclude = input.excluded != null;
+        return like.fetchOnRewrite(context, field, (LikeDocument.IndexedSourceValueReader<P>) (what, concreteIndex, stored) -> {
+            P fetched = fromSourceValue(method, what, field, stored);
+            // include_like: false: the document stays excluded, named by its concrete index (the like may name an alias)
+            return exclude
+                ? method.create(fetched.value, fetched.input.excluding(new LikeDocument(concreteIndex, like.id(), like.routing())))
+                : fetched;
+        });
+    }
+
+    /** The document {@code include_like: false} excludes from the hits, or null. */
+    public LikeDocument excluded() {
+        return input.excluded;
+    }
+
+    /**
+     * What matches the excluded document on this shard's index (its {@code _id}), or null when nothing is excluded here:
+     * no document is, or it lives in another index.
+     */
+    public Query excludedQuery(SearchExecutionContext context) {
+        LikeDocument excluded = input.excluded;
+        if (excluded == null || excluded.index().equals(context.index().getName()) == false) {
+            return null;
+        }
+        MappedFieldType id = context.getFieldType(IdFieldMapper.NAME);
+        return id == null ? null : id.termQuery(excluded.id(), context);
     }
 
     /** The value probe of a {@code like} document's value: the value itself, or the processor's object with it and its algorithm. */

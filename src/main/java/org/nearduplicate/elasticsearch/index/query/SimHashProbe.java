@@ -360,6 +360,22 @@ public final class SimHashProbe extends Probe<SimHashProbe.Given, SimHashProbe> 
         return value == null ? null : value.fingerprint;
     }
 
+    /** The given fingerprint's verification signature, or null. */
+    public byte[] signature() {
+        return value == null ? null : value.signature;
+    }
+
+    /**
+     * The fingerprint probe of a stored document's value in {@code field}, as a {@code like} probe reads it: the
+     * fingerprint itself, or the processor's object with it, its signature and its {@link #algorithm}.
+     *
+     * @param what names the document in errors
+     * @throws IllegalArgumentException if the value is not a fingerprint
+     */
+    public static SimHashProbe stored(String what, String field, Object value) {
+        return fromSourceValue(METHOD, what, field, value);
+    }
+
     /**
      * The {@code simhash} field a query or rescorer targets, or null when the field is not mapped (the caller decides
      * what that means).

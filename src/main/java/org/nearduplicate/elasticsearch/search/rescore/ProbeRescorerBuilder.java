@@ -146,7 +146,14 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
             throw new IllegalStateException("[" + getWriteableName() + "] rescorer must be rewritten first to fetch its [like] document");
         }
         ProbeRescoring.Closeness closeness = method.closeness(context, fieldName, probe.probe(), threshold);
-        return new ProbeRescorer.Context(windowSize, closeness, scoreMode, queryWeight, rescoreWeight);
+        return new ProbeRescorer.Context(
+            windowSize,
+            closeness,
+            scoreMode,
+            queryWeight,
+            rescoreWeight,
+            probe.probe().excludedQuery(context)
+        );
     }
 
     @SuppressWarnings("unchecked")

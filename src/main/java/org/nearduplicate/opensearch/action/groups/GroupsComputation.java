@@ -72,6 +72,12 @@ public final class GroupsComputation {
         void phase(String phase);
 
         void tables(int done, int total);
+
+        /** Within the current table: {@code done} of {@code total} distinct fingerprints passed over. */
+        default void withinTable(long done, long total) {}
+
+        /** The documents with a fingerprint the run read from the shards (known once they all answered). */
+        default void documents(long total) {}
     }
 
     private final NodeClient client;
@@ -315,6 +321,7 @@ public final class GroupsComputation {
                     + k
                     + (plan.lsh() ? " (lsh: " + plan.tables() + " band passes)" : " (" + plan.tables() + " tables)")
             );
+            progress.documents(docs);
             progress.phase(plan.lsh() ? "grouping (lsh bands)" : "grouping");
             progress.tables(0, plan.tables());
             HammingGroups.Result grouped = HammingGroups.find(
@@ -331,6 +338,11 @@ public final class GroupsComputation {
                     public void tableDone(int tablesDone, int total) {
                         progress.tables(tablesDone, total);
                         checkCancelled();
+                    }
+
+                    @Override
+                    public void withinTable(long done, long total) {
+                        progress.withinTable(done, total);
                     }
 
                     @Override

@@ -20,6 +20,12 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
     private volatile String phase = "starting";
     private volatile int tablesDone;
     private volatile int tablesTotal;
+    /** Distinct fingerprints passed over in the current table, of {@link #withinTotal}. */
+    private volatile long withinDone;
+    private volatile long withinTotal;
+    /** Documents with a fingerprint read from the shards; -1 until they all answered. */
+    private volatile long documentsTotal = -1;
+    private volatile boolean grouped;
     final AtomicLong groups = new AtomicLong(-1);
     final AtomicLong toWrite = new AtomicLong(-1);
     final AtomicLong written = new AtomicLong();
@@ -68,13 +74,42 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
 
     @Override
     public void phase(String phase) {
+        if (this.phase.startsWith("grouping") && phase.startsWith("grouping") == false) {
+            grouped = true; // the grouping is over: every document read was scanned
+        }
         this.phase = phase;
     }
 
     @Override
     public void tables(int done, int total) {
+        withinDone = 0;
         tablesDone = done;
         tablesTotal = total;
+    }
+
+    @Override
+    public void withinTable(long done, long total) {
+        withinTotal = total;
+        withinDone = done;
+    }
+
+    @Override
+    public void documents(long total) {
+        documentsTotal = total;
+    }
+
+    /**
+     * The grouping's progress in documents: the share of its table passes done (the current one by the fingerprints
+     * passed over), times the documents read; -1 before the documents are known.
+     */
+    long documentsScanned() {
+        long total = documentsTotal;
+        if (total < 0) return -1;
+        int tables = tablesTotal;
+        if (grouped || tables == 0) return grouped ? total : 0;
+        long within = withinTotal;
+        double share = (tablesDone + (within > 0 ? Math.min(1.0, (double) withinDone / within) : 0.0)) / tables;
+        return Math.min(total, (long) (share * total));
     }
 
     @Override
@@ -91,13 +126,22 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
             singletons.get(),
             failures.get(),
             batches.get(),
-            throttledMillis.get()
+            throttledMillis.get(),
+            documentsTotal,
+            documentsScanned()
         );
     }
 
-    /** What {@code _tasks} shows; the write-back counters are -1 / 0 until the write-back starts. */
+    /**
+     * What {@code _tasks} shows; the write-back counters are -1 / 0 until the write-back starts. Progress in documents:
+     * {@code documents_scanned} of {@code documents_total} (the documents with a fingerprint read from the shards)
+     * while grouping, then {@code documents_written} (written, unchanged or failed group members) of
+     * {@code documents_to_write} while the groups are written back.
+     */
     public record Status(String phase, int tablesDone, int tablesTotal, long groups, long toWrite, long written, long noops, long cleared,
-        long singletons, long failures, long batches, long throttledMillis) implements Task.Status {
+        long singletons, long failures, long batches, long throttledMillis, long documentsTotal, long documentsScanned)
+        implements
+            Task.Status {
         public static final String NAME = "near_duplicate_groups";
 
         public Status(StreamInput in) throws IOException {
@@ -113,7 +157,9 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
                 in.readVLong(),
                 in.readVLong(),
                 in.readVLong(),
-                in.readVLong()
+                in.readVLong(),
+                in.readZLong(),
+                in.readZLong()
             );
         }
 
@@ -131,6 +177,8 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
             out.writeVLong(failures);
             out.writeVLong(batches);
             out.writeVLong(throttledMillis);
+            out.writeZLong(documentsTotal);
+            out.writeZLong(documentsScanned);
         }
 
         @Override
@@ -144,9 +192,14 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
             builder.field("phase", phase);
             builder.field("tables_done", tablesDone);
             builder.field("tables_total", tablesTotal);
+            if (documentsTotal >= 0) {
+                builder.field("documents_total", documentsTotal);
+                builder.field("documents_scanned", documentsScanned);
+            }
             if (groups >= 0) builder.field("groups", groups);
             if (toWrite >= 0) {
                 builder.field("documents_to_write", toWrite);
+                builder.field("documents_written", written + noops + failures);
                 builder.field("written", written);
                 builder.field("noops", noops);
                 builder.field("cleared", cleared);

@@ -38,23 +38,53 @@ public class SimHashRequest extends ActionRequest {
         "blocks",
         "max_distance",
         "top_features",
-        "include_text"
+        "include_text",
+        "id"
     );
 
-    /** An input and the key it came under ({@code text} or {@code html}), which decides how it is read. */
-    public record Input(String content, SketchingService.ProbeContent type) {
+    /**
+     * An input and the key it came under ({@code text} or {@code html}), which decides how it is read; or, with an
+     * index, the {@code id} of a stored document whose fingerprint in the field is shown (content and type null).
+     */
+    public record Input(String content, SketchingService.ProbeContent type, String id) {
         public Input {
-            Objects.requireNonNull(content);
-            Objects.requireNonNull(type);
+            if (id == null) {
+                Objects.requireNonNull(content);
+                Objects.requireNonNull(type);
+            } else if (content != null || type != null) {
+                throw new IllegalArgumentException("a stored document's input has no content");
+            }
+        }
+
+        public Input(String content, SketchingService.ProbeContent type) {
+            this(content, type, null);
+        }
+
+        /** The stored document {@code id} of the request's index. */
+        public static Input stored(String id) {
+            return new Input(null, null, Objects.requireNonNull(id));
+        }
+
+        /** True for a stored document (read from the index, not fingerprinted). */
+        public boolean isStored() {
+            return id != null;
         }
 
         Input(StreamInput in) throws IOException {
-            this(in.readString(), in.readEnum(SketchingService.ProbeContent.class));
+            this(
+                in.readOptionalString(),
+                in.readBoolean() ? in.readEnum(SketchingService.ProbeContent.class) : null,
+                in.readOptionalString()
+            );
         }
 
         void writeTo(StreamOutput out) throws IOException {
-            out.writeString(content);
-            out.writeEnum(type);
+            out.writeOptionalString(content);
+            out.writeBoolean(type != null);
+            if (type != null) {
+                out.writeEnum(type);
+            }
+            out.writeOptionalString(id);
         }
     }
 
@@ -116,6 +146,10 @@ public class SimHashRequest extends ActionRequest {
     public ActionRequestValidationException validate() {
         ActionRequestValidationException e = null;
         if (input == null) e = addValidationError("[text] or [html] is required, exactly one of them", e);
+        if (this instanceof IndexSimHashRequest == false
+            && ((input != null && input.isStored()) || (compareInput != null && compareInput.isStored()))) {
+            e = addValidationError("[id] (a stored document) needs an index: use /{index}/_simhash", e);
+        }
         if (topFeatures < 0 || topFeatures > MAX_TOP_FEATURES) {
             e = addValidationError("[top_features] must be between 0 and " + MAX_TOP_FEATURES + ", got " + topFeatures, e);
         }
@@ -184,7 +218,8 @@ public class SimHashRequest extends ActionRequest {
                 );
             }
         }
-        Input input = readInput(body, "");
+        boolean stored = index != null;
+        Input input = readInput(body, "", stored);
         Input compareInput = null;
         Object compare = body.get("compare");
         if (compare != null) {
@@ -193,11 +228,11 @@ public class SimHashRequest extends ActionRequest {
             }
             Map<String, Object> compareBody = (Map<String, Object>) compare;
             for (String key : compareBody.keySet()) {
-                if (key.equals("text") == false && key.equals("html") == false) {
-                    throw new IllegalArgumentException("[compare] unknown parameter [" + key + "], expected [text] or [html]");
+                if (key.equals("text") == false && key.equals("html") == false && key.equals("id") == false) {
+                    throw new IllegalArgumentException("[compare] unknown parameter [" + key + "], expected [text], [html] or [id]");
                 }
             }
-            compareInput = readInput(compareBody, "compare.");
+            compareInput = readInput(compareBody, "compare.", stored);
         }
         int topFeatures = readInt(body, "top_features", DEFAULT_TOP_FEATURES, 0, MAX_TOP_FEATURES);
         Object includeTextValue = body.getOrDefault("include_text", false);
@@ -244,11 +279,31 @@ public class SimHashRequest extends ActionRequest {
         return request;
     }
 
-    private static Input readInput(Map<String, Object> body, String prefix) {
+    /** {@code text}, {@code html} or, with an index ({@code stored}), the {@code id} of a stored document. */
+    private static Input readInput(Map<String, Object> body, String prefix, boolean stored) {
         Object text = body.get("text");
         Object html = body.get("html");
+        Object id = body.get("id");
+        if (id != null) {
+            if (stored == false) {
+                throw new IllegalArgumentException("[" + prefix + "id] (a stored document) needs an index: use /{index}/_simhash");
+            }
+            if (text != null || html != null) {
+                throw new IllegalArgumentException(
+                    "[" + prefix + "text], [" + prefix + "html] or [" + prefix + "id] is required, exactly one of them"
+                );
+            }
+            if (id instanceof String == false || ((String) id).isEmpty()) {
+                throw new IllegalArgumentException("[" + prefix + "id] must be a non-empty string");
+            }
+            return Input.stored((String) id);
+        }
         if ((text == null) == (html == null)) {
-            throw new IllegalArgumentException("[" + prefix + "text] or [" + prefix + "html] is required, exactly one of them");
+            throw new IllegalArgumentException(
+                stored
+                    ? "[" + prefix + "text], [" + prefix + "html] or [" + prefix + "id] is required, exactly one of them"
+                    : "[" + prefix + "text] or [" + prefix + "html] is required, exactly one of them"
+            );
         }
         Object value = text != null ? text : html;
         if (value instanceof String == false) {

@@ -43,6 +43,12 @@ public record LikeDocument(String index, String id, String routing) implements W
         T read(String what, Object value);
     }
 
+    /** As {@link SourceValueReader}, also given the concrete index the document was read from. */
+    @FunctionalInterface
+    public interface IndexedSourceValueReader<T> {
+        T read(String what, String concreteIndex, Object value);
+    }
+
     public LikeDocument(StreamInput in) throws IOException {
         this(in.readString(), in.readString(), in.readOptionalString());
     }
@@ -59,21 +65,37 @@ public record LikeDocument(String index, String id, String routing) implements W
      * once it is fetched (null until then).
      */
     public <T> Supplier<T> fetchOnRewrite(QueryRewriteContext context, String field, SourceValueReader<T> reader) {
+        return fetchOnRewrite(context, field, (IndexedSourceValueReader<T>) (what, concreteIndex, value) -> reader.read(what, value));
+    }
+
+    /** As above; the reader is also given the concrete index the document was read from. */
+    public <T> Supplier<T> fetchOnRewrite(QueryRewriteContext context, String field, IndexedSourceValueReader<T> reader) {
         SetOnce<T> fetched = new SetOnce<>();
-        context.registerAsyncAction((client, listener) -> fetch(client, field, reader, ActionListener.map(listener, probe -> {
-            fetched.set(probe);
-            return null;
-        })));
+        context.registerAsyncAction(
+            (client, listener) -> fetch(client, field, "[like] document", reader, ActionListener.map(listener, probe -> {
+                fetched.set(probe);
+                return null;
+            }))
+        );
         return fetched::get;
     }
 
     /** Fetches the document and answers the probe {@code reader} makes of the single value of {@code field} in its _source. */
     public <T> void fetch(Client client, String field, SourceValueReader<T> reader, ActionListener<T> listener) {
+        fetch(client, field, "[like] document", reader, listener);
+    }
+
+    /** As {@link #fetch(Client, String, SourceValueReader, ActionListener)}; {@code label} names the document in errors. */
+    public <T> void fetch(Client client, String field, String label, SourceValueReader<T> reader, ActionListener<T> listener) {
+        fetch(client, field, label, (IndexedSourceValueReader<T>) (what, concreteIndex, value) -> reader.read(what, value), listener);
+    }
+
+    private <T> void fetch(Client client, String field, String label, IndexedSourceValueReader<T> reader, ActionListener<T> listener) {
         GetRequest request = new GetRequest(index, id);
         request.routing(routing);
         request.fetchSourceContext(new FetchSourceContext(true, new String[] { field }, null));
         client.get(request, ActionListener.delegateFailure(listener, (delegate, response) -> {
-            String what = "[like] document [" + index + "][" + id + "]";
+            String what = label + " [" + index + "][" + id + "]";
             T probe;
             try {
                 if (response.isExists() == false) {
@@ -82,7 +104,11 @@ public record LikeDocument(String index, String id, String routing) implements W
                 if (response.isSourceEmpty()) {
                     throw new IllegalArgumentException(what + " has no _source to read field [" + field + "] from");
                 }
-                probe = reader.read(what, singleValue(what, field, XContentMapValues.extractValue(field, response.getSourceAsMap())));
+                probe = reader.read(
+                    what,
+                    response.getIndex(),
+                    singleValue(what, field, XContentMapValues.extractValue(field, response.getSourceAsMap()))
+                );
             } catch (Exception e) {
                 delegate.onFailure(e);
                 return;

@@ -1,11 +1,15 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.apache.lucene.search.Query;
+
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
+import org.opensearch.index.mapper.IdFieldMapper;
+import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
@@ -166,7 +170,33 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
      */
     public Supplier<P> fetchOnRewrite(QueryRewriteContext context, String field) {
         assert input.like != null;
-        return input.like.fetchOnRewrite(context, field, (what, stored) -> fromSourceValue(method, what, field, stored));
+        LikeDocument like = input.like;
+        boolean exclude = input.excluded != null;
+        return like.fetchOnRewrite(context, field, (LikeDocument.IndexedSourceValueReader<P>) (what, concreteIndex, stored) -> {
+            P fetched = fromSourceValue(method, what, field, stored);
+            // include_like: false: the document stays excluded, named by its concrete index (the like may name an alias)
+            return exclude
+                ? method.create(fetched.value, fetched.input.excluding(new LikeDocument(concreteIndex, like.id(), like.routing())))
+                : fetched;
+        });
+    }
+
+    /** The document {@code include_like: false} excludes from the hits, or null. */
+    public LikeDocument excluded() {
+        return input.excluded;
+    }
+
+    /**
+     * What matches the excluded document on this shard's index (its {@code _id}), or null when nothing is excluded here:
+     * no document is, or it lives in another index.
+     */
+    public Query excludedQuery(QueryShardContext context) {
+        LikeDocument excluded = input.excluded;
+        if (excluded == null || excluded.index().equals(context.index().getName()) == false) {
+            return null;
+        }
+        MappedFieldType id = context.fieldMapper(IdFieldMapper.NAME);
+        return id == null ? null : id.termQuery(excluded.id(), context);
     }
 
     /** The value probe of a {@code like} document's value: the value itself, or the processor's object with it and its algorithm. */

@@ -30,17 +30,36 @@ final class ProbeInput implements Writeable {
     static final ParseField LIKE_FIELD = new ParseField("like");
     static final ParseField TEXT_FIELD = new ParseField("text");
     static final ParseField HTML_FIELD = new ParseField("html");
+    /** {@code false}: the {@code like} document itself is not a hit (as {@code more_like_this}'s {@code include: false}). */
+    static final ParseField INCLUDE_LIKE_FIELD = new ParseField("include_like");
+    /** How a rewritten {@code like} probe with {@code include_like: false} names the document it excludes. */
+    static final ParseField EXCLUDED_LIKE_FIELD = new ParseField("excluded_like");
 
     final String algorithm;
     final LikeDocument like;
     final String text;
     final String html;
+    /**
+     * The document that is not a hit, or null: the {@code like} document of {@code include_like: false}, kept (with its
+     * concrete index) when the rewrite replaces the {@code like} probe by the document's value.
+     */
+    final LikeDocument excluded;
 
     ProbeInput(String algorithm, LikeDocument like, String text, String html) {
+        this(algorithm, like, text, html, null);
+    }
+
+    ProbeInput(String algorithm, LikeDocument like, String text, String html, LikeDocument excluded) {
         this.algorithm = algorithm;
         this.like = like;
         this.text = text;
         this.html = html;
+        this.excluded = excluded;
+    }
+
+    /** This input excluding {@code document} from the hits (null: none). */
+    ProbeInput excluding(LikeDocument document) {
+        return new ProbeInput(algorithm, like, text, html, document);
     }
 
     /** A given sketch value's half: only the {@code algorithm} that made it (null: unknown). */
@@ -65,6 +84,7 @@ final class ProbeInput implements Writeable {
         this.like = in.readOptionalWriteable(LikeDocument::new);
         this.text = in.readOptionalString();
         this.html = in.readOptionalString();
+        this.excluded = in.readOptionalWriteable(LikeDocument::new);
     }
 
     @Override
@@ -73,6 +93,7 @@ final class ProbeInput implements Writeable {
         out.writeOptionalWriteable(like);
         out.writeOptionalString(text);
         out.writeOptionalString(html);
+        out.writeOptionalWriteable(excluded);
     }
 
     /**
@@ -91,6 +112,9 @@ final class ProbeInput implements Writeable {
             throw new IllegalArgumentException(
                 "exactly one of " + keys + "[like], [text] or [html] is required, got " + (probes == 0 ? "none" : probes)
             );
+        }
+        if (like != null && excluded != null && excluded.equals(like) == false) {
+            throw new IllegalArgumentException("[excluded_like] describes a rewritten [like] probe; use [include_like] with [like]");
         }
         if (algorithm != null && givenValues == 0) {
             throw new IllegalArgumentException(
@@ -188,16 +212,27 @@ final class ProbeInput implements Writeable {
         if (html != null) {
             builder.field(HTML_FIELD.getPreferredName(), html);
         }
+        if (excluded != null) {
+            if (like != null) {
+                builder.field(INCLUDE_LIKE_FIELD.getPreferredName(), false);
+            } else {
+                excluded.toXContent(EXCLUDED_LIKE_FIELD.getPreferredName(), builder);
+            }
+        }
     }
 
     /** How a probe without a sketch value reads in logs and profiles; {@code algorithm} is appended to a value's own. */
     String describe() {
-        if (like != null) return like.toString();
-        return text != null ? "text[" + text.length() + " chars]" : "html[" + html.length() + " chars]";
+        if (like != null) return like + describeExcluded();
+        return (text != null ? "text[" + text.length() + " chars]" : "html[" + html.length() + " chars]") + describeExcluded();
     }
 
     String describeAlgorithm() {
-        return algorithm == null ? "" : " (" + algorithm + ")";
+        return (algorithm == null ? "" : " (" + algorithm + ")") + describeExcluded();
+    }
+
+    private String describeExcluded() {
+        return excluded == null ? "" : " excluding [" + excluded.index() + "][" + excluded.id() + "]";
     }
 
     /** Collects this half's keys while an enclosing object is parsed. */
@@ -206,6 +241,8 @@ final class ProbeInput implements Writeable {
         private LikeDocument like;
         private String text;
         private String html;
+        private Boolean includeLike;
+        private LikeDocument excluded;
 
         /** Consumes the value of {@code name} if it is one of this half's keys; the parser is on the value's first token. */
         boolean parse(String name, XContentParser parser) throws IOException {
@@ -217,14 +254,29 @@ final class ProbeInput implements Writeable {
                 html = string(name, parser);
             } else if (LIKE_FIELD.match(name, parser.getDeprecationHandler())) {
                 like = LikeDocument.parse(parser);
+            } else if (INCLUDE_LIKE_FIELD.match(name, parser.getDeprecationHandler())) {
+                if (parser.currentToken() != XContentParser.Token.VALUE_BOOLEAN) {
+                    throw new ParsingException(
+                        parser.getTokenLocation(),
+                        "[" + name + "] must be true or false, got [" + parser.currentToken() + "]"
+                    );
+                }
+                includeLike = parser.booleanValue();
+            } else if (EXCLUDED_LIKE_FIELD.match(name, parser.getDeprecationHandler())) {
+                excluded = LikeDocument.parse(parser);
             } else {
                 return false;
             }
             return true;
         }
 
+        /** @throws IllegalArgumentException for {@code include_like} without {@code like} */
         ProbeInput build() {
-            return new ProbeInput(algorithm, like, text, html);
+            if (includeLike != null && like == null) {
+                throw new IllegalArgumentException("[include_like] goes with a [like] probe");
+            }
+            LikeDocument exclude = Boolean.FALSE.equals(includeLike) ? like : excluded;
+            return new ProbeInput(algorithm, like, text, html, exclude);
         }
 
         static String string(String name, XContentParser parser) throws IOException {
@@ -244,11 +296,12 @@ final class ProbeInput implements Writeable {
             && Objects.equals(algorithm, that.algorithm)
             && Objects.equals(like, that.like)
             && Objects.equals(text, that.text)
-            && Objects.equals(html, that.html);
+            && Objects.equals(html, that.html)
+            && Objects.equals(excluded, that.excluded);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(algorithm, like, text, html);
+        return Objects.hash(algorithm, like, text, html, excluded);
     }
 }

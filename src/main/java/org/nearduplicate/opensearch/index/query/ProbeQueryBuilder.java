@@ -1,5 +1,7 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
 
@@ -305,7 +307,13 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
                 "[" + name + "] failed to find field [" + fieldName + "]; set [ignore_unmapped] to match nothing instead"
             );
         }
-        return method.toQuery(context, fieldName, fieldType, probe.probe(), options);
+        Query query = method.toQuery(context, fieldName, fieldType, probe.probe(), options);
+        Query excluded = probe.probe().excludedQuery(context);
+        if (excluded == null) {
+            return query;
+        }
+        // include_like: false: the like document itself is not a hit (scores unchanged: MUST_NOT does not score)
+        return new BooleanQuery.Builder().add(query, BooleanClause.Occur.MUST).add(excluded, BooleanClause.Occur.MUST_NOT).build();
     }
 
     @Override

@@ -2,10 +2,15 @@ package org.nearduplicate.opensearch.search.rescore;
 
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.Weight;
 
 import org.opensearch.search.rescore.RescoreContext;
 import org.opensearch.search.rescore.Rescorer;
@@ -43,6 +48,8 @@ public final class ProbeRescorer implements Rescorer {
         final RescoreScoreMode scoreMode;
         final float queryWeight;
         final float rescoreWeight;
+        /** What matches the {@code like} document {@code include_like: false} excludes on this shard, or null. */
+        final Query excluded;
 
         public Context(
             int windowSize,
@@ -51,11 +58,23 @@ public final class ProbeRescorer implements Rescorer {
             float queryWeight,
             float rescoreWeight
         ) {
+            this(windowSize, closeness, scoreMode, queryWeight, rescoreWeight, null);
+        }
+
+        public Context(
+            int windowSize,
+            ProbeRescoring.Closeness closeness,
+            RescoreScoreMode scoreMode,
+            float queryWeight,
+            float rescoreWeight,
+            Query excluded
+        ) {
             super(windowSize, INSTANCE);
             this.closeness = closeness;
             this.scoreMode = scoreMode;
             this.queryWeight = queryWeight;
             this.rescoreWeight = rescoreWeight;
+            this.excluded = excluded;
         }
 
         public RescoreScoreMode scoreMode() {
@@ -69,7 +88,42 @@ public final class ProbeRescorer implements Rescorer {
 
         /** Reads the values of one leaf forward only (doc ids must not go down). */
         public ProbeRescoring.LeafCloseness leaf(LeafReaderContext leaf) throws IOException {
-            return closeness.leaf(leaf);
+            ProbeRescoring.LeafCloseness inner = closeness.leaf(leaf);
+            int[] docs = excludedDocs(leaf);
+            if (docs.length == 0) {
+                return inner;
+            }
+            // the excluded document is never close: NaN, as a hit out of range (dropped by the filter, not boosted)
+            return doc -> Arrays.binarySearch(docs, doc) >= 0 ? Float.NaN : inner.closeness(doc);
+        }
+
+        /** {@link ProbeRescoring.Closeness#check}, or the excluded {@code like} document's own answer. */
+        ProbeRescoring.HitCheck check(LeafReaderContext leaf, int segmentDoc) throws IOException {
+            if (Arrays.binarySearch(excludedDocs(leaf), segmentDoc) >= 0) {
+                return new ProbeRescoring.HitCheck(false, null, null, "the [like] document itself, excluded by [include_like: false]");
+            }
+            return closeness.check(leaf, segmentDoc);
+        }
+
+        /** The segment documents {@link #excluded} matches (a document's _id: at most a few, deleted copies included), sorted. */
+        private int[] excludedDocs(LeafReaderContext leaf) throws IOException {
+            if (excluded == null) {
+                return new int[0];
+            }
+            IndexSearcher searcher = new IndexSearcher(leaf.reader());
+            searcher.setQueryCache(null);
+            Weight weight = searcher.createWeight(searcher.rewrite(excluded), ScoreMode.COMPLETE_NO_SCORES, 1f);
+            Scorer scorer = weight.scorer(searcher.getIndexReader().leaves().get(0));
+            if (scorer == null) {
+                return new int[0];
+            }
+            int[] docs = new int[0];
+            DocIdSetIterator it = scorer.iterator();
+            for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+                docs = Arrays.copyOf(docs, docs.length + 1);
+                docs[docs.length - 1] = doc;
+            }
+            return docs;
         }
     }
 
@@ -96,7 +150,7 @@ public final class ProbeRescorer implements Rescorer {
         }
         List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
         LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(topLevelDocId, leaves));
-        ProbeRescoring.HitCheck hit = ctx.closeness.check(leaf, topLevelDocId - leaf.docBase);
+        ProbeRescoring.HitCheck hit = ctx.check(leaf, topLevelDocId - leaf.docBase);
         if (ctx.scoreMode == RescoreScoreMode.FILTER) {
             return hit.within()
                 ? Explanation.match(

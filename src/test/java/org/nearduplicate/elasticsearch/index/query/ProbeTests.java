@@ -95,6 +95,33 @@ public class ProbeTests extends ESTestCase {
         out.writeOptionalWriteable(like);
         out.writeOptionalString(text);
         out.writeOptionalString(html);
+        out.writeOptionalWriteable(null); // no excluded document
+    }
+
+    /** {@code include_like: false}: the input's layout, then the excluded document (the like, then its concrete index). */
+    public void testExcludedLikeWireLayout() throws IOException {
+        LikeDocument like = new LikeDocument("pages", "42", null);
+        SimHashProbe probe = SimHashProbe.like("pages", "42", null);
+        SimHashProbe excluding = SimHashProbe.stored("what", "fp", "00000000000000ff");
+        assertLayout(excludingLike(probe), out -> {
+            out.writeOptionalLong(null);
+            out.writeBoolean(false);
+            out.writeBoolean(false);
+            out.writeBoolean(false);
+            out.writeOptionalString(null);
+            out.writeOptionalWriteable(like);
+            out.writeOptionalString(null);
+            out.writeOptionalString(null);
+            out.writeOptionalWriteable(like);
+        }, SimHashProbe::new);
+        assertEquals(255L, (long) excluding.fingerprint());
+        assertNull(probe.excluded());
+        assertEquals(like, excludingLike(probe).excluded());
+        assertEquals("like[pages][42] excluding [pages][42]", excludingLike(probe).toString());
+    }
+
+    private static SimHashProbe excludingLike(SimHashProbe probe) {
+        return methodOf(probe).create(probe.value, probe.input.excluding(probe.like()));
     }
 
     private interface Layout {

@@ -28,6 +28,9 @@ public class SimHashQueryParseTests extends ESTestCase {
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"0x00000000000000ff\", \"max_distance\": 2, \"allow_scan\": true, \"boost\": 2.0, \"_name\": \"dupes\"}}",
             "{\"near_duplicate\": {\"field\": \"fp\", \"text\": \"hello world\", \"min_similarity\": 0.5}}",
             "{\"near_duplicate\": {\"field\": \"fp\", \"like\": {\"_index\": \"p\", \"_id\": \"1\", \"routing\": \"r\"}, \"ignore_unmapped\": true}}",
+            "{\"near_duplicate\": {\"field\": \"fp\", \"like\": {\"_index\": \"p\", \"_id\": \"1\"}, \"include_like\": false}}",
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"excluded_like\": {\"_index\": \"p\", \"_id\": \"1\"}}}",
+            "{\"minhash_similar\": {\"field\": \"mh\", \"like\": {\"_index\": \"p\", \"_id\": \"1\"}, \"include_like\": false}}",
             "{\"minhash_similar\": {\"field\": \"mh\", \"text\": \"a b c\"}}",
             "{\"minhash_similar\": {\"field\": \"mh\", \"html\": \"<p>a b c</p>\", \"min_similarity\": 0.3}}" };
         for (String json : jsons) {

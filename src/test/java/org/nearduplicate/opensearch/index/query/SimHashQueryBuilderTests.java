@@ -333,6 +333,45 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         assertEquals(new SimHasher(asText.build()).fingerprint(page), pageAsText.getFingerprint());
     }
 
+    /** {@code include_like: false}: the like document itself is not a hit on its own index's shards, only there. */
+    public void testIncludeLikeFalseExcludesTheLikeDocument() throws IOException {
+        QueryShardContext context = createShardContext();
+        String index = context.index().getName();
+        String json = "{\"near_duplicate\": {\"field\": \""
+            + FP_FIELD
+            + "\", \"like\": {\"_index\": \""
+            + index
+            + "\", \"_id\": \"doc-1\"}, \"include_like\": false}}";
+        SimHashQueryBuilder builder = (SimHashQueryBuilder) parseQuery(json);
+        assertThat(Strings.toString(MediaTypeRegistry.JSON, builder), containsString("\"include_like\":false"));
+        Query query = rewriteAndFetch(builder, context).toQuery(context);
+        assertThat(query, instanceOf(org.apache.lucene.search.BooleanQuery.class));
+        org.apache.lucene.search.BooleanQuery bool = (org.apache.lucene.search.BooleanQuery) query;
+        assertEquals(2, bool.clauses().size());
+        assertThat(bool.clauses().get(0).query(), instanceOf(SimHashQuery.class));
+        assertEquals(org.apache.lucene.search.BooleanClause.Occur.MUST_NOT, bool.clauses().get(1).occur());
+        // the default keeps the like document; another index's document excludes nothing here
+        SimHashQueryBuilder included = (SimHashQueryBuilder) parseQuery(json.replace(", \"include_like\": false", ""));
+        assertThat(rewriteAndFetch(included, context).toQuery(context), instanceOf(SimHashQuery.class));
+        SimHashQueryBuilder elsewhere = (SimHashQueryBuilder) parseQuery(json.replace("\"" + index + "\"", "\"pages\""));
+        assertThat(rewriteAndFetch(elsewhere, context).toQuery(context), instanceOf(SimHashQuery.class));
+        // the rewritten probe keeps the document it excludes, on the wire and in JSON
+        SimHashQueryBuilder rewritten = (SimHashQueryBuilder) rewriteAndFetch(builder, context);
+        assertEquals(new org.nearduplicate.opensearch.index.query.LikeDocument(index, "doc-1", null), rewritten.probe().excluded());
+        assertThat(Strings.toString(MediaTypeRegistry.JSON, rewritten), containsString("\"excluded_like\":{\"_index\":\"" + index));
+        assertEquals(rewritten, parseQuery(Strings.toString(MediaTypeRegistry.JSON, rewritten)));
+        try (BytesStreamOutput out = new BytesStreamOutput()) {
+            rewritten.writeTo(out);
+            try (StreamInput in = out.bytes().streamInput()) {
+                assertEquals(rewritten, new SimHashQueryBuilder(in));
+            }
+        }
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": 5, \"include_like\": false}}",
+            "[include_like] goes with a [like] probe"
+        );
+    }
+
     public void testLikeErrors() {
         for (String id : new String[] { "missing-1", "nofield-1", "other-alg-1" }) {
             SimHashQueryBuilder builder = new SimHashQueryBuilder(FP_FIELD, SimHashProbe.like("pages", id, null));

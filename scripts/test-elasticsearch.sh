@@ -52,7 +52,7 @@ es_node stop
 
 step "the node with x-pack security on: authorization"
 if NODE_SECURITY=1 es_node start; then
-  NODE_PORT=$ES_PORT python3 scripts/security_check.py --url "http://127.0.0.1:$ES_PORT" || fail "authorization"
+  NODE_DIR=$ES_NODE_DIR NODE_PORT=$ES_PORT python3 scripts/security_check.py --url "http://127.0.0.1:$ES_PORT" || fail "authorization"
   es_node stop
 else
   fail "the Elasticsearch node with security did not start"

@@ -59,7 +59,20 @@ public interface MappedMaxDistance {
      * index yet (a write creates it); null when not known (no name, or a date math expression).
      */
     default String documentIndex(String name) {
-        return name == null || name.startsWith("<") ? null : name;
+        return unknownIndex(name) ? null : name;
+    }
+
+    /**
+     * No index a document can be written to: none, date math (resolved by the write, not here), or a name no index can
+     * have ({@code _simulate}'s placeholder {@code _index}), which a term query on {@code _index} would refuse.
+     */
+    static boolean unknownIndex(String name) {
+        return name == null
+            || name.isEmpty()
+            || name.startsWith("<")
+            || name.startsWith("_")
+            || name.startsWith("-")
+            || name.startsWith("+");
     }
 
     /** Always the default of a new field (tests, or no cluster state). */
@@ -101,7 +114,7 @@ public interface MappedMaxDistance {
 
             @Override
             public String documentIndex(String name) {
-                if (name == null || name.startsWith("<")) return null; // date math: resolved by the write, not here
+                if (MappedMaxDistance.unknownIndex(name)) return null;
                 IndexMetadata write = FieldMappings.writeIndex(state.get(), name);
                 return write == null ? name : write.getIndex().getName();
             }

@@ -14,7 +14,6 @@ import org.nearduplicate.core.stats.NearDuplicateStats.Snapshot;
 import org.nearduplicate.core.stats.NearDuplicateStats.Stat;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
 
 public class NearDuplicateStatsTests {
 

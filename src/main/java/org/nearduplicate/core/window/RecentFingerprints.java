@@ -354,12 +354,33 @@ public final class RecentFingerprints {
         Object batch,
         long horizonMillis
     ) {
+        return checkAndAdd(fingerprint, signature, minSimilarity, index, id, batch, horizonMillis, true);
+    }
+
+    /**
+     * As {@link #checkAndAdd(long, byte[], double, String, String, Object, long)}; with {@code record} false the
+     * document is compared but not kept (a document that is not written, e.g. one of {@code _simulate}), so no later
+     * document can match it.
+     */
+    public synchronized Result checkAndAdd(
+        long fingerprint,
+        byte[] signature,
+        double minSimilarity,
+        String index,
+        String id,
+        Object batch,
+        long horizonMillis,
+        boolean record
+    ) {
         long now = clock.getAsLong();
         this.horizonMillis = horizonMillis;
         expire(now);
         Entry added = new Entry(fingerprint, signature, index, id, now, batch);
         Match best = find(fingerprint, signature, minAgreeing(minSimilarity), index, id);
         long staleUntil = staleUntil(batch); // before this document's own evictions: it was compared with those
+        if (record == false) {
+            return new Result(best, added, staleUntil);
+        }
         if (capacity > 0 && retired == false) {
             while (order.size() >= capacity) {
                 lose(order.peekFirst(), now);

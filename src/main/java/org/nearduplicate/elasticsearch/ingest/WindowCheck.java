@@ -74,7 +74,8 @@ final class WindowCheck {
             key.index(),
             key.id(),
             batch.token,
-            horizon
+            horizon,
+            key.written()
         );
         Outcome fromWindow = Outcome.recent(recent.match());
         Unavailable gap = null;
@@ -147,12 +148,13 @@ final class WindowCheck {
             : document.getFieldValue(IngestDocument.Metadata.INDEX.getFieldName(), String.class);
         String id = document.getFieldValue(IngestDocument.Metadata.ID.getFieldName(), String.class, true);
         // the index the document is written to: the same _id elsewhere (e.g. in the target) is another document
-        String index = mappedMaxDistance.documentIndex(
-            document.getFieldValue(IngestDocument.Metadata.INDEX.getFieldName(), String.class, true)
-        );
+        String writtenTo = document.getFieldValue(IngestDocument.Metadata.INDEX.getFieldName(), String.class, true);
+        String index = mappedMaxDistance.documentIndex(writtenTo);
+        // _simulate's documents carry the placeholder index "_index" (no index name starts with '_'): never written
+        boolean written = writtenTo == null || writtenTo.startsWith("_") == false;
         int maxDistance = MaxDistance.orField(options.maxDistance(), mappedMaxDistance.of(targetIndex, options.indexField()));
         RecentFingerprints.checkMaxDistance(maxDistance);
-        return new Lookup.Key(fingerprint, signature, algorithm, targetIndex, index, id, maxDistance);
+        return new Lookup.Key(fingerprint, signature, algorithm, targetIndex, index, id, maxDistance, written);
     }
 
     /** The processor object's verification signature ({@code simhash-v4}); null for a bare value or an object without one. */

@@ -20,7 +20,9 @@ final class Lookup {
      * never its own duplicate: {@code id} in {@code index}, the index it is written to
      * ({@link MappedMaxDistance#documentIndex}; null when not known: then {@code id} in any index).
      */
-    record Key(long fingerprint, byte[] signature, String algorithm, String targetIndex, String index, String id, int maxDistance) {
+    /** {@code written}: the document is written when it passes (false for {@code _simulate}'s: compared, never recorded). */
+    record Key(long fingerprint, byte[] signature, String algorithm, String targetIndex, String index, String id, int maxDistance,
+        boolean written) {
         /** Lookups with the same search key can share a search. */
         String searchKey() {
             return targetIndex + '\u0000' + maxDistance + '\u0000' + algorithm;

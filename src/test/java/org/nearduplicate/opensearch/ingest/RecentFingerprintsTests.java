@@ -137,6 +137,19 @@ public class RecentFingerprintsTests extends OpenSearchTestCase {
      * (whose bulk set holds it); one that expires by TTL after its horizon leaves none. The bulk set never evicts and
      * overflows when its budget refuses.
      */
+    /** A document that is compared but not written (_simulate's) finds its matches and is never kept. */
+    public void testADocumentNotWrittenIsComparedButNotKept() {
+        AtomicLong clock = new AtomicLong();
+        RecentFingerprints w = new RecentFingerprints(3, 10, 1_000, clock::get);
+        w.checkAndAdd(0xffL, "kept");
+        RecentFingerprints.Result simulated = w.checkAndAdd(0xfeL, null, 0, "_index", "sim", null, Long.MAX_VALUE, false);
+        assertEquals("kept", simulated.match().entry().id());
+        assertEquals(1, w.size());
+        RecentFingerprints.Result next = w.checkAndAdd(0xfcL, "next");
+        assertEquals("the unwritten document left no entry", "kept", next.match().entry().id());
+        assertEquals(2, w.size());
+    }
+
     public void testGapsArePerBatchAndTheBulkSetOverflows() {
         AtomicLong clock = new AtomicLong();
         RecentFingerprints w = new RecentFingerprints(3, 2, 1_000, clock::get);

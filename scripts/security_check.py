@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.request
 
@@ -80,6 +81,16 @@ def main():
         subprocess.run([os.path.join(HERE, "node.sh"), "useradd", name, PASSWORD, role], check=True, env=env,
                        stdout=subprocess.DEVNULL)
     user = {name: (name, PASSWORD) for name in USERS}
+    # the file realm reloads users and roles from disk every few seconds: wait until each user authenticates with its role
+    deadline = time.time() + 90
+    for name, role in USERS.items():
+        while True:
+            status, answer = send(url, user[name], "GET", "/_security/_authenticate")
+            if status == 200 and role in answer.get("roles", []):
+                break
+            if time.time() > deadline:
+                sys.exit(f"error: user [{name}] does not authenticate with role [{role}]: HTTP {status} {answer}")
+            time.sleep(1)
 
     text = "The old harbor bridge reopened to traffic on Monday morning after two years of repairs. " * 5
     send(url, ADMIN, "DELETE", "/sec-c?ignore_unavailable=true")

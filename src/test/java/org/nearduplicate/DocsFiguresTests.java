@@ -38,6 +38,29 @@ public class DocsFiguresTests {
         return Double.parseDouble(m.group(1).replace(",", ""));
     }
 
+    /**
+     * README's precision/recall plot is drawn from RESULTS-quality-plot.md: its best-F1 k and the k = 16 row agree with
+     * what README says and with its quality table.
+     */
+    @Test
+    public void testQualityPlotFigures() throws IOException {
+        String readme = read("README.md");
+        String plot = read("docs/images/precision-recall-vs-k.svg");
+        String results = read("bench/results/RESULTS-quality-plot.md");
+        assertEquals(figure(plot, "best F1 at k = ([0-9]+)"), figure(readme, "The plot's F1 peaks at k = ([0-9]+)"), 0);
+        // overall row k = 16 of the plot's data: P, R, F1 as README's table quotes them
+        assertEquals(
+            figure(results, "(?m)^\\| 16 \\| ([0-9.]+) \\|"),
+            figure(readme, "(?m)^\\| \\*\\*16 \\(default\\)\\*\\* \\| ([0-9.]+) \\|"),
+            0
+        );
+        assertEquals(
+            figure(results, "(?m)^\\| 16 \\| [0-9.]+ \\| ([0-9.]+) \\|"),
+            figure(readme, "(?m)^\\| \\*\\*16 \\(default\\)\\*\\* \\| [0-9.]+ \\| ([0-9.]+) \\|"),
+            0
+        );
+    }
+
     @Test
     public void testWriteBackFigures() throws IOException {
         String workflows = read("docs/workflows.md");

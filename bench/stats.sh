@@ -30,6 +30,10 @@ mkdir -p target
   echo "near-copies of indexed fingerprints, top 20 at k = 16). The typical page is the en-html page of median length among"
   echo "the first 200 of the public corpus."
   echo
+  echo "The first table is JMH's (each benchmark in its own fork, so load changes between forks move the ratio); the"
+  echo "third repeats the comparisons in one JVM, interleaved (each round runs plain and counted on the same input,"
+  echo "alternating which goes first), the ratio of the medians: the figure README quotes."
+  echo
   sed -n '/^| work |/,$p' "$LOG"
 } > "$OUT"
 echo "wrote $OUT"

@@ -62,7 +62,7 @@ import org.nearduplicate.lucene.SimHashQuery;
  * on the same counter; segment: the per-segment work of the listener alone (count, two nanoTime calls, time).</li>
  * </ul>
  * {@link #main} prints the markdown tables: the ratios counted / plain of the average times, with the JMH 99.9%
- * error of each side.
+ * error of each side, then the same comparisons interleaved in one JVM ({@link #interleaved}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -255,6 +255,64 @@ public class StatsBenchmark {
             "increment2Threads"
         );
         callRow(score, "listener work per segment (count, 2 × `System.nanoTime()`, add time)", 1, "segmentListener");
+        interleaved();
+    }
+
+    interface Op {
+        long run() throws IOException;
+    }
+
+    static volatile long sink;
+
+    /**
+     * The same comparisons in this JVM, interleaved: each round runs plain and counted once each (alternating which
+     * goes first), so that a change of load on the shared machine hits both alike; the ratio of the medians.
+     */
+    static void interleaved() throws IOException {
+        Page p = new Page();
+        p.load();
+        Index x = new Index();
+        x.open();
+        StatsBenchmark b = new StatsBenchmark();
+        System.out.printf(
+            Locale.ROOT,
+            "%n| work (interleaved, in process) | rounds | plain p50, µs | counted p50, µs | ratio counted / plain (p50) |%n|---|---|---|---|---|%n"
+        );
+        interleavedRow("fingerprint of one typical page (en-html)", 2000, () -> b.fingerprint(p), () -> b.fingerprintCounted(p));
+        interleavedRow(
+            String.format(Locale.ROOT, "near_duplicate query, k = %d, keys path, %,d docs", K, DOCS),
+            300,
+            () -> b.queryKeys(x).totalHits.value(),
+            () -> b.queryKeysCounted(x).totalHits.value()
+        );
+        interleavedRow(
+            String.format(Locale.ROOT, "near_duplicate query, k = %d, column path, %,d docs", K, DOCS),
+            3000,
+            () -> b.queryColumn(x).totalHits.value(),
+            () -> b.queryColumnCounted(x).totalHits.value()
+        );
+        x.close();
+    }
+
+    private static void interleavedRow(String work, int rounds, Op plain, Op counted) throws IOException {
+        for (int i = 0; i < rounds / 2; i++) { // warm-up
+            sink += plain.run() + counted.run();
+        }
+        long[] a = new long[rounds], c = new long[rounds];
+        for (int i = 0; i < rounds; i++) {
+            Op first = (i & 1) == 0 ? plain : counted, second = first == plain ? counted : plain;
+            long t0 = System.nanoTime();
+            sink += first.run();
+            long t1 = System.nanoTime();
+            sink += second.run();
+            long t2 = System.nanoTime();
+            a[i] = first == plain ? t1 - t0 : t2 - t1;
+            c[i] = first == plain ? t2 - t1 : t1 - t0;
+        }
+        java.util.Arrays.sort(a);
+        java.util.Arrays.sort(c);
+        double pa = a[rounds / 2] / 1e3, pc = c[rounds / 2] / 1e3;
+        System.out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.3f |%n", work, rounds, pa, pc, pc / pa);
     }
 
     private static void ratioRow(Map<String, double[]> score, String work, String plain, String counted) {

@@ -502,4 +502,42 @@ public class DocsFiguresTests {
         assertTrue("docs quote nothing for /" + regex + "/", m.find());
         return m.group(1).trim();
     }
+
+    /** README's cost of the stats counters (section 7) is the one of bench/results/RESULTS-stats-cost.md. */
+    @Test
+    public void testStatsCostFigures() throws IOException {
+        String results = read("bench/results/RESULTS-stats-cost.md");
+        String readme = read("README.md");
+        String interleaved = results.substring(results.indexOf("| work (interleaved"));
+        assertEquals(
+            figure(interleaved, "(?m)^\\| fingerprint of one typical page[^|]*\\|[^|]*\\|[^|]*\\|[^|]*\\| ([0-9.]+) \\|"),
+            figure(readme, "a fingerprint of a typical page ([0-9.]+)×"),
+            0
+        );
+        assertEquals(
+            figure(interleaved, "(?m)^\\| near_duplicate query, k = 16, column path[^|]*\\|[^|]*\\|[^|]*\\|[^|]*\\| ([0-9.]+) \\|"),
+            figure(readme, "at k = 16 ([0-9.]+)× on the column path"),
+            0
+        );
+        assertEquals(
+            figure(interleaved, "(?m)^\\| near_duplicate query, k = 16, keys path[^|]*\\|[^|]*\\|[^|]*\\|[^|]*\\| ([0-9.]+) \\|"),
+            figure(readme, "and ([0-9.]+)× on the keys path"),
+            0
+        );
+        assertEquals(
+            figure(results, "(?m)^\\| near_duplicate query, k = 16, keys path[^|]*\\|[^|]*\\|[^|]*\\| ([0-9.]+) \\|"),
+            figure(readme, "\\(JMH, separate forks: ([0-9.]+)×\\)"),
+            0
+        );
+        assertEquals(
+            figure(results, "(?m)^\\| counter increment[^|]*\\| 1 \\| ([0-9.]+) "),
+            figure(readme, "A bare counter increment takes ([0-9.]+) ns"),
+            0
+        );
+        assertEquals(
+            figure(results, "(?m)^\\| counter increment[^|]*\\| 2 \\| ([0-9.]+) "),
+            figure(readme, "\\(([0-9.]+) ns with 2 threads on one counter\\)"),
+            0
+        );
+    }
 }

@@ -442,12 +442,12 @@ public class DocsFiguresTests {
         String reliability = read("docs/reliability.md");
         assertEquals(
             org.nearduplicate.core.FeatureSettings.DEFAULT_MAX_INPUT_CHARS,
-            figure(reliability, "`near_duplicate.max_input_chars` \\(node setting, static\\) \\| ([0-9,]+) chars"),
+            figure(reliability, "`near_duplicate.max_input_chars` \\(node setting, dynamic\\) \\| ([0-9,]+) chars"),
             0
         );
         assertEquals(
             org.nearduplicate.core.FeatureSettings.DEFAULT_MAX_FEATURES,
-            figure(reliability, "`near_duplicate.max_features` \\(node\\) \\| ([0-9,]+) distinct features"),
+            figure(reliability, "`near_duplicate.max_features` \\(node setting, dynamic\\) \\| ([0-9,]+) distinct features"),
             0
         );
     }

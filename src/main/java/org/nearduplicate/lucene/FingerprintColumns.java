@@ -45,7 +45,8 @@ public final class FingerprintColumns {
         }
     }
 
-    private final long maxBytes;
+    /** Changed at runtime by {@link #setMaxBytes} (the node setting is dynamic); read under the lock. */
+    private long maxBytes;
     private final MemoryAccounting accounting;
     /** Access order: the eldest is the least recently used. Guarded by {@code this}. */
     private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
@@ -67,8 +68,23 @@ public final class FingerprintColumns {
         this.accounting = accounting;
     }
 
-    public long maxBytes() {
+    public synchronized long maxBytes() {
         return maxBytes;
+    }
+
+    /**
+     * A new bound: a smaller one evicts least recently used loaded columns at once until the cached bytes fit (columns
+     * still loading are evicted by the next load that needs room, or when their segment closes; a query scanning an
+     * evicted column keeps it until it ends); 0 loads no more columns. How many columns were evicted.
+     */
+    public synchronized int setMaxBytes(long maxBytes) {
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException("maxBytes must be >= 0, got " + maxBytes);
+        }
+        this.maxBytes = maxBytes;
+        int evicted = makeRoom(0);
+        evictions.addAndGet(evicted);
+        return evicted;
     }
 
     /**

@@ -93,7 +93,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     /** The one gateway into the engine of this plugin instance: every processor, field type and REST action uses it. */
     private final SketchingService engine;
     private final RecentFingerprints.Registry recentWindows;
-    /** The node's fingerprint columns for the simhash queries' column scan (null: near_duplicate.scan_cache.size 0). */
+    /** The node's fingerprint columns for the simhash queries' column scan (off while near_duplicate.scan_cache.size is 0). */
     private final FingerprintColumns scanColumns;
     private final SetOnce<ClusterService> clusterService = new SetOnce<>();
 
@@ -108,7 +108,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         SegmentPathStats.cacheGauges(engine.stats(), scanColumns);
     }
 
-    /** The node's column cache (null when off). */
+    /** The node's column cache (bounded by near_duplicate.scan_cache.size; 0 bytes when off). */
     public FingerprintColumns scanColumns() {
         return scanColumns;
     }
@@ -116,9 +116,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     /** Returns the cached columns' bytes to the breaker. */
     @Override
     public void close() throws IOException {
-        if (scanColumns != null) {
-            scanColumns.clear();
-        }
+        scanColumns.clear();
         super.close();
     }
 
@@ -188,7 +186,21 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     ) {
         this.clusterService.set(clusterService);
         clusterService.addListener(event -> event.indicesDeleted().forEach(index -> recentWindows.removeIndex(index.getName())));
+        honourDynamicSettings(clusterService.getClusterSettings());
         return List.of(engine); // injected into the transport actions
+    }
+
+    /**
+     * The node settings an operator may change at runtime ({@code PUT _cluster/settings}): the input limits (read on each
+     * request, probe and document), the breaker's limit, the recent windows' entry bound and the scan cache's size. See
+     * docs/reliability.md for what a change does to work already under way.
+     */
+    void honourDynamicSettings(ClusterSettings clusterSettings) {
+        clusterSettings.addSettingsUpdateConsumer(SketchingService.MAX_INPUT_CHARS_SETTING, engine::setMaxInputChars);
+        clusterSettings.addSettingsUpdateConsumer(SketchingService.MAX_FEATURES_SETTING, engine::setMaxFeatures);
+        clusterSettings.addSettingsUpdateConsumer(SketchingService.BREAKER_LIMIT_SETTING, engine::setBreakerLimit);
+        clusterSettings.addSettingsUpdateConsumer(WindowMemory.MAX_NODE_ENTRIES_SETTING, recentWindows::setMaxEntries);
+        clusterSettings.addSettingsUpdateConsumer(ScanColumnMemory.SIZE_SETTING, size -> scanColumns.setMaxBytes(size.getBytes()));
     }
 
     @Override

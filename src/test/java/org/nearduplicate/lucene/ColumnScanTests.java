@@ -501,6 +501,23 @@ public class ColumnScanTests extends PlatformTestCase {
             assertEquals(loads, columns.stats().loads());
             columns.get(leaves.get(0), FIELD);
             assertEquals(loads + 1, columns.stats().loads());
+            // a smaller bound (the dynamic near_duplicate.scan_cache.size) evicts at once until the columns fit
+            long before = columns.stats().bytes();
+            long evictionsBefore = columns.stats().evictions();
+            int evicted = columns.setMaxBytes(before - 1);
+            assertTrue("evicted on shrink", evicted >= 1);
+            assertEquals(evictionsBefore + evicted, columns.stats().evictions());
+            assertTrue(columns.stats().bytes() <= before - 1);
+            assertEquals(columns.stats().bytes(), accounting.held.get());
+            // 0 drops every column and loads none; raised again, columns load
+            columns.setMaxBytes(0);
+            assertEquals(0, columns.stats().bytes());
+            assertEquals(0, accounting.held.get());
+            assertNull(columns.get(leaves.get(0), FIELD));
+            columns.setMaxBytes(sum);
+            assertNotNull(columns.get(leaves.get(0), FIELD));
+            assertEquals(columns.stats().bytes(), accounting.held.get());
+            expectThrows(IllegalArgumentException.class, () -> columns.setMaxBytes(-1));
             // a column larger than the whole cache is never loaded
             FingerprintColumns tiny = new FingerprintColumns(16, accounting);
             assertNull(tiny.get(leaves.get(0), FIELD));

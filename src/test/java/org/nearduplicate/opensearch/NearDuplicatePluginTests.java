@@ -50,6 +50,60 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
         );
     }
 
+    /** Every node setting of the plugin is dynamic, and a change reaches the engine, the breaker and the scan cache. */
+    public void testDynamicSettingsAreHonoured() {
+        NearDuplicatePlugin plugin = new NearDuplicatePlugin(Settings.EMPTY);
+        for (Setting<?> setting : plugin.getSettings()) {
+            assertTrue(setting.getKey() + " is dynamic", setting.isDynamic());
+        }
+        java.util.Set<Setting<?>> registered = new java.util.HashSet<>(
+            org.opensearch.common.settings.ClusterSettings.BUILT_IN_CLUSTER_SETTINGS
+        );
+        registered.addAll(plugin.getSettings());
+        var clusterSettings = new org.opensearch.common.settings.ClusterSettings(Settings.EMPTY, registered);
+        var breaker = new org.opensearch.common.breaker.ChildMemoryCircuitBreaker(
+            new org.opensearch.indices.breaker.BreakerSettings(
+                "near_duplicate",
+                1 << 20,
+                1.0,
+                org.opensearch.core.common.breaker.CircuitBreaker.Type.MEMORY,
+                org.opensearch.core.common.breaker.CircuitBreaker.Durability.TRANSIENT
+            ),
+            logger,
+            null,
+            "near_duplicate"
+        );
+        plugin.setCircuitBreaker(breaker);
+        plugin.honourDynamicSettings(clusterSettings);
+        int versionBefore = plugin.engine().limitsVersion();
+        clusterSettings.applySettings(
+            Settings.builder()
+                .put("near_duplicate.max_input_chars", 123)
+                .put("near_duplicate.max_features", 45)
+                .put("near_duplicate.breaker.limit", "2kb")
+                .put("near_duplicate.check.window_max_entries", 7)
+                .put("near_duplicate.scan_cache.size", "3kb")
+                .build()
+        );
+        assertEquals(123, plugin.engine().maxInputChars());
+        assertEquals(45, plugin.engine().maxFeatures());
+        assertNotEquals(versionBefore, plugin.engine().limitsVersion());
+        assertEquals(2048, breaker.getLimit());
+        assertEquals(3072, plugin.scanColumns().maxBytes());
+        // an option left out takes the new node value; an explicit one above it is refused naming the setting
+        assertEquals(123, plugin.engine().simHashSettings(new HashMap<>()).maxInputChars());
+        Map<String, Object> tooMuch = new HashMap<>(Map.of("max_input_chars", 124));
+        IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> plugin.engine().simHashSettings(tooMuch));
+        assertThat(e.getMessage(), containsString("near_duplicate.max_input_chars"));
+        // back to the defaults
+        clusterSettings.applySettings(Settings.EMPTY);
+        assertEquals(SketchingService.MAX_INPUT_CHARS_SETTING.getDefault(Settings.EMPTY).intValue(), plugin.engine().maxInputChars());
+        assertEquals(
+            org.nearduplicate.opensearch.index.mapper.ScanColumnMemory.SIZE_SETTING.get(Settings.EMPTY).getBytes(),
+            plugin.scanColumns().maxBytes()
+        );
+    }
+
     public void testBreakerTakesItsLimitFromTheNodeSettings() {
         long limit = randomLongBetween(1024, 1 << 30);
         NearDuplicatePlugin plugin = new NearDuplicatePlugin(Settings.EMPTY);

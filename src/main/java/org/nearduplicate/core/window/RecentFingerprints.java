@@ -559,7 +559,8 @@ public final class RecentFingerprints {
         private final ConcurrentHashMap<String, RecentFingerprints> windows = new ConcurrentHashMap<>();
         private final LongSupplier clock;
         private final AtomicLong calls = new AtomicLong();
-        private final long maxEntries;
+        /** Changed at runtime by {@link #setMaxEntries} (the node setting is dynamic). */
+        private volatile long maxEntries;
         private final AtomicLong entries = new AtomicLong();
         private final AtomicLong bytes = new AtomicLong();
         private final Memory memory;
@@ -595,6 +596,22 @@ public final class RecentFingerprints {
             this.clock = clock;
             this.maxEntries = maxEntries;
             this.memory = memory;
+        }
+
+        /**
+         * A new bound of the entries all windows keep together. A lower bound than the entries kept evicts nothing: the
+         * node keeps no new entries (as when it is full) until enough leave by their windows' TTL and capacity, so no
+         * window loses an entry it still vouches for.
+         */
+        public void setMaxEntries(long maxEntries) {
+            if (maxEntries < 0) {
+                throw new IllegalArgumentException("maxEntries must be >= 0, got " + maxEntries);
+            }
+            this.maxEntries = maxEntries;
+        }
+
+        public long maxEntries() {
+            return maxEntries;
         }
 
         public RecentFingerprints window(String index, String field, int maxDistance, int capacity, long ttlMillis) {

@@ -22,6 +22,11 @@ public final class ImatchMethod implements SketchMethod {
     }
 
     @Override
+    public int limitsVersion() {
+        return engine.limitsVersion();
+    }
+
+    @Override
     public String type() {
         return TYPE;
     }

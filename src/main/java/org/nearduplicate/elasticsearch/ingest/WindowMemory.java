@@ -19,6 +19,7 @@ public final class WindowMemory implements RecentFingerprints.Memory {
         "near_duplicate.check.window_max_entries",
         200_000,
         0,
+        Setting.Property.Dynamic,
         Setting.Property.NodeScope
     );
 

@@ -44,6 +44,7 @@ public final class SketchingService {
         "near_duplicate.max_input_chars",
         SimHashSettings.DEFAULT_MAX_INPUT_CHARS,
         1,
+        Setting.Property.Dynamic,
         Setting.Property.NodeScope
     );
     /** Ceiling and default of every input's {@code max_features} on this node. */
@@ -51,6 +52,7 @@ public final class SketchingService {
         "near_duplicate.max_features",
         SimHashSettings.DEFAULT_MAX_FEATURES,
         1,
+        Setting.Property.Dynamic,
         Setting.Property.NodeScope
     );
     public static final String BREAKER_NAME = "near_duplicate";
@@ -58,6 +60,7 @@ public final class SketchingService {
     public static final Setting<ByteSizeValue> BREAKER_LIMIT_SETTING = Setting.memorySizeSetting(
         "near_duplicate.breaker.limit",
         "20%",
+        Setting.Property.Dynamic,
         Setting.Property.NodeScope
     );
 
@@ -104,8 +107,11 @@ public final class SketchingService {
         return List.of(MAX_INPUT_CHARS_SETTING, MAX_FEATURES_SETTING, BREAKER_LIMIT_SETTING);
     }
 
-    private final int maxInputChars;
-    private final int maxFeatures;
+    /** The node limits, changed at runtime by {@link #setMaxInputChars} and {@link #setMaxFeatures}. */
+    private volatile int maxInputChars;
+    private volatile int maxFeatures;
+    /** Counts the changes of the node limits, so that a processor knows to resolve its settings again. */
+    private volatile int limitsVersion;
     /** One cache of hashers per method. */
     private final ConcurrentMap<Sketcher<?, ?, ?>, Cache<?, ?>> hashers = new ConcurrentHashMap<>();
     private volatile CircuitBreaker breaker = new NoopCircuitBreaker(BREAKER_NAME);
@@ -144,6 +150,31 @@ public final class SketchingService {
     /** Installed by the plugin once the node has created the {@code near_duplicate} breaker. */
     public void setBreaker(CircuitBreaker breaker) {
         this.breaker = breaker;
+    }
+
+    /**
+     * Applies a new {@code near_duplicate.breaker.limit} to the installed breaker (overhead 1.0, as created). The
+     * breaker service's own {@code breaker.near_duplicate.limit} updates the same breaker: the latest change wins.
+     */
+    public void setBreakerLimit(ByteSizeValue limit) {
+        breaker.setLimitAndOverhead(limit.getBytes(), 1.0);
+    }
+
+    /** A new {@code near_duplicate.max_input_chars}: every later request, probe and document (pipelines included) obeys it. */
+    public void setMaxInputChars(int maxInputChars) {
+        this.maxInputChars = maxInputChars;
+        limitsVersion++;
+    }
+
+    /** A new {@code near_duplicate.max_features}, as {@link #setMaxInputChars}. */
+    public void setMaxFeatures(int maxFeatures) {
+        this.maxFeatures = maxFeatures;
+        limitsVersion++;
+    }
+
+    /** Changes when a node limit changes: a processor that resolved its settings at an older version resolves them again. */
+    public int limitsVersion() {
+        return limitsVersion;
     }
 
     /** The {@code near_duplicate} breaker (a no-op one until the node installs it). */

@@ -23,6 +23,11 @@ public final class MinHashMethod implements SketchMethod {
     }
 
     @Override
+    public int limitsVersion() {
+        return engine.limitsVersion();
+    }
+
+    @Override
     public String type() {
         return TYPE;
     }

@@ -31,6 +31,11 @@ public final class SimHashMethod implements SketchMethod {
     }
 
     @Override
+    public int limitsVersion() {
+        return engine.limitsVersion();
+    }
+
+    @Override
     public String type() {
         return TYPE;
     }

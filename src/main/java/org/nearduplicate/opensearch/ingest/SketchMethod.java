@@ -28,6 +28,14 @@ public interface SketchMethod {
     Sketcher sketcher(Map<String, Object> options);
 
     /**
+     * Changes when the node limits the sketcher's settings were resolved with change (they are dynamic): the processor
+     * then resolves its options again, so that a pipeline obeys the node's current limits.
+     */
+    default int limitsVersion() {
+        return 0;
+    }
+
+    /**
      * A method with its settings: the longest text it accepts, and the value map it stores in {@code target_field} for
      * a text.
      */

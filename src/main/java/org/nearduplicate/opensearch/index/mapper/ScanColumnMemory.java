@@ -25,6 +25,7 @@ public final class ScanColumnMemory implements MemoryAccounting {
     public static final Setting<ByteSizeValue> SIZE_SETTING = Setting.memorySizeSetting(
         "near_duplicate.scan_cache.size",
         "5%",
+        Setting.Property.Dynamic,
         Setting.Property.NodeScope
     );
 
@@ -35,10 +36,12 @@ public final class ScanColumnMemory implements MemoryAccounting {
         this.breaker = breaker;
     }
 
-    /** The node's column cache, or null when {@link #SIZE_SETTING} is 0. */
+    /**
+     * The node's column cache, bounded by {@link #SIZE_SETTING}; made even when it is 0 (off), so that the dynamic setting
+     * can turn it on ({@link FingerprintColumns#setMaxBytes}).
+     */
     public static FingerprintColumns columns(Settings settings, Supplier<CircuitBreaker> breaker) {
-        long bytes = SIZE_SETTING.get(settings).getBytes();
-        return bytes == 0 ? null : new FingerprintColumns(bytes, new ScanColumnMemory(breaker));
+        return new FingerprintColumns(SIZE_SETTING.get(settings).getBytes(), new ScanColumnMemory(breaker));
     }
 
     /** @throws org.opensearch.core.common.breaker.CircuitBreakingException when the breaker refuses */

@@ -219,6 +219,12 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
         /** The node's column cache that this field's queries scan; null when the node has none (the column path is off). */
         @Nullable
         public FingerprintColumns scanColumns() {
+            // near_duplicate.scan_cache.size is dynamic: 0 turns the column scan off until it is raised again
+            return scanColumns == null || scanColumns.maxBytes() == 0 ? null : scanColumns;
+        }
+
+        /** The node's column cache whatever its current size (what a merged mapping keeps). */
+        FingerprintColumns nodeScanColumns() {
             return scanColumns;
         }
 
@@ -408,6 +414,6 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
 
     @Override
     protected Builder newBuilder(String simpleName, SketchingService engine) {
-        return new Builder(simpleName, engine, fieldType().scanColumns());
+        return new Builder(simpleName, engine, fieldType().nodeScanColumns());
     }
 }

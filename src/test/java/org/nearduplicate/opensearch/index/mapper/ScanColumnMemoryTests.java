@@ -48,10 +48,13 @@ public class ScanColumnMemoryTests extends OpenSearchTestCase {
 
     public void testSetting() {
         assertNotNull(ScanColumnMemory.columns(Settings.EMPTY, () -> new NoopCircuitBreaker("near_duplicate")));
-        assertNull(
-            "0 turns the column path off",
-            ScanColumnMemory.columns(Settings.builder().put("near_duplicate.scan_cache.size", "0b").build(), () -> null)
+        // 0 turns the column path off, but the cache exists so that the dynamic setting can turn it on
+        FingerprintColumns off = ScanColumnMemory.columns(
+            Settings.builder().put("near_duplicate.scan_cache.size", "0b").build(),
+            () -> null
         );
+        assertEquals(0, off.maxBytes());
+        assertTrue(ScanColumnMemory.SIZE_SETTING.isDynamic());
         FingerprintColumns sized = ScanColumnMemory.columns(
             Settings.builder().put("near_duplicate.scan_cache.size", "64mb").build(),
             () -> new NoopCircuitBreaker("near_duplicate")

@@ -526,7 +526,7 @@ public class DocsFiguresTests {
         );
         assertEquals(
             figure(results, "(?m)^\\| near_duplicate query, k = 16, keys path[^|]*\\|[^|]*\\|[^|]*\\| ([0-9.]+) \\|"),
-            figure(readme, "\\(JMH, separate forks: ([0-9.]+)×\\)"),
+            figure(readme, "\\(JMH, separate forks: ([0-9.]+)×"),
             0
         );
         assertEquals(

@@ -2,9 +2,17 @@ package org.nearduplicate.lucene;
 
 import org.nearduplicate.core.stats.NearDuplicateStats;
 
-/** Reports the segments of {@link SimHashQuery} to the node's {@link NearDuplicateStats} (keys, doc-values scan, column). */
+/**
+ * Reports the segments of {@link SimHashQuery} to the node's {@link NearDuplicateStats} (keys, doc-values scan, column).
+ * Every segment is counted; the time of a keys segment is measured on one segment in {@link #KEYS_TIMED_ONE_IN}
+ * (bench/results/RESULTS-stats-cost.md: timing every keys segment's end cost that path a few percent), the scan's and
+ * the column's on every segment.
+ */
 public final class SegmentPathStats implements SimHashQuery.Listener {
+    public static final int KEYS_TIMED_ONE_IN = 16;
     private final NearDuplicateStats stats;
+    /** Keys segments seen; racy on purpose: a lost increment only shifts which segment is timed. */
+    private int keysSegments;
 
     public SegmentPathStats(NearDuplicateStats stats) {
         this.stats = stats;
@@ -26,6 +34,12 @@ public final class SegmentPathStats implements SimHashQuery.Listener {
     @Override
     public void segmentTime(SegmentPath path, long nanos) {
         stats.segmentTime(of(path), nanos);
+    }
+
+    @Override
+    public boolean timed(SegmentPath path) {
+        if (path != SegmentPath.KEYS) return true;
+        return keysSegments++ % KEYS_TIMED_ONE_IN == 0;
     }
 
     /** The cache's figures as gauges of {@code stats} ({@code columns} null: none). */

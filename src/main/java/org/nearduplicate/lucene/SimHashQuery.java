@@ -107,6 +107,15 @@ public final class SimHashQuery extends Query {
         void segment(SegmentPath path);
 
         void segmentTime(SegmentPath path, long nanos);
+
+        /**
+         * Whether this segment's time is measured (then {@link #segmentTime} follows when its candidates run out):
+         * timing a segment's end wraps its candidate iterator, which the cheap keys path feels, so a listener may time a
+         * sample of its segments.
+         */
+        default boolean timed(SegmentPath path) {
+            return true;
+        }
     }
 
     /**
@@ -638,6 +647,7 @@ public final class SimHashQuery extends Query {
         private Runnable timer(SegmentPath path, long start) {
             if (listener == null) return null;
             listener.segment(path);
+            if (listener.timed(path) == false) return null;
             return () -> listener.segmentTime(path, System.nanoTime() - start);
         }
 

@@ -60,10 +60,13 @@ public final class NearDuplicateStats {
         QUERIES_TOTAL("queries.total"),
         QUERIES_KEYS_SEGMENTS("queries.keys.segments"),
         QUERIES_KEYS_TIME("queries.keys.time_in_nanos"),
+        QUERIES_KEYS_TIMED("queries.keys.timed_segments"),
         QUERIES_SCAN_SEGMENTS("queries.scan.segments"),
         QUERIES_SCAN_TIME("queries.scan.time_in_nanos"),
+        QUERIES_SCAN_TIMED("queries.scan.timed_segments"),
         QUERIES_COLUMN_SEGMENTS("queries.column.segments"),
         QUERIES_COLUMN_TIME("queries.column.time_in_nanos"),
+        QUERIES_COLUMN_TIMED("queries.column.timed_segments"),
         CHECK_DUPLICATE("check.duplicate"),
         CHECK_UNIQUE("check.unique"),
         CHECK_UNCHECKED("check.unchecked"),
@@ -121,6 +124,7 @@ public final class NearDuplicateStats {
         Stat.FINGERPRINTS_IMATCH_REFUSED };
     private static final Stat[] SEGMENTS = { Stat.QUERIES_KEYS_SEGMENTS, Stat.QUERIES_SCAN_SEGMENTS, Stat.QUERIES_COLUMN_SEGMENTS };
     private static final Stat[] SEGMENT_TIME = { Stat.QUERIES_KEYS_TIME, Stat.QUERIES_SCAN_TIME, Stat.QUERIES_COLUMN_TIME };
+    private static final Stat[] TIMED_SEGMENTS = { Stat.QUERIES_KEYS_TIMED, Stat.QUERIES_SCAN_TIMED, Stat.QUERIES_COLUMN_TIMED };
     private static final Stat[] OUTCOMES = {
         Stat.CHECK_DUPLICATE,
         Stat.CHECK_UNIQUE,
@@ -164,12 +168,16 @@ public final class NearDuplicateStats {
     /** One segment answered by {@code path}; {@code nanos} spent on it (0 when not measured). */
     public void segment(Path path, long nanos) {
         add(SEGMENTS[path.ordinal()], 1);
-        if (nanos > 0) add(SEGMENT_TIME[path.ordinal()], nanos);
+        if (nanos > 0) {
+            add(SEGMENT_TIME[path.ordinal()], nanos);
+            add(TIMED_SEGMENTS[path.ordinal()], 1);
+        }
     }
 
-    /** Time spent on a segment already counted by {@link #segment}. */
+    /** Time spent on a segment already counted by {@link #segment}, which is then a timed one. */
     public void segmentTime(Path path, long nanos) {
         add(SEGMENT_TIME[path.ordinal()], nanos);
+        add(TIMED_SEGMENTS[path.ordinal()], 1);
     }
 
     /** One document answered by a {@code near_duplicate_check}. */

@@ -148,29 +148,8 @@ public final class FieldMappings {
     }
 
     /**
-     * The {@code simhash} definition of {@code field} in the one index a get-field-mappings call answered for, or a 400
-     * naming what is missing.
-     */
-    public static Map<String, Object> simHashField(GetFieldMappingsResponse response, String index, String field) {
-        if (response.mappings().isEmpty()) {
-            throw new IllegalArgumentException("no index matches [" + index + "]");
-        }
-        if (response.mappings().size() > 1) {
-            throw new IllegalArgumentException("[" + index + "] matches " + response.mappings().size() + " indices; name one index");
-        }
-        String concreteIndex = response.mappings().keySet().iterator().next();
-        Map<String, Object> definition = definition(response, concreteIndex, field);
-        if (definition == null) {
-            throw new IllegalArgumentException("index [" + concreteIndex + "] has no field [" + field + "]");
-        }
-        if (SIMHASH.equals(definition.get("type")) == false) {
-            throw new IllegalArgumentException("field [" + field + "] of index [" + concreteIndex + "] is not a [simhash] field");
-        }
-        return definition;
-    }
-
-    /**
-     * As {@link #simHashField(GetFieldMappingsResponse, String, String)} (the same answers and 400s), from the cluster
+     * The {@code simhash} definition of {@code field} in the one index {@code index} resolves to, or a 400 naming what
+     * is missing (the OpenSearch adapter's answers, which it reads from a get-field-mappings call), from the cluster
      * state's mappings of the indices {@code index} resolved to: for actions authorized on the index themselves, which
      * then need no mapping privilege of their own.
      */

@@ -23,7 +23,10 @@ import org.nearduplicate.core.options.OptionValues;
  * rules stay selectable by {@code version}). v1: boilerpipe word-count extraction; v2 (0.3.0): sentences kept by
  * extraction; v3 (0.5.0): headings go with what they head, cookie notices go, text dumps' separator lines and menu
  * bars read as in HTML (docs/engine.md); v4 (0.6.0): v3's pipeline, unchanged, under the version whose
- * {@code simhash} carries a verification signature ({@code minhash-v4} and {@code imatch-v4} compute what v3 did). The {@code version} option is read with SimHash's names ({@code simhash-v2},
+ * {@code simhash} carries a verification signature ({@code minhash-v4} and {@code imatch-v4} compute what v3 did); v5
+ * (0.6.0, after simhash-v4): a template's menu or footer row written as plain text counts as links in HTML too, such rows may hold one
+ * long label in five, and elements named for a page region (footer, sidebar, navigation, ...) go even when they hold
+ * most of a short page's text (docs/engine.md, "Version 5"). The {@code version} option is read with SimHash's names ({@code simhash-v2},
  * {@code v2} or {@code 2}), whose versions these were first, so its messages read as they always have.
  *
  * <p>The limits ({@code max_input_chars}, {@code max_features}) only make input fail, so no id contains them. Option
@@ -32,7 +35,7 @@ import org.nearduplicate.core.options.OptionValues;
 public record FeatureSettings(int version, ContentType contentType, boolean extractMain, Features features, int ngramSize, int shingleSize,
     boolean stopwords, int maxInputChars, int maxFeatures) {
     /** The newest version of the pipeline, the default of new processors and fields of every method. */
-    public static final int LATEST_VERSION = 4;
+    public static final int LATEST_VERSION = 5;
     public static final String VERSION_OPTION = AlgorithmIds.VERSION_OPTION;
 
     public static final String CONTENT_TYPE = "content_type";

@@ -106,9 +106,24 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
         DEFAULT_MAX_FEATURES
     );
 
+    /** The defaults of version 4 (0.6.0): version 3's features and the verification signature. */
+    public static final SimHashSettings DEFAULT_V4 = new SimHashSettings(
+        4,
+        ContentType.AUTO,
+        true,
+        FeatureSettings.Features.WORDS,
+        3,
+        2,
+        true,
+        Weighting.TF,
+        IDF_NONE,
+        DEFAULT_MAX_INPUT_CHARS,
+        DEFAULT_MAX_FEATURES
+    );
+
     /**
-     * The defaults, chosen by measurement on the public evaluation corpus (see docs/engine.md): version 3's features
-     * (word bigrams, TF, v3's extraction rules) and, as every version from 4, the verification signature.
+     * The defaults, chosen by measurement on the public evaluation corpus (see docs/engine.md): version 4's features
+     * (word bigrams, TF) with version 5's extraction rules and, as every version from 4, the verification signature.
      */
     public static final SimHashSettings DEFAULT = new SimHashSettings(FeatureSettings.DEFAULT, Weighting.TF, IDF_NONE);
 
@@ -129,6 +144,7 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
             case 1 -> DEFAULT_V1;
             case 2 -> DEFAULT_V2;
             case 3 -> DEFAULT_V3;
+            case 4 -> DEFAULT_V4;
             case LATEST_VERSION -> DEFAULT;
             default -> throw new InvalidOptionException("version", "must be from 1 to " + LATEST_VERSION + ", got " + version);
         };

@@ -193,7 +193,7 @@ final class HtmlExtractor {
 
     /** All visible text of the page, one block per line. */
     static String fullText(String html) {
-        List<TextBlock> blocks = blocks(parseBody(html));
+        List<TextBlock> blocks = blocks(parseBody(html), false);
         StringBuilder sb = new StringBuilder();
         for (TextBlock b : blocks)
             sb.append(b.text).append('\n');
@@ -203,8 +203,8 @@ final class HtmlExtractor {
     /** The main content of the page, one kept block per line. */
     static String mainText(String html, int version) {
         Element body = parseBody(html);
-        prune(body);
-        List<TextBlock> blocks = blocks(body);
+        prune(body, version);
+        List<TextBlock> blocks = blocks(body, version >= 5);
         boolean[] content = TextBlock.classify(blocks, version);
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < blocks.size(); i++) {
@@ -220,11 +220,12 @@ final class HtmlExtractor {
     }
 
     /** Removes the non-content elements; see the class comment. */
-    private static void prune(Element body) {
+    private static void prune(Element body, int version) {
         Map<Element, Integer> textLength = textLengths(body);
         int total = Math.max(1, textLength.getOrDefault(body, 0));
         // pages repeat the same class/id names on many elements: classify each distinct name string once
         Map<String, Boolean> unlikelyNames = new HashMap<>();
+        Map<String, Boolean> regionNames = new HashMap<>();
         NodeTraversor.filter(new NodeFilter() {
             int mainDepth = 0;
 
@@ -240,8 +241,10 @@ final class HtmlExtractor {
                 if (DROP_ROLES.contains(role)) return FilterResult.REMOVE;
                 if (mainDepth > 0 && isMainMarker(el) == false && tag.equals("a") == false && looksUnlikely(el, unlikelyNames)
                     || mainDepth == 0 && looksUnlikely(el, unlikelyNames)) {
-                    // a wrapper that holds most of the page's text is layout, not boilerplate
+                    // a wrapper that holds most of the page's text is layout, not boilerplate; from v5 not when its
+                    // name is a page region's, which never wraps the content (a long footer of a short page)
                     if (textLength.getOrDefault(el, 0) * 2 < total) return FilterResult.REMOVE;
+                    if (version >= 5 && mainDepth == 0 && namesRegion(el, regionNames)) return FilterResult.REMOVE;
                 }
                 return FilterResult.CONTINUE;
             }
@@ -269,6 +272,46 @@ final class HtmlExtractor {
         String s = style.toLowerCase(Locale.ROOT).replace(" ", "");
         return s.contains("display:none") || s.contains("visibility:hidden");
     }
+
+    /**
+     * Version 5: names of page regions that hold no main content whatever their size. An element with one of these
+     * words (and no likely word, {@link #unlikelyNames}) is dropped outside {@code main}/{@code article} even when it
+     * holds most of the page's text: a heavy template's footer or sidebar (hundreds of links and an "about" blurb)
+     * can outweigh a short page's content. The weaker unlikely words ({@code meta}, {@code author}, {@code comment},
+     * {@code ad}, ...) keep the wrapper protection: themes put them on wrappers ({@code has-comments}, {@code with-ads}).
+     */
+    private static final Set<String> REGION_WORDS = Set.of(
+        "footer",
+        "sidebar",
+        "nav",
+        "navbar",
+        "navigation",
+        "menu",
+        "breadcrumb",
+        "breadcrumbs",
+        "copyright",
+        "cookie",
+        "cookies",
+        "consent"
+    );
+
+    private static boolean namesRegion(Element el, Map<String, Boolean> cache) {
+        String names = el.className() + " " + el.id();
+        if (names.isBlank()) return false;
+        return cache.computeIfAbsent(names, HtmlExtractor::regionNames);
+    }
+
+    /** True if {@link #unlikelyNames} and one of the words is a {@link #REGION_WORDS region's}. */
+    static boolean regionNames(String names) {
+        if (unlikelyNames(names) == false) return false;
+        for (String word : WORD_SEPARATORS.split(names)) {
+            if (REGION_WORDS.contains(word.toLowerCase(Locale.ROOT))) return true;
+        }
+        return false;
+    }
+
+    /** Whitespace, '_' and '-', and where a lower-case ASCII letter meets an upper-case one, as {@link #unlikelyNames} splits. */
+    private static final java.util.regex.Pattern WORD_SEPARATORS = java.util.regex.Pattern.compile("[\\s_-]+|(?<=[a-z])(?=[A-Z])");
 
     private static boolean looksUnlikely(Element el, Map<String, Boolean> cache) {
         String names = el.className() + " " + el.id();
@@ -384,7 +427,7 @@ final class HtmlExtractor {
      * Cuts the visible text into blocks at block-level elements, counting words inside links. A table row is one
      * block, so that tables of short cells are not mistaken for lists of links.
      */
-    private static List<TextBlock> blocks(Element root) {
+    private static List<TextBlock> blocks(Element root, boolean labelBarsAreLinks) {
         List<TextBlock> blocks = new ArrayList<>();
         if (root == null) return blocks;
         NodeTraversor.traverse(new NodeVisitor() {
@@ -428,7 +471,11 @@ final class HtmlExtractor {
                 String s = text.toString().strip();
                 text.setLength(0);
                 if (s.isEmpty() == false) {
-                    blocks.add(new TextBlock(s, TextBlock.countWords(s), linkedWords));
+                    int words = TextBlock.countWords(s);
+                    // v5: a menu bar or footer row written as plain text ("About | Contact | Privacy") is the link
+                    // row it stands for, as a text dump's is (TextExtractor.isLabelBar)
+                    if (labelBarsAreLinks && TextExtractor.isLabelBar(s, 5)) linkedWords = words;
+                    blocks.add(new TextBlock(s, words, linkedWords));
                 }
                 linkedWords = 0;
             }

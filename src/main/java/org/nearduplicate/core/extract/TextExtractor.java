@@ -35,7 +35,7 @@ final class TextExtractor {
         List<Boolean> listItems = new ArrayList<>();
         StringBuilder paragraph = new StringBuilder();
         int[] paragraphBarWords = { 0 };
-        boolean[] bars = version >= 3 ? labelBars(lines, end) : new boolean[end];
+        boolean[] bars = version >= 3 ? labelBars(lines, end, version) : new boolean[end];
         for (int i = 0; i < end; i++) {
             String line = lines.get(i);
             if (version >= 3 && isSeparatorLine(line)) line = "";
@@ -123,10 +123,10 @@ final class TextExtractor {
      * next to another such line is a table row instead (a text dump writes a table one row per line, cells separated
      * by {@code |}), whose cells are text on the HTML page too.
      */
-    private static boolean[] labelBars(List<String> lines, int end) {
+    private static boolean[] labelBars(List<String> lines, int end, int version) {
         boolean[] labels = new boolean[end];
         for (int i = 0; i < end; i++)
-            labels[i] = isLabelBar(lines.get(i));
+            labels[i] = isLabelBar(lines.get(i), version);
         boolean[] bars = new boolean[end];
         for (int i = 0; i < end; i++) {
             bars[i] = labels[i] && (i == 0 || labels[i - 1] == false) && (i + 1 == end || labels[i + 1] == false);
@@ -148,17 +148,25 @@ final class TextExtractor {
      * Version 3: at least {@link #LABEL_BAR_MIN_LABELS} labels of at most {@link #LABEL_MAX_WORDS} words separated by
      * {@code " | "}, {@code " » "}, {@code " › "} or {@code " > "}: how text browsers render a menu bar, a footer's
      * link row or a breadcrumb, whose words are links on the HTML page. A sentence or a shell line with one
-     * {@code >} has fewer parts.
+     * {@code >} has fewer parts. Version 5 tolerates one label in {@link #LABEL_BAR_LONG_SHARE} that is longer (a
+     * long page title among a footer's links, the copyright line run into the last label), as long as
+     * {@link #LABEL_BAR_MIN_LABELS} labels are short; the same rule reads such rows in HTML
+     * ({@code HtmlExtractor}).
      */
-    static boolean isLabelBar(String text) {
+    static boolean isLabelBar(String text, int version) {
         if (text.indexOf(" | ") < 0 && text.indexOf(" » ") < 0 && text.indexOf(" › ") < 0 && text.indexOf(" > ") < 0) return false;
         String[] labels = LABEL_SEPARATOR.split(text);
         if (labels.length < LABEL_BAR_MIN_LABELS) return false;
+        int longLabels = 0;
         for (String label : labels) {
-            if (TextBlock.countWords(label) > LABEL_MAX_WORDS) return false;
+            if (TextBlock.countWords(label) > LABEL_MAX_WORDS) longLabels++;
         }
-        return true;
+        if (version < 5) return longLabels == 0;
+        return longLabels * LABEL_BAR_LONG_SHARE <= labels.length && labels.length - longLabels >= LABEL_BAR_MIN_LABELS;
     }
+
+    /** Version 5: at most one label in this many may be longer than {@link #LABEL_MAX_WORDS} words. */
+    static final int LABEL_BAR_LONG_SHARE = 5;
 
     /** Index of a trailing "References" line followed only by numbered URL lines, or the line count. */
     private static int referencesStart(List<String> lines) {

@@ -153,12 +153,12 @@ public class DocsFiguresTests {
     }
 
     /**
-     * README's simhash-v4 quality table (k = 12, 15, 16) equals the v4 results file's rows, its default row is the code's
+     * README's quality table of the default, simhash-v5 (k = 12, 15, 16), equals the v5 results file's rows, its default row is the code's
      * default k, and the v4 real-node scale figures and the field's bytes per document equal their results files.
      */
     @Test
     public void testVerifiedMatchFigures() throws IOException {
-        String results = read("bench/results/RESULTS-scale-quality-v4.md");
+        String results = read("bench/results/RESULTS-scale-quality-v5.md");
         String readme = read("README.md");
         assertEquals(16, org.nearduplicate.core.SimHashSettings.DEFAULT.recommendedMaxDistance());
         assertEquals(0.35, org.nearduplicate.core.SimHashSettings.RECOMMENDED_MIN_SIMILARITY, 0);
@@ -461,9 +461,9 @@ public class DocsFiguresTests {
         assertEquals(index[3].replace("**", ""), textAfter(methods, "through the 32 × 4 index the F1 at J ≥ 0.4 is ([0-9.]+), against"));
         assertEquals(brute[3].replace("**", ""), textAfter(methods, "the F1 at J ≥ 0.4 is [0-9.]+, against\\s+([0-9.]+) by brute force"));
         String readme = read("README.md");
-        String[] k12 = row(read("bench/results/RESULTS-scale-quality-v4.md"), "12");
-        assertEquals(k12[0], textAfter(readme, "`simhash-v4`: precision ([0-9.]+), F1\\s+[0-9.]+, the quality table"));
-        assertEquals(k12[2], textAfter(readme, "`simhash-v4`: precision [0-9.]+, F1\\s+([0-9.]+), the quality table"));
+        String[] k12 = row(read("bench/results/RESULTS-scale-quality-v5.md"), "12");
+        assertEquals(k12[0], textAfter(readme, "`simhash-v5`: precision ([0-9.]+), F1\\s+[0-9.]+, the quality table"));
+        assertEquals(k12[2], textAfter(readme, "`simhash-v5`: precision [0-9.]+, F1\\s+([0-9.]+), the quality table"));
     }
 
     /** The first value of an option-table cell: its first word, backticks and thousands separators removed. */

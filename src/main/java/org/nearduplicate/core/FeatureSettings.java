@@ -24,7 +24,7 @@ import org.nearduplicate.core.options.OptionValues;
  * extraction; v3 (0.5.0): headings go with what they head, cookie notices go, text dumps' separator lines and menu
  * bars read as in HTML (docs/engine.md); v4 (0.6.0): v3's pipeline, unchanged, under the version whose
  * {@code simhash} carries a verification signature ({@code minhash-v4} and {@code imatch-v4} compute what v3 did); v5
- * (0.6.0, after simhash-v4): a template's menu or footer row written as plain text counts as links in HTML too, such rows may hold one
+ * (0.7.0): a template's menu or footer row written as plain text counts as links in HTML too, such rows may hold one
  * long label in five, and elements named for a page region (footer, sidebar, navigation, ...) go even when they hold
  * most of a short page's text (docs/engine.md, "Version 5"). The {@code version} option is read with SimHash's names ({@code simhash-v2},
  * {@code v2} or {@code 2}), whose versions these were first, so its messages read as they always have.

@@ -22,7 +22,7 @@ public class SimHashSettingsTests extends RandomizedTest {
     public void testDefaultAlgorithmIdIsPinned() {
         // fixed on purpose: changing the default changes every stored fingerprint's meaning, so it must be deliberate
         assertEquals(
-            "simhash-v4:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=true,weighting=tf,idf=none",
+            "simhash-v5:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=true,weighting=tf,idf=none",
             SimHashSettings.DEFAULT.algorithmId()
         );
         // version 2's defaults, as pinned in mappings made by 0.3.0 and 0.4.0
@@ -41,7 +41,10 @@ public class SimHashSettingsTests extends RandomizedTest {
         assertEquals(SimHashSettings.DEFAULT_V1, SimHashSettings.fromMap(new HashMap<>(Map.of("version", "simhash-v1"))));
         assertEquals(SimHashSettings.DEFAULT_V2, SimHashSettings.fromMap(new HashMap<>(Map.of("version", "2"))));
         assertEquals(SimHashSettings.DEFAULT_V3, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 3))));
-        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 4))));
+        assertEquals(SimHashSettings.DEFAULT_V4, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 4))));
+        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 5))));
+        assertEquals(16, SimHashSettings.DEFAULT_V4.recommendedMaxDistance());
+        assertTrue(SimHashSettings.DEFAULT_V4.hasSignature());
         assertEquals(16, SimHashSettings.DEFAULT.recommendedMaxDistance());
         assertEquals(15, SimHashSettings.DEFAULT_V3.recommendedMaxDistance());
         assertTrue(SimHashSettings.DEFAULT.hasSignature());
@@ -177,11 +180,11 @@ public class SimHashSettingsTests extends RandomizedTest {
         assertEquals(SimHashSettings.DEFAULT.algorithmId(), SimHashSettings.fromAlgorithmId(SimHashSettings.VERSION).algorithmId());
         assertThrows("unknown parameters [colour]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:colour=red"));
         assertThrows(
-            "this build supports [simhash-v1, simhash-v2, simhash-v3, simhash-v4]",
-            () -> SimHashSettings.fromAlgorithmId("simhash-v5")
+            "this build supports [simhash-v1, simhash-v2, simhash-v3, simhash-v4, simhash-v5]",
+            () -> SimHashSettings.fromAlgorithmId("simhash-v6")
         );
         assertThrows("unexpected parameter [version]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:version=2"));
-        assertThrows("[version] must be an integer from 1 to 4", () -> SimHashSettings.fromMap(new HashMap<>(Map.of("version", 5))));
+        assertThrows("[version] must be an integer from 1 to 5", () -> SimHashSettings.fromMap(new HashMap<>(Map.of("version", 6))));
         assertThrows("malformed parameter [words]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:words"));
         assertThrows("unexpected parameter [max_features]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:max_features=3"));
         assertThrows("unexpected parameter [weighting]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:weighting=tf,weighting=tf"));

@@ -100,11 +100,11 @@ public class ChanceMatchesClusterTests extends OpenSearchIntegTestCase {
             1e-12
         );
         assertEquals(false, section.get("upper_bound"));
-        assertTrue(section.toString(), ((String) section.get("basis")).startsWith("simhash-v4 k=16 min_similarity=0.35, measured"));
+        assertTrue(section.toString(), ((String) section.get("basis")).startsWith("simhash-v5 k=16 min_similarity=0.35, measured"));
         assertFalse(section.containsKey("warning"));
-        // k = 8: no unrelated pair in the corpus, an upper bound
+        // k = 6: no unrelated pair in the corpus, an upper bound
         @SuppressWarnings("unchecked")
-        Map<String, Object> bound = (Map<String, Object>) json(groups(new SimHashGroupsRequest("small", "fp").maxDistance(8))).get(
+        Map<String, Object> bound = (Map<String, Object>) json(groups(new SimHashGroupsRequest("small", "fp").maxDistance(6))).get(
             "chance_matches"
         );
         assertEquals(true, bound.get("upper_bound"));

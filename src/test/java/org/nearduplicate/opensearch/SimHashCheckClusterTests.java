@@ -26,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SimHash;
@@ -493,7 +494,7 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
     }
 
     /**
-     * The check sends the fingerprint's algorithm: a simhash-v4 fingerprint (the default) checked against a simhash-v1 index is never
+     * The check sends the fingerprint's algorithm: a fingerprint of the default algorithm checked against a simhash-v1 index is never
      * compared (an exact copy of the text would otherwise be about 30 bits away and tagged unique).
      */
     public void testTargetOfAnotherAlgorithmIsUncheckedOr400() {
@@ -534,12 +535,12 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
                     .getSourceAsMap()
                     .get("near_duplicate");
                 assertEquals(r.toString(), "unchecked", r.get("status"));
-                assertThat((String) r.get("reason"), containsString("made with algorithm [simhash-v4"));
+                assertThat((String) r.get("reason"), containsString("made with algorithm [" + SimHashSettings.VERSION));
                 assertThat((String) r.get("reason"), containsString("is mapped with algorithm [simhash-v1"));
             } else {
                 assertTrue(item.isFailed());
                 assertEquals(RestStatus.BAD_REQUEST, item.status());
-                assertThat(item.getFailureMessage(), containsString("made with algorithm [simhash-v4"));
+                assertThat(item.getFailureMessage(), containsString("made with algorithm [" + SimHashSettings.VERSION));
             }
         }
     }

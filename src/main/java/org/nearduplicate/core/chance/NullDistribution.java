@@ -133,7 +133,8 @@ public final class NullDistribution {
     /**
      * The rows that measure {@code algorithmId} at {@code minSimilarity} (NaN: the fingerprint alone): the id in its
      * canonical form; a {@code simhash-v4} fingerprint alone is {@code simhash-v3}'s, bit for bit (docs/engine.md,
-     * "Verified match"), so it reads v3's rows. Null when not measured.
+     * "Verified match"), so it reads v3's rows (a v5 fingerprint alone has rows of its own or none). Null when not
+     * measured.
      */
     private Key key(String algorithmId, double minSimilarity, String slice) {
         if (algorithmId == null) return null;
@@ -145,7 +146,8 @@ public final class NullDistribution {
         }
         String sim = FINGERPRINT_ALONE;
         if (Double.isNaN(minSimilarity)) {
-            if (settings.hasSignature()) {
+            // only v4 computes v3's fingerprint; from v5 extraction differs, so its fingerprint alone was not measured
+            if (settings.version() == SimHashSettings.FIRST_SIGNATURE_VERSION) {
                 SimHashSettings.Builder b = new SimHashSettings.Builder(settings);
                 b.version = SimHashSettings.FIRST_SIGNATURE_VERSION - 1;
                 settings = b.build();

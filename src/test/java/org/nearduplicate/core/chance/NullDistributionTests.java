@@ -15,13 +15,28 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 public class NullDistributionTests {
-    private static final String V4 = SimHashSettings.DEFAULT.algorithmId();
+    private static final String V5 = SimHashSettings.DEFAULT.algorithmId();
+    private static final String V4 = SimHashSettings.DEFAULT_V4.algorithmId();
     private static final String V3 = SimHashSettings.DEFAULT_V3.algorithmId();
     private static final String V2 = SimHashSettings.DEFAULT_V2.algorithmId();
     private static final double SIM = SimHashSettings.RECOMMENDED_MIN_SIMILARITY;
     private static final long PAIRS = 38_183_395;
 
     private final NullDistribution d = NullDistribution.builtin();
+
+    /** The default's rows: the counts of RESULTS-scale-quality-v5.md; its fingerprint alone was not measured. */
+    @Test
+    public void testRatesOfTheDefault() {
+        NullDistribution.Estimate v5 = d.expectedFalseHitsPerQuery(V5, 16, SIM, 1_000_001);
+        assertEquals(79, v5.falsePairs());
+        assertEquals(PAIRS, v5.pairs());
+        assertEquals("2.07", v5.text());
+        assertTrue(v5.basis(), v5.basis().startsWith("simhash-v5 k=16 min_similarity=0.35, measured on the public corpus"));
+        assertEquals(1.9e-6, d.estimate(V5, 16, SIM, "en", 1).rate(), 0.05e-6);
+        assertEquals(2.6e-6, d.estimate(V5, 16, SIM, "zh", 1).rate(), 0.05e-6);
+        // v5's extraction differs from v3's: v3's fingerprint-alone rows do not describe a v5 fingerprint
+        assertNull(d.expectedFalseHitsPerQuery(V5, 15, Double.NaN, 1000));
+    }
 
     /** Rates of the shipped table: the counts of RESULTS-scale-quality-v4.md / RESULTS-scale-quality.md. */
     @Test

@@ -95,15 +95,57 @@ public class SimHasherTests extends RandomizedTest {
     }
 
     /**
-     * Version 4, the default since 0.6.0: version 3's fingerprints, and a verification signature of the same features
-     * (pinned here as well: a stored signature must stay comparable across releases).
+     * Version 5, the default since 0.7.0: version 4's features and signature over version 5's extraction. The five
+     * inputs have no template region or plain-text menu row, so they keep version 4's answers; {@link #TEMPLATE_PAGE}
+     * has both and is pinned for both versions.
      */
     @Test
     public void testKnownAnswersForDefaultSettings() {
-        assertEquals("simhash-v4", SimHashSettings.VERSION);
+        assertEquals("simhash-v5", SimHashSettings.VERSION);
+        assertKnownAnswers(5, "9c9d494f7db06760", "48f60927ef3e0f57", "2a3aa5430c9cb5d4", "8aed0257ef49473c", "8aed0257ef49473c");
+        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.defaults(5));
+        SimHasher v5 = new SimHasher(SimHashSettings.DEFAULT);
+        assertEquals(SIGNATURE_ENGLISH, Signature.toHex(v5.sketch(ENGLISH).signature()));
+        assertEquals(SIGNATURE_PAGE, Signature.toHex(v5.sketch(PAGE).signature()));
+        SimHasher v4 = new SimHasher(SimHashSettings.defaults(4));
+        assertEquals(TEMPLATE_PAGE_V4, Fingerprints.toHex(v4.fingerprint(TEMPLATE_PAGE)));
+        assertEquals(TEMPLATE_PAGE_V5, Fingerprints.toHex(v5.fingerprint(TEMPLATE_PAGE)));
+        assertEquals(TEMPLATE_PAGE_SIGNATURE_V5, Signature.toHex(v5.sketch(TEMPLATE_PAGE).signature()));
+        // version 5 keeps the article alone; version 4 kept the footer's blurb and the plain-text menu row too
+        assertEquals(TEMPLATE_ARTICLE + "\n", v5.extractText(TEMPLATE_PAGE));
+        assertTrue(v4.extractText(TEMPLATE_PAGE).contains("About | Contact"));
+        assertTrue(v4.extractText(TEMPLATE_PAGE).contains("We are a small team"));
+        // the article alone, as a plain text, reads the same under version 5
+        assertEquals(TEMPLATE_PAGE_V5, Fingerprints.toHex(v5.fingerprint(TEMPLATE_ARTICLE)));
+    }
+
+    static final String TEMPLATE_ARTICLE =
+        "The city council approved the new budget for public libraries on Tuesday evening after a long debate.";
+    /**
+     * A short article in a heavy template: a footer (named so, no {@code <footer>} tag) with a long link list and an
+     * "about" blurb that together outweigh the article, and a menu row written as plain text.
+     */
+    static final String TEMPLATE_PAGE = "<html><body><center>About | Contact | Privacy | Terms | Site map</center>"
+        + "<div class=\"content\"><p>"
+        + TEMPLATE_ARTICLE
+        + "</p></div><div class=\"x-footer\" id=\"footer\"><div>"
+        + "<a href=\"/1\">Weather for the weekend</a> | <a href=\"/2\">Local sports results</a> | <a href=\"/3\">School holidays</a> | "
+        + "<a href=\"/4\">Road works on the bridge</a> | <a href=\"/5\">Market prices today</a> | <a href=\"/6\">Letters to the editor</a>"
+        + "</div><div class=\"x-about\"><h4>About</h4><p>We are a small team of writers who cover the news of the valley, its towns"
+        + " and its people, every day of the year, with help from our readers.</p></div></div></body></html>";
+    static final String TEMPLATE_PAGE_V4 = "aff642d1f9aec7fb";
+    static final String TEMPLATE_PAGE_V5 = "7ac616d1809e82b8";
+    static final String TEMPLATE_PAGE_SIGNATURE_V5 = "e2f0b4938896e144e4784dbccbc2dc3fe3ae462f82834361957274a5dfa29bc1";
+
+    /**
+     * Version 4, the default of 0.6.0: version 3's fingerprints, and a verification signature of the same features
+     * (pinned here as well: a stored signature must stay comparable across releases).
+     */
+    @Test
+    public void testKnownAnswersForVersion4() {
         assertKnownAnswers(4, "9c9d494f7db06760", "48f60927ef3e0f57", "2a3aa5430c9cb5d4", "8aed0257ef49473c", "8aed0257ef49473c");
-        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.defaults(4));
-        SimHasher v4 = new SimHasher(SimHashSettings.DEFAULT);
+        assertEquals(SimHashSettings.DEFAULT_V4, SimHashSettings.defaults(4));
+        SimHasher v4 = new SimHasher(SimHashSettings.DEFAULT_V4);
         assertEquals(SIGNATURE_ENGLISH, Signature.toHex(v4.sketch(ENGLISH).signature()));
         assertEquals(SIGNATURE_PAGE, Signature.toHex(v4.sketch(PAGE).signature()));
         assertEquals("the dump reads as the page", SIGNATURE_PAGE, Signature.toHex(v4.sketch(DUMP).signature()));

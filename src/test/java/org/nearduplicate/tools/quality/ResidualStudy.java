@@ -25,7 +25,7 @@ import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SimHasher;
 
 /**
- * Issue 25 item 5: the unrelated pairs that still match at the default ({@code simhash-v4}, k = 16, 12 agreeing slots of
+ * Issue 25 item 5: the unrelated pairs that still match at the default ({@link SimHashSettings#VERSION}, k = 16, 12 agreeing slots of
  * the real {@link Signature}), and what candidate extraction rules would do to them. Every rule works on the default
  * extraction's main text (one kept block per line, {@link SimHasher#extractText}) and fingerprints what is left with the
  * default features (the same pipeline with {@code content_type=text,extract=none}: for the unchanged text this gives the
@@ -395,7 +395,7 @@ public final class ResidualStudy {
             out.print(line);
             table.append(line);
         };
-        row.accept(study.score("default (simhash-v4, k = 16, 12 of 32 slots)", base, 0, null));
+        row.accept(study.score("default (" + SimHashSettings.VERSION + ", k = 16, 12 of 32 slots)", base, 0, null));
         for (int n : new int[] { 16, 32, 48, 64 })
             row.accept(study.score("min-features " + n, base, n, null));
         for (double share : new double[] { 0.25, 0.4 })
@@ -434,7 +434,9 @@ public final class ResidualStudy {
                 + String.format(
                     Locale.ROOT,
                     "Date %s; corpus %s, %d documents; the default's sketches reproduced through the text path for every document "
-                        + "(%s). Match: 64-bit distance <= %d and >= %d of 32 agreeing signature slots (simhash-v4 at its defaults). "
+                        + "(%s). Match: 64-bit distance <= %d and >= %d of 32 agreeing signature slots ("
+                        + SimHashSettings.VERSION
+                        + " at its defaults). "
                         + "Residual pairs: same-language pairs of different base documents (a heavy-edit negative counts with its base, "
                         + "`Corpus.groups`) that match; base pairs: distinct unordered pairs of their bases. None of the rules is part "
                         + "of an algorithm version.%n%n",

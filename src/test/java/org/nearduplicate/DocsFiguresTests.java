@@ -425,11 +425,12 @@ public class DocsFiguresTests {
             0
         );
         String[] perVersion = {
-            "simhash-v4` fields",
+            "simhash-v5` and `simhash-v4` fields",
+            "simhash-v5` and `simhash-v4` fields",
             "simhash-v3` and `simhash-v2` fields",
             "simhash-v3` and `simhash-v2` fields",
             "simhash-v1` fields" };
-        int[] versions = { 4, 3, 2, 1 };
+        int[] versions = { 5, 4, 3, 2, 1 };
         for (int i = 0; i < versions.length; i++) {
             assertEquals(
                 "README's default max_distance for simhash-v" + versions[i],
@@ -450,6 +451,43 @@ public class DocsFiguresTests {
             figure(reliability, "`near_duplicate.max_features` \\(node setting, dynamic\\) \\| ([0-9,]+) distinct features"),
             0
         );
+    }
+
+    /**
+     * README's and engine.md's held-out-like figures (simhash-v5 and simhash-v4 at k = 16) are the rows of
+     * RESULTS-heldout-like.md, whose first table is v5's and whose section after "## simhash-v4" is v4's.
+     */
+    @Test
+    public void testHeldOutLikeFigures() throws IOException {
+        String results = read("bench/results/RESULTS-heldout-like.md");
+        String readme = read("README.md");
+        String engine = read("docs/engine.md");
+        // k | P | R | F1 | F1 cross | F1 en | F1 zh | unrelated | spread | docs | ...
+        String[] v5 = row(results.substring(results.indexOf("## simhash-v5:")), "16");
+        String[] v4 = row(results.substring(results.indexOf("## simhash-v4:")), "16");
+        assertEquals(v5[0], textAfter(readme, "version 5 has precision ([0-9.]+), recall"));
+        assertEquals(v5[1], textAfter(readme, "version 5 has precision [0-9.]+, recall ([0-9.]+)"));
+        assertEquals(v5[2], textAfter(readme, "version 5 has precision [0-9.]+, recall [0-9.]+\\s+and F1 ([0-9.]+)"));
+        assertEquals(v5[4], textAfter(readme, "and F1 [0-9.]+ \\(en ([0-9.]+), zh [0-9.]+\\) there"));
+        assertEquals(v5[5], textAfter(readme, "and F1 [0-9.]+ \\(en [0-9.]+, zh ([0-9.]+)\\) there"));
+        assertEquals(Double.parseDouble(v5[6]), figure(readme, "there, an unrelated-pair rate of ([0-9.e-]+)"), 0);
+        assertEquals(v5[8], textAfter(readme, "spread 0 and ([0-9.]+ %) of documents with a\\s+false match"));
+        assertEquals(v4[1], textAfter(readme, "`simhash-v4` had recall ([0-9.]+), F1"));
+        assertEquals(v4[2], textAfter(readme, "`simhash-v4` had recall [0-9.]+, F1 ([0-9.]+)"));
+        assertEquals(Double.parseDouble(v4[6]), figure(readme, "and a rate of \\*\\*([0-9.e-]+)\\*\\*"), 0);
+        assertEquals(v4[9], textAfter(readme, "\\(([0-9.,]+) false hits per query at 1M"));
+        // engine.md's table: | version | precision | recall | F1 (en / zh) | rate | spread | docs |
+        String[] e5 = row(engine, "\\*\\*`simhash-v5`\\*\\*");
+        String[] e4 = row(engine, "`simhash-v4`");
+        for (String[][] pair : new String[][][] { { e5, v5 }, { e4, v4 } }) {
+            String[] doc = pair[0], measured = pair[1];
+            assertEquals(measured[0], doc[0]);
+            assertEquals(measured[1], doc[1]);
+            assertEquals(measured[2] + " (" + measured[4] + " / " + measured[5] + ")", doc[2]);
+            assertEquals(Double.parseDouble(measured[6]), Double.parseDouble(doc[3]), 0);
+            assertEquals(measured[8], doc[5]);
+        }
+        assertEquals(v5[1], textAfter(engine, "recall \\(([0-9.]+)\\) stays below the public corpus's"));
     }
 
     /** methods.md's prose on MinHash through its index quotes the method table above it. */

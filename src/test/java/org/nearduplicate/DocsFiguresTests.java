@@ -512,6 +512,27 @@ public class DocsFiguresTests {
         assertEquals(v5[1], textAfter(engine, "recall \\(([0-9.]+)\\) stays below the public corpus's"));
     }
 
+    /** engine.md's residual of simhash-v5 quotes RESULTS-residual-rules-v5.md's rows. */
+    @Test
+    public void testResidualOfVersion5Figures() throws IOException {
+        String results = read("bench/results/RESULTS-residual-rules-v5.md");
+        String engine = read("docs/engine.md");
+        String v4 = read("bench/results/RESULTS-residual-rules.md");
+        // rule | R | P | F1 | R en | R zh | F1 en | F1 zh | residual pairs | base pairs | rate | docs
+        String[] base = row(results, "default \\(simhash-v5, k = 16, 12 of 32 slots\\)");
+        String[] old = row(v4, "default \\(simhash-v4, k = 16, 12 of 32 slots\\)");
+        String[] five = row(results, "repeated-blocks 5 \\(groups\\)");
+        String[] three = row(results, "repeated-blocks 3 \\(groups\\)");
+        assertEquals(base[7], textAfter(engine, "\\n([0-9]+) unrelated same-language pairs of the public corpus still match"));
+        assertEquals(base[8], textAfter(engine, "still match at the default, among ([0-9]+) pairs of base documents"));
+        assertEquals(old[7] + " among " + old[8], textAfter(engine, "\\(version 4: ([0-9]+ among [0-9]+)\\)"));
+        assertEquals(
+            five[7] + " pairs (" + five[8] + " base\npairs) at recall " + five[0],
+            textAfter(engine, "groups would leave ([0-9]+ pairs \\([0-9]+ base\\npairs\\) at recall [0-9.]+)")
+        );
+        assertEquals(three[7], textAfter(engine, "in 3 or more ([0-9]+) pairs"));
+    }
+
     /** methods.md's prose on MinHash through its index quotes the method table above it. */
     @Test
     public void testMethodsProseMatchesItsTable() throws IOException {

@@ -59,6 +59,10 @@ public class Bench {
     static String layoutsArg = "5:3,8:6,10:8";
     static String index = null;
     static boolean reuse = false;
+    /** --load-only: load (or reuse) the indices, then stop (no queries, no results file). */
+    static boolean loadOnly = false;
+    /** The algorithm id of the signed documents ({@code fps}): the default, {@code simhash-v4} with its signature. */
+    static final String SIGNED_ALGORITHM = org.nearduplicate.core.SimHashSettings.DEFAULT.algorithmId();
     static Set<String> onlyReps = null; // --reps fp,long,hand4,...: load and query only these (base is always loaded)
     static boolean skipIngest = false;
     static String evalDir = "../shared/eval/public";
@@ -100,6 +104,7 @@ public class Bench {
                 case "--layouts" -> layoutsArg = args[++i];
                 case "--index" -> index = args[++i];
                 case "--reuse" -> reuse = true;
+                case "--load-only" -> loadOnly = true;
                 case "--ingest-rounds" -> ingestRounds = Integer.parseInt(args[++i]);
                 case "--reps" -> {
                     onlyReps = new HashSet<>(Arrays.asList(args[++i].split(",")));
@@ -513,9 +518,14 @@ public class Bench {
 
         /** one index per representation, so that every method is queried on an index holding only what it needs. */
         /** doc gets the document's fingerprint, or its id when byId (representations with their own data). */
-        record Rep(String name, String props, java.util.function.BiConsumer<Long, StringBuilder> doc, boolean byId) {
+        /** {@code source}: the index keeps {@code _source} (the others disable it: their bytes are measured). */
+        record Rep(String name, String props, java.util.function.BiConsumer<Long, StringBuilder> doc, boolean byId, boolean source) {
             Rep(String name, String props, java.util.function.BiConsumer<Long, StringBuilder> doc) {
-                this(name, props, doc, false);
+                this(name, props, doc, false, false);
+            }
+
+            Rep(String name, String props, java.util.function.BiConsumer<Long, StringBuilder> doc, boolean byId) {
+                this(name, props, doc, byId, false);
             }
         }
 
@@ -533,6 +543,16 @@ public class Bench {
         void run() throws Exception {
             reps.add(new Rep("base", "", (fp, sb) -> {}));
             reps.add(new Rep("fp", "\"fp\":{\"type\":\"simhash\"}", (fp, sb) -> sb.append("\"fp\":\"").append(hex(fp)).append('"')));
+            // fps (only with --reps fps): signed documents as the simhash processor writes them (simhash-v4's object:
+            // fingerprint, 32-byte signature, algorithm), random signatures, _source kept (bench/check_scale.py reads
+            // target documents back to plant near-duplicates of them); ids are the document numbers, as everywhere
+            reps.add(new Rep("fps", "\"fps\":{\"type\":\"simhash\"}", (i, sb) -> {
+                sb.append("\"fps\":{\"fingerprint\":\"").append(hex(data.fp(i))).append("\",\"signature\":\"");
+                SplittableRandom r = new SplittableRandom(Data.mix(seed * 0xD6E8FEB86659FD93L + i));
+                for (int b = 0; b < 4; b++)
+                    sb.append(hex(r.nextLong()));
+                sb.append("\",\"algorithm\":\"").append(SIGNED_ALGORITHM).append("\"}");
+            }, true, true));
             reps.add(new Rep("long", "\"fpl\":{\"type\":\"long\"}", (fp, sb) -> sb.append("\"fpl\":").append(fp)));
             StringBuilder h4 = new StringBuilder("\"fpl\":{\"type\":\"long\"}");
             for (int b = 0; b < 4; b++)
@@ -590,6 +610,7 @@ public class Bench {
             }
             if (ks != null && onlyReps == null) onlyReps = new HashSet<>(List.of("base", "fp", "long"));
             if (onlyReps != null) reps.removeIf(r -> !onlyReps.contains(r.name));
+            if (onlyReps == null || !onlyReps.contains("fps")) reps.removeIf(r -> r.name.equals("fps"));
             if (noBase) reps.removeIf(r -> r.name.equals("base"));
             for (Rep r : reps) {
                 long have = -1;
@@ -637,6 +658,7 @@ public class Bench {
                 files.put(r.name, fsz);
             }
             Files.writeString(outDir.resolve("raw/file_sizes_" + docs + ".json"), Json.write(files));
+            if (loadOnly) return; // --load-only: the indices are the product (e.g. bench/check_scale.py's target)
             queries();
         }
 
@@ -658,7 +680,9 @@ public class Bench {
                     + shards
                     + ",\"number_of_replicas\":0,\"refresh_interval\":\"-1\","
                     + "\"index.translog.durability\":\"async\",\"index.translog.flush_threshold_size\":\"2gb\"},"
-                    + "\"mappings\":{\"_source\":{\"enabled\":false},\"properties\":{"
+                    + "\"mappings\":{\"_source\":{\"enabled\":"
+                    + rep.source
+                    + "},\"properties\":{"
                     + rep.props
                     + "}}}"
             );

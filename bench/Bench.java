@@ -61,6 +61,8 @@ public class Bench {
     static boolean reuse = false;
     /** --load-only: load (or reuse) the indices, then stop (no queries, no results file). */
     static boolean loadOnly = false;
+    /** --check-floor B,K,R: bench/check_scale.py's floor (see {@link #checkFloor}). */
+    static String checkFloor = null;
     /** The algorithm id of the signed documents ({@code fps}): the default, {@code simhash-v4} with its signature. */
     static final String SIGNED_ALGORITHM = org.nearduplicate.core.SimHashSettings.DEFAULT.algorithmId();
     static Set<String> onlyReps = null; // --reps fp,long,hand4,...: load and query only these (base is always loaded)
@@ -105,6 +107,7 @@ public class Bench {
                 case "--index" -> index = args[++i];
                 case "--reuse" -> reuse = true;
                 case "--load-only" -> loadOnly = true;
+                case "--check-floor" -> checkFloor = args[++i];
                 case "--ingest-rounds" -> ingestRounds = Integer.parseInt(args[++i]);
                 case "--reps" -> {
                     onlyReps = new HashSet<>(Arrays.asList(args[++i].split(",")));
@@ -124,6 +127,10 @@ public class Bench {
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
+        if (checkFloor != null) {
+            checkFloor(checkFloor);
+            return;
+        }
         if (index == null) index = "bench" + docs + "_";
         if (resultsName == null) resultsName = docs >= 10_000_000 ? "RESULTS-10M.md" : "RESULTS.md";
         Files.createDirectories(outDir.resolve("raw"));
@@ -141,6 +148,10 @@ public class Bench {
         try {
             Synthetic syn = new Synthetic();
             syn.run();
+            if (loadOnly) {
+                log("--load-only: loaded in " + (System.nanoTime() - started) / 1_000_000_000 + " s");
+                System.exit(0);
+            }
             IngestResult ingest = skipIngest ? null : new Ingest().run();
             writeResults(syn, ingest, (System.nanoTime() - started) / 1e9);
         } catch (Throwable t) {
@@ -149,6 +160,69 @@ public class Bench {
         }
         log("done in " + (System.nanoTime() - started) / 1_000_000_000 + " s; wrote " + outDir.resolve(resultsName));
         System.exit(0);
+    }
+
+    /**
+     * bench/check_scale.py's floor, measured in the same run as the check: the --docs fingerprints of the loaded indices
+     * (the same {@link Data}, so the target's own values) in a plain {@code long[]}, and a batch of B probes at distance K
+     * answered by a plain {@code Long.bitCount(v ^ q) <= K} loop, two ways: {@code naive}, one pass over the array per probe,
+     * and {@code blocked}, blocks of 2,048 values compared with every probe before the next block (each value leaves
+     * memory once per batch, as the column scan reads it). Each line read from stdin runs R batches of each (new probes
+     * every time) and prints one JSON line: the median ms per batch of both. One core, this JVM.
+     */
+    static void checkFloor(String spec) throws IOException {
+        String[] p = spec.split(",");
+        int batch = Integer.parseInt(p[0]), k = Integer.parseInt(p[1]), reps = Integer.parseInt(p[2]);
+        Data data = new Data(docs, probes, seed);
+        long[] column = new long[Math.toIntExact(docs)];
+        for (int i = 0; i < column.length; i++)
+            column[i] = data.fp(i);
+        SplittableRandom r = new SplittableRandom(seed + 26);
+        java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
+        long sink = 0;
+        System.out.println("{\"ready\":true,\"docs\":" + column.length + "}");
+        System.out.flush();
+        while (in.readLine() != null) {
+            long[] naive = new long[reps], blocked = new long[reps];
+            for (int rep = 0; rep < reps; rep++) {
+                long[] q = new long[batch];
+                for (int i = 0; i < batch; i++)
+                    q[i] = r.nextLong();
+                long t0 = System.nanoTime();
+                sink += naiveLoop(column, q, k);
+                naive[rep] = System.nanoTime() - t0;
+                t0 = System.nanoTime();
+                sink += blockedLoop(column, q, k);
+                blocked[rep] = System.nanoTime() - t0;
+            }
+            Arrays.sort(naive);
+            Arrays.sort(blocked);
+            System.out.println(
+                "{\"batch\":" + batch + ",\"k\":" + k + ",\"naive_ms\":" + naive[reps / 2] / 1e6 + ",\"blocked_ms\":" + blocked[reps / 2] / 1e6
+                    + ",\"sink\":" + (sink & 1) + "}"
+            );
+            System.out.flush();
+        }
+    }
+
+    /** The floor's loops, small methods so that the JIT compiles them whole (see {@link #checkFloor}). */
+    static long naiveLoop(long[] column, long[] probes, int k) {
+        long count = 0;
+        for (long probe : probes)
+            for (long v : column)
+                if (Long.bitCount(v ^ probe) <= k) count++;
+        return count;
+    }
+
+    static long blockedLoop(long[] column, long[] probes, int k) {
+        long count = 0;
+        for (int from = 0; from < column.length; from += 2048) {
+            int to = Math.min(column.length, from + 2048);
+            for (long probe : probes)
+                for (int i = from; i < to; i++)
+                    if (Long.bitCount(column[i] ^ probe) <= k) count++;
+        }
+        return count;
     }
 
     static void log(String s) {

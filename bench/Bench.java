@@ -198,8 +198,17 @@ public class Bench {
             Arrays.sort(naive);
             Arrays.sort(blocked);
             System.out.println(
-                "{\"batch\":" + batch + ",\"k\":" + k + ",\"naive_ms\":" + naive[reps / 2] / 1e6 + ",\"blocked_ms\":" + blocked[reps / 2] / 1e6
-                    + ",\"sink\":" + (sink & 1) + "}"
+                "{\"batch\":"
+                    + batch
+                    + ",\"k\":"
+                    + k
+                    + ",\"naive_ms\":"
+                    + naive[reps / 2] / 1e6
+                    + ",\"blocked_ms\":"
+                    + blocked[reps / 2] / 1e6
+                    + ",\"sink\":"
+                    + (sink & 1)
+                    + "}"
             );
             System.out.flush();
         }

@@ -108,9 +108,15 @@ def target_mode(a):
     target_mapping = next(iter(mapping.values()))["mappings"]
     algorithm = None
     k = 16
-    call(a.url, "PUT", "/_ingest/pipeline/check-scale", {"processors": [{"near_duplicate_check": {
-        "field": field, "index": a.target, "index_field": field, "on_duplicate": "tag", "on_unavailable": "tag",
-        "window_size": 0, "timeout": "120s", "batch_size": a.batch}}]})
+    options = {"field": field, "index": a.target, "index_field": field, "on_duplicate": "tag", "on_unavailable": "tag",
+               "timeout": "120s", "batch_size": a.batch}
+    if a.window_size is not None:
+        options["window_size"] = a.window_size
+    call(a.url, "PUT", "/_ingest/pipeline/check-scale", {"processors": [{"near_duplicate_check": options}]})
+    if a.signed:
+        # a live target refreshes (the loader disabled it): the window's gaps then close a second after each check, so a
+        # document without a match is unique, not unchecked (with -1, any document the window let go of is a gap forever)
+        call(a.url, "PUT", "/" + a.target + "/_settings", {"index": {"refresh_interval": "1s"}})
     rng = random.Random(26)
     floor = Floor(target_docs, a.batch, k, a.floor_reps) if a.floor else None
     if a.signed:
@@ -173,21 +179,24 @@ def target_mode(a):
 
 
 def split(a, field, algorithm, docs):
-    """The check's search for a batch sent directly, as the processor builds it: with the fetch and without (size 0)."""
-    out = {"fetch": [], "nofetch": [], "took_fetch": [], "took_nofetch": [], "hits": []}
+    """The check's search for a batch sent directly, as the processor builds it (full), then without reading the hits'
+    values (size as the check, `_source` false, no doc values: the ids only) and the query phase alone (size 0, every
+    match counted, so the scan runs to the end)."""
+    out = {"full": [], "ids": [], "query": [], "took_full": [], "took_ids": [], "took_query": [], "hits": []}
     for i in range(0, min(len(docs), a.batch * a.split_batches), a.batch):
         batch = [d[field] for d in docs[i:i + a.batch]]
         query = {"constant_score": {"filter": {"near_duplicate": {"field": field,
                  "fingerprints": [d["fingerprint"] for d in batch], "signatures": [d["signature"] for d in batch],
                  "algorithm": algorithm, "ignore_unmapped": True}}}}
-        for kind, body in (("fetch", {"size": 10 * len(batch), "query": query, "docvalue_fields": [field],
-                                      "_source": {"includes": [field]}, "track_total_hits": False}),
-                           ("nofetch", {"size": 0, "query": query, "track_total_hits": False})):
+        for kind, body in (("full", {"size": 10 * len(batch), "query": query, "docvalue_fields": [field],
+                                     "_source": {"includes": [field]}, "track_total_hits": False}),
+                           ("ids", {"size": 10 * len(batch), "query": query, "_source": False, "track_total_hits": False}),
+                           ("query", {"size": 0, "query": query, "track_total_hits": True})):
             t0 = time.time()
             r = call(a.url, "POST", "/" + a.target + "/_search?request_cache=false", body)
             out[kind].append(1000 * (time.time() - t0))
             out["took_" + kind].append(r["took"])
-            if kind == "fetch":
+            if kind == "full":
                 out["hits"].append(len(r["hits"]["hits"]))
     return {k: statistics.median(v) for k, v in out.items()}
 
@@ -208,9 +217,11 @@ def report_target(a, target_docs, field, target_mapping, rates, floors, splits, 
         md.append("New documents: signed like the target; %.0f %% of them (%d in the check rounds) near-duplicates of target"
                   " documents (1-10 fingerprint bits flipped, 0-8 signature slots replaced), the others random. Bulk"
                   " requests of %d, indexed into a fresh one-shard index mapping `%s` as `simhash` (both kinds), rounds"
-                  " alternating plain indexing and indexing through `near_duplicate_check` (`index: %s`, `window_size: 0`:"
-                  " every document is looked up in the index, `batch_size` %d per search, the field's k = 16).\n"
-                  % (100 * a.planted, planted_total, a.bulk, field, a.target, a.batch))
+                  " alternating plain indexing and indexing through `near_duplicate_check` (`index: %s`, `window_size` %s; every"
+                  " document is looked up in the index, `batch_size` %d per search, the field's k = 16; the target's"
+                  " `refresh_interval` set to 1s as a live index's).\n"
+                  % (100 * a.planted, planted_total, a.bulk, field, a.target,
+                     "default (10,000)" if a.window_size is None else a.window_size, a.batch))
     else:
         md.append("(the target loaded by `bench/run.sh --docs 10000000 --reps fp` with `BENCH_KEEP=1`, one force-merged shard of random"
                   " 64-bit fingerprints, default `simhash` field). Date %s; machine: 2 cores (shared), commit %s.\n"
@@ -253,15 +264,18 @@ def report_target(a, target_docs, field, target_mapping, rates, floors, splits, 
         md.append("**Where a batch's time goes** (the check's search for a batch of %d, sent directly to the target from this"
                   " client one at a time, %d batches per round, medians; `took` is the node's own time):" % (a.batch, a.split_batches))
         md.append("")
-        md.append("| round | with the fetch (size %d, doc values, `_source` of `%s`): round trip / took ms | without the fetch (size 0): round trip / took ms | hits per batch |\n|---|---|---|---|"
+        md.append("| round | as the check sends it (size %d, doc values and `_source` of `%s`): round trip / took ms | ids only (same size, no `_source`, no doc values) | query phase alone (size 0, all matches counted) | hits per batch |\n|---|---|---|---|---|"
                   % (10 * a.batch, field))
         for i, s in enumerate(splits):
-            md.append("| %d | %.1f / %.0f | %.1f / %.0f | %.0f |" % (i, s["fetch"], s["took_fetch"], s["nofetch"], s["took_nofetch"], s["hits"]))
+            md.append("| %d | %.1f / %.0f | %.1f / %.0f | %.1f / %.0f | %.0f |" % (
+                i, s["full"], s["took_full"], s["ids"], s["took_ids"], s["query"], s["took_query"], s["hits"]))
         md.append("")
-        f = statistics.median(s["fetch"] for s in splits)
-        n = statistics.median(s["nofetch"] for s in splits)
-        md.append("Median: %.1f ms per batch with the fetch, %.1f without: the fetch is %.0f %% of a batch's search; one search"
-                  " at a time answers %.0f lookups/s, the check's ingest %.0f docs/s." % (f, n, 100 * (f - n) / f, 1000 * a.batch / f, check))
+        f = statistics.median(s["full"] for s in splits)
+        n = statistics.median(s["ids"] for s in splits)
+        q = statistics.median(s["query"] for s in splits)
+        md.append("Median round trips: %.1f ms per batch as the check sends it, %.1f with the ids only, %.1f for the query phase"
+                  " alone: reading the hits' values costs %.1f ms (%.0f %%) of a batch; one search at a time answers %.0f lookups/s,"
+                  " the check's ingest %.0f docs/s." % (f, n, q, f - n, 100 * (f - n) / f, 1000 * a.batch / f, check))
     text = "\n".join(md) + "\n"
     print(text)
     if a.out:
@@ -350,11 +364,13 @@ def growing_mode(a):
                 chunk_rates[k] = []
             rows.append(row)
             print(json.dumps(row), flush=True)
-    report_growing(a, rows, dups)
+            report_growing(a, rows, dups, final=written >= a.growing)  # rewritten at every checkpoint: a stopped run keeps its rows
 
 
-def report_growing(a, rows, dups):
+def report_growing(a, rows, dups, final=True):
     md = ["# Ingest through `simhash` + `near_duplicate_check` into a growing index (issue 26 item 3)\n"]
+    if not final:
+        md.append("*Run in progress or stopped: rows up to %s of %s documents.*\n" % (format(rows[-1]["docs"], ","), format(a.growing, ",")))
     md.append("Command: `python3 bench/check_scale.py %s`. Date %s; machine: 2 cores shared with other jobs, commit %s.\n"
               % (" ".join(sys.argv[1:]), time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()), commit()))
     md.append("Three one-shard indices (default settings: refresh every second, no replica) grow together: the same"
@@ -393,7 +409,8 @@ def report_growing(a, rows, dups):
                       format(at, ","), " after the first" if len(rows) > 2 else "", plain, simhash, 1000 * ys[-1],
                       format(xs[-1], ","), 1e9 * slope, 1000 * extra, format(at, ","), check, 100 * check / plain))
     text = "\n".join(md) + "\n"
-    print(text)
+    if final:
+        print(text)
     if a.out:
         with open(a.out, "w") as fh:
             fh.write(text)
@@ -410,6 +427,7 @@ def main():
     ap.add_argument("--bulk", type=int, default=1000)
     ap.add_argument("--batch", type=int, default=100, help="the check's batch_size")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--window-size", type=int, help="the check's window_size (default: the processor's)")
     ap.add_argument("--floor", action="store_true", help="measure the long[] floor in the same run (bench/Bench.java)")
     ap.add_argument("--floor-reps", type=int, default=1, help="batches per floor measurement (median)")
     ap.add_argument("--floor-ms-per-probe", type=float, default=1.09)

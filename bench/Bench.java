@@ -59,6 +59,12 @@ public class Bench {
     static String layoutsArg = "5:3,8:6,10:8";
     static String index = null;
     static boolean reuse = false;
+    /** --load-only: load (or reuse) the indices, then stop (no queries, no results file). */
+    static boolean loadOnly = false;
+    /** --check-floor B,K,R: bench/check_scale.py's floor (see {@link #checkFloor}). */
+    static String checkFloor = null;
+    /** The algorithm id of the signed documents ({@code fps}): the default, {@code simhash-v4} with its signature. */
+    static final String SIGNED_ALGORITHM = org.nearduplicate.core.SimHashSettings.DEFAULT.algorithmId();
     static Set<String> onlyReps = null; // --reps fp,long,hand4,...: load and query only these (base is always loaded)
     static boolean skipIngest = false;
     static String evalDir = "../shared/eval/public";
@@ -100,6 +106,8 @@ public class Bench {
                 case "--layouts" -> layoutsArg = args[++i];
                 case "--index" -> index = args[++i];
                 case "--reuse" -> reuse = true;
+                case "--load-only" -> loadOnly = true;
+                case "--check-floor" -> checkFloor = args[++i];
                 case "--ingest-rounds" -> ingestRounds = Integer.parseInt(args[++i]);
                 case "--reps" -> {
                     onlyReps = new HashSet<>(Arrays.asList(args[++i].split(",")));
@@ -119,6 +127,10 @@ public class Bench {
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
+        if (checkFloor != null) {
+            checkFloor(checkFloor);
+            return;
+        }
         if (index == null) index = "bench" + docs + "_";
         if (resultsName == null) resultsName = docs >= 10_000_000 ? "RESULTS-10M.md" : "RESULTS.md";
         Files.createDirectories(outDir.resolve("raw"));
@@ -136,6 +148,10 @@ public class Bench {
         try {
             Synthetic syn = new Synthetic();
             syn.run();
+            if (loadOnly) {
+                log("--load-only: loaded in " + (System.nanoTime() - started) / 1_000_000_000 + " s");
+                System.exit(0);
+            }
             IngestResult ingest = skipIngest ? null : new Ingest().run();
             writeResults(syn, ingest, (System.nanoTime() - started) / 1e9);
         } catch (Throwable t) {
@@ -144,6 +160,78 @@ public class Bench {
         }
         log("done in " + (System.nanoTime() - started) / 1_000_000_000 + " s; wrote " + outDir.resolve(resultsName));
         System.exit(0);
+    }
+
+    /**
+     * bench/check_scale.py's floor, measured in the same run as the check: the --docs fingerprints of the loaded indices
+     * (the same {@link Data}, so the target's own values) in a plain {@code long[]}, and a batch of B probes at distance K
+     * answered by a plain {@code Long.bitCount(v ^ q) <= K} loop, two ways: {@code naive}, one pass over the array per probe,
+     * and {@code blocked}, blocks of 2,048 values compared with every probe before the next block (each value leaves
+     * memory once per batch, as the column scan reads it). Each line read from stdin runs R batches of each (new probes
+     * every time) and prints one JSON line: the median ms per batch of both. One core, this JVM.
+     */
+    static void checkFloor(String spec) throws IOException {
+        String[] p = spec.split(",");
+        int batch = Integer.parseInt(p[0]), k = Integer.parseInt(p[1]), reps = Integer.parseInt(p[2]);
+        Data data = new Data(docs, probes, seed);
+        long[] column = new long[Math.toIntExact(docs)];
+        for (int i = 0; i < column.length; i++)
+            column[i] = data.fp(i);
+        SplittableRandom r = new SplittableRandom(seed + 26);
+        java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
+        long sink = 0;
+        System.out.println("{\"ready\":true,\"docs\":" + column.length + "}");
+        System.out.flush();
+        while (in.readLine() != null) {
+            long[] naive = new long[reps], blocked = new long[reps];
+            for (int rep = 0; rep < reps; rep++) {
+                long[] q = new long[batch];
+                for (int i = 0; i < batch; i++)
+                    q[i] = r.nextLong();
+                long t0 = System.nanoTime();
+                sink += naiveLoop(column, q, k);
+                naive[rep] = System.nanoTime() - t0;
+                t0 = System.nanoTime();
+                sink += blockedLoop(column, q, k);
+                blocked[rep] = System.nanoTime() - t0;
+            }
+            Arrays.sort(naive);
+            Arrays.sort(blocked);
+            System.out.println(
+                "{\"batch\":"
+                    + batch
+                    + ",\"k\":"
+                    + k
+                    + ",\"naive_ms\":"
+                    + naive[reps / 2] / 1e6
+                    + ",\"blocked_ms\":"
+                    + blocked[reps / 2] / 1e6
+                    + ",\"sink\":"
+                    + (sink & 1)
+                    + "}"
+            );
+            System.out.flush();
+        }
+    }
+
+    /** The floor's loops, small methods so that the JIT compiles them whole (see {@link #checkFloor}). */
+    static long naiveLoop(long[] column, long[] probes, int k) {
+        long count = 0;
+        for (long probe : probes)
+            for (long v : column)
+                if (Long.bitCount(v ^ probe) <= k) count++;
+        return count;
+    }
+
+    static long blockedLoop(long[] column, long[] probes, int k) {
+        long count = 0;
+        for (int from = 0; from < column.length; from += 2048) {
+            int to = Math.min(column.length, from + 2048);
+            for (long probe : probes)
+                for (int i = from; i < to; i++)
+                    if (Long.bitCount(column[i] ^ probe) <= k) count++;
+        }
+        return count;
     }
 
     static void log(String s) {
@@ -513,9 +601,14 @@ public class Bench {
 
         /** one index per representation, so that every method is queried on an index holding only what it needs. */
         /** doc gets the document's fingerprint, or its id when byId (representations with their own data). */
-        record Rep(String name, String props, java.util.function.BiConsumer<Long, StringBuilder> doc, boolean byId) {
+        /** {@code source}: the index keeps {@code _source} (the others disable it: their bytes are measured). */
+        record Rep(String name, String props, java.util.function.BiConsumer<Long, StringBuilder> doc, boolean byId, boolean source) {
             Rep(String name, String props, java.util.function.BiConsumer<Long, StringBuilder> doc) {
-                this(name, props, doc, false);
+                this(name, props, doc, false, false);
+            }
+
+            Rep(String name, String props, java.util.function.BiConsumer<Long, StringBuilder> doc, boolean byId) {
+                this(name, props, doc, byId, false);
             }
         }
 
@@ -533,6 +626,16 @@ public class Bench {
         void run() throws Exception {
             reps.add(new Rep("base", "", (fp, sb) -> {}));
             reps.add(new Rep("fp", "\"fp\":{\"type\":\"simhash\"}", (fp, sb) -> sb.append("\"fp\":\"").append(hex(fp)).append('"')));
+            // fps (only with --reps fps): signed documents as the simhash processor writes them (simhash-v4's object:
+            // fingerprint, 32-byte signature, algorithm), random signatures, _source kept (bench/check_scale.py reads
+            // target documents back to plant near-duplicates of them); ids are the document numbers, as everywhere
+            reps.add(new Rep("fps", "\"fps\":{\"type\":\"simhash\"}", (i, sb) -> {
+                sb.append("\"fps\":{\"fingerprint\":\"").append(hex(data.fp(i))).append("\",\"signature\":\"");
+                SplittableRandom r = new SplittableRandom(Data.mix(seed * 0xD6E8FEB86659FD93L + i));
+                for (int b = 0; b < 4; b++)
+                    sb.append(hex(r.nextLong()));
+                sb.append("\",\"algorithm\":\"").append(SIGNED_ALGORITHM).append("\"}");
+            }, true, true));
             reps.add(new Rep("long", "\"fpl\":{\"type\":\"long\"}", (fp, sb) -> sb.append("\"fpl\":").append(fp)));
             StringBuilder h4 = new StringBuilder("\"fpl\":{\"type\":\"long\"}");
             for (int b = 0; b < 4; b++)
@@ -590,6 +693,7 @@ public class Bench {
             }
             if (ks != null && onlyReps == null) onlyReps = new HashSet<>(List.of("base", "fp", "long"));
             if (onlyReps != null) reps.removeIf(r -> !onlyReps.contains(r.name));
+            if (onlyReps == null || !onlyReps.contains("fps")) reps.removeIf(r -> r.name.equals("fps"));
             if (noBase) reps.removeIf(r -> r.name.equals("base"));
             for (Rep r : reps) {
                 long have = -1;
@@ -637,6 +741,7 @@ public class Bench {
                 files.put(r.name, fsz);
             }
             Files.writeString(outDir.resolve("raw/file_sizes_" + docs + ".json"), Json.write(files));
+            if (loadOnly) return; // --load-only: the indices are the product (e.g. bench/check_scale.py's target)
             queries();
         }
 
@@ -658,7 +763,9 @@ public class Bench {
                     + shards
                     + ",\"number_of_replicas\":0,\"refresh_interval\":\"-1\","
                     + "\"index.translog.durability\":\"async\",\"index.translog.flush_threshold_size\":\"2gb\"},"
-                    + "\"mappings\":{\"_source\":{\"enabled\":false},\"properties\":{"
+                    + "\"mappings\":{\"_source\":{\"enabled\":"
+                    + rep.source
+                    + "},\"properties\":{"
                     + rep.props
                     + "}}}"
             );

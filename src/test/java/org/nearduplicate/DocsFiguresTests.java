@@ -85,6 +85,96 @@ public class DocsFiguresTests {
         assertEquals(SimHashCheckProcessor.REFRESH_MARGIN_MILLIS / 1000.0, figure(workflows, "a margin of ([0-9.]+) s"), 0);
     }
 
+    /**
+     * performance.md's {@code near_duplicate_check} at scale (issue 26 item 3): the 10M signed target, its floor of the
+     * same run and the batch split (RESULTS-check-10M-signed.md), and the growing index (RESULTS-check-growing.md).
+     */
+    @Test
+    public void testCheckAtScaleFigures() throws IOException {
+        String signed = read("bench/results/RESULTS-check-10M-signed.md");
+        String growing = read("bench/results/RESULTS-check-growing.md");
+        String performance = read("docs/performance.md");
+        String[] check = nth(signed, "(?m)^\\| through near_duplicate_check \\| ([0-9]+) \\| ([0-9, ]+) \\|", 0);
+        assertEquals(
+            check[0] + "** docs/s (rounds " + check[1],
+            textAfter(performance, "\\| \\*\\*([0-9]+\\*\\* docs/s \\(rounds [0-9, ]+)\\)")
+        );
+        assertEquals(
+            figure(signed, "(?m)^\\| plain indexing \\| ([0-9]+) \\|"),
+            figure(performance, "plain indexing of the same documents \\| ([0-9,]+) docs/s"),
+            0
+        );
+        assertEquals(figure(signed, "Check throughput = \\*\\*([0-9.]+) %"), figure(performance, "the check is ([0-9.]+) % of it"), 0);
+        String[] naive = nth(signed, "(?m)^\\| naive: ([0-9]+) \\([^)]*\\) \\| ([0-9]+) \\| \\*\\*([0-9]+) %\\*\\* \\|", 0);
+        String[] quoted = nth(
+            performance,
+            "one pass per probe \\| ([0-9]+) lookups/s \\(([0-9,]+) ms per batch\\): the check reached \\*\\*([0-9]+) %",
+            0
+        );
+        assertEquals(naive[1], quoted[0]);
+        assertEquals(naive[0], quoted[1].replace(",", ""));
+        assertEquals(naive[2], quoted[2]);
+        String[] blocked = nth(signed, "(?m)^\\| blocked: [0-9]+ \\([^)]*\\) \\| ([0-9]+) \\| \\*\\*([0-9]+) %\\*\\* \\|", 0);
+        assertEquals(
+            blocked[0] + " lookups/s: " + blocked[1] + " %",
+            textAfter(performance, "every probe\\) \\| ([0-9]+ lookups/s: [0-9]+ %)")
+        );
+        String[] split = nth(
+            signed,
+            "Median round trips: ([0-9.]+) ms per batch as the check sends it, ([0-9.]+) with the ids only, ([0-9.]+) for the query phase"
+                + "[^;]*; one search at a time answers ([0-9]+) lookups/s",
+            0
+        );
+        assertEquals(
+            Math.round(Double.parseDouble(split[0]))
+                + " ms per batch as the check sends them, "
+                + Math.round(Double.parseDouble(split[1]))
+                + " ms with the ids only",
+            textAfter(performance, "\\(`--split-batches`\\): ([0-9]+ ms per batch as the check\\s+sends them, [0-9]+ ms with the ids only)")
+                .replaceAll("\\s+", " ")
+        );
+        assertEquals(Math.round(Double.parseDouble(split[2])), figure(performance, "and ([0-9]+) ms for the query phase alone"), 0);
+        assertEquals(
+            split[3] + " lookups/s (" + Math.round(Double.parseDouble(split[0])) + " ms per batch)",
+            textAfter(performance, "one at a time from a client \\| ([0-9]+ lookups/s \\([0-9]+ ms per batch\\))")
+        );
+        // the growing index: the rows performance.md quotes, and the extrapolation
+        for (String docs : new String[] { "200,000", "500,000" }) {
+            String[] row = nth(
+                growing,
+                "(?m)^\\| "
+                    + docs
+                    + " \\| ([0-9]+) \\| ([0-9]+) \\(([0-9]+) %\\) \\| ([0-9]+) \\(\\*\\*([0-9]+) %\\*\\*\\) \\| ([0-9]+) % \\|",
+                0
+            );
+            String[] doc = nth(
+                performance,
+                "(?m)^\\| "
+                    + docs
+                    + " \\| ([0-9,]+) \\| ([0-9,]+) \\(([0-9]+) %\\) \\| (?:\\*\\*)?([0-9,]+) \\(([0-9]+) %\\)(?:\\*\\*)? \\| ([0-9]+) % \\|",
+                0
+            );
+            for (int i = 0; i < row.length; i++) {
+                assertEquals(docs + " column " + i, row[i], doc[i].replace(",", ""));
+            }
+        }
+        assertEquals(
+            figure(growing, "simhash \\+ check ~([0-9]+) docs/s"),
+            figure(performance, "in the results file\\): ~([0-9]+) docs/s"),
+            0
+        );
+        assertEquals(
+            figure(growing, "\\*\\*~([0-9]+) % of plain indexing"),
+            figure(performance, "docs/s, \\*\\*~([0-9]+) % of plain indexing\\*\\*"),
+            0
+        );
+        assertEquals(
+            figure(growing, "10 % of them \\(([0-9]+)\\)"),
+            figure(performance, "as many documents `duplicate` \\(([0-9,]+)\\)"),
+            0
+        );
+    }
+
     /** The memory check's sizes: the script's defaults, its committed results and what README and reliability.md say. */
     @Test
     public void testMemoryCheckFigures() throws IOException {

@@ -17,6 +17,7 @@ import org.opensearch.threadpool.Scheduler;
 import org.opensearch.transport.client.Client;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,7 +110,7 @@ final class LookupSearch {
                 Unavailable shardFailures = shardFailures(response);
                 List<Lookup> alone = new ArrayList<>();
                 for (Lookup l : lookups) {
-                    Closest closest = closest(hits, l.key, lookups.size() == 1);
+                    Closest closest = closest(hits, l.key, lookups);
                     if (closest.unverified()) {
                         alone.add(l); // a hit of the batch may match another document's probe only: ask for this one alone
                         continue;
@@ -186,7 +187,8 @@ final class LookupSearch {
         }
         source.size(size).docValueField(options.indexField()).timeout(options.timeout()).trackTotalHits(false);
         // a batch with signed documents reads the hits' own value of the field (the simhash processor's object, with its
-        // signature) to verify each hit against the document it is taken for; a single lookup's hits are verified by
+        // signature) to verify a hit against a document when the query's own verification does not settle it (another
+        // probe of the batch is within k of the hit too, see verifiedByQuery); a single lookup's hits are verified by
         // its query, and unsigned documents compare fingerprints only: neither reads _source for it, so a target with
         // _source disabled keeps answering them (group_field is read from _source when asked for)
         boolean readSignatures = lookups.size() > 1 && lookups.stream().anyMatch(l -> l.key.signature() != null);
@@ -212,10 +214,12 @@ final class LookupSearch {
     /**
      * The closest hit within k whose signature agrees with the key's, other than the document itself. A batch's hits
      * matched at least one of its probes, not necessarily this key's: each is compared with the key again, distance and,
-     * when both carry one, signature ({@link SimHashSettings#RECOMMENDED_MIN_SIMILARITY}, the field's, as the query).
-     * {@code alone}: the search had this key's probe only (then the query already verified its hits).
+     * when both carry one and the query's own verification does not settle it ({@link #verifiedByQuery}), signature
+     * ({@link SimHashSettings#RECOMMENDED_MIN_SIMILARITY}, the field's, as the query). {@code lookups}: the search's; one
+     * (this key's probe only): the query already verified its hits.
      */
-    private Closest closest(SearchHit[] hits, Lookup.Key key, boolean alone) {
+    private Closest closest(SearchHit[] hits, Lookup.Key key, List<Lookup> lookups) {
+        boolean alone = lookups.size() == 1;
         Outcome best = null;
         for (SearchHit hit : hits) {
             if (itself(hit, key)) {
@@ -225,11 +229,12 @@ final class LookupSearch {
             if (values == null || values.getValue() == null) {
                 continue;
             }
-            int d = Fingerprints.distance(key.fingerprint(), FingerprintValues.parse(values.getValue()));
+            long fingerprint = FingerprintValues.parse(values.getValue());
+            int d = Fingerprints.distance(key.fingerprint(), fingerprint);
             if (d > key.maxDistance() || (best != null && d >= best.distance())) {
                 continue;
             }
-            if (key.signature() != null && alone == false) {
+            if (key.signature() != null && alone == false && verifiedByQuery(fingerprint, key, lookups) == false) {
                 byte[] hitSignature = signature(hit);
                 if (hitSignature == UNKNOWN_SIGNATURE) {
                     continue; // see below
@@ -249,8 +254,29 @@ final class LookupSearch {
         // a hit whose signature cannot be read matters only if it is closer than the best verified one
         boolean unverified = key.signature() != null
             && alone == false
-            && unverifiedCloser(hits, key, best == null ? Integer.MAX_VALUE : best.distance());
+            && unverifiedCloser(hits, key, lookups, best == null ? Integer.MAX_VALUE : best.distance());
         return new Closest(best, unverified);
+    }
+
+    /**
+     * Whether the batch's query itself verified the hit (fingerprint {@code hitFingerprint}) for {@code key}: the query
+     * returned the hit because it matched at least one of the batch's probes, by distance and signature; when no probe
+     * of the batch other than this key's (probes are distinct by fingerprint and signature) is within k of the hit,
+     * this key's is the one it matched, and the hit's own signature need not be read (found by bench/check_scale.py:
+     * against a target with {@code _source} disabled, every signed document with a match was otherwise looked up
+     * again alone).
+     */
+    private static boolean verifiedByQuery(long hitFingerprint, Lookup.Key key, List<Lookup> lookups) {
+        for (Lookup other : lookups) {
+            Lookup.Key o = other.key;
+            if (o.fingerprint() == key.fingerprint() && Arrays.equals(o.signature(), key.signature())) {
+                continue; // this key's probe
+            }
+            if (Fingerprints.distance(o.fingerprint(), hitFingerprint) <= key.maxDistance()) {
+                return false; // the hit may have matched that probe only
+            }
+        }
+        return true;
     }
 
     /**
@@ -263,14 +289,18 @@ final class LookupSearch {
             && (key.index() == null || hit.getIndex() == null || key.index().equals(hit.getIndex()));
     }
 
-    /** Whether a hit whose signature is unknown is within k and closer than {@code distance}. */
-    private boolean unverifiedCloser(SearchHit[] hits, Lookup.Key key, int distance) {
+    /** Whether a hit whose signature is unknown (and not verified by the query) is within k and closer than {@code distance}. */
+    private boolean unverifiedCloser(SearchHit[] hits, Lookup.Key key, List<Lookup> lookups, int distance) {
         for (SearchHit hit : hits) {
             if (itself(hit, key)) continue;
             DocumentField values = hit.field(options.indexField());
             if (values == null || values.getValue() == null) continue;
-            int d = Fingerprints.distance(key.fingerprint(), FingerprintValues.parse(values.getValue()));
-            if (d <= key.maxDistance() && d < distance && signature(hit) == UNKNOWN_SIGNATURE) return true;
+            long fingerprint = FingerprintValues.parse(values.getValue());
+            int d = Fingerprints.distance(key.fingerprint(), fingerprint);
+            if (d <= key.maxDistance()
+                && d < distance
+                && verifiedByQuery(fingerprint, key, lookups) == false
+                && signature(hit) == UNKNOWN_SIGNATURE) return true;
         }
         return false;
     }

@@ -804,6 +804,33 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
         }
     }
 
+    /**
+     * (d) A batch's hit within k of one probe of the batch only was verified by the query for that probe: it is taken
+     * without reading its signature (a target with {@code _source} disabled), and no document is looked up again alone.
+     */
+    public void testAHitWithinKOfOneProbeOnlyIsVerifiedByTheQuery() {
+        long h = randomLong();
+        try (PendingClient client = new PendingClient(getTestName())) {
+            SimHashCheckProcessor p = processor(
+                client,
+                new RecentFingerprints.Registry(() -> 0L),
+                Map.of("on_unavailable", "tag", "window_size", 0)
+            );
+            // C is 32 bits from H (and from A): only A's probe can have matched H
+            List<IngestDocumentWrapper> results = runBatch(
+                p,
+                List.of(signedDoc("A", h ^ 1, SIG_NEAR_A), signedDoc("C", h ^ 0xFFFF_FFFFL, SIG_OTHER)),
+                () -> answer(client, 0, hit("H", h, SIG_A, false))
+            );
+            assertEquals("one search, none alone", 1, client.searches.size());
+            Map<?, ?> a = result(results.get(0).getIngestDocument());
+            assertEquals("duplicate", a.get("status"));
+            assertEquals("H", a.get("_id"));
+            assertEquals(1, a.get("distance"));
+            assertStatus("unique", results.get(1).getIngestDocument());
+        }
+    }
+
     /** A document written to {@code index} ({@code null}: no {@code _index}), with a bare fingerprint. */
     private static IngestDocument docIn(String index, String id, long fp) {
         Map<String, Object> source = new HashMap<>();

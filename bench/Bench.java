@@ -63,7 +63,7 @@ public class Bench {
     static boolean loadOnly = false;
     /** --check-floor B,K,R: bench/check_scale.py's floor (see {@link #checkFloor}). */
     static String checkFloor = null;
-    /** The algorithm id of the signed documents ({@code fps}): the default, {@code simhash-v4} with its signature. */
+    /** The algorithm id of the signed documents ({@code fps}): the default algorithm, with its signature. */
     static final String SIGNED_ALGORITHM = org.nearduplicate.core.SimHashSettings.DEFAULT.algorithmId();
     static Set<String> onlyReps = null; // --reps fp,long,hand4,...: load and query only these (base is always loaded)
     static boolean skipIngest = false;
@@ -626,7 +626,7 @@ public class Bench {
         void run() throws Exception {
             reps.add(new Rep("base", "", (fp, sb) -> {}));
             reps.add(new Rep("fp", "\"fp\":{\"type\":\"simhash\"}", (fp, sb) -> sb.append("\"fp\":\"").append(hex(fp)).append('"')));
-            // fps (only with --reps fps): signed documents as the simhash processor writes them (simhash-v4's object:
+            // fps (only with --reps fps): signed documents as the simhash processor writes them (the default algorithm's object:
             // fingerprint, 32-byte signature, algorithm), random signatures, _source kept (bench/check_scale.py reads
             // target documents back to plant near-duplicates of them); ids are the document numbers, as everywhere
             reps.add(new Rep("fps", "\"fps\":{\"type\":\"simhash\"}", (i, sb) -> {

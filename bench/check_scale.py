@@ -11,7 +11,7 @@ after every round in the same run; without it, --floor-ms-per-probe from an earl
 
   * bare (the first version's case): random 64-bit fingerprints as bare hex in `fp` (compared on the fingerprint alone),
     target `bench/run.sh --docs 10000000 --reps fp` (index bench10000000_fp).
-  * --signed: documents as the `simhash` processor writes them (simhash-v4's object: fingerprint, 32-byte signature,
+  * --signed: documents as the `simhash` processor writes them (the default algorithm's object: fingerprint, 32-byte signature,
     algorithm) in `fps`, target `bench/run.sh --docs 10000000 --reps fps --no-base --load-only` (bench10000000_fps:
     random fingerprints and random signatures, _source kept). A share --planted of the new documents are near-duplicates
     of target documents read back with _mget (1-10 fingerprint bits flipped, 0-8 of the 32 signature slots replaced:
@@ -120,7 +120,7 @@ def target_mode(a):
     rng = random.Random(26)
     floor = Floor(target_docs, a.batch, k, a.floor_reps) if a.floor else None
     if a.signed:
-        # the algorithm the loader wrote (the field's default, simhash-v4 with its signature)
+        # the algorithm the loader wrote (the field's default, with its signature)
         one = call(a.url, "GET", "/" + a.target + "/_doc/0")["_source"][field]
         algorithm = one["algorithm"]
     rates = {"plain": [], "check": []}
@@ -421,7 +421,7 @@ def main():
     ap.add_argument("--url", default="http://127.0.0.1:9400")
     ap.add_argument("--target", default="bench10000000_fp")
     ap.add_argument("--field", help="the target's field (default fp, fps with --signed)")
-    ap.add_argument("--signed", action="store_true", help="signed documents (simhash-v4 objects), some planted duplicates")
+    ap.add_argument("--signed", action="store_true", help="signed documents (objects of the default algorithm), some planted duplicates")
     ap.add_argument("--planted", type=float, default=0.1, help="share of new documents that are near-duplicates (--signed)")
     ap.add_argument("--docs", type=int, default=5000)
     ap.add_argument("--bulk", type=int, default=1000)

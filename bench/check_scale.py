@@ -210,7 +210,7 @@ def report_target(a, target_docs, field, target_mapping, rates, floors, splits, 
     if a.signed:
         md.append("(the target loaded by `bench/run.sh --docs %d --reps fps --no-base --load-only`: one force-merged shard of"
                   " random fingerprints with random 32-byte signatures, in the `simhash` processor's object form"
-                  " {fingerprint, signature, algorithm}, default `simhash` field (simhash-v4: k = 16, a match also needs"
+                  " {fingerprint, signature, algorithm}, default `simhash` field (k = 16, a match also needs"
                   " >= 12 of 32 signature slots to agree), `_source` kept). Date %s; machine: 2 cores shared with other"
                   " jobs (load average at the end %s), commit %s.\n"
                   % (target_docs, time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()), loadavg(), commit()))

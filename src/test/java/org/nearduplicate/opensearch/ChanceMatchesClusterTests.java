@@ -163,21 +163,28 @@ public class ChanceMatchesClusterTests extends OpenSearchIntegTestCase {
 
     /**
      * A query's explanation and its profile description carry the expected chance matches of one probe among the
-     * shard's documents (a bare fingerprint: the fingerprint-alone rates of simhash-v3, which v4's fingerprint is).
+     * shard's documents (a bare fingerprint on a simhash-v4 field: the fingerprint-alone rates of simhash-v3, which v4's
+     * fingerprint is; on a field of the default, simhash-v5, whose fingerprint alone was not measured: "not measured").
      */
     public void testQueryExplainAndProfile() {
-        assertAcked(prepareCreate("q").setSettings(Settings.builder().put("index.number_of_shards", 1)).setMapping("fp", "type=simhash"));
+        assertAcked(
+            prepareCreate("q").setSettings(Settings.builder().put("index.number_of_shards", 1))
+                .setMapping("fp", "type=simhash,algorithm=simhash-v4")
+        );
+        assertAcked(prepareCreate("q5").setSettings(Settings.builder().put("index.number_of_shards", 1)).setMapping("fp", "type=simhash"));
         long probe = randomLong();
         BulkRequestBuilder bulk = client().prepareBulk();
-        for (int i = 0; i < 20; i++)
+        for (int i = 0; i < 20; i++) {
             bulk.add(client().prepareIndex("q").setId("d" + i).setSource("fp", Fingerprints.toHex(i == 0 ? probe : randomLong())));
+            bulk.add(client().prepareIndex("q5").setId("d" + i).setSource("fp", Fingerprints.toHex(i == 0 ? probe : randomLong())));
+        }
         assertFalse(bulk.get().hasFailures());
-        refresh("q");
+        refresh("q", "q5");
         SimHashQueryBuilder query = new SimHashQueryBuilder("fp", SimHashProbe.fingerprint(probe)).maxDistance(15);
         SearchResponse r = client().prepareSearch("q").setQuery(query).setExplain(true).setProfile(true).get();
         assertTrue(r.getHits().getHits().length >= 1);
         String expected = "expected chance matches per probe among this shard's 20 documents: "
-            + NullDistribution.builtin().estimate(SimHashSettings.DEFAULT.algorithmId(), 15, Double.NaN, NullDistribution.ALL, 20).text()
+            + NullDistribution.builtin().estimate(SimHashSettings.DEFAULT_V4.algorithmId(), 15, Double.NaN, NullDistribution.ALL, 20).text()
             + " (simhash-v3 k=15 fingerprint alone, measured on the public corpus";
         String explanation = r.getHits().getHits()[0].getExplanation().toString();
         assertTrue(explanation, explanation.contains(expected));
@@ -198,6 +205,13 @@ public class ChanceMatchesClusterTests extends OpenSearchIntegTestCase {
             .get();
         String unknown = wide.getHits().getHits()[0].getExplanation().toString();
         assertTrue(unknown, unknown.contains("among this shard's 20 documents: not measured"));
+        // the default's fingerprint alone: not measured either
+        SearchResponse v5 = client().prepareSearch("q5")
+            .setQuery(new SimHashQueryBuilder("fp", SimHashProbe.fingerprint(probe)).maxDistance(15))
+            .setExplain(true)
+            .get();
+        String alone = v5.getHits().getHits()[0].getExplanation().toString();
+        assertTrue(alone, alone.contains("among this shard's 20 documents: not measured"));
     }
 
     /** The Warning headers of a {@code _near_duplicates} request run through the plugin's REST handler on one node. */

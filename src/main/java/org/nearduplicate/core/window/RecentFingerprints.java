@@ -23,8 +23,9 @@ import org.nearduplicate.core.sketch.Signature;
  * <p>Lookups use pigeonhole block keys ({@link BlockLayout} with {@code k + 1} blocks, at most 16, one kept block per
  * key): two fingerprints within k bits agree on at least one whole block, so every entry within k is found by looking
  * up the k + 1 keys (for k = 16, 16 blocks, and the first block's variants within one bit: the layout's probe
- * thresholds), and each candidate is verified exactly. {@link #checkAndAdd} is atomic, so of two copies processed at
- * the same time one always sees the other.
+ * thresholds), and each candidate is verified exactly. From k = 10 the blocks are so narrow that the window reads every
+ * entry once instead ({@link Lookup}). {@link #checkAndAdd} is atomic, so of two copies processed at the same time one
+ * always sees the other.
  *
  * <p>Verification ({@code simhash-v4}): an entry may carry the document's {@link Signature}. A candidate within k whose
  * signature and the probe's are both present is a match only when they agree on at least as many slots as the
@@ -142,8 +143,28 @@ public final class RecentFingerprints {
     /** Per key combination, the bits a probe's block may differ from an entry's (layout's probe thresholds for k). */
     private final int[] thresholds;
     private final ArrayDeque<Entry> order = new ArrayDeque<>();
-    /** Per combination: kept bits -> entries. */
+    /** How a lookup finds the entries within k: {@link Lookup#forDistance}. */
+    private final Lookup lookup;
+    /** Per combination: kept bits -> entries ({@link Lookup#BLOCK_KEYS} only). */
     private final List<Map<Long, List<Entry>>> buckets;
+
+    /**
+     * How the window finds its entries within k. {@link #BLOCK_KEYS}: a bucket per pigeonhole block key, probed k + 1
+     * times. From {@link #LINEAR_SCAN_FROM_DISTANCE} on the blocks are 6 bits or narrower, so a bucket holds 1/64 of the
+     * entries or more and the k + 1 probes (and an eviction's k + 1 bucket removals) visit about every entry anyway, by
+     * hash lookups and pointer chasing; {@link #LINEAR_SCAN} then reads each entry once, in insertion order, and
+     * keeps no buckets. Both find the same closest distance (RecentFingerprintsTests compares them with brute force).
+     */
+    public enum Lookup {
+        BLOCK_KEYS,
+        LINEAR_SCAN;
+
+        public static final int LINEAR_SCAN_FROM_DISTANCE = 10;
+
+        public static Lookup forDistance(int maxDistance) {
+            return maxDistance >= LINEAR_SCAN_FROM_DISTANCE ? LINEAR_SCAN : BLOCK_KEYS;
+        }
+    }
 
     /**
      * The window answers k up to {@link BlockLayout#MAX_DISTANCE} (16, the default of {@code simhash-v4}; its in-memory
@@ -250,11 +271,25 @@ public final class RecentFingerprints {
     }
 
     public RecentFingerprints(int maxDistance, int capacity, long ttlMillis, LongSupplier clock, Budget budget) {
-        this(maxDistance, capacity, ttlMillis, clock, budget, false);
+        this(maxDistance, capacity, ttlMillis, clock, budget, false, Lookup.forDistance(maxDistance));
     }
 
-    private RecentFingerprints(int maxDistance, int capacity, long ttlMillis, LongSupplier clock, Budget budget, boolean exhaustive) {
+    /** A window with a given {@link Lookup} rather than the one for its k (tests and benchmarks compare the two). */
+    public static RecentFingerprints withLookup(int maxDistance, int capacity, Lookup lookup) {
+        return new RecentFingerprints(maxDistance, capacity, Long.MAX_VALUE, () -> 0L, Budget.UNLIMITED, false, lookup);
+    }
+
+    private RecentFingerprints(
+        int maxDistance,
+        int capacity,
+        long ttlMillis,
+        LongSupplier clock,
+        Budget budget,
+        boolean exhaustive,
+        Lookup lookup
+    ) {
         checkMaxDistance(maxDistance);
+        this.lookup = lookup;
         this.exhaustive = exhaustive;
         this.horizonMillis = ttlMillis;
         this.budget = budget;
@@ -265,7 +300,7 @@ public final class RecentFingerprints {
         this.layout = layout(maxDistance);
         this.thresholds = layout.probeThresholds(maxDistance);
         this.buckets = new ArrayList<>(layout.keyCount());
-        for (int c = 0; c < layout.keyCount(); c++) {
+        for (int c = 0; lookup == Lookup.BLOCK_KEYS && c < layout.keyCount(); c++) {
             buckets.add(new HashMap<>());
         }
         this.lastAddMillis = clock.getAsLong();
@@ -277,7 +312,15 @@ public final class RecentFingerprints {
      * {@link #retire} gives its entries back.
      */
     public static RecentFingerprints bulkSet(int maxDistance, Budget budget) {
-        return new RecentFingerprints(maxDistance, Integer.MAX_VALUE, Long.MAX_VALUE, () -> 0L, budget, true);
+        return new RecentFingerprints(
+            maxDistance,
+            Integer.MAX_VALUE,
+            Long.MAX_VALUE,
+            () -> 0L,
+            budget,
+            true,
+            Lookup.forDistance(maxDistance)
+        );
     }
 
     /**
@@ -445,6 +488,11 @@ public final class RecentFingerprints {
 
     private Match find(long fingerprint, byte[] signature, int minAgreeing, String index, String id) {
         Match[] best = new Match[1];
+        if (lookup == Lookup.LINEAR_SCAN) {
+            for (Entry e : order)
+                consider(e, fingerprint, signature, minAgreeing, index, id, best);
+            return best[0];
+        }
         for (int c = 0; c < layout.keyCount(); c++) {
             long kept = layout.keptMask(c);
             Map<Long, List<Entry>> keys = buckets.get(c);
@@ -479,25 +527,26 @@ public final class RecentFingerprints {
         if (bucket == null) {
             return;
         }
-        for (Entry e : bucket) {
-            if (e.sameDocument(index, id)) {
-                continue;
-            }
-            int d = Fingerprints.distance(fingerprint, e.fingerprint);
-            if (d > maxDistance || (best[0] != null && d >= best[0].distance())) {
-                continue;
-            }
-            // both signed: the signatures must agree, as the query's verification; otherwise the fingerprint alone
-            if (signature != null && e.signature != null && Signature.agreesOnAtLeast(signature, e.signature, 0, minAgreeing) == false) {
-                continue;
-            }
-            best[0] = new Match(e, d);
+        for (Entry e : bucket)
+            consider(e, fingerprint, signature, minAgreeing, index, id, best);
+    }
+
+    /** Makes {@code e} the best match if it is within k, closer than the best so far and, both signed, verified. */
+    private void consider(Entry e, long fingerprint, byte[] signature, int minAgreeing, String index, String id, Match[] best) {
+        int d = Fingerprints.distance(fingerprint, e.fingerprint);
+        if (d > maxDistance || (best[0] != null && d >= best[0].distance()) || e.sameDocument(index, id)) {
+            return;
         }
+        // both signed: the signatures must agree, as the query's verification; otherwise the fingerprint alone
+        if (signature != null && e.signature != null && Signature.agreesOnAtLeast(signature, e.signature, 0, minAgreeing) == false) {
+            return;
+        }
+        best[0] = new Match(e, d);
     }
 
     private void keep(Entry added) {
         order.addLast(added);
-        for (int c = 0; c < layout.keyCount(); c++) {
+        for (int c = 0; lookup == Lookup.BLOCK_KEYS && c < layout.keyCount(); c++) {
             buckets.get(c).computeIfAbsent(added.fingerprint & layout.keptMask(c), k -> new ArrayList<>(1)).add(added);
         }
     }
@@ -511,7 +560,7 @@ public final class RecentFingerprints {
 
     private void remove(Entry e) {
         budget.release(entryBytes(e));
-        for (int c = 0; c < layout.keyCount(); c++) {
+        for (int c = 0; lookup == Lookup.BLOCK_KEYS && c < layout.keyCount(); c++) {
             long key = e.fingerprint & layout.keptMask(c);
             List<Entry> bucket = buckets.get(c).get(key);
             if (bucket != null) {

@@ -199,7 +199,41 @@ public class RecentFingerprintsTests extends OpenSearchTestCase {
         assertEquals(0, reserved.get());
     }
 
-    /** k = 16, simhash-v4's default: the window (16 blocks, one-bit variants of the first) finds what brute force finds. */
+    /**
+     * Both lookups find the closest distance brute force finds, for k below and above the switch to the linear scan,
+     * with evictions (capacity smaller than the stream).
+     */
+    public void testBothLookupsMatchBruteForce() {
+        for (int k : new int[] { 0, 3, 9, 10, 12, 16 }) {
+            for (RecentFingerprints.Lookup lookup : RecentFingerprints.Lookup.values()) {
+                int capacity = randomIntBetween(50, 400);
+                RecentFingerprints window = RecentFingerprints.withLookup(k, capacity, lookup);
+                java.util.ArrayDeque<Long> seen = new java.util.ArrayDeque<>();
+                long center = randomLong();
+                for (int i = 0; i < 1000; i++) {
+                    long fp = randomBoolean() ? randomLong() : SimHashQueryTests.flipBits(center, randomIntBetween(0, k + 3));
+                    int expected = Integer.MAX_VALUE;
+                    for (long s : seen) {
+                        int d = Fingerprints.distance(fp, s);
+                        if (d <= k) expected = Math.min(expected, d);
+                    }
+                    RecentFingerprints.Result r = window.checkAndAdd(fp, "d" + i);
+                    assertEquals(
+                        k + " " + lookup,
+                        expected == Integer.MAX_VALUE ? -1 : expected,
+                        r.match() == null ? -1 : r.match().distance()
+                    );
+                    seen.addLast(fp);
+                    if (seen.size() > capacity) seen.pollFirst();
+                }
+                assertEquals(capacity, window.size());
+            }
+        }
+        assertEquals(RecentFingerprints.Lookup.BLOCK_KEYS, RecentFingerprints.Lookup.forDistance(9));
+        assertEquals(RecentFingerprints.Lookup.LINEAR_SCAN, RecentFingerprints.Lookup.forDistance(10));
+    }
+
+    /** k = 16, the default of simhash-v4 and v5: the window finds what brute force finds. */
     public void testMaxDistance16FindsTheClosestLikeBruteForce() {
         RecentFingerprints.checkMaxDistance(16);
         expectThrows(IllegalArgumentException.class, () -> RecentFingerprints.checkMaxDistance(17));

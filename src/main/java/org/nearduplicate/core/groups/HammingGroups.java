@@ -156,6 +156,22 @@ public final class HammingGroups {
         }
 
         /**
+         * Folds every unit's pairs into its component's root, in place, and returns the result's own array: entry
+         * {@code r} of a root is then its component's verified pairs, every other entry 0 ({@link #pairsAt} reads the
+         * folded values from then on). Nothing is allocated: the coordinator keeps one array of pairs, not two.
+         */
+        public long[] pairsByRoot() {
+            int[] root = roots();
+            for (int i = 0; i < root.length; i++) {
+                if (root[i] != i) {
+                    pairsAt[root[i]] += pairsAt[i];
+                    pairsAt[i] = 0;
+                }
+            }
+            return pairsAt;
+        }
+
+        /**
          * Pairs compared (sharing the key of a table): distinct-fingerprint pairs, where a matching pair counts as the
          * document pairs it stands for; identical copies are not compared (see {@link #verifiedPairs}).
          */
@@ -240,7 +256,13 @@ public final class HammingGroups {
 
     /** {signed units, distinct fingerprints holding a unit without signature} of flat unit signatures (null: none signed). */
     public static long[] signatureCounts(int[] unitStart, byte[] unitSignatures, int n) {
-        if (unitSignatures == null || unitStart == null) return new long[] { 0, n };
+        if (unitSignatures == null) return new long[] { 0, n };
+        if (unitStart == null) { // one unit per fingerprint
+            long signed = 0;
+            for (int u = 0; u < n; u++)
+                if (GroupMembers.hasNoSignature(unitSignatures, u) == false) signed++;
+            return new long[] { signed, n - signed };
+        }
         long signed = 0, unsignedFingerprints = 0;
         for (int f = 0; f < n; f++) {
             boolean unsigned = false;
@@ -317,6 +339,8 @@ public final class HammingGroups {
      * exact path's; pairs with a unit without signature, and units sharing a fingerprint, are still exact. The
      * result holds verified pairs only, either way.
      *
+     * @param unitStart as in {@link #find(long[], int[], int[], int, Verifier, Progress)}; null: one unit per
+     *     fingerprint (the usual case, which then needs no array of starts)
      * @param unitSignatures flat, {@link org.nearduplicate.core.sketch.Signature#BYTES} per unit (zeros: none)
      */
     public static Result find(
@@ -331,7 +355,7 @@ public final class HammingGroups {
         Progress progress
     ) {
         if (plan.lsh() == false) return find(distinct, unitStart, counts, k, verifier, plan, prefixBlocks(distinct.length, plan), progress);
-        if (unitStart == null || unitSignatures == null) throw new IllegalArgumentException("the LSH stage needs units with signatures");
+        if (unitSignatures == null) throw new IllegalArgumentException("the LSH stage needs units with signatures");
         return find(distinct, unitStart, counts, k, verifier, plan, 0, progress, unitSignatures, minAgreeing);
     }
 
@@ -826,6 +850,7 @@ public final class HammingGroups {
 
         /** The distinct fingerprint of unit {@code u}. */
         private int fingerprintOf(int u) {
+            if (unitStart == null) return u; // one unit per fingerprint
             int at = Arrays.binarySearch(unitStart, u);
             if (at >= 0) {
                 while (at + 1 < unitStart.length && unitStart[at + 1] == u)
@@ -848,9 +873,9 @@ public final class HammingGroups {
                 for (int g = 0; g < n; g++) {
                     if (g == f || Long.bitCount(a ^ distinct[g]) > k) continue;
                     boolean gUnsigned = holdsUnsigned(signatures, g);
-                    for (int u = unitStart[f]; u < unitStart[f + 1]; u++) {
+                    for (int u = start(f); u < start(f + 1); u++) {
                         boolean uUnsigned = GroupMembers.hasNoSignature(signatures, u);
-                        for (int v = unitStart[g]; v < unitStart[g + 1]; v++) {
+                        for (int v = start(g); v < start(g + 1); v++) {
                             boolean vUnsigned = GroupMembers.hasNoSignature(signatures, v);
                             if (uUnsigned == false && vUnsigned == false) continue; // the bands' pair
                             if (gUnsigned && g < f) continue; // taken when g was the first fingerprint
@@ -864,9 +889,14 @@ public final class HammingGroups {
         }
 
         private boolean holdsUnsigned(byte[] signatures, int f) {
-            for (int u = unitStart[f]; u < unitStart[f + 1]; u++)
+            for (int u = start(f); u < start(f + 1); u++)
                 if (GroupMembers.hasNoSignature(signatures, u)) return true;
             return false;
+        }
+
+        /** The first unit of fingerprint {@code f} ({@code unitStart} null: one unit per fingerprint). */
+        private int start(int f) {
+            return unitStart == null ? f : unitStart[f];
         }
 
         /** Counts {@code p} verified document pairs at unit {@code a} and joins the components of {@code a} and {@code b}. */

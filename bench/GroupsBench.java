@@ -409,6 +409,12 @@ public class GroupsBench {
     }
 
     static Load load(Data data) throws Exception {
+        // a node just (re)started may still be recovering the index: wait for it, or --reuse would see no documents
+        try {
+            get("/_cluster/health/" + index + "?wait_for_status=yellow&timeout=120s");
+        } catch (HttpError e) {
+            log("  no healthy index " + index + " (" + e.status + "): loading it");
+        }
         long have = count();
         double loadSecs = 0, mergeSecs = 0;
         boolean reused = reuse && have == docs;

@@ -851,7 +851,10 @@ public final class HammingGroups {
         /** The distinct fingerprint of unit {@code u}. */
         private int fingerprintOf(int u) {
             if (unitStart == null) return u; // one unit per fingerprint
-            int at = Arrays.binarySearch(unitStart, u);
+            // every fingerprint has a unit, so unit u's lies within the units beyond the fingerprints below u: a search
+            // of a few entries (usually one) instead of all of them
+            int extra = counts.length - distinct.length;
+            int at = Arrays.binarySearch(unitStart, Math.max(0, u - extra), Math.min(u, distinct.length - 1) + 1, u);
             if (at >= 0) {
                 while (at + 1 < unitStart.length && unitStart[at + 1] == u)
                     at++; // never: every fingerprint has a unit
@@ -917,37 +920,86 @@ public final class HammingGroups {
     }
 
     /**
-     * Sorts {@code keys[0, m)} by their high 32 bits, stably (units stay ascending within a key): three LSD passes of
-     * {@value #RADIX_BITS} bits through {@code buffer}; returns the array holding the result (the other is free).
+     * Sorts {@code keys[0, m)} by their high 32 bits, stably (units stay ascending within a key); returns the array
+     * holding the result (the other is free). One pass through memory: a stable scatter of {@code keys} into
+     * {@code buffer} by the key's top {@value #RADIX_BITS} bits, then each of those buckets (a few thousand entries at
+     * 10M units, in the CPU caches) sorted by the key's remaining bits where it lies: two LSD passes through the same
+     * range of {@code keys} and back, or an insertion sort for a small bucket. Three LSD passes over all entries (the
+     * first version) scattered every entry through memory three times.
      */
     static long[] radixSortByKey(long[] keys, long[] buffer, int m, int[] histogram) {
-        int radix = 1 << RADIX_BITS, mask = radix - 1;
-        Arrays.fill(histogram, 0);
+        int radix = 1 << RADIX_BITS;
+        int topShift = 64 - RADIX_BITS; // the key's top RADIX_BITS bits
+        Arrays.fill(histogram, 0, radix + 1, 0);
+        for (int i = 0; i < m; i++)
+            histogram[(int) (keys[i] >>> topShift) + 1]++;
+        for (int d = 1; d <= radix; d++)
+            histogram[d] += histogram[d - 1];
+        // histogram[d] is bucket d's start; scatter moves it to the bucket's end, which is bucket d + 1's start
+        int[] next = histogram;
         for (int i = 0; i < m; i++) {
             long x = keys[i];
-            histogram[(int) (x >>> 32) & mask]++;
-            histogram[radix + ((int) (x >>> (32 + RADIX_BITS)) & mask)]++;
-            histogram[2 * radix + (int) (x >>> (32 + 2 * RADIX_BITS))]++;
+            buffer[next[(int) (x >>> topShift)]++] = x;
         }
-        long[] from = keys, to = buffer;
-        for (int pass = 0; pass < 3; pass++) {
-            int base = pass * radix;
-            int sum = 0;
-            for (int d = 0; d < radix; d++) {
-                int c = histogram[base + d];
-                histogram[base + d] = sum;
-                sum += c;
+        int lowBits = 32 - RADIX_BITS; // the rest of the key: two passes of lowBits - lowBits / 2 and lowBits / 2 bits
+        int firstBits = lowBits - lowBits / 2, secondBits = lowBits / 2;
+        int countsAt = radix + 1; // the buckets' counters follow the top digit's in the same array
+        for (int d = 0, start = 0; d < radix; d++) {
+            int end = next[d];
+            int size = end - start;
+            if (size > INSERTION_SORT_MAX) {
+                sortBucket(buffer, keys, start, end, firstBits, secondBits, histogram, countsAt);
+            } else if (size > 1) {
+                for (int i = start + 1; i < end; i++) { // stable: an entry moves past strictly larger keys only
+                    long x = buffer[i];
+                    long key = x >>> 32;
+                    int j = i - 1;
+                    while (j >= start && (buffer[j] >>> 32) > key) {
+                        buffer[j + 1] = buffer[j];
+                        j--;
+                    }
+                    buffer[j + 1] = x;
+                }
             }
-            int shift = 32 + pass * RADIX_BITS;
-            for (int i = 0; i < m; i++) {
-                long x = from[i];
-                to[histogram[base + ((int) (x >>> shift) & mask)]++] = x;
-            }
-            long[] t = from;
-            from = to;
-            to = t;
+            start = end;
         }
-        return from;
+        return buffer;
+    }
+
+    /** Buckets of at most this many entries are insertion-sorted (their histograms would cost more). */
+    private static final int INSERTION_SORT_MAX = 48;
+
+    /**
+     * Sorts {@code data[from, to)} by key bits 32 .. 32 + first + second, stably, through {@code scratch[from, to)};
+     * {@code counts} from {@code base} on holds the two passes' counters.
+     */
+    private static void sortBucket(long[] data, long[] scratch, int from, int to, int firstBits, int secondBits, int[] histogram, int base) {
+        int firstSize = 1 << firstBits, firstMask = firstSize - 1, secondMask = (1 << secondBits) - 1;
+        int[] counts = histogram;
+        Arrays.fill(counts, base, base + firstSize + secondMask + 1, 0);
+        for (int i = from; i < to; i++) {
+            long x = data[i];
+            counts[base + ((int) (x >>> 32) & firstMask)]++;
+            counts[base + firstSize + ((int) (x >>> (32 + firstBits)) & secondMask)]++;
+        }
+        for (int d = 0, sum = from; d < firstSize; d++) {
+            int c = counts[base + d];
+            counts[base + d] = sum;
+            sum += c;
+        }
+        for (int d = 0, sum = from; d <= secondMask; d++) {
+            int c = counts[base + firstSize + d];
+            counts[base + firstSize + d] = sum;
+            sum += c;
+        }
+        for (int i = from; i < to; i++) {
+            long x = data[i];
+            scratch[counts[base + ((int) (x >>> 32) & firstMask)]++] = x;
+        }
+        for (int i = from; i < to; i++) {
+            long x = scratch[i];
+            data[counts[base + firstSize + ((int) (x >>> (32 + firstBits)) & secondMask)]++] = x;
+        }
     }
 
     /** Bits per digit of the LSH stage's radix sort of the 32-bit band keys (three passes). */

@@ -334,6 +334,26 @@ public class HammingGroupsLshTests extends RandomizedTest {
         long[] back = sorted.clone();
         Arrays.sort(back);
         assertArrayEquals(expected, back);
+        // keys over the whole range, buckets large and small: ascending unsigned keys, units ascending within one
+        for (int size : new int[] { 1, 2, 47, 49, 3000, 200_000 }) {
+            long[] random = new long[size];
+            int distinctKeys = randomIntBetween(1, size);
+            int[] pool = new int[distinctKeys];
+            for (int i = 0; i < distinctKeys; i++)
+                pool[i] = randomInt();
+            for (int i = 0; i < size; i++)
+                random[i] = (long) pool[randomInt(distinctKeys - 1)] << 32 | i;
+            long[] copy = random.clone();
+            long[] out = HammingGroups.radixSortByKey(random, new long[size], size, new int[3 << HammingGroups.RADIX_BITS]);
+            for (int i = 1; i < size; i++) {
+                long a = out[i - 1] >>> 32, b = out[i] >>> 32;
+                assertTrue("at " + i, a < b || (a == b && (int) out[i - 1] < (int) out[i]));
+            }
+            Arrays.sort(copy);
+            long[] outSorted = Arrays.copyOf(out, size);
+            Arrays.sort(outSorted);
+            assertArrayEquals(copy, outSorted);
+        }
     }
 
     private static int root(int[] parent, int i) {

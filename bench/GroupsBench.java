@@ -411,6 +411,7 @@ public class GroupsBench {
     static Load load(Data data) throws Exception {
         // a node just (re)started may still be recovering the index: wait for it, or --reuse would see no documents
         try {
+            get("/" + index + "/_settings"); // 404 when there is no such index: nothing to wait for
             get("/_cluster/health/" + index + "?wait_for_status=yellow&timeout=120s");
         } catch (HttpError e) {
             log("  no healthy index " + index + " (" + e.status + "): loading it");
@@ -508,9 +509,9 @@ public class GroupsBench {
     }
 
     // ---------------------------------------------------------------- node stats polling
-    record NodeStats(long heapUsed, long heapPercent, long heapMax, long breaker, long breakerLimit, long breakerTripped) {
+    record NodeStats(long heapUsed, long heapPercent, long heapMax, long breaker, long breakerLimit, long breakerTripped, long cpuMillis) {
         static NodeStats read() throws Exception {
-            Map<?, ?> nodes = (Map<?, ?>) json(get("/_nodes/stats/jvm,breaker")).get("nodes");
+            Map<?, ?> nodes = (Map<?, ?>) json(get("/_nodes/stats/jvm,breaker,process")).get("nodes");
             Map<?, ?> node = (Map<?, ?>) nodes.values().iterator().next();
             Map<?, ?> mem = (Map<?, ?>) ((Map<?, ?>) node.get("jvm")).get("mem");
             Map<?, ?> br = (Map<?, ?>) ((Map<?, ?>) node.get("breakers")).get("near_duplicate");
@@ -520,7 +521,8 @@ public class GroupsBench {
                 num(mem, "heap_max_in_bytes"),
                 num(br, "estimated_size_in_bytes"),
                 num(br, "limit_size_in_bytes"),
-                num(br, "tripped")
+                num(br, "tripped"),
+                num((Map<?, ?>) ((Map<?, ?>) node.get("process")).get("cpu"), "total_in_millis")
             );
         }
     }
@@ -566,6 +568,7 @@ public class GroupsBench {
         long maxHeap, maxHeapPct, maxBreaker, samples, heapBefore, tripped, breakerBefore, breakerAfter;
         String error, candidates;
         Boolean exact;
+        long cpuMs;
     }
 
     static NodeRun nodeRun(int k, int rep) throws Exception {
@@ -597,6 +600,7 @@ public class GroupsBench {
         NodeStats after = NodeStats.read();
         n.tripped = after.breakerTripped - before.breakerTripped;
         n.breakerBefore = before.breaker;
+        n.cpuMs = after.cpuMillis - before.cpuMillis; // the node process's CPU time during the run (all its threads)
         n.breakerAfter = after.breaker;
         if (after.breaker != before.breaker) {
             problems.add(
@@ -664,7 +668,7 @@ public class GroupsBench {
         int k;
         String task;
         double wallMs;
-        long took, written, noops, cleared, groups, docsInGroups, failed, batches;
+        long took, written, singletons, noops, cleared, groups, docsInGroups, failed, batches;
         long maxHeap, maxHeapPct, maxBreaker;
         final List<String> statuses = new ArrayList<>();
         String label;
@@ -738,6 +742,7 @@ public class GroupsBench {
         Map<?, ?> resp = (Map<?, ?>) done.get("response");
         w.took = num(resp, "took");
         w.written = num(resp, "written");
+        w.singletons = num(resp, "singletons");
         w.noops = num(resp, "noops");
         w.cleared = num(resp, "cleared");
         w.groups = num(resp, "groups");
@@ -858,6 +863,7 @@ public class GroupsBench {
 
         static final class PerK {
             final List<Double> findMs = new ArrayList<>();
+            final List<Double> findCpuMs = new ArrayList<>(); // --signed: the find's thread CPU time
             long groups, docsInGroups, verifiedPairs, candidatePairs;
             HammingGroups.Plan plan;
 
@@ -1047,8 +1053,10 @@ public class GroupsBench {
         );
         HammingGroups.Progress quiet = (done, total) -> {};
         InProcess.PerK p = new InProcess.PerK();
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         for (int r = 1; r <= reps; r++) {
             t = System.nanoTime();
+            long cpu = threads.getCurrentThreadCpuTime();
             HammingGroups.Result res = HammingGroups.find(
                 distinct,
                 unitStart,
@@ -1061,6 +1069,7 @@ public class GroupsBench {
                 quiet
             );
             p.findMs.add((System.nanoTime() - t) / 1e6);
+            p.findCpuMs.add((threads.getCurrentThreadCpuTime() - cpu) / 1e6);
             int[] root = res.roots();
             int[] docsOfRoot = new int[u];
             for (int i = 0; i < u; i++)
@@ -1400,6 +1409,11 @@ public class GroupsBench {
                     .append(" |\n");
             }
         }
+        md.append("\nNode process CPU time during each run (`GET _nodes/stats/process` before and after; all the node's threads, the grouping itself is one): ");
+        for (List<NodeRun> runs : node.values())
+            for (NodeRun n : runs)
+                md.append("run ").append(n.rep).append(" ").append(secs(n.cpuMs)).append(" of ").append(secs(n.wallMs)).append(" wall; ");
+        md.append("load average at the end ").append(cmd("cat", "/proc/loadavg")).append(" (2 cores: wall above CPU is time the node waited for a core).\n");
         if (brute == null) {
             writeSignedBaseline(md, node, in, limit);
         } else {
@@ -1521,9 +1535,9 @@ public class GroupsBench {
                 md.append("**Failed**: `").append(w.error.replace("`", "'")).append("`\n\n");
             } else {
                 md.append(
-                    "| task | wall (submit to completed) | took | written | noops | cleared | groups | docs in groups | failed | batches | written docs/s (wall) | written docs/s (took) | max heap used | max breaker |\n"
+                    "| task | wall (submit to completed) | took | written (members) | singletons written | noops | cleared | groups | docs in groups | failed | batches | written docs/s (wall) | written docs/s (took) | max heap used | max breaker |\n"
                 );
-                md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
                 md.append("| `")
                     .append(w.task)
                     .append("` | ")
@@ -1532,6 +1546,8 @@ public class GroupsBench {
                     .append(secs(w.took))
                     .append(" | ")
                     .append(w.written)
+                    .append(" | ")
+                    .append(w.singletons)
                     .append(" | ")
                     .append(w.noops)
                     .append(" | ")
@@ -1545,9 +1561,9 @@ public class GroupsBench {
                     .append(" | ")
                     .append(w.batches)
                     .append(" | ")
-                    .append((long) (w.written / (w.wallMs / 1000)))
+                    .append((long) ((w.written + w.singletons) / (w.wallMs / 1000)))
                     .append(" | ")
-                    .append(w.took > 0 ? (long) (w.written / (w.took / 1000.0)) : 0)
+                    .append(w.took > 0 ? (long) ((w.written + w.singletons) / (w.took / 1000.0)) : 0)
                     .append(" | ")
                     .append(mb(w.maxHeap))
                     .append(" (")
@@ -1612,7 +1628,7 @@ public class GroupsBench {
             .append(p.plan.tables())
             .append(" passes), runs: ");
         for (int i = 0; i < p.findMs.size(); i++)
-            md.append(i == 0 ? "" : ", ").append(secs(p.findMs.get(i)));
+            md.append(i == 0 ? "" : ", ").append(secs(p.findMs.get(i))).append(" (CPU ").append(secs(p.findCpuMs.get(i))).append(")");
         md.append(". Verified pairs ")
             .append(p.verifiedPairs)
             .append(", candidate pairs ")

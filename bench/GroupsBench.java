@@ -1409,11 +1409,15 @@ public class GroupsBench {
                     .append(" |\n");
             }
         }
-        md.append("\nNode process CPU time during each run (`GET _nodes/stats/process` before and after; all the node's threads, the grouping itself is one): ");
+        md.append(
+            "\nNode process CPU time during each run (`GET _nodes/stats/process` before and after; all the node's threads, the grouping itself is one): "
+        );
         for (List<NodeRun> runs : node.values())
             for (NodeRun n : runs)
                 md.append("run ").append(n.rep).append(" ").append(secs(n.cpuMs)).append(" of ").append(secs(n.wallMs)).append(" wall; ");
-        md.append("load average at the end ").append(cmd("cat", "/proc/loadavg")).append(" (2 cores: wall above CPU is time the node waited for a core).\n");
+        md.append("load average at the end ")
+            .append(cmd("cat", "/proc/loadavg"))
+            .append(" (2 cores: wall above CPU is time the node waited for a core).\n");
         if (brute == null) {
             writeSignedBaseline(md, node, in, limit);
         } else {

@@ -502,7 +502,8 @@ public class DocsFiguresTests {
                 candidates = m.group(4);
             }
             assertNotNull(file + " has runs", verified);
-            Matcher row = Pattern.compile("(?m)^\\| " + Pattern.quote(size) + " \\(\\[" + Pattern.quote(file) + "\\][^|]*\\|(.*)\\|\\s*$").matcher(performance);
+            Matcher row = Pattern.compile("(?m)^\\| " + Pattern.quote(size) + " \\(\\[" + Pattern.quote(file) + "\\][^|]*\\|(.*)\\|\\s*$")
+                .matcher(performance);
             assertTrue("performance.md has a row for " + file, row.find());
             String[] cells = row.group(1).split("\\|");
             assertEquals(walls.toString(), cells[0].trim().replace("**", ""));
@@ -514,7 +515,9 @@ public class DocsFiguresTests {
         String limit = org.nearduplicate.opensearch.sketching.SketchingService.BREAKER_LIMIT_SETTING.getDefaultRaw(
             org.opensearch.common.settings.Settings.EMPTY
         );
-        assertTrue(read("docs/reliability.md").contains("| `near_duplicate.breaker.limit` (node setting, dynamic) | " + limit + " of the heap"));
+        assertTrue(
+            read("docs/reliability.md").contains("| `near_duplicate.breaker.limit` (node setting, dynamic) | " + limit + " of the heap")
+        );
         assertTrue(read("README.md").contains("(`near_duplicate.breaker.limit`, default " + limit + " of the heap"));
     }
 

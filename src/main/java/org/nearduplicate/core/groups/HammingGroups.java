@@ -973,7 +973,16 @@ public final class HammingGroups {
      * Sorts {@code data[from, to)} by key bits 32 .. 32 + first + second, stably, through {@code scratch[from, to)};
      * {@code counts} from {@code base} on holds the two passes' counters.
      */
-    private static void sortBucket(long[] data, long[] scratch, int from, int to, int firstBits, int secondBits, int[] histogram, int base) {
+    private static void sortBucket(
+        long[] data,
+        long[] scratch,
+        int from,
+        int to,
+        int firstBits,
+        int secondBits,
+        int[] histogram,
+        int base
+    ) {
         int firstSize = 1 << firstBits, firstMask = firstSize - 1, secondMask = (1 << secondBits) - 1;
         int[] counts = histogram;
         Arrays.fill(counts, base, base + firstSize + secondMask + 1, 0);

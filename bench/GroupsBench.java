@@ -49,9 +49,23 @@ public class GroupsBench {
     static int bruteSample = 50_000;
     static long seed = 42;
     static double clusterShare = 0.01;
+    static boolean clusterShareGiven = false;
+    /** The default k of simhash-v4 (what a request without max_distance gets), for the in-process reference. */
+    static final int SIGNED_K = 16;
+    static final int SIG = org.nearduplicate.core.sketch.Signature.BYTES;
     static String index = null;
     static boolean reuse = false;
     static boolean skipWrite = false;
+    /**
+     * --signed: documents carry simhash-v4 signatures (fingerprint + 32-byte signature, loaded as the field's object
+     * value), the runs use the DEFAULT settings (no max_distance, no mode: k = 16, min_similarity 0.35, representative
+     * groups, the LSH candidate stage), the in-process reference is HammingGroups.find with the same AUTO plan over the
+     * same units, and the node's verified and candidate pairs must equal it; clusters 0..8 bits from their center (so
+     * members are within 16), signatures agreeing on 12..32 slots with the center, uniform.
+     */
+    static boolean signed = false;
+    /** --rewrite: after the write-back, run it again (nothing changed: every document already right). */
+    static boolean rewrite = false;
     static int bulkDocs = 5000;
     static int bulkThreads = 2;
     static int pollMs = 500;
@@ -73,10 +87,15 @@ public class GroupsBench {
                 case "--reps" -> reps = Integer.parseInt(args[++i]);
                 case "--brute-sample" -> bruteSample = Integer.parseInt(args[++i]);
                 case "--seed" -> seed = Long.parseLong(args[++i]);
-                case "--cluster-share" -> clusterShare = Double.parseDouble(args[++i]);
+                case "--cluster-share" -> {
+                    clusterShare = Double.parseDouble(args[++i]);
+                    clusterShareGiven = true;
+                }
                 case "--index" -> index = args[++i];
                 case "--reuse" -> reuse = true;
                 case "--skip-write" -> skipWrite = true;
+                case "--signed" -> signed = true;
+                case "--rewrite" -> rewrite = true;
                 case "--bulk-docs" -> bulkDocs = Integer.parseInt(args[++i]);
                 case "--bulk-threads" -> bulkThreads = Integer.parseInt(args[++i]);
                 case "--poll-ms" -> pollMs = Integer.parseInt(args[++i]);
@@ -86,7 +105,9 @@ public class GroupsBench {
             }
         }
         if (docs > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("--docs must fit in one Java array");
-        if (index == null) index = "groups" + docs + "_" + shards + "s";
+        if (signed && !clusterShareGiven) clusterShare = 0.10;
+        if (signed) ks = new int[] { SIGNED_K };
+        if (index == null) index = "groups" + (signed ? "signed" : "") + docs + "_" + shards + "s";
         String command = System.getenv("BENCH_COMMAND");
         if (command == null || command.isBlank()) command = "java -cp target/classes bench/GroupsBench.java " + String.join(" ", args);
         facts.put("command", command);
@@ -132,15 +153,23 @@ public class GroupsBench {
                     runs.add(nodeRun(k, r));
                 node.put(k, runs);
             }
-            WriteBack write = skipWrite ? null : writeBack(ks[0], node.get(ks[0]));
-            InProcess in = inProcess(data);
-            Brute brute = brute(data);
+            List<WriteBack> writes = new ArrayList<>();
+            if (!skipWrite) {
+                writes.add(writeBack(ks[0], node.get(ks[0]), "first run"));
+                if (rewrite) writes.add(writeBack(ks[0], node.get(ks[0]), "re-run, nothing changed"));
+            }
+            InProcess in = signed ? inProcessSigned(data) : inProcess(data);
+            Brute brute = signed ? null : brute(data);
             // exactness: the node's answer vs HammingGroups in process, on the same fingerprints
             for (int k : ks) {
                 InProcess.PerK p = in.perK.get(k);
                 for (NodeRun n : node.get(k)) {
                     if (n.error != null) continue;
-                    boolean eq = n.groups == p.groups && n.docsInGroups == p.docsInGroups && n.verifiedPairs == p.verifiedPairs;
+                    // signed: the default (representative) groups split components, so exactness is the verified pairs
+                    // (and, below, the candidate pairs) of the same plan over the same units
+                    boolean eq = signed
+                        ? n.verifiedPairs == p.verifiedPairs
+                        : n.groups == p.groups && n.docsInGroups == p.docsInGroups && n.verifiedPairs == p.verifiedPairs;
                     n.exact = eq;
                     if (!eq) {
                         String msg = "k="
@@ -180,7 +209,7 @@ public class GroupsBench {
                     }
                 }
             }
-            writeResults(data, load, node, write, in, brute, (System.nanoTime() - started) / 1e9);
+            writeResults(data, load, node, writes, in, brute, (System.nanoTime() - started) / 1e9);
             boolean failed = problems.stream().anyMatch(s -> s.startsWith("**"));
             log("done in " + (System.nanoTime() - started) / 1_000_000_000 + " s; wrote " + outDir.resolve(resultsName));
             if (failed) {
@@ -322,6 +351,43 @@ public class GroupsBench {
             return center(c) ^ mask;
         }
 
+        /**
+         * The 32-byte signature of document i (--signed): random outside the clusters; in a cluster, the first member has
+         * the cluster's random center signature, every other member the center's with 32 - a slots changed, a uniform in
+         * 12..32 (so members agree with the center on 12..32 slots).
+         */
+        void signature(long i, byte[] out, int off) {
+            long c = cluster(i);
+            if (c < 0) {
+                SplittableRandom r = new SplittableRandom(mix(seed * 0xD6E8FEB86659FD93L + i));
+                for (int b = 0; b < SIG; b += 8) {
+                    long v = r.nextLong();
+                    for (int x = 0; x < 8; x++)
+                        out[off + b + x] = (byte) (v >>> (8 * x));
+                }
+                return;
+            }
+            SplittableRandom rc = new SplittableRandom(mix(seed * 0xA0761D6478BD642FL + c));
+            for (int b = 0; b < SIG; b += 8) {
+                long v = rc.nextLong();
+                for (int x = 0; x < 8; x++)
+                    out[off + b + x] = (byte) (v >>> (8 * x));
+            }
+            if (i % stride == 0) return; // the cluster's first member: the center signature
+            SplittableRandom r = new SplittableRandom(mix(seed * 0xE7037ED1A0B428DBL + i));
+            int agree = 12 + r.nextInt(21);
+            int[] slots = new int[SIG];
+            for (int x = 0; x < SIG; x++)
+                slots[x] = x;
+            for (int x = 0; x < SIG - agree; x++) {
+                int j = x + r.nextInt(SIG - x);
+                int t = slots[x];
+                slots[x] = slots[j];
+                slots[j] = t;
+                out[off + slots[x]] += (byte) (1 + r.nextInt(255));
+            }
+        }
+
         long plantedDocs() {
             long s = 0;
             for (long c = 0; c < clusters; c++)
@@ -343,6 +409,13 @@ public class GroupsBench {
     }
 
     static Load load(Data data) throws Exception {
+        // a node just (re)started may still be recovering the index: wait for it, or --reuse would see no documents
+        try {
+            get("/" + index + "/_settings"); // 404 when there is no such index: nothing to wait for
+            get("/_cluster/health/" + index + "?wait_for_status=yellow&timeout=120s");
+        } catch (HttpError e) {
+            log("  no healthy index " + index + " (" + e.status + "): loading it");
+        }
         long have = count();
         double loadSecs = 0, mergeSecs = 0;
         boolean reused = reuse && have == docs;
@@ -381,12 +454,18 @@ public class GroupsBench {
                         if (from >= docs) return null;
                         long to = Math.min(docs, from + bulkDocs);
                         sb.setLength(0);
+                        byte[] sig = new byte[SIG];
                         for (long i = from; i < to; i++) {
-                            sb.append("{\"index\":{\"_id\":\"")
-                                .append(i)
-                                .append("\"}}\n{\"fp\":\"")
-                                .append(hex(data.fp(i)))
-                                .append("\"}\n");
+                            sb.append("{\"index\":{\"_id\":\"").append(i);
+                            if (signed) {
+                                data.signature(i, sig, 0);
+                                sb.append("\"}}\n{\"fp\":{\"fingerprint\":\"").append(hex(data.fp(i))).append("\",\"signature\":\"");
+                                for (byte b : sig)
+                                    sb.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+                                sb.append("\"}}\n");
+                            } else {
+                                sb.append("\"}}\n{\"fp\":\"").append(hex(data.fp(i))).append("\"}\n");
+                            }
                         }
                         bulkWithRetry("/" + index + "/_bulk", sb.toString());
                         long d = done.addAndGet(to - from);
@@ -430,9 +509,9 @@ public class GroupsBench {
     }
 
     // ---------------------------------------------------------------- node stats polling
-    record NodeStats(long heapUsed, long heapPercent, long heapMax, long breaker, long breakerLimit, long breakerTripped) {
+    record NodeStats(long heapUsed, long heapPercent, long heapMax, long breaker, long breakerLimit, long breakerTripped, long cpuMillis) {
         static NodeStats read() throws Exception {
-            Map<?, ?> nodes = (Map<?, ?>) json(get("/_nodes/stats/jvm,breaker")).get("nodes");
+            Map<?, ?> nodes = (Map<?, ?>) json(get("/_nodes/stats/jvm,breaker,process")).get("nodes");
             Map<?, ?> node = (Map<?, ?>) nodes.values().iterator().next();
             Map<?, ?> mem = (Map<?, ?>) ((Map<?, ?>) node.get("jvm")).get("mem");
             Map<?, ?> br = (Map<?, ?>) ((Map<?, ?>) node.get("breakers")).get("near_duplicate");
@@ -442,7 +521,8 @@ public class GroupsBench {
                 num(mem, "heap_max_in_bytes"),
                 num(br, "estimated_size_in_bytes"),
                 num(br, "limit_size_in_bytes"),
-                num(br, "tripped")
+                num(br, "tripped"),
+                num((Map<?, ?>) ((Map<?, ?>) node.get("process")).get("cpu"), "total_in_millis")
             );
         }
     }
@@ -486,8 +566,9 @@ public class GroupsBench {
         double wallMs;
         long took, docsScanned, candidatePairs, verifiedPairs, groups, docsInGroups, blocks, keyBlocks, tables, returned;
         long maxHeap, maxHeapPct, maxBreaker, samples, heapBefore, tripped, breakerBefore, breakerAfter;
-        String error;
+        String error, candidates;
         Boolean exact;
+        long cpuMs;
     }
 
     static NodeRun nodeRun(int k, int rep) throws Exception {
@@ -498,7 +579,9 @@ public class GroupsBench {
         n.heapBefore = before.heapUsed;
         log("_near_duplicates k=" + k + " run " + rep + " (heap before " + mb(before.heapUsed) + ")");
         // components: the mode the in-process HammingGroups check (and the committed results) compare against
-        String body = "{\"field\":\"fp\",\"max_distance\":" + k + ",\"size\":10,\"mode\":\"components\"}";
+        String body = signed
+            ? "{\"field\":\"fp\",\"size\":10}" // the defaults: k, min_similarity, mode
+            : "{\"field\":\"fp\",\"max_distance\":" + k + ",\"size\":10,\"mode\":\"components\"}";
         long t = System.nanoTime();
         String resp = null;
         try (Poller p = new Poller(null)) {
@@ -517,6 +600,7 @@ public class GroupsBench {
         NodeStats after = NodeStats.read();
         n.tripped = after.breakerTripped - before.breakerTripped;
         n.breakerBefore = before.breaker;
+        n.cpuMs = after.cpuMillis - before.cpuMillis; // the node process's CPU time during the run (all its threads)
         n.breakerAfter = after.breaker;
         if (after.breaker != before.breaker) {
             problems.add(
@@ -548,6 +632,11 @@ public class GroupsBench {
         n.blocks = num(plan, "blocks");
         n.keyBlocks = num(plan, "key_blocks");
         n.tables = num(plan, "tables");
+        n.candidates = String.valueOf(plan.get("candidates"));
+        if (plan.get("passes") != null) n.tables = num(plan, "passes");
+        if (num(r, "max_distance") != k) problems.add(
+            "run " + rep + ": the node's max_distance is " + num(r, "max_distance") + ", expected " + k
+        );
         n.returned = ((List<?>) r.get("groups")).size();
         if (n.docsScanned != docs) problems.add("k=" + k + " run " + rep + ": docs_scanned " + n.docsScanned + " != " + docs);
         log(
@@ -579,24 +668,26 @@ public class GroupsBench {
         int k;
         String task;
         double wallMs;
-        long took, written, noops, cleared, groups, docsInGroups, failed, batches;
+        long took, written, singletons, noops, cleared, groups, docsInGroups, failed, batches;
         long maxHeap, maxHeapPct, maxBreaker;
         final List<String> statuses = new ArrayList<>();
+        String label;
         long aggGroups, aggDocs, aggSmallBuckets, cardinality, exists;
         String error;
     }
 
-    static WriteBack writeBack(int k, List<NodeRun> reference) throws Exception {
+    static WriteBack writeBack(int k, List<NodeRun> reference, String label) throws Exception {
         WriteBack w = new WriteBack();
         w.k = k;
-        log("write-back at k=" + k);
+        w.label = label;
+        log("write-back (" + label + ") at k=" + k);
         NodeStats before = NodeStats.read();
         long t = System.nanoTime();
         String r;
         try {
             r = post(
                 "/" + index + "/_near_duplicates/_write?wait_for_completion=false",
-                "{\"field\":\"fp\",\"max_distance\":" + k + ",\"mode\":\"components\"}"
+                signed ? "{\"field\":\"fp\"}" : "{\"field\":\"fp\",\"max_distance\":" + k + ",\"mode\":\"components\"}"
             );
         } catch (HttpError e) {
             w.error = e.getMessage();
@@ -651,6 +742,7 @@ public class GroupsBench {
         Map<?, ?> resp = (Map<?, ?>) done.get("response");
         w.took = num(resp, "took");
         w.written = num(resp, "written");
+        w.singletons = num(resp, "singletons");
         w.noops = num(resp, "noops");
         w.cleared = num(resp, "cleared");
         w.groups = num(resp, "groups");
@@ -723,10 +815,12 @@ public class GroupsBench {
                 + ", docs in groups "
                 + expectDocs
         );
-        if (w.aggGroups != expectGroups
-            || w.aggDocs != expectDocs
-            || w.exists != expectDocs
-            || w.aggSmallBuckets > 0
+        // every document in no group holds its own _id (the singleton pass): one bucket of one document each
+        long singletons = docs - expectDocs;
+        if (w.aggGroups != expectGroups + singletons
+            || w.aggDocs != docs
+            || w.exists != docs
+            || w.aggSmallBuckets != singletons
             || w.groups != expectGroups) {
             String msg = "write-back k="
                 + k
@@ -738,16 +832,23 @@ public class GroupsBench {
                 + w.exists
                 + " docs with the field, "
                 + w.aggSmallBuckets
-                + " single-doc groups; response groups "
+                + " single-doc buckets; response groups "
                 + w.groups
                 + ") vs _near_duplicates groups "
                 + expectGroups
                 + ", docs in groups "
-                + expectDocs;
+                + expectDocs
+                + " (expected "
+                + (expectGroups + singletons)
+                + " values, "
+                + singletons
+                + " of them single documents, over all "
+                + docs
+                + " docs)";
             problems.add("**WRITE-BACK MISMATCH** " + msg);
             log("WRITE-BACK MISMATCH: " + msg);
         }
-        if (w.cardinality != w.aggGroups) problems.add(
+        if (w.cardinality != w.aggGroups && w.aggGroups <= 40000) problems.add(
             "write-back: cardinality aggregation " + w.cardinality + " vs composite " + w.aggGroups + " (cardinality is approximate)"
         );
         if (w.failed > 0) problems.add("write-back k=" + k + ": " + w.failed + " failed documents: " + Json.write(resp.get("failures")));
@@ -757,11 +858,12 @@ public class GroupsBench {
     // ---------------------------------------------------------------- in-process baselines
     static final class InProcess {
         double genMs, sortMs;
-        int distinct;
+        int distinct, units;
         final Map<Integer, PerK> perK = new LinkedHashMap<>();
 
         static final class PerK {
             final List<Double> findMs = new ArrayList<>();
+            final List<Double> findCpuMs = new ArrayList<>(); // --signed: the find's thread CPU time
             long groups, docsInGroups, verifiedPairs, candidatePairs;
             HammingGroups.Plan plan;
 
@@ -853,6 +955,158 @@ public class GroupsBench {
             in.perK.put(k, p);
         }
         return in;
+    }
+
+    /**
+     * --signed: the N documents' (fingerprint, signature) units as GroupMembers.mergeUnits makes them (sorted by
+     * fingerprint then signature, identical pairs merged with a count), then HammingGroups.find with the plan the node
+     * takes (AUTO at k = 16 and min_similarity 0.35's agreeing slots) and the rule's verifier: the reference the node's
+     * verified and candidate pairs must equal.
+     */
+    static InProcess inProcessSigned(Data data) {
+        InProcess in = new InProcess();
+        int n = (int) docs;
+        if (n >= 1 << 24) throw new IllegalArgumentException("--signed sorts with 24-bit indices: at most 16,777,215 docs");
+        long t = System.nanoTime();
+        long[] fps = new long[n];
+        byte[] sigs = new byte[n * SIG];
+        for (int i = 0; i < n; i++) {
+            fps[i] = data.fp(i);
+            data.signature(i, sigs, i * SIG);
+        }
+        in.genMs = (System.nanoTime() - t) / 1e6;
+        t = System.nanoTime();
+        long[] order = new long[n];
+        for (int j = 0; j < n; j++)
+            order[j] = fps[j] >>> 24 << 24 | j; // the signed order of the top 40 bits, then the index
+        Arrays.sort(order);
+        int[] idx = new int[n];
+        for (int j = 0; j < n; j++)
+            idx[j] = (int) (order[j] & 0xFFFFFF);
+        order = null;
+        for (int j = 1; j < n; j++) { // insertion sort: only ties on the top 40 bits move
+            int x = idx[j];
+            int q = j - 1;
+            while (q >= 0 && lessUnit(fps, sigs, x, idx[q])) {
+                idx[q + 1] = idx[q];
+                q--;
+            }
+            idx[q + 1] = x;
+        }
+        long[] distinct = new long[n];
+        int[] unitStart = new int[n + 1];
+        int[] counts = new int[n];
+        byte[] unitSigs = new byte[n * SIG];
+        int d = 0, u = 0;
+        for (int j = 0; j < n; j++) {
+            int at = idx[j];
+            if (u > 0
+                && distinct[d - 1] == fps[at]
+                && org.nearduplicate.core.groups.GroupMembers.compareSignatures(unitSigs, u - 1, sigs, at) == 0) {
+                counts[u - 1]++;
+                continue;
+            }
+            if (d == 0 || distinct[d - 1] != fps[at]) {
+                distinct[d] = fps[at];
+                unitStart[d++] = u;
+            }
+            System.arraycopy(sigs, at * SIG, unitSigs, u * SIG, SIG);
+            counts[u++] = 1;
+        }
+        unitStart[d] = u;
+        fps = null;
+        sigs = null;
+        idx = null;
+        if (d < n) distinct = Arrays.copyOf(distinct, d);
+        unitStart = Arrays.copyOf(unitStart, d + 1);
+        if (u < n) {
+            counts = Arrays.copyOf(counts, u);
+            unitSigs = Arrays.copyOf(unitSigs, u * SIG);
+        }
+        in.sortMs = (System.nanoTime() - t) / 1e6;
+        in.distinct = d;
+        in.units = u;
+        log(
+            "in-process (signed): generated "
+                + docs
+                + " units in "
+                + (long) in.genMs
+                + " ms, sort + merge "
+                + (long) in.sortMs
+                + " ms, "
+                + d
+                + " distinct fingerprints, "
+                + u
+                + " units"
+        );
+        long identical = 0;
+        for (int c : counts)
+            identical += (long) c * (c - 1) / 2;
+        int minAgreeing = org.nearduplicate.core.sketch.Signature.minAgreeing(
+            org.nearduplicate.core.SimHashSettings.RECOMMENDED_MIN_SIMILARITY
+        );
+        long[] sc = HammingGroups.signatureCounts(unitStart, unitSigs, d);
+        HammingGroups.Plan plan = HammingGroups.plan(d, SIGNED_K, u, sc[0], sc[1], minAgreeing, HammingGroups.Candidates.AUTO);
+        HammingGroups.Verifier verifier = org.nearduplicate.core.groups.GroupMembers.verifier(
+            unitSigs,
+            new org.nearduplicate.core.groups.GroupMembers.Rule(SIGNED_K, minAgreeing)
+        );
+        HammingGroups.Progress quiet = (done, total) -> {};
+        InProcess.PerK p = new InProcess.PerK();
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        for (int r = 1; r <= reps; r++) {
+            t = System.nanoTime();
+            long cpu = threads.getCurrentThreadCpuTime();
+            HammingGroups.Result res = HammingGroups.find(
+                distinct,
+                unitStart,
+                counts,
+                unitSigs,
+                minAgreeing,
+                SIGNED_K,
+                verifier,
+                plan,
+                quiet
+            );
+            p.findMs.add((System.nanoTime() - t) / 1e6);
+            p.findCpuMs.add((threads.getCurrentThreadCpuTime() - cpu) / 1e6);
+            int[] root = res.roots();
+            int[] docsOfRoot = new int[u];
+            for (int i = 0; i < u; i++)
+                docsOfRoot[root[i]] += counts[i];
+            long groups = 0, inGroups = 0;
+            for (int i = 0; i < u; i++) {
+                if (docsOfRoot[root[i]] > 1) inGroups += counts[i];
+                if (root[i] == i && docsOfRoot[i] > 1) groups++;
+            }
+            p.groups = groups;
+            p.docsInGroups = inGroups;
+            p.verifiedPairs = res.verifiedPairs();
+            p.candidatePairs = res.comparisons() + identical;
+            p.plan = res.plan();
+            log(
+                String.format(
+                    Locale.ROOT,
+                    "  k=%d run %d: HammingGroups.find (%s) %.0f ms, components %d, docs in them %d, verified %d, candidates %d, passes %d",
+                    SIGNED_K,
+                    r,
+                    p.plan.candidates(),
+                    p.findMs.get(r - 1),
+                    groups,
+                    inGroups,
+                    p.verifiedPairs,
+                    p.candidatePairs,
+                    p.plan.tables()
+                )
+            );
+        }
+        in.perK.put(SIGNED_K, p);
+        return in;
+    }
+
+    static boolean lessUnit(long[] fps, byte[] sigs, int a, int b) {
+        int c = Long.compare(fps[a], fps[b]);
+        return c != 0 ? c < 0 : org.nearduplicate.core.groups.GroupMembers.compareSignatures(sigs, a, sigs, b) < 0;
     }
 
     static final class Brute {
@@ -995,8 +1249,15 @@ public class GroupsBench {
         return o instanceof Number n ? n.longValue() : 0;
     }
 
-    static void writeResults(Data data, Load load, Map<Integer, List<NodeRun>> node, WriteBack w, InProcess in, Brute brute, double seconds)
-        throws Exception {
+    static void writeResults(
+        Data data,
+        Load load,
+        Map<Integer, List<NodeRun>> node,
+        List<WriteBack> writes,
+        InProcess in,
+        Brute brute,
+        double seconds
+    ) throws Exception {
         StringBuilder md = new StringBuilder();
         long heapMax = (Long) facts.get("heapMax"), limit = (Long) facts.get("breakerLimit");
         md.append("# near-duplicate groups benchmark (`_near_duplicates`)\n\n");
@@ -1027,7 +1288,24 @@ public class GroupsBench {
             .append(", JDK HttpClient, max heap ")
             .append(mb(Runtime.getRuntime().maxMemory()))
             .append("; in-process baselines run in this JVM after the node runs |\n");
-        md.append("| data | ")
+        if (signed) md.append("| data | ")
+            .append(docs)
+            .append(" signed documents (`simhash-v4` object values: fingerprint + 32-byte signature; seed ")
+            .append(seed)
+            .append("): random fingerprints and signatures plus ")
+            .append(data.clusters)
+            .append(" planted clusters of 2..5 members (")
+            .append(data.plantedDocs())
+            .append(" docs, ")
+            .append(f(100.0 * data.plantedDocs() / docs))
+            .append(
+                "%), each member its cluster's random center fingerprint with 1..8 random bits flipped (members within k = 16 of each other) and the center's signature with 0..20 slots changed (agreeing on 12..32 slots, uniform); "
+            )
+            .append(in.distinct)
+            .append(" distinct fingerprints, ")
+            .append(in.units)
+            .append(" units |\n");
+        else md.append("| data | ")
             .append(docs)
             .append(" fingerprints (seed ")
             .append(seed)
@@ -1071,10 +1349,19 @@ public class GroupsBench {
         md.append("| run time | ").append((int) seconds).append(" s |\n");
         md.append("| command | `").append(facts.get("command")).append("` |\n\n");
 
-        md.append("## `_near_duplicates` per k (size 10)\n\n");
-        md.append(
-            "Client wall time is the HTTP round trip; `took` is the node's. Exact = groups, docs in groups and verified pairs equal to `HammingGroups.find` in process on the same fingerprints.\n\n"
-        );
+        if (signed) {
+            md.append(
+                "## `_near_duplicates` at the defaults (`{\"field\":\"fp\",\"size\":10}`: k = 16, min_similarity 0.35, representative groups)\n\n"
+            );
+            md.append(
+                "Client wall time is the HTTP round trip; `took` is the node's. Exact = verified pairs equal to `HammingGroups.find` in process on the same units with the same plan (the candidate pairs too, else listed under Problems). Plan: `lsh` band passes (tables column).\n\n"
+            );
+        } else {
+            md.append("## `_near_duplicates` per k (size 10)\n\n");
+            md.append(
+                "Client wall time is the HTTP round trip; `took` is the node's. Exact = groups, docs in groups and verified pairs equal to `HammingGroups.find` in process on the same fingerprints.\n\n"
+            );
+        }
         md.append(
             "| k | run | wall | took | candidate pairs | verified pairs | groups | docs in groups | plan (blocks / key blocks / tables) | max heap used | max `near_duplicate` breaker | exact |\n"
         );
@@ -1122,121 +1409,139 @@ public class GroupsBench {
                     .append(" |\n");
             }
         }
-        md.append("\n## Baselines (same run, same fingerprints) and ratios\n\n");
-        md.append("In process: generate ")
-            .append(secs(in.genMs))
-            .append(", sort + dedupe + counts ")
-            .append(secs(in.sortMs))
-            .append(" (")
-            .append(in.distinct)
-            .append(" distinct), then `HammingGroups.find` (best of ")
-            .append(reps)
-            .append(" runs; all runs listed). Brute force: all pairs of a seeded sample of ")
-            .append(brute.sample)
-            .append(" docs (XOR + `Long.bitCount`, union-find, one thread), extrapolated to ")
-            .append(docs)
-            .append(" docs by (N/sample)^2 = ")
-            .append(f(Math.pow(docs / (double) brute.sample, 2)))
-            .append(".\n\n");
         md.append(
-            "| k | node wall (best) | in-process find (runs) | in-process sort + find | node / in-process find | node / in-process sort + find | brute force on sample | brute force extrapolated to N | brute extrapolated / node | HammingGroups = brute force on the sample |\n"
+            "\nNode process CPU time during each run (`GET _nodes/stats/process` before and after; all the node's threads, the grouping itself is one): "
         );
-        md.append("|---|---|---|---|---|---|---|---|---|---|\n");
-        for (int k : ks) {
-            double nodeBest = node.get(k).stream().filter(n -> n.error == null).mapToDouble(n -> n.wallMs).min().orElse(Double.NaN);
-            InProcess.PerK p = in.perK.get(k);
-            double[] bf = brute.perK.get(k);
-            double extra = bf[0] * Math.pow(docs / (double) brute.sample, 2);
-            StringBuilder runs = new StringBuilder();
-            for (double d : p.findMs)
-                runs.append(runs.length() == 0 ? "" : ", ").append(secs(d));
-            md.append("| ")
-                .append(k)
-                .append(" | ")
-                .append(secs(nodeBest))
-                .append(" | ")
-                .append(runs)
-                .append(" | ")
-                .append(secs(p.best() + in.sortMs))
-                .append(" | ")
-                .append(f(nodeBest / p.best()))
-                .append("x | ")
-                .append(f(nodeBest / (p.best() + in.sortMs)))
-                .append("x | ")
-                .append(secs(bf[0]))
+        for (List<NodeRun> runs : node.values())
+            for (NodeRun n : runs)
+                md.append("run ").append(n.rep).append(" ").append(secs(n.cpuMs)).append(" of ").append(secs(n.wallMs)).append(" wall; ");
+        md.append("load average at the end ")
+            .append(cmd("cat", "/proc/loadavg"))
+            .append(" (2 cores: wall above CPU is time the node waited for a core).\n");
+        if (brute == null) {
+            writeSignedBaseline(md, node, in, limit);
+        } else {
+            md.append("\n## Baselines (same run, same fingerprints) and ratios\n\n");
+            md.append("In process: generate ")
+                .append(secs(in.genMs))
+                .append(", sort + dedupe + counts ")
+                .append(secs(in.sortMs))
                 .append(" (")
-                .append((long) bf[1])
-                .append(" pairs, ")
-                .append((long) bf[2])
-                .append(" groups) | ")
-                .append(extra >= 3_600_000 ? f(extra / 3_600_000) + " h" : f(extra / 1000) + " s")
-                .append(" | ")
-                .append(f(extra / nodeBest))
-                .append("x | ")
-                .append(brute.agrees.get(k) ? "yes" : "**NO**")
-                .append(" |\n");
-        }
-        md.append("\nIn-process counts: ");
-        for (int k : ks) {
-            InProcess.PerK p = in.perK.get(k);
-            md.append("k=")
-                .append(k)
-                .append(": ")
-                .append(p.groups)
-                .append(" groups, ")
-                .append(p.docsInGroups)
-                .append(" docs in groups, ")
-                .append(p.verifiedPairs)
-                .append(" verified pairs, ")
-                .append(p.candidatePairs)
-                .append(" candidate pairs, plan ")
-                .append(p.plan.blocks())
-                .append("/")
-                .append(p.plan.keyBlocks())
-                .append("/")
-                .append(p.plan.tables())
-                .append(" (")
-                .append(p.plan.bucketBits())
-                .append(" bucket bits); ");
-        }
-        md.setLength(md.length() - 2);
-        md.append(".\n\n");
-        // the grouping step's reservation, from the plugin's own accounting (HammingGroups.inputBytes/resultBytes/tableBytes)
-        md.append(
-            "Breaker reservation of the grouping step (distinct fingerprints + counts, result, one table: `HammingGroups.inputBytes + resultBytes + tableBytes`): "
-        );
-        for (int k : ks) {
-            InProcess.PerK p = in.perK.get(k);
-            long bytes = HammingGroups.inputBytes(in.distinct) + HammingGroups.resultBytes(in.distinct) + HammingGroups.tableBytes(
-                in.distinct,
-                p.plan
+                .append(in.distinct)
+                .append(" distinct), then `HammingGroups.find` (best of ")
+                .append(reps)
+                .append(" runs; all runs listed). Brute force: all pairs of a seeded sample of ")
+                .append(brute.sample)
+                .append(" docs (XOR + `Long.bitCount`, union-find, one thread), extrapolated to ")
+                .append(docs)
+                .append(" docs by (N/sample)^2 = ")
+                .append(f(Math.pow(docs / (double) brute.sample, 2)))
+                .append(".\n\n");
+            md.append(
+                "| k | node wall (best) | in-process find (runs) | in-process sort + find | node / in-process find | node / in-process sort + find | brute force on sample | brute force extrapolated to N | brute extrapolated / node | HammingGroups = brute force on the sample |\n"
             );
-            md.append("k=")
-                .append(k)
-                .append(": ")
-                .append(mb(bytes))
-                .append(" (")
-                .append(f(100.0 * bytes / limit))
-                .append("% of the limit); ");
+            md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+            for (int k : ks) {
+                double nodeBest = node.get(k).stream().filter(n -> n.error == null).mapToDouble(n -> n.wallMs).min().orElse(Double.NaN);
+                InProcess.PerK p = in.perK.get(k);
+                double[] bf = brute.perK.get(k);
+                double extra = bf[0] * Math.pow(docs / (double) brute.sample, 2);
+                StringBuilder runs = new StringBuilder();
+                for (double d : p.findMs)
+                    runs.append(runs.length() == 0 ? "" : ", ").append(secs(d));
+                md.append("| ")
+                    .append(k)
+                    .append(" | ")
+                    .append(secs(nodeBest))
+                    .append(" | ")
+                    .append(runs)
+                    .append(" | ")
+                    .append(secs(p.best() + in.sortMs))
+                    .append(" | ")
+                    .append(f(nodeBest / p.best()))
+                    .append("x | ")
+                    .append(f(nodeBest / (p.best() + in.sortMs)))
+                    .append("x | ")
+                    .append(secs(bf[0]))
+                    .append(" (")
+                    .append((long) bf[1])
+                    .append(" pairs, ")
+                    .append((long) bf[2])
+                    .append(" groups) | ")
+                    .append(extra >= 3_600_000 ? f(extra / 3_600_000) + " h" : f(extra / 1000) + " s")
+                    .append(" | ")
+                    .append(f(extra / nodeBest))
+                    .append("x | ")
+                    .append(brute.agrees.get(k) ? "yes" : "**NO**")
+                    .append(" |\n");
+            }
+            md.append("\nIn-process counts: ");
+            for (int k : ks) {
+                InProcess.PerK p = in.perK.get(k);
+                md.append("k=")
+                    .append(k)
+                    .append(": ")
+                    .append(p.groups)
+                    .append(" groups, ")
+                    .append(p.docsInGroups)
+                    .append(" docs in groups, ")
+                    .append(p.verifiedPairs)
+                    .append(" verified pairs, ")
+                    .append(p.candidatePairs)
+                    .append(" candidate pairs, plan ")
+                    .append(p.plan.blocks())
+                    .append("/")
+                    .append(p.plan.keyBlocks())
+                    .append("/")
+                    .append(p.plan.tables())
+                    .append(" (")
+                    .append(p.plan.bucketBits())
+                    .append(" bucket bits); ");
+            }
+            md.setLength(md.length() - 2);
+            md.append(".\n\n");
+            // the grouping step's reservation, from the plugin's own accounting (HammingGroups.inputBytes/resultBytes/tableBytes)
+            md.append(
+                "Breaker reservation of the grouping step (distinct fingerprints + counts, result, one table: `HammingGroups.inputBytes + resultBytes + tableBytes`): "
+            );
+            for (int k : ks) {
+                InProcess.PerK p = in.perK.get(k);
+                long bytes = HammingGroups.inputBytes(in.distinct) + HammingGroups.resultBytes(in.distinct) + HammingGroups.tableBytes(
+                    in.distinct,
+                    p.plan
+                );
+                md.append("k=")
+                    .append(k)
+                    .append(": ")
+                    .append(mb(bytes))
+                    .append(" (")
+                    .append(f(100.0 * bytes / limit))
+                    .append("% of the limit); ");
+            }
+            long perDoc = HammingGroups.inputBytes(1) + HammingGroups.resultBytes(1) + HammingGroups.TABLE_BYTES_PER_FINGERPRINT;
+            long fixed = HammingGroups.maxFixedTableBytes();
+            md.append("at ")
+                .append(perDoc)
+                .append(" bytes per distinct fingerprint plus at most ")
+                .append(mb(fixed))
+                .append(" of bucket counters and scratch, one run fits this node's limit up to about ")
+                .append((limit - fixed) / perDoc)
+                .append(" distinct fingerprints; two concurrent runs share the limit (the second one gets the breaker's 429).\n\n");
         }
-        long perDoc = HammingGroups.inputBytes(1) + HammingGroups.resultBytes(1) + HammingGroups.TABLE_BYTES_PER_FINGERPRINT;
-        long fixed = HammingGroups.maxFixedTableBytes();
-        md.append("at ")
-            .append(perDoc)
-            .append(" bytes per distinct fingerprint plus at most ")
-            .append(mb(fixed))
-            .append(" of bucket counters and scratch, one run fits this node's limit up to about ")
-            .append((limit - fixed) / perDoc)
-            .append(" distinct fingerprints; two concurrent runs share the limit (the second one gets the breaker's 429).\n\n");
-        if (w != null) {
-            md.append("## Write-back (`_near_duplicates/_write?wait_for_completion=false`, k=").append(w.k).append(")\n\n");
+        for (WriteBack w : writes) {
+            md.append("## Write-back, ")
+                .append(w.label)
+                .append(" (`_near_duplicates/_write?wait_for_completion=false`, k=")
+                .append(w.k)
+                .append(signed ? ", the defaults" : "")
+                .append(")\n\n");
             if (w.error != null) {
                 md.append("**Failed**: `").append(w.error.replace("`", "'")).append("`\n\n");
             } else {
                 md.append(
-                    "| task | wall (submit to completed) | took | written | noops | cleared | groups | docs in groups | failed | batches | written docs/s (wall) | written docs/s (took) | max heap used | max breaker |\n"
+                    "| task | wall (submit to completed) | took | written (members) | singletons written | noops | cleared | groups | docs in groups | failed | batches | written docs/s (wall) | written docs/s (took) | max heap used | max breaker |\n"
                 );
-                md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
                 md.append("| `")
                     .append(w.task)
                     .append("` | ")
@@ -1245,6 +1550,8 @@ public class GroupsBench {
                     .append(secs(w.took))
                     .append(" | ")
                     .append(w.written)
+                    .append(" | ")
+                    .append(w.singletons)
                     .append(" | ")
                     .append(w.noops)
                     .append(" | ")
@@ -1258,9 +1565,9 @@ public class GroupsBench {
                     .append(" | ")
                     .append(w.batches)
                     .append(" | ")
-                    .append((long) (w.written / (w.wallMs / 1000)))
+                    .append((long) ((w.written + w.singletons) / (w.wallMs / 1000)))
                     .append(" | ")
-                    .append(w.took > 0 ? (long) (w.written / (w.took / 1000.0)) : 0)
+                    .append(w.took > 0 ? (long) ((w.written + w.singletons) / (w.took / 1000.0)) : 0)
                     .append(" | ")
                     .append(mb(w.maxHeap))
                     .append(" (")
@@ -1282,7 +1589,9 @@ public class GroupsBench {
                     .append(w.cardinality)
                     .append("; ")
                     .append(w.exists)
-                    .append(" documents have the field. Expected (the `_near_duplicates` answer at k=")
+                    .append(
+                        " documents have the field. Expected: every document has it, those in no group their own `_id` (one single-document value each), and the groups of the `_near_duplicates` answer at k="
+                    )
                     .append(w.k)
                     .append("): ")
                     .append(
@@ -1309,6 +1618,36 @@ public class GroupsBench {
     }
 
     // ---------------------------------------------------------------- JSON (just what the node's answers need)
+    static void writeSignedBaseline(StringBuilder md, Map<Integer, List<NodeRun>> node, InProcess in, long limit) {
+        InProcess.PerK p = in.perK.get(SIGNED_K);
+        double nodeBest = node.get(SIGNED_K).stream().filter(n -> n.error == null).mapToDouble(n -> n.wallMs).min().orElse(Double.NaN);
+        md.append("\n## In-process reference (same run, same units)\n\n");
+        md.append("Generate ")
+            .append(secs(in.genMs))
+            .append(", sort + merge into units ")
+            .append(secs(in.sortMs))
+            .append(", then `HammingGroups.find` with the node's plan (")
+            .append(p.plan.candidates())
+            .append(", ")
+            .append(p.plan.tables())
+            .append(" passes), runs: ");
+        for (int i = 0; i < p.findMs.size(); i++)
+            md.append(i == 0 ? "" : ", ").append(secs(p.findMs.get(i))).append(" (CPU ").append(secs(p.findCpuMs.get(i))).append(")");
+        md.append(". Verified pairs ")
+            .append(p.verifiedPairs)
+            .append(", candidate pairs ")
+            .append(p.candidatePairs)
+            .append(", components with 2+ documents ")
+            .append(p.groups)
+            .append(" (")
+            .append(p.docsInGroups)
+            .append(
+                " docs; the node's default groups split components by representative, so its groups are compared through the verified pairs). Node wall (best) / in-process find (best): "
+            )
+            .append(f(nodeBest / p.best()))
+            .append("x.\n\n");
+    }
+
     static final class Json {
         final String s;
         int i;

@@ -9,6 +9,10 @@
 #   bench/groups.sh --docs 100000 --results RESULTS-groups-100k.md
 #   bench/groups.sh --docs 10000000 --results RESULTS-groups-10M.md
 #   BENCH_URL=http://127.0.0.1:9500 bench/groups.sh --reuse   # target a running node, reuse a loaded index
+#   bench/groups.sh --signed --docs 1000000 --rewrite --results RESULTS-groups-signed-1M.md
+#                                                     # simhash-v4 documents (fingerprint + signature), _near_duplicates and
+#                                                     # _write at the DEFAULT settings (k 16, LSH path), verified pairs vs the
+#                                                     # in-process HammingGroups on the same units; --rewrite: _write twice
 #   bench/groups.sh --lsh                             # no node: the LSH candidate stage in process (bench/GroupsLshBench.java)
 #                                                     # at 200k (with the exact path for recall), 1M and 10M units at k = 16
 #                                                     # -> bench/results/RESULTS-groups-lsh.md; options after --lsh go to
@@ -17,12 +21,12 @@
 #                                                     # bench/groups.sh --lsh --sizes 200000,1000000 --exact 200000
 #                                                     #   --brute 200000,1000000 --results RESULTS-groups-lsh-1M-recall.md)
 #
-# Environment: NODE_PORT (9500), NODE_HEAP (2g), BENCH_URL (skip build and node start), BENCH_KEEP=1 (leave the node
+# Environment: NODE_PORT (9500; NODE_TRANSPORT_PORT, default NODE_PORT + 100), NODE_HEAP (2g), BENCH_URL (skip build and node start), BENCH_KEEP=1 (leave the node
 # up), CLIENT_HEAP (client JVM -Xmx, default 3g: it holds the N fingerprints and HammingGroups' arrays),
 # NODE_DIR (default target/node of this checkout). The node's settings are node.sh's: near_duplicate.breaker.limit
 # keeps its default (20% of the heap).
 # Options after the script name go to GroupsBench.java: --docs N --shards S --ks 3,8 --reps R --brute-sample M
-# --seed N --cluster-share F --index NAME --reuse --skip-write --bulk-docs N --bulk-threads N --poll-ms N
+# --seed N --cluster-share F --index NAME --reuse --skip-write --signed --rewrite --bulk-docs N --bulk-threads N --poll-ms N
 # --results NAME (default RESULTS-groups.md) --out DIR. Exit status 2: the node's groups differ from the in-process
 # HammingGroups (not exact) or the write-back's groups differ from the groups count.
 set -euo pipefail

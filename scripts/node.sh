@@ -14,7 +14,7 @@
 # (org.opensearch.distribution.integ-test-zip:opensearch:<version>:zip, no bundled JDK) comes from Maven Central.
 # Node files, data and logs live in target/node (NODE_DIR to override). OpenSearch
 # refuses to run as root: as root, the node runs as the unprivileged user 'opensearch' (NODE_USER), created if
-# missing. The node binds to 127.0.0.1 only, on port NODE_PORT (default 9200). PLUGIN_ZIP installs another plugin zip
+# missing. The node binds to 127.0.0.1 only, on port NODE_PORT (default 9200; transport NODE_TRANSPORT_PORT, default NODE_PORT + 100). PLUGIN_ZIP installs another plugin zip
 # than the newest in target/ (bench/ingest_check.sh compares two builds).
 #
 # Elasticsearch: NODE_PLATFORM=elasticsearch (or a PLUGIN_ZIP built with -Pelasticsearch, whose descriptor names
@@ -175,7 +175,7 @@ cluster.name: near-duplicate-dev
 node.name: near-duplicate-node
 network.host: 127.0.0.1
 http.port: $NODE_PORT
-transport.port: $((NODE_PORT + 100))
+transport.port: ${NODE_TRANSPORT_PORT:-$((NODE_PORT + 100))}
 discovery.type: single-node
 path.data: $NODE_DIR/data
 path.logs: $NODE_DIR/logs

@@ -645,6 +645,53 @@ public class DocsFiguresTests {
         return v.matches("[0-9,]+") ? v.replace(",", "") : v;
     }
 
+    /**
+     * The groups at the default settings on a real node (issue 26 item 2): performance.md's rows quote the node's wall
+     * times, breaker peak and verified and candidate pairs of the committed results files, and every run there was
+     * exact (verified pairs equal to the in-process HammingGroups on the same units).
+     */
+    @Test
+    public void testSignedGroupsOnANodeFigures() throws IOException {
+        String performance = read("docs/performance.md");
+        for (String[] entry : new String[][] {
+            { "1M", "RESULTS-groups-signed-1M.md" },
+            { "10M", "RESULTS-groups-signed-10M.md" },
+            { "10M, CPU re-run", "RESULTS-groups-signed-10M-cpu.md" } }) {
+            String size = entry[0], file = entry[1];
+            String results = read("bench/results/" + file);
+            Matcher m = Pattern.compile(
+                "(?m)^\\| 16 \\| (\\d) \\| ([^|]+?) \\| ([^|]+?) \\| (\\d+) \\| (\\d+) \\| (\\d+) \\| (\\d+) \\| [^|]+ \\| ([^|]+?) \\| ([0-9.]+) MB \\([0-9.]+% of limit\\) \\| (yes|\\*\\*NO\\*\\*) \\|$"
+            ).matcher(results);
+            StringBuilder walls = new StringBuilder();
+            double breaker = 0;
+            String verified = null, candidates = null;
+            while (m.find()) {
+                assertEquals(file + " run " + m.group(1) + " exact", "yes", m.group(10));
+                walls.append(walls.length() == 0 ? "" : " / ").append(m.group(2));
+                breaker = Math.max(breaker, Double.parseDouble(m.group(9)));
+                verified = m.group(5);
+                candidates = m.group(4);
+            }
+            assertNotNull(file + " has runs", verified);
+            Matcher row = Pattern.compile("(?m)^\\| " + Pattern.quote(size) + " \\(\\[" + Pattern.quote(file) + "\\][^|]*\\|(.*)\\|\\s*$")
+                .matcher(performance);
+            assertTrue("performance.md has a row for " + file, row.find());
+            String[] cells = row.group(1).split("\\|");
+            assertEquals(walls.toString(), cells[0].trim().replace("**", ""));
+            assertEquals(breaker, figure(cells[1], "([0-9.]+) MB"), 0);
+            assertEquals(Double.parseDouble(verified), figure(cells[3], "([0-9,]+)"), 0);
+            assertEquals(Double.parseDouble(candidates), figure(cells[4], "([0-9,]+)"), 0);
+        }
+        // the default limit of the near_duplicate breaker, as the docs give it
+        String limit = org.nearduplicate.opensearch.sketching.SketchingService.BREAKER_LIMIT_SETTING.getDefaultRaw(
+            org.opensearch.common.settings.Settings.EMPTY
+        );
+        assertTrue(
+            read("docs/reliability.md").contains("| `near_duplicate.breaker.limit` (node setting, dynamic) | " + limit + " of the heap")
+        );
+        assertTrue(read("README.md").contains("(`near_duplicate.breaker.limit`, default " + limit + " of the heap"));
+    }
+
     /** The groups of the {@code n}-th (from 0) match of {@code regex} in {@code text}. */
     private static String[] nth(String text, String regex, int n) {
         Matcher m = Pattern.compile(regex).matcher(text);

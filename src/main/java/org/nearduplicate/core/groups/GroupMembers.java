@@ -206,6 +206,53 @@ public final class GroupMembers {
     }
 
     /**
+     * {@link #merge} of one shard's sorted array, in place: its first {@code n} entries become the distinct values
+     * (the rest is garbage), {@code counts} (sized for every entry) their counts. No second copy of the fingerprints,
+     * which a run over one shard would otherwise hold twice while it merges.
+     *
+     * @return the number of distinct values
+     */
+    public static int mergeInPlace(long[] sorted, int[] counts) {
+        int n = 0;
+        for (long v : sorted) {
+            if (n > 0 && sorted[n - 1] == v) {
+                counts[n - 1]++;
+            } else {
+                sorted[n] = v;
+                counts[n++] = 1;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * {@link #mergeUnits} of one shard's arrays (sorted by fingerprint then signature), in place: the first {@code n}
+     * fingerprints become the distinct ones and the first {@code units} signatures the units' (the rest of each array
+     * is garbage); {@code unitStart} (one more than the entries) and {@code counts} are filled as {@link #mergeUnits}
+     * fills them. A run over one shard then holds its fingerprints and signatures once, not twice.
+     *
+     * @return the number of distinct fingerprints and the number of units
+     */
+    public static int[] mergeUnitsInPlace(long[] fingerprints, byte[] signatures, int[] unitStart, int[] counts) {
+        int n = 0, units = 0;
+        for (int i = 0; i < fingerprints.length; i++) {
+            long v = fingerprints[i];
+            if (n > 0 && fingerprints[n - 1] == v && compareSignatures(signatures, units - 1, signatures, i) == 0) {
+                counts[units - 1]++;
+                continue;
+            }
+            if (n == 0 || fingerprints[n - 1] != v) {
+                fingerprints[n] = v;
+                unitStart[n++] = units;
+            }
+            if (units != i) System.arraycopy(signatures, i * Signature.BYTES, signatures, units * Signature.BYTES, Signature.BYTES);
+            counts[units++] = 1;
+        }
+        unitStart[n] = units;
+        return new int[] { n, units };
+    }
+
+    /**
      * Merges the shards' arrays, sorted by fingerprint then signature ({@link #compareSignatures}), into the distinct
      * fingerprints, their units (the distinct (fingerprint, signature) pairs) and the units' counts and signatures.
      * {@code signatures.get(s)} holds {@link Signature#BYTES} bytes per fingerprint of shard {@code s}, or is null (no
@@ -270,8 +317,10 @@ public final class GroupMembers {
      * @param docs how many documents have them
      * @param pairsOfRoot per component root, its verified pairs
      * @param identicalPairs pairs of documents with the same fingerprint
+     * @param scratchBytes bytes {@link #select} reserved for its own work, garbage once it returned: the caller gives
+     *     them back
      */
-    public record Selection(long[] fingerprints, long docs, long[] pairsOfRoot, long identicalPairs) {
+    public record Selection(long[] fingerprints, long docs, long[] pairsOfRoot, long identicalPairs, long scratchBytes) {
     }
 
     /** Selects the fingerprints of every group from the distinct fingerprints, their counts and their components. */
@@ -282,11 +331,13 @@ public final class GroupMembers {
     /**
      * {@link #select(long[], int[], HammingGroups.Result, Reserve)} over units ({@code unitStart} as in
      * {@link #mergeUnits}, null: one unit per fingerprint): the selection's fingerprints are those of the units in
-     * groups, each once; {@code pairsOfRoot} is indexed by unit.
+     * groups, each once; {@code pairsOfRoot} is indexed by unit, and is the result's own array of pairs per unit,
+     * folded into the roots in place ({@link HammingGroups.Result#pairsByRoot}): nothing more is allocated for it. The
+     * documents per component ({@code 4 * units} bytes) are the selection's {@link Selection#scratchBytes}.
      */
     public static Selection select(long[] distinct, int[] unitStart, int[] counts, HammingGroups.Result grouped, Reserve reserve) {
         int n = counts.length;
-        reserve.reserve(12L * n, "group sizes and pairs");
+        reserve.reserve(4L * n, "group sizes and pairs");
         int[] root = grouped.roots();
         int[] docsOfRoot = new int[n];
         for (int i = 0; i < n; i++)
@@ -305,20 +356,95 @@ public final class GroupMembers {
         }
         reserve.reserve(8L * wanted, "fingerprints in groups");
         long[] inGroups = new long[wanted];
-        long[] pairsOfRoot = new long[n];
         for (int f = 0, w = 0; f < distinct.length; f++) {
             boolean in = false;
             for (int u = unitStart == null ? f : unitStart[f]; u < (unitStart == null ? f + 1 : unitStart[f + 1]); u++) {
-                if (docsOfRoot[root[u]] < 2) continue;
-                in = true;
-                pairsOfRoot[root[u]] += grouped.pairsAt(u);
+                if (docsOfRoot[root[u]] > 1) in = true;
             }
             if (in) inGroups[w++] = distinct[f];
         }
         long identicalPairs = 0;
         for (int c : counts)
             identicalPairs += (long) c * (c - 1) / 2;
-        return new Selection(inGroups, wantedDocs, pairsOfRoot, identicalPairs);
+        // a component of one document has no pair: the roots' sums are those of the components with two or more
+        return new Selection(inGroups, wantedDocs, grouped.pairsByRoot(), identicalPairs, 4L * n);
+    }
+
+    /**
+     * What reading the members back needs of a run, compacted to the units in groups: their fingerprints (sorted, each
+     * once), their units' starts and signatures, and per unit its group's index into {@code pairsOfRoot} (the group's
+     * verified pairs). {@link #group} takes them as it takes the whole run's arrays, so the run's arrays over every
+     * unit (fingerprints, signatures, counts, components) can be given back before the members are read.
+     */
+    public record Compacted(long[] distinct, int[] unitStart, byte[] unitSignatures, int[] root, long[] pairsOfRoot) {
+    }
+
+    /**
+     * Compacts a run's arrays ({@code distinct}, {@code unitStart} and {@code unitSignatures} as {@link #mergeUnits}
+     * gives them, {@code unitStart} and {@code unitSignatures} null without units; {@code root} and
+     * {@code pairsOfRoot} as {@link #select} leaves them) to the units in groups: those whose component has pairs.
+     * {@code inGroups} is the selection's fingerprints, which the result shares. Reserves what it allocates first;
+     * {@code pairsOfRoot} is left garbage (its roots' entries are overwritten).
+     */
+    public static Compacted compact(
+        long[] distinct,
+        int[] unitStart,
+        byte[] unitSignatures,
+        int[] root,
+        long[] pairsOfRoot,
+        long[] inGroups,
+        Reserve reserve
+    ) {
+        int units = root.length;
+        int groupedUnits = 0, groups = 0;
+        for (int u = 0; u < units; u++) {
+            if (pairsOfRoot[root[u]] == 0) continue;
+            groupedUnits++;
+            if (root[u] == u) groups++;
+        }
+        // with signatures the compacted units keep their starts (one unit per fingerprint when unitStart is null), so
+        // that a document is placed by its signature too
+        boolean perUnit = unitStart != null || unitSignatures != null;
+        reserve.reserve(
+            (perUnit ? 4L * (inGroups.length + 1) : 0) + (unitSignatures != null ? (long) Signature.BYTES * groupedUnits : 0) + 4L
+                * groupedUnits + 8L * groups,
+            "units in groups"
+        );
+        int[] compactStart = perUnit ? new int[inGroups.length + 1] : null;
+        byte[] compactSignatures = unitSignatures != null ? new byte[Signature.BYTES * groupedUnits] : null;
+        int[] compactRoot = new int[groupedUnits];
+        long[] groupPairs = new long[groups];
+        // a root comes before its component's other units (the smallest index): its entry of pairsOfRoot then turns
+        // into -(its group's index + 1), which they read
+        int f = 0, cu = 0, g = 0;
+        for (int d = 0; d < distinct.length; d++) {
+            boolean any = false;
+            int from = unitStart != null ? unitStart[d] : d, to = unitStart != null ? unitStart[d + 1] : d + 1;
+            for (int u = from; u < to; u++) {
+                long pairs = pairsOfRoot[root[u]];
+                if (pairs == 0) continue;
+                if (any == false) {
+                    if (perUnit) compactStart[f] = cu;
+                    any = true;
+                }
+                if (root[u] == u) {
+                    groupPairs[g] = pairs;
+                    pairsOfRoot[u] = -(++g);
+                }
+                compactRoot[cu] = (int) (-pairsOfRoot[root[u]] - 1);
+                if (compactSignatures != null) {
+                    System.arraycopy(unitSignatures, u * Signature.BYTES, compactSignatures, cu * Signature.BYTES, Signature.BYTES);
+                }
+                cu++;
+            }
+            if (any) {
+                if (distinct[d] != inGroups[f]) throw new IllegalStateException("the selection's fingerprints differ from the run's");
+                f++;
+            }
+        }
+        if (perUnit) compactStart[f] = cu;
+        if (f != inGroups.length || cu != groupedUnits || g != groups) throw new IllegalStateException("compaction miscounted");
+        return new Compacted(inGroups, compactStart, compactSignatures, compactRoot, groupPairs);
     }
 
     /** The groups of {@link #group} and the bytes reserved for their objects (they stay with the groups). */

@@ -156,6 +156,22 @@ public final class HammingGroups {
         }
 
         /**
+         * Folds every unit's pairs into its component's root, in place, and returns the result's own array: entry
+         * {@code r} of a root is then its component's verified pairs, every other entry 0 ({@link #pairsAt} reads the
+         * folded values from then on). Nothing is allocated: the coordinator keeps one array of pairs, not two.
+         */
+        public long[] pairsByRoot() {
+            int[] root = roots();
+            for (int i = 0; i < root.length; i++) {
+                if (root[i] != i) {
+                    pairsAt[root[i]] += pairsAt[i];
+                    pairsAt[i] = 0;
+                }
+            }
+            return pairsAt;
+        }
+
+        /**
          * Pairs compared (sharing the key of a table): distinct-fingerprint pairs, where a matching pair counts as the
          * document pairs it stands for; identical copies are not compared (see {@link #verifiedPairs}).
          */
@@ -240,7 +256,13 @@ public final class HammingGroups {
 
     /** {signed units, distinct fingerprints holding a unit without signature} of flat unit signatures (null: none signed). */
     public static long[] signatureCounts(int[] unitStart, byte[] unitSignatures, int n) {
-        if (unitSignatures == null || unitStart == null) return new long[] { 0, n };
+        if (unitSignatures == null) return new long[] { 0, n };
+        if (unitStart == null) { // one unit per fingerprint
+            long signed = 0;
+            for (int u = 0; u < n; u++)
+                if (GroupMembers.hasNoSignature(unitSignatures, u) == false) signed++;
+            return new long[] { signed, n - signed };
+        }
         long signed = 0, unsignedFingerprints = 0;
         for (int f = 0; f < n; f++) {
             boolean unsigned = false;
@@ -317,6 +339,8 @@ public final class HammingGroups {
      * exact path's; pairs with a unit without signature, and units sharing a fingerprint, are still exact. The
      * result holds verified pairs only, either way.
      *
+     * @param unitStart as in {@link #find(long[], int[], int[], int, Verifier, Progress)}; null: one unit per
+     *     fingerprint (the usual case, which then needs no array of starts)
      * @param unitSignatures flat, {@link org.nearduplicate.core.sketch.Signature#BYTES} per unit (zeros: none)
      */
     public static Result find(
@@ -331,7 +355,7 @@ public final class HammingGroups {
         Progress progress
     ) {
         if (plan.lsh() == false) return find(distinct, unitStart, counts, k, verifier, plan, prefixBlocks(distinct.length, plan), progress);
-        if (unitStart == null || unitSignatures == null) throw new IllegalArgumentException("the LSH stage needs units with signatures");
+        if (unitSignatures == null) throw new IllegalArgumentException("the LSH stage needs units with signatures");
         return find(distinct, unitStart, counts, k, verifier, plan, 0, progress, unitSignatures, minAgreeing);
     }
 
@@ -826,7 +850,11 @@ public final class HammingGroups {
 
         /** The distinct fingerprint of unit {@code u}. */
         private int fingerprintOf(int u) {
-            int at = Arrays.binarySearch(unitStart, u);
+            if (unitStart == null) return u; // one unit per fingerprint
+            // every fingerprint has a unit, so unit u's lies within the units beyond the fingerprints below u: a search
+            // of a few entries (usually one) instead of all of them
+            int extra = counts.length - distinct.length;
+            int at = Arrays.binarySearch(unitStart, Math.max(0, u - extra), Math.min(u, distinct.length - 1) + 1, u);
             if (at >= 0) {
                 while (at + 1 < unitStart.length && unitStart[at + 1] == u)
                     at++; // never: every fingerprint has a unit
@@ -848,9 +876,9 @@ public final class HammingGroups {
                 for (int g = 0; g < n; g++) {
                     if (g == f || Long.bitCount(a ^ distinct[g]) > k) continue;
                     boolean gUnsigned = holdsUnsigned(signatures, g);
-                    for (int u = unitStart[f]; u < unitStart[f + 1]; u++) {
+                    for (int u = start(f); u < start(f + 1); u++) {
                         boolean uUnsigned = GroupMembers.hasNoSignature(signatures, u);
-                        for (int v = unitStart[g]; v < unitStart[g + 1]; v++) {
+                        for (int v = start(g); v < start(g + 1); v++) {
                             boolean vUnsigned = GroupMembers.hasNoSignature(signatures, v);
                             if (uUnsigned == false && vUnsigned == false) continue; // the bands' pair
                             if (gUnsigned && g < f) continue; // taken when g was the first fingerprint
@@ -864,9 +892,14 @@ public final class HammingGroups {
         }
 
         private boolean holdsUnsigned(byte[] signatures, int f) {
-            for (int u = unitStart[f]; u < unitStart[f + 1]; u++)
+            for (int u = start(f); u < start(f + 1); u++)
                 if (GroupMembers.hasNoSignature(signatures, u)) return true;
             return false;
+        }
+
+        /** The first unit of fingerprint {@code f} ({@code unitStart} null: one unit per fingerprint). */
+        private int start(int f) {
+            return unitStart == null ? f : unitStart[f];
         }
 
         /** Counts {@code p} verified document pairs at unit {@code a} and joins the components of {@code a} and {@code b}. */
@@ -887,37 +920,95 @@ public final class HammingGroups {
     }
 
     /**
-     * Sorts {@code keys[0, m)} by their high 32 bits, stably (units stay ascending within a key): three LSD passes of
-     * {@value #RADIX_BITS} bits through {@code buffer}; returns the array holding the result (the other is free).
+     * Sorts {@code keys[0, m)} by their high 32 bits, stably (units stay ascending within a key); returns the array
+     * holding the result (the other is free). One pass through memory: a stable scatter of {@code keys} into
+     * {@code buffer} by the key's top {@value #RADIX_BITS} bits, then each of those buckets (a few thousand entries at
+     * 10M units, in the CPU caches) sorted by the key's remaining bits where it lies: two LSD passes through the same
+     * range of {@code keys} and back, or an insertion sort for a small bucket. Three LSD passes over all entries (the
+     * first version) scattered every entry through memory three times.
      */
     static long[] radixSortByKey(long[] keys, long[] buffer, int m, int[] histogram) {
-        int radix = 1 << RADIX_BITS, mask = radix - 1;
-        Arrays.fill(histogram, 0);
+        int radix = 1 << RADIX_BITS;
+        int topShift = 64 - RADIX_BITS; // the key's top RADIX_BITS bits
+        Arrays.fill(histogram, 0, radix + 1, 0);
+        for (int i = 0; i < m; i++)
+            histogram[(int) (keys[i] >>> topShift) + 1]++;
+        for (int d = 1; d <= radix; d++)
+            histogram[d] += histogram[d - 1];
+        // histogram[d] is bucket d's start; scatter moves it to the bucket's end, which is bucket d + 1's start
+        int[] next = histogram;
         for (int i = 0; i < m; i++) {
             long x = keys[i];
-            histogram[(int) (x >>> 32) & mask]++;
-            histogram[radix + ((int) (x >>> (32 + RADIX_BITS)) & mask)]++;
-            histogram[2 * radix + (int) (x >>> (32 + 2 * RADIX_BITS))]++;
+            buffer[next[(int) (x >>> topShift)]++] = x;
         }
-        long[] from = keys, to = buffer;
-        for (int pass = 0; pass < 3; pass++) {
-            int base = pass * radix;
-            int sum = 0;
-            for (int d = 0; d < radix; d++) {
-                int c = histogram[base + d];
-                histogram[base + d] = sum;
-                sum += c;
+        int lowBits = 32 - RADIX_BITS; // the rest of the key: two passes of lowBits - lowBits / 2 and lowBits / 2 bits
+        int firstBits = lowBits - lowBits / 2, secondBits = lowBits / 2;
+        int countsAt = radix + 1; // the buckets' counters follow the top digit's in the same array
+        for (int d = 0, start = 0; d < radix; d++) {
+            int end = next[d];
+            int size = end - start;
+            if (size > INSERTION_SORT_MAX) {
+                sortBucket(buffer, keys, start, end, firstBits, secondBits, histogram, countsAt);
+            } else if (size > 1) {
+                for (int i = start + 1; i < end; i++) { // stable: an entry moves past strictly larger keys only
+                    long x = buffer[i];
+                    long key = x >>> 32;
+                    int j = i - 1;
+                    while (j >= start && (buffer[j] >>> 32) > key) {
+                        buffer[j + 1] = buffer[j];
+                        j--;
+                    }
+                    buffer[j + 1] = x;
+                }
             }
-            int shift = 32 + pass * RADIX_BITS;
-            for (int i = 0; i < m; i++) {
-                long x = from[i];
-                to[histogram[base + ((int) (x >>> shift) & mask)]++] = x;
-            }
-            long[] t = from;
-            from = to;
-            to = t;
+            start = end;
         }
-        return from;
+        return buffer;
+    }
+
+    /** Buckets of at most this many entries are insertion-sorted (their histograms would cost more). */
+    private static final int INSERTION_SORT_MAX = 48;
+
+    /**
+     * Sorts {@code data[from, to)} by key bits 32 .. 32 + first + second, stably, through {@code scratch[from, to)};
+     * {@code counts} from {@code base} on holds the two passes' counters.
+     */
+    private static void sortBucket(
+        long[] data,
+        long[] scratch,
+        int from,
+        int to,
+        int firstBits,
+        int secondBits,
+        int[] histogram,
+        int base
+    ) {
+        int firstSize = 1 << firstBits, firstMask = firstSize - 1, secondMask = (1 << secondBits) - 1;
+        int[] counts = histogram;
+        Arrays.fill(counts, base, base + firstSize + secondMask + 1, 0);
+        for (int i = from; i < to; i++) {
+            long x = data[i];
+            counts[base + ((int) (x >>> 32) & firstMask)]++;
+            counts[base + firstSize + ((int) (x >>> (32 + firstBits)) & secondMask)]++;
+        }
+        for (int d = 0, sum = from; d < firstSize; d++) {
+            int c = counts[base + d];
+            counts[base + d] = sum;
+            sum += c;
+        }
+        for (int d = 0, sum = from; d <= secondMask; d++) {
+            int c = counts[base + firstSize + d];
+            counts[base + firstSize + d] = sum;
+            sum += c;
+        }
+        for (int i = from; i < to; i++) {
+            long x = data[i];
+            scratch[counts[base + ((int) (x >>> 32) & firstMask)]++] = x;
+        }
+        for (int i = from; i < to; i++) {
+            long x = scratch[i];
+            data[counts[base + firstSize + ((int) (x >>> (32 + firstBits)) & secondMask)]++] = x;
+        }
     }
 
     /** Bits per digit of the LSH stage's radix sort of the 32-bit band keys (three passes). */

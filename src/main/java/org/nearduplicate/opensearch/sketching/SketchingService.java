@@ -60,7 +60,7 @@ public final class SketchingService {
     /** Limit of the {@code near_duplicate} breaker (a child of the parent breaker, which also counts real heap use). */
     public static final Setting<ByteSizeValue> BREAKER_LIMIT_SETTING = Setting.memorySizeSetting(
         "near_duplicate.breaker.limit",
-        "20%",
+        "40%",
         Setting.Property.Dynamic,
         Setting.Property.NodeScope
     );

@@ -253,21 +253,80 @@ public class GroupMembersTests extends PlatformTestCase {
         int[] counts = new int[total];
         byte[] unitSignatures = new byte[Signature.BYTES * total];
         int[] merged = GroupMembers.mergeUnits(sorted, signatures, distinct, unitStart, counts, unitSignatures);
+        long[] nonEmpty = null;
+        byte[] nonEmptySignatures = null;
+        for (int s = 0; s < sorted.size(); s++) {
+            if (sorted.get(s).length == 0) continue;
+            if (nonEmpty != null) {
+                nonEmpty = null;
+                break;
+            }
+            nonEmpty = sorted.get(s);
+            nonEmptySignatures = signatures.get(s);
+        }
+        if (nonEmpty != null && nonEmptySignatures != null && randomBoolean()) {
+            // one shard: merged in place (as the coordinator does), which must give the same units
+            long[] inPlace = nonEmpty.clone();
+            byte[] inPlaceSignatures = nonEmptySignatures.clone();
+            int[] inPlaceStart = new int[inPlace.length + 1];
+            int[] inPlaceCounts = new int[inPlace.length];
+            int[] m = GroupMembers.mergeUnitsInPlace(inPlace, inPlaceSignatures, inPlaceStart, inPlaceCounts);
+            assertArrayEquals(merged, m);
+            assertArrayEquals(Arrays.copyOf(distinct, m[0]), Arrays.copyOf(inPlace, m[0]));
+            assertArrayEquals(Arrays.copyOf(unitStart, m[0] + 1), Arrays.copyOf(inPlaceStart, m[0] + 1));
+            assertArrayEquals(Arrays.copyOf(counts, m[1]), Arrays.copyOf(inPlaceCounts, m[1]));
+            assertArrayEquals(
+                Arrays.copyOf(unitSignatures, Signature.BYTES * m[1]),
+                Arrays.copyOf(inPlaceSignatures, Signature.BYTES * m[1])
+            );
+            distinct = inPlace;
+            unitStart = inPlaceStart;
+            counts = inPlaceCounts;
+            unitSignatures = inPlaceSignatures; // not trimmed, as on the coordinator: the slack is never read
+        }
         distinct = Arrays.copyOf(distinct, merged[0]);
         unitStart = Arrays.copyOf(unitStart, merged[0] + 1);
         counts = Arrays.copyOf(counts, merged[1]);
-        unitSignatures = Arrays.copyOf(unitSignatures, Signature.BYTES * merged[1]);
+        if (randomBoolean()) unitSignatures = Arrays.copyOf(unitSignatures, Signature.BYTES * merged[1]);
+        if (merged[0] == merged[1] && randomBoolean()) unitStart = null; // one unit per fingerprint: no starts
         GroupMembers.Rule rule = GroupMembers.Rule.of(k, minSimilarity);
         HammingGroups.Result grouped = HammingGroups.find(
             distinct,
             unitStart,
             counts,
+            unitSignatures,
+            rule.minAgreeing(),
             k,
             GroupMembers.verifier(unitSignatures, rule),
+            HammingGroups.plan(distinct.length, k),
             (done, all) -> {}
         );
         pairs[0] = grouped.verifiedPairs();
         GroupMembers.Selection selection = GroupMembers.select(distinct, unitStart, counts, grouped, (bytes, what) -> {});
+        if (randomBoolean()) {
+            // compacted to the units in groups before the members are placed, as the coordinator does
+            GroupMembers.Compacted c = GroupMembers.compact(
+                distinct,
+                unitStart,
+                unitSignatures,
+                grouped.roots(),
+                selection.pairsOfRoot(),
+                selection.fingerprints(),
+                (bytes, what) -> {}
+            );
+            return GroupMembers.group(
+                shards,
+                c.distinct(),
+                c.unitStart(),
+                c.unitSignatures(),
+                c.root(),
+                c.pairsOfRoot(),
+                mode,
+                rule,
+                (bytes, what) -> {},
+                () -> {}
+            );
+        }
         return GroupMembers.group(
             shards,
             distinct,

@@ -215,6 +215,50 @@ public class HammingGroupsLshTests extends RandomizedTest {
             assertEquals(exact.root(lsh.root(u)), exact.root(u));
     }
 
+    /**
+     * One unit per fingerprint (the usual case): without the array of starts the LSH path and the exact path find the
+     * same pairs, components and per-unit counts as with the identity starts, unsigned units included.
+     */
+    @Test
+    public void testOneUnitPerFingerprintNeedsNoStarts() {
+        for (int iteration = 0; iteration < 4; iteration++) {
+            Random random = new Random(randomLong());
+            Units all = synthetic(random, 200, 400, iteration % 2 == 0 ? 0 : 0.05);
+            // keep each fingerprint's first unit
+            int d = all.distinct().length;
+            int[] identity = new int[d + 1];
+            int[] counts = new int[d];
+            byte[] sigs = new byte[d * Signature.BYTES];
+            for (int f = 0; f < d; f++) {
+                identity[f] = f;
+                counts[f] = all.counts()[all.unitStart()[f]];
+                System.arraycopy(all.signatures(), all.unitStart()[f] * Signature.BYTES, sigs, f * Signature.BYTES, Signature.BYTES);
+            }
+            identity[d] = d;
+            Units with = new Units(all.distinct(), identity, counts, sigs);
+            Units without = new Units(all.distinct(), null, counts, sigs);
+            for (HammingGroups.Candidates candidates : new HammingGroups.Candidates[] {
+                HammingGroups.Candidates.LSH,
+                HammingGroups.Candidates.EXACT }) {
+                HammingGroups.Result a = run(with, candidates), b = run(without, candidates);
+                assertEquals(a.plan(), b.plan());
+                assertEquals(a.verifiedPairs(), b.verifiedPairs());
+                assertEquals(a.comparisons(), b.comparisons());
+                for (int u = 0; u < d; u++) {
+                    assertEquals(a.root(u), b.root(u));
+                    assertEquals(a.pairsAt(u), b.pairsAt(u));
+                }
+                // pairs folded into the roots: each root holds its component's sum, the rest 0
+                long[] perUnit = new long[d];
+                for (int u = 0; u < d; u++)
+                    perUnit[b.root(u)] += b.pairsAt(u);
+                long[] folded = b.pairsByRoot();
+                for (int u = 0; u < d; u++)
+                    assertEquals(b.root(u) == u ? perUnit[u] : 0, folded[u]);
+            }
+        }
+    }
+
     /** Many units sharing every band key (one signature, fingerprints spread): capped, still verified, not quadratic. */
     @Test
     public void testHugeRunIsCappedAndVerified() {
@@ -290,6 +334,26 @@ public class HammingGroupsLshTests extends RandomizedTest {
         long[] back = sorted.clone();
         Arrays.sort(back);
         assertArrayEquals(expected, back);
+        // keys over the whole range, buckets large and small: ascending unsigned keys, units ascending within one
+        for (int size : new int[] { 1, 2, 47, 49, 3000, 200_000 }) {
+            long[] random = new long[size];
+            int distinctKeys = randomIntBetween(1, size);
+            int[] pool = new int[distinctKeys];
+            for (int i = 0; i < distinctKeys; i++)
+                pool[i] = randomInt();
+            for (int i = 0; i < size; i++)
+                random[i] = (long) pool[randomInt(distinctKeys - 1)] << 32 | i;
+            long[] copy = random.clone();
+            long[] out = HammingGroups.radixSortByKey(random, new long[size], size, new int[3 << HammingGroups.RADIX_BITS]);
+            for (int i = 1; i < size; i++) {
+                long a = out[i - 1] >>> 32, b = out[i] >>> 32;
+                assertTrue("at " + i, a < b || (a == b && (int) out[i - 1] < (int) out[i]));
+            }
+            Arrays.sort(copy);
+            long[] outSorted = Arrays.copyOf(out, size);
+            Arrays.sort(outSorted);
+            assertArrayEquals(copy, outSorted);
+        }
     }
 
     private static int root(int[] parent, int i) {

@@ -284,45 +284,89 @@ public final class GroupsComputation {
             double minSimilarity = minSimilarity(algorithm, verifies);
             GroupMembers.Rule rule = GroupMembers.Rule.of(k, minSimilarity);
             // distinct fingerprints, their units (with signatures: the distinct (fingerprint, signature) pairs) and the
-            // units' document counts, merged from the shards' sorted arrays
-            long perDoc = signed ? 12 + 4 + Signature.BYTES : 12;
-            reserve(perDoc * docs + (signed ? 4 : 0), signed ? "distinct fingerprints and signatures" : "distinct fingerprints");
-            long[] distinct = new long[Math.toIntExact(docs)];
-            int[] counts = new int[distinct.length];
-            int[] unitStart = signed ? new int[distinct.length + 1] : null;
-            byte[] unitSignatures = signed ? new byte[Signature.BYTES * distinct.length] : null;
-            List<long[]> shardArrays = new ArrayList<>(responses.size());
-            List<byte[]> shardSignatures = new ArrayList<>(responses.size());
+            // units' document counts, merged from the shards' sorted arrays; one shard's arrays are merged in place
+            // (they then hold the distinct fingerprints and the units' signatures: no second copy of either)
+            SimHashShardFingerprintsResponse only = null;
+            int nonEmpty = 0;
             for (SimHashShardFingerprintsResponse r : responses) {
-                shardSignatures.add(r.takeSignatures());
-                shardArrays.add(r.takeFingerprints());
-            }
-            int n, units;
-            if (signed) {
-                int[] merged = GroupMembers.mergeUnits(shardArrays, shardSignatures, distinct, unitStart, counts, unitSignatures);
-                n = merged[0];
-                units = merged[1];
-            } else {
-                n = units = GroupMembers.merge(shardArrays, distinct, counts);
-            }
-            shardArrays = null;
-            shardSignatures = null;
-            release(shardBytes); // the shards' arrays are garbage once merged
-            if (n < distinct.length) {
-                distinct = Arrays.copyOf(distinct, n);
-                release(8 * (docs - n));
-                if (signed) {
-                    unitStart = Arrays.copyOf(unitStart, n + 1);
-                    release(4 * (docs - n));
+                if (r.fingerprints().length > 0) {
+                    nonEmpty++;
+                    only = r;
                 }
+            }
+            boolean inPlace = nonEmpty == 1 && (signed == false || only.signatures() != null);
+            long[] distinct;
+            int[] counts;
+            int[] unitStart;
+            byte[] unitSignatures;
+            long distinctBytes, signatureBytes; // what the two arrays hold reserved, given back by the compaction
+            int n, units;
+            if (inPlace) {
+                reserve(4L * docs + (signed ? 4L * (docs + 1) : 0), signed ? "unit counts and starts" : "fingerprint counts");
+                unitSignatures = only.takeSignatures();
+                distinct = only.takeFingerprints();
+                counts = new int[distinct.length];
+                unitStart = signed ? new int[distinct.length + 1] : null;
+                if (signed) {
+                    int[] merged = GroupMembers.mergeUnitsInPlace(distinct, unitSignatures, unitStart, counts);
+                    n = merged[0];
+                    units = merged[1];
+                } else {
+                    n = units = GroupMembers.mergeInPlace(distinct, counts);
+                }
+                // the shards' answers (the empty ones too) stay reserved: the merged arrays are theirs
+                signatureBytes = signed ? 16 + (long) Signature.BYTES * docs : 0;
+                distinctBytes = shardBytes - signatureBytes;
+            } else {
+                long perDoc = signed ? 12 + 4 + Signature.BYTES : 12;
+                reserve(perDoc * docs + (signed ? 4 : 0), signed ? "distinct fingerprints and signatures" : "distinct fingerprints");
+                distinct = new long[Math.toIntExact(docs)];
+                counts = new int[distinct.length];
+                unitStart = signed ? new int[distinct.length + 1] : null;
+                unitSignatures = signed ? new byte[Signature.BYTES * distinct.length] : null;
+                List<long[]> shardArrays = new ArrayList<>(responses.size());
+                List<byte[]> shardSignatures = new ArrayList<>(responses.size());
+                for (SimHashShardFingerprintsResponse r : responses) {
+                    shardSignatures.add(r.takeSignatures());
+                    shardArrays.add(r.takeFingerprints());
+                }
+                if (signed) {
+                    int[] merged = GroupMembers.mergeUnits(shardArrays, shardSignatures, distinct, unitStart, counts, unitSignatures);
+                    n = merged[0];
+                    units = merged[1];
+                } else {
+                    n = units = GroupMembers.merge(shardArrays, distinct, counts);
+                }
+                shardArrays = null;
+                shardSignatures = null;
+                release(shardBytes); // the shards' arrays are garbage once merged
+                signatureBytes = signed ? (long) Signature.BYTES * docs : 0;
+                distinctBytes = 8L * docs;
+            }
+            // trimmed copies are reserved before they are made; the signatures are not copied (the units' come first,
+            // the slack after them stays reserved until the compaction gives the whole array back)
+            if (n < distinct.length) {
+                reserve(8L * n, "distinct fingerprints");
+                distinct = Arrays.copyOf(distinct, n);
+                release(distinctBytes);
+                distinctBytes = 8L * n;
+            }
+            if (signed && n + 1 < unitStart.length) {
+                reserve(4L * (n + 1), "unit starts");
+                long before = 4L * unitStart.length;
+                unitStart = Arrays.copyOf(unitStart, n + 1);
+                release(before);
             }
             if (units < counts.length) {
+                reserve(4L * units, "unit counts");
+                long before = 4L * counts.length;
                 counts = Arrays.copyOf(counts, units);
-                release(4 * (docs - units));
-                if (signed) {
-                    unitSignatures = Arrays.copyOf(unitSignatures, Signature.BYTES * units);
-                    release((long) Signature.BYTES * (docs - units));
-                }
+                release(before);
+            }
+            if (signed && n == units) {
+                // one unit per fingerprint (the usual case): the grouping needs no starts
+                release(4L * unitStart.length);
+                unitStart = null;
             }
             // exact Manku tables, or the LSH stage over the signatures when the exact plan would compare too many pairs
             long[] signedCounts = HammingGroups.signatureCounts(unitStart, unitSignatures, n);
@@ -376,6 +420,7 @@ public final class GroupsComputation {
             );
             release(tableBytes); // garbage now
             GroupMembers.Selection selection = GroupMembers.select(distinct, unitStart, counts, grouped, this::reserve);
+            release(selection.scratchBytes());
             Result empty = new Result(
                 k,
                 minSimilarity,
@@ -391,16 +436,38 @@ public final class GroupsComputation {
                 succeed(empty);
                 return;
             }
-            long[] distinctFingerprints = distinct;
-            int[] unitStarts = unitStart;
-            byte[] signatures = unitSignatures;
-            int[] root = grouped.roots(); // the components only: the rest of the result is garbage now
+            // only the units in groups are needed to place the members: compacted, every array over all units (the
+            // fingerprints, their starts, counts and signatures, the components and pairs) is given back before the
+            // members are read
+            GroupMembers.Compacted compacted = GroupMembers.compact(
+                distinct,
+                unitStart,
+                unitSignatures,
+                grouped.roots(),
+                selection.pairsOfRoot(),
+                selection.fingerprints(),
+                this::reserve
+            );
+            release(
+                distinctBytes + signatureBytes + 4L * units + (unitStart != null ? 4L * unitStart.length : 0) + HammingGroups.resultBytes(
+                    units
+                )
+            );
             allShards(
                 selection.fingerprints(),
                 selection.docs() * DocList.estimatedBytesPerDoc(signed),
                 "reading group members",
                 members -> succeed(
-                    groups(empty, members, distinctFingerprints, unitStarts, signatures, root, selection.pairsOfRoot(), rule)
+                    groups(
+                        empty,
+                        members,
+                        compacted.distinct(),
+                        compacted.unitStart(),
+                        compacted.unitSignatures(),
+                        compacted.root(),
+                        compacted.pairsOfRoot(),
+                        rule
+                    )
                 )
             );
         }

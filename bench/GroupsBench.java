@@ -50,14 +50,14 @@ public class GroupsBench {
     static long seed = 42;
     static double clusterShare = 0.01;
     static boolean clusterShareGiven = false;
-    /** The default k of simhash-v4 (what a request without max_distance gets), for the in-process reference. */
+    /** The default k of signed fields (simhash-v4 and v5) (what a request without max_distance gets), for the in-process reference. */
     static final int SIGNED_K = 16;
     static final int SIG = org.nearduplicate.core.sketch.Signature.BYTES;
     static String index = null;
     static boolean reuse = false;
     static boolean skipWrite = false;
     /**
-     * --signed: documents carry simhash-v4 signatures (fingerprint + 32-byte signature, loaded as the field's object
+     * --signed: documents carry signatures as the default algorithm writes them (fingerprint + 32-byte signature, loaded as the field's object
      * value), the runs use the DEFAULT settings (no max_distance, no mode: k = 16, min_similarity 0.35, representative
      * groups, the LSH candidate stage), the in-process reference is HammingGroups.find with the same AUTO plan over the
      * same units, and the node's verified and candidate pairs must equal it; clusters 0..8 bits from their center (so
@@ -1290,7 +1290,7 @@ public class GroupsBench {
             .append("; in-process baselines run in this JVM after the node runs |\n");
         if (signed) md.append("| data | ")
             .append(docs)
-            .append(" signed documents (`simhash-v4` object values: fingerprint + 32-byte signature; seed ")
+            .append(" signed documents (object values of the default algorithm: fingerprint + 32-byte signature; seed ")
             .append(seed)
             .append("): random fingerprints and signatures plus ")
             .append(data.clusters)

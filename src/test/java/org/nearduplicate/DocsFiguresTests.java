@@ -623,6 +623,41 @@ public class DocsFiguresTests {
         assertEquals(three[7], textAfter(engine, "in 3 or more ([0-9]+) pairs"));
     }
 
+    /** performance.md's account of the check's window: RESULTS-window.md and RESULTS-check-growing-window.md. */
+    @Test
+    public void testCheckWindowFigures() throws IOException {
+        String window = read("bench/results/RESULTS-window.md");
+        String growing = read("bench/results/RESULTS-check-growing-window.md");
+        String performance = read("docs/performance.md");
+        // | k | block keys | linear scan | ratio | default lookup |
+        String[] k16 = row(window, "16"), k8 = row(window, "8"), k10 = row(window, "10");
+        assertEquals(
+            Math.round(Double.parseDouble(k16[0]) / 1000),
+            figure(performance, "at k = 16\\s+([0-9]+) us per checked document"),
+            0
+        );
+        assertEquals(
+            Math.round(Double.parseDouble(k16[1]) / 1000),
+            figure(performance, "with the keys against ([0-9]+) us with one pass"),
+            0
+        );
+        assertEquals(k16[2], textAfter(performance, "us with one pass \\(([0-9.]+x)\\)"));
+        assertEquals(k8[2], textAfter(performance, "at k = 8 the keys stay faster \\(([0-9.]+x)\\)"));
+        assertEquals(k10[2], textAfter(performance, "so the switch is at k = 10 \\(([0-9.]+x)\\)"));
+        assertEquals("LINEAR_SCAN", k10[3]);
+        assertEquals(
+            org.nearduplicate.core.window.RecentFingerprints.Lookup.LINEAR_SCAN_FROM_DISTANCE,
+            figure(performance, "From\\s+k = ([0-9]+) the window now reads its entries once"),
+            0
+        );
+        // | documents | plain | simhash (% of plain) | check (% of plain) | check / simhash | ...
+        String[] at200k = row(growing, "200,000");
+        assertEquals(
+            at200k[2].replace("**", ""),
+            textAfter(performance, "\\| 200,000 \\| [0-9,]+ \\| [^|]+ \\| \\*\\*([0-9,]+ \\([0-9]+ %\\))\\*\\*").replace(",", "")
+        );
+    }
+
     /** methods.md's prose on MinHash through its index quotes the method table above it. */
     @Test
     public void testMethodsProseMatchesItsTable() throws IOException {

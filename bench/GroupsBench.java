@@ -920,16 +920,8 @@ public class GroupsBench {
                 t = System.nanoTime();
                 HammingGroups.Result res = HammingGroups.find(distinct, counts, k, quiet);
                 p.findMs.add((System.nanoTime() - t) / 1e6);
-                // the counts as GroupsComputation makes them: components with two or more documents
-                int[] root = res.roots();
-                int[] docsOfRoot = new int[n];
-                for (int i = 0; i < n; i++)
-                    docsOfRoot[root[i]] += counts[i];
-                long groups = 0, inGroups = 0;
-                for (int i = 0; i < n; i++) {
-                    if (docsOfRoot[root[i]] > 1) inGroups += counts[i];
-                    if (root[i] == i && docsOfRoot[i] > 1) groups++;
-                }
+                long[] components = components(res.roots(), counts, n);
+                long groups = components[0], inGroups = components[1];
                 p.groups = groups;
                 p.docsInGroups = inGroups;
                 p.verifiedPairs = res.verifiedPairs();
@@ -1070,15 +1062,8 @@ public class GroupsBench {
             );
             p.findMs.add((System.nanoTime() - t) / 1e6);
             p.findCpuMs.add((threads.getCurrentThreadCpuTime() - cpu) / 1e6);
-            int[] root = res.roots();
-            int[] docsOfRoot = new int[u];
-            for (int i = 0; i < u; i++)
-                docsOfRoot[root[i]] += counts[i];
-            long groups = 0, inGroups = 0;
-            for (int i = 0; i < u; i++) {
-                if (docsOfRoot[root[i]] > 1) inGroups += counts[i];
-                if (root[i] == i && docsOfRoot[i] > 1) groups++;
-            }
+            long[] components = components(res.roots(), counts, u);
+            long groups = components[0], inGroups = components[1];
             p.groups = groups;
             p.docsInGroups = inGroups;
             p.verifiedPairs = res.verifiedPairs();
@@ -1166,15 +1151,8 @@ public class GroupsBench {
                 }
             }
             HammingGroups.Result hg = HammingGroups.find(Arrays.copyOf(sorted, n), Arrays.copyOf(counts, n), k, (d, tt) -> {});
-            int[] root = hg.roots();
-            int[] docsOfRoot = new int[n];
-            for (int i = 0; i < n; i++)
-                docsOfRoot[root[i]] += counts[i];
-            long hgGroups = 0, hgDocs = 0;
-            for (int i = 0; i < n; i++) {
-                if (docsOfRoot[root[i]] > 1) hgDocs += counts[i];
-                if (root[i] == i && docsOfRoot[i] > 1) hgGroups++;
-            }
+            long[] hgComponents = components(hg.roots(), counts, n);
+            long hgGroups = hgComponents[0], hgDocs = hgComponents[1];
             boolean eq = hgGroups == groups && hgDocs == inGroups && hg.verifiedPairs() == pairs;
             b.agrees.put(k, eq);
             if (!eq) problems.add(
@@ -1797,5 +1775,21 @@ public class GroupsBench {
                 b.append(']');
             } else b.append(o);
         }
+    }
+
+    /**
+     * The counts as GroupsComputation makes them from HammingGroups' roots over the first {@code n} entries: components
+     * of two or more documents, and the documents in them.
+     */
+    static long[] components(int[] root, int[] counts, int n) {
+        int[] docsOfRoot = new int[n];
+        for (int i = 0; i < n; i++)
+            docsOfRoot[root[i]] += counts[i];
+        long groups = 0, inGroups = 0;
+        for (int i = 0; i < n; i++) {
+            if (docsOfRoot[root[i]] > 1) inGroups += counts[i];
+            if (root[i] == i && docsOfRoot[i] > 1) groups++;
+        }
+        return new long[] { groups, inGroups };
     }
 }

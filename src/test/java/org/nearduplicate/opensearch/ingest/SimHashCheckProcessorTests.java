@@ -97,6 +97,11 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
         };
     };
 
+    /** No recent window ({@code window_size} 0, a fresh registry), a stale search tags: only the bulk set and the index. */
+    private SimHashCheckProcessor batchOnlyProcessor(PendingClient client) {
+        return processor(client, new RecentFingerprints.Registry(() -> 0L), Map.of("on_unavailable", "tag", "window_size", 0));
+    }
+
     private SimHashCheckProcessor processor(PendingClient client, RecentFingerprints.Registry windows, Map<String, Object> options) {
         return processor(client, windows, MappedMaxDistance.DEFAULT, options);
     }
@@ -661,11 +666,7 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
             assertEquals("b", result(bare.doc.get()).get("_id")); // distance 0 to b, no signature to disagree
 
             // the bulk set: one bulk request, window_size 0
-            SimHashCheckProcessor q = processor(
-                client,
-                new RecentFingerprints.Registry(() -> 0L),
-                Map.of("on_unavailable", "tag", "window_size", 0)
-            );
+            SimHashCheckProcessor q = batchOnlyProcessor(client);
             List<IngestDocumentWrapper> bulk = runBatch(
                 q,
                 List.of(signedDoc("a", fp, SIG_A), signedDoc("b", fp ^ 1, SIG_OTHER), signedDoc("c", fp ^ 0b110, SIG_NEAR_A)),
@@ -718,11 +719,7 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
             // the probe carries the signature (the query verifies the index's hits)
             assertThat(client.searches.get(1).source().toString(), containsString(Signature.toHex(copy.signature())));
 
-            SimHashCheckProcessor q = processor(
-                client,
-                new RecentFingerprints.Registry(() -> 0L),
-                Map.of("on_unavailable", "tag", "window_size", 0)
-            );
+            SimHashCheckProcessor q = batchOnlyProcessor(client);
             List<IngestDocumentWrapper> bulk = runBatch(
                 q,
                 List.of(signedDoc("original", original), signedDoc("unrelated", other), signedDoc("edited", copy)),
@@ -741,11 +738,7 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
     public void testABatchHitOfAnotherDocumentIsVerifiedAgainstEachKey() {
         long h = randomLong();
         try (PendingClient client = new PendingClient(getTestName())) {
-            SimHashCheckProcessor p = processor(
-                client,
-                new RecentFingerprints.Registry(() -> 0L),
-                Map.of("on_unavailable", "tag", "window_size", 0)
-            );
+            SimHashCheckProcessor p = batchOnlyProcessor(client);
             // A and B are 3 bits apart and their signatures disagree: the bulk set does not pair them either
             List<IngestDocumentWrapper> results = runBatch(
                 p,
@@ -770,7 +763,7 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
             // window each time: the window_size 0 of the earlier bulks leaves a gap)
             client.searches.clear();
             client.listeners.clear();
-            p = processor(client, new RecentFingerprints.Registry(() -> 0L), Map.of("on_unavailable", "tag", "window_size", 0));
+            p = batchOnlyProcessor(client);
             List<IngestDocumentWrapper> bare = runBatch(
                 p,
                 List.of(signedDoc("A2", h ^ 1, SIG_NEAR_A), signedDoc("B2", h ^ 0b1100, SIG_OTHER)),
@@ -783,7 +776,7 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
             // where the query verifies its hits against that document's signature
             client.searches.clear();
             client.listeners.clear();
-            p = processor(client, new RecentFingerprints.Registry(() -> 0L), Map.of("on_unavailable", "tag", "window_size", 0));
+            p = batchOnlyProcessor(client);
             List<IngestDocumentWrapper> unknown = runBatch(
                 p,
                 List.of(signedDoc("A3", h ^ 1, SIG_NEAR_A), signedDoc("B3", h ^ 0b1100, SIG_OTHER)),
@@ -811,11 +804,7 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
     public void testAHitWithinKOfOneProbeOnlyIsVerifiedByTheQuery() {
         long h = randomLong();
         try (PendingClient client = new PendingClient(getTestName())) {
-            SimHashCheckProcessor p = processor(
-                client,
-                new RecentFingerprints.Registry(() -> 0L),
-                Map.of("on_unavailable", "tag", "window_size", 0)
-            );
+            SimHashCheckProcessor p = batchOnlyProcessor(client);
             // C is 32 bits from H (and from A): only A's probe can have matched H
             List<IngestDocumentWrapper> results = runBatch(
                 p,

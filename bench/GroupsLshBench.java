@@ -16,6 +16,7 @@
 // fingerprint pairs at ~0.1 ns each); at sizes where both run, the bench fails unless they agree.
 //
 //   java -Xmx3g --add-modules jdk.incubator.vector -cp target/classes bench/GroupsLshBench.java --sizes 1000000 --brute 1000000
+// --threads T: the LSH path also on T threads (HammingGroups.Workers), checked equal to the one-thread result.
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -146,6 +147,10 @@ public class GroupsLshBench {
     }
 
     static Run run(Units in, HammingGroups.Candidates candidates) {
+        return run(in, candidates, HammingGroups.Workers.CALLER);
+    }
+
+    static Run run(Units in, HammingGroups.Candidates candidates, HammingGroups.Workers workers) {
         int minAgreeing = Signature.minAgreeing(0.35);
         long[] sc = HammingGroups.signatureCounts(in.unitStart(), in.signatures(), in.distinct().length);
         HammingGroups.Plan plan = HammingGroups.plan(in.distinct().length, K, in.counts().length, sc[0], sc[1], minAgreeing, candidates);
@@ -169,7 +174,8 @@ public class GroupsLshBench {
                     progressCalls[0]++;
                     maxHeap[0] = Math.max(maxHeap[0], memory.getHeapMemoryUsage().getUsed());
                 }
-            }
+            },
+            workers
         );
         long millis = (System.nanoTime() - t0) / 1_000_000;
         int[] roots = r.roots();
@@ -341,6 +347,7 @@ public class GroupsLshBench {
         double share = 0.10;
         long seed = 42;
         String results = null;
+        int threads = 1;
         for (int a = 0; a < args.length; a++) {
             switch (args[a]) {
                 case "--sizes" -> sizes = parse(args[++a]);
@@ -349,6 +356,7 @@ public class GroupsLshBench {
                 case "--cluster-share" -> share = Double.parseDouble(args[++a]);
                 case "--seed" -> seed = Long.parseLong(args[++a]);
                 case "--results" -> results = args[++a];
+                case "--threads" -> threads = Integer.parseInt(args[++a]);
                 default -> throw new IllegalArgumentException("unknown option " + args[a]);
             }
         }
@@ -372,6 +380,29 @@ public class GroupsLshBench {
                 in.plantedPairs()
             );
             Run lsh = run(in, HammingGroups.Candidates.LSH);
+            String lshTime = String.format(Locale.ROOT, "%.1f s", lsh.millis() / 1000.0);
+            if (threads > 1) { // the same run on more threads: the same result, and the speed-up against one thread
+                java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads - 1);
+                Run parallel = run(in, HammingGroups.Candidates.LSH, new HammingGroups.Workers(pool, threads));
+                pool.shutdown();
+                boolean same = parallel.result().verifiedPairs() == lsh.result().verifiedPairs()
+                    && parallel.result().comparisons() == lsh.result().comparisons()
+                    && parallel.groups() == lsh.groups()
+                    && parallel.docsInGroups() == lsh.docsInGroups();
+                for (int u = 0; same && u < in.counts().length; u++)
+                    same = parallel.result().root(u) == lsh.result().root(u) && parallel.result().pairsAt(u) == lsh.result().pairsAt(u);
+                disagree |= same == false;
+                lshTime = String.format(
+                    Locale.ROOT,
+                    "%.1f s (1 thread); %.1f s (%d threads, %.2fx; same result: %s)",
+                    lsh.millis() / 1000.0,
+                    parallel.millis() / 1000.0,
+                    threads,
+                    (double) lsh.millis() / parallel.millis(),
+                    same ? "yes" : "**NO**"
+                );
+                System.out.println("N=" + n + ": lsh " + lshTime);
+            }
             Run auto = null;
             HammingGroups.Plan autoPlan = HammingGroups.plan(
                 in.distinct().length,
@@ -479,12 +510,12 @@ public class GroupsLshBench {
             rows.append(
                 String.format(
                     Locale.ROOT,
-                    "| %d | %d | %d | %s | %.1f s | %d | %d | %d | %d | %s | %s | %d MB | %d MB | %d |%n",
+                    "| %d | %d | %d | %s | %s | %d | %d | %d | %d | %s | %s | %d MB | %d MB | %d |%n",
                     n,
                     in.counts().length,
                     in.clusters(),
                     autoPlan.candidates(),
-                    lsh.millis() / 1000.0,
+                    lshTime,
                     lsh.result().comparisons(),
                     lshPairs,
                     lsh.groups(),
@@ -538,7 +569,9 @@ public class GroupsLshBench {
             .append(System.getProperty("java.version"))
             .append(", max heap ")
             .append(Runtime.getRuntime().maxMemory() >> 20)
-            .append(" MB, one thread |\n");
+            .append(" MB, ")
+            .append(threads == 1 ? "one thread" : "one thread, then " + threads + " (`HammingGroups.Workers`)")
+            .append(" |\n");
         md.append("| command | `").append(System.getenv().getOrDefault("BENCH_COMMAND", "bench/groups.sh --lsh")).append("` |\n");
         md.append(String.format(Locale.ROOT, "| run time | %.0f s |%n", (System.nanoTime() - start) / 1e9));
         md.append(
@@ -595,7 +628,9 @@ public class GroupsLshBench {
         System.out.print(md);
         if (results != null) Files.writeString(Path.of("bench/results", results), md.toString());
         if (disagree) {
-            System.err.println("the exact references disagree, or the LSH path reported a pair the brute force did not find");
+            System.err.println(
+                "the exact references disagree, the LSH path reported a pair the brute force did not find, or threads changed the result"
+            );
             System.exit(2);
         }
     }

@@ -17,7 +17,7 @@
 #                                                     # at 200k (with the exact path for recall), 1M and 10M units at k = 16
 #                                                     # -> bench/results/RESULTS-groups-lsh.md; options after --lsh go to
 #                                                     # GroupsLshBench.java: --sizes N,N --exact N,N --cluster-share F --seed S
-#                                                     # --results NAME --brute N,N (the exact reference by a blocked brute-force scan:
+#                                                     # --results NAME --threads T --brute N,N (the exact reference by a blocked brute-force scan:
 #                                                     # bench/groups.sh --lsh --sizes 200000,1000000 --exact 200000
 #                                                     #   --brute 200000,1000000 --results RESULTS-groups-lsh-1M-recall.md)
 #

@@ -38,6 +38,7 @@ import org.elasticsearch.search.DocValueFormat;
 import org.elasticsearch.search.fetch.FetchSubPhase;
 import org.elasticsearch.tasks.Task;
 import org.nearduplicate.core.window.RecentFingerprints;
+import org.nearduplicate.elasticsearch.action.groups.GroupsComputation;
 import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsAction;
 import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsTask;
 import org.nearduplicate.elasticsearch.action.groups.SimHashGroupsWriteAction;
@@ -124,6 +125,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         List<Setting<?>> settings = new java.util.ArrayList<>(SketchingService.settings());
         settings.add(WindowMemory.MAX_NODE_ENTRIES_SETTING);
         settings.add(ScanColumnMemory.SIZE_SETTING);
+        settings.add(GroupsComputation.THREADS_SETTING);
         return settings;
     }
 

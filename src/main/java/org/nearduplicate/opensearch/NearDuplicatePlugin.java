@@ -46,6 +46,7 @@ import java.util.function.Supplier;
 import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.lucene.FingerprintColumns;
 import org.nearduplicate.lucene.SegmentPathStats;
+import org.nearduplicate.opensearch.action.groups.GroupsComputation;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
@@ -130,6 +131,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         List<Setting<?>> settings = new java.util.ArrayList<>(SketchingService.settings());
         settings.add(WindowMemory.MAX_NODE_ENTRIES_SETTING);
         settings.add(ScanColumnMemory.SIZE_SETTING);
+        settings.add(GroupsComputation.THREADS_SETTING);
         return settings;
     }
 

@@ -44,7 +44,8 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
                 "near_duplicate.max_features",
                 "near_duplicate.breaker.limit",
                 "near_duplicate.check.window_max_entries",
-                "near_duplicate.scan_cache.size"
+                "near_duplicate.scan_cache.size",
+                "near_duplicate.groups.threads"
             ),
             settings
         );
@@ -83,8 +84,11 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
                 .put("near_duplicate.breaker.limit", "2kb")
                 .put("near_duplicate.check.window_max_entries", 7)
                 .put("near_duplicate.scan_cache.size", "3kb")
+                .put("near_duplicate.groups.threads", 3)
                 .build()
         );
+        var threads = org.nearduplicate.opensearch.action.groups.GroupsComputation.THREADS_SETTING;
+        assertEquals(3, org.nearduplicate.opensearch.action.groups.GroupsComputation.threads(Settings.EMPTY, clusterSettings.get(threads)));
         assertEquals(123, plugin.engine().maxInputChars());
         assertEquals(45, plugin.engine().maxFeatures());
         assertNotEquals(versionBefore, plugin.engine().limitsVersion());
@@ -95,8 +99,13 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
         Map<String, Object> tooMuch = new HashMap<>(Map.of("max_input_chars", 124));
         IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> plugin.engine().simHashSettings(tooMuch));
         assertThat(e.getMessage(), containsString("near_duplicate.max_input_chars"));
-        // back to the defaults
+        // back to the defaults: 0 threads is every allocated processor
         clusterSettings.applySettings(Settings.EMPTY);
+        assertEquals(0, clusterSettings.get(threads).intValue());
+        assertEquals(
+            org.opensearch.common.util.concurrent.OpenSearchExecutors.allocatedProcessors(Settings.EMPTY),
+            org.nearduplicate.opensearch.action.groups.GroupsComputation.threads(Settings.EMPTY, clusterSettings.get(threads))
+        );
         assertEquals(SketchingService.MAX_INPUT_CHARS_SETTING.getDefault(Settings.EMPTY).intValue(), plugin.engine().maxInputChars());
         assertEquals(
             org.nearduplicate.opensearch.index.mapper.ScanColumnMemory.SIZE_SETTING.get(Settings.EMPTY).getBytes(),

@@ -3,6 +3,10 @@ package org.nearduplicate.core.groups;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
 
 import org.nearduplicate.core.sketch.Signature;
 
@@ -277,15 +281,31 @@ public final class HammingGroups {
 
     /**
      * Heap of the LSH stage besides the input and the result: two {@code long} per unit (band keys and the radix
-     * sort's buffer, reused by every band), a bit per unit (units without signature) and the radix counters.
+     * sort's buffer, shared by every band and every thread), a bit per unit (units without signature) and per thread
+     * its radix counters and its buffer of candidates.
      */
-    public static long lshBytes(long units) {
-        return 16 * units + (units + 63) / 64 * 8 + 4L * 3 * (1 << RADIX_BITS) + 4096;
+    public static long lshBytes(long units, int threads) {
+        return 16 * units + (units + 63) / 64 * 8 + (long) threads * lshBytesPerThread() + 4096;
     }
 
-    /** Heap used by {@link #find} while it runs, besides the input and the result, for either kind of plan. */
+    /** {@link #lshBytes(long, int)} on one thread. */
+    public static long lshBytes(long units) {
+        return lshBytes(units, 1);
+    }
+
+    /** Per thread of the LSH stage: its radix counters and its candidates awaiting verification. */
+    static long lshBytesPerThread() {
+        return 4L * 3 * (1 << RADIX_BITS) + 8L * BandPairs.CAPACITY + 64;
+    }
+
+    /** Heap used by {@link #find} while it runs on {@code workers}, besides the input and the result, for either kind of plan. */
+    public static long tableBytes(long n, long units, Plan plan, Workers workers) {
+        return plan.lsh() ? lshBytes(units, workers.threadsFor((int) Math.min(Integer.MAX_VALUE, units))) : tableBytes(n, plan);
+    }
+
+    /** {@link #tableBytes(long, long, Plan, Workers)} on the caller's thread. */
     public static long tableBytes(long n, long units, Plan plan) {
-        return plan.lsh() ? lshBytes(units) : tableBytes(n, plan);
+        return tableBytes(n, units, plan, Workers.CALLER);
     }
 
     /** Heap of the input: the distinct fingerprints and their counts. */
@@ -354,9 +374,54 @@ public final class HammingGroups {
         Plan plan,
         Progress progress
     ) {
+        return find(distinct, unitStart, counts, unitSignatures, minAgreeing, k, verifier, plan, progress, Workers.CALLER);
+    }
+
+    /**
+     * {@link #find(long[], int[], int[], byte[], int, int, Verifier, Plan, Progress)} with an LSH plan's band passes
+     * spread over {@code workers}: the result is the same for any number of threads (the components' roots are their
+     * smallest units and every pair is counted at its lower unit, whatever the order of the unions).
+     */
+    public static Result find(
+        long[] distinct,
+        int[] unitStart,
+        int[] counts,
+        byte[] unitSignatures,
+        int minAgreeing,
+        int k,
+        Verifier verifier,
+        Plan plan,
+        Progress progress,
+        Workers workers
+    ) {
         if (plan.lsh() == false) return find(distinct, unitStart, counts, k, verifier, plan, prefixBlocks(distinct.length, plan), progress);
         if (unitSignatures == null) throw new IllegalArgumentException("the LSH stage needs units with signatures");
-        return find(distinct, unitStart, counts, k, verifier, plan, 0, progress, unitSignatures, minAgreeing);
+        return find(distinct, unitStart, counts, k, verifier, plan, 0, progress, unitSignatures, minAgreeing, workers);
+    }
+
+    /**
+     * Threads for the band passes of an LSH plan: {@code threads - 1} tasks go to {@code executor}, the caller runs one
+     * share itself and waits for the others. The exact plans run on the caller alone.
+     */
+    public record Workers(Executor executor, int threads, int minUnitsPerThread) {
+        /** The caller's thread alone. */
+        public static final Workers CALLER = new Workers(Runnable::run, 1);
+        /** Fewer units than this per thread run on fewer threads: a band over them takes well under a millisecond. */
+        public static final int MIN_UNITS_PER_THREAD = 65_536;
+
+        public Workers {
+            if (threads < 1) throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+            if (minUnitsPerThread < 1) throw new IllegalArgumentException("minUnitsPerThread must be at least 1");
+        }
+
+        public Workers(Executor executor, int threads) {
+            this(executor, threads, MIN_UNITS_PER_THREAD);
+        }
+
+        /** Threads for a run over {@code units} units. */
+        int threadsFor(int units) {
+            return (int) Math.max(1, Math.min(threads, units / (long) minUnitsPerThread));
+        }
     }
 
     static Result find(long[] distinct, int[] counts, int k, Plan plan, Progress progress) {
@@ -390,7 +455,7 @@ public final class HammingGroups {
         int prefixBlocks,
         Progress progress
     ) {
-        return find(distinct, unitStart, counts, k, verifier, plan, prefixBlocks, progress, null, 0);
+        return find(distinct, unitStart, counts, k, verifier, plan, prefixBlocks, progress, null, 0, Workers.CALLER);
     }
 
     private static Result find(
@@ -403,7 +468,8 @@ public final class HammingGroups {
         int prefixBlocks,
         Progress progress,
         byte[] unitSignatures,
-        int minAgreeing
+        int minAgreeing,
+        Workers workers
     ) {
         int n = distinct.length;
         int units = unitStart == null ? n : unitStart[n];
@@ -430,7 +496,7 @@ public final class HammingGroups {
         Run run = new Run(distinct, unitStart, counts, k, verifier, plan, parent, pairsAt, progress);
         if (unitStart != null) run.sameFingerprint();
         if (plan.lsh()) {
-            run.lsh(unitSignatures, minAgreeing);
+            run.lsh(unitSignatures, minAgreeing, workers);
         } else if (prefixBlocks > 0 && distinct.length > 1) {
             run.twoLevel(prefixBlocks);
         } else {
@@ -760,40 +826,111 @@ public final class HammingGroups {
          * every pair of units sharing a key a candidate, counted in the first band it shares only ({@link
          * SignatureBands#firstSharedBand} of its agreeing slots) and verified (within k, and the verifier) before it is
          * united. Then the units without signature against every fingerprint.
+         *
+         * <p>A band runs on {@code workers.threads()} threads without more memory than one: each fills and histograms
+         * its own slice of the units, scatters it into the shared buffer at offsets computed from all slices (so the
+         * sort stays stable), then sorts and scans its own range of top-digit buckets (a key's run never leaves its
+         * bucket). Candidates that pass the cheap checks are verified and united under a lock, a few thousand at a
+         * time, so memory stays bounded however many pairs a band finds.
          */
-        void lsh(byte[] signatures, int minAgreeing) {
+        void lsh(byte[] signatures, int minAgreeing, Workers workers) {
             int units = counts.length;
-            int signed = 0;
-            for (int u = 0; u < units; u++)
-                if (GroupMembers.hasNoSignature(signatures, u) == false) signed++;
-            long[] fill = new long[signed];
-            long[] other = new long[signed];
+            int threads = workers.threadsFor(units);
             long[] unsigned = null; // a bit per unit without signature
-            if (signed < units) {
-                unsigned = new long[(units + 63) >>> 6];
-                for (int u = 0; u < units; u++)
-                    if (GroupMembers.hasNoSignature(signatures, u)) unsigned[u >>> 6] |= 1L << u;
+            int signed = 0;
+            for (int u = 0; u < units; u++) {
+                if (GroupMembers.hasNoSignature(signatures, u)) {
+                    if (unsigned == null) unsigned = new long[(units + 63) >>> 6];
+                    unsigned[u >>> 6] |= 1L << u;
+                } else {
+                    signed++;
+                }
             }
-            int[] histogram = new int[3 << RADIX_BITS];
+            // slice t: units [sliceUnit[t], sliceUnit[t + 1]), filled at [sliceFill[t], sliceFill[t + 1])
+            int[] sliceUnit = new int[threads + 1], sliceFill = new int[threads + 1];
+            for (int t = 1; t <= threads; t++) {
+                sliceUnit[t] = (int) ((long) units * t / threads);
+                int filled = 0;
+                for (int u = sliceUnit[t - 1]; u < sliceUnit[t]; u++)
+                    if (unsigned == null || (unsigned[u >>> 6] & (1L << u)) == 0) filled++;
+                sliceFill[t] = sliceFill[t - 1] + filled;
+            }
+            long[] fill = new long[signed];
+            long[] sorted = new long[signed];
+            int radix = 1 << RADIX_BITS;
+            int topShift = 64 - RADIX_BITS;
+            int[][] histograms = new int[threads][3 << RADIX_BITS];
+            int[] bucketStart = new int[radix + 1];
+            int[] digitFrom = new int[threads + 1];
+            BandPairs[] pairs = new BandPairs[threads];
+            for (int t = 0; t < threads; t++)
+                pairs[t] = new BandPairs();
+            long[] unsignedBits = unsigned;
             int done = 0;
             for (int band = 0; band < SignatureBands.BANDS; band++) {
                 progress.checkCancelled();
-                int m = 0;
-                for (int u = 0; u < units; u++) {
-                    if (unsigned != null && (unsigned[u >>> 6] & (1L << u)) != 0) continue;
-                    fill[m++] = (long) SignatureBands.key(signatures, u * Signature.BYTES, band) << 32 | u;
+                int b = band;
+                // 1. every slice: its keys, and how many fall in each top digit
+                parallel(workers, threads, t -> {
+                    int[] histogram = histograms[t];
+                    Arrays.fill(histogram, 0, radix, 0);
+                    int m = sliceFill[t];
+                    for (int u = sliceUnit[t]; u < sliceUnit[t + 1]; u++) {
+                        if (unsignedBits != null && (unsignedBits[u >>> 6] & (1L << u)) != 0) continue;
+                        long x = (long) SignatureBands.key(signatures, u * Signature.BYTES, b) << 32 | u;
+                        fill[m++] = x;
+                        histogram[(int) (x >>> topShift)]++;
+                    }
+                });
+                // 2. offsets: digit d's bucket holds slice 0's entries, then slice 1's, ... (stable)
+                int at = 0;
+                for (int d = 0; d < radix; d++) {
+                    bucketStart[d] = at;
+                    for (int t = 0; t < threads; t++) {
+                        int c = histograms[t][d];
+                        histograms[t][d] = at;
+                        at += c;
+                    }
                 }
-                long[] keys = radixSortByKey(fill, other, m, histogram);
-                long[] buffer = keys == fill ? other : fill;
-                for (int from = 0; from < m;) {
-                    int key = (int) (keys[from] >>> 32);
-                    int to = from + 1;
-                    while (to < m && (int) (keys[to] >>> 32) == key)
-                        to++;
-                    if (to - from > 1) bandRun(signatures, keys, buffer, from, to, band, minAgreeing);
-                    from = to;
+                bucketStart[radix] = at;
+                // the top digits cut into one range per thread of about as many entries each
+                digitFrom[0] = 0;
+                for (int t = 1, d = 0; t <= threads; t++) {
+                    long target = (long) signed * t / threads;
+                    while (d < radix && bucketStart[d] < target)
+                        d++;
+                    digitFrom[t] = t == threads ? radix : d;
                 }
+                // 3. every slice scatters into the buckets; 4. every range of buckets is sorted and its runs scanned
+                parallel(workers, threads, t -> {
+                    int[] next = histograms[t];
+                    for (int i = sliceFill[t]; i < sliceFill[t + 1]; i++) {
+                        long x = fill[i];
+                        sorted[next[(int) (x >>> topShift)]++] = x;
+                    }
+                });
+                parallel(workers, threads, t -> {
+                    BandPairs found = pairs[t];
+                    for (int d = digitFrom[t]; d < digitFrom[t + 1]; d++) {
+                        int from = bucketStart[d], to = bucketStart[d + 1];
+                        if (to - from < 2) continue;
+                        sortBucketByKey(sorted, fill, from, to, histograms[t], radix);
+                        for (int i = from; i < to;) {
+                            int key = (int) (sorted[i] >>> 32);
+                            int j = i + 1;
+                            while (j < to && (int) (sorted[j] >>> 32) == key)
+                                j++;
+                            if (j - i > 1) bandRun(signatures, sorted, fill, i, j, b, minAgreeing, found);
+                            i = j;
+                        }
+                    }
+                    found.flush(this);
+                });
                 progress.tableDone(++done, plan.tables());
+            }
+            for (BandPairs found : pairs) {
+                comparisons += found.comparisons;
+                cappedRuns += found.cappedRuns;
             }
             if (plan.tables() > SignatureBands.BANDS) {
                 unsignedPass(signatures);
@@ -801,20 +938,23 @@ public final class HammingGroups {
             }
         }
 
-        /** The pairs of one run of equal band keys {@code keys[from, to)}; {@code scratch} is free. */
-        private void bandRun(byte[] signatures, long[] keys, long[] scratch, int from, int to, int band, int minAgreeing) {
+        /**
+         * The pairs of one run of equal band keys {@code keys[from, to)}; {@code scratch[from, to)} is free. Runs of
+         * up to {@value HammingGroups#LSH_MAX_RUN} units compare every pair; longer ones (a key shared by very many
+         * units) are ordered by their whole signature (identical ones adjacent) and each unit is compared with its
+         * next {@value HammingGroups#LSH_WINDOW} only, so one bucket cannot go quadratic.
+         */
+        private void bandRun(byte[] signatures, long[] keys, long[] scratch, int from, int to, int band, int minAgreeing, BandPairs found) {
             int size = to - from;
             if (size <= LSH_MAX_RUN) {
                 for (int i = from; i < to; i++) {
                     if ((i & 0xFFF) == 0) progress.checkCancelled();
                     for (int j = i + 1; j < to; j++)
-                        candidate(signatures, (int) keys[i], (int) keys[j], band, minAgreeing);
+                        candidate(signatures, (int) keys[i], (int) keys[j], band, minAgreeing, found);
                 }
                 return;
             }
-            // a key shared by very many units: ordered by their whole signature (identical ones adjacent), each unit is
-            // compared with its next LSH_WINDOW only, so one bucket cannot go quadratic
-            cappedRuns++;
+            found.cappedRuns++;
             for (int i = from; i < to; i++) {
                 int u = (int) keys[i];
                 long h = 0;
@@ -824,28 +964,34 @@ public final class HammingGroups {
                         word = word << 8 | (signatures[u * Signature.BYTES + b + x] & 0xFF);
                     h = (h ^ word) * 0x9E3779B97F4A7C15L;
                 }
-                scratch[i - from] = (h >>> 32) << 32 | u;
+                scratch[i] = (h >>> 32) << 32 | u;
             }
-            Arrays.sort(scratch, 0, size);
-            for (int i = 0; i < size; i++) {
+            Arrays.sort(scratch, from, to);
+            for (int i = from; i < to; i++) {
                 if ((i & 0xFFF) == 0) progress.checkCancelled();
-                for (int j = i + 1; j < Math.min(size, i + 1 + LSH_WINDOW); j++) {
+                for (int j = i + 1; j < Math.min(to, i + 1 + LSH_WINDOW); j++) {
                     int u = (int) scratch[i], v = (int) scratch[j];
-                    candidate(signatures, Math.min(u, v), Math.max(u, v), band, minAgreeing);
+                    candidate(signatures, Math.min(u, v), Math.max(u, v), band, minAgreeing, found);
                 }
             }
         }
 
-        /** A pair of signed units sharing band {@code band}'s key. */
-        private void candidate(byte[] signatures, int u, int v, int band, int minAgreeing) {
+        /** A pair of signed units sharing band {@code band}'s key: kept for verification if it passes the cheap checks. */
+        private void candidate(byte[] signatures, int u, int v, int band, int minAgreeing, BandPairs found) {
             int agreement = SignatureBands.agreement(signatures, u * Signature.BYTES, v * Signature.BYTES);
             if (SignatureBands.firstSharedBand(agreement) != band) return; // counted in an earlier band
             int fu = fingerprintOf(u), fv = fingerprintOf(v);
             if (fu == fv) return; // sameFingerprint() compared it
-            long p = (long) counts[u] * counts[v];
-            comparisons += p;
+            found.comparisons += (long) counts[u] * counts[v];
             if (Long.bitCount(distinct[fu] ^ distinct[fv]) > k || Integer.bitCount(agreement) < minAgreeing) return;
-            if (verifier.verify(u, v)) unite(u, v, p);
+            found.add(u, v, this);
+        }
+
+        /** Verifies and unites the pairs {@code u[i], v[i]} of one thread, under this run's lock. */
+        synchronized void uniteVerified(int[] u, int[] v, int size) {
+            for (int i = 0; i < size; i++) {
+                if (verifier.verify(u[i], v[i])) unite(u[i], v[i], (long) counts[u[i]] * counts[v[i]]);
+            }
         }
 
         /** The distinct fingerprint of unit {@code u}. */
@@ -919,6 +1065,99 @@ public final class HammingGroups {
         }
     }
 
+    /** One thread's candidates of a band waiting for verification, and its counts. */
+    private static final class BandPairs {
+        private static final int CAPACITY = 4096;
+        final int[] u = new int[CAPACITY], v = new int[CAPACITY];
+        int size;
+        long comparisons;
+        long cappedRuns;
+
+        void add(int a, int b, Run run) {
+            u[size] = a;
+            v[size] = b;
+            if (++size == CAPACITY) flush(run);
+        }
+
+        void flush(Run run) {
+            if (size > 0) run.uniteVerified(u, v, size);
+            size = 0;
+        }
+    }
+
+    /**
+     * Runs {@code task} for 0 .. threads - 1, the first on the caller, the others on the executor, and waits for all;
+     * the first failure is thrown (a cancellation included) once every task has ended, so none outlives the call.
+     */
+    static void parallel(Workers workers, int threads, IntConsumer task) {
+        if (threads == 1) {
+            task.accept(0);
+            return;
+        }
+        CountDownLatch finished = new CountDownLatch(threads - 1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        for (int t = 1; t < threads; t++) {
+            int slice = t;
+            Runnable share = () -> {
+                try {
+                    task.accept(slice);
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    finished.countDown();
+                }
+            };
+            try {
+                workers.executor().execute(share);
+            } catch (RuntimeException rejected) { // a saturated or closing pool: the caller does the share itself
+                share.run();
+            }
+        }
+        try {
+            task.accept(0);
+        } catch (Throwable e) {
+            failure.compareAndSet(null, e);
+        }
+        boolean interrupted = false;
+        while (true) {
+            try {
+                finished.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true; // the shares still use the arrays: wait for them, then restore the flag
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
+        Throwable e = failure.get();
+        if (e instanceof RuntimeException runtime) throw runtime;
+        if (e instanceof Error error) throw error;
+        if (e != null) throw new IllegalStateException(e);
+    }
+
+    /**
+     * Sorts one top-digit bucket {@code data[from, to)} by the rest of its 32-bit key, stably, through
+     * {@code scratch[from, to)}: two counting passes, or an insertion sort for a small bucket; {@code counts} from
+     * {@code base} on is free.
+     */
+    static void sortBucketByKey(long[] data, long[] scratch, int from, int to, int[] counts, int base) {
+        int lowBits = 32 - RADIX_BITS;
+        int firstBits = lowBits - lowBits / 2, secondBits = lowBits / 2;
+        if (to - from > INSERTION_SORT_MAX) {
+            sortBucket(data, scratch, from, to, firstBits, secondBits, counts, base);
+            return;
+        }
+        for (int i = from + 1; i < to; i++) { // stable: an entry moves past strictly larger keys only
+            long x = data[i];
+            long key = x >>> 32;
+            int j = i - 1;
+            while (j >= from && (data[j] >>> 32) > key) {
+                data[j + 1] = data[j];
+                j--;
+            }
+            data[j + 1] = x;
+        }
+    }
+
     /**
      * Sorts {@code keys[0, m)} by their high 32 bits, stably (units stay ascending within a key); returns the array
      * holding the result (the other is free). One pass through memory: a stable scatter of {@code keys} into
@@ -941,26 +1180,9 @@ public final class HammingGroups {
             long x = keys[i];
             buffer[next[(int) (x >>> topShift)]++] = x;
         }
-        int lowBits = 32 - RADIX_BITS; // the rest of the key: two passes of lowBits - lowBits / 2 and lowBits / 2 bits
-        int firstBits = lowBits - lowBits / 2, secondBits = lowBits / 2;
-        int countsAt = radix + 1; // the buckets' counters follow the top digit's in the same array
         for (int d = 0, start = 0; d < radix; d++) {
             int end = next[d];
-            int size = end - start;
-            if (size > INSERTION_SORT_MAX) {
-                sortBucket(buffer, keys, start, end, firstBits, secondBits, histogram, countsAt);
-            } else if (size > 1) {
-                for (int i = start + 1; i < end; i++) { // stable: an entry moves past strictly larger keys only
-                    long x = buffer[i];
-                    long key = x >>> 32;
-                    int j = i - 1;
-                    while (j >= start && (buffer[j] >>> 32) > key) {
-                        buffer[j + 1] = buffer[j];
-                        j--;
-                    }
-                    buffer[j + 1] = x;
-                }
-            }
+            if (end - start > 1) sortBucketByKey(buffer, keys, start, end, histogram, radix + 1);
             start = end;
         }
         return buffer;

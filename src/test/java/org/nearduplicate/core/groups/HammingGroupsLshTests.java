@@ -122,6 +122,15 @@ public class HammingGroupsLshTests extends RandomizedTest {
     }
 
     static HammingGroups.Result run(Units in, HammingGroups.Candidates candidates) {
+        return run(in, candidates, HammingGroups.Workers.CALLER, NONE);
+    }
+
+    static HammingGroups.Result run(
+        Units in,
+        HammingGroups.Candidates candidates,
+        HammingGroups.Workers workers,
+        HammingGroups.Progress progress
+    ) {
         long[] sc = HammingGroups.signatureCounts(in.unitStart(), in.signatures(), in.distinct().length);
         HammingGroups.Plan plan = HammingGroups.plan(in.distinct().length, K, in.size(), sc[0], sc[1], MIN_AGREEING, candidates);
         GroupMembers.Rule rule = new GroupMembers.Rule(K, MIN_AGREEING);
@@ -134,8 +143,72 @@ public class HammingGroupsLshTests extends RandomizedTest {
             K,
             GroupMembers.verifier(in.signatures(), rule),
             plan,
-            NONE
+            progress,
+            workers
         );
+    }
+
+    /**
+     * The band passes on several threads (slices of a few units each, so every thread has work) give exactly the
+     * one-thread result: components, pairs per unit, comparisons, capped runs; with unsigned units and a huge run.
+     */
+    @Test
+    public void testThreadsGiveTheSameResult() throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+        try {
+            for (int iteration = 0; iteration < 6; iteration++) {
+                Random random = new Random(randomLong());
+                Units in = iteration == 5
+                    ? hugeRun(random)
+                    : synthetic(random, 150 + random.nextInt(300), random.nextInt(800), iteration % 2 == 0 ? 0 : 0.05);
+                HammingGroups.Result one = run(in, HammingGroups.Candidates.LSH);
+                int threads = 2 + random.nextInt(3);
+                HammingGroups.Result many = run(
+                    in,
+                    HammingGroups.Candidates.LSH,
+                    new HammingGroups.Workers(pool, threads, 1 + random.nextInt(50)),
+                    NONE
+                );
+                assertEquals(one.verifiedPairs(), many.verifiedPairs());
+                assertEquals(one.comparisons(), many.comparisons());
+                assertEquals(one.cappedRuns(), many.cappedRuns());
+                if (iteration == 5) assertTrue(many.cappedRuns() > 0);
+                for (int u = 0; u < in.size(); u++) {
+                    assertEquals("unit " + u, one.root(u), many.root(u));
+                    assertEquals("unit " + u, one.pairsAt(u), many.pairsAt(u));
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS));
+        }
+    }
+
+    /** A cancellation thrown on any thread of a band ends the run with that exception, after every share has stopped. */
+    @Test
+    public void testCancellationOnAnyThreadEndsTheRun() throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            Units in = synthetic(new Random(randomLong()), 300, 20_000, 0);
+            java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+            HammingGroups.Progress cancelling = new HammingGroups.Progress() {
+                @Override
+                public void tableDone(int done, int total) {}
+
+                @Override
+                public void checkCancelled() {
+                    if (calls.incrementAndGet() > 40) throw new IllegalStateException("cancelled");
+                }
+            };
+            IllegalStateException e = org.junit.Assert.assertThrows(
+                IllegalStateException.class,
+                () -> run(in, HammingGroups.Candidates.LSH, new HammingGroups.Workers(pool, 3, 1), cancelling)
+            );
+            assertEquals("cancelled", e.getMessage());
+        } finally {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS));
+        }
     }
 
     private static int fingerprintOf(Units in, int u) {
@@ -259,12 +332,10 @@ public class HammingGroupsLshTests extends RandomizedTest {
         }
     }
 
-    /** Many units sharing every band key (one signature, fingerprints spread): capped, still verified, not quadratic. */
-    @Test
-    public void testHugeRunIsCappedAndVerified() {
+    /** 5,000 units with one signature (every band key shared) and fingerprints spread around one base. */
+    private static Units hugeRun(Random random) {
         int n = 5_000; // more than LSH_MAX_RUN units under one key
         long[] fps = new long[n];
-        Random random = new Random(randomLong());
         long base = random.nextLong();
         for (int i = 0; i < n; i++)
             fps[i] = base ^ (1L << random.nextInt(64)) ^ (1L << random.nextInt(64)) ^ random.nextLong() & 0xFFFFFL;
@@ -282,7 +353,14 @@ public class HammingGroupsLshTests extends RandomizedTest {
         byte[] sigs = new byte[d * Signature.BYTES];
         for (int i = 0; i < d; i++)
             System.arraycopy(sig, 0, sigs, i * Signature.BYTES, Signature.BYTES);
-        Units in = new Units(distinct, unitStart, counts, sigs);
+        return new Units(distinct, unitStart, counts, sigs);
+    }
+
+    /** Many units sharing every band key (one signature, fingerprints spread): capped, still verified, not quadratic. */
+    @Test
+    public void testHugeRunIsCappedAndVerified() {
+        Units in = hugeRun(new Random(randomLong()));
+        int d = in.size();
         HammingGroups.Result lsh = run(in, HammingGroups.Candidates.LSH);
         assertTrue(lsh.cappedRuns() > 0);
         assertTrue(lsh.verifiedPairs() > 0);

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 import org.elasticsearch.action.ActionListener;
@@ -13,6 +14,9 @@ import org.elasticsearch.action.support.GroupedActionListener;
 import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.cluster.metadata.IndexMetadata;
 import org.elasticsearch.common.breaker.CircuitBreaker;
+import org.elasticsearch.common.settings.Setting;
+import org.elasticsearch.common.settings.Settings;
+import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.core.Releasable;
 import org.elasticsearch.index.shard.ShardId;
 import org.elasticsearch.search.internal.AliasFilter;
@@ -80,17 +84,47 @@ public final class GroupsComputation {
         default void documents(long total) {}
     }
 
+    /**
+     * Threads of one run's band passes (the LSH stage of the default match), on the generic pool; 0, the default: the
+     * node's allocated processors. The grouping is a batch job that would otherwise use one core; lower it to keep
+     * cores for searches while a run goes on. Any value gives the same groups.
+     */
+    public static final Setting<Integer> THREADS_SETTING = Setting.intSetting(
+        "near_duplicate.groups.threads",
+        0,
+        0,
+        256,
+        Setting.Property.Dynamic,
+        Setting.Property.NodeScope
+    );
+
     private final NodeClient client;
     private final ThreadPool threadPool;
     private final Supplier<CircuitBreaker> breakers;
     private final Supplier<String> localNodeId;
+    private final IntSupplier threads;
 
-    /** The breaker and the local node are looked up per run: both are set after the actions are built. */
-    public GroupsComputation(NodeClient client, ThreadPool threadPool, Supplier<CircuitBreaker> breaker, Supplier<String> localNodeId) {
+    /**
+     * The breaker and the local node are looked up per run: both are set after the actions are built; so is
+     * {@code threads} (from {@link #threads}), which may change between runs.
+     */
+    public GroupsComputation(
+        NodeClient client,
+        ThreadPool threadPool,
+        Supplier<CircuitBreaker> breaker,
+        Supplier<String> localNodeId,
+        IntSupplier threads
+    ) {
         this.client = client;
         this.threadPool = threadPool;
         this.breakers = breaker;
         this.localNodeId = localNodeId;
+        this.threads = threads;
+    }
+
+    /** The threads a run uses: {@link #THREADS_SETTING}, or the node's allocated processors when it is 0. */
+    public static int threads(Settings nodeSettings, int configured) {
+        return configured > 0 ? configured : Math.max(1, EsExecutors.allocatedProcessors(nodeSettings));
     }
 
     /**
@@ -379,7 +413,8 @@ public final class GroupsComputation {
                 rule.minAgreeing(),
                 HammingGroups.Candidates.AUTO
             );
-            long tableBytes = HammingGroups.tableBytes(n, units, plan);
+            HammingGroups.Workers workers = new HammingGroups.Workers(threadPool.generic(), threads.getAsInt());
+            long tableBytes = HammingGroups.tableBytes(n, units, plan, workers);
             reserve(
                 HammingGroups.resultBytes(units) + tableBytes,
                 "grouping "
@@ -416,7 +451,8 @@ public final class GroupsComputation {
                     public void checkCancelled() {
                         Run.this.checkCancelled();
                     }
-                }
+                },
+                workers
             );
             release(tableBytes); // garbage now
             GroupMembers.Selection selection = GroupMembers.select(distinct, unitStart, counts, grouped, this::reserve);

@@ -72,6 +72,14 @@ public class GroupsBench {
     static String resultsName = "RESULTS-groups.md";
     static Path outDir = Paths.get("bench/results");
 
+    /** The signed in-process reference runs on as many threads as the node's default (its allocated processors). */
+    static final int FIND_THREADS = Runtime.getRuntime().availableProcessors();
+    static final java.util.concurrent.ExecutorService FIND_POOL = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "find");
+        t.setDaemon(true);
+        return t;
+    });
+
     static HttpClient http;
     static final Map<String, Object> facts = new LinkedHashMap<>();
     static final List<String> problems = new ArrayList<>();
@@ -1058,7 +1066,8 @@ public class GroupsBench {
                 SIGNED_K,
                 verifier,
                 plan,
-                quiet
+                quiet,
+                new HammingGroups.Workers(FIND_POOL, FIND_THREADS) // as the node: near_duplicate.groups.threads 0
             );
             p.findMs.add((System.nanoTime() - t) / 1e6);
             p.findCpuMs.add((threads.getCurrentThreadCpuTime() - cpu) / 1e6);
@@ -1388,7 +1397,7 @@ public class GroupsBench {
             }
         }
         md.append(
-            "\nNode process CPU time during each run (`GET _nodes/stats/process` before and after; all the node's threads, the grouping itself is one): "
+            "\nNode process CPU time during each run (`GET _nodes/stats/process` before and after; all the node's threads; the band passes run on `near_duplicate.groups.threads`, by default every allocated processor): "
         );
         for (List<NodeRun> runs : node.values())
             for (NodeRun n : runs)
@@ -1608,9 +1617,15 @@ public class GroupsBench {
             .append(p.plan.candidates())
             .append(", ")
             .append(p.plan.tables())
-            .append(" passes), runs: ");
+            .append(" passes, ")
+            .append(FIND_THREADS)
+            .append(" threads as the node's default), runs: ");
         for (int i = 0; i < p.findMs.size(); i++)
-            md.append(i == 0 ? "" : ", ").append(secs(p.findMs.get(i))).append(" (CPU ").append(secs(p.findCpuMs.get(i))).append(")");
+            md.append(i == 0 ? "" : ", ")
+                .append(secs(p.findMs.get(i)))
+                .append(" (calling thread's CPU ")
+                .append(secs(p.findCpuMs.get(i)))
+                .append(")");
         md.append(". Verified pairs ")
             .append(p.verifiedPairs)
             .append(", candidate pairs ")

@@ -24,7 +24,7 @@
 # Environment: NODE_PORT (9500; NODE_TRANSPORT_PORT, default NODE_PORT + 100), NODE_HEAP (2g), BENCH_URL (skip build and node start), BENCH_KEEP=1 (leave the node
 # up), CLIENT_HEAP (client JVM -Xmx, default 3g: it holds the N fingerprints and HammingGroups' arrays),
 # NODE_DIR (default target/node of this checkout). The node's settings are node.sh's: near_duplicate.breaker.limit
-# keeps its default (20% of the heap).
+# keeps its default (40% of the heap); near_duplicate.groups.threads its default (every allocated processor).
 # Options after the script name go to GroupsBench.java: --docs N --shards S --ks 3,8 --reps R --brute-sample M
 # --seed N --cluster-share F --index NAME --reuse --skip-write --signed --rewrite --bulk-docs N --bulk-threads N --poll-ms N
 # --results NAME (default RESULTS-groups.md) --out DIR. Exit status 2: the node's groups differ from the in-process

@@ -672,6 +672,31 @@ public class DocsFiguresTests {
         assertEquals(k12[2], textAfter(readme, "`simhash-v5`: precision [0-9.]+, F1\\s+([0-9.]+), the quality table"));
     }
 
+    /** README's and performance.md's ingest ratios are those of the ingest results files (v5, the default, and v4). */
+    @Test
+    public void testIngestRatiosMatchTheirResults() throws IOException {
+        String readme = read("README.md"), performance = read("docs/performance.md");
+        for (String version : new String[] { "v5", "v4" }) {
+            String results = read("bench/results/RESULTS-ingest-" + version + ".md");
+            String ratio = textAfter(results, "Fingerprinting ingest throughput = \\*\\*([0-9.]+) %\\*\\*");
+            assertTrue(
+                "README quotes " + ratio + " % for simhash-" + version,
+                Pattern.compile(
+                    Pattern.quote(ratio)
+                        + " % (of the throughput of plain indexing of the same\\s+pages with the same analyzer )?for `simhash-"
+                        + version
+                        + "`"
+                ).matcher(readme).find()
+            );
+            assertTrue(
+                "performance.md quotes " + ratio + " % for simhash-" + version,
+                Pattern.compile("\\*\\*`simhash-" + version + "` \\([^)]*\\): " + Pattern.quote(ratio) + " %\\*\\*")
+                    .matcher(performance)
+                    .find()
+            );
+        }
+    }
+
     /** The first value of an option-table cell: its first word, backticks and thousands separators removed. */
     private static String firstValue(String cell) {
         Matcher m = Pattern.compile("^`?([^`,;( ]+(?:,[0-9]{3})*)`?").matcher(cell.trim());
@@ -691,7 +716,9 @@ public class DocsFiguresTests {
         for (String[] entry : new String[][] {
             { "1M", "RESULTS-groups-signed-1M.md" },
             { "10M", "RESULTS-groups-signed-10M.md" },
-            { "10M, CPU re-run", "RESULTS-groups-signed-10M-cpu.md" } }) {
+            { "10M, CPU re-run", "RESULTS-groups-signed-10M-cpu.md" },
+            { "1M, 2 threads", "RESULTS-groups-signed-1M-threads.md" },
+            { "10M, 2 threads", "RESULTS-groups-signed-10M-threads.md" } }) {
             String size = entry[0], file = entry[1];
             String results = read("bench/results/" + file);
             Matcher m = Pattern.compile(
@@ -717,6 +744,27 @@ public class DocsFiguresTests {
             assertEquals(Double.parseDouble(verified), figure(cells[3], "([0-9,]+)"), 0);
             assertEquals(Double.parseDouble(candidates), figure(cells[4], "([0-9,]+)"), 0);
         }
+        // the band passes on two threads: the in-process times and speed-up of the results file, the batch and the
+        // per-thread memory of the code
+        String[] lsh = row(read("bench/results/RESULTS-groups-lsh-threads.md"), "10000000");
+        Matcher times = Pattern.compile("([0-9.]+) s \\(1 thread\\); ([0-9.]+) s \\(2 threads, ([0-9.]+)x; same result: yes\\)")
+            .matcher(lsh[3]);
+        assertTrue(lsh[3], times.find());
+        assertTrue(
+            performance.contains(
+                "from " + times.group(1) + " s on one thread to **" + times.group(2) + " s on two (" + times.group(3) + "x)**"
+            )
+        );
+        assertTrue(
+            performance.contains(
+                "in batches of " + String.format(java.util.Locale.ROOT, "%,d", org.nearduplicate.core.groups.HammingGroups.LSH_VERIFY_BATCH)
+            )
+        );
+        assertTrue(
+            performance.contains(
+                "(plus " + Math.round(org.nearduplicate.core.groups.HammingGroups.lshBytesPerThread() / 1024.0) + " KB per thread"
+            )
+        );
         // the default limit of the near_duplicate breaker, as the docs give it
         String limit = org.nearduplicate.opensearch.sketching.SketchingService.BREAKER_LIMIT_SETTING.getDefaultRaw(
             org.opensearch.common.settings.Settings.EMPTY

@@ -119,6 +119,8 @@ public final class HammingGroups {
     /** Runs of one band key longer than this compare each unit with its {@link #LSH_WINDOW} neighbours only. */
     static final int LSH_MAX_RUN = 2048;
     static final int LSH_WINDOW = 64;
+    /** Candidates a thread of the LSH stage collects before it verifies and unites them under the run's lock. */
+    public static final int LSH_VERIFY_BATCH = 4096;
 
     /** The components and counts of one run. {@link #root} and {@link #pairsAt} are indexed like the input's units (its counts). */
     public static final class Result {
@@ -294,8 +296,8 @@ public final class HammingGroups {
     }
 
     /** Per thread of the LSH stage: its radix counters and its candidates awaiting verification. */
-    static long lshBytesPerThread() {
-        return 4L * 3 * (1 << RADIX_BITS) + 8L * BandPairs.CAPACITY + 64;
+    public static long lshBytesPerThread() {
+        return 4L * 3 * (1 << RADIX_BITS) + 8L * LSH_VERIFY_BATCH + 64;
     }
 
     /** Heap used by {@link #find} while it runs on {@code workers}, besides the input and the result, for either kind of plan. */
@@ -1067,7 +1069,7 @@ public final class HammingGroups {
 
     /** One thread's candidates of a band waiting for verification, and its counts. */
     private static final class BandPairs {
-        private static final int CAPACITY = 4096;
+        private static final int CAPACITY = LSH_VERIFY_BATCH;
         final int[] u = new int[CAPACITY], v = new int[CAPACITY];
         int size;
         long comparisons;

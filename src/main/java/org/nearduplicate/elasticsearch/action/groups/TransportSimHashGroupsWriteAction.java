@@ -102,16 +102,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         this.resolver = resolver;
         this.client = client;
         this.threadPool = threadPool;
-        this.computation = new GroupsComputation(
-            client,
-            threadPool,
-            engine::breaker,
-            () -> clusterService.localNode().getId(),
-            () -> GroupsComputation.threads(
-                clusterService.getSettings(),
-                clusterService.getClusterSettings().get(GroupsComputation.THREADS_SETTING)
-            )
-        );
+        this.computation = GroupsComputation.onNode(client, threadPool, engine, clusterService);
     }
 
     /** The key of the write-back's marker in the index mapping's {@code _meta}. */

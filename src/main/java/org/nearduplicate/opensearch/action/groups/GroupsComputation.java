@@ -2,6 +2,7 @@ package org.nearduplicate.opensearch.action.groups;
 
 import org.opensearch.action.support.GroupedActionListener;
 import org.opensearch.cluster.metadata.IndexMetadata;
+import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.lease.Releasable;
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Settings;
@@ -30,6 +31,7 @@ import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.groups.GroupMembers.Group;
 import org.nearduplicate.core.groups.HammingGroups;
 import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * Computes every near-duplicate group of one {@code simhash} field, exactly, for any k, in three steps:
@@ -120,6 +122,25 @@ public final class GroupsComputation {
         this.breakers = breaker;
         this.localNodeId = localNodeId;
         this.threads = threads;
+    }
+
+    /**
+     * The computation of this node's transport actions: the engine's breaker, the local node and the threads setting
+     * are read per run (they are set, or may change, after the actions are built).
+     */
+    public static GroupsComputation onNode(
+        NodeClient client,
+        ThreadPool threadPool,
+        SketchingService engine,
+        ClusterService clusterService
+    ) {
+        return new GroupsComputation(
+            client,
+            threadPool,
+            engine::breaker,
+            () -> clusterService.localNode().getId(),
+            () -> threads(clusterService.getSettings(), clusterService.getClusterSettings().get(THREADS_SETTING))
+        );
     }
 
     /** The threads a run uses: {@link #THREADS_SETTING}, or the node's allocated processors when it is 0. */

@@ -57,16 +57,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
         this.resolver = resolver;
         this.indicesService = indicesService;
         this.engine = engine;
-        this.computation = new GroupsComputation(
-            client,
-            threadPool,
-            engine::breaker,
-            () -> clusterService.localNode().getId(),
-            () -> GroupsComputation.threads(
-                clusterService.getSettings(),
-                clusterService.getClusterSettings().get(GroupsComputation.THREADS_SETTING)
-            )
-        );
+        this.computation = GroupsComputation.onNode(client, threadPool, engine, clusterService);
     }
 
     /** The one index a groups request names (an index or an alias of one index), or a 400 that says why not. */

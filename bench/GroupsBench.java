@@ -127,8 +127,9 @@ public class GroupsBench {
             .build();
         long started = System.nanoTime();
         try {
-            Map<?, ?> root = (Map<?, ?>) Json.parse(get("/"));
-            facts.put("opensearch", ((Map<?, ?>) root.get("version")).get("number"));
+            // the version from the node's info: Elasticsearch's integ-test distribution has no GET / handler
+            Map<?, ?> nodes = (Map<?, ?>) ((Map<?, ?>) Json.parse(get("/_nodes/_local?filter_path=nodes.*.version"))).get("nodes");
+            facts.put("opensearch", ((Map<?, ?>) nodes.values().iterator().next()).get("version"));
             facts.put("plugins", get("/_cat/plugins?h=component,version").trim().replace('\n', ';'));
             facts.put("loadStart", cmd("cat", "/proc/loadavg"));
             Data data = new Data(docs, seed, clusterShare);
@@ -1259,7 +1260,8 @@ public class GroupsBench {
             .append(cmd("sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"))
             .append("; shared with other builds (noisy: compare ratios of one run) |\n");
         md.append("| load average at start | ").append(facts.get("loadStart")).append(" |\n");
-        md.append("| node | OpenSearch ")
+        md.append("| node | ")
+            .append(String.valueOf(facts.get("plugins")).contains("-es") ? "Elasticsearch " : "OpenSearch ")
             .append(facts.get("opensearch"))
             .append(" (integ-test distribution), single node, heap ")
             .append(mb(heapMax))

@@ -718,7 +718,8 @@ public class DocsFiguresTests {
             { "10M", "RESULTS-groups-signed-10M.md" },
             { "10M, CPU re-run", "RESULTS-groups-signed-10M-cpu.md" },
             { "1M, 2 threads", "RESULTS-groups-signed-1M-threads.md" },
-            { "10M, 2 threads", "RESULTS-groups-signed-10M-threads.md" } }) {
+            { "10M, 2 threads", "RESULTS-groups-signed-10M-threads.md" },
+            { "300k, Elasticsearch 8.19, 2 threads", "RESULTS-groups-signed-300k-es.md" } }) {
             String size = entry[0], file = entry[1];
             String results = read("bench/results/" + file);
             Matcher m = Pattern.compile(

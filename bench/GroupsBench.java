@@ -518,7 +518,8 @@ public class GroupsBench {
     }
 
     // ---------------------------------------------------------------- node stats polling
-    record NodeStats(long heapUsed, long heapPercent, long heapMax, long breaker, long breakerLimit, long breakerTripped, long cpuMillis) {
+    record NodeStats(long heapUsed, long heapPercent, long heapMax, long breaker, long breakerLimit, long breakerTripped, long cpuMillis,
+        long gcMillis) {
         static NodeStats read() throws Exception {
             Map<?, ?> nodes = (Map<?, ?>) json(get("/_nodes/stats/jvm,breaker,process")).get("nodes");
             Map<?, ?> node = (Map<?, ?>) nodes.values().iterator().next();
@@ -531,8 +532,17 @@ public class GroupsBench {
                 num(br, "estimated_size_in_bytes"),
                 num(br, "limit_size_in_bytes"),
                 num(br, "tripped"),
-                num((Map<?, ?>) ((Map<?, ?>) node.get("process")).get("cpu"), "total_in_millis")
+                num((Map<?, ?>) ((Map<?, ?>) node.get("process")).get("cpu"), "total_in_millis"),
+                gcMillis((Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) node.get("jvm")).get("gc")).get("collectors"))
             );
+        }
+
+        /** The collection time of all the JVM's collectors. */
+        private static long gcMillis(Map<?, ?> collectors) {
+            long total = 0;
+            for (Object c : collectors.values())
+                total += num((Map<?, ?>) c, "collection_time_in_millis");
+            return total;
         }
     }
 
@@ -577,7 +587,41 @@ public class GroupsBench {
         long maxHeap, maxHeapPct, maxBreaker, samples, heapBefore, tripped, breakerBefore, breakerAfter;
         String error, candidates;
         Boolean exact;
-        long cpuMs;
+        long cpuMs, gcMs;
+        /** Each phase of the task's status seen while the run went on: first and last time seen, seconds from the start. */
+        final Map<String, double[]> phases = new LinkedHashMap<>();
+
+        String phases() {
+            StringBuilder b = new StringBuilder();
+            synchronized (phases) {
+                for (Map.Entry<String, double[]> e : phases.entrySet())
+                    b.append(b.length() == 0 ? "" : ", ")
+                        .append(e.getKey())
+                        .append(String.format(Locale.ROOT, " %.1f-%.1f s", e.getValue()[0], e.getValue()[1]));
+            }
+            return b.toString();
+        }
+    }
+
+    /** Records the phase of the running groups task, as its status gives it, into {@code n}. */
+    static void samplePhase(NodeRun n, long startNanos) {
+        try {
+            Map<?, ?> nodes = (Map<?, ?>) json(get("/_tasks?actions=indices:data/read/near_duplicate/groups&detailed")).get("nodes");
+            if (nodes == null) return;
+            double at = (System.nanoTime() - startNanos) / 1e9;
+            for (Object node : nodes.values()) {
+                for (Object task : ((Map<?, ?>) ((Map<?, ?>) node).get("tasks")).values()) {
+                    Object status = ((Map<?, ?>) task).get("status");
+                    if (status instanceof Map<?, ?> st && st.get("phase") != null) {
+                        synchronized (n.phases) {
+                            n.phases.computeIfAbsent(String.valueOf(st.get("phase")), x -> new double[] { at, at })[1] = at;
+                        }
+                    }
+                }
+            }
+        } catch (Exception e) {
+            // the task may end between the polls: nothing to record
+        }
     }
 
     static NodeRun nodeRun(int k, int rep) throws Exception {
@@ -593,7 +637,7 @@ public class GroupsBench {
             : "{\"field\":\"fp\",\"max_distance\":" + k + ",\"size\":10,\"mode\":\"components\"}";
         long t = System.nanoTime();
         String resp = null;
-        try (Poller p = new Poller(null)) {
+        try (Poller p = new Poller(() -> samplePhase(n, t))) {
             try {
                 resp = post("/" + index + "/_near_duplicates", body);
             } catch (HttpError e) {
@@ -610,6 +654,7 @@ public class GroupsBench {
         n.tripped = after.breakerTripped - before.breakerTripped;
         n.breakerBefore = before.breaker;
         n.cpuMs = after.cpuMillis - before.cpuMillis; // the node process's CPU time during the run (all its threads)
+        n.gcMs = after.gcMillis - before.gcMillis;
         n.breakerAfter = after.breaker;
         if (after.breaker != before.breaker) {
             problems.add(
@@ -669,6 +714,7 @@ public class GroupsBench {
                 n.breakerAfter
             )
         );
+        log("  phases: " + n.phases() + "; node GC time " + n.gcMs + " ms");
         return n;
     }
 
@@ -1407,6 +1453,13 @@ public class GroupsBench {
         md.append("load average at the end ")
             .append(cmd("cat", "/proc/loadavg"))
             .append(" (2 cores: wall above CPU is time the node waited for a core).\n");
+        md.append("\nPhases of each run (the groups task's `status.phase` in `GET _tasks` every ")
+            .append(pollMs)
+            .append(" ms: first and last time seen, from the request; the node's JVM garbage-collection time during the run): ");
+        for (List<NodeRun> runs : node.values())
+            for (NodeRun n : runs)
+                md.append("run ").append(n.rep).append(": ").append(n.phases()).append("; GC ").append(secs(n.gcMs)).append(". ");
+        md.append('\n');
         if (brute == null) {
             writeSignedBaseline(md, node, in, limit);
         } else {

@@ -766,6 +766,18 @@ public class DocsFiguresTests {
                 "(plus " + Math.round(org.nearduplicate.core.groups.HammingGroups.lshBytesPerThread() / 1024.0) + " KB per thread"
             )
         );
+        // where a 10M run goes: the phases and GC time of the results file, as performance.md quotes them
+        String phases = read("bench/results/RESULTS-groups-signed-10M-phases.md");
+        Matcher run = Pattern.compile(
+            "run 1: (reading fingerprints [0-9.]+-[0-9.]+ s), (grouping \\(lsh bands\\) [0-9.]+-[0-9.]+ s), (reading group members [0-9.]+-[0-9.]+ s); GC (\\d+) ms"
+        ).matcher(phases);
+        assertTrue("phases in the results file", run.find());
+        String quoted = performance.replaceAll("\\s+", " ");
+        assertTrue(
+            quoted.contains(
+                run.group(1) + ", " + run.group(2) + ", " + run.group(3) + "; the node's garbage collection took " + run.group(4) + " ms"
+            )
+        );
         // the default limit of the near_duplicate breaker, as the docs give it
         String limit = org.nearduplicate.opensearch.sketching.SketchingService.BREAKER_LIMIT_SETTING.getDefaultRaw(
             org.opensearch.common.settings.Settings.EMPTY

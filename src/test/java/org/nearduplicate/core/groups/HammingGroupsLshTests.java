@@ -149,13 +149,37 @@ public class HammingGroupsLshTests extends RandomizedTest {
     }
 
     /**
+     * A fixed pool whose threads are joined when it closes: the test framework's leak check runs right after the test,
+     * and a terminated pool's threads may still be on their way out.
+     */
+    private static final class Pool implements AutoCloseable {
+        final java.util.List<Thread> threads = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        final java.util.concurrent.ExecutorService executor;
+
+        Pool(int size) {
+            executor = java.util.concurrent.Executors.newFixedThreadPool(size, r -> {
+                Thread t = new Thread(r);
+                threads.add(t);
+                return t;
+            });
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            executor.shutdownNow();
+            assertTrue(executor.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS));
+            for (Thread t : threads.toArray(new Thread[0]))
+                t.join(10_000);
+        }
+    }
+
+    /**
      * The band passes on several threads (slices of a few units each, so every thread has work) give exactly the
      * one-thread result: components, pairs per unit, comparisons, capped runs; with unsigned units and a huge run.
      */
     @Test
     public void testThreadsGiveTheSameResult() throws Exception {
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
-        try {
+        try (Pool pool = new Pool(3)) {
             for (int iteration = 0; iteration < 6; iteration++) {
                 Random random = new Random(randomLong());
                 Units in = iteration == 5
@@ -166,7 +190,7 @@ public class HammingGroupsLshTests extends RandomizedTest {
                 HammingGroups.Result many = run(
                     in,
                     HammingGroups.Candidates.LSH,
-                    new HammingGroups.Workers(pool, threads, 1 + random.nextInt(50)),
+                    new HammingGroups.Workers(pool.executor, threads, 1 + random.nextInt(50)),
                     NONE
                 );
                 assertEquals(one.verifiedPairs(), many.verifiedPairs());
@@ -178,17 +202,13 @@ public class HammingGroupsLshTests extends RandomizedTest {
                     assertEquals("unit " + u, one.pairsAt(u), many.pairsAt(u));
                 }
             }
-        } finally {
-            pool.shutdownNow();
-            assertTrue(pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS));
         }
     }
 
     /** A cancellation thrown on any thread of a band ends the run with that exception, after every share has stopped. */
     @Test
     public void testCancellationOnAnyThreadEndsTheRun() throws Exception {
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
-        try {
+        try (Pool pool = new Pool(2)) {
             Units in = synthetic(new Random(randomLong()), 300, 20_000, 0);
             java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
             HammingGroups.Progress cancelling = new HammingGroups.Progress() {
@@ -202,12 +222,9 @@ public class HammingGroupsLshTests extends RandomizedTest {
             };
             IllegalStateException e = org.junit.Assert.assertThrows(
                 IllegalStateException.class,
-                () -> run(in, HammingGroups.Candidates.LSH, new HammingGroups.Workers(pool, 3, 1), cancelling)
+                () -> run(in, HammingGroups.Candidates.LSH, new HammingGroups.Workers(pool.executor, 3, 1), cancelling)
             );
             assertEquals("cancelled", e.getMessage());
-        } finally {
-            pool.shutdownNow();
-            assertTrue(pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS));
         }
     }
 

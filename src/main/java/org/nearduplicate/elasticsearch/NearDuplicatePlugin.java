@@ -125,6 +125,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         List<Setting<?>> settings = new java.util.ArrayList<>(SketchingService.settings());
         settings.add(WindowMemory.MAX_NODE_ENTRIES_SETTING);
         settings.add(ScanColumnMemory.SIZE_SETTING);
+        settings.add(ScanColumnMemory.SHARE_PASSES_SETTING);
         settings.add(GroupsComputation.THREADS_SETTING);
         return settings;
     }
@@ -186,6 +187,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
         clusterSettings.addSettingsUpdateConsumer(SketchingService.BREAKER_LIMIT_SETTING, engine::setBreakerLimit);
         clusterSettings.addSettingsUpdateConsumer(WindowMemory.MAX_NODE_ENTRIES_SETTING, recentWindows::setMaxEntries);
         clusterSettings.addSettingsUpdateConsumer(ScanColumnMemory.SIZE_SETTING, size -> scanColumns.setMaxBytes(size.getBytes()));
+        clusterSettings.addSettingsUpdateConsumer(ScanColumnMemory.SHARE_PASSES_SETTING, scanColumns::setSharePasses);
     }
 
     @Override

@@ -79,7 +79,7 @@ public final class ColumnScan {
      * The matches of a column in doc id order, scanned a block at a time as the iterator moves: {@link #distance()} is
      * the current document's distance to its closest probe.
      */
-    static final class Cursor extends DocIdSetIterator {
+    static final class Cursor extends DistanceIterator {
         private final FingerprintColumn column;
         private final long[] probes;
         private final int k;
@@ -98,7 +98,7 @@ public final class ColumnScan {
             this.probes = probes;
             this.k = k;
             this.slots = column.slots();
-            this.slotsAreDocs = column.isDense() && column.count() == column.maxDoc();
+            this.slotsAreDocs = slotsAreDocs(column);
         }
 
         @Override
@@ -106,6 +106,7 @@ public final class ColumnScan {
             return doc;
         }
 
+        @Override
         int distance() {
             return distance;
         }
@@ -154,40 +155,102 @@ public final class ColumnScan {
             nextSlot = to;
             next = 0;
             block.size = 0;
-            int passes = 0;
-            long[] values = column.values();
-            for (long probe : probes) {
-                int before = block.size;
-                scanOne(values, from, to, probe, k, block);
-                if (block.size > before) passes++;
-            }
-            if (block.size == 0) {
-                return;
-            }
-            if (passes > 1) {
-                // several probes found some of the same slots: in order, closest first, once each
-                Arrays.sort(block.packed, 0, block.size);
-                int n = 0;
-                for (int j = 0; j < block.size; j++) {
-                    long hit = block.packed[j];
-                    if (n == 0 || (hit >>> 7) != (block.packed[n - 1] >>> 7)) {
-                        block.packed[n++] = hit;
-                    }
+            ColumnScan.scanBlock(column, slotsAreDocs, probes, k, from, to, block);
+        }
+    }
+
+    /** Whether every slot of {@code column} is the document of the same number (no mapping of hits needed). */
+    static boolean slotsAreDocs(FingerprintColumn column) {
+        return column.isDense() && column.count() == column.maxDoc();
+    }
+
+    /**
+     * Appends to {@code out} the documents of slots {@code from..to} (at most {@link #BLOCK}) within {@code k} of any of
+     * {@code probes}, each once with its distance to the closest probe, in doc id order.
+     */
+    static void scanBlock(FingerprintColumn column, boolean slotsAreDocs, long[] probes, int k, int from, int to, Buffer out) {
+        int first = out.size;
+        int passes = 0;
+        long[] values = column.values();
+        for (long probe : probes) {
+            int before = out.size;
+            scanOne(values, from, to, probe, k, out);
+            if (out.size > before) passes++;
+        }
+        if (out.size == first) {
+            return;
+        }
+        if (passes > 1) {
+            // several probes found some of the same slots: in order, closest first, once each
+            Arrays.sort(out.packed, first, out.size);
+            int n = first;
+            for (int j = first; j < out.size; j++) {
+                long hit = out.packed[j];
+                if (n == first || (hit >>> 7) != (out.packed[n - 1] >>> 7)) {
+                    out.packed[n++] = hit;
                 }
-                block.size = n;
             }
-            if (slotsAreDocs == false) {
-                // slots to docs (sparse), or dense slots without a value dropped
-                int n = 0;
-                for (int j = 0; j < block.size; j++) {
-                    long hit = block.packed[j];
-                    int d = column.docAt((int) (hit >>> 7));
-                    if (d >= 0) {
-                        block.packed[n++] = ((long) d << 7) | (hit & 0x7F);
-                    }
+            out.size = n;
+        }
+        if (slotsAreDocs == false) {
+            // slots to docs (sparse), or dense slots without a value dropped
+            int n = first;
+            for (int j = first; j < out.size; j++) {
+                long hit = out.packed[j];
+                int d = column.docAt((int) (hit >>> 7));
+                if (d >= 0) {
+                    out.packed[n++] = ((long) d << 7) | (hit & 0x7F);
                 }
-                block.size = n;
             }
+            out.size = n;
+        }
+    }
+
+    /** Matching documents in doc id order, each with its distance to the closest probe. */
+    abstract static class DistanceIterator extends DocIdSetIterator {
+        /** The current document's distance to its closest probe. */
+        abstract int distance();
+    }
+
+    /** The hits of {@link Matches}, in order. */
+    static final class MatchesIterator extends DistanceIterator {
+        private final Matches matches;
+        private final long cost;
+        private int i = -1;
+        private int doc = -1;
+
+        MatchesIterator(Matches matches, long cost) {
+            this.matches = matches;
+            this.cost = cost;
+        }
+
+        @Override
+        int distance() {
+            return matches.distance(i);
+        }
+
+        @Override
+        public int docID() {
+            return doc;
+        }
+
+        @Override
+        public int nextDoc() {
+            return doc = ++i < matches.size() ? matches.doc(i) : NO_MORE_DOCS;
+        }
+
+        @Override
+        public int advance(int target) {
+            int d;
+            do {
+                d = nextDoc();
+            } while (d < target);
+            return d;
+        }
+
+        @Override
+        public long cost() {
+            return cost;
         }
     }
 
@@ -221,7 +284,7 @@ public final class ColumnScan {
     }
 
     /** A growable list of packed hits. */
-    private static final class Buffer {
+    static final class Buffer {
         long[] packed = new long[16];
         int size;
 

@@ -49,11 +49,37 @@ final class ColumnScorer {
         Verifier verifier,
         Runnable exhausted
     ) {
+        return supplier(weight, column, probes, k, boost, verifier, exhausted, null);
+    }
+
+    /**
+     * {@code sharing}: the cache whose setting says whether the column's passes are shared with concurrent searches
+     * ({@link SharedColumnScan}) and which counts the shared ones; null: never shared.
+     */
+    static ScorerSupplier supplier(
+        Weight weight,
+        FingerprintColumn column,
+        long[] probes,
+        int k,
+        float boost,
+        Verifier verifier,
+        Runnable exhausted,
+        FingerprintColumns sharing
+    ) {
         return new ScorerSupplier() {
             @Override
             public Scorer get(long leadCost) {
                 if (leadCost < column.count() / RANDOM_ACCESS_RATIO) {
                     return new RandomAccess(weight, column.iterator(), column, probes, k, boost, verifier, exhausted);
+                }
+                if (sharing != null && sharing.sharePasses() && leadCost >= column.count() && SharedColumnScan.worthSharing(column)) {
+                    // led by this query: every block is read, so the pass can be shared with concurrent searches
+                    SharedColumnScan.Result result = column.shared().scan(probes, k);
+                    if (result.matches() != null) {
+                        if (result.shared()) sharing.countSharedPass();
+                        ColumnScan.DistanceIterator matches = new ColumnScan.MatchesIterator(result.matches(), column.count());
+                        return new Listed(weight, matches, boost, column, verifier, exhausted);
+                    }
                 }
                 return new Listed(weight, new ColumnScan.Cursor(column, probes, k), boost, column, verifier, exhausted);
             }
@@ -67,16 +93,23 @@ final class ColumnScorer {
 
     /** The matches of a whole-column scan, with their distances. */
     static final class Listed extends VerifyingScorer {
-        private final ColumnScan.Cursor matches;
+        private final ColumnScan.DistanceIterator matches;
         private final FingerprintColumn column;
         private final Verifier verifier;
         private int distance;
 
-        Listed(Weight weight, ColumnScan.Cursor matches, float boost, FingerprintColumn column, Verifier verifier) {
+        Listed(Weight weight, ColumnScan.DistanceIterator matches, float boost, FingerprintColumn column, Verifier verifier) {
             this(weight, matches, boost, column, verifier, null);
         }
 
-        Listed(Weight weight, ColumnScan.Cursor matches, float boost, FingerprintColumn column, Verifier verifier, Runnable exhausted) {
+        Listed(
+            Weight weight,
+            ColumnScan.DistanceIterator matches,
+            float boost,
+            FingerprintColumn column,
+            Verifier verifier,
+            Runnable exhausted
+        ) {
             super(weight, matches, true, boost, verifier == null ? 0 : 4, exhausted);
             this.matches = matches;
             this.column = column;

@@ -28,6 +28,8 @@ public final class FingerprintColumn {
     /** Dense layout with missing documents: which docs have a value; null when every doc has one, or sparse. */
     private final FixedBitSet present;
     private final int count;
+    /** The passes concurrent searches share; last: it reads the fields above. */
+    private final SharedColumnScan shared;
 
     private FingerprintColumn(int maxDoc, long[] values, int[] docs, FixedBitSet present, int count) {
         this.maxDoc = maxDoc;
@@ -35,6 +37,7 @@ public final class FingerprintColumn {
         this.docs = docs;
         this.present = present;
         this.count = count;
+        this.shared = new SharedColumnScan(this);
     }
 
     /** The heap a column of {@code count} values in a segment of {@code maxDoc} documents takes (arrays and their headers). */
@@ -132,6 +135,11 @@ public final class FingerprintColumn {
     /** The values scanned: by doc id when dense, by position when sparse ({@link #docAt}). */
     long[] values() {
         return values;
+    }
+
+    /** The column's shared passes ({@link SharedColumnScan}). */
+    SharedColumnScan shared() {
+        return shared;
     }
 
     /** Number of scanned slots: maxDoc when dense, count when sparse. */

@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class FingerprintColumns {
     /** What the cache holds and did since it was made. */
-    public record Stats(long entries, long bytes, long maxBytes, long hits, long misses, long loads, long evictions, long fallbacks) {
+    public record Stats(long entries, long bytes, long maxBytes, long hits, long misses, long loads, long evictions, long fallbacks,
+        long sharedPasses) {
     }
 
     private record Key(Object core, String field) {
@@ -59,6 +60,9 @@ public final class FingerprintColumns {
     private final AtomicLong loads = new AtomicLong();
     private final AtomicLong evictions = new AtomicLong();
     private final AtomicLong fallbacks = new AtomicLong();
+    private final AtomicLong sharedPasses = new AtomicLong();
+    /** Whether concurrent searches of a column share its passes ({@link SharedColumnScan}); a dynamic node setting. */
+    private volatile boolean sharePasses = true;
 
     public FingerprintColumns(long maxBytes, MemoryAccounting accounting) {
         if (maxBytes < 0) {
@@ -228,7 +232,31 @@ public final class FingerprintColumns {
         bytes = 0;
     }
 
+    /** Whether concurrent searches of one column share their passes; off, each scans alone (the same answers). */
+    public void setSharePasses(boolean sharePasses) {
+        this.sharePasses = sharePasses;
+    }
+
+    boolean sharePasses() {
+        return sharePasses;
+    }
+
+    /** Counts a segment's scan answered by a pass shared with another concurrent search ({@link SharedColumnScan}). */
+    void countSharedPass() {
+        sharedPasses.incrementAndGet();
+    }
+
     public synchronized Stats stats() {
-        return new Stats(entries.size(), bytes, maxBytes, hits.get(), misses.get(), loads.get(), evictions.get(), fallbacks.get());
+        return new Stats(
+            entries.size(),
+            bytes,
+            maxBytes,
+            hits.get(),
+            misses.get(),
+            loads.get(),
+            evictions.get(),
+            fallbacks.get(),
+            sharedPasses.get()
+        );
     }
 }

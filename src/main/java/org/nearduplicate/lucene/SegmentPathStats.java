@@ -54,7 +54,8 @@ public final class SegmentPathStats implements SimHashQuery.Listener {
                 .set(NearDuplicateStats.Stat.CACHE_MISSES, c.misses())
                 .set(NearDuplicateStats.Stat.CACHE_LOADS, c.loads())
                 .set(NearDuplicateStats.Stat.CACHE_EVICTIONS, c.evictions())
-                .set(NearDuplicateStats.Stat.CACHE_FALLBACKS, c.fallbacks());
+                .set(NearDuplicateStats.Stat.CACHE_FALLBACKS, c.fallbacks())
+                .set(NearDuplicateStats.Stat.CACHE_SHARED_PASSES, c.sharedPasses());
         });
     }
 }

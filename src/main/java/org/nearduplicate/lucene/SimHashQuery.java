@@ -589,7 +589,8 @@ public final class SimHashQuery extends Query {
                         maxDistance,
                         boost,
                         verifier,
-                        timer(SegmentPath.COLUMN, start)
+                        timer(SegmentPath.COLUMN, start),
+                        columns
                     );
                 }
                 // no column (cache bound, breaker, updated doc values): the same answer from the paths below

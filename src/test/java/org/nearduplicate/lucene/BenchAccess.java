@@ -24,4 +24,15 @@ public final class BenchAccess {
             + ", SCAN_NANOS_PER_DOC="
             + SimHashQuery.SCAN_NANOS_PER_DOC;
     }
+
+    /** One search through the column's shared pass ({@link SharedColumnScan}): its match count, -1 when over its bound. */
+    public static int sharedScan(FingerprintColumn column, long[] probes, int k) {
+        ColumnScan.Matches matches = column.shared().scan(probes, k).matches();
+        return matches == null ? -1 : matches.size();
+    }
+
+    /** Whether the cache shares its columns' passes (the node setting near_duplicate.scan_cache.share_passes). */
+    public static boolean sharePasses(FingerprintColumns columns) {
+        return columns.sharePasses();
+    }
 }

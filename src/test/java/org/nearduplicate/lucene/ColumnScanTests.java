@@ -277,7 +277,7 @@ public class ColumnScanTests extends PlatformTestCase {
         }
     }
 
-    private static org.apache.lucene.index.NumericDocValues sparseValues(long[] values, boolean[] has) {
+    static org.apache.lucene.index.NumericDocValues sparseValues(long[] values, boolean[] has) {
         int maxDoc = values.length;
         int count = 0;
         for (boolean h : has)

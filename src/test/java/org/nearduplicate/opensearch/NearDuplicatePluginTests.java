@@ -45,6 +45,7 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
                 "near_duplicate.breaker.limit",
                 "near_duplicate.check.window_max_entries",
                 "near_duplicate.scan_cache.size",
+                "near_duplicate.scan_cache.share_passes",
                 "near_duplicate.groups.threads"
             ),
             settings
@@ -84,9 +85,11 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
                 .put("near_duplicate.breaker.limit", "2kb")
                 .put("near_duplicate.check.window_max_entries", 7)
                 .put("near_duplicate.scan_cache.size", "3kb")
+                .put("near_duplicate.scan_cache.share_passes", false)
                 .put("near_duplicate.groups.threads", 3)
                 .build()
         );
+        assertFalse(org.nearduplicate.lucene.BenchAccess.sharePasses(plugin.scanColumns()));
         var threads = org.nearduplicate.opensearch.action.groups.GroupsComputation.THREADS_SETTING;
         assertEquals(3, org.nearduplicate.opensearch.action.groups.GroupsComputation.threads(Settings.EMPTY, clusterSettings.get(threads)));
         assertEquals(123, plugin.engine().maxInputChars());
@@ -101,6 +104,7 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
         assertThat(e.getMessage(), containsString("near_duplicate.max_input_chars"));
         // back to the defaults: 0 threads is every allocated processor
         clusterSettings.applySettings(Settings.EMPTY);
+        assertTrue(org.nearduplicate.lucene.BenchAccess.sharePasses(plugin.scanColumns()));
         assertEquals(0, clusterSettings.get(threads).intValue());
         assertEquals(
             org.opensearch.common.util.concurrent.OpenSearchExecutors.allocatedProcessors(Settings.EMPTY),

@@ -88,7 +88,8 @@ public final class NearDuplicateStats {
         CACHE_MISSES("cache.misses"),
         CACHE_LOADS("cache.loads"),
         CACHE_EVICTIONS("cache.evictions"),
-        CACHE_FALLBACKS("cache.fallbacks");
+        CACHE_FALLBACKS("cache.fallbacks"),
+        CACHE_SHARED_PASSES("cache.shared_passes");
 
         private final String key;
 

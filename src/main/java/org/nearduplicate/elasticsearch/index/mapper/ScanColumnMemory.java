@@ -28,6 +28,17 @@ public final class ScanColumnMemory implements MemoryAccounting {
         Setting.Property.NodeScope
     );
 
+    /**
+     * Whether concurrent searches of one column share their passes ({@link FingerprintColumns#setSharePasses}); off, each
+     * search scans alone (the same answers).
+     */
+    public static final Setting<Boolean> SHARE_PASSES_SETTING = Setting.boolSetting(
+        "near_duplicate.scan_cache.share_passes",
+        true,
+        Setting.Property.Dynamic,
+        Setting.Property.NodeScope
+    );
+
     private final Supplier<CircuitBreaker> breaker;
 
     /** The breaker is looked up per reservation: the plugin gets it after the cache is made. */
@@ -40,7 +51,9 @@ public final class ScanColumnMemory implements MemoryAccounting {
      * can turn it on ({@link FingerprintColumns#setMaxBytes}).
      */
     public static FingerprintColumns columns(Settings settings, Supplier<CircuitBreaker> breaker) {
-        return new FingerprintColumns(SIZE_SETTING.get(settings).getBytes(), new ScanColumnMemory(breaker));
+        FingerprintColumns columns = new FingerprintColumns(SIZE_SETTING.get(settings).getBytes(), new ScanColumnMemory(breaker));
+        columns.setSharePasses(SHARE_PASSES_SETTING.get(settings));
+        return columns;
     }
 
     /** @throws org.elasticsearch.common.breaker.CircuitBreakingException when the breaker refuses */

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.nearduplicate.lucene.BenchAccess;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.action.groups.DocList;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
@@ -465,6 +466,41 @@ public class DocsFiguresTests {
                 "`all` took\\s+\\*\\*([0-9.]+ ms against [0-9.]+ ms\\*\\* for `none` in the quieter pair \\([0-9.]+x against [0-9.]+x)"
             ).replace("**", "")
         );
+    }
+
+    /** performance.md's shared-pass figures: the in-process and node runs' tables, and the code's bounds. */
+    @Test
+    public void testSharedPassFigures() throws IOException {
+        String performance = read("docs/performance.md");
+        String inProcess = read("bench/results/RESULTS-shared-scan.md");
+        // the last column of each T row: shared / separate
+        java.util.function.Function<String, String> ratio = t -> {
+            String[] cells = row(inProcess, t);
+            return cells[cells.length - 1];
+        };
+        assertEquals(
+            ratio.apply("1")
+                + " with T = 1, "
+                + ratio.apply("2")
+                + " with 2, "
+                + ratio.apply("4")
+                + " with 4, "
+                + ratio.apply("8")
+                + " with 8",
+            textAfter(performance, "shared against separate passes \\*\\*([^*]+)\\*\\*").replaceAll("\\s+", " ")
+        );
+        String node = read("bench/results/RESULTS-msearch-10M.md");
+        // cells after the first: sequential, not shared, _msearch, one pass, _msearch / not shared, ...
+        assertEquals(
+            row(node, "4")[4] + " (B = 4), " + row(node, "16")[4] + " (16) and " + row(node, "64")[4] + " (64)",
+            textAfter(performance, "single-probe searches took \\*\\*([^*]+)\\*\\*").replaceAll("\\s+", " ")
+        );
+        assertEquals(
+            row(node, "64")[2] + " ms per probe at B = 64 against " + row(node, "64")[0],
+            textAfter(performance, "`fingerprints` \\(([0-9.]+ ms per probe at B = 64 against [0-9.]+) ms")
+        );
+        assertEquals(BenchAccess.sharedMinSlots(), figure(performance, "segment\\s+of ([0-9,]+) documents or more"), 0);
+        assertEquals(BenchAccess.sharedMaxHits(), figure(performance, "more than ([0-9,]+) matches there"), 0);
     }
 
     /** performance.md's 30M-in-10-shards figures are the two generated runs appended in their results file. */

@@ -35,4 +35,14 @@ public final class BenchAccess {
     public static boolean sharePasses(FingerprintColumns columns) {
         return columns.sharePasses();
     }
+
+    /** The smallest column whose passes are shared. */
+    public static int sharedMinSlots() {
+        return SharedColumnScan.MIN_SLOTS;
+    }
+
+    /** The matches one search may hold in a shared pass. */
+    public static int sharedMaxHits() {
+        return SharedColumnScan.MAX_HITS;
+    }
 }

@@ -189,6 +189,33 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
         assertEquals(first.docsInGroups(), again.noops());
         assertEquals(0, again.cleared());
         assertEquals(0, again.singletons());
+        assertEquals("members already right are not even sent (their shards read their group fields)", 0, again.batches());
+
+        // a member whose group was changed by hand is written again, and only it
+        String member = null;
+        for (String id : corpus.keySet()) {
+            Map<String, Object> source = client().prepareGet("pages", id)
+                .setRouting(SimHashGroupsClusterTests.routing(id))
+                .get()
+                .getSourceAsMap();
+            if (id.equals(groupValue(source, groupField)) == false) {
+                member = id;
+                break;
+            }
+        }
+        assertNotNull("some document is in another's group", member);
+        Map<String, Object> bogus = new java.util.HashMap<>();
+        putDotted(bogus, groupField, "bogus");
+        client().prepareUpdate("pages", member)
+            .setRouting(SimHashGroupsClusterTests.routing(member))
+            .setDoc(bogus)
+            .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
+            .get();
+        SimHashGroupsWriteResponse mended = write(request);
+        assertEquals(1, mended.written());
+        assertEquals(first.docsInGroups() - 1, mended.noops());
+        assertEquals(1, mended.batches());
+        assertWritten("pages", k, groupField, distanceField);
 
         // collapse on the written field: one hit per group plus one per document in no group, as the brute force says
         assertCollapse("pages", corpus, k, groupField);
@@ -432,5 +459,25 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
         Map<String, Object> c = client().prepareGet("mixed", "c").get().getSourceAsMap();
         assertEquals(Set.of("title"), c.keySet());
         assertEquals("a", client().prepareGet("mixed", "b").get().getSourceAsMap().get("duplicate_group"));
+    }
+
+    /** The value at a dotted path of a source map. */
+    private static Object groupValue(Map<String, Object> source, String path) {
+        Object at = source;
+        for (String part : path.split("\\.")) {
+            if (at instanceof Map<?, ?> == false) return null;
+            at = ((Map<?, ?>) at).get(part);
+        }
+        return at;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void putDotted(Map<String, Object> doc, String path, Object value) {
+        String[] parts = path.split("\\.");
+        Map<String, Object> at = doc;
+        for (int i = 0; i < parts.length - 1; i++) {
+            at = (Map<String, Object>) at.computeIfAbsent(parts[i], p -> new java.util.HashMap<String, Object>());
+        }
+        at.put(parts[parts.length - 1], value);
     }
 }

@@ -25,12 +25,23 @@ import org.nearduplicate.core.sketch.Signature;
 public final class GroupMembers {
 
     /**
-     * A member of a group: its document, fingerprint and distance to the representative's fingerprint, and its
-     * signature (null: none; not part of the response, kept for the write-back's stale pass).
+     * A member of a group: its document, fingerprint and distance to the representative's fingerprint, its signature
+     * (null: none; not part of the response, kept for the write-back's stale pass) and what its group fields held when
+     * it was read ({@link WrittenGroup}; {@link WrittenGroup#UNKNOWN} when not read: not part of the response, nor of
+     * equality).
      */
-    public record Member(String id, String routing, long fingerprint, int distance, byte[] signature) {
+    public record Member(String id, String routing, long fingerprint, int distance, byte[] signature, long written) {
         public Member(String id, String routing, long fingerprint, int distance) {
-            this(id, routing, fingerprint, distance, null);
+            this(id, routing, fingerprint, distance, null, WrittenGroup.UNKNOWN);
+        }
+
+        public Member(String id, String routing, long fingerprint, int distance, byte[] signature) {
+            this(id, routing, fingerprint, distance, signature, WrittenGroup.UNKNOWN);
+        }
+
+        /** The same member at another distance. */
+        Member at(int newDistance) {
+            return new Member(id, routing, fingerprint, newDistance, signature, written);
         }
 
         @Override
@@ -139,6 +150,11 @@ public final class GroupMembers {
         /** The verification signature of document {@code i}, or null (none, or a field without signatures). */
         default byte[] signature(int i) {
             return null;
+        }
+
+        /** What document {@code i}'s group fields held when read ({@link WrittenGroup}), or {@link WrittenGroup#UNKNOWN}. */
+        default long written(int i) {
+            return WrittenGroup.UNKNOWN;
         }
     }
 
@@ -554,7 +570,7 @@ public final class GroupMembers {
                         l++; // empty lists share a start
                     Documents docs = lists.get(l);
                     int i = global - starts[l];
-                    members.add(new Member(docs.id(i), docs.routing(i), docs.fingerprint(i), 0, docs.signature(i)));
+                    members.add(new Member(docs.id(i), docs.routing(i), docs.fingerprint(i), 0, docs.signature(i), docs.written(i)));
                 }
                 if (mode == Mode.COMPONENTS) {
                     groups.add(group(members, pairsOfRoot[component]));
@@ -586,7 +602,7 @@ public final class GroupMembers {
         for (int m = 0; m < members.size(); m++) {
             Member member = members.get(m);
             int distance = Fingerprints.distance(rep.fingerprint(), member.fingerprint());
-            members.set(m, new Member(member.id(), member.routing(), member.fingerprint(), distance, member.signature()));
+            members.set(m, member.at(distance));
         }
         members.sort(Comparator.comparingInt(Member::distance).thenComparing(Member::id));
         return new Group(rep.id(), members, verifiedPairs);

@@ -42,6 +42,12 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
     /** The singleton pass's page: at most this many documents. */
     private final int limit;
     /**
+     * Set for the write-back's members pass: every member found also carries what these group fields hold
+     * ({@link org.nearduplicate.core.groups.WrittenGroup}), so that members already right are not written again.
+     */
+    private final String writtenGroupField;
+    private final String writtenDistanceField;
+    /**
      * What the run's request named (index or alias) and its options: what security authorizes this shard request
      * against, on this node and on the shard's, as Elasticsearch's own shard-level requests do. Absent: the index.
      */
@@ -77,6 +83,35 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         this.fromSeqNo = 0;
         this.toSeqNo = -1;
         this.limit = 0;
+        this.writtenGroupField = null;
+        this.writtenDistanceField = null;
+    }
+
+    /** The write-back's members pass: the members with what {@code groupField} and {@code distanceField} hold. */
+    public SimHashShardFingerprintsRequest(
+        ShardId shardId,
+        String field,
+        long[] members,
+        AliasFilter aliasFilter,
+        String groupField,
+        String distanceField
+    ) {
+        super(shardId.getIndexName());
+        if (members == null || (groupField == null) != (distanceField == null)) {
+            throw new IllegalArgumentException("a members pass reads both group fields or neither");
+        }
+        this.shardId = shardId;
+        this.field = field;
+        this.members = members;
+        this.memberSignatures = null;
+        this.staleField = null;
+        this.aliasFilter = aliasFilter == null ? AliasFilter.EMPTY : aliasFilter;
+        this.distanceField = null;
+        this.fromSeqNo = 0;
+        this.toSeqNo = -1;
+        this.limit = 0;
+        this.writtenGroupField = groupField;
+        this.writtenDistanceField = distanceField;
     }
 
     /** One page of the write-back's singleton pass (see {@link #distanceField()}). */
@@ -109,6 +144,8 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         this.fromSeqNo = fromSeqNo;
         this.toSeqNo = toSeqNo;
         this.limit = limit;
+        this.writtenGroupField = null;
+        this.writtenDistanceField = null;
     }
 
     public SimHashShardFingerprintsRequest(StreamInput in) throws IOException {
@@ -123,6 +160,8 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         fromSeqNo = in.readZLong();
         toSeqNo = in.readZLong();
         limit = in.readVInt();
+        writtenGroupField = in.readOptionalString();
+        writtenDistanceField = in.readOptionalString();
         originalIndices = OriginalIndices.readOriginalIndices(in);
     }
 
@@ -141,7 +180,19 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         out.writeZLong(fromSeqNo);
         out.writeZLong(toSeqNo);
         out.writeVInt(limit);
+        out.writeOptionalString(writtenGroupField);
+        out.writeOptionalString(writtenDistanceField);
         OriginalIndices.writeOriginalIndices(originalIndices(), out);
+    }
+
+    /** The group field whose values the members pass reads with each member, or null. */
+    public String writtenGroupField() {
+        return writtenGroupField;
+    }
+
+    /** The distance field read with {@link #writtenGroupField()}, or null. */
+    public String writtenDistanceField() {
+        return writtenDistanceField;
     }
 
     /** What the run's request named, for authorization (see the field); returns this. */

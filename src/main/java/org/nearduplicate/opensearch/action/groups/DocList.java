@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.groups.WrittenGroup;
 import org.nearduplicate.core.sketch.Signature;
 
 /**
@@ -33,15 +34,18 @@ public final class DocList implements GroupMembers.Documents {
     private int textLength;
     /** Per document: the end of its id in {@link #text}, then the end of its routing, or {@code -1 - end} when none. */
     private int[] ends;
+    /** Per document, what its group fields held ({@link WrittenGroup}), or null: not read. */
+    private long[] written;
     private int size;
 
-    private DocList(long[] fingerprints, byte[] signatures, byte[] text, int[] ends, int size, int textLength) {
+    private DocList(long[] fingerprints, byte[] signatures, byte[] text, int[] ends, int size, int textLength, long[] written) {
         this.fingerprints = fingerprints;
         this.signatures = signatures;
         this.text = text;
         this.ends = ends;
         this.size = size;
         this.textLength = textLength;
+        this.written = written;
     }
 
     public static DocList empty() {
@@ -50,7 +54,12 @@ public final class DocList implements GroupMembers.Documents {
 
     /** An empty list, with room for signatures when {@code signed}. */
     public static DocList empty(boolean signed) {
-        return new DocList(new long[0], signed ? new byte[0] : null, new byte[0], new int[0], 0, 0);
+        return empty(signed, false);
+    }
+
+    /** An empty list, with room for signatures when {@code signed} and for what group fields held when {@code written}. */
+    public static DocList empty(boolean signed, boolean written) {
+        return new DocList(new long[0], signed ? new byte[0] : null, new byte[0], new int[0], 0, 0, written ? new long[0] : null);
     }
 
     /** Whether the list carries signatures. */
@@ -61,6 +70,11 @@ public final class DocList implements GroupMembers.Documents {
     @Override
     public byte[] signature(int i) {
         return GroupMembers.signatureAt(signatures, i);
+    }
+
+    @Override
+    public long written(int i) {
+        return written == null ? WrittenGroup.UNKNOWN : written[i];
     }
 
     @Override
@@ -102,7 +116,8 @@ public final class DocList implements GroupMembers.Documents {
 
     /** Heap held by the arrays. */
     public long ramBytes() {
-        return 3 * 16 + 8L * fingerprints.length + text.length + 4L * ends.length + (signatures == null ? 0 : 16 + signatures.length);
+        return 3 * 16 + 8L * fingerprints.length + text.length + 4L * ends.length + (signatures == null ? 0 : 16 + signatures.length)
+            + (written == null ? 0 : 16 + 8L * written.length);
     }
 
     /** Heap of the arrays as read from the wire (exactly sized). */
@@ -121,8 +136,13 @@ public final class DocList implements GroupMembers.Documents {
 
         /** A builder whose documents carry a signature each when {@code signed} (null when a document has none). */
         public Builder(Reservation reservation, boolean signed) {
+            this(reservation, signed, false);
+        }
+
+        /** With {@code written}, every document also carries what its group fields held ({@link #add(long, byte[], String, String, long)}). */
+        public Builder(Reservation reservation, boolean signed, boolean written) {
             this.reservation = reservation;
-            this.docs = empty(signed);
+            this.docs = empty(signed, written);
         }
 
         public void add(long fingerprint, String id, String routing) {
@@ -130,6 +150,10 @@ public final class DocList implements GroupMembers.Documents {
         }
 
         public void add(long fingerprint, byte[] signature, String id, String routing) {
+            add(fingerprint, signature, id, routing, WrittenGroup.UNKNOWN);
+        }
+
+        public void add(long fingerprint, byte[] signature, String id, String routing, long written) {
             if (signature != null && (docs.signatures == null || signature.length != Signature.BYTES)) {
                 throw new IllegalArgumentException("a signature for a list without signatures, or not " + Signature.BYTES + " bytes");
             }
@@ -138,12 +162,13 @@ public final class DocList implements GroupMembers.Documents {
             int more = idBytes.length + (routingBytes == null ? 0 : routingBytes.length);
             if (docs.size == docs.fingerprints.length) {
                 int capacity = grow(docs.size, 1);
-                long perDoc = 16L + (docs.signatures == null ? 0 : Signature.BYTES);
+                long perDoc = 16L + (docs.signatures == null ? 0 : Signature.BYTES) + (docs.written == null ? 0 : Long.BYTES);
                 reservation.reserve(perDoc * capacity, "documents of a shard");
                 long old = perDoc * docs.fingerprints.length;
                 docs.fingerprints = Arrays.copyOf(docs.fingerprints, capacity);
                 docs.ends = Arrays.copyOf(docs.ends, 2 * capacity);
                 if (docs.signatures != null) docs.signatures = Arrays.copyOf(docs.signatures, Signature.BYTES * capacity);
+                if (docs.written != null) docs.written = Arrays.copyOf(docs.written, capacity);
                 reservation.release(old);
             }
             if (docs.textLength + more > docs.text.length) {
@@ -164,6 +189,7 @@ public final class DocList implements GroupMembers.Documents {
                 docs.ends[2 * docs.size + 1] = docs.textLength;
             }
             if (signature != null) System.arraycopy(signature, 0, docs.signatures, Signature.BYTES * docs.size, Signature.BYTES);
+            if (docs.written != null) docs.written[docs.size] = written;
             docs.fingerprints[docs.size++] = fingerprint;
         }
 
@@ -197,6 +223,11 @@ public final class DocList implements GroupMembers.Documents {
         out.writeBytes(text, 0, textLength);
         out.writeBoolean(signatures != null);
         if (signatures != null) out.writeBytes(signatures, 0, Signature.BYTES * size);
+        out.writeBoolean(written != null);
+        if (written != null) {
+            for (int i = 0; i < size; i++)
+                out.writeLong(written[i]);
+        }
     }
 
     public static DocList readFrom(StreamInput in) throws IOException {
@@ -224,6 +255,12 @@ public final class DocList implements GroupMembers.Documents {
             signatures = new byte[Signature.BYTES * size];
             if (size > 0) in.readBytes(signatures, 0, signatures.length);
         }
-        return new DocList(fingerprints, signatures, text, ends, size, textLength);
+        long[] written = null;
+        if (in.readBoolean()) {
+            written = new long[size];
+            for (int i = 0; i < size; i++)
+                written[i] = in.readLong();
+        }
+        return new DocList(fingerprints, signatures, text, ends, size, textLength, written);
     }
 }

@@ -164,7 +164,28 @@ public final class GroupsComputation {
         Progress progress,
         ActionListener<Result> listener
     ) {
-        new Run(task, index, aliasFilter, field, maxDistance, minSimilarity, mode, progress, listener).fingerprints();
+        run(task, index, aliasFilter, field, maxDistance, minSimilarity, mode, null, null, progress, listener);
+    }
+
+    /**
+     * The same, for the write-back: each member also carries what its {@code groupField} and {@code distanceField} hold
+     * ({@link org.nearduplicate.core.groups.WrittenGroup}), so that members already right need not be written.
+     */
+    public void run(
+        CancellableTask task,
+        IndexMetadata index,
+        AliasFilter aliasFilter,
+        String field,
+        Integer maxDistance,
+        Double minSimilarity,
+        GroupMembers.Mode mode,
+        String groupField,
+        String distanceField,
+        Progress progress,
+        ActionListener<Result> listener
+    ) {
+        new Run(task, index, aliasFilter, field, maxDistance, minSimilarity, mode, groupField, distanceField, progress, listener)
+            .fingerprints();
     }
 
     private final class Run {
@@ -175,6 +196,9 @@ public final class GroupsComputation {
         private final Integer requestedDistance;
         private final Double requestedSimilarity;
         private final GroupMembers.Mode mode;
+        /** The write-back's group fields, read with each member; null: not read. */
+        private final String groupField;
+        private final String distanceField;
         private final Progress progress;
         private final ActionListener<Result> listener;
         private final AtomicBoolean done = new AtomicBoolean();
@@ -188,11 +212,15 @@ public final class GroupsComputation {
             Integer maxDistance,
             Double minSimilarity,
             GroupMembers.Mode mode,
+            String groupField,
+            String distanceField,
             Progress progress,
             ActionListener<Result> listener
         ) {
             this.requestedSimilarity = minSimilarity;
             this.mode = mode;
+            this.groupField = groupField;
+            this.distanceField = distanceField;
             this.task = task;
             this.index = index;
             this.aliasFilter = aliasFilter;
@@ -267,12 +295,16 @@ public final class GroupsComputation {
             );
             TaskId parent = new TaskId(localNodeId.get(), task.getId());
             for (int s = 0; s < shards; s++) {
-                SimHashShardFingerprintsRequest request = new SimHashShardFingerprintsRequest(
-                    new ShardId(index.getIndex(), s),
-                    field,
-                    members,
-                    aliasFilter
-                );
+                SimHashShardFingerprintsRequest request = members != null && groupField != null
+                    ? new SimHashShardFingerprintsRequest(
+                        new ShardId(index.getIndex(), s),
+                        field,
+                        members,
+                        aliasFilter,
+                        groupField,
+                        distanceField
+                    )
+                    : new SimHashShardFingerprintsRequest(new ShardId(index.getIndex(), s), field, members, aliasFilter);
                 request.setParentTask(parent);
                 client.executeLocally(SimHashShardFingerprintsAction.INSTANCE, request, ActionListener.wrap(r -> {
                     try {

@@ -40,6 +40,12 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
     private final long toSeqNo;
     /** The singleton pass's page: at most this many documents. */
     private final int limit;
+    /**
+     * Set for the write-back's members pass: every member found also carries what these group fields hold
+     * ({@link org.nearduplicate.core.groups.WrittenGroup}), so that members already right are not written again.
+     */
+    private final String writtenGroupField;
+    private final String writtenDistanceField;
 
     public SimHashShardFingerprintsRequest(ShardId shardId, String field, long[] members, AliasFilter aliasFilter) {
         this(shardId, field, members, null, aliasFilter);
@@ -71,6 +77,35 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         this.fromSeqNo = 0;
         this.toSeqNo = -1;
         this.limit = 0;
+        this.writtenGroupField = null;
+        this.writtenDistanceField = null;
+    }
+
+    /** The write-back's members pass: the members with what {@code groupField} and {@code distanceField} hold. */
+    public SimHashShardFingerprintsRequest(
+        ShardId shardId,
+        String field,
+        long[] members,
+        AliasFilter aliasFilter,
+        String groupField,
+        String distanceField
+    ) {
+        super(shardId.getIndexName());
+        if (members == null || (groupField == null) != (distanceField == null)) {
+            throw new IllegalArgumentException("a members pass reads both group fields or neither");
+        }
+        this.shardId = shardId;
+        this.field = field;
+        this.members = members;
+        this.memberSignatures = null;
+        this.staleField = null;
+        this.aliasFilter = aliasFilter == null ? AliasFilter.EMPTY : aliasFilter;
+        this.distanceField = null;
+        this.fromSeqNo = 0;
+        this.toSeqNo = -1;
+        this.limit = 0;
+        this.writtenGroupField = groupField;
+        this.writtenDistanceField = distanceField;
     }
 
     /** One page of the write-back's singleton pass (see {@link #distanceField()}). */
@@ -103,6 +138,8 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         this.fromSeqNo = fromSeqNo;
         this.toSeqNo = toSeqNo;
         this.limit = limit;
+        this.writtenGroupField = null;
+        this.writtenDistanceField = null;
     }
 
     public SimHashShardFingerprintsRequest(StreamInput in) throws IOException {
@@ -117,6 +154,8 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         fromSeqNo = in.readZLong();
         toSeqNo = in.readZLong();
         limit = in.readVInt();
+        writtenGroupField = in.readOptionalString();
+        writtenDistanceField = in.readOptionalString();
     }
 
     @Override
@@ -134,6 +173,18 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         out.writeZLong(fromSeqNo);
         out.writeZLong(toSeqNo);
         out.writeVInt(limit);
+        out.writeOptionalString(writtenGroupField);
+        out.writeOptionalString(writtenDistanceField);
+    }
+
+    /** The group field whose values the members pass reads with each member, or null. */
+    public String writtenGroupField() {
+        return writtenGroupField;
+    }
+
+    /** The distance field read with {@link #writtenGroupField()}, or null. */
+    public String writtenDistanceField() {
+        return writtenDistanceField;
     }
 
     @Override

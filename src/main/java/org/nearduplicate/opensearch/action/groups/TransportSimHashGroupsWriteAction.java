@@ -42,6 +42,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.groups.WrittenGroup;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.opensearch.common.FieldMappings;
 import org.nearduplicate.opensearch.sketching.SketchingService;
@@ -146,6 +147,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 request.maxDistance(),
                 request.minSimilarity(),
                 request.mode(),
+                request.groupField(),
+                request.distanceField(),
                 groupsTask,
                 ActionListener.wrap(result -> {
                     try {
@@ -336,19 +339,34 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             task.toWrite.set(result.docsInGroups());
         }
 
-        /** One update per member, made when its batch is sent: the run holds the groups, never all the requests. */
+        /**
+         * One update per member, made when its batch is sent: the run holds the groups, never all the requests. A member
+         * whose group fields already hold its group and distance (read with it on its shard) is counted unchanged and
+         * not sent.
+         */
         private Iterator<UpdateRequest> memberUpdates() {
+            WrittenGroup states = new WrittenGroup();
             return new Iterator<>() {
                 private int group;
                 private int member;
 
                 @Override
                 public boolean hasNext() {
-                    while (group < result.groups().size() && member >= result.groups().get(group).members().size()) {
-                        group++;
-                        member = 0;
+                    while (group < result.groups().size()) {
+                        GroupMembers.Group g = result.groups().get(group);
+                        if (member >= g.members().size()) {
+                            group++;
+                            member = 0;
+                            continue;
+                        }
+                        GroupMembers.Member m = g.members().get(member);
+                        if (m.written() == WrittenGroup.UNKNOWN || m.written() != states.state(g.representative(), m.distance())) {
+                            return true;
+                        }
+                        member++;
+                        task.noops.incrementAndGet();
                     }
-                    return group < result.groups().size();
+                    return false;
                 }
 
                 @Override

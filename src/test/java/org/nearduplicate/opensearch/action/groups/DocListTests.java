@@ -54,7 +54,8 @@ public class DocListTests extends OpenSearchTestCase {
         DocList docs;
         try (Reservation reservation = new Reservation(breaker, "test")) {
             boolean signed = randomBoolean(); // a field that verifies: a signature per document (or none)
-            DocList.Builder builder = new DocList.Builder(reservation, signed);
+            boolean written = randomBoolean(); // the write-back's members pass: what each member's group fields hold
+            DocList.Builder builder = new DocList.Builder(reservation, signed, written);
             int n = randomIntBetween(0, 500);
             for (int i = 0; i < n; i++) {
                 long fp = randomLong();
@@ -62,13 +63,14 @@ public class DocListTests extends OpenSearchTestCase {
                 String routing = randomBoolean() ? null : randomFrom("", randomUnicodeOfLengthBetween(1, 5));
                 byte[] signature = signed && randomBoolean() ? randomByteArrayOfLength(Signature.BYTES) : null;
                 if (signature != null) signature[0] |= 1; // zeros read as none
-                builder.add(fp, signature, id, routing);
-                expected.add(new Object[] { fp, id, routing, signature });
+                long state = written ? randomLong() : org.nearduplicate.core.groups.WrittenGroup.UNKNOWN;
+                builder.add(fp, signature, id, routing, state);
+                expected.add(new Object[] { fp, id, routing, signature, state });
             }
             docs = builder.build();
             assertEquals(signed, docs.signed());
             // every array's growth was reserved first: only the arrays' headers are not
-            assertThat(reservation.held(), org.hamcrest.Matchers.greaterThanOrEqualTo(docs.ramBytes() - 4 * 16));
+            assertThat(reservation.held(), org.hamcrest.Matchers.greaterThanOrEqualTo(docs.ramBytes() - 5 * 16));
         }
         assertEquals(0, breaker.getUsed());
         BytesStreamOutput out = new BytesStreamOutput();
@@ -84,6 +86,7 @@ public class DocListTests extends OpenSearchTestCase {
                 assertEquals(expected.get(i)[1], d.id(i));
                 assertEquals(expected.get(i)[2], d.routing(i));
                 assertArrayEquals((byte[]) expected.get(i)[3], d.signature(i));
+                assertEquals(expected.get(i)[4], d.written(i));
             }
         }
     }

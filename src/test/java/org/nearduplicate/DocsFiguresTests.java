@@ -468,6 +468,53 @@ public class DocsFiguresTests {
         );
     }
 
+    /**
+     * performance.md's write-back table (members already right not sent): each row's figures are the results file's
+     * groups run, first write and re-run.
+     */
+    @Test
+    public void testWriteSkipFigures() throws IOException {
+        String performance = read("docs/performance.md");
+        for (String[] row : new String[][] {
+            { "1M", "RESULTS-groups-signed-1M-skip.md" },
+            { "10M", "RESULTS-groups-signed-10M-skip.md" } }) {
+            String results = read("bench/results/" + row[1]);
+            String[] quoted = row(performance, row[0] + " \\(\\[" + Pattern.quote(row[1]) + "\\][^|]*");
+            // the groups run: its wall time in ms
+            double groupsMs = figure(results, "(?m)^\\| 16 \\| 1 \\| ([0-9]+) ms \\|");
+            assertEquals(row[0] + " groups", String.format(java.util.Locale.ROOT, "%.1f s", groupsMs / 1000), quoted[0]);
+            String[] first = writeRow(results, "## Write-back, first run");
+            String[] again = writeRow(results, "## Write-back, re-run, nothing changed");
+            assertEquals(row[0] + " first write", String.format(java.util.Locale.ROOT, "%,d s", Math.round(seconds(first[0]))), quoted[1]);
+            assertTrue(
+                row[0] + " re-run " + quoted[2],
+                quoted[2].startsWith(String.format(java.util.Locale.ROOT, "**%.1f s**", seconds(again[0])))
+            );
+            assertEquals(row[0] + " re-run batches", again[9], quoted[3]);
+            assertEquals(row[0] + " unchanged", String.format(java.util.Locale.ROOT, "%,d", Long.parseLong(again[4])), quoted[4]);
+            assertEquals(row[0] + " nothing written", "0", again[2]);
+        }
+        String tenM = read("bench/results/RESULTS-groups-signed-10M-skip.md");
+        String again = String.format(java.util.Locale.ROOT, "%.1f s", seconds(writeRow(tenM, "## Write-back, re-run, nothing changed")[0]));
+        assertEquals(again, textAfter(performance, "\\*\\*A re-run at 10M now takes ([0-9.]+ s)\\*\\*"));
+        assertEquals(again, textAfter(performance, "update sent\\): ([0-9.]+ s) at 10M"));
+        String first = String.format(java.util.Locale.ROOT, "%,d s", Math.round(seconds(writeRow(tenM, "## Write-back, first run")[0])));
+        assertEquals(first, textAfter(performance, "\\(it took ([0-9,]+ s),"));
+    }
+
+    /** The cells of the first task row (task id first) after {@code heading}. */
+    private static String[] writeRow(String results, String heading) {
+        int at = results.indexOf(heading);
+        assertTrue("no section " + heading, at >= 0);
+        return row(results.substring(at), "`[^`]+`");
+    }
+
+    /** A results cell's time ("108 s" or "9656 ms") in seconds. */
+    private static double seconds(String cell) {
+        if (cell.endsWith(" ms")) return Double.parseDouble(cell.substring(0, cell.length() - 3)) / 1000;
+        return Double.parseDouble(cell.substring(0, cell.length() - 2));
+    }
+
     /** performance.md's shared-pass figures: the in-process and node runs' tables, and the code's bounds. */
     @Test
     public void testSharedPassFigures() throws IOException {

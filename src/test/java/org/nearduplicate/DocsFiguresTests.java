@@ -15,6 +15,7 @@ import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
 import org.nearduplicate.opensearch.ingest.SimHashCheckProcessor;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 
@@ -548,6 +549,9 @@ public class DocsFiguresTests {
         );
         assertEquals(BenchAccess.sharedMinSlots(), figure(performance, "segment\\s+of ([0-9,]+) documents or more"), 0);
         assertEquals(BenchAccess.sharedMaxHits(), figure(performance, "more than ([0-9,]+) matches there"), 0);
+        assertEquals(BenchAccess.sharedMaxHits() / 4, figure(performance, "more than ([0-9,]+) times \\(a quarter of that"), 0);
+        assertTrue("k 19 shared at 10M", BenchAccess.sharedAtCount(10_000_000, 19));
+        assertFalse("k 20 not shared at 10M", BenchAccess.sharedAtCount(10_000_000, 20));
     }
 
     /** performance.md's 30M-in-10-shards figures are the two generated runs appended in their results file. */

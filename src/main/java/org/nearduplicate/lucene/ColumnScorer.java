@@ -72,7 +72,10 @@ final class ColumnScorer {
                 if (leadCost < column.count() / RANDOM_ACCESS_RATIO) {
                     return new RandomAccess(weight, column.iterator(), column, probes, k, boost, verifier, exhausted);
                 }
-                if (sharing != null && sharing.sharePasses() && leadCost >= column.count() && SharedColumnScan.worthSharing(column)) {
+                if (sharing != null
+                    && sharing.sharePasses()
+                    && leadCost >= column.count()
+                    && SharedColumnScan.worthSharing(column, probes.length, k)) {
                     // led by this query: every block is read, so the pass can be shared with concurrent searches
                     SharedColumnScan.Result result = column.shared().scan(probes, k);
                     if (result.matches() != null) {

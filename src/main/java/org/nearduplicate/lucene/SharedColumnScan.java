@@ -31,6 +31,22 @@ final class SharedColumnScan {
     /** Matches one search may collect in a shared pass (8 bytes each: 512 KB); beyond, it scans alone. */
     static final int MAX_HITS = 1 << 16;
 
+    /**
+     * {@code RANDOM_WITHIN[k]}: the chance that two random 64-bit fingerprints are within k, the binomial CDF. A search
+     * expected to find more than a quarter of {@link #MAX_HITS} by chance alone is not shared: it would likely overflow
+     * and then scan a second time.
+     */
+    private static final double[] RANDOM_WITHIN = new double[Long.SIZE + 1];
+    static {
+        double choose = 1; // C(64, i)
+        double sum = 0;
+        for (int i = 0; i <= Long.SIZE; i++) {
+            sum += choose;
+            RANDOM_WITHIN[i] = Math.min(1, sum / Math.pow(2, Long.SIZE));
+            choose = choose * (Long.SIZE - i) / (i + 1);
+        }
+    }
+
     private static final Search[] NONE = new Search[0];
 
     private final FingerprintColumn column;
@@ -49,9 +65,17 @@ final class SharedColumnScan {
         this.blocks = (column.slots() + CLAIM_SLOTS - 1) / CLAIM_SLOTS;
     }
 
-    /** Whether a column is large enough to share its passes. */
-    static boolean worthSharing(FingerprintColumn column) {
-        return column.slots() >= MIN_SLOTS;
+    /**
+     * Whether a search of {@code probes} probes at distance {@code k} shares the column's passes: the column is large
+     * enough, and the matches random fingerprints would give stay well under {@link #MAX_HITS}.
+     */
+    static boolean worthSharing(FingerprintColumn column, int probes, int k) {
+        return worthSharing(column.slots(), column.count(), probes, k);
+    }
+
+    /** {@link #worthSharing(FingerprintColumn, int, int)} of a column of {@code slots} slots holding {@code count} values. */
+    static boolean worthSharing(int slots, int count, int probes, int k) {
+        return slots >= MIN_SLOTS && (double) count * probes * RANDOM_WITHIN[Math.min(Math.max(k, 0), Long.SIZE)] <= MAX_HITS / 4.0;
     }
 
     /** The outcome of one search's pass: its matches (null: too many, scan alone) and whether another search shared it. */

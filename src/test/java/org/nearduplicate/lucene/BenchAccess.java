@@ -45,4 +45,9 @@ public final class BenchAccess {
     public static int sharedMaxHits() {
         return SharedColumnScan.MAX_HITS;
     }
+
+    /** Whether a one-probe search at {@code k} would share the pass of a dense column of {@code docs} documents. */
+    public static boolean sharedAtCount(int docs, int k) {
+        return SharedColumnScan.worthSharing(docs, docs, 1, k);
+    }
 }

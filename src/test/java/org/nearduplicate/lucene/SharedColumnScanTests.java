@@ -53,7 +53,7 @@ public class SharedColumnScanTests extends PlatformTestCase {
         NumericDocValues docValues = ColumnScanTests.sparseValues(values, has);
         FingerprintColumn column = FingerprintColumn.load(docValues, maxDoc);
         assertEquals(count, column.count());
-        assertTrue(SharedColumnScan.worthSharing(column));
+        assertTrue(SharedColumnScan.worthSharing(column, 3, 16));
         return column;
     }
 
@@ -158,6 +158,17 @@ public class SharedColumnScanTests extends PlatformTestCase {
         assertSameMatches("the late scan is ignored", expected, search.matches());
     }
 
+    /** A search expected to match too many documents by chance alone is not shared (it would overflow and scan twice). */
+    public void testSearchesLikelyToOverflowAreNotShared() throws IOException {
+        FingerprintColumn column = column(centers());
+        assertTrue(SharedColumnScan.worthSharing(column, 1, 16));
+        assertFalse("k 64 matches every document", SharedColumnScan.worthSharing(column, 1, 64));
+        assertFalse("k 32 matches half", SharedColumnScan.worthSharing(column, 1, 32));
+        // at 131,072+ documents, k 22 expects ~1,100 chance matches per probe: fine for one probe, not for 100
+        assertTrue(SharedColumnScan.worthSharing(column, 1, 22));
+        assertFalse(SharedColumnScan.worthSharing(column, 100, 22));
+    }
+
     /** Searches racing on many threads, every round: each answer equals its scan alone; too many matches give null. */
     public void testConcurrentSearchesGetTheirOwnAnswers() throws Exception {
         long[] centers = centers();
@@ -245,7 +256,11 @@ public class SharedColumnScanTests extends PlatformTestCase {
                 }
                 FingerprintColumn column = columns.get(reader.leaves().get(0), "fp");
                 int blocks = (column.slots() + SharedColumnScan.CLAIM_SLOTS - 1) / SharedColumnScan.CLAIM_SLOTS;
-                assertEquals("each query's pass went through the shared scan", 3L * blocks, column.shared().claims());
+                assertEquals(
+                    "k 10 and 18 went through the shared pass, k 64 (every document) scanned alone",
+                    2L * blocks,
+                    column.shared().claims()
+                );
                 assertEquals("alone: no pass was shared", 0, columns.stats().sharedPasses());
 
                 // the node setting off: each search scans alone, lazily, with the same answer
@@ -256,7 +271,7 @@ public class SharedColumnScanTests extends PlatformTestCase {
                     if (Long.bitCount(fp ^ center) <= 12) expectedAlone++;
                 }
                 assertEquals(expectedAlone, alone.scoreDocs.length);
-                assertEquals(3L * blocks, column.shared().claims());
+                assertEquals(2L * blocks, column.shared().claims());
                 columns.setSharePasses(true);
 
                 // a filter proposing few documents leads: the column is read at those documents, no pass
@@ -269,7 +284,7 @@ public class SharedColumnScanTests extends PlatformTestCase {
                     if (Long.bitCount(fingerprints[doc] ^ center) <= 12) expectedFiltered++;
                 }
                 assertEquals(expectedFiltered, searcher.search(filtered, docs).scoreDocs.length);
-                assertEquals(3L * blocks, column.shared().claims());
+                assertEquals(2L * blocks, column.shared().claims());
             }
         }
     }

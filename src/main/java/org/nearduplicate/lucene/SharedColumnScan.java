@@ -97,8 +97,10 @@ final class SharedColumnScan {
         synchronized (lock) {
             Search search = new Search(probes, k, nextClaim, nextClaim + blocks);
             for (Search other : searches) {
-                other.shared = true; // still claiming: their ranges and this one's overlap
-                search.shared = true;
+                if (nextClaim < other.end) { // still claiming: their ranges and this one's overlap
+                    other.shared = true;
+                    search.shared = true;
+                }
             }
             Search[] grown = Arrays.copyOf(searches, searches.length + 1);
             grown[searches.length] = search;

@@ -501,6 +501,9 @@ public class DocsFiguresTests {
         assertEquals(again, textAfter(performance, "update sent\\): ([0-9.]+ s) at 10M"));
         String first = String.format(java.util.Locale.ROOT, "%,d s", Math.round(seconds(writeRow(tenM, "## Write-back, first run")[0])));
         assertEquals(first, textAfter(performance, "\\(it took ([0-9,]+ s),"));
+        // the open point quotes both again
+        assertEquals(first, textAfter(performance, "takes 18 minutes\\*\\* \\(([0-9,]+ s);"));
+        assertEquals(again, textAfter(performance, "re-runs take ([0-9.]+ s)\\)"));
     }
 
     /** The cells of the first task row (task id first) after {@code heading}. */

@@ -15,19 +15,15 @@ _msearch rounds (segments answered by a pass shared with another search).
 
 usage: bench/msearch.py --url http://127.0.0.1:9400 [--index bench10000000_fp --field fp --batches 4,16,64 --rounds 15]
 """
-import argparse, json, os, random, statistics, subprocess, sys, time, urllib.request
+import argparse, json, os, random, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import nd_http  # noqa: E402  the project's one HTTP helper
 
 
 def call(url, method, path, body=None, ndjson=False):
-    data = None
-    if body is not None:
-        data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-    req = urllib.request.Request(url + path, data=data, method=method)
-    req.add_header("Content-Type", "application/x-ndjson" if ndjson else "application/json")
-    with urllib.request.urlopen(req, timeout=600) as r:
-        return json.loads(r.read())
+    return nd_http.call(url, method, path, body, ndjson=ndjson, timeout=600)
 
 
 def shared_passes(url):

@@ -1,7 +1,5 @@
 package org.nearduplicate.bench;
 
-import org.apache.lucene.index.NumericDocValues;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,7 +42,7 @@ public class SharedScanBenchmark {
         long[] values = new long[docs];
         for (int i = 0; i < docs; i++)
             values[i] = random.nextLong();
-        FingerprintColumn column = FingerprintColumn.load(dense(values), docs);
+        FingerprintColumn column = BenchAccess.denseColumn(values);
         System.out.printf(
             Locale.ROOT,
             "| threads T | floor ms/search | separate ms/search | shared ms/search | one pass of T probes, ms/search | separate / floor | shared / floor | shared / separate |%n"
@@ -53,43 +51,6 @@ public class SharedScanBenchmark {
         for (int threads : threadCounts) {
             run(column, values, threads, k, rounds, random);
         }
-    }
-
-    private static NumericDocValues dense(long[] values) {
-        return new NumericDocValues() {
-            int doc = -1;
-
-            @Override
-            public long longValue() {
-                return values[doc];
-            }
-
-            @Override
-            public boolean advanceExact(int target) {
-                doc = target;
-                return true;
-            }
-
-            @Override
-            public int docID() {
-                return doc;
-            }
-
-            @Override
-            public int nextDoc() {
-                return doc = doc + 1 < values.length ? doc + 1 : NO_MORE_DOCS;
-            }
-
-            @Override
-            public int advance(int target) {
-                return doc = target < values.length ? target : NO_MORE_DOCS;
-            }
-
-            @Override
-            public long cost() {
-                return values.length;
-            }
-        };
     }
 
     private interface Search {

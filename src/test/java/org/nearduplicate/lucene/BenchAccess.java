@@ -50,4 +50,11 @@ public final class BenchAccess {
     public static boolean sharedAtCount(int docs, int k) {
         return SharedColumnScan.worthSharing(docs, docs, 1, k);
     }
+
+    /** A column of {@code values}, one per document (through the tests' doc values of {@link ColumnScanTests}). */
+    public static FingerprintColumn denseColumn(long[] values) throws java.io.IOException {
+        boolean[] all = new boolean[values.length];
+        java.util.Arrays.fill(all, true);
+        return FingerprintColumn.load(ColumnScanTests.sparseValues(values, all), values.length);
+    }
 }

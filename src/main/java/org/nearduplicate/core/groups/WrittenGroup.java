@@ -45,4 +45,9 @@ public final class WrittenGroup {
         byte[] bytes = group.getBytes(StandardCharsets.UTF_8);
         return state(bytes, 0, bytes.length, distance);
     }
+
+    /** Whether {@code member}'s fields already hold {@code group} and its distance (read with it; unknown: no). */
+    public boolean holds(GroupMembers.Member member, String group) {
+        return member.written() != UNKNOWN && member.written() == state(group, member.distance());
+    }
 }

@@ -24,4 +24,13 @@ public class WrittenGroupTests extends PlatformTestCase {
         // a group value and a distance never run into each other
         assertNotEquals(hash.state("a1", 0), hash.state("a", 1));
     }
+
+    public void testAMemberHoldsItsGroupOnlyWhenItsFieldsWereReadAndAgree() {
+        WrittenGroup hash = new WrittenGroup();
+        long state = hash.state("rep", 3);
+        assertTrue(hash.holds(new GroupMembers.Member("m", null, 1, 3, null, state), "rep"));
+        assertFalse(hash.holds(new GroupMembers.Member("m", null, 1, 4, null, state), "rep"));
+        assertFalse(hash.holds(new GroupMembers.Member("m", null, 1, 3, null, state), "other"));
+        assertFalse(hash.holds(new GroupMembers.Member("m", null, 1, 3), "rep"));
+    }
 }

@@ -357,24 +357,24 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             return new Iterator<>() {
                 private int group;
                 private int member;
+                /** The current member is to be written (checked once, however often hasNext is asked). */
+                private boolean ready;
 
                 @Override
                 public boolean hasNext() {
-                    while (group < result.groups().size()) {
+                    while (ready == false && group < result.groups().size()) {
                         GroupMembers.Group g = result.groups().get(group);
                         if (member >= g.members().size()) {
                             group++;
                             member = 0;
-                            continue;
+                        } else if (states.holds(g.members().get(member), g.representative())) {
+                            member++;
+                            task.noops.incrementAndGet();
+                        } else {
+                            ready = true;
                         }
-                        GroupMembers.Member m = g.members().get(member);
-                        if (m.written() == WrittenGroup.UNKNOWN || m.written() != states.state(g.representative(), m.distance())) {
-                            return true;
-                        }
-                        member++;
-                        task.noops.incrementAndGet();
                     }
-                    return false;
+                    return ready;
                 }
 
                 @Override
@@ -382,6 +382,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                     if (hasNext() == false) throw new NoSuchElementException();
                     GroupMembers.Group g = result.groups().get(group);
                     GroupMembers.Member m = g.members().get(member++);
+                    ready = false;
                     return update(m.id(), m.routing(), g.representative(), m.distance());
                 }
             };

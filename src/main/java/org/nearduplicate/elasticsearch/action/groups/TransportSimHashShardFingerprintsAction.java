@@ -60,6 +60,7 @@ import org.nearduplicate.core.groups.WrittenGroup;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.elasticsearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.elasticsearch.sketching.SketchingService;
+import org.nearduplicate.lucene.WrittenGroupValues;
 
 /**
  * Reads one shard's fingerprints from the {@code simhash} field's doc values, one forward pass per segment: all of
@@ -165,8 +166,11 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
             boolean written = request.writtenGroupField() != null;
             DocList.Builder found = new DocList.Builder(reservation, signatureField != null, written);
             MapperService mappers = shard.mapperService();
-            Written writtenFields = written
-                ? new Written(mappers.fieldType(request.writtenGroupField()), mappers.fieldType(request.writtenDistanceField()))
+            WrittenGroupValues writtenFields = written
+                ? new WrittenGroupValues(
+                    name(mappers.fieldType(request.writtenGroupField())),
+                    name(mappers.fieldType(request.writtenDistanceField()))
+                )
                 : null;
             members(searcher, field, signatureField, request.members(), visible, found, writtenFields);
             return new SimHashShardFingerprintsResponse(type.algorithm(), type.verifies(), found.build());
@@ -611,7 +615,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
         long[] wanted,
         Visible visible,
         DocList.Builder found,
-        Written written
+        WrittenGroupValues written
     ) throws IOException {
         FieldsVisitor visitor = new FieldsVisitor(false);
         for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
@@ -619,7 +623,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
             Bits seen = visible.of(leaf);
             NumericDocValues values = DocValues.getNumeric(reader, field);
             BinaryDocValues signatures = signatureField == null ? null : DocValues.getBinary(reader, signatureField);
-            Written.Leaf held = written == null ? null : written.leaf(reader);
+            WrittenGroupValues.Leaf held = written == null ? null : written.leaf(reader);
             StoredFields stored = null;
             for (int doc = values.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = values.nextDoc()) {
                 if (seen != null && seen.get(doc) == false) continue;
@@ -639,40 +643,8 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
         }
     }
 
-    /**
-     * What a member's group fields hold, read from their doc values ({@link WrittenGroup}): one group value and one
-     * distance, else unknown (the member is written).
-     */
-    private static final class Written {
-        private final MappedFieldType groupType;
-        private final MappedFieldType distanceType;
-        private final WrittenGroup hash = new WrittenGroup();
-
-        Written(MappedFieldType groupType, MappedFieldType distanceType) {
-            this.groupType = groupType;
-            this.distanceType = distanceType;
-        }
-
-        Leaf leaf(LeafReader reader) throws IOException {
-            if (groupType == null || distanceType == null) return null;
-            return new Leaf(DocValues.getSortedSet(reader, groupType.name()), DocValues.getSortedNumeric(reader, distanceType.name()));
-        }
-
-        private final class Leaf {
-            private final SortedSetDocValues groups;
-            private final SortedNumericDocValues distances;
-
-            Leaf(SortedSetDocValues groups, SortedNumericDocValues distances) {
-                this.groups = groups;
-                this.distances = distances;
-            }
-
-            long state(int doc) throws IOException {
-                if (groups.advanceExact(doc) == false || groups.docValueCount() != 1) return WrittenGroup.UNKNOWN;
-                if (distances.advanceExact(doc) == false || distances.docValueCount() != 1) return WrittenGroup.UNKNOWN;
-                BytesRef group = groups.lookupOrd(groups.nextOrd());
-                return hash.state(group.bytes, group.offset, group.length, distances.nextValue());
-            }
-        }
+    /** A mapped field's name, or null when it is not mapped. */
+    private static String name(MappedFieldType type) {
+        return type == null ? null : type.name();
     }
 }

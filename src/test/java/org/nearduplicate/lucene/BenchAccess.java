@@ -51,10 +51,10 @@ public final class BenchAccess {
         return SharedColumnScan.worthSharing(docs, docs, 1, k);
     }
 
-    /** A column of {@code values}, one per document (through the tests' doc values of {@link ColumnScanTests}). */
+    /** A column of {@code values}, one per document. */
     public static FingerprintColumn denseColumn(long[] values) throws java.io.IOException {
         boolean[] all = new boolean[values.length];
         java.util.Arrays.fill(all, true);
-        return FingerprintColumn.load(ColumnScanTests.sparseValues(values, all), values.length);
+        return FingerprintColumn.load(ArrayDocValues.of(values, all), values.length);
     }
 }

@@ -278,48 +278,7 @@ public class ColumnScanTests extends PlatformTestCase {
     }
 
     static org.apache.lucene.index.NumericDocValues sparseValues(long[] values, boolean[] has) {
-        int maxDoc = values.length;
-        int count = 0;
-        for (boolean h : has)
-            if (h) count++;
-        long cost = count;
-        return new org.apache.lucene.index.NumericDocValues() {
-            int doc = -1;
-
-            @Override
-            public long longValue() {
-                return values[doc];
-            }
-
-            @Override
-            public boolean advanceExact(int target) {
-                doc = target;
-                return has[target];
-            }
-
-            @Override
-            public int docID() {
-                return doc;
-            }
-
-            @Override
-            public int nextDoc() {
-                return advance(doc + 1);
-            }
-
-            @Override
-            public int advance(int target) {
-                for (int d = target; d < maxDoc; d++) {
-                    if (has[d]) return doc = d;
-                }
-                return doc = NO_MORE_DOCS;
-            }
-
-            @Override
-            public long cost() {
-                return cost;
-            }
-        };
+        return ArrayDocValues.of(values, has);
     }
 
     /** Big enough for several blocks of a multi-probe scan. */

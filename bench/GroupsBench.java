@@ -25,7 +25,7 @@
 //  5. writes bench/results/RESULTS-groups.md (--results NAME; --out DIR).
 //
 // Options: --url U --docs N --shards S --ks 3,8 --reps R --brute-sample M --seed N --cluster-share F --index NAME
-// --reuse --skip-write --bulk-docs N --bulk-threads N --poll-ms N --results NAME --out DIR. BENCH_COMMAND (set by
+// --reuse --skip-write --write-baseline --bulk-docs N --bulk-threads N --poll-ms N --results NAME --out DIR. BENCH_COMMAND (set by
 // bench/groups.sh) is the command line written into the results file.
 import java.io.*;
 import java.net.URI;
@@ -66,6 +66,13 @@ public class GroupsBench {
     static boolean signed = false;
     /** --rewrite: after the write-back, run it again (nothing changed: every document already right). */
     static boolean rewrite = false;
+    /**
+     * --write-baseline: before the first write, a first write of the same groups into two other fields with
+     * requests_per_second 1e9: a throttled run keeps one bulk request in flight (the writer's behaviour before 0.7.0's
+     * second request), and a rate of 1e9 documents per second never waits. Same run, same index, same groups; the
+     * baseline runs first, so the default write's documents are the larger (two more fields in _source).
+     */
+    static boolean writeBaseline = false;
     static int bulkDocs = 5000;
     static int bulkThreads = 2;
     static int pollMs = 500;
@@ -104,6 +111,7 @@ public class GroupsBench {
                 case "--skip-write" -> skipWrite = true;
                 case "--signed" -> signed = true;
                 case "--rewrite" -> rewrite = true;
+                case "--write-baseline" -> writeBaseline = true;
                 case "--bulk-docs" -> bulkDocs = Integer.parseInt(args[++i]);
                 case "--bulk-threads" -> bulkThreads = Integer.parseInt(args[++i]);
                 case "--poll-ms" -> pollMs = Integer.parseInt(args[++i]);
@@ -164,6 +172,16 @@ public class GroupsBench {
             }
             List<WriteBack> writes = new ArrayList<>();
             if (!skipWrite) {
+                if (writeBaseline) writes.add(
+                    writeBack(
+                        ks[0],
+                        node.get(ks[0]),
+                        "first run, one bulk request in flight (baseline: requests_per_second 1e9, fields base_group/base_distance)",
+                        "base_group",
+                        ",\"group_field\":\"base_group\",\"distance_field\":\"base_distance\"",
+                        "&requests_per_second=1000000000"
+                    )
+                );
                 writes.add(writeBack(ks[0], node.get(ks[0]), "first run"));
                 if (rewrite) writes.add(writeBack(ks[0], node.get(ks[0]), "re-run, nothing changed"));
             }
@@ -732,6 +750,15 @@ public class GroupsBench {
     }
 
     static WriteBack writeBack(int k, List<NodeRun> reference, String label) throws Exception {
+        return writeBack(k, reference, label, "duplicate_group", "", "");
+    }
+
+    /**
+     * {@code extraBody}: more request fields (starting with a comma); {@code extraParams}: more URL parameters (starting
+     * with {@code &}); {@code groupField}: where the check reads the groups.
+     */
+    static WriteBack writeBack(int k, List<NodeRun> reference, String label, String groupField, String extraBody, String extraParams)
+        throws Exception {
         WriteBack w = new WriteBack();
         w.k = k;
         w.label = label;
@@ -741,8 +768,8 @@ public class GroupsBench {
         String r;
         try {
             r = post(
-                "/" + index + "/_near_duplicates/_write?wait_for_completion=false",
-                signed ? "{\"field\":\"fp\"}" : "{\"field\":\"fp\",\"max_distance\":" + k + ",\"mode\":\"components\"}"
+                "/" + index + "/_near_duplicates/_write?wait_for_completion=false" + extraParams,
+                (signed ? "{\"field\":\"fp\"" : "{\"field\":\"fp\",\"max_distance\":" + k + ",\"mode\":\"components\"") + extraBody + "}"
             );
         } catch (HttpError e) {
             w.error = e.getMessage();
@@ -819,14 +846,15 @@ public class GroupsBench {
                 seen.size()
             )
         );
-        // check: distinct duplicate_group values == groups (composite aggregation, every bucket; plus cardinality)
+        // check: distinct group values == groups (composite aggregation, every bucket; plus cardinality)
         post("/" + index + "/_refresh", "");
         Map<String, Object> after = null;
         while (true) {
-            String agg =
-                "{\"size\":0,\"aggs\":{\"g\":{\"composite\":{\"size\":10000,\"sources\":[{\"g\":{\"terms\":{\"field\":\"duplicate_group\"}}}]"
-                    + (after == null ? "" : ",\"after\":" + Json.write(after))
-                    + "}}}}";
+            String agg = "{\"size\":0,\"aggs\":{\"g\":{\"composite\":{\"size\":10000,\"sources\":[{\"g\":{\"terms\":{\"field\":\""
+                + groupField
+                + "\"}}}]"
+                + (after == null ? "" : ",\"after\":" + Json.write(after))
+                + "}}}}";
             Map<?, ?> ar = (Map<?, ?>) ((Map<?, ?>) json(post("/" + index + "/_search?request_cache=false", agg)).get("aggregations")).get(
                 "g"
             );
@@ -845,11 +873,11 @@ public class GroupsBench {
         Map<?, ?> card = (Map<?, ?>) ((Map<?, ?>) json(
             post(
                 "/" + index + "/_search?request_cache=false",
-                "{\"size\":0,\"aggs\":{\"c\":{\"cardinality\":{\"field\":\"duplicate_group\",\"precision_threshold\":40000}}}}"
+                "{\"size\":0,\"aggs\":{\"c\":{\"cardinality\":{\"field\":\"" + groupField + "\",\"precision_threshold\":40000}}}}"
             )
         ).get("aggregations")).get("c");
         w.cardinality = num(card, "value");
-        w.exists = existsCount("duplicate_group");
+        w.exists = existsCount(groupField);
         long expectGroups = w.groups, expectDocs = w.docsInGroups;
         for (NodeRun n : reference)
             if (n.error == null) {
@@ -859,7 +887,9 @@ public class GroupsBench {
         log(
             "  check: "
                 + w.aggGroups
-                + " distinct duplicate_group values (composite), cardinality "
+                + " distinct "
+                + groupField
+                + " values (composite), cardinality "
                 + w.cardinality
                 + ", "
                 + w.aggDocs
@@ -881,7 +911,9 @@ public class GroupsBench {
                 + k
                 + ": "
                 + w.aggGroups
-                + " distinct duplicate_group values over "
+                + " distinct "
+                + groupField
+                + " values over "
                 + w.aggDocs
                 + " docs ("
                 + w.exists

@@ -26,7 +26,7 @@
 # NODE_DIR (default target/node of this checkout). The node's settings are node.sh's: near_duplicate.breaker.limit
 # keeps its default (40% of the heap); near_duplicate.groups.threads its default (every allocated processor).
 # Options after the script name go to GroupsBench.java: --docs N --shards S --ks 3,8 --reps R --brute-sample M
-# --seed N --cluster-share F --index NAME --reuse --skip-write --signed --rewrite --bulk-docs N --bulk-threads N --poll-ms N
+# --seed N --cluster-share F --index NAME --reuse --skip-write --signed --rewrite --write-baseline --bulk-docs N --bulk-threads N --poll-ms N
 # --results NAME (default RESULTS-groups.md) --out DIR. Exit status 2: the node's groups differ from the in-process
 # HammingGroups (not exact) or the write-back's groups differ from the groups count.
 set -euo pipefail

@@ -502,8 +502,40 @@ public class DocsFiguresTests {
         String first = String.format(java.util.Locale.ROOT, "%,d s", Math.round(seconds(writeRow(tenM, "## Write-back, first run")[0])));
         assertEquals(first, textAfter(performance, "\\(it took ([0-9,]+ s),"));
         // the open point quotes both again
-        assertEquals(first, textAfter(performance, "takes 18 minutes\\*\\* \\(([0-9,]+ s);"));
-        assertEquals(again, textAfter(performance, "re-runs take ([0-9.]+ s)\\)"));
+        assertEquals(first, textAfter(performance, "takes 18 minutes\\*\\* \\(([0-9,]+ s) with one bulk request in flight;"));
+        assertEquals(again, textAfter(performance, "re-runs take ([0-9.]+ s)\\):"));
+    }
+
+    /**
+     * performance.md's "Two bulk requests in flight": the table is the results file's baseline and default first
+     * writes, its ratio theirs, and the 10M estimate the 10M first write at that ratio.
+     */
+    @Test
+    public void testWriteInFlightFigures() throws IOException {
+        String performance = read("docs/performance.md");
+        String results = read("bench/results/RESULTS-groups-signed-1M-inflight.md");
+        String[] one = writeRow(results, "## Write-back, first run, one bulk request in flight");
+        String[] two = writeRow(results, "## Write-back, first run (");
+        String[] oneRow = row(performance, "one bulk request in flight \\(before\\)");
+        String[] twoRow = row(performance, "two in flight \\(the default\\)");
+        assertEquals(one[1], oneRow[0]);
+        assertEquals(String.format(java.util.Locale.ROOT, "%,d", Long.parseLong(one[11])), oneRow[1]);
+        double ratio = seconds(two[1]) / seconds(one[1]);
+        assertEquals(String.format(java.util.Locale.ROOT, "**%.1f s** (%.2fx)", seconds(two[1]), ratio), twoRow[0]);
+        assertEquals(String.format(java.util.Locale.ROOT, "%,d", Long.parseLong(two[11])), twoRow[1]);
+        assertEquals(
+            String.format(java.util.Locale.ROOT, "%.2fx", ratio),
+            textAfter(performance, "Two requests in flight\\s+made a first write ([0-9.]+x) as long")
+        );
+        String tenM = read("bench/results/RESULTS-groups-signed-10M-skip.md");
+        double tenMFirst = seconds(writeRow(tenM, "## Write-back, first run")[0]);
+        double estimate = Double.parseDouble(textAfter(performance, "it would take about ([0-9]+) s instead of"));
+        assertEquals("10M estimate", tenMFirst * ratio, estimate, 10);
+        assertEquals(again(results), textAfter(performance, "the re-run still sends nothing \\(([0-9.]+ s)\\)"));
+    }
+
+    private static String again(String results) {
+        return String.format(java.util.Locale.ROOT, "%.1f s", seconds(writeRow(results, "## Write-back, re-run, nothing changed")[0]));
     }
 
     /** The cells of the first task row (task id first) after {@code heading}. */

@@ -63,11 +63,18 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * {@code completed}, {@code completed_with_failures}, {@code failed} or {@code cancelled}. A marker still
  * {@code running} without its task means the run was interrupted (the node left); re-running the same request completes
  * the write (updates are idempotent). The groups stay reserved in the breaker until the write ends; update requests are
- * made one batch at a time. Cancelling the task stops a throttle wait at once.
+ * made one batch at a time, two bulk requests in flight (one when throttled). Cancelling the task stops a throttle wait at once.
  */
 public class TransportSimHashGroupsWriteAction extends HandledTransportAction<SimHashGroupsWriteRequest, SimHashGroupsWriteResponse> {
 
     private static final int MAX_REPORTED_FAILURES = 20;
+    /**
+     * Bulk requests of one run in flight at a time. A shard indexes one bulk request on one write thread, so with one
+     * in flight a one-shard index used one core; the second keeps the shard's other write thread busy (a first write of 1M
+     * documents took 0.66x the time on 2 cores, bench/results/RESULTS-groups-signed-1M-inflight.md). More would only
+     * queue behind them.
+     */
+    static final int BATCHES_IN_FLIGHT = 2;
     private static final Set<String> INTEGER_TYPES = Set.of("integer", "long", "short", "byte");
 
     private final ClusterService clusterService;
@@ -300,7 +307,9 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         private final AtomicBoolean ended = new AtomicBoolean();
         private final List<String> failures = new ArrayList<>();
         private volatile Scheduler.ScheduledCancellable throttled;
+        /** The current phase's updates not yet sent, and the bulk requests sent and not yet answered (under the lock). */
         private Iterator<UpdateRequest> pending;
+        private int inFlight;
         private long sent;
         private long failureCount;
         private volatile Phase phase = Phase.MEMBERS;
@@ -406,13 +415,28 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         }
 
         /**
-         * Sends the next batch of updates, after the delay the throttle asks for; members first, then the singletons page
-         * by page, then documents without a fingerprint that still hold a group.
+         * Sends the next batches of updates, after the delay the throttle asks for; members first, then the singletons
+         * page by page, then documents without a fingerprint that still hold a group. Up to {@link #BATCHES_IN_FLIGHT}
+         * bulk requests are in flight (one when throttled); a phase moves on when its last batch has answered.
          */
         private void nextBatch() {
+            if (ended.get()) return;
+            List<BulkRequest> batches = new ArrayList<>(BATCHES_IN_FLIGHT);
+            boolean phaseDone;
             try {
                 checkCancelled();
-                if (pending.hasNext() == false) {
+                synchronized (this) {
+                    int maxInFlight = request.requestsPerSecond() > 0 ? 1 : BATCHES_IN_FLIGHT;
+                    while (inFlight < maxInFlight && pending.hasNext()) {
+                        BulkRequest bulk = new BulkRequest();
+                        while (pending.hasNext() && bulk.numberOfActions() < request.batchSize())
+                            bulk.add(pending.next());
+                        inFlight++;
+                        batches.add(bulk);
+                    }
+                    phaseDone = inFlight == 0 && pending.hasNext() == false;
+                }
+                if (phaseDone) {
                     switch (phase) {
                         case MEMBERS -> startSingletons();
                         case SINGLETONS -> nextPage();
@@ -420,10 +444,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                     }
                     return;
                 }
-                BulkRequest bulk = new BulkRequest();
-                while (pending.hasNext() && bulk.numberOfActions() < request.batchSize())
-                    bulk.add(pending.next());
-                sendThrottled(bulk);
+                for (BulkRequest bulk : batches)
+                    sendThrottled(bulk);
             } catch (Exception e) {
                 fail(e);
             }
@@ -431,11 +453,13 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
 
         private void sendThrottled(BulkRequest bulk) {
             long delayNanos = 0;
-            if (request.requestsPerSecond() > 0) {
-                double due = writeStartNanos + sent * 1e9 / request.requestsPerSecond();
-                delayNanos = (long) Math.max(0, Math.min(Long.MAX_VALUE / 2, due - System.nanoTime()));
+            synchronized (this) {
+                if (request.requestsPerSecond() > 0) {
+                    double due = writeStartNanos + sent * 1e9 / request.requestsPerSecond();
+                    delayNanos = (long) Math.max(0, Math.min(Long.MAX_VALUE / 2, due - System.nanoTime()));
+                }
+                sent += bulk.numberOfActions();
             }
-            sent += bulk.numberOfActions();
             Runnable send = () -> {
                 throttled = null;
                 try {
@@ -443,8 +467,11 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                     bulk.setParentTask(new TaskId(clusterService.localNode().getId(), task.getId()));
                     client.bulk(bulk, ActionListener.wrap(response -> {
                         task.batches.incrementAndGet();
-                        for (BulkItemResponse item : response.getItems())
-                            count(item);
+                        synchronized (this) {
+                            inFlight--;
+                            for (BulkItemResponse item : response.getItems())
+                                count(item);
+                        }
                         nextBatch();
                     }, this::fail));
                 } catch (Exception e) {

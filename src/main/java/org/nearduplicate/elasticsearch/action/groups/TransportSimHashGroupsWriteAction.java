@@ -318,6 +318,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         /** The current phase's updates not yet sent, and the bulk requests sent and not yet answered (under the lock). */
         private Iterator<UpdateRequest> pending;
         private int inFlight;
+        /** The last batch of a phase has answered and one thread is moving to the next phase (under the lock). */
+        private boolean advancing;
         private long sent;
         private long failureCount;
         private volatile Phase phase = Phase.MEMBERS;
@@ -442,7 +444,9 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                         inFlight++;
                         batches.add(bulk);
                     }
-                    phaseDone = inFlight == 0 && pending.hasNext() == false;
+                    // two answers arriving together must not both start the next phase
+                    phaseDone = advancing == false && inFlight == 0 && pending.hasNext() == false;
+                    if (phaseDone) advancing = true;
                 }
                 if (phaseDone) {
                     switch (phase) {
@@ -457,6 +461,12 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             } catch (Exception e) {
                 fail(e);
             }
+        }
+
+        /** The updates of the next phase (or page): batches may go out again. */
+        private synchronized void startPhase(Iterator<UpdateRequest> updates) {
+            pending = updates;
+            advancing = false;
         }
 
         private void sendThrottled(BulkRequest bulk) {
@@ -614,7 +624,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                     toSeqNo = -1;
                 }
                 DocList docs = page.docs();
-                pending = new Iterator<>() {
+                startPhase(new Iterator<>() {
                     private int doc;
 
                     @Override
@@ -629,7 +639,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                         String id = docs.id(i);
                         return update(id, docs.routing(i), id, 0);
                     }
-                };
+                });
                 nextBatch();
             } catch (Exception e) {
                 fail(e);
@@ -677,7 +687,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 List<DocList> lists = new ArrayList<>();
                 for (SimHashShardFingerprintsResponse r : responses)
                     lists.add(r.docs());
-                pending = new Iterator<>() {
+                startPhase(new Iterator<>() {
                     private int list;
                     private int doc;
 
@@ -697,7 +707,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                         int i = doc++;
                         return update(docs.id(i), docs.routing(i), null, null);
                     }
-                };
+                });
                 nextBatch();
             } catch (Exception e) {
                 fail(e);

@@ -1160,36 +1160,6 @@ public final class HammingGroups {
         }
     }
 
-    /**
-     * Sorts {@code keys[0, m)} by their high 32 bits, stably (units stay ascending within a key); returns the array
-     * holding the result (the other is free). One pass through memory: a stable scatter of {@code keys} into
-     * {@code buffer} by the key's top {@value #RADIX_BITS} bits, then each of those buckets (a few thousand entries at
-     * 10M units, in the CPU caches) sorted by the key's remaining bits where it lies: two LSD passes through the same
-     * range of {@code keys} and back, or an insertion sort for a small bucket. Three LSD passes over all entries (the
-     * first version) scattered every entry through memory three times.
-     */
-    static long[] radixSortByKey(long[] keys, long[] buffer, int m, int[] histogram) {
-        int radix = 1 << RADIX_BITS;
-        int topShift = 64 - RADIX_BITS; // the key's top RADIX_BITS bits
-        Arrays.fill(histogram, 0, radix + 1, 0);
-        for (int i = 0; i < m; i++)
-            histogram[(int) (keys[i] >>> topShift) + 1]++;
-        for (int d = 1; d <= radix; d++)
-            histogram[d] += histogram[d - 1];
-        // histogram[d] is bucket d's start; scatter moves it to the bucket's end, which is bucket d + 1's start
-        int[] next = histogram;
-        for (int i = 0; i < m; i++) {
-            long x = keys[i];
-            buffer[next[(int) (x >>> topShift)]++] = x;
-        }
-        for (int d = 0, start = 0; d < radix; d++) {
-            int end = next[d];
-            if (end - start > 1) sortBucketByKey(buffer, keys, start, end, histogram, radix + 1);
-            start = end;
-        }
-        return buffer;
-    }
-
     /** Buckets of at most this many entries are insertion-sorted (their histograms would cost more). */
     private static final int INSERTION_SORT_MAX = 48;
 

@@ -421,7 +421,7 @@ public class HammingGroupsLshTests extends RandomizedTest {
             keys[i] = (long) randomIntBetween(-50, 50) * 0x01010101 << 32 | i;
         long[] expected = keys.clone();
         Arrays.sort(expected); // signed order differs: compare as sets of runs
-        long[] sorted = HammingGroups.radixSortByKey(keys, new long[m], m, new int[3 << HammingGroups.RADIX_BITS]);
+        long[] sorted = radixSortByKey(keys, new long[m], m, new int[3 << HammingGroups.RADIX_BITS]);
         for (int i = 1; i < m; i++) {
             long a = sorted[i - 1] >>> 32, b = sorted[i] >>> 32;
             assertTrue(a < b || (a == b && (int) sorted[i - 1] < (int) sorted[i]));
@@ -439,7 +439,7 @@ public class HammingGroupsLshTests extends RandomizedTest {
             for (int i = 0; i < size; i++)
                 random[i] = (long) pool[randomInt(distinctKeys - 1)] << 32 | i;
             long[] copy = random.clone();
-            long[] out = HammingGroups.radixSortByKey(random, new long[size], size, new int[3 << HammingGroups.RADIX_BITS]);
+            long[] out = radixSortByKey(random, new long[size], size, new int[3 << HammingGroups.RADIX_BITS]);
             for (int i = 1; i < size; i++) {
                 long a = out[i - 1] >>> 32, b = out[i] >>> 32;
                 assertTrue("at " + i, a < b || (a == b && (int) out[i - 1] < (int) out[i]));
@@ -449,6 +449,37 @@ public class HammingGroupsLshTests extends RandomizedTest {
             Arrays.sort(outSorted);
             assertArrayEquals(copy, outSorted);
         }
+    }
+
+    /**
+     * The band pass's sort on its own (the pass fuses the first scatter with making the keys): sorts {@code keys[0, m)}
+     * by their high 32 bits, stably (units stay ascending within a key); returns the array
+     * holding the result (the other is free). One pass through memory: a stable scatter of {@code keys} into
+     * {@code buffer} by the key's top {@code RADIX_BITS} bits, then each of those buckets (a few thousand entries at
+     * 10M units, in the CPU caches) sorted by the key's remaining bits where it lies: two LSD passes through the same
+     * range of {@code keys} and back, or an insertion sort for a small bucket. Three LSD passes over all entries (the
+     * first version) scattered every entry through memory three times.
+     */
+    private static long[] radixSortByKey(long[] keys, long[] buffer, int m, int[] histogram) {
+        int radix = 1 << HammingGroups.RADIX_BITS;
+        int topShift = 64 - HammingGroups.RADIX_BITS; // the key's top RADIX_BITS bits
+        Arrays.fill(histogram, 0, radix + 1, 0);
+        for (int i = 0; i < m; i++)
+            histogram[(int) (keys[i] >>> topShift) + 1]++;
+        for (int d = 1; d <= radix; d++)
+            histogram[d] += histogram[d - 1];
+        // histogram[d] is bucket d's start; scatter moves it to the bucket's end, which is bucket d + 1's start
+        int[] next = histogram;
+        for (int i = 0; i < m; i++) {
+            long x = keys[i];
+            buffer[next[(int) (x >>> topShift)]++] = x;
+        }
+        for (int d = 0, start = 0; d < radix; d++) {
+            int end = next[d];
+            if (end - start > 1) HammingGroups.sortBucketByKey(buffer, keys, start, end, histogram, radix + 1);
+            start = end;
+        }
+        return buffer;
     }
 
     private static int root(int[] parent, int i) {

@@ -32,19 +32,15 @@ usage: bench/check_scale.py --url http://127.0.0.1:9700 --target bench10000000_f
        bench/check_scale.py --url http://127.0.0.1:9700 --target bench10000000_fp [--floor-ms-per-probe 1.09] ...
        bench/check_scale.py --url http://127.0.0.1:9700 --growing 2000000 [--chunk 20000] [--checkpoints ...] [--out FILE]
 """
-import argparse, json, os, random, statistics, subprocess, sys, time, urllib.request
+import argparse, json, os, random, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import nd_http  # noqa: E402  the project's one HTTP helper
 
 
 def call(url, method, path, body=None, ndjson=False):
-    data = None
-    if body is not None:
-        data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-    req = urllib.request.Request(url + path, data=data, method=method)
-    req.add_header("Content-Type", "application/x-ndjson" if ndjson else "application/json")
-    with urllib.request.urlopen(req, timeout=600) as r:
-        return json.loads(r.read())
+    return nd_http.call(url, method, path, body, ndjson=ndjson, timeout=600)
 
 
 def bulk(url, index, sources, pipeline=None):
@@ -316,10 +312,7 @@ def growing_mode(a):
     call(a.url, "PUT", "/_ingest/pipeline/check-grow-check", {"processors": [{"simhash": {"field": "content"}},
         {"near_duplicate_check": {"index": names["check"], "on_duplicate": "tag", "on_unavailable": "tag"}}]})
     for k in kinds:
-        try:
-            call(a.url, "DELETE", "/" + names[k])
-        except Exception:
-            pass
+        nd_http.request(a.url, "DELETE", "/" + names[k], timeout=600)  # a missing index answers 404
         props = {"content": {"type": "text"}}
         if k != "plain":
             props["simhash"] = {"type": "simhash"}

@@ -64,16 +64,17 @@ import org.nearduplicate.elasticsearch.sketching.SketchingService;
  * {@code completed}, {@code completed_with_failures}, {@code failed} or {@code cancelled}. A marker still
  * {@code running} without its task means the run was interrupted (the node left); re-running the same request completes
  * the write (updates are idempotent). The groups stay reserved in the breaker until the write ends; update requests are
- * made one batch at a time, two bulk requests in flight (one when throttled). Cancelling the task stops a throttle wait at once.
+ * made one batch at a time, two bulk requests in flight (one when throttled). Cancelling the task stops a throttle wait
+ * at once.
  */
 public class TransportSimHashGroupsWriteAction extends HandledTransportAction<SimHashGroupsWriteRequest, SimHashGroupsWriteResponse> {
 
     private static final int MAX_REPORTED_FAILURES = 20;
     /**
      * Bulk requests of one run in flight at a time. A shard indexes one bulk request on one write thread, so with one
-     * in flight a one-shard index used one core; the second keeps the shard's other write thread busy (a first write of 1M
-     * documents took 0.66x the time on 2 cores, bench/results/RESULTS-groups-signed-1M-inflight.md). More would only
-     * queue behind them.
+     * in flight a one-shard index used one core; the second keeps the shard's other write thread busy (a first write
+     * of 1M documents took 0.66x the time on 2 cores, bench/results/RESULTS-groups-signed-1M-inflight.md). More would
+     * only queue behind them.
      */
     static final int BATCHES_IN_FLIGHT = 2;
     private static final Set<String> INTEGER_TYPES = Set.of("integer", "long", "short", "byte");

@@ -42,6 +42,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.groups.PhasedBatches;
 import org.nearduplicate.core.groups.WrittenGroup;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.opensearch.common.FieldMappings;
@@ -308,11 +309,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         private final AtomicBoolean ended = new AtomicBoolean();
         private final List<String> failures = new ArrayList<>();
         private volatile Scheduler.ScheduledCancellable throttled;
-        /** The current phase's updates not yet sent, and the bulk requests sent and not yet answered (under the lock). */
-        private Iterator<UpdateRequest> pending;
-        private int inFlight;
-        /** The last batch of a phase has answered and one thread is moving to the next phase (under the lock). */
-        private boolean advancing;
+        /** The current phase's updates, handed out in batches with at most {@link #BATCHES_IN_FLIGHT} in flight. */
+        private final PhasedBatches<UpdateRequest> batches;
         private long sent;
         private long failureCount;
         private volatile Phase phase = Phase.MEMBERS;
@@ -346,7 +344,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             this.result = result;
             this.listener = listener;
             this.reservation = new Reservation(engine.breaker(), "near_duplicate groups write");
-            this.pending = memberUpdates();
+            this.batches = new PhasedBatches<>(BATCHES_IN_FLIGHT, memberUpdates());
             task.groups.set(result.groups().size());
             task.toWrite.set(result.docsInGroups());
         }
@@ -424,24 +422,10 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
          */
         private void nextBatch() {
             if (ended.get()) return;
-            List<BulkRequest> batches = new ArrayList<>(BATCHES_IN_FLIGHT);
-            boolean phaseDone;
             try {
                 checkCancelled();
-                synchronized (this) {
-                    int maxInFlight = request.requestsPerSecond() > 0 ? 1 : BATCHES_IN_FLIGHT;
-                    while (inFlight < maxInFlight && pending.hasNext()) {
-                        BulkRequest bulk = new BulkRequest();
-                        while (pending.hasNext() && bulk.numberOfActions() < request.batchSize())
-                            bulk.add(pending.next());
-                        inFlight++;
-                        batches.add(bulk);
-                    }
-                    // two answers arriving together must not both start the next phase
-                    phaseDone = advancing == false && inFlight == 0 && pending.hasNext() == false;
-                    if (phaseDone) advancing = true;
-                }
-                if (phaseDone) {
+                PhasedBatches.Take<UpdateRequest> take = batches.take(request.batchSize(), request.requestsPerSecond() > 0);
+                if (take.phaseOver()) {
                     switch (phase) {
                         case MEMBERS -> startSingletons();
                         case SINGLETONS -> nextPage();
@@ -449,17 +433,15 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                     }
                     return;
                 }
-                for (BulkRequest bulk : batches)
+                for (List<UpdateRequest> updates : take.batches()) {
+                    BulkRequest bulk = new BulkRequest();
+                    for (UpdateRequest update : updates)
+                        bulk.add(update);
                     sendThrottled(bulk);
+                }
             } catch (Exception e) {
                 fail(e);
             }
-        }
-
-        /** The updates of the next phase (or page): batches may go out again. */
-        private synchronized void startPhase(Iterator<UpdateRequest> updates) {
-            pending = updates;
-            advancing = false;
         }
 
         private void sendThrottled(BulkRequest bulk) {
@@ -479,10 +461,10 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                     client.bulk(bulk, ActionListener.wrap(response -> {
                         task.batches.incrementAndGet();
                         synchronized (this) {
-                            inFlight--;
                             for (BulkItemResponse item : response.getItems())
                                 count(item);
                         }
+                        batches.answered(); // after counting: the phase's end sees every answer counted
                         nextBatch();
                     }, this::fail));
                 } catch (Exception e) {
@@ -617,7 +599,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                     toSeqNo = -1;
                 }
                 DocList docs = page.docs();
-                startPhase(new Iterator<>() {
+                batches.startPhase(new Iterator<>() {
                     private int doc;
 
                     @Override
@@ -680,7 +662,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 List<DocList> lists = new ArrayList<>();
                 for (SimHashShardFingerprintsResponse r : responses)
                     lists.add(r.docs());
-                startPhase(new Iterator<>() {
+                batches.startPhase(new Iterator<>() {
                     private int list;
                     private int doc;
 

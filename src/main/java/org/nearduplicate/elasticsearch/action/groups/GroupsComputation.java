@@ -152,44 +152,11 @@ public final class GroupsComputation {
      * Runs on {@code index}'s {@code field} at {@code maxDistance} (null: the field algorithm's recommended k) and
      * {@code minSimilarity} (null: the field's recommended one; a 400 for a field without signatures), reading only the
      * documents {@code aliasFilter} lets a search see. The listener's result must be closed.
-     */
-    public void run(
-        CancellableTask task,
-        IndexMetadata index,
-        AliasFilter aliasFilter,
-        String field,
-        Integer maxDistance,
-        Double minSimilarity,
-        GroupMembers.Mode mode,
-        Progress progress,
-        ActionListener<Result> listener
-    ) {
-        run(task, index, null, aliasFilter, field, maxDistance, minSimilarity, mode, progress, listener);
-    }
-
-    /**
-     * {@link #run(CancellableTask, IndexMetadata, AliasFilter, String, Integer, Double, GroupMembers.Mode, Progress,
-     * ActionListener)}, with the request's {@code original} index or alias (null: the index), which the shard requests
-     * carry for Elasticsearch's security to authorize them against what the user named.
-     */
-    public void run(
-        CancellableTask task,
-        IndexMetadata index,
-        OriginalIndices original,
-        AliasFilter aliasFilter,
-        String field,
-        Integer maxDistance,
-        Double minSimilarity,
-        GroupMembers.Mode mode,
-        Progress progress,
-        ActionListener<Result> listener
-    ) {
-        run(task, index, original, aliasFilter, field, maxDistance, minSimilarity, mode, null, null, progress, listener);
-    }
-
-    /**
-     * The same, for the write-back: each member also carries what its {@code groupField} and {@code distanceField} hold
-     * ({@link org.nearduplicate.core.groups.WrittenGroup}), so that members already right need not be written.
+     * {@code original} is the request's index or alias (null: the index), which the shard requests carry for
+     * Elasticsearch's security to authorize them against what the user named.
+     * For the write-back, each member also carries what its {@code groupField} and {@code distanceField} hold
+     * ({@link org.nearduplicate.core.groups.WrittenGroup}), so that members already right need not be written; null
+     * for both reads neither.
      */
     public void run(
         CancellableTask task,

@@ -132,6 +132,8 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
                 request.maxDistance(),
                 request.minSimilarity(),
                 request.mode(),
+                null, // no group fields: nothing is written
+                null,
                 groupsTask,
                 listener.map(result -> {
                     try (result) {

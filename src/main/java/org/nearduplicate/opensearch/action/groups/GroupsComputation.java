@@ -152,24 +152,9 @@ public final class GroupsComputation {
      * Runs on {@code index}'s {@code field} at {@code maxDistance} (null: the field algorithm's recommended k) and
      * {@code minSimilarity} (null: the field's recommended one; a 400 for a field without signatures), reading only the
      * documents {@code aliasFilter} lets a search see. The listener's result must be closed.
-     */
-    public void run(
-        CancellableTask task,
-        IndexMetadata index,
-        AliasFilter aliasFilter,
-        String field,
-        Integer maxDistance,
-        Double minSimilarity,
-        GroupMembers.Mode mode,
-        Progress progress,
-        ActionListener<Result> listener
-    ) {
-        run(task, index, aliasFilter, field, maxDistance, minSimilarity, mode, null, null, progress, listener);
-    }
-
-    /**
-     * The same, for the write-back: each member also carries what its {@code groupField} and {@code distanceField} hold
-     * ({@link org.nearduplicate.core.groups.WrittenGroup}), so that members already right need not be written.
+     * For the write-back, each member also carries what its {@code groupField} and {@code distanceField} hold
+     * ({@link org.nearduplicate.core.groups.WrittenGroup}), so that members already right need not be written; null
+     * for both reads neither.
      */
     public void run(
         CancellableTask task,

@@ -129,6 +129,8 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
                 request.maxDistance(),
                 request.minSimilarity(),
                 request.mode(),
+                null, // no group fields: nothing is written
+                null,
                 groupsTask,
                 ActionListener.map(listener, result -> {
                     try (result) {

@@ -69,22 +69,7 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         String staleField,
         AliasFilter aliasFilter
     ) {
-        super(shardId.getIndexName());
-        if (memberSignatures != null && (members == null || memberSignatures.length != Signature.BYTES * members.length)) {
-            throw new IllegalArgumentException("one signature per member");
-        }
-        this.shardId = shardId;
-        this.field = field;
-        this.members = members;
-        this.memberSignatures = memberSignatures;
-        this.staleField = staleField;
-        this.aliasFilter = aliasFilter == null ? AliasFilter.EMPTY : aliasFilter;
-        this.distanceField = null;
-        this.fromSeqNo = 0;
-        this.toSeqNo = -1;
-        this.limit = 0;
-        this.writtenGroupField = null;
-        this.writtenDistanceField = null;
+        this(shardId, field, members, memberSignatures, staleField, null, 0, -1, 0, null, null, aliasFilter);
     }
 
     /** The write-back's members pass: the members with what {@code groupField} and {@code distanceField} hold. */
@@ -96,22 +81,20 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         String groupField,
         String distanceField
     ) {
-        super(shardId.getIndexName());
-        if (members == null || (groupField == null) != (distanceField == null)) {
-            throw new IllegalArgumentException("a members pass reads both group fields or neither");
-        }
-        this.shardId = shardId;
-        this.field = field;
-        this.members = members;
-        this.memberSignatures = null;
-        this.staleField = null;
-        this.aliasFilter = aliasFilter == null ? AliasFilter.EMPTY : aliasFilter;
-        this.distanceField = null;
-        this.fromSeqNo = 0;
-        this.toSeqNo = -1;
-        this.limit = 0;
-        this.writtenGroupField = groupField;
-        this.writtenDistanceField = distanceField;
+        this(
+            shardId,
+            field,
+            membersPass(members, groupField, distanceField),
+            null,
+            null,
+            null,
+            0,
+            -1,
+            0,
+            groupField,
+            distanceField,
+            aliasFilter
+        );
     }
 
     /** One page of the write-back's singleton pass (see {@link #distanceField()}). */
@@ -127,25 +110,66 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         int limit,
         AliasFilter aliasFilter
     ) {
+        this(
+            shardId,
+            field,
+            singletonPage(members, groupField, distanceField, limit),
+            memberSignatures,
+            groupField,
+            distanceField,
+            fromSeqNo,
+            toSeqNo,
+            limit,
+            null,
+            null,
+            aliasFilter
+        );
+    }
+
+    private SimHashShardFingerprintsRequest(
+        ShardId shardId,
+        String field,
+        long[] members,
+        byte[] memberSignatures,
+        String staleField,
+        String distanceField,
+        long fromSeqNo,
+        long toSeqNo,
+        int limit,
+        String writtenGroupField,
+        String writtenDistanceField,
+        AliasFilter aliasFilter
+    ) {
         super(shardId.getIndexName());
         if (memberSignatures != null && (members == null || memberSignatures.length != Signature.BYTES * members.length)) {
             throw new IllegalArgumentException("one signature per member");
-        }
-        if (members == null || groupField == null || distanceField == null || limit < 1) {
-            throw new IllegalArgumentException("a singleton page needs members, both fields and a positive limit");
         }
         this.shardId = shardId;
         this.field = field;
         this.members = members;
         this.memberSignatures = memberSignatures;
-        this.staleField = groupField;
+        this.staleField = staleField;
         this.aliasFilter = aliasFilter == null ? AliasFilter.EMPTY : aliasFilter;
         this.distanceField = distanceField;
         this.fromSeqNo = fromSeqNo;
         this.toSeqNo = toSeqNo;
         this.limit = limit;
-        this.writtenGroupField = null;
-        this.writtenDistanceField = null;
+        this.writtenGroupField = writtenGroupField;
+        this.writtenDistanceField = writtenDistanceField;
+    }
+
+    private static long[] membersPass(long[] members, String groupField, String distanceField) {
+        if (members == null || (groupField == null) != (distanceField == null)) {
+            throw new IllegalArgumentException("a members pass reads both group fields or neither");
+        }
+        return members;
+    }
+
+    private static long[] singletonPage(long[] members, String groupField, String distanceField, int limit) {
+        if (members == null || groupField == null || distanceField == null || limit < 1) {
+            throw new IllegalArgumentException("a singleton page needs members, both fields and a positive limit");
+        }
+        return members;
     }
 
     public SimHashShardFingerprintsRequest(StreamInput in) throws IOException {

@@ -42,8 +42,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.groups.MembersToWrite;
 import org.nearduplicate.core.groups.PhasedBatches;
-import org.nearduplicate.core.groups.WrittenGroup;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.opensearch.common.FieldMappings;
 import org.nearduplicate.opensearch.sketching.SketchingService;
@@ -355,37 +355,17 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
          * not sent.
          */
         private Iterator<UpdateRequest> memberUpdates() {
-            WrittenGroup states = new WrittenGroup();
+            MembersToWrite members = new MembersToWrite(result.groups(), task.noops::incrementAndGet);
             return new Iterator<>() {
-                private int group;
-                private int member;
-                /** The current member is to be written (checked once, however often hasNext is asked). */
-                private boolean ready;
-
                 @Override
                 public boolean hasNext() {
-                    while (ready == false && group < result.groups().size()) {
-                        GroupMembers.Group g = result.groups().get(group);
-                        if (member >= g.members().size()) {
-                            group++;
-                            member = 0;
-                        } else if (states.holds(g.members().get(member), g.representative())) {
-                            member++;
-                            task.noops.incrementAndGet();
-                        } else {
-                            ready = true;
-                        }
-                    }
-                    return ready;
+                    return members.hasNext();
                 }
 
                 @Override
                 public UpdateRequest next() {
-                    if (hasNext() == false) throw new NoSuchElementException();
-                    GroupMembers.Group g = result.groups().get(group);
-                    GroupMembers.Member m = g.members().get(member++);
-                    ready = false;
-                    return update(m.id(), m.routing(), g.representative(), m.distance());
+                    MembersToWrite.Update u = members.next();
+                    return update(u.id(), u.routing(), u.group(), u.distance());
                 }
             };
         }

@@ -287,40 +287,9 @@ public class ColumnScanTests extends PlatformTestCase {
         long[] values = new long[maxDoc];
         for (int i = 0; i < maxDoc; i++)
             values[i] = randomBoolean() ? randomLong() : 0L;
-        FingerprintColumn column = FingerprintColumn.load(new org.apache.lucene.index.NumericDocValues() {
-            int doc = -1;
-
-            @Override
-            public long longValue() {
-                return values[doc];
-            }
-
-            @Override
-            public boolean advanceExact(int target) {
-                doc = target;
-                return true;
-            }
-
-            @Override
-            public int docID() {
-                return doc;
-            }
-
-            @Override
-            public int nextDoc() {
-                return doc = doc + 1 < maxDoc ? doc + 1 : NO_MORE_DOCS;
-            }
-
-            @Override
-            public int advance(int target) {
-                return doc = target < maxDoc ? target : NO_MORE_DOCS;
-            }
-
-            @Override
-            public long cost() {
-                return maxDoc;
-            }
-        }, maxDoc);
+        boolean[] every = new boolean[maxDoc];
+        java.util.Arrays.fill(every, true);
+        FingerprintColumn column = FingerprintColumn.load(ArrayDocValues.of(values, every), maxDoc);
         long[] probes = { 0L, 1L, randomLong(), -1L };
         for (int k : new int[] { 0, 1, 20, 30, 64 }) {
             ColumnScan.Matches m = ColumnScan.scan(column, probes, k);

@@ -548,6 +548,10 @@ public class DocsFiguresTests {
         );
         assertEquals(
             String.format(java.util.Locale.ROOT, "%,d s", after),
+            textAfter(performance, "with one bulk request in flight; ([0-9,]+ s) with two, below")
+        );
+        assertEquals(
+            String.format(java.util.Locale.ROOT, "%,d s", after),
             textAfter(performance, "takes 14 minutes\\*\\* \\(([0-9,]+ s) with two")
         );
         assertEquals(again(results), textAfter(performance, "the re-run still sends nothing \\(([0-9.]+ s)\\)"));

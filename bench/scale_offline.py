@@ -7,8 +7,9 @@ replays what the node computed on the corpus documents (the 100,000 fillers of t
 are left out):
 
   (a) `_near_duplicates` in the default mode (representative: a component of the verified graph, its documents in
-      _id order, the first unassigned one a representative whose group is every unassigned document of the component
-      that matches it) and in `mode: components`; the largest groups with the labels of their members;
+      _id order, the first unassigned one a representative that takes every unassigned document of the component that
+      matches it; then every other document joins the representative it matches most closely), in `mode: components`
+      and in the default mode without that second step (the default until 2026-11-28); the largest groups with the labels of their members;
   (b) `near_duplicate` queries `like` each corpus document (k 16, 12 agreeing slots): every hit of another labelled
       base, classified: a heavy-edit negative of the probe's base (or the probe one of the hit's base, or both heavy
       edits of one base), else unrelated; with the 300 probes of the node run (seed 25) and with every document.
@@ -50,6 +51,7 @@ def load_dump(directory):
                 valid.add(cells[0])
                 features[cells[0]] = int(cells[3])
     edges = collections.defaultdict(set)
+    closeness = {}
     with open(os.path.join(directory, "pairs.tsv"), encoding="utf-8") as f:
         next(f)
         for line in f:
@@ -57,7 +59,8 @@ def load_dump(directory):
             if int(d) <= K and int(agreeing) >= MIN_AGREEING:
                 edges[a].add(b)
                 edges[b].add(a)
-    return valid, edges, features
+                closeness[(a, b)] = closeness[(b, a)] = (-int(agreeing), int(d))
+    return valid, edges, features, closeness
 
 
 def components(ids, edges):
@@ -80,7 +83,8 @@ def components(ids, edges):
     return [sorted(c) for c in comps.values() if len(c) > 1]
 
 
-def representative_groups(comps, edges):
+def first_taker_groups(comps, edges):
+    """The default mode until 2026-11-28: in _id order, the first unassigned document takes every unassigned one it matches."""
     groups = []
     for comp in comps:
         assigned = set()
@@ -92,6 +96,28 @@ def representative_groups(comps, edges):
             assigned.update(members)
             if len(members) > 1:
                 groups.append(members)
+    return groups
+
+
+def representative_groups(comps, edges, closeness):
+    """The default mode (GroupMembers.Mode.REPRESENTATIVE): the representatives of first_taker_groups, then every other
+    document joins the representative it matches most closely (most agreeing slots, smallest distance, earliest)."""
+    groups = []
+    for comp in comps:
+        assigned, reps = set(), []
+        for r in comp:
+            if r in assigned:
+                continue
+            assigned.add(r)
+            reps.append(r)
+            assigned.update(m for m in comp if m in edges[r])
+        members = {r: [r] for r in reps}
+        rep_set = set(reps)
+        for m in comp:
+            if m not in rep_set:
+                closest = min((closeness[(m, r)], i) for i, r in enumerate(reps) if r in edges[m])[1]
+                members[reps[closest]].append(m)
+        groups.extend(g for g in members.values() if len(g) > 1)
     return groups
 
 
@@ -124,7 +150,7 @@ def main():
     parser.add_argument("--algorithm", default="simhash-v5", help="the algorithm the dump was made with (the header names it)")
     args = parser.parse_args()
     meta, order = load_labels(args.corpus)
-    valid, edges, features = load_dump(args.dump)
+    valid, edges, features, closeness = load_dump(args.dump)
     indexed = [i for i in order if i in valid]
     lines = []
     w = lines.append
@@ -136,7 +162,8 @@ def main():
     w(f"Corpus: {len(order):,} documents, {len(indexed):,} with a fingerprint (the others are not indexed by the "
       f"pipeline either); verified pairs among them: {sum(len(v) for v in edges.values()) // 2:,}.\n")
     comps = components(indexed, edges)
-    reps = representative_groups(comps, edges)
+    reps = representative_groups(comps, edges, closeness)
+    first_taker = first_taker_groups(comps, edges)
     labelled = collections.Counter(meta[i]["base"] for i in indexed)
     w("## Labelled positive pairs\n")
     found, total = collections.Counter(), collections.Counter()
@@ -158,8 +185,9 @@ def main():
     w("## (a) Groups\n")
     w("| mode | groups | documents in groups | largest | largest labelled group |")
     w("| --- | --- | --- | --- | --- |")
-    for name, gs in (("default (representative)", reps), ("components", comps)):
-        w(f"| {name} | {len(gs):,} | {sum(map(len, gs)):,} | {max(map(len, gs))} (`{min(max(gs, key=len))}`) | "
+    for name, gs in (("default (representative)", reps), ("components", comps),
+                     ("representative without the second step (the default until 2026-11-28)", first_taker)):
+        w(f"| {name} | {len(gs):,} | {sum(map(len, gs)):,} | {max(map(len, gs))} (`{max(gs, key=len)[0]}`) | "
           f"{labelled.most_common(1)[0][1]} |")
     w("")
     big = sorted((g for g in reps if len(g) > labelled.most_common(1)[0][1]), key=len, reverse=True)
@@ -173,15 +201,16 @@ def main():
         for m in g:
             w(f"- {describe(meta, m)}")
         w("")
-    oversize = collections.Counter()
-    for g in reps:
-        labels = {meta[m]["base"] for m in g}
-        roots = {meta[m]["derived_from"] or meta[m]["base"] for m in g}
-        if len(labels) > 1:
-            oversize["mixed labelled bases"] += 1
-            oversize["of them one base once heavy edits count with their base" if len(roots) == 1 else
-                     "of them two or more bases even so"] += 1
-    w("Default-mode groups mixing labelled bases: " + ", ".join(f"{k} {v}" for k, v in oversize.items()) + ".\n")
+    for name, gs in (("Default-mode", reps), ("Without the second step, default-mode", first_taker)):
+        oversize = collections.Counter()
+        for g in gs:
+            labels = {meta[m]["base"] for m in g}
+            roots = {meta[m]["derived_from"] or meta[m]["base"] for m in g}
+            if len(labels) > 1:
+                oversize["mixed labelled bases"] += 1
+                oversize["of them one base once heavy edits count with their base" if len(roots) == 1 else
+                         "of them two or more bases even so"] += 1
+        w(f"{name} groups mixing labelled bases: " + ", ".join(f"{k} {v}" for k, v in oversize.items()) + ".\n")
     w("## (b) False hits of `near_duplicate` queries\n")
     w("Every hit of another labelled base (`group`), as bench/scale_quality.py counted false hits before 2026-11-25, "
       "classified: heavy-edit negatives made from the same base (labelled hard negatives, not unrelated documents), and "

@@ -331,6 +331,10 @@ public class DocsFiguresTests {
      * engine.md's residual section (issue 25 item 5): its table of candidate extraction rules equals ResidualStudy's
      * results file, and the offline replay figures equal bench/scale_offline.py's results files.
      */
+    private static String v5Replay() throws IOException {
+        return read("bench/results/RESULTS-scale-offline-v5.md");
+    }
+
     @Test
     public void testResidualFigures() throws IOException {
         String results = read("bench/results/RESULTS-residual-rules.md");
@@ -390,6 +394,27 @@ public class DocsFiguresTests {
         assertEquals(
             figure(v4, "text and text ([0-9]+)\\."),
             figure(engine, "\\(([0-9]+) of the [0-9]+\\s+pairs\\s+are two plain texts"),
+            0
+        );
+        // workflows.md's account of the representative mode's second step (each document joins its closest
+        // representative): groups mixing labelled documents without and with it, from the same replay
+        String workflows = read("docs/workflows.md");
+        String mixed = "groups mixing labelled bases: mixed labelled bases ([0-9]+)";
+        assertEquals(
+            figure(v5Replay(), "Without the second step, default-mode " + mixed),
+            figure(workflows, "this step turns ([0-9]+) groups mixing"),
+            0
+        );
+        assertEquals(figure(v5Replay(), "(?m)^Default-mode " + mixed), figure(workflows, "different labelled documents into ([0-9]+),"), 0);
+        String largestRow = " \\| [0-9,]+ \\| [0-9,]+ \\| ([0-9]+) ";
+        assertEquals(
+            figure(v5Replay(), "\\| representative without the second step [^|]*" + largestRow),
+            figure(workflows, "and the largest group of ([0-9]+),"),
+            0
+        );
+        assertEquals(
+            figure(v5Replay(), "\\| default \\(representative\\)" + largestRow),
+            figure(workflows, "two man pages, into ([0-9]+):"),
             0
         );
         // README's account of the node run's false hits (heavy-edit negatives counted apart) and of the replay: the

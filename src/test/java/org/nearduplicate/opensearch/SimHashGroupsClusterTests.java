@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutionException;
 
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.groups.RepresentativesBruteForce;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.lucene.SimHashQueryTests;
@@ -87,27 +88,21 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
         return result;
     }
 
-    /**
-     * Brute force of the representative rule: all documents in {@code _id} order; the first unassigned one takes every
-     * unassigned document within k of its fingerprint. Groups as (representative, members).
-     */
+    /** Brute force of the representative rule over bare fingerprints ({@link RepresentativesBruteForce}). */
     static Map<String, Set<String>> bruteForceRepresentatives(Map<String, Long> corpus, int k) {
-        List<String> ids = new ArrayList<>(new TreeSet<>(corpus.keySet()));
-        boolean[] assigned = new boolean[ids.size()];
-        Map<String, Set<String>> groups = new HashMap<>();
-        for (int r = 0; r < ids.size(); r++) {
-            if (assigned[r]) continue;
-            Set<String> group = new TreeSet<>();
-            group.add(ids.get(r));
-            for (int m = r + 1; m < ids.size(); m++) {
-                if (assigned[m] == false && Fingerprints.distance(corpus.get(ids.get(r)), corpus.get(ids.get(m))) <= k) {
-                    assigned[m] = true;
-                    group.add(ids.get(m));
-                }
+        return RepresentativesBruteForce.groups(new TreeSet<>(corpus.keySet()), new RepresentativesBruteForce.Relation() {
+            public boolean matches(String a, String b) {
+                return distance(a, b) <= k;
             }
-            if (group.size() > 1) groups.put(ids.get(r), group);
-        }
-        return groups;
+
+            public int agreeing(String a, String b) {
+                return -1;
+            }
+
+            public int distance(String a, String b) {
+                return Fingerprints.distance(corpus.get(a), corpus.get(b));
+            }
+        });
     }
 
     public void testRepresentativeGroupsEqualBruteForce() {
@@ -133,7 +128,7 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
                         if (m.id().compareTo(o.id()) < 0 && Fingerprints.distance(m.fingerprint(), o.fingerprint()) <= k) pairs++;
                     }
                 }
-                assertEquals(g.representative(), ((TreeSet<String>) members).first());
+                assertTrue(members.contains(g.representative()));
                 assertEquals(pairs, g.verifiedPairs());
                 actual.put(g.representative(), members);
             }
@@ -374,19 +369,23 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
                 byRoot.computeIfAbsent(find(parent, i), x -> new TreeSet<>()).add(ids.get(i));
             for (Set<String> c : byRoot.values())
                 if (c.size() > 1) components.add(c);
-            Map<String, Set<String>> representatives = new HashMap<>();
-            boolean[] assigned = new boolean[ids.size()];
-            for (int r = 0; r < ids.size(); r++) {
-                if (assigned[r]) continue;
-                Set<String> group = new TreeSet<>(List.of(ids.get(r)));
-                for (int m = r + 1; m < ids.size(); m++) {
-                    if (assigned[m] == false && matches(corpus.get(ids.get(r)), corpus.get(ids.get(m)), k, minAgreeing)) {
-                        assigned[m] = true;
-                        group.add(ids.get(m));
+            Map<String, Set<String>> representatives = RepresentativesBruteForce.groups(
+                new TreeSet<>(ids),
+                new RepresentativesBruteForce.Relation() {
+                    public boolean matches(String a, String b) {
+                        return SimHashGroupsClusterTests.matches(corpus.get(a), corpus.get(b), k, minAgreeing);
+                    }
+
+                    public int agreeing(String a, String b) {
+                        byte[] as = corpus.get(a).signature(), bs = corpus.get(b).signature();
+                        return as == null || bs == null ? -1 : Signature.agreeingSlots(as, 0, bs, 0);
+                    }
+
+                    public int distance(String a, String b) {
+                        return Fingerprints.distance(corpus.get(a).fingerprint(), corpus.get(b).fingerprint());
                     }
                 }
-                if (group.size() > 1) representatives.put(ids.get(r), group);
-            }
+            );
             String what = "k " + k + " min_similarity " + minSimilarity;
             SimHashGroupsResponse reps = groups(
                 new SimHashGroupsRequest(index, "fp").maxDistance(k).minSimilarity(requested).size(10_000).maxMembers(10_000)

@@ -129,7 +129,10 @@ public final class GroupMembers {
         };
     }
 
-    /** A group of two or more documents; {@code representative} is its smallest {@code _id}. */
+    /**
+     * A group of two or more documents around {@code representative}: its smallest {@code _id} in {@link Mode#COMPONENTS},
+     * the representative every member matches in {@link Mode#REPRESENTATIVE}.
+     */
     public record Group(String representative, List<Member> members, long verifiedPairs) {
     }
 
@@ -160,12 +163,14 @@ public final class GroupMembers {
 
     /**
      * How the documents of one component of the "within k" graph become groups. {@link #COMPONENTS}: the component is
-     * the group (a chain a~b~c joins a and c even when they are far apart). {@link #REPRESENTATIVE}: the component's
-     * documents are taken in {@code _id} order; the first one not yet assigned is a representative and its group is
-     * every unassigned document of the component that matches the representative by the run's {@link Rule} (within k
-     * of its fingerprint, and verified when both carry a signature); repeat until every document is assigned. Every
-     * member then matches its representative, whose {@code _id} is the group's smallest; a representative left alone
-     * is in no group.
+     * the group (a chain a~b~c joins a and c even when they are far apart), around its smallest {@code _id}.
+     * {@link #REPRESENTATIVE}: the component's documents are taken in {@code _id} order; the first one not yet assigned
+     * is a representative and takes every unassigned document of the component that matches it by the run's {@link
+     * Rule} (within k of its fingerprint, and verified when both carry a signature); repeat until every document is
+     * assigned. Then every other document joins the representative it matches most closely (most agreeing signature
+     * slots, then the smallest distance, then the earliest representative), so a document is not kept by an early
+     * representative it barely matches when a later one is its close copy. Every member matches its representative, a
+     * group's id is its representative's {@code _id}, and a representative left without members is in no group.
      */
     public enum Mode {
         REPRESENTATIVE,
@@ -468,7 +473,7 @@ public final class GroupMembers {
     }
 
     /**
-     * The members read from the shards, grouped by component; representative = smallest {@code _id}; groups sorted by
+     * The members read from the shards, grouped by component (the representatives: {@link Mode}); groups sorted by
      * representative, members by distance then id. A document whose fingerprint is not among {@code distinct} was
      * written during the run and is left out, as is a component left with one member (its partners were deleted).
      * Reserves {@code 8 * documents} bytes of sort keys (garbage once this returns) and then the groups' objects.
@@ -548,10 +553,12 @@ public final class GroupMembers {
             starts[l + 1] = starts[l] + lists.get(l).size();
         reserve.reserve(objectBytes, "groups of " + total + " documents");
         boolean[] assigned = null;
+        int[] chosen = null;
         if (mode == Mode.REPRESENTATIVE) {
-            // the flags, and one group's distinct fingerprints and counts at a time (at most every document's)
-            reserve.reserve(16L + found + 16L + 12L * found, "representatives");
+            // the flags and positions, and one group's distinct fingerprints and counts at a time (at most every document's)
+            reserve.reserve(16L + found + 16L + 4L * found + 16L + 12L * found, "representatives");
             assigned = new boolean[found];
+            chosen = new int[found];
         }
         List<Group> groups = new ArrayList<>();
         for (int from = 0; from < found;) {
@@ -575,7 +582,7 @@ public final class GroupMembers {
                 if (mode == Mode.COMPONENTS) {
                     groups.add(group(members, pairsOfRoot[component]));
                 } else {
-                    representatives(members, rule, assigned, groups, checkCancelled);
+                    representatives(members, rule, assigned, chosen, groups, checkCancelled);
                 }
             }
             from = to;
@@ -594,11 +601,16 @@ public final class GroupMembers {
         return -1;
     }
 
-    /** The group of {@code members}: representative = smallest id, distances to it, sorted by distance then id. */
+    /** The group of {@code members} around their smallest id ({@link Mode#COMPONENTS}). */
     private static Group group(List<Member> members, long verifiedPairs) {
         Member rep = members.get(0);
         for (Member m : members)
             if (m.id().compareTo(rep.id()) < 0) rep = m;
+        return group(rep, members, verifiedPairs);
+    }
+
+    /** The group of {@code members} around {@code rep}: distances to it, members sorted by distance then id. */
+    private static Group group(Member rep, List<Member> members, long verifiedPairs) {
         for (int m = 0; m < members.size(); m++) {
             Member member = members.get(m);
             int distance = Fingerprints.distance(rep.fingerprint(), member.fingerprint());
@@ -609,36 +621,40 @@ public final class GroupMembers {
     }
 
     /**
-     * One component's groups in {@link Mode#REPRESENTATIVE} mode: in {@code _id} order, the first unassigned document
-     * takes every unassigned document that matches it by {@code rule}. {@code assigned} has room for the component.
+     * One component's groups in {@link Mode#REPRESENTATIVE} mode. The representatives: in {@code _id} order, the first
+     * unassigned document takes every unassigned document that matches it by {@code rule}. Then every other document
+     * joins the representative it matches {@linkplain #closer most closely}, which is the one that took it or a later
+     * one; a representative left without members is in no group. {@code assigned} and {@code chosen} have room for
+     * the component.
      */
     private static void representatives(
         List<Member> component,
         Rule rule,
         boolean[] assigned,
+        int[] chosen,
         List<Group> groups,
         Runnable checkCancelled
     ) {
         component.sort(Comparator.comparing(Member::id));
         int n = component.size();
         Arrays.fill(assigned, 0, n, false);
+        int representatives = 0; // chosen[0, representatives) are the representatives' positions, in _id order
         long work = 0;
         for (int r = 0; r < n; r++) {
             if (assigned[r]) continue;
             assigned[r] = true;
+            chosen[representatives++] = r;
             Member representative = component.get(r);
-            long fingerprint = representative.fingerprint();
-            byte[] signature = representative.signature();
-            List<Member> members = null;
             for (int m = r + 1; m < n; m++) {
                 Member candidate = component.get(m);
-                if (assigned[m] == false && rule.matches(fingerprint, signature, candidate.fingerprint(), candidate.signature())) {
+                if (assigned[m] == false
+                    && rule.matches(
+                        representative.fingerprint(),
+                        representative.signature(),
+                        candidate.fingerprint(),
+                        candidate.signature()
+                    )) {
                     assigned[m] = true;
-                    if (members == null) {
-                        members = new ArrayList<>();
-                        members.add(component.get(r));
-                    }
-                    members.add(component.get(m));
                 }
             }
             work += n - r;
@@ -646,8 +662,53 @@ public final class GroupMembers {
                 work = 0;
                 checkCancelled.run();
             }
-            if (members != null) groups.add(group(members, pairsWithin(members, rule, checkCancelled)));
         }
+        if (representatives == n) return; // every document is its own representative: no group
+        // from here on assigned[] marks the representatives
+        Arrays.fill(assigned, 0, n, false);
+        for (int i = 0; i < representatives; i++)
+            assigned[chosen[i]] = true;
+        List<List<Member>> members = new ArrayList<>(representatives);
+        for (int i = 0; i < representatives; i++)
+            members.add(null);
+        for (int m = 0; m < n; m++) {
+            if (assigned[m]) continue;
+            Member member = component.get(m);
+            int best = -1;
+            for (int i = 0; i < representatives; i++) {
+                Member representative = component.get(chosen[i]);
+                if (rule.matches(representative.fingerprint(), representative.signature(), member.fingerprint(), member.signature())
+                    && (best < 0 || closer(member, representative, component.get(chosen[best])))) {
+                    best = i;
+                }
+            }
+            work += representatives;
+            if (work >= 1 << 20) {
+                work = 0;
+                checkCancelled.run();
+            }
+            if (members.get(best) == null) members.set(best, new ArrayList<>(List.of(component.get(chosen[best]))));
+            members.get(best).add(member);
+        }
+        for (int i = 0; i < representatives; i++) {
+            List<Member> group = members.get(i);
+            if (group != null) groups.add(group(group.get(0), group, pairsWithin(group, rule, checkCancelled)));
+        }
+    }
+
+    /**
+     * Whether {@code member} is closer to representative {@code a} than to {@code b} (both matching it, {@code b} the
+     * earlier in {@code _id} order): more agreeing signature slots when all three carry one (the Jaccard estimate, the
+     * verified similarity), then the smaller Hamming distance; on a tie the earlier representative stays.
+     */
+    static boolean closer(Member member, Member a, Member b) {
+        byte[] signature = member.signature();
+        if (signature != null && a.signature() != null && b.signature() != null) {
+            int agreeA = Signature.agreeingSlots(signature, 0, a.signature(), 0);
+            int agreeB = Signature.agreeingSlots(signature, 0, b.signature(), 0);
+            if (agreeA != agreeB) return agreeA > agreeB;
+        }
+        return Fingerprints.distance(member.fingerprint(), a.fingerprint()) < Fingerprints.distance(member.fingerprint(), b.fingerprint());
     }
 
     /** The pairs of {@code members} that match by {@code rule}, counted over their distinct units (fingerprint, signature). */

@@ -154,20 +154,22 @@ public class GroupMembersTests extends PlatformTestCase {
             assertEquals(expectedComponents, components);
 
             // representatives: the rule over all documents in id order
-            java.util.Map<String, java.util.Set<String>> expected = new java.util.HashMap<>();
-            java.util.Set<String> assigned = new java.util.HashSet<>();
-            for (String r : byId.keySet()) {
-                if (assigned.add(r) == false) continue;
-                java.util.Set<String> group = new java.util.TreeSet<>();
-                group.add(r);
-                for (String m : byId.tailMap(r, false).keySet()) {
-                    if (assigned.contains(m) == false && Long.bitCount(byId.get(r) ^ byId.get(m)) <= k) {
-                        assigned.add(m);
-                        group.add(m);
+            java.util.Map<String, java.util.Set<String>> expected = RepresentativesBruteForce.groups(
+                byId.navigableKeySet(),
+                new RepresentativesBruteForce.Relation() {
+                    public boolean matches(String a, String b) {
+                        return distance(a, b) <= k;
+                    }
+
+                    public int agreeing(String a, String b) {
+                        return -1;
+                    }
+
+                    public int distance(String a, String b) {
+                        return Long.bitCount(byId.get(a) ^ byId.get(b));
                     }
                 }
-                if (group.size() > 1) expected.put(r, group);
-            }
+            );
             java.util.Map<String, java.util.Set<String>> actual = new java.util.HashMap<>();
             java.util.Set<String> seen = new java.util.HashSet<>();
             for (GroupMembers.Group g : run(shards, k, GroupMembers.Mode.REPRESENTATIVE).groups()) {
@@ -178,7 +180,7 @@ public class GroupMembersTests extends PlatformTestCase {
                     assertEquals(Long.bitCount(byId.get(g.representative()) ^ m.fingerprint()), m.distance());
                     members.add(m.id());
                 }
-                assertEquals(g.representative(), ((java.util.TreeSet<String>) members).first());
+                assertTrue(members.contains(g.representative()));
                 actual.put(g.representative(), members);
             }
             assertEquals("k " + k, expected, actual);
@@ -422,6 +424,34 @@ public class GroupMembersTests extends PlatformTestCase {
         assertEquals(2, components.groups().get(0).verifiedPairs());
     }
 
+    public void testADocumentJoinsTheRepresentativeItMatchesMostClosely() {
+        // b agrees with a on 16 slots and with c on 24, a and c on 8 (no match): a takes b first (the earlier
+        // representative), but b is closer to c, so b joins c and a is left alone
+        byte[] x = randomSignature(), y = disagreeing(x, 0x55);
+        byte[] b = y.clone();
+        System.arraycopy(x, 0, b, 0, 16);
+        byte[] c = b.clone();
+        System.arraycopy(y, 0, c, 0, 8);
+        List<SignedDocs> shards = List.of(
+            new SignedDocs(new long[] { 0b000, 0b001 }, new byte[][] { x, b }, new String[] { "a", "b" }),
+            new SignedDocs(new long[] { 0b011 }, new byte[][] { c }, new String[] { "c" })
+        );
+        long[] pairs = new long[1];
+        GroupMembers.Grouped reps = runVerified(shards, 2, 0.35, GroupMembers.Mode.REPRESENTATIVE, pairs);
+        assertEquals(java.util.Map.of("c", java.util.Set.of("b", "c")), byRepresentative(reps));
+        assertEquals(1, reps.groups().get(0).verifiedPairs());
+        assertEquals(1, reps.groups().get(0).members().get(1).distance()); // b, one bit from c
+        // on equal agreement the smaller distance wins, and on a full tie the earlier representative keeps it
+        GroupMembers.Member member = new GroupMembers.Member("m", null, 0b0000, 0, b);
+        GroupMembers.Member near = new GroupMembers.Member("r2", null, 0b0001, 0, c);
+        GroupMembers.Member far = new GroupMembers.Member("r1", null, 0b0111, 0, c);
+        assertTrue(GroupMembers.closer(member, near, far));
+        assertFalse(GroupMembers.closer(member, far, near));
+        assertFalse(GroupMembers.closer(member, near, near));
+        GroupMembers.Member agreeing = new GroupMembers.Member("r3", null, 0b1111, 0, b);
+        assertTrue(GroupMembers.closer(member, agreeing, near)); // 32 slots beat 24, whatever the distance
+    }
+
     /** The rule of a match, brute force: within k and, when both have a signature, agreeing on enough slots. */
     private static boolean matches(long a, byte[] as, long b, byte[] bs, int k, int minAgreeing) {
         if (Long.bitCount(a ^ b) > k) return false;
@@ -490,23 +520,31 @@ public class GroupMembersTests extends PlatformTestCase {
             java.util.TreeMap<String, Integer> byId = new java.util.TreeMap<>();
             for (int i = 0; i < docs; i++)
                 byId.put(ids[i], i);
-            java.util.Map<String, java.util.Set<String>> expectedReps = new java.util.HashMap<>();
-            java.util.Set<String> assigned = new java.util.HashSet<>();
-            for (String r : byId.keySet()) {
-                if (assigned.add(r) == false) continue;
-                int ri = byId.get(r);
-                java.util.Set<String> group = new java.util.TreeSet<>();
-                group.add(r);
-                for (String m : byId.tailMap(r, false).keySet()) {
-                    int mi = byId.get(m);
-                    if (assigned.contains(m) == false
-                        && matches(fingerprints[ri], signatures[ri], fingerprints[mi], signatures[mi], k, minAgreeing)) {
-                        assigned.add(m);
-                        group.add(m);
+            java.util.Map<String, java.util.Set<String>> expectedReps = RepresentativesBruteForce.groups(
+                byId.navigableKeySet(),
+                new RepresentativesBruteForce.Relation() {
+                    public boolean matches(String a, String b) {
+                        int ai = byId.get(a), bi = byId.get(b);
+                        return GroupMembersTests.matches(
+                            fingerprints[ai],
+                            signatures[ai],
+                            fingerprints[bi],
+                            signatures[bi],
+                            k,
+                            minAgreeing
+                        );
+                    }
+
+                    public int agreeing(String a, String b) {
+                        byte[] as = signatures[byId.get(a)], bs = signatures[byId.get(b)];
+                        return as == null || bs == null ? -1 : Signature.agreeingSlots(as, 0, bs, 0);
+                    }
+
+                    public int distance(String a, String b) {
+                        return Long.bitCount(fingerprints[byId.get(a)] ^ fingerprints[byId.get(b)]);
                     }
                 }
-                if (group.size() > 1) expectedReps.put(r, group);
-            }
+            );
             String what = "k " + k + " min_similarity " + minSimilarity;
             long[] pairs = new long[1];
             assertEquals(

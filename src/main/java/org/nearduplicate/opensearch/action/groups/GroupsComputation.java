@@ -545,7 +545,7 @@ public final class GroupsComputation {
 
         /**
          * The members read from the shards, grouped by component, split in {@link GroupMembers.Mode#REPRESENTATIVE}
-         * mode; representative = smallest {@code _id}. The objects
+         * mode (the representatives: {@link GroupMembers.Mode}). The objects
          * of the groups are reserved before they are made, and that reservation goes with the result.
          */
         private Result groups(

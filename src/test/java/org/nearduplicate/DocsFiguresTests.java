@@ -444,6 +444,11 @@ public class DocsFiguresTests {
             1e-9
         );
         assertEquals(figure(v5, components), figure(readme, "`mode: components`' largest is ([0-9]+), v4"), 0);
+        assertEquals(
+            figure(node, "default mode: largest group vs largest labelled group \\| ([0-9,]+)"),
+            figure(readme, "the largest group \\(default mode\\) has ([0-9]+) members"),
+            0
+        );
         assertEquals(figure(v4, components), figure(readme, "`mode: components`' largest is [0-9]+, v4: ([0-9]+)"), 0);
         // the replay reproduces the node run: the same groups and the same false hits of its probes
         for (String[] run : new String[][] { { read("bench/results/RESULTS-scale-node-v4.md"), v4 }, { node, v5 } }) {

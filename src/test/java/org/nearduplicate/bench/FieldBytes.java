@@ -21,7 +21,10 @@ import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 /**
  * Bytes per document of the default {@code simhash} field on disk, with and without the {@code simhash-v4} signature:
  * N documents of random fingerprints (and random signatures) in one force-merged segment, file sizes by extension.
- * usage: {@code bench/field_bytes.sh [docs]}
+ * Each {@code B:R} argument after the count adds a signed row with B band keys of the signature per document (R slots
+ * each, as one term of a separate docs-only field): what a band index over the signatures would cost (a study of
+ * docs/performance.md's open points, not a field option).
+ * usage: {@code bench/field_bytes.sh [docs [B:R ...]]}
  */
 public final class FieldBytes {
     private static IndexWriterConfig newConfig() {
@@ -37,7 +40,14 @@ public final class FieldBytes {
         System.out.printf(
             "| field | docs | terms + postings (tim/tip/tmd/doc) | doc values (dvd/dvm) | total bytes/doc |%n|---|---|---|---|---|%n"
         );
-        for (boolean signed : new boolean[] { false, true }) {
+        java.util.List<int[]> variants = new java.util.ArrayList<>(java.util.List.of(new int[] { 0, 0, 0 }, new int[] { 1, 0, 0 }));
+        for (int a = 1; a < args.length; a++) {
+            String[] band = args[a].split(":");
+            variants.add(new int[] { 1, Integer.parseInt(band[0]), Integer.parseInt(band[1]) });
+        }
+        for (int[] variant : variants) {
+            boolean signed = variant[0] == 1;
+            int bands = variant[1], slots = variant[2];
             Path dir = Files.createTempDirectory("field-bytes");
             Random random = new Random(42);
             try (FSDirectory d = FSDirectory.open(dir); IndexWriter w = new IndexWriter(d, newConfig())) {
@@ -49,6 +59,20 @@ public final class FieldBytes {
                     if (signed) {
                         random.nextBytes(signature);
                         doc.add(new BinaryDocValuesField("fp" + SketchFields.SIGNATURE_FIELD_SUFFIX, new BytesRef(signature.clone())));
+                        for (int b = 0; b < bands; b++) {
+                            // band b: its number, then slots b*R .. b*R+R-1 (bands over disjoint slots, 32 / R per pass)
+                            byte[] key = new byte[1 + slots];
+                            key[0] = (byte) b;
+                            for (int slot = 0; slot < slots; slot++)
+                                key[1 + slot] = signature[(b * slots + slot) % Signature.SLOTS];
+                            doc.add(
+                                new org.apache.lucene.document.StringField(
+                                    "fp._bands",
+                                    new BytesRef(key),
+                                    org.apache.lucene.document.Field.Store.NO
+                                )
+                            );
+                        }
                     }
                     w.addDocument(doc);
                 }
@@ -67,7 +91,9 @@ public final class FieldBytes {
                     dv += byExt.getOrDefault(ext, 0L);
                 System.out.printf(
                     "| %s | %,d | %.1f | %.1f | %.1f |%n",
-                    signed ? "simhash-v4 (fingerprint + signature)" : "bare fingerprint (v3 and before)",
+                    bands > 0 ? "simhash-v4 + " + bands + " band keys of " + slots + " slots"
+                        : signed ? "simhash-v4 (fingerprint + signature)"
+                        : "bare fingerprint (v3 and before)",
                     docs,
                     (double) terms / docs,
                     (double) dv / docs,

@@ -585,6 +585,27 @@ public class DocsFiguresTests {
             textAfter(performance, "takes 14 minutes\\*\\* \\(([0-9,]+ s) with two")
         );
         assertEquals(again(results), textAfter(performance, "the re-run still sends nothing \\(([0-9.]+ s)\\)"));
+        // the bound of a first write at 10M: the node's own load of the same documents, and the same run's grouping
+        String load = "\\| load \\| `_bulk` \\(5000 docs, 2 threads\\): ([0-9]+) s \\(([0-9]+) docs/s\\)";
+        assertEquals(textAfter(twoInFlight, load) + " s", textAfter(performance, "in the first place in ([0-9,]+ s) \\("));
+        java.util.regex.Matcher loaded = Pattern.compile(load).matcher(twoInFlight);
+        assertTrue(loaded.find());
+        assertEquals(
+            String.format(java.util.Locale.ROOT, "%,d", Long.parseLong(loaded.group(2))),
+            textAfter(performance, "in [0-9,]+ s \\(([0-9,]+)\\s+docs/s, `_bulk` of 5,000")
+        );
+        assertEquals(
+            String.format(
+                java.util.Locale.ROOT,
+                "%.1f s",
+                Long.parseLong(textAfter(twoInFlight, "\\| 16 \\| 1 \\| ([0-9]+) ms \\|")) / 1000.0
+            ),
+            textAfter(performance, "plus the grouping \\(([0-9.]+ s) in the same run\\)")
+        );
+        assertEquals(
+            writeRow(twoInFlight, "## Write-back, re-run, nothing changed")[0],
+            textAfter(performance, "fit in 2 minutes \\(([0-9.]+ s) in that run\\)")
+        );
     }
 
     private static String again(String results) {

@@ -331,6 +331,34 @@ public class DocsFiguresTests {
      * engine.md's residual section (issue 25 item 5): its table of candidate extraction rules equals ResidualStudy's
      * results file, and the offline replay figures equal bench/scale_offline.py's results files.
      */
+    /** performance.md's open point on a band index for the check: recall, candidates and bytes from their results. */
+    @Test
+    public void testSignatureBandFigures() throws IOException {
+        String performance = read("docs/performance.md");
+        String bands = read("bench/results/RESULTS-signature-bands.md");
+        String bytes = read("bench/results/RESULTS-field-bytes-bands.md");
+        for (int b : new int[] { 4, 8, 16 }) {
+            String[] study = row(bands, "2 \\| " + b);
+            String[] measured = row(bytes, "simhash-v4 \\+ " + b + " band keys of 2 slots");
+            String quoted = b == 4
+                ? "4\\s+bands keep the field at ([0-9.]+) bytes per document"
+                : b + "\\s+bands find [0-9.]+ at ([0-9.]+) bytes";
+            assertEquals("bytes, " + b + " bands", measured[3], textAfter(performance, quoted));
+            String recall = b == 4 ? "but find ([0-9.]+) of the verified pairs" : b + "\\s+bands find ([0-9.]+) at";
+            assertEquals("recall, " + b + " bands", study[0], textAfter(performance, recall));
+        }
+        String[] four = row(bands, "2 \\| 4");
+        assertEquals(four[3].replaceAll(" \\(.*", ""), textAfter(performance, "are\\s+([0-9.e+-]+) of its pairs with 4 bands"));
+        assertEquals(four[4].replaceAll(".* / ", ""), textAfter(performance, "i\\.e\\. ([0-9,]+) candidates per probe at 10M"));
+        assertEquals(
+            row(bytes, "simhash-v4 \\+ 8 band keys of 3 slots")[3],
+            textAfter(performance, "8 of them already take the field to ([0-9.]+) bytes")
+        );
+        String[] wide = row(bands, "3 \\| 16");
+        assertEquals(wide[0], textAfter(performance, "\\(3 slots: ([0-9.]+) with 16 bands"));
+        assertEquals(wide[4].replaceAll(".* / ", ""), textAfter(performance, "with 16 bands, ([0-9,]+) candidates per probe"));
+    }
+
     private static String v5Replay() throws IOException {
         return read("bench/results/RESULTS-scale-offline-v5.md");
     }

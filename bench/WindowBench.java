@@ -29,7 +29,7 @@ public class WindowBench {
         );
         System.out.println("| k | block keys (ns/call) | linear scan (ns/call) | linear / block keys | default lookup |");
         System.out.println("|---|---|---|---|---|");
-        for (int k : new int[] { 3, 8, 10, 12, 16 }) {
+        for (int k : new int[] { 3, 4, 5, 6, 7, 8, 10, 12, 16 }) {
             double[][] ns = new double[2][rounds];
             for (int r = 0; r < rounds; r++) {
                 for (Lookup lookup : Lookup.values()) {

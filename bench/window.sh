@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The near_duplicate_check window's lookup (bench/WindowBench.java): block keys against the linear scan on a full
-# window of the default size, k = 3, 8, 10, 12, 16, in one run.   bench/window.sh [--capacity N] [--docs N] [--rounds N]
+# window of the default size, k = 3 to 8, 10, 12, 16, in one run.   bench/window.sh [--capacity N] [--docs N] [--rounds N]
 # Writes bench/results/RESULTS-window.md.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/env.sh"

@@ -1,6 +1,5 @@
 package org.nearduplicate.core.window;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -142,7 +141,8 @@ public final class RecentFingerprints {
     private final BlockLayout layout;
     /** Per key combination, the bits a probe's block may differ from an entry's (layout's probe thresholds for k). */
     private final int[] thresholds;
-    private final ArrayDeque<Entry> order = new ArrayDeque<>();
+    /** The entries in insertion order, oldest first, with their fingerprints as a column. */
+    private final Ring order = new Ring();
     /** How a lookup finds the entries within k: {@link Lookup#forDistance}. */
     private final Lookup lookup;
     /** Per combination: kept bits -> entries ({@link Lookup#BLOCK_KEYS} only). */
@@ -150,16 +150,18 @@ public final class RecentFingerprints {
 
     /**
      * How the window finds its entries within k. {@link #BLOCK_KEYS}: a bucket per pigeonhole block key, probed k + 1
-     * times. From {@link #LINEAR_SCAN_FROM_DISTANCE} on the blocks are 6 bits or narrower, so a bucket holds 1/64 of the
-     * entries or more and the k + 1 probes (and an eviction's k + 1 bucket removals) visit about every entry anyway, by
-     * hash lookups and pointer chasing; {@link #LINEAR_SCAN} then reads each entry once, in insertion order, and
-     * keeps no buckets. Both find the same closest distance (RecentFingerprintsTests compares them with brute force).
+     * times. The wider k, the narrower the blocks (9 blocks of 7 or 8 bits at k = 8), so a bucket holds 1/256 of the
+     * entries or more and the k + 1 probes (and an eviction's k + 1 bucket removals) visit a large share of the window by hash
+     * lookups and pointer chasing; {@link #LINEAR_SCAN} reads the window's column of fingerprints once, in insertion
+     * order, and keeps no buckets. From {@link #LINEAR_SCAN_FROM_DISTANCE} on the scan is the faster
+     * ({@code bench/window.sh}). Both find the same closest distance (RecentFingerprintsTests compares them with brute
+     * force).
      */
     public enum Lookup {
         BLOCK_KEYS,
         LINEAR_SCAN;
 
-        public static final int LINEAR_SCAN_FROM_DISTANCE = 10;
+        public static final int LINEAR_SCAN_FROM_DISTANCE = 8;
 
         public static Lookup forDistance(int maxDistance) {
             return maxDistance >= LINEAR_SCAN_FROM_DISTANCE ? LINEAR_SCAN : BLOCK_KEYS;
@@ -489,8 +491,11 @@ public final class RecentFingerprints {
     private Match find(long fingerprint, byte[] signature, int minAgreeing, String index, String id) {
         Match[] best = new Match[1];
         if (lookup == Lookup.LINEAR_SCAN) {
-            for (Entry e : order)
-                consider(e, fingerprint, signature, minAgreeing, index, id, best);
+            // one pass over the fingerprint column, oldest first (the ring's two runs, each a plain loop); an entry is
+            // read only when its fingerprint is within k
+            int first = Math.min(order.size, order.fingerprints.length - order.head);
+            scanColumn(order.head, order.head + first, fingerprint, signature, minAgreeing, index, id, best);
+            scanColumn(0, order.size - first, fingerprint, signature, minAgreeing, index, id, best);
             return best[0];
         }
         for (int c = 0; c < layout.keyCount(); c++) {
@@ -510,6 +515,16 @@ public final class RecentFingerprints {
             }
         }
         return best[0];
+    }
+
+    /** {@link #consider} for the entries at {@code [from, to)} of the ring whose fingerprints are within k. */
+    private void scanColumn(int from, int to, long fingerprint, byte[] signature, int minAgreeing, String index, String id, Match[] best) {
+        long[] fingerprints = order.fingerprints;
+        for (int at = from; at < to; at++) {
+            if (Long.bitCount(fingerprints[at] ^ fingerprint) <= maxDistance) {
+                consider(order.entries[at], fingerprint, signature, minAgreeing, index, id, best);
+            }
+        }
     }
 
     /** {@code fingerprint} and every variant of it within {@code flips} bits of {@code mask}, from bit {@code from} on. */
@@ -735,6 +750,60 @@ public final class RecentFingerprints {
         /** Their estimated heap, as reserved from the node's {@link Memory}. */
         public long reservedBytes() {
             return bytes.get();
+        }
+    }
+
+    /**
+     * A FIFO of entries (an {@code ArrayDeque}'s ring) that keeps their fingerprints in a {@code long[]} beside them, so
+     * that {@link Lookup#LINEAR_SCAN} reads contiguous memory instead of one object per entry. Its 8 bytes per entry
+     * are within {@link #entryBytes}, which counts the block-key buckets this lookup does not build.
+     */
+    private static final class Ring {
+        private Entry[] entries = new Entry[16];
+        private long[] fingerprints = new long[16];
+        private int head;
+        private int size;
+
+        int size() {
+            return size;
+        }
+
+        boolean isEmpty() {
+            return size == 0;
+        }
+
+        void addLast(Entry e) {
+            if (size == entries.length) grow();
+            int at = (head + size) & (entries.length - 1);
+            entries[at] = e;
+            fingerprints[at] = e.fingerprint;
+            size++;
+        }
+
+        Entry peekFirst() {
+            return size == 0 ? null : entries[head];
+        }
+
+        Entry pollFirst() {
+            if (size == 0) return null;
+            Entry e = entries[head];
+            entries[head] = null;
+            head = (head + 1) & (entries.length - 1);
+            size--;
+            return e;
+        }
+
+        private void grow() {
+            Entry[] moreEntries = new Entry[entries.length * 2];
+            long[] moreFingerprints = new long[entries.length * 2];
+            for (int i = 0; i < size; i++) {
+                int at = (head + i) & (entries.length - 1);
+                moreEntries[i] = entries[at];
+                moreFingerprints[i] = fingerprints[at];
+            }
+            entries = moreEntries;
+            fingerprints = moreFingerprints;
+            head = 0;
         }
     }
 }

@@ -150,7 +150,7 @@ public final class RecentFingerprints {
 
     /**
      * How the window finds its entries within k. {@link #BLOCK_KEYS}: a bucket per pigeonhole block key, probed k + 1
-     * times. The wider k, the narrower the blocks (9 blocks of 7 or 8 bits at k = 8), so a bucket holds 1/256 of the
+     * times. The wider k, the narrower the blocks (8 blocks of 8 bits at k = 7), so a bucket holds 1/256 of the
      * entries or more and the k + 1 probes (and an eviction's k + 1 bucket removals) visit a large share of the window by hash
      * lookups and pointer chasing; {@link #LINEAR_SCAN} reads the window's column of fingerprints once, in insertion
      * order, and keeps no buckets. From {@link #LINEAR_SCAN_FROM_DISTANCE} on the scan is the faster
@@ -161,7 +161,7 @@ public final class RecentFingerprints {
         BLOCK_KEYS,
         LINEAR_SCAN;
 
-        public static final int LINEAR_SCAN_FROM_DISTANCE = 8;
+        public static final int LINEAR_SCAN_FROM_DISTANCE = 7;
 
         public static Lookup forDistance(int maxDistance) {
             return maxDistance >= LINEAR_SCAN_FROM_DISTANCE ? LINEAR_SCAN : BLOCK_KEYS;

@@ -229,8 +229,8 @@ public class RecentFingerprintsTests extends OpenSearchTestCase {
                 assertEquals(capacity, window.size());
             }
         }
-        assertEquals(RecentFingerprints.Lookup.BLOCK_KEYS, RecentFingerprints.Lookup.forDistance(7));
-        assertEquals(RecentFingerprints.Lookup.LINEAR_SCAN, RecentFingerprints.Lookup.forDistance(8));
+        assertEquals(RecentFingerprints.Lookup.BLOCK_KEYS, RecentFingerprints.Lookup.forDistance(6));
+        assertEquals(RecentFingerprints.Lookup.LINEAR_SCAN, RecentFingerprints.Lookup.forDistance(7));
     }
 
     /** k = 16, the default of simhash-v4 and v5: the window finds what brute force finds. */

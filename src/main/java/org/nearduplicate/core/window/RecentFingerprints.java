@@ -22,8 +22,8 @@ import org.nearduplicate.core.sketch.Signature;
  * <p>Lookups use pigeonhole block keys ({@link BlockLayout} with {@code k + 1} blocks, at most 16, one kept block per
  * key): two fingerprints within k bits agree on at least one whole block, so every entry within k is found by looking
  * up the k + 1 keys (for k = 16, 16 blocks, and the first block's variants within one bit: the layout's probe
- * thresholds), and each candidate is verified exactly. From k = 10 the blocks are so narrow that the window reads every
- * entry once instead ({@link Lookup}). {@link #checkAndAdd} is atomic, so of two copies processed at the same time one
+ * thresholds), and each candidate is verified exactly. From k = 7 the blocks are so narrow that the window scans a
+ * column of every entry's fingerprint once instead ({@link Lookup}). {@link #checkAndAdd} is atomic, so of two copies processed at the same time one
  * always sees the other.
  *
  * <p>Verification ({@code simhash-v4}): an entry may carry the document's {@link Signature}. A candidate within k whose

@@ -878,6 +878,22 @@ public class DocsFiguresTests {
         assertEquals(c6[2], textAfter(performance, "the keys still are, ([0-9.]+x)\\)"));
         assertEquals("BLOCK_KEYS", row(column, Integer.toString(from - 1))[3]);
         assertTrue(Double.parseDouble(switchRow[2].replace("x", "")) < 1 && Double.parseDouble(c6[2].replace("x", "")) > 1);
+        // the growing run with the column: its table's rows are the results file's
+        String withColumn = read("bench/results/RESULTS-check-growing-column.md");
+        for (String docs : new String[] { "100,000", "200,000" }) {
+            // results: plain | simhash (%) | check (%) | check / simhash | ...
+            String[] r = row(withColumn, docs);
+            String[] quoted = null;
+            Matcher m = Pattern.compile("(?m)^\\| " + docs + " \\| ([0-9,]+) \\| ([0-9,]+ \\([0-9]+ %\\)) \\| ([^|]+) \\| ([0-9]+ %) \\|$")
+                .matcher(performance.substring(performance.indexOf("The same growing run with the column")));
+            assertTrue(docs, m.find());
+            quoted = new String[] { m.group(1), m.group(2), m.group(3).replace("**", "").trim(), m.group(4) };
+            assertEquals(String.format(java.util.Locale.ROOT, "%,d", Long.parseLong(r[0])), quoted[0]);
+            assertEquals(r[1].replaceAll("^([0-9]+)", "$1"), quoted[1].replace(",", ""));
+            assertEquals(r[2].replace("**", ""), quoted[2].replace(",", ""));
+            assertEquals(r[3], quoted[3]);
+            assertTrue(docs, Integer.parseInt(r[2].replaceAll(".*\\(\\**([0-9]+) %.*", "$1")) > 40);
+        }
         // | k | block keys | linear scan | ratio | default lookup |
         String[] k16 = row(window, "16"), k8 = row(window, "8"), k10 = row(window, "10");
         assertEquals(

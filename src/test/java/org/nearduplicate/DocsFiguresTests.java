@@ -894,6 +894,32 @@ public class DocsFiguresTests {
             assertEquals(r[3], quoted[3]);
             assertTrue(docs, Integer.parseInt(r[2].replaceAll(".*\\(\\**([0-9]+) %.*", "$1")) > 40);
         }
+        // the second run, to 500,000 documents
+        String to500k = read("bench/results/RESULTS-check-growing-column-500k.md");
+        String percent = ".*\\(\\**([0-9]+) %.*";
+        String secondRun = performance.substring(performance.indexOf("second run to 500,000 documents"));
+        assertEquals(
+            row(to500k, "100,000")[2].replaceAll(percent, "$1")
+                + " % at 100,000 and "
+                + row(to500k, "200,000")[2].replaceAll(percent, "$1")
+                + " % at 200,000",
+            textAfter(secondRun, "gave ([0-9]+ % at 100,000 and [0-9]+ % at 200,000)")
+        );
+        for (String docs : new String[] { "300,000", "500,000" }) {
+            String[] r = row(to500k, docs);
+            Matcher m = Pattern.compile("(?m)^\\| " + docs + " \\| ([0-9,]+) \\| ([0-9,]+ \\([0-9]+ %\\)) \\| ([^|]+) \\| ([0-9]+ %) \\|$")
+                .matcher(secondRun);
+            assertTrue(docs, m.find());
+            assertEquals(String.format(java.util.Locale.ROOT, "%,d", Long.parseLong(r[0])), m.group(1));
+            assertEquals(r[1], m.group(2).replace(",", ""));
+            assertEquals(r[2].replace("**", ""), m.group(3).replace("**", "").replace(",", "").trim());
+            assertEquals(r[3], m.group(4));
+        }
+        assertEquals(
+            Double.parseDouble(row(to500k, "500,000")[2].replaceAll(percent, "$1")),
+            figure(performance, "under it beyond \\(([0-9]+) % at\\s+500,000 documents"),
+            0
+        );
         // | k | block keys | linear scan | ratio | default lookup |
         String[] k16 = row(window, "16"), k8 = row(window, "8"), k10 = row(window, "10");
         assertEquals(

@@ -19,11 +19,11 @@ import java.util.regex.Pattern;
  * breadcrumb line ({@link #isLabelBar}) counts as linked text, as its links do in HTML.
  */
 final class TextExtractor {
-    private static final Pattern LINK_MARKER = Pattern.compile("\\[\\d{1,5}]");
+    static final Pattern LINK_MARKER = Pattern.compile("\\[\\d{1,5}]");
     private static final Pattern REFERENCE_LINE = Pattern.compile("\\s*\\d{1,5}\\.\\s+\\S+\\s*");
     /** Linked text ends at a separator, another marker or the end of the line. */
     private static final Pattern LINK_TEXT_END = Pattern.compile("[|·•,;:!?()\\[\\]，。；：！？、]| {2,}");
-    private static final Pattern LIST_BULLET = Pattern.compile("^\\s*(?:[•*+\\-–·]|\\d{1,3}[.)])\\s+");
+    static final Pattern LIST_BULLET = Pattern.compile("^\\s*(?:[•*+\\-–·]|\\d{1,3}[.)])\\s+");
 
     private TextExtractor() {}
 
@@ -41,13 +41,14 @@ final class TextExtractor {
             if (version >= 3 && isSeparatorLine(line)) line = "";
             // a paragraph ends at a blank line; list items and lines with links are blocks of their own, so that
             // navigation lists are classified line by line while wrapped running text stays one block
-            boolean standalone = LIST_BULLET.matcher(line).find() || LINK_MARKER.matcher(line).find();
+            boolean listItem = isListItem(line);
+            boolean standalone = listItem || hasLinkMarker(line);
             int barWords = bars[i] ? TextBlock.countWords(line) : 0;
             if (line.isEmpty() || standalone) {
                 flush(paragraph, paragraphBarWords, blocks, listItems);
                 if (standalone) {
                     blocks.add(block(line, barWords));
-                    listItems.add(LIST_BULLET.matcher(line).find());
+                    listItems.add(listItem);
                 }
             } else {
                 if (paragraph.length() > 0) paragraph.append(' ');
@@ -104,18 +105,34 @@ final class TextExtractor {
     /** {@code barWords}: words of the block's menu-bar lines ({@link #labelBars}), which count as linked. */
     private static TextBlock block(String line, int barWords) {
         int linked = 0;
-        Matcher m = LINK_MARKER.matcher(line);
         int markers = 0;
-        while (m.find()) {
-            markers++;
-            Matcher endMatcher = LINK_TEXT_END.matcher(line);
-            int end = endMatcher.find(m.end()) ? endMatcher.start() : line.length();
-            linked += Math.min(8, TextBlock.countWords(line.substring(m.end(), end)));
+        if (line.indexOf('[') >= 0) { // a marker starts with '[': most paragraphs have none, and indexOf is cheap
+            Matcher m = LINK_MARKER.matcher(line);
+            while (m.find()) {
+                markers++;
+                Matcher endMatcher = LINK_TEXT_END.matcher(line);
+                int end = endMatcher.find(m.end()) ? endMatcher.start() : line.length();
+                linked += Math.min(8, TextBlock.countWords(line.substring(m.end(), end)));
+            }
         }
         String clean = markers == 0 ? line : LINK_MARKER.matcher(line).replaceAll("");
         // list items are short lines too; the bullet itself carries no words
-        clean = LIST_BULLET.matcher(clean).replaceFirst("");
+        Matcher bullet = LIST_BULLET.matcher(clean);
+        if (bullet.lookingAt()) clean = clean.substring(bullet.end());
         return new TextBlock(clean, TextBlock.countWords(clean), linked + barWords);
+    }
+
+    /**
+     * Whether the line starts with a list bullet. {@link #LIST_BULLET} is anchored ({@code ^}, no MULTILINE), so
+     * {@code lookingAt} gives what {@code find} gives without trying every position of a long line.
+     */
+    static boolean isListItem(String line) {
+        return LIST_BULLET.matcher(line).lookingAt();
+    }
+
+    /** Whether the line holds a {@code [12]} link marker; the {@code '['} test skips the regular expression on most lines. */
+    static boolean hasLinkMarker(String line) {
+        return line.indexOf('[') >= 0 && LINK_MARKER.matcher(line).find();
     }
 
     /**

@@ -674,12 +674,17 @@ public final class GroupMembers {
         for (int m = 0; m < n; m++) {
             if (assigned[m]) continue;
             Member member = component.get(m);
-            int best = -1;
+            int best = -1, bestAgreeing = -1, bestDistance = Integer.MAX_VALUE; // the best one's closeness, kept
             for (int i = 0; i < representatives; i++) {
                 Member representative = component.get(chosen[i]);
-                if (rule.matches(representative.fingerprint(), representative.signature(), member.fingerprint(), member.signature())
-                    && (best < 0 || closer(member, representative, component.get(chosen[best])))) {
-                    best = i;
+                if (rule.matches(representative.fingerprint(), representative.signature(), member.fingerprint(), member.signature())) {
+                    int agreeing = agreeing(member, representative);
+                    int distance = Fingerprints.distance(member.fingerprint(), representative.fingerprint());
+                    if (best < 0 || closer(agreeing, distance, bestAgreeing, bestDistance)) {
+                        best = i;
+                        bestAgreeing = agreeing;
+                        bestDistance = distance;
+                    }
                 }
             }
             work += representatives;
@@ -702,13 +707,23 @@ public final class GroupMembers {
      * verified similarity), then the smaller Hamming distance; on a tie the earlier representative stays.
      */
     static boolean closer(Member member, Member a, Member b) {
-        byte[] signature = member.signature();
-        if (signature != null && a.signature() != null && b.signature() != null) {
-            int agreeA = Signature.agreeingSlots(signature, 0, a.signature(), 0);
-            int agreeB = Signature.agreeingSlots(signature, 0, b.signature(), 0);
-            if (agreeA != agreeB) return agreeA > agreeB;
-        }
-        return Fingerprints.distance(member.fingerprint(), a.fingerprint()) < Fingerprints.distance(member.fingerprint(), b.fingerprint());
+        return closer(
+            agreeing(member, a),
+            Fingerprints.distance(member.fingerprint(), a.fingerprint()),
+            agreeing(member, b),
+            Fingerprints.distance(member.fingerprint(), b.fingerprint())
+        );
+    }
+
+    /** {@link #closer(Member, Member, Member)} on each side's agreeing slots ({@code -1}: no signature) and distance. */
+    private static boolean closer(int agreeingA, int distanceA, int agreeingB, int distanceB) {
+        if (agreeingA >= 0 && agreeingB >= 0 && agreeingA != agreeingB) return agreeingA > agreeingB;
+        return distanceA < distanceB;
+    }
+
+    /** The slots on which two members' signatures agree; {@code -1} when either has none. */
+    private static int agreeing(Member a, Member b) {
+        return a.signature() == null || b.signature() == null ? -1 : Signature.agreeingSlots(a.signature(), 0, b.signature(), 0);
     }
 
     /** The pairs of {@code members} that match by {@code rule}, counted over their distinct units (fingerprint, signature). */

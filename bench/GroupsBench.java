@@ -58,7 +58,7 @@ public class GroupsBench {
     static boolean skipWrite = false;
     /**
      * --signed: documents carry signatures as the default algorithm writes them (fingerprint + 32-byte signature, loaded as the field's object
-     * value), the runs use the DEFAULT settings (no max_distance, no mode: k = 16, min_similarity 0.35, representative
+     * value), the runs use the DEFAULT settings (no max_distance, no mode: k = 16, the default algorithm's min_similarity, representative
      * groups, the LSH candidate stage), the in-process reference is HammingGroups.find with the same AUTO plan over the
      * same units, and the node's verified and candidate pairs must equal it; clusters 0..8 bits from their center (so
      * members are within 16), signatures agreeing on 12..32 slots with the center, uniform.
@@ -1039,7 +1039,7 @@ public class GroupsBench {
     /**
      * --signed: the N documents' (fingerprint, signature) units as GroupMembers.mergeUnits makes them (sorted by
      * fingerprint then signature, identical pairs merged with a count), then HammingGroups.find with the plan the node
-     * takes (AUTO at k = 16 and min_similarity 0.35's agreeing slots) and the rule's verifier: the reference the node's
+     * takes (AUTO at k = 16 and the default min_similarity's agreeing slots) and the rule's verifier: the reference the node's
      * verified and candidate pairs must equal.
      */
     static InProcess inProcessSigned(Data data) {
@@ -1122,7 +1122,7 @@ public class GroupsBench {
         for (int c : counts)
             identical += (long) c * (c - 1) / 2;
         int minAgreeing = org.nearduplicate.core.sketch.Signature.minAgreeing(
-            org.nearduplicate.core.SimHashSettings.RECOMMENDED_MIN_SIMILARITY
+            org.nearduplicate.core.SimHashSettings.DEFAULT.recommendedMinSimilarity()
         );
         long[] sc = HammingGroups.signatureCounts(unitStart, unitSigs, d);
         HammingGroups.Plan plan = HammingGroups.plan(d, SIGNED_K, u, sc[0], sc[1], minAgreeing, HammingGroups.Candidates.AUTO);
@@ -1418,7 +1418,9 @@ public class GroupsBench {
 
         if (signed) {
             md.append(
-                "## `_near_duplicates` at the defaults (`{\"field\":\"fp\",\"size\":10}`: k = 16, min_similarity 0.35, representative groups)\n\n"
+                "## `_near_duplicates` at the defaults (`{\"field\":\"fp\",\"size\":10}`: k = 16, min_similarity "
+                    + org.nearduplicate.core.SimHashSettings.DEFAULT.recommendedMinSimilarity()
+                    + ", representative groups)\n\n"
             );
             md.append(
                 "Client wall time is the HTTP round trip; `took` is the node's. Exact = verified pairs equal to `HammingGroups.find` in process on the same units with the same plan (the candidate pairs too, else listed under Problems). Plan: `lsh` band passes (tables column).\n\n"

@@ -2,6 +2,7 @@
 # Quality report of the SimHash engine on a labelled corpus (see docs/engine.md).
 # The tools are test-scope classes (org.nearduplicate.tools.quality): built by test-compile, run from target/test-classes.
 # usage: scripts/quality.sh [corpus-dir] [--pairs FILE] [--docs FILE] [--k-max N] [--settings key=value,...]... [--alternatives]
+#                          [--min-similarity T]   (the signature's threshold from simhash-v4; default the recommended one)
 #        scripts/quality.sh --methods [corpus-dir] [--only name,...] [--curves]   (compare all methods, docs/methods.md)
 # The corpus dir defaults to ../shared/eval/public relative to the project root (the public evaluation corpus: 12,087
 # documents, 48,186 labelled pairs; not in this repository); without it, and without a corpus dir or --docs/--pairs,
@@ -29,7 +30,7 @@ for arg in "$@"; do
         echo "error: $prev $arg: no such file (docs: one JSON object per line with id, lang, format, content; pairs: a header, then id_a<TAB>id_b<TAB>1|0[<TAB>kind])" >&2
         exit 2
       fi ;;
-    --only|--k-max|--settings) ;;
+    --only|--k-max|--settings|--min-similarity) ;;
     *) case "$arg" in -*) ;; *) given_dir=$arg ;; esac ;;
   esac
   prev=$arg

@@ -131,12 +131,56 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
     public static final int FIRST_SIGNATURE_VERSION = 4;
 
     /**
-     * The default {@code min_similarity} of a verified match: the signatures' Jaccard estimate must reach it. With k = 16
-     * the setting chosen by the rule of docs/engine.md ("Verified match"): on the public corpus, the best recall whose
-     * unrelated-pair rate, spread rate and share of documents with a false match stay within the targets with 20 %
-     * headroom (bench/results/RESULTS-signature-study.md).
+     * {@code simhash-v4}'s default {@code min_similarity} (0.6.0): with k = 16 the setting the rule of docs/engine.md
+     * ("Verified match") chose on the public corpus, the best recall whose unrelated-pair rate, spread rate and share
+     * of documents with a false match stay within the targets with 20 % headroom
+     * (bench/results/RESULTS-signature-study.md). 12 of 32 slots.
      */
-    public static final double RECOMMENDED_MIN_SIMILARITY = 0.35;
+    public static final double V4_MIN_SIMILARITY = 0.35;
+
+    /**
+     * {@code simhash-v5}'s default {@code min_similarity}: the same rule with issue 25's group target added (the default
+     * mode's largest group no larger than the largest labelled group). 13 of 32 slots: recall 0.972 against 0.973 at
+     * {@link #V4_MIN_SIMILARITY} on the public corpus, precision 0.995 against 0.993, and a heavy-edit negative no longer
+     * joins its page's copies (bench/results/RESULTS-scale-quality-v5-t040.md).
+     */
+    public static final double V5_MIN_SIMILARITY = 0.40;
+
+    /**
+     * The default {@code min_similarity} of a verified match of this version: the signatures' Jaccard estimate must
+     * reach it. NaN for versions without signatures (before 4). Per version, as {@link #recommendedMaxDistance()}, so that
+     * an index keeps answering as its algorithm was measured.
+     */
+    public double recommendedMinSimilarity() {
+        return switch (version()) {
+            case 1, 2, 3 -> Double.NaN;
+            case 4 -> V4_MIN_SIMILARITY;
+            default -> V5_MIN_SIMILARITY;
+        };
+    }
+
+    /** Parsed algorithm ids: a cluster has few, and parsing one is not free; bounded, ids can come from documents. */
+    private static final java.util.concurrent.ConcurrentHashMap<String, Double> MIN_SIMILARITY_BY_ID =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int MAX_CACHED_IDS = 64;
+
+    /**
+     * {@link #recommendedMinSimilarity()} of the algorithm {@code algorithmId} names; NaN for an id this engine did
+     * not make (no signature it could verify).
+     */
+    public static double recommendedMinSimilarity(String algorithmId) {
+        if (algorithmId == null) return Double.NaN;
+        Double cached = MIN_SIMILARITY_BY_ID.get(algorithmId);
+        if (cached != null) return cached;
+        double value;
+        try {
+            value = fromAlgorithmId(algorithmId).recommendedMinSimilarity();
+        } catch (RuntimeException e) {
+            value = Double.NaN;
+        }
+        if (MIN_SIMILARITY_BY_ID.size() < MAX_CACHED_IDS) MIN_SIMILARITY_BY_ID.put(algorithmId, value);
+        return value;
+    }
 
     /** The defaults of {@code version}. */
     public static SimHashSettings defaults(int version) {
@@ -151,8 +195,8 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
     }
 
     /**
-     * The default {@code max_distance} of queries on fingerprints of this version. v4: 16 with the verification
-     * ({@link #RECOMMENDED_MIN_SIMILARITY}), chosen for scale (docs/engine.md, "Verified match"). v2 and v3: the largest
+     * The default {@code max_distance} of queries on fingerprints of this version. v4 and v5: 16 with the verification
+     * ({@link #recommendedMinSimilarity()}), chosen for scale (docs/engine.md, "Verified match"). v2 and v3: the largest
      * k whose precision is at least 0.98 on the public corpus (15 for both). v1 keeps 12, its best-F1 default since
      * 0.2.0, so that existing indices answer as before.
      */

@@ -54,6 +54,27 @@ public class SimHashSettingsTests extends RandomizedTest {
         assertEquals(16, SimHashSettings.DEFAULT.recommendedMaxDistance());
     }
 
+    /**
+     * The default min_similarity is the algorithm's, as max_distance is: v4 fields keep the 0.35 they were measured
+     * with (12 of 32 slots), v5 verifies with 0.40 (13 slots), versions without signatures have none.
+     */
+    @Test
+    public void testRecommendedMinSimilarityIsPerVersion() {
+        for (int version = 1; version <= 3; version++) {
+            assertTrue(Double.isNaN(SimHashSettings.defaults(version).recommendedMinSimilarity()));
+        }
+        assertEquals(0.35, SimHashSettings.defaults(4).recommendedMinSimilarity(), 0);
+        assertEquals(0.40, SimHashSettings.defaults(5).recommendedMinSimilarity(), 0);
+        assertEquals(12, org.nearduplicate.core.sketch.Signature.minAgreeing(SimHashSettings.V4_MIN_SIMILARITY));
+        assertEquals(13, org.nearduplicate.core.sketch.Signature.minAgreeing(SimHashSettings.V5_MIN_SIMILARITY));
+        assertEquals(0.40, SimHashSettings.recommendedMinSimilarity(SimHashSettings.DEFAULT.algorithmId()), 0);
+        assertEquals(0.35, SimHashSettings.recommendedMinSimilarity("simhash-v4"), 0);
+        assertTrue(Double.isNaN(SimHashSettings.recommendedMinSimilarity("simhash-v3")));
+        assertTrue(Double.isNaN(SimHashSettings.recommendedMinSimilarity("minhash-v1")));
+        assertTrue(Double.isNaN(SimHashSettings.recommendedMinSimilarity("not an id")));
+        assertTrue(Double.isNaN(SimHashSettings.recommendedMinSimilarity(null)));
+    }
+
     @Test
     public void testAlgorithmIdRoundTrips() {
         for (String spec : List.of(

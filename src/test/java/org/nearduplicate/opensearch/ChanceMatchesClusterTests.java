@@ -86,7 +86,7 @@ public class ChanceMatchesClusterTests extends OpenSearchIntegTestCase {
         assertEquals(16, r.maxDistance());
         ChanceMatches c = r.chanceMatches();
         NullDistribution.Estimate expected = NullDistribution.builtin()
-            .expectedFalsePairs(SimHashSettings.DEFAULT.algorithmId(), 16, SimHashSettings.RECOMMENDED_MIN_SIMILARITY, 40);
+            .expectedFalsePairs(SimHashSettings.DEFAULT.algorithmId(), 16, SimHashSettings.DEFAULT.recommendedMinSimilarity(), 40);
         assertEquals(expected, c.pairs());
         assertNull(c.warning());
         @SuppressWarnings("unchecked")
@@ -94,13 +94,18 @@ public class ChanceMatchesClusterTests extends OpenSearchIntegTestCase {
         assertEquals(expected.value(), ((Number) section.get("expected_pairs")).doubleValue(), 1e-12);
         assertEquals(
             NullDistribution.builtin()
-                .expectedFalseHitsPerQuery(SimHashSettings.DEFAULT.algorithmId(), 16, SimHashSettings.RECOMMENDED_MIN_SIMILARITY, 40)
+                .expectedFalseHitsPerQuery(
+                    SimHashSettings.DEFAULT.algorithmId(),
+                    16,
+                    SimHashSettings.DEFAULT.recommendedMinSimilarity(),
+                    40
+                )
                 .value(),
             ((Number) section.get("per_document")).doubleValue(),
             1e-12
         );
         assertEquals(false, section.get("upper_bound"));
-        assertTrue(section.toString(), ((String) section.get("basis")).startsWith("simhash-v5 k=16 min_similarity=0.35, measured"));
+        assertTrue(section.toString(), ((String) section.get("basis")).startsWith("simhash-v5 k=16 min_similarity=0.4, measured"));
         assertFalse(section.containsKey("warning"));
         // k = 6: no unrelated pair in the corpus, an upper bound
         @SuppressWarnings("unchecked")

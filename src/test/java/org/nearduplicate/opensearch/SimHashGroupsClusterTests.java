@@ -265,7 +265,7 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
         // the default: the recommended k of the field's algorithm
         SimHashGroupsResponse defaults = groups(new SimHashGroupsRequest("errors", "fp"));
         assertEquals(16, defaults.maxDistance()); // simhash-v4's
-        assertEquals(SimHashSettings.RECOMMENDED_MIN_SIMILARITY, defaults.minSimilarity(), 0); // its signatures' default
+        assertEquals(SimHashSettings.DEFAULT.recommendedMinSimilarity(), defaults.minSimilarity(), 0); // its signatures' default
         Exception wrongType = expectThrows(Exception.class, () -> groups(new SimHashGroupsRequest("errors", "title")));
         assertThat(ExceptionsHelper.unwrapCause(wrongType).getMessage(), containsString("is of type [text], expected [simhash]"));
         expectThrows(Exception.class, () -> groups(new SimHashGroupsRequest("missing-index", "fp")));
@@ -321,7 +321,7 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
             String index = "signed" + round;
             int k = randomIntBetween(2, 16);
             Double requested = randomBoolean() ? null : randomFrom(0.0, 0.2, 0.5, 0.8);
-            double minSimilarity = requested == null ? SimHashSettings.RECOMMENDED_MIN_SIMILARITY : requested;
+            double minSimilarity = requested == null ? SimHashSettings.DEFAULT.recommendedMinSimilarity() : requested;
             int minAgreeing = Signature.minAgreeing(minSimilarity);
             // fingerprints near a few centers; signatures of a few bases with a random number of slots changed
             long[] centers = new long[randomIntBetween(2, 5)];
@@ -436,7 +436,7 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
         indexSigned("chain", corpus, 2);
         SimHashGroupsResponse reps = groups(new SimHashGroupsRequest("chain", "fp").maxDistance(3));
         assertEquals(3, reps.maxDistance());
-        assertEquals(SimHashSettings.RECOMMENDED_MIN_SIMILARITY, reps.minSimilarity(), 0);
+        assertEquals(SimHashSettings.DEFAULT.recommendedMinSimilarity(), reps.minSimilarity(), 0);
         assertEquals(1, reps.groupCount()); // a with b; c (within k of a, not verified) alone; p and q no group
         assertEquals("a", reps.groups().get(0).representative());
         assertEquals(List.of("a", "b"), reps.groups().get(0).members().stream().map(GroupMembers.Member::id).toList());

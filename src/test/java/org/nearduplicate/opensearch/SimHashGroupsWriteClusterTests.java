@@ -148,7 +148,7 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
         assertEquals(3, loose.docsInGroups());
         refresh("wsigned"); // the stale pass reads the group field's doc values: the first run's writes must be visible
         SimHashGroupsWriteResponse strict = write(new SimHashGroupsWriteRequest("wsigned", "fp").maxDistance(2));
-        assertEquals(org.nearduplicate.core.SimHashSettings.RECOMMENDED_MIN_SIMILARITY, strict.minSimilarity(), 0);
+        assertEquals(org.nearduplicate.core.SimHashSettings.DEFAULT.recommendedMinSimilarity(), strict.minSimilarity(), 0);
         assertEquals(2, strict.docsInGroups());
         assertEquals(0, strict.cleared());
         assertEquals(1, strict.singletons());

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.sketch.Signature;
 
 /**
  * The measured null distribution of the SimHash match: per algorithm, {@code min_similarity} and language slice, how
@@ -28,7 +29,8 @@ import org.nearduplicate.core.SimHashSettings;
  * fingerprint alone; lines starting with {@code #} are comments.
  *
  * <p>What it does not know it says: an algorithm that was not measured (other options, foreign fingerprints), a k
- * beyond the measured range or another {@code min_similarity} give null, never a guessed number. A k with no
+ * beyond the measured range or a {@code min_similarity} of other agreeing slots than a measured one give null, never a
+ * guessed number. A k with no
  * unrelated pair in the corpus has rate 0, which only says the rate is below the corpus's resolution of one pair
  * ({@code 1 / pairs}, 2.6e-8 over all languages): its estimates are upper bounds ({@link Estimate#upperBound()}).
  */
@@ -110,6 +112,13 @@ public final class NullDistribution {
             if (line.isBlank() || line.startsWith("#")) continue;
             String[] f = line.split("\t", -1);
             if (f.length != 6) throw new IOException("null distribution line " + lineNo + ": expected 6 tab-separated fields");
+            if (f[1].equals(FINGERPRINT_ALONE) == false) {
+                try {
+                    Double.parseDouble(f[1]);
+                } catch (NumberFormatException e) {
+                    throw new IOException("null distribution line " + lineNo + ": min_similarity must be a number or " + FINGERPRINT_ALONE);
+                }
+            }
             Key key = new Key(f[0], f[1], f[2]);
             int k = Integer.parseInt(f[3]);
             List<Long> counts = falsePairs.computeIfAbsent(key, x -> new ArrayList<>());
@@ -154,7 +163,17 @@ public final class NullDistribution {
             }
         } else {
             if (settings.hasSignature() == false) return null;
-            sim = String.format(Locale.ROOT, "%s", minSimilarity);
+            // the match depends on the agreeing slots alone: a row measured at 0.4 answers 0.38 too (13 of 32 slots)
+            int agreeing = Signature.minAgreeing(minSimilarity);
+            for (Key measured : table.keySet()) {
+                if (measured.algorithm().equals(settings.algorithmId())
+                    && measured.slice().equals(slice)
+                    && measured.minSimilarity().equals(FINGERPRINT_ALONE) == false
+                    && Signature.minAgreeing(Double.parseDouble(measured.minSimilarity())) == agreeing) {
+                    return measured;
+                }
+            }
+            return null;
         }
         Key key = new Key(settings.algorithmId(), sim, slice);
         return table.containsKey(key) ? key : null;

@@ -215,7 +215,7 @@ final class LookupSearch {
      * The closest hit within k whose signature agrees with the key's, other than the document itself. A batch's hits
      * matched at least one of its probes, not necessarily this key's: each is compared with the key again, distance and,
      * when both carry one and the query's own verification does not settle it ({@link #verifiedByQuery}), signature
-     * ({@link SimHashSettings#RECOMMENDED_MIN_SIMILARITY}, the field's, as the query). {@code lookups}: the search's; one
+     * ({@link SimHashSettings#recommendedMinSimilarity(String)}, the field's, as the query). {@code lookups}: the search's; one
      * (this key's probe only): the query already verified its hits.
      */
     private Closest closest(SearchHit[] hits, Lookup.Key key, List<Lookup> lookups) {
@@ -239,7 +239,7 @@ final class LookupSearch {
                 if (hitSignature == UNKNOWN_SIGNATURE) {
                     continue; // see below
                 }
-                if (hitSignature != null && Signature.agreesOnAtLeast(key.signature(), hitSignature, 0, MIN_AGREEING) == false) {
+                if (hitSignature != null && Signature.agreesOnAtLeast(key.signature(), hitSignature, 0, minAgreeing(key)) == false) {
                     continue; // within k of this key, but its signature disagrees: another key's hit
                 }
             }
@@ -305,8 +305,13 @@ final class LookupSearch {
         return false;
     }
 
-    /** Slots a hit's signature must agree on: the field's {@code min_similarity}, the query's default. */
-    private static final int MIN_AGREEING = Signature.minAgreeing(SimHashSettings.RECOMMENDED_MIN_SIMILARITY);
+    /**
+     * Slots a hit's signature must agree on: the field's {@code min_similarity}, the query's default. The hits come from
+     * fields of the key's algorithm (a search key holds one), whose default that is.
+     */
+    private static int minAgreeing(Lookup.Key key) {
+        return Signature.minAgreeing(SimHashSettings.recommendedMinSimilarity(key.algorithm()));
+    }
 
     /** What {@link #signature} answers (compared by identity) when the hit's signature cannot be read. */
     private static final byte[] UNKNOWN_SIGNATURE = new byte[0];

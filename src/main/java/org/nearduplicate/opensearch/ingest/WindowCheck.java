@@ -6,7 +6,6 @@ import org.opensearch.ingest.IngestDocument;
 
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
 import org.nearduplicate.core.MaxDistance;
@@ -175,7 +174,7 @@ final class WindowCheck {
 
     /**
      * The {@code min_similarity} a match of {@code key} must reach where both sides carry a signature: the target field's
-     * ({@link SimHashSettings#RECOMMENDED_MIN_SIMILARITY}, the query's default) when its algorithm has signatures; NaN
+     * ({@link SimHashSettings#recommendedMinSimilarity()}, the query's default; the strictest when the target maps several algorithms) when its algorithm has signatures; NaN
      * (not verified) when it does not. The field's algorithm is the mapped one; where the target does not map the field
      * (yet), the document's, or that of a new field ({@link SimHashFieldMapper#DEFAULT_ALGORITHM}).
      */
@@ -184,31 +183,18 @@ final class WindowCheck {
             return Double.NaN; // nothing to verify: compared on the fingerprint alone
         }
         Set<String> mapped = mappedMaxDistance.algorithms(key.targetIndex(), options.indexField());
-        boolean verifies;
         if (mapped.isEmpty()) {
-            verifies = hasSignature(key.algorithm() != null ? key.algorithm() : SimHashFieldMapper.DEFAULT_ALGORITHM);
-        } else {
-            verifies = mapped.stream().anyMatch(WindowCheck::hasSignature);
+            return SimHashSettings.recommendedMinSimilarity(
+                key.algorithm() != null ? key.algorithm() : SimHashFieldMapper.DEFAULT_ALGORITHM
+            );
         }
-        return verifies ? SimHashSettings.RECOMMENDED_MIN_SIMILARITY : Double.NaN;
-    }
-
-    /** Parsed algorithm ids: a cluster has few, and parsing one is not free. */
-    private static final Map<String, Boolean> HAS_SIGNATURE = new ConcurrentHashMap<>();
-
-    /** Whether fingerprints of {@code algorithm} carry a verification signature (false for ids this engine did not make). */
-    static boolean hasSignature(String algorithm) {
-        Boolean cached = HAS_SIGNATURE.get(algorithm);
-        if (cached != null) return cached;
-        boolean has;
-        try {
-            has = SimHashSettings.fromAlgorithmId(algorithm).hasSignature();
-        } catch (IllegalArgumentException e) {
-            has = false;
+        // fields of several algorithms (an alias over indices of two versions): the strictest of their defaults
+        double strictest = Double.NaN;
+        for (String algorithm : mapped) {
+            double t = SimHashSettings.recommendedMinSimilarity(algorithm);
+            if (Double.isNaN(t) == false && (Double.isNaN(strictest) || t > strictest)) strictest = t;
         }
-        if (HAS_SIGNATURE.size() > 1_000) HAS_SIGNATURE.clear();
-        HAS_SIGNATURE.put(algorithm, has);
-        return has;
+        return strictest;
     }
 
     /** Null when the target can be searched; otherwise why not (closed, or mapped with another algorithm). */

@@ -19,21 +19,35 @@ public class NullDistributionTests {
     private static final String V4 = SimHashSettings.DEFAULT_V4.algorithmId();
     private static final String V3 = SimHashSettings.DEFAULT_V3.algorithmId();
     private static final String V2 = SimHashSettings.DEFAULT_V2.algorithmId();
-    private static final double SIM = SimHashSettings.RECOMMENDED_MIN_SIMILARITY;
+    private static final double SIM = SimHashSettings.DEFAULT.recommendedMinSimilarity();
+    private static final double SIM_V4 = SimHashSettings.DEFAULT_V4.recommendedMinSimilarity();
     private static final long PAIRS = 38_183_395;
 
     private final NullDistribution d = NullDistribution.builtin();
 
-    /** The default's rows: the counts of RESULTS-scale-quality-v5.md; its fingerprint alone was not measured. */
+    /**
+     * The default's rows: the counts of RESULTS-scale-quality-v5-t040.md (min_similarity 0.4), and v5 at 0.35 from
+     * RESULTS-scale-quality-v5.md; its fingerprint alone was not measured.
+     */
     @Test
     public void testRatesOfTheDefault() {
+        assertEquals(0.40, SIM, 0);
         NullDistribution.Estimate v5 = d.expectedFalseHitsPerQuery(V5, 16, SIM, 1_000_001);
-        assertEquals(79, v5.falsePairs());
+        assertEquals(75, v5.falsePairs());
         assertEquals(PAIRS, v5.pairs());
-        assertEquals("2.07", v5.text());
-        assertTrue(v5.basis(), v5.basis().startsWith("simhash-v5 k=16 min_similarity=0.35, measured on the public corpus"));
-        assertEquals(1.9e-6, d.estimate(V5, 16, SIM, "en", 1).rate(), 0.05e-6);
+        assertEquals("1.96", v5.text());
+        assertTrue(v5.basis(), v5.basis().startsWith("simhash-v5 k=16 min_similarity=0.4, measured on the public corpus"));
+        assertEquals(1.7e-6, d.estimate(V5, 16, SIM, "en", 1).rate(), 0.05e-6);
         assertEquals(2.6e-6, d.estimate(V5, 16, SIM, "zh", 1).rate(), 0.05e-6);
+        // the same 13 agreeing slots: the 0.4 rows answer
+        assertEquals(75, d.expectedFalseHitsPerQuery(V5, 16, 0.38, 1_000_001).falsePairs());
+        // one slot less: the rows measured at 0.35
+        NullDistribution.Estimate loose = d.expectedFalseHitsPerQuery(V5, 16, SIM_V4, 1_000_001);
+        assertEquals(79, loose.falsePairs());
+        assertEquals("2.07", loose.text());
+        assertTrue(loose.basis(), loose.basis().startsWith("simhash-v5 k=16 min_similarity=0.35, measured"));
+        // 14 slots were not measured
+        assertNull(d.expectedFalseHitsPerQuery(V5, 16, 0.45, 1000));
         // v5's extraction differs from v3's: v3's fingerprint-alone rows do not describe a v5 fingerprint
         assertNull(d.expectedFalseHitsPerQuery(V5, 15, Double.NaN, 1000));
     }
@@ -41,7 +55,7 @@ public class NullDistributionTests {
     /** Rates of the shipped table: the counts of RESULTS-scale-quality-v4.md / RESULTS-scale-quality.md. */
     @Test
     public void testRatesFromTheDataFile() {
-        NullDistribution.Estimate v4 = d.expectedFalseHitsPerQuery(V4, 16, SIM, 1_000_001);
+        NullDistribution.Estimate v4 = d.expectedFalseHitsPerQuery(V4, 16, SIM_V4, 1_000_001);
         assertEquals(114, v4.falsePairs());
         assertEquals(PAIRS, v4.pairs());
         assertEquals(114.0 / PAIRS * 1_000_000, v4.value(), 1e-9);
@@ -57,48 +71,48 @@ public class NullDistributionTests {
         assertEquals("66.70", d.expectedFalseHitsPerQuery(V2, 15, Double.NaN, 1_000_001).text());
         assertEquals(18, d.maxMeasuredK(V2, Double.NaN, NullDistribution.ALL));
         // per language
-        assertEquals(1.9e-6, d.estimate(V4, 16, SIM, "en", 1).rate(), 0.05e-6);
-        assertEquals(5.6e-6, d.estimate(V4, 16, SIM, "zh", 1).rate(), 0.05e-6);
-        assertEquals(11_229_792, d.estimate(V4, 16, SIM, "zh", 1).pairs());
+        assertEquals(1.9e-6, d.estimate(V4, 16, SIM_V4, "en", 1).rate(), 0.05e-6);
+        assertEquals(5.6e-6, d.estimate(V4, 16, SIM_V4, "zh", 1).rate(), 0.05e-6);
+        assertEquals(11_229_792, d.estimate(V4, 16, SIM_V4, "zh", 1).pairs());
     }
 
     @Test
     public void testPairsOfAGroupsRun() {
         // n (n - 1) / 2 pairs: 1,000 documents have 499,500
-        NullDistribution.Estimate e = d.expectedFalsePairs(V4, 16, SIM, 1000);
+        NullDistribution.Estimate e = d.expectedFalsePairs(V4, 16, SIM_V4, 1000);
         assertEquals(114.0 / PAIRS * 499_500, e.value(), 1e-9);
-        assertEquals(0, d.expectedFalsePairs(V4, 16, SIM, 1).value(), 0);
-        assertEquals(0, d.expectedFalsePairs(V4, 16, SIM, 0).value(), 0);
-        assertFalse(d.expectedFalsePairs(V4, 16, SIM, 1).upperBound());
+        assertEquals(0, d.expectedFalsePairs(V4, 16, SIM_V4, 1).value(), 0);
+        assertEquals(0, d.expectedFalsePairs(V4, 16, SIM_V4, 0).value(), 0);
+        assertFalse(d.expectedFalsePairs(V4, 16, SIM_V4, 1).upperBound());
         // 1.49 expected pairs among 1,000 documents: above 1 and above 0.1 % of 1,000
         assertTrue(NullDistribution.warnPairs(e, 1000));
         // 0.37 among 500: no warning
-        assertFalse(NullDistribution.warnPairs(d.expectedFalsePairs(V4, 16, SIM, 500), 500));
+        assertFalse(NullDistribution.warnPairs(d.expectedFalsePairs(V4, 16, SIM_V4, 500), 500));
         assertFalse(NullDistribution.warnPairs(null, 1000));
     }
 
     /** A rate of 0 is below the corpus's resolution, reported as the bound of one pair in 38.2M, never as 0. */
     @Test
     public void testZeroRateIsAnUpperBound() {
-        NullDistribution.Estimate e = d.expectedFalseHitsPerQuery(V4, 8, SIM, 1_000_001);
+        NullDistribution.Estimate e = d.expectedFalseHitsPerQuery(V4, 8, SIM_V4, 1_000_001);
         assertEquals(0, e.falsePairs());
         assertEquals(0, e.rate(), 0);
         assertTrue(e.upperBound());
         assertEquals(1_000_000.0 / PAIRS, e.value(), 1e-12);
         assertEquals("< 0.026", e.text());
-        assertEquals("< 2.62", d.expectedFalseHitsPerQuery(V4, 8, SIM, 100_000_001).text());
+        assertEquals("< 2.62", d.expectedFalseHitsPerQuery(V4, 8, SIM_V4, 100_000_001).text());
         // a bound never warns, however large
-        assertFalse(NullDistribution.warnPairs(d.expectedFalsePairs(V4, 8, SIM, 10_000_000), 10_000_000));
+        assertFalse(NullDistribution.warnPairs(d.expectedFalsePairs(V4, 8, SIM_V4, 10_000_000), 10_000_000));
         // per language the resolution is coarser (zh: one pair in 11.2M)
-        assertEquals(1.0 / 11_229_792, d.estimate(V4, 9, SIM, "zh", 1).value(), 1e-15);
+        assertEquals(1.0 / 11_229_792, d.estimate(V4, 9, SIM_V4, "zh", 1).value(), 1e-15);
     }
 
     /** What was not measured is unknown: null, never a number. */
     @Test
     public void testUnknown() {
-        assertNull("k beyond the measured range", d.expectedFalseHitsPerQuery(V4, 19, SIM, 1000));
+        assertNull("k beyond the measured range", d.expectedFalseHitsPerQuery(V4, 19, SIM_V4, 1000));
         assertNull("k beyond v3's measured 16", d.expectedFalseHitsPerQuery(V3, 17, Double.NaN, 1000));
-        assertNull(d.expectedFalseHitsPerQuery(V4, -1, SIM, 1000));
+        assertNull(d.expectedFalseHitsPerQuery(V4, -1, SIM_V4, 1000));
         assertNull("another min_similarity", d.expectedFalseHitsPerQuery(V4, 16, 0.5, 1000));
         assertNull("a v3 field does not verify", d.expectedFalseHitsPerQuery(V3, 15, SIM, 1000));
         assertNull("other options", d.expectedFalseHitsPerQuery(V4.replace("weighting=tf", "weighting=log_tf"), 16, SIM, 1000));
@@ -109,7 +123,7 @@ public class NullDistributionTests {
         assertNull("foreign fingerprints", d.expectedFalseHitsPerQuery("minhash-v1", 8, Double.NaN, 1000));
         assertNull(d.expectedFalseHitsPerQuery("simhash-v99:x=y", 8, Double.NaN, 1000));
         assertNull(d.expectedFalseHitsPerQuery(null, 8, Double.NaN, 1000));
-        assertNull("no such slice", d.estimate(V4, 16, SIM, "de", 1));
+        assertNull("no such slice", d.estimate(V4, 16, SIM_V4, "de", 1));
         assertEquals(-1, d.maxMeasuredK(V4, 0.5, NullDistribution.ALL));
     }
 
@@ -119,7 +133,7 @@ public class NullDistributionTests {
         NullDistribution.Estimate alone = d.expectedFalseHitsPerQuery(V4, 15, Double.NaN, 1000);
         assertEquals(d.expectedFalseHitsPerQuery(V3, 15, Double.NaN, 1000), alone);
         // the bare version string is the defaults
-        assertEquals(d.expectedFalseHitsPerQuery(V4, 16, SIM, 1000), d.expectedFalseHitsPerQuery("simhash-v4", 16, SIM, 1000));
+        assertEquals(d.expectedFalseHitsPerQuery(V4, 16, SIM_V4, 1000), d.expectedFalseHitsPerQuery("simhash-v4", 16, SIM_V4, 1000));
     }
 
     @Test

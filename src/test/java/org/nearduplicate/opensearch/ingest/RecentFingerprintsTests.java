@@ -266,7 +266,7 @@ public class RecentFingerprintsTests extends OpenSearchTestCase {
      * signature is compared on its fingerprint alone. The closest verified candidate wins over a closer unverified one.
      */
     public void testSignaturesAreVerifiedWhereBothArePresent() {
-        double min = SimHashSettings.RECOMMENDED_MIN_SIMILARITY;
+        double min = SimHashSettings.DEFAULT.recommendedMinSimilarity();
         byte[] sigA = Signature.of(1, 2, 3, 4, 5, 6, 7, 8);
         byte[] sigOther = Signature.of(101, 102, 103, 104, 105, 106, 107, 108);
         byte[] sigNearA = Signature.of(1, 2, 3, 4, 5, 6, 7, 9); // Jaccard 7/9

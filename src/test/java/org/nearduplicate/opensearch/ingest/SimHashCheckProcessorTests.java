@@ -586,7 +586,7 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
     }
 
     private static final String V4 = SimHashSettings.DEFAULT.algorithmId();
-    private static final double MIN = SimHashSettings.RECOMMENDED_MIN_SIMILARITY;
+    private static final double MIN = SimHashSettings.DEFAULT.recommendedMinSimilarity();
     /** Three signatures: A and NEAR_A agree (Jaccard 7/9), OTHER agrees with neither. */
     private static final byte[] SIG_A = Signature.of(1, 2, 3, 4, 5, 6, 7, 8);
     private static final byte[] SIG_NEAR_A = Signature.of(1, 2, 3, 4, 5, 6, 7, 9);

@@ -79,8 +79,16 @@ public final class QualityReport {
 
     private QualityReport() {}
 
-    /** Fingerprints every document of the corpus and scores every pair. Documents that fail never match. */
+    /** As below, at the settings' recommended {@code min_similarity}. */
     public static Result evaluate(Corpus corpus, SimHashSettings settings, int kMax) {
+        return evaluate(corpus, settings, kMax, settings.recommendedMinSimilarity());
+    }
+
+    /**
+     * Fingerprints every document of the corpus and scores every pair. Documents that fail never match. From
+     * {@code simhash-v4} a match is also verified: the signatures' Jaccard estimate reaches {@code minSimilarity}.
+     */
+    public static Result evaluate(Corpus corpus, SimHashSettings settings, int kMax, double minSimilarity) {
         long start = System.nanoTime();
         SimHasher hasher = new SimHasher(settings);
         Map<String, Long> fingerprints = new ConcurrentHashMap<>();
@@ -97,8 +105,7 @@ public final class QualityReport {
                 }
             }
         });
-        // from simhash-v4 a match is also verified: the signatures agree at the recommended min_similarity
-        int minAgreeing = Signature.minAgreeing(SimHashSettings.RECOMMENDED_MIN_SIMILARITY);
+        int minAgreeing = Signature.minAgreeing(minSimilarity);
         Map<String, Counts[]> slices = new TreeMap<>();
         for (Corpus.Pair p : corpus.pairs()) {
             Long a = fingerprints.get(p.a()), b = fingerprints.get(p.b());
@@ -332,6 +339,7 @@ public final class QualityReport {
         List<SimHashSettings> variants = new ArrayList<>();
         boolean alternatives = false;
         boolean ceilings = true;
+        Double requestedSimilarity = null; // null: each variant's recommended one
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--pairs" -> pairs = Path.of(args[++i]);
@@ -340,9 +348,10 @@ public final class QualityReport {
                 case "--settings" -> variants.add(parseSettings(args[++i]));
                 case "--alternatives" -> alternatives = true;
                 case "--no-ceilings" -> ceilings = false;
+                case "--min-similarity" -> requestedSimilarity = Double.parseDouble(args[++i]);
                 case "-h", "--help" -> {
                     System.out.println(
-                        "usage: quality.sh [corpus-dir] [--pairs FILE] [--docs FILE] [--k-max N] [--settings key=value,...]... [--alternatives] [--no-ceilings]"
+                        "usage: quality.sh [corpus-dir] [--pairs FILE] [--docs FILE] [--k-max N] [--settings key=value,...]... [--alternatives] [--no-ceilings] [--min-similarity T]"
                     );
                     return;
                 }
@@ -361,7 +370,17 @@ public final class QualityReport {
         System.out.printf(Locale.ROOT, "# corpus %s: %d documents, %d pairs%n%n", dir, corpus.docs().size(), corpus.pairs().size());
         Map<String, Result> summary = new LinkedHashMap<>();
         for (SimHashSettings s : variants) {
-            Result r = evaluate(corpus, s, kMax);
+            double minSimilarity = requestedSimilarity != null ? requestedSimilarity : s.recommendedMinSimilarity();
+            Result r = evaluate(corpus, s, kMax, minSimilarity);
+            if (s.hasSignature()) {
+                System.out.printf(
+                    Locale.ROOT,
+                    "Verified at min_similarity %s: at least %d of %d signature slots agree.%n%n",
+                    minSimilarity,
+                    Signature.minAgreeing(minSimilarity),
+                    Signature.SLOTS
+                );
+            }
             print(r, System.out);
             summary.put(s.algorithmId(), r);
             if (ceilings) printCeilings(corpus, r, System.out);

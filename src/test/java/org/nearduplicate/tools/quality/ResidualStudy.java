@@ -53,7 +53,7 @@ import org.nearduplicate.core.sketch.SimHasher;
  */
 public final class ResidualStudy {
     static final int K = 16;
-    static final int MIN_AGREEING = Signature.minAgreeing(SimHashSettings.RECOMMENDED_MIN_SIMILARITY);
+    static final int MIN_AGREEING = Signature.minAgreeing(SimHashSettings.DEFAULT.recommendedMinSimilarity());
 
     record Sketch(long fingerprint, byte[] signature, int features, boolean valid) {
         static final Sketch INVALID = new Sketch(0, null, 0, false);

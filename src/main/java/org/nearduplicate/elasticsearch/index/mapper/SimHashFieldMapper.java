@@ -274,7 +274,7 @@ public class SimHashFieldMapper extends SketchFieldMapper<Long, SimHash> {
 
         /** The default {@code min_similarity} of this field's verified matches (NaN when it has no signature). */
         public double recommendedMinSimilarity() {
-            return verifies() ? SimHashSettings.RECOMMENDED_MIN_SIMILARITY : Double.NaN;
+            return verifies() ? settings().recommendedMinSimilarity() : Double.NaN;
         }
 
         /** The largest distance the index answers by key lookup (the mapping's {@code max_distance}). */

@@ -540,7 +540,7 @@ public final class GroupsComputation {
                 }
                 return Double.NaN;
             }
-            return requestedSimilarity != null ? requestedSimilarity : SimHashSettings.RECOMMENDED_MIN_SIMILARITY;
+            return requestedSimilarity != null ? requestedSimilarity : SimHashSettings.recommendedMinSimilarity(algorithm);
         }
 
         /**

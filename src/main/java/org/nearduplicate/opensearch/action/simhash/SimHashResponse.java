@@ -236,7 +236,7 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
                 builder.field("similarity", Math.round(similarity * 1000) / 1000.0);
                 SimHashSettings settings = SimHashSettings.fromAlgorithmId(algorithm);
                 int k = settings.recommendedMaxDistance();
-                double t = SimHashSettings.RECOMMENDED_MIN_SIMILARITY;
+                double t = settings.recommendedMinSimilarity();
                 builder.startObject("match")
                     .field("max_distance", k)
                     .field("min_similarity", t)

@@ -19,9 +19,13 @@ final class Lookup {
      * never its own duplicate: {@code id} in {@code index}, the index it is written to
      * ({@link MappedMaxDistance#documentIndex}; null when not known: then {@code id} in any index).
      */
-    /** {@code written}: the document is written when it passes (false for {@code _simulate}'s: compared, never recorded). */
+    /**
+     * {@code written}: the document is written when it passes (false for {@code _simulate}'s: compared, never recorded).
+     * {@code minSimilarity}: what a match must reach where both sides carry a signature, the target field's default
+     * (NaN: not verified); the same for every key of a search key, whose target and algorithm it depends on.
+     */
     record Key(long fingerprint, byte[] signature, String algorithm, String targetIndex, String index, String id, int maxDistance,
-        boolean written) {
+        boolean written, double minSimilarity) {
         /** Lookups with the same search key can share a search. */
         String searchKey() {
             return targetIndex + '\u0000' + maxDistance + '\u0000' + algorithm;

@@ -22,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SimHash;
@@ -215,7 +214,7 @@ final class LookupSearch {
      * The closest hit within k whose signature agrees with the key's, other than the document itself. A batch's hits
      * matched at least one of its probes, not necessarily this key's: each is compared with the key again, distance and,
      * when both carry one and the query's own verification does not settle it ({@link #verifiedByQuery}), signature
-     * ({@link SimHashSettings#recommendedMinSimilarity(String)}, the field's, as the query). {@code lookups}: the search's; one
+     * ({@link Lookup.Key#minSimilarity()}, the field's, as the query). {@code lookups}: the search's; one
      * (this key's probe only): the query already verified its hits.
      */
     private Closest closest(SearchHit[] hits, Lookup.Key key, List<Lookup> lookups) {
@@ -234,7 +233,10 @@ final class LookupSearch {
             if (d > key.maxDistance() || (best != null && d >= best.distance())) {
                 continue;
             }
-            if (key.signature() != null && alone == false && verifiedByQuery(fingerprint, key, lookups) == false) {
+            if (key.signature() != null
+                && Double.isNaN(key.minSimilarity()) == false
+                && alone == false
+                && verifiedByQuery(fingerprint, key, lookups) == false) {
                 byte[] hitSignature = signature(hit);
                 if (hitSignature == UNKNOWN_SIGNATURE) {
                     continue; // see below
@@ -253,6 +255,7 @@ final class LookupSearch {
         }
         // a hit whose signature cannot be read matters only if it is closer than the best verified one
         boolean unverified = key.signature() != null
+            && Double.isNaN(key.minSimilarity()) == false
             && alone == false
             && unverifiedCloser(hits, key, lookups, best == null ? Integer.MAX_VALUE : best.distance());
         return new Closest(best, unverified);
@@ -305,12 +308,9 @@ final class LookupSearch {
         return false;
     }
 
-    /**
-     * Slots a hit's signature must agree on: the field's {@code min_similarity}, the query's default. The hits come from
-     * fields of the key's algorithm (a search key holds one), whose default that is.
-     */
+    /** Slots a hit's signature must agree on: the target field's {@code min_similarity}, the query's default. */
     private static int minAgreeing(Lookup.Key key) {
-        return Signature.minAgreeing(SimHashSettings.recommendedMinSimilarity(key.algorithm()));
+        return Signature.minAgreeing(key.minSimilarity());
     }
 
     /** What {@link #signature} answers (compared by identity) when the hit's signature cannot be read. */

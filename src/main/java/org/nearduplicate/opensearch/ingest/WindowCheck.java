@@ -66,7 +66,7 @@ final class WindowCheck {
             options.windowTtl().millis()
         );
         // the target field's verification: a window entry within k whose signature disagrees is not a duplicate
-        double minSimilarity = minSimilarity(key);
+        double minSimilarity = key.minSimilarity();
         RecentFingerprints.Result recent = window.checkAndAdd(
             key.fingerprint(),
             key.signature(),
@@ -154,7 +154,8 @@ final class WindowCheck {
         boolean written = writtenTo == null || writtenTo.startsWith("_") == false;
         int maxDistance = MaxDistance.orField(options.maxDistance(), mappedMaxDistance.of(targetIndex, options.indexField()));
         RecentFingerprints.checkMaxDistance(maxDistance);
-        return new Lookup.Key(fingerprint, signature, algorithm, targetIndex, index, id, maxDistance, written);
+        double minSimilarity = minSimilarity(signature, algorithm, targetIndex);
+        return new Lookup.Key(fingerprint, signature, algorithm, targetIndex, index, id, maxDistance, written, minSimilarity);
     }
 
     /** The processor object's verification signature ({@code simhash-v4}); null for a bare value or an object without one. */
@@ -173,25 +174,23 @@ final class WindowCheck {
     }
 
     /**
-     * The {@code min_similarity} a match of {@code key} must reach where both sides carry a signature: the target field's
+     * The {@code min_similarity} a match of a document must reach where both sides carry a signature: the target field's
      * ({@link SimHashSettings#recommendedMinSimilarity()}, the query's default; the strictest when the target maps several algorithms) when its algorithm has signatures; NaN
      * (not verified) when it does not. The field's algorithm is the mapped one; where the target does not map the field
      * (yet), the document's, or that of a new field ({@link SimHashFieldMapper#DEFAULT_ALGORITHM}).
      */
-    private double minSimilarity(Lookup.Key key) {
-        if (key.signature() == null) {
+    private double minSimilarity(byte[] signature, String algorithm, String targetIndex) {
+        if (signature == null) {
             return Double.NaN; // nothing to verify: compared on the fingerprint alone
         }
-        Set<String> mapped = mappedMaxDistance.algorithms(key.targetIndex(), options.indexField());
+        Set<String> mapped = mappedMaxDistance.algorithms(targetIndex, options.indexField());
         if (mapped.isEmpty()) {
-            return SimHashSettings.recommendedMinSimilarity(
-                key.algorithm() != null ? key.algorithm() : SimHashFieldMapper.DEFAULT_ALGORITHM
-            );
+            return SimHashSettings.recommendedMinSimilarity(algorithm != null ? algorithm : SimHashFieldMapper.DEFAULT_ALGORITHM);
         }
         // fields of several algorithms (an alias over indices of two versions): the strictest of their defaults
         double strictest = Double.NaN;
-        for (String algorithm : mapped) {
-            double t = SimHashSettings.recommendedMinSimilarity(algorithm);
+        for (String fieldAlgorithm : mapped) {
+            double t = SimHashSettings.recommendedMinSimilarity(fieldAlgorithm);
             if (Double.isNaN(t) == false && (Double.isNaN(strictest) || t > strictest)) strictest = t;
         }
         return strictest;

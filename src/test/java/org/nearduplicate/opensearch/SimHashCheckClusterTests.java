@@ -644,4 +644,54 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
         assertEquals(1, a.get("distance"));
         assertEquals(results.get("B").toString(), "unique", results.get("B").get("status"));
     }
+
+    /** A signature agreeing with {@code base} on slots {@code from} (inclusive) to {@code to} (exclusive) only. */
+    private static byte[] agreeingOn(byte[] base, int from, int to, int otherwise) {
+        byte[] s = new byte[Signature.BYTES];
+        for (int i = 0; i < s.length; i++)
+            s[i] = i >= from && i < to ? base[i] : (byte) (otherwise + i);
+        return s;
+    }
+
+    /**
+     * A batched hit is verified again with the target field's default min_similarity, which is its algorithm's:
+     * B agrees with H on exactly 12 of 32 slots, a match for a simhash-v4 field (0.35) and none for a simhash-v5 field
+     * (0.40, 13 slots); A (20 slots) brings H back in the same search, so B's hit is not verified by the query.
+     */
+    public void testBatchedHitsAreVerifiedWithTheFieldsAlgorithmsDefault() {
+        byte[] h = new byte[Signature.BYTES];
+        for (int i = 0; i < h.length; i++)
+            h[i] = (byte) i;
+        for (String version : new String[] { "4", "5" }) {
+            String index = "verified-v" + version;
+            assertAcked(
+                prepareCreate(index).setSettings(
+                    Settings.builder()
+                        .put("index.number_of_shards", randomIntBetween(1, 2))
+                        .put("index.number_of_replicas", 0)
+                        .put("index.refresh_interval", -1)
+                ).setMapping("fp", "type=simhash,blocks=4,max_distance=3,algorithm=simhash-v" + version, "group", "type=keyword")
+            );
+            ensureGreen(index);
+            pipeline("check-" + index, ", \"window_size\": 0, \"on_unavailable\": \"tag\"");
+            long fp = randomLong();
+            signedBulk(client(), index, null, Map.of("H", new SimHash(fp, h)));
+            refresh(index);
+            Map<String, SimHash> batch = new java.util.LinkedHashMap<>();
+            batch.put("A", new SimHash(fp ^ 1L << 20, agreeingOn(h, 0, 20, 100)));
+            batch.put("B", new SimHash(fp ^ 0b11, agreeingOn(h, 12, 24, -100)));
+            assertEquals(12, Signature.agreeingSlots(h, 0, batch.get("B").signature(), 0));
+            assertTrue(Signature.agreeingSlots(batch.get("A").signature(), 0, batch.get("B").signature(), 0) < 12);
+            signedBulk(client(), index, "check-" + index, batch);
+            Map<String, Map<String, Object>> results = results(index);
+            assertEquals(results.get("A").toString(), "duplicate", results.get("A").get("status"));
+            Map<String, Object> b = results.get("B");
+            if (version.equals("4")) {
+                assertEquals(b.toString(), "duplicate", b.get("status"));
+                assertEquals("H", b.get("_id"));
+            } else {
+                assertEquals(b.toString(), "unique", b.get("status"));
+            }
+        }
+    }
 }

@@ -40,6 +40,18 @@ def load_labels(corpus):
                              "derived_from": d.get("derived_from"), "transform": d.get("transform"),
                              "source": d.get("source"), "site": params.get("site") if isinstance(params, dict) else None}
             order.append(d["id"])
+    # labelled translations (the English and the Chinese versions of one page), between families: a hard negative
+    for m in meta.values():
+        m["family"] = m["derived_from"] or m["base"]
+    translations = set()
+    with gzip.open(os.path.join(corpus, "pairs.tsv.gz"), "rt", encoding="utf-8") as f:
+        next(f)
+        for line in f:
+            cells = line.rstrip("\n").split("\t")
+            if len(cells) > 3 and cells[3] == "translation" and cells[0] in meta and cells[1] in meta:
+                translations.add(frozenset((meta[cells[0]]["family"], meta[cells[1]]["family"])))
+    for m in meta.values():
+        m["translations"] = translations
     return meta, order
 
 
@@ -131,6 +143,8 @@ def kind(meta, probe, hit):
         return "probe is a heavy edit of the hit's base"
     if p["derived_from"] is not None and p["derived_from"] == h["derived_from"]:
         return "two heavy edits of one base"
+    if frozenset((p["family"], h["family"])) in p["translations"]:
+        return "translation of the probe's page"
     if p["site"] and p["site"] == h["site"]:
         return "unrelated, same synthetic site"
     return "unrelated, other"
@@ -218,12 +232,13 @@ def main():
         w(f"{name} groups mixing labelled bases: " + ", ".join(f"{k} {v}" for k, v in oversize.items()) + ".\n")
     w("## (b) False hits of `near_duplicate` queries\n")
     w("Every hit of another labelled base (`group`), as bench/scale_quality.py counted false hits before 2026-11-25, "
-      "classified: heavy-edit negatives made from the same base (labelled hard negatives, not unrelated documents), and "
+      "classified: heavy-edit negatives made from the same base and labelled translations of the probe's page (the "
+      "other language's version of the same page; labelled hard negatives, not unrelated documents), and "
       "the rest: unrelated (another base document even when heavy edits count with their base: the false hits by the "
       "offline tools' and now scale_quality.py's definition).\n")
     rng = random.Random(f"{args.seed}:probes")
     probes300 = rng.sample(indexed, min(args.queries, len(indexed)))
-    w("| probes | probes | false hits | per query | heavy-edit related | unrelated | unrelated per query | probes with an unrelated hit |")
+    w("| probes | probes | false hits | per query | heavy-edit related or translation | unrelated | unrelated per query | probes with an unrelated hit |")
     w("| --- | --- | --- | --- | --- | --- | --- | --- |")
     details = []
     for name, probes in ((f"the node run's {len(probes300)} (seed {args.seed})", probes300), ("every corpus document", indexed)):

@@ -102,11 +102,19 @@ def load_corpus(directory):
         with f:
             next(f)
             for line in f:
-                a, b, label = line.rstrip("\n").split("\t")[:3]
+                cells = line.rstrip("\n").split("\t")
+                a, b, label = cells[:3]
                 if label == "1":
                     positives[a].add(b)
                     positives[b].add(a)
+                elif len(cells) > 3 and cells[3] == "translation" and a in docs and b in docs:
+                    # the English and the Chinese versions of one page: a labelled hard negative, between families
+                    TRANSLATIONS.add(frozenset((docs[a]["family"], docs[b]["family"])))
     return docs, order, bodies, tables, positives
+
+
+# pairs of families labelled as translations of one page (pairs.tsv, kind "translation")
+TRANSLATIONS = set()
 
 
 class Fillers:
@@ -327,7 +335,7 @@ def queries(node, args, docs, indexed_corpus, positives, k_body):
     rng = random.Random(f"{args.seed}:probes")
     probes = rng.sample(indexed_corpus, min(args.queries, len(indexed_corpus)))
     per_lang = collections.defaultdict(lambda: [0, 0, 0])  # probes, false hits, probes with a false hit
-    false_filler = false_corpus = false_heavy = 0
+    false_filler = false_corpus = false_heavy = false_translation = 0
     with_false = truncated = 0
     positives_total = positives_found = 0
     latencies = []
@@ -342,8 +350,11 @@ def queries(node, args, docs, indexed_corpus, positives, k_body):
         if answer["hits"]["total"]["value"] > len(answer["hits"]["hits"]):
             truncated += 1
         base, family = docs[pid]["base"], docs[pid]["family"]
-        # false: unrelated (another family; fillers); hard negatives (same family, another labelled base) apart
-        false = [h for h in hits if h not in docs or docs[h]["family"] != family]
+        # false: unrelated (another family; fillers); hard negatives (same family, another labelled base; a labelled
+        # translation of the probe's page) apart
+        translated = [h for h in hits if h in docs and frozenset((family, docs[h]["family"])) in TRANSLATIONS]
+        false_translation += len(translated)
+        false = [h for h in hits if (h not in docs or docs[h]["family"] != family) and h not in translated]
         fill = sum(1 for h in false if h not in docs)
         heavy = sum(1 for h in hits if h in docs and docs[h]["family"] == family and docs[h]["base"] != base)
         false_filler += fill
@@ -361,6 +372,7 @@ def queries(node, args, docs, indexed_corpus, positives, k_body):
     n = len(probes)
     return {"probes": n, "false_mean": (false_filler + false_corpus) / n, "false_filler": false_filler / n,
             "false_corpus": false_corpus / n, "false_corpus_hits": false_corpus, "false_heavy": false_heavy,
+            "false_translation": false_translation,
             "with_false": with_false,
             "recall": positives_found / positives_total if positives_total else float("nan"),
             "positives_total": positives_total, "positives_found": positives_found, "truncated": truncated,
@@ -630,6 +642,8 @@ def run(args, command, corpus, timings, run_started):
       f"corpus documents of another base document ({q['false_corpus_hits']} hits in all) |")
     w(f"| hits of labelled hard negatives (heavy-edit negatives of the probe's base, or the base's pages when the probe "
       f"is one; not false hits) | {q['false_heavy']} in all, {q['false_heavy'] / q['probes']:.3f} per query |")
+    w(f"| hits of labelled translations (the probe's page in the other language, pairs.tsv kind `translation`; not false "
+      f"hits) | {q['false_translation']} in all |")
     w(f"| probes with at least one false hit | {q['with_false']} of {q['probes']} |")
     for lang, (n, false, with_false) in sorted(q["per_lang"].items()):
         w(f"| false hits per query, {lang} probes | {false / n:.2f} ({with_false} of {n} probes with one) |")
@@ -659,8 +673,9 @@ def run(args, command, corpus, timings, run_started):
     w("Definitions: a corpus document's base is its `group` in docs.jsonl (a heavy-edit negative is its own base, as its "
       "label says), its family the base it derives from (`derived_from`, else `group`); a hit is false when its family "
       "differs from the probe's (an unrelated document: the offline tools' definition of unrelated pairs), and every "
-      "filler hit is false; hits of the probe's family under another base (heavy-edit negatives) are labelled hard "
-      "negatives, counted apart; the probe itself is not counted. Recall counts the labelled positive pairs of the probes whose other document is indexed. "
+      "filler hit is false; hits of the probe's family under another base (heavy-edit negatives) and of a family the "
+      "corpus labels as the probe's page in the other language (pairs.tsv kind `translation`, since 2026-11-28) are "
+      "labelled hard negatives, counted apart; the probe itself is not counted. Recall counts the labelled positive pairs of the probes whose other document is indexed. "
       "A group mixes base documents when its listed members include corpus documents of two or more bases "
       f"(at most 10,000 members are listed per group; groups listed partly: default mode {described['members_truncated']}, "
       f"components {described_c['members_truncated']}). The check's new fillers go to their own index "

@@ -245,12 +245,12 @@ public class DocsFiguresTests {
     }
 
     /**
-     * README's quality table of the default, simhash-v5 (k = 12, 15, 16), equals the v5 results file's rows, its default row is the code's
+     * README's quality table of the default, simhash-v6 (k = 12, 15, 16), equals the v6 results file's rows, its default row is the code's
      * default k, and the v4 real-node scale figures and the field's bytes per document equal their results files.
      */
     @Test
     public void testVerifiedMatchFigures() throws IOException {
-        String results = read("bench/results/RESULTS-scale-quality-v5-t040.md");
+        String results = read("bench/results/RESULTS-scale-quality-v6.md");
         String readme = read("README.md");
         assertEquals(16, org.nearduplicate.core.SimHashSettings.DEFAULT.recommendedMaxDistance());
         double minSimilarity = org.nearduplicate.core.SimHashSettings.DEFAULT.recommendedMinSimilarity();
@@ -271,7 +271,7 @@ public class DocsFiguresTests {
             assertEquals("unrelated at k " + k, Double.parseDouble(r[6]), Double.parseDouble(m[5].replace("**", "")), 0);
             assertEquals("docs at k " + k, r[8], m[7]);
         }
-        String node = read("bench/results/RESULTS-scale-node-v5-t040.md");
+        String node = read("bench/results/RESULTS-scale-node-v6.md");
         assertEquals(
             figure(node, "false hits per query \\(mean\\) \\| \\*\\*([0-9.]+)"),
             figure(readme, "returns \\*\\*([0-9.]+) false hits\\*\\*"),
@@ -368,9 +368,9 @@ public class DocsFiguresTests {
         assertEquals(wide[4].replaceAll(".* / ", ""), textAfter(performance, "with 16 bands, ([0-9,]+) candidates per probe"));
     }
 
-    /** The offline replay at the default (simhash-v5, min_similarity 0.40). */
+    /** The offline replay at the default (simhash-v6, min_similarity 0.40). */
     private static String v5Replay() throws IOException {
-        return read("bench/results/RESULTS-scale-offline-v5-t040.md");
+        return read("bench/results/RESULTS-scale-offline-v6.md");
     }
 
     @Test
@@ -458,7 +458,7 @@ public class DocsFiguresTests {
         // README's account of the node run's false hits (heavy-edit negatives counted apart) and of the replay: the
         // default's (simhash-v5) node run and replay
         String readme = read("README.md");
-        String node = read("bench/results/RESULTS-scale-node-v5-t040.md");
+        String node = read("bench/results/RESULTS-scale-node-v6.md");
         String v5 = v5Replay();
         String v5Loose = read("bench/results/RESULTS-scale-offline-v5.md"); // min_similarity 0.35
         assertEquals(
@@ -779,12 +779,13 @@ public class DocsFiguresTests {
             0
         );
         String[] perVersion = {
-            "simhash-v5` and `simhash-v4` fields",
-            "simhash-v5` and `simhash-v4` fields",
+            "simhash-v6`, `simhash-v5` and `simhash-v4` fields",
+            "simhash-v6`, `simhash-v5` and `simhash-v4` fields",
+            "simhash-v6`, `simhash-v5` and `simhash-v4` fields",
             "simhash-v3` and `simhash-v2` fields",
             "simhash-v3` and `simhash-v2` fields",
             "simhash-v1` fields" };
-        int[] versions = { 5, 4, 3, 2, 1 };
+        int[] versions = { 6, 5, 4, 3, 2, 1 };
         for (int i = 0; i < versions.length; i++) {
             assertEquals(
                 "README's default max_distance for simhash-v" + versions[i],
@@ -816,24 +817,34 @@ public class DocsFiguresTests {
     @Test
     public void testHeldOutLikeFigures() throws IOException {
         String results = read("bench/results/RESULTS-heldout-like.md");
-        String current = read("bench/results/RESULTS-heldout-like-t040.md");
+        String strict5 = read("bench/results/RESULTS-heldout-like-t040.md");
+        String current = read("bench/results/RESULTS-heldout-like-v6.md");
         String readme = read("README.md");
         String engine = read("docs/engine.md");
         // k | P | R | F1 | F1 cross | F1 en | F1 zh | unrelated | spread | docs | ...
-        String[] v5 = row(current.substring(current.indexOf("## simhash-v5:")), "16");
+        String[] v6 = row(current.substring(current.indexOf("## simhash-v6:")), "16");
+        String[] v5 = row(strict5.substring(strict5.indexOf("## simhash-v5:")), "16");
+        assertEquals(
+            "v5 at 0.40 in both runs",
+            String.join("|", v5),
+            String.join("|", row(current.substring(current.indexOf("## simhash-v5:")), "16"))
+        );
         String[] v4 = row(current.substring(current.indexOf("## simhash-v4:")), "16");
         assertEquals(
             "v4 is verified at its own 0.35 in both runs",
             String.join("|", v4),
             String.join("|", row(results.substring(results.indexOf("## simhash-v4:")), "16"))
         );
-        assertEquals(v5[0], textAfter(readme, "version 5 has precision ([0-9.]+), recall"));
-        assertEquals(v5[1], textAfter(readme, "version 5 has precision [0-9.]+, recall ([0-9.]+)"));
-        assertEquals(v5[2], textAfter(readme, "version 5 has precision [0-9.]+, recall [0-9.]+\\s+and F1 ([0-9.]+)"));
-        assertEquals(v5[4], textAfter(readme, "and F1 [0-9.]+ \\(en ([0-9.]+), zh [0-9.]+\\) there"));
-        assertEquals(v5[5], textAfter(readme, "and F1 [0-9.]+ \\(en [0-9.]+, zh ([0-9.]+)\\) there"));
-        assertEquals(Double.parseDouble(v5[6]), figure(readme, "there, an unrelated-pair rate of ([0-9.e-]+)"), 0);
-        assertEquals(v5[8], textAfter(readme, "spread 0 and ([0-9.]+ %) of documents with a\\s+false match"));
+        assertEquals(v6[0], textAfter(readme, "version 6 has precision ([0-9.]+), recall"));
+        assertEquals(v6[1], textAfter(readme, "version 6 has precision [0-9.]+, recall ([0-9.]+)"));
+        assertEquals(v6[2], textAfter(readme, "version 6 has precision [0-9.]+, recall [0-9.]+\\s+and F1 ([0-9.]+)"));
+        assertEquals(v6[4], textAfter(readme, "and F1 [0-9.]+ \\(en ([0-9.]+), zh [0-9.]+\\) there"));
+        assertEquals(v6[5], textAfter(readme, "and F1 [0-9.]+ \\(en [0-9.]+, zh ([0-9.]+)\\) there"));
+        assertEquals(Double.parseDouble(v6[6]), figure(readme, "there, an unrelated-pair rate of ([0-9.e-]+)"), 0);
+        assertEquals(v6[8], textAfter(readme, "spread 0 and ([0-9.]+ %) of documents with a\\s+false match"));
+        assertEquals(v5[1], textAfter(readme, "version 5 in the same run: recall ([0-9.]+),"));
+        assertEquals(v5[2], textAfter(readme, "version 5 in the same run: recall [0-9.]+, F1 ([0-9.]+),"));
+        assertEquals(v5[5], textAfter(readme, "version 5 in the same run: recall [0-9.]+, F1 [0-9.]+, zh ([0-9.]+)"));
         assertEquals(v4[1], textAfter(readme, "`simhash-v4` had recall ([0-9.]+), F1"));
         assertEquals(v4[2], textAfter(readme, "`simhash-v4` had recall [0-9.]+, F1 ([0-9.]+)"));
         assertEquals(Double.parseDouble(v4[6]), figure(readme, "and a rate of \\*\\*([0-9.e-]+)\\*\\*"), 0);
@@ -986,12 +997,12 @@ public class DocsFiguresTests {
         assertEquals(index[3].replace("**", ""), textAfter(methods, "through the 32 × 4 index the F1 at J ≥ 0.4 is ([0-9.]+), against"));
         assertEquals(brute[3].replace("**", ""), textAfter(methods, "the F1 at J ≥ 0.4 is [0-9.]+, against\\s+([0-9.]+) by brute force"));
         String readme = read("README.md");
-        String[] k12 = row(read("bench/results/RESULTS-scale-quality-v5-t040.md"), "12");
-        assertEquals(k12[0], textAfter(readme, "`simhash-v5`: precision ([0-9.]+), F1\\s+[0-9.]+, the quality table"));
-        assertEquals(k12[2], textAfter(readme, "`simhash-v5`: precision [0-9.]+, F1\\s+([0-9.]+), the quality table"));
+        String[] k12 = row(read("bench/results/RESULTS-scale-quality-v6.md"), "12");
+        assertEquals(k12[0], textAfter(readme, "`simhash-v6`: precision ([0-9.]+), F1\\s+[0-9.]+, the quality table"));
+        assertEquals(k12[2], textAfter(readme, "`simhash-v6`: precision [0-9.]+, F1\\s+([0-9.]+), the quality table"));
     }
 
-    /** README's and performance.md's ingest ratios are those of the ingest results files (v5, the default, and v4). */
+    /** README's and performance.md's ingest ratios are those of the ingest results files (v6, the default, v5 and v4). */
     @Test
     public void testIngestRatiosMatchTheirResults() throws IOException {
         String readme = read("README.md"), performance = read("docs/performance.md");
@@ -1001,7 +1012,7 @@ public class DocsFiguresTests {
         );
         assertEquals(rerun, textAfter(readme, "a second run of the same command gave ([0-9.]+) %"));
         assertEquals(rerun, textAfter(performance, "RESULTS-ingest-v5-rerun\\.md`;[^*]*\\*\\*([0-9.]+) %\\*\\*"));
-        for (String version : new String[] { "v5", "v4" }) {
+        for (String version : new String[] { "v6", "v5", "v4" }) {
             String results = read("bench/results/RESULTS-ingest-" + version + ".md");
             String ratio = textAfter(results, "Fingerprinting ingest throughput = \\*\\*([0-9.]+) %\\*\\*");
             assertTrue(

@@ -121,9 +121,25 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
         DEFAULT_MAX_FEATURES
     );
 
+    /** The defaults of version 5 (0.7.0): version 4's features with version 5's extraction rules, and the signature. */
+    public static final SimHashSettings DEFAULT_V5 = new SimHashSettings(
+        5,
+        ContentType.AUTO,
+        true,
+        FeatureSettings.Features.WORDS,
+        3,
+        2,
+        true,
+        Weighting.TF,
+        IDF_NONE,
+        DEFAULT_MAX_INPUT_CHARS,
+        DEFAULT_MAX_FEATURES
+    );
+
     /**
      * The defaults, chosen by measurement on the public evaluation corpus (see docs/engine.md): version 4's features
-     * (word bigrams, TF) with version 5's extraction rules and, as every version from 4, the verification signature.
+     * (word bigrams, TF) with version 5's extraction rules, Chinese segmented by dictionary (version 6) and, as every
+     * version from 4, the verification signature.
      */
     public static final SimHashSettings DEFAULT = new SimHashSettings(FeatureSettings.DEFAULT, Weighting.TF, IDF_NONE);
 
@@ -139,7 +155,7 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
     public static final double V4_MIN_SIMILARITY = 0.35;
 
     /**
-     * {@code simhash-v5}'s default {@code min_similarity}: the same rule with issue 25's group target added (the default
+     * {@code simhash-v5}'s and {@code simhash-v6}'s default {@code min_similarity}: the same rule with issue 25's group target added (the default
      * mode's largest group no larger than the largest labelled group). 13 of 32 slots: recall 0.972 against 0.973 at
      * {@link #V4_MIN_SIMILARITY} on the public corpus, precision 0.995 against 0.993, and a heavy-edit negative no longer
      * joins its page's copies (bench/results/RESULTS-scale-quality-v5-t040.md).
@@ -189,6 +205,7 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
             case 2 -> DEFAULT_V2;
             case 3 -> DEFAULT_V3;
             case 4 -> DEFAULT_V4;
+            case 5 -> DEFAULT_V5;
             case LATEST_VERSION -> DEFAULT;
             default -> throw new InvalidOptionException("version", "must be from 1 to " + LATEST_VERSION + ", got " + version);
         };

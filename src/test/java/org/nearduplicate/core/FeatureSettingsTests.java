@@ -87,7 +87,7 @@ public class FeatureSettingsTests extends RandomizedTest {
         assertEquals(Integer.valueOf(2), FeatureSettings.readVersion(new HashMap<>(Map.of("version", "simhash-v2"))));
         assertEquals(null, FeatureSettings.readVersion(new HashMap<>()));
         assertEquals(
-            "[version] must be an integer from 1 to 5 (simhash-v1 .. simhash-v5), got [9]",
+            "[version] must be an integer from 1 to 6 (simhash-v1 .. simhash-v6), got [9]",
             assertThrows(IllegalArgumentException.class, () -> FeatureSettings.readVersion(new HashMap<>(Map.of("version", 9))))
                 .getMessage()
         );

@@ -22,8 +22,13 @@ public class SimHashSettingsTests extends RandomizedTest {
     public void testDefaultAlgorithmIdIsPinned() {
         // fixed on purpose: changing the default changes every stored fingerprint's meaning, so it must be deliberate
         assertEquals(
-            "simhash-v5:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=true,weighting=tf,idf=none",
+            "simhash-v6:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=true,weighting=tf,idf=none",
             SimHashSettings.DEFAULT.algorithmId()
+        );
+        // version 5's defaults, as pinned in mappings made by 0.7.0
+        assertEquals(
+            "simhash-v5:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=true,weighting=tf,idf=none",
+            SimHashSettings.DEFAULT_V5.algorithmId()
         );
         // version 2's defaults, as pinned in mappings made by 0.3.0 and 0.4.0
         assertEquals(
@@ -42,7 +47,8 @@ public class SimHashSettingsTests extends RandomizedTest {
         assertEquals(SimHashSettings.DEFAULT_V2, SimHashSettings.fromMap(new HashMap<>(Map.of("version", "2"))));
         assertEquals(SimHashSettings.DEFAULT_V3, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 3))));
         assertEquals(SimHashSettings.DEFAULT_V4, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 4))));
-        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 5))));
+        assertEquals(SimHashSettings.DEFAULT_V5, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 5))));
+        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 6))));
         assertEquals(16, SimHashSettings.DEFAULT_V4.recommendedMaxDistance());
         assertTrue(SimHashSettings.DEFAULT_V4.hasSignature());
         assertEquals(16, SimHashSettings.DEFAULT.recommendedMaxDistance());
@@ -65,6 +71,7 @@ public class SimHashSettingsTests extends RandomizedTest {
         }
         assertEquals(0.35, SimHashSettings.defaults(4).recommendedMinSimilarity(), 0);
         assertEquals(0.40, SimHashSettings.defaults(5).recommendedMinSimilarity(), 0);
+        assertEquals(0.40, SimHashSettings.defaults(6).recommendedMinSimilarity(), 0);
         assertEquals(12, org.nearduplicate.core.sketch.Signature.minAgreeing(SimHashSettings.V4_MIN_SIMILARITY));
         assertEquals(13, org.nearduplicate.core.sketch.Signature.minAgreeing(SimHashSettings.V5_MIN_SIMILARITY));
         assertEquals(0.40, SimHashSettings.recommendedMinSimilarity(SimHashSettings.DEFAULT.algorithmId()), 0);
@@ -201,11 +208,11 @@ public class SimHashSettingsTests extends RandomizedTest {
         assertEquals(SimHashSettings.DEFAULT.algorithmId(), SimHashSettings.fromAlgorithmId(SimHashSettings.VERSION).algorithmId());
         assertThrows("unknown parameters [colour]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:colour=red"));
         assertThrows(
-            "this build supports [simhash-v1, simhash-v2, simhash-v3, simhash-v4, simhash-v5]",
-            () -> SimHashSettings.fromAlgorithmId("simhash-v6")
+            "this build supports [simhash-v1, simhash-v2, simhash-v3, simhash-v4, simhash-v5, simhash-v6]",
+            () -> SimHashSettings.fromAlgorithmId("simhash-v7")
         );
         assertThrows("unexpected parameter [version]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:version=2"));
-        assertThrows("[version] must be an integer from 1 to 5", () -> SimHashSettings.fromMap(new HashMap<>(Map.of("version", 6))));
+        assertThrows("[version] must be an integer from 1 to 6", () -> SimHashSettings.fromMap(new HashMap<>(Map.of("version", 7))));
         assertThrows("malformed parameter [words]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:words"));
         assertThrows("unexpected parameter [max_features]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:max_features=3"));
         assertThrows("unexpected parameter [weighting]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:weighting=tf,weighting=tf"));

@@ -105,7 +105,7 @@ public class ChanceMatchesClusterTests extends OpenSearchIntegTestCase {
             1e-12
         );
         assertEquals(false, section.get("upper_bound"));
-        assertTrue(section.toString(), ((String) section.get("basis")).startsWith("simhash-v5 k=16 min_similarity=0.4, measured"));
+        assertTrue(section.toString(), ((String) section.get("basis")).startsWith("simhash-v6 k=16 min_similarity=0.4, measured"));
         assertFalse(section.containsKey("warning"));
         // k = 6: no unrelated pair in the corpus, an upper bound
         @SuppressWarnings("unchecked")
@@ -169,7 +169,7 @@ public class ChanceMatchesClusterTests extends OpenSearchIntegTestCase {
     /**
      * A query's explanation and its profile description carry the expected chance matches of one probe among the
      * shard's documents (a bare fingerprint on a simhash-v4 field: the fingerprint-alone rates of simhash-v3, which v4's
-     * fingerprint is; on a field of the default, simhash-v5, whose fingerprint alone was not measured: "not measured").
+     * fingerprint is; on a field of the default, simhash-v6, whose fingerprint alone was not measured: "not measured").
      */
     public void testQueryExplainAndProfile() {
         assertAcked(

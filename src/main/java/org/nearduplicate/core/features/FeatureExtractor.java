@@ -35,24 +35,30 @@ final class FeatureExtractor {
         this.analyzer = switch (settings.features()) {
             // word bigrams are joined here rather than by ShingleFilter, which copies every token's attributes
             // twice; countBigrams reproduces its output exactly (FeatureExtractorTests compares the two)
-            case WORDS -> settings.shingleSize() == 2 ? wordAnalyzer(settings.stopwords(), 1) : wordAnalyzer(settings);
-            case SPOTSIGS -> wordAnalyzer(false, 1); // every word, stopwords included: they are the antecedents
+            case WORDS -> settings.shingleSize() == 2
+                ? wordAnalyzer(settings.stopwords(), 1, segmentation(settings))
+                : wordAnalyzer(settings);
+            case SPOTSIGS -> wordAnalyzer(false, 1, segmentation(settings)); // every word, stopwords included: they are the antecedents
             case CHAR_NGRAMS -> null;
         };
     }
 
     /** The analyzer behind the word features; also used by the benchmark as the baseline. */
     static Analyzer wordAnalyzer(FeatureSettings settings) {
-        return wordAnalyzer(settings.stopwords(), settings.shingleSize());
+        return wordAnalyzer(settings.stopwords(), settings.shingleSize(), segmentation(settings));
     }
 
-    static Analyzer wordAnalyzer(boolean stop, int shingles) {
+    private static ChineseWordFilter.Segmentation segmentation(FeatureSettings settings) {
+        return settings.dictionarySegmentation() ? ChineseWordFilter.Segmentation.DICTIONARY : ChineseWordFilter.Segmentation.VITERBI;
+    }
+
+    static Analyzer wordAnalyzer(boolean stop, int shingles, ChineseWordFilter.Segmentation segmentation) {
         return new Analyzer() {
             @Override
             protected TokenStreamComponents createComponents(String fieldName) {
                 StandardTokenizer tokenizer = new StandardTokenizer();
                 TokenStream ts = new LowerCaseFilter(tokenizer);
-                ts = new ChineseWordFilter(ts);
+                ts = new ChineseWordFilter(ts, segmentation);
                 if (stop) ts = new StopFilter(ts, Stopwords.SET);
                 if (shingles > 1) {
                     ShingleFilter sf = new ShingleFilter(ts, shingles, shingles);

@@ -15,7 +15,8 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 public class NullDistributionTests {
-    private static final String V5 = SimHashSettings.DEFAULT.algorithmId();
+    private static final String V6 = SimHashSettings.DEFAULT.algorithmId();
+    private static final String V5 = SimHashSettings.DEFAULT_V5.algorithmId();
     private static final String V4 = SimHashSettings.DEFAULT_V4.algorithmId();
     private static final String V3 = SimHashSettings.DEFAULT_V3.algorithmId();
     private static final String V2 = SimHashSettings.DEFAULT_V2.algorithmId();
@@ -26,12 +27,21 @@ public class NullDistributionTests {
     private final NullDistribution d = NullDistribution.builtin();
 
     /**
-     * The default's rows: the counts of RESULTS-scale-quality-v5-t040.md (min_similarity 0.4), and v5 at 0.35 from
-     * RESULTS-scale-quality-v5.md; its fingerprint alone was not measured.
+     * The default's rows (simhash-v6): the counts of RESULTS-scale-quality-v6.md (min_similarity 0.4); its fingerprint
+     * alone was not measured. simhash-v5: RESULTS-scale-quality-v5-t040.md (0.4) and RESULTS-scale-quality-v5.md (0.35).
      */
     @Test
     public void testRatesOfTheDefault() {
         assertEquals(0.40, SIM, 0);
+        NullDistribution.Estimate v6 = d.expectedFalseHitsPerQuery(V6, 16, SIM, 1_000_001);
+        assertEquals(73, v6.falsePairs());
+        assertEquals(PAIRS, v6.pairs());
+        assertEquals("1.91", v6.text());
+        assertTrue(v6.basis(), v6.basis().startsWith("simhash-v6 k=16 min_similarity=0.4, measured on the public corpus"));
+        assertEquals(1.7e-6, d.estimate(V6, 16, SIM, "en", 1).rate(), 0.05e-6);
+        assertEquals(2.4e-6, d.estimate(V6, 16, SIM, "zh", 1).rate(), 0.05e-6);
+        assertNull("v6 at 0.35 was not measured", d.expectedFalseHitsPerQuery(V6, 16, SIM_V4, 1000));
+        assertNull(d.expectedFalseHitsPerQuery(V6, 15, Double.NaN, 1000));
         NullDistribution.Estimate v5 = d.expectedFalseHitsPerQuery(V5, 16, SIM, 1_000_001);
         assertEquals(75, v5.falsePairs());
         assertEquals(PAIRS, v5.pairs());

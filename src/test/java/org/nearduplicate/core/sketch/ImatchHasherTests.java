@@ -33,7 +33,7 @@ public class ImatchHasherTests extends RandomizedTest {
             ImatchHasher.textKey(TEXT)
         );
         assertEquals(
-            "imatch-v5:content_type=auto,extract=main,idf=web-en-zh-v1,min_idf=2.0,max_idf=8.0",
+            "imatch-v6:content_type=auto,extract=main,idf=web-en-zh-v1,min_idf=2.0,max_idf=8.0",
             ImatchSettings.DEFAULT.algorithmId()
         );
         assertEquals(
@@ -101,7 +101,7 @@ public class ImatchHasherTests extends RandomizedTest {
             IllegalArgumentException.class,
             () -> new ImatchHasher(ImatchSettings.fromMap(new HashMap<>(Map.of("idf", "nosuchtable"))))
         );
-        assertThrows(IllegalArgumentException.class, () -> ImatchSettings.fromAlgorithmId("imatch-v6:idf=x"));
+        assertThrows(IllegalArgumentException.class, () -> ImatchSettings.fromAlgorithmId("imatch-v7:idf=x"));
         Map<String, Object> options = new HashMap<>(Map.of("min_idf", 1.5, "extract", "none", "shingle_size", 2));
         ImatchSettings s = ImatchSettings.fromMap(options);
         assertEquals(Map.of("shingle_size", 2), options);

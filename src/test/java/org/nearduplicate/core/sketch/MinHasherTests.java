@@ -78,7 +78,7 @@ public class MinHasherTests extends RandomizedTest {
     @Test
     public void testKnownAnswersForDefaultSettings() {
         assertEquals(
-            "minhash-v5:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=false,hashes=128",
+            "minhash-v6:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=false,hashes=128",
             MinHashSettings.DEFAULT.algorithmId()
         );
         assertEquals(KNOWN_EN, Arrays.toString(Arrays.copyOf(DEFAULT.signature(ENGLISH), 4)));
@@ -185,12 +185,13 @@ public class MinHasherTests extends RandomizedTest {
         Map<String, Object> options = new HashMap<>(Map.of("shingle_size", 3, "hashes", "64", "features", "spotsigs", "weighting", "tf"));
         MinHashSettings s = MinHashSettings.fromMap(options);
         assertEquals(Map.of("weighting", "tf"), options); // not a MinHash option: left for the caller to report
-        assertEquals("minhash-v5:content_type=auto,extract=main,features=spotsigs,shingle_size=3,hashes=64", s.algorithmId());
+        assertEquals("minhash-v6:content_type=auto,extract=main,features=spotsigs,shingle_size=3,hashes=64", s.algorithmId());
         assertEquals(s, MinHashSettings.fromAlgorithmId(s.algorithmId()));
         assertEquals(s, MinHashSettings.fromMap(new HashMap<>(s.toMap())));
-        assertEquals(MinHashSettings.DEFAULT, MinHashSettings.fromAlgorithmId("minhash-v5"));
+        assertEquals(MinHashSettings.DEFAULT, MinHashSettings.fromAlgorithmId("minhash-v6"));
+        assertEquals(5, MinHashSettings.fromAlgorithmId("minhash-v5").version());
         assertEquals(2, MinHashSettings.fromAlgorithmId("minhash-v2").version());
-        assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromAlgorithmId("minhash-v6:hashes=128"));
+        assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromAlgorithmId("minhash-v7:hashes=128"));
         assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromAlgorithmId("minhash-v1:hashes=128,color=red"));
         assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromAlgorithmId("minhash-v1:weighting=tf"));
         assertThrows(IllegalArgumentException.class, () -> MinHashSettings.fromMap(new HashMap<>(Map.of("hashes", 0))));

@@ -95,16 +95,19 @@ public class SimHasherTests extends RandomizedTest {
     }
 
     /**
-     * Version 5, the default since 0.7.0: version 4's features and signature over version 5's extraction. The five
+     * Version 5, the default of 0.7.0: version 4's features and signature over version 5's extraction. The five
      * inputs have no template region or plain-text menu row, so they keep version 4's answers; {@link #TEMPLATE_PAGE}
-     * has both and is pinned for both versions.
+     * has both and is pinned for both versions. Version 6, the default since 0.8.0, segments Chinese by dictionary:
+     * these inputs segment the same either way, so they keep version 5's answers ({@link #AMBIGUOUS_CHINESE} does not).
      */
     @Test
     public void testKnownAnswersForDefaultSettings() {
-        assertEquals("simhash-v5", SimHashSettings.VERSION);
+        assertEquals("simhash-v6", SimHashSettings.VERSION);
         assertKnownAnswers(5, "9c9d494f7db06760", "48f60927ef3e0f57", "2a3aa5430c9cb5d4", "8aed0257ef49473c", "8aed0257ef49473c");
-        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.defaults(5));
-        SimHasher v5 = new SimHasher(SimHashSettings.DEFAULT);
+        assertKnownAnswers(6, "9c9d494f7db06760", "48f60927ef3e0f57", "2a3aa5430c9cb5d4", "8aed0257ef49473c", "8aed0257ef49473c");
+        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.defaults(6));
+        assertEquals(SimHashSettings.DEFAULT_V5, SimHashSettings.defaults(5));
+        SimHasher v5 = new SimHasher(SimHashSettings.DEFAULT_V5);
         assertEquals(SIGNATURE_ENGLISH, Signature.toHex(v5.sketch(ENGLISH).signature()));
         assertEquals(SIGNATURE_PAGE, Signature.toHex(v5.sketch(PAGE).signature()));
         SimHasher v4 = new SimHasher(SimHashSettings.defaults(4));
@@ -117,6 +120,35 @@ public class SimHasherTests extends RandomizedTest {
         assertTrue(v4.extractText(TEMPLATE_PAGE).contains("We are a small team"));
         // the article alone, as a plain text, reads the same under version 5
         assertEquals(TEMPLATE_PAGE_V5, Fingerprints.toHex(v5.fingerprint(TEMPLATE_ARTICLE)));
+    }
+
+    /**
+     * Chinese whose words HanLP's two segmenters cut differently (the classic ambiguities): its Viterbi lattice
+     * (versions 1-5) reads 尚未 / 确实 在理 / 研究 生命, the longest dictionary match (version 6) 和尚 未 / 的确 实在 理 /
+     * 研究生 命. Each version is pinned: a HanLP upgrade that changed either would fail here.
+     */
+    static final String AMBIGUOUS_CHINESE = "结婚的和尚未结婚的人都来了。他说的确实在理，研究生命的起源是一个难题。";
+
+    @Test
+    public void testVersion6SegmentsChineseByDictionary() {
+        SimHasher v5 = new SimHasher(SimHashSettings.DEFAULT_V5);
+        SimHasher v6 = new SimHasher(SimHashSettings.defaults(6));
+        assertEquals("138d925b4412361b", Fingerprints.toHex(v5.fingerprint(AMBIGUOUS_CHINESE)));
+        assertEquals(
+            "6fc8967e33ba7221b864f81fc5bc2703d1b19c26367c2ee412d73737a2ec9761",
+            Signature.toHex(v5.sketch(AMBIGUOUS_CHINESE).signature())
+        );
+        assertEquals("9b7e814f7693b67b", Fingerprints.toHex(v6.fingerprint(AMBIGUOUS_CHINESE)));
+        assertEquals(
+            "6f1c962b4bd5b834b8ee901fc5bc27039ee69c2636f11c7efbd73750e4eccdeb",
+            Signature.toHex(v6.sketch(AMBIGUOUS_CHINESE).signature())
+        );
+        assertTrue(v5.features(AMBIGUOUS_CHINESE).containsKey("尚未 结婚"));
+        assertTrue(v6.features(AMBIGUOUS_CHINESE).containsKey("未 结婚"));
+        assertTrue(v6.features(AMBIGUOUS_CHINESE).containsKey("的确 实在"));
+        // text without Han characters is cut by Lucene alone: version 6 gives version 5's sketch
+        assertEquals(v5.sketch(ENGLISH).fingerprint(), v6.sketch(ENGLISH).fingerprint());
+        assertTrue(java.util.Arrays.equals(v5.sketch(PAGE).signature(), v6.sketch(PAGE).signature()));
     }
 
     static final String TEMPLATE_ARTICLE =

@@ -193,9 +193,9 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
             org.nearduplicate.core.SimHashSettings.DEFAULT_V2.algorithmId(),
             v2.fieldType().algorithm()
         );
-        SimHashFieldMapper latest = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v5")).mappers().getMapper("field");
+        SimHashFieldMapper latest = (SimHashFieldMapper) mapper(b -> b.field("algorithm", "simhash-v6")).mappers().getMapper("field");
         assertEquals("the newest version is the default", SimHashFieldMapper.DEFAULT_ALGORITHM, latest.fieldType().algorithm());
-        assertThat(SimHashFieldMapper.DEFAULT_ALGORITHM, startsWith("simhash-v5:"));
+        assertThat(SimHashFieldMapper.DEFAULT_ALGORITHM, startsWith("simhash-v6:"));
 
         MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", "simhash-v9")));
         assertThat(e.getMessage() + e.getCause(), containsString("unknown algorithm version [simhash-v9]"));
@@ -269,7 +269,7 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
                 + v1
                 + "] but the field is mapped with algorithm ["
                 + SimHashFieldMapper.DEFAULT_ALGORITHM
-                + "]; fingerprints made differently cannot be compared. Set [version] to 5 (and the field's other options) on the "
+                + "]; fingerprints made differently cannot be compared. Set [version] to 6 (and the field's other options) on the "
                 + "simhash processor that feeds it, or reindex into a field mapped with algorithm ["
                 + v1
                 + "]"

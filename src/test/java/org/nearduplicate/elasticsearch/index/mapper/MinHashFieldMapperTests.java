@@ -196,7 +196,7 @@ public class MinHashFieldMapperTests extends MapperServiceTestCase {
             assertThat(e.getMessage(), containsString("Cannot update parameter [" + update[0] + "]"));
         }
         merge(service, fieldMapping(b -> b.field("type", "minhash")));
-        merge(service, fieldMapping(b -> b.field("type", "minhash").field("algorithm", "minhash-v5")));
+        merge(service, fieldMapping(b -> b.field("type", "minhash").field("algorithm", "minhash-v6")));
         assertThat(service.documentMapper().mappingSource().toString(), containsString(MinHashFieldMapper.DEFAULT_ALGORITHM));
     }
 }

@@ -1,8 +1,5 @@
 package org.nearduplicate.core;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
 import org.nearduplicate.core.options.InvalidOptionException;
 import org.nearduplicate.core.options.OptionValues;
 
@@ -26,9 +23,6 @@ public final class MaxDistance {
      * and more false pairs. Fields of older algorithms keep their own default ({@link #recommended(String)}).
      */
     public static final int RECOMMENDED = SimHashSettings.DEFAULT.recommendedMaxDistance();
-
-    /** {@link #recommended(String)} by algorithm id: a mapping or a cluster has few, and parsing one is not free. */
-    private static final Map<String, Integer> RECOMMENDED_BY_ID = new ConcurrentHashMap<>();
 
     private MaxDistance() {}
 
@@ -93,23 +87,7 @@ public final class MaxDistance {
      * cluster state, a shard's answer); a field type answers {@link #recommended(SimHashSettings)} from its parsed settings.
      */
     public static int recommended(String algorithm) {
-        if (algorithm == null || algorithm.startsWith(SimHashSettings.NAME + "-v") == false) {
-            return RECOMMENDED;
-        }
-        Integer cached = RECOMMENDED_BY_ID.get(algorithm);
-        if (cached != null) {
-            return cached;
-        }
-        int k;
-        try {
-            k = recommended(SimHashSettings.fromAlgorithmId(algorithm));
-        } catch (IllegalArgumentException e) {
-            k = RECOMMENDED; // a mapping checked when it was created; an id from a newer release keeps the default
-        }
-        if (RECOMMENDED_BY_ID.size() >= 100) {
-            RECOMMENDED_BY_ID.clear(); // ids of deleted fields; the next lookups parse again
-        }
-        RECOMMENDED_BY_ID.put(algorithm, k);
-        return k;
+        // a mapping checked when it was created; an id from a newer release keeps the default
+        return recommended(SimHashSettings.fromAlgorithmIdOrNull(algorithm));
     }
 }

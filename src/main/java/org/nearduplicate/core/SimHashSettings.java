@@ -4,7 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.nearduplicate.core.options.InvalidOptionException;
 import org.nearduplicate.core.options.OptionValues;
@@ -175,27 +177,38 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
         };
     }
 
-    /** Parsed algorithm ids: a cluster has few, and parsing one is not free; bounded, ids can come from documents. */
-    private static final java.util.concurrent.ConcurrentHashMap<String, Double> MIN_SIMILARITY_BY_ID =
-        new java.util.concurrent.ConcurrentHashMap<>();
-    private static final int MAX_CACHED_IDS = 64;
-
     /**
      * {@link #recommendedMinSimilarity()} of the algorithm {@code algorithmId} names; NaN for an id this engine did
      * not make (no signature it could verify).
      */
     public static double recommendedMinSimilarity(String algorithmId) {
-        if (algorithmId == null) return Double.NaN;
-        Double cached = MIN_SIMILARITY_BY_ID.get(algorithmId);
-        if (cached != null) return cached;
-        double value;
+        SimHashSettings settings = fromAlgorithmIdOrNull(algorithmId);
+        return settings == null ? Double.NaN : settings.recommendedMinSimilarity();
+    }
+
+    /** Parsed algorithm ids: a mapping or a cluster has few, and parsing one is not free. */
+    private static final Map<String, Optional<SimHashSettings>> BY_ID = new ConcurrentHashMap<>();
+
+    /**
+     * {@link #fromAlgorithmId} for callers that only hold an id (a mapping in the cluster state, a document's value,
+     * a shard's answer) and need its defaults, cached; null for an id this engine did not make (another method, a newer
+     * release, foreign options).
+     */
+    public static SimHashSettings fromAlgorithmIdOrNull(String algorithmId) {
+        if (algorithmId == null || algorithmId.startsWith(NAME + "-v") == false) return null;
+        Optional<SimHashSettings> cached = BY_ID.get(algorithmId);
+        if (cached != null) return cached.orElse(null);
+        SimHashSettings settings;
         try {
-            value = fromAlgorithmId(algorithmId).recommendedMinSimilarity();
-        } catch (RuntimeException e) {
-            value = Double.NaN;
+            settings = fromAlgorithmId(algorithmId);
+        } catch (IllegalArgumentException e) {
+            settings = null;
         }
-        if (MIN_SIMILARITY_BY_ID.size() < MAX_CACHED_IDS) MIN_SIMILARITY_BY_ID.put(algorithmId, value);
-        return value;
+        if (BY_ID.size() >= 100) {
+            BY_ID.clear(); // ids of deleted fields, or made up by documents; the next lookups parse again
+        }
+        BY_ID.put(algorithmId, Optional.ofNullable(settings));
+        return settings;
     }
 
     /** The defaults of {@code version}. */

@@ -61,9 +61,24 @@ public final class NullDistribution {
     }
 
     private final Map<Key, Counts> table;
+    /**
+     * The rows with a signature by what their match depends on, the agreeing slots: a row measured at 0.4 answers 0.38
+     * too (13 of 32 slots). Keyed by {@link #slotsKey}.
+     */
+    private final Map<String, Key> bySlots = new HashMap<>();
 
     private NullDistribution(Map<Key, Counts> table) {
         this.table = table;
+        for (Key key : table.keySet()) {
+            if (key.minSimilarity().equals(FINGERPRINT_ALONE) == false) {
+                int agreeing = Signature.minAgreeing(Double.parseDouble(key.minSimilarity()));
+                bySlots.put(slotsKey(key.algorithm(), agreeing, key.slice()), key);
+            }
+        }
+    }
+
+    private static String slotsKey(String algorithm, int agreeing, String slice) {
+        return algorithm + '\u0000' + agreeing + '\u0000' + slice;
     }
 
     /**
@@ -146,36 +161,19 @@ public final class NullDistribution {
      * measured.
      */
     private Key key(String algorithmId, double minSimilarity, String slice) {
-        if (algorithmId == null) return null;
-        SimHashSettings settings;
-        try {
-            settings = SimHashSettings.fromAlgorithmId(algorithmId);
-        } catch (RuntimeException e) {
-            return null; // another method, a newer version, foreign options
-        }
-        String sim = FINGERPRINT_ALONE;
-        if (Double.isNaN(minSimilarity)) {
-            // only v4 computes v3's fingerprint; from v5 extraction differs, so its fingerprint alone was not measured
-            if (settings.version() == SimHashSettings.FIRST_SIGNATURE_VERSION) {
-                SimHashSettings.Builder b = new SimHashSettings.Builder(settings);
-                b.version = SimHashSettings.FIRST_SIGNATURE_VERSION - 1;
-                settings = b.build();
-            }
-        } else {
+        SimHashSettings settings = SimHashSettings.fromAlgorithmIdOrNull(algorithmId);
+        if (settings == null) return null; // another method, a newer version, foreign options
+        if (Double.isNaN(minSimilarity) == false) {
             if (settings.hasSignature() == false) return null;
-            // the match depends on the agreeing slots alone: a row measured at 0.4 answers 0.38 too (13 of 32 slots)
-            int agreeing = Signature.minAgreeing(minSimilarity);
-            for (Key measured : table.keySet()) {
-                if (measured.algorithm().equals(settings.algorithmId())
-                    && measured.slice().equals(slice)
-                    && measured.minSimilarity().equals(FINGERPRINT_ALONE) == false
-                    && Signature.minAgreeing(Double.parseDouble(measured.minSimilarity())) == agreeing) {
-                    return measured;
-                }
-            }
-            return null;
+            return bySlots.get(slotsKey(settings.algorithmId(), Signature.minAgreeing(minSimilarity), slice));
         }
-        Key key = new Key(settings.algorithmId(), sim, slice);
+        // only v4 computes v3's fingerprint; from v5 extraction differs, so its fingerprint alone was not measured
+        if (settings.version() == SimHashSettings.FIRST_SIGNATURE_VERSION) {
+            SimHashSettings.Builder b = new SimHashSettings.Builder(settings);
+            b.version = SimHashSettings.FIRST_SIGNATURE_VERSION - 1;
+            settings = b.build();
+        }
+        Key key = new Key(settings.algorithmId(), FINGERPRINT_ALONE, slice);
         return table.containsKey(key) ? key : null;
     }
 

@@ -9,7 +9,6 @@ import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.analysis.tokenattributes.TypeAttribute;
 
 import java.util.ArrayDeque;
-import java.util.List;
 import java.util.Objects;
 
 import com.hankcs.hanlp.HanLP;
@@ -106,16 +105,6 @@ public final class ChineseWordFilter extends TokenFilter {
     public ChineseWordFilter(TokenStream input, Segmentation segmentation) {
         super(input);
         this.segmenter = segmentation == Segmentation.DICTIONARY ? DICTIONARY : VITERBI;
-    }
-
-    /** Segments a run of Han characters as versions 1 to 5 do; for measuring HanLP on its own. */
-    static List<Term> segment(String run) {
-        return segment(run, Segmentation.VITERBI);
-    }
-
-    /** Segments a run of Han characters; for measuring HanLP on its own. */
-    static List<Term> segment(String run, Segmentation segmentation) {
-        return (segmentation == Segmentation.DICTIONARY ? DICTIONARY : VITERBI).get().seg(run);
     }
 
     @Override

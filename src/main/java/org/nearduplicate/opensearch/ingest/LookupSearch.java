@@ -219,6 +219,7 @@ final class LookupSearch {
      */
     private Closest closest(SearchHit[] hits, Lookup.Key key, List<Lookup> lookups) {
         boolean alone = lookups.size() == 1;
+        int minAgreeing = Signature.minAgreeing(key.minSimilarity()); // the target field's, once per key
         Outcome best = null;
         for (SearchHit hit : hits) {
             if (itself(hit, key)) {
@@ -241,7 +242,7 @@ final class LookupSearch {
                 if (hitSignature == UNKNOWN_SIGNATURE) {
                     continue; // see below
                 }
-                if (hitSignature != null && Signature.agreesOnAtLeast(key.signature(), hitSignature, 0, minAgreeing(key)) == false) {
+                if (hitSignature != null && Signature.agreesOnAtLeast(key.signature(), hitSignature, 0, minAgreeing) == false) {
                     continue; // within k of this key, but its signature disagrees: another key's hit
                 }
             }
@@ -306,11 +307,6 @@ final class LookupSearch {
                 && signature(hit) == UNKNOWN_SIGNATURE) return true;
         }
         return false;
-    }
-
-    /** Slots a hit's signature must agree on: the target field's {@code min_similarity}, the query's default. */
-    private static int minAgreeing(Lookup.Key key) {
-        return Signature.minAgreeing(key.minSimilarity());
     }
 
     /** What {@link #signature} answers (compared by identity) when the hit's signature cannot be read. */

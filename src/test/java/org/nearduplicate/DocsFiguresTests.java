@@ -862,7 +862,7 @@ public class DocsFiguresTests {
             assertEquals(measured[8], doc[5]);
         }
         assertEquals(loose5[1], textAfter(engine, "recall \\(([0-9.]+)\\) stays below the public corpus's"));
-        // engine.md's sentence on the current default (min_similarity 0.40)
+        // engine.md's sentence on version 5 at the stricter threshold (min_similarity 0.40, simhash-v6's default)
         assertEquals(v5[0], textAfter(engine, "min_similarity 0\\.40 \\(`RESULTS-heldout-like-t040\\.md`\\): precision ([0-9.]+),"));
         assertEquals(
             v5[1],

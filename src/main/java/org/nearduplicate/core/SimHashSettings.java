@@ -149,20 +149,22 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
     public static final int FIRST_SIGNATURE_VERSION = 4;
 
     /**
-     * {@code simhash-v4}'s default {@code min_similarity} (0.6.0): with k = 16 the setting the rule of docs/engine.md
-     * ("Verified match") chose on the public corpus, the best recall whose unrelated-pair rate, spread rate and share
-     * of documents with a false match stay within the targets with 20 % headroom
-     * (bench/results/RESULTS-signature-study.md). 12 of 32 slots.
+     * {@code simhash-v4}'s and {@code simhash-v5}'s default {@code min_similarity}, as 0.6.0 and 0.7.0 shipped it: with
+     * k = 16 the setting the rule of docs/engine.md ("Verified match") chose on the public corpus, the best recall whose
+     * unrelated-pair rate, spread rate and share of documents with a false match stay within the targets with 20 %
+     * headroom (bench/results/RESULTS-signature-study.md). 12 of 32 slots. Version 5 keeps it although 0.40 measured
+     * better for it (bench/results/RESULTS-scale-quality-v5-t040.md): an index keeps answering as it did.
      */
     public static final double V4_MIN_SIMILARITY = 0.35;
 
     /**
-     * {@code simhash-v5}'s and {@code simhash-v6}'s default {@code min_similarity}: the same rule with issue 25's group target added (the default
-     * mode's largest group no larger than the largest labelled group). 13 of 32 slots: recall 0.972 against 0.973 at
-     * {@link #V4_MIN_SIMILARITY} on the public corpus, precision 0.995 against 0.993, and a heavy-edit negative no longer
-     * joins its page's copies (bench/results/RESULTS-scale-quality-v5-t040.md).
+     * {@code simhash-v6}'s default {@code min_similarity} (0.8.0): the same rule with issue 25's group target added (the
+     * default mode's largest group no larger than the largest labelled group). 13 of 32 slots: on the public corpus
+     * recall 0.972, precision 0.994, and a heavy-edit negative no longer joins its page's copies
+     * (bench/results/RESULTS-scale-quality-v6.md; version 5 measured at both thresholds:
+     * bench/results/RESULTS-scale-quality-v5-t040.md).
      */
-    public static final double V5_MIN_SIMILARITY = 0.40;
+    public static final double V6_MIN_SIMILARITY = 0.40;
 
     /**
      * The default {@code min_similarity} of a verified match of this version: the signatures' Jaccard estimate must
@@ -172,8 +174,8 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
     public double recommendedMinSimilarity() {
         return switch (version()) {
             case 1, 2, 3 -> Double.NaN;
-            case 4 -> V4_MIN_SIMILARITY;
-            default -> V5_MIN_SIMILARITY;
+            case 4, 5 -> V4_MIN_SIMILARITY;
+            default -> V6_MIN_SIMILARITY;
         };
     }
 

@@ -655,14 +655,14 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
 
     /**
      * A batched hit is verified again with the target field's default min_similarity, which is its algorithm's:
-     * B agrees with H on exactly 12 of 32 slots, a match for a simhash-v4 field (0.35) and none for a simhash-v5 field
-     * (0.40, 13 slots); A (20 slots) brings H back in the same search, so B's hit is not verified by the query.
+     * B agrees with H on exactly 12 of 32 slots, a match for a simhash-v4 or simhash-v5 field (0.35) and none for a
+     * simhash-v6 field (0.40, 13 slots); A (20 slots) brings H back in the same search, so B's hit is not verified by the query.
      */
     public void testBatchedHitsAreVerifiedWithTheFieldsAlgorithmsDefault() {
         byte[] h = new byte[Signature.BYTES];
         for (int i = 0; i < h.length; i++)
             h[i] = (byte) i;
-        for (String version : new String[] { "4", "5" }) {
+        for (String version : new String[] { "4", "5", "6" }) {
             String index = "verified-v" + version;
             assertAcked(
                 prepareCreate(index).setSettings(
@@ -686,7 +686,7 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
             Map<String, Map<String, Object>> results = results(index);
             assertEquals(results.get("A").toString(), "duplicate", results.get("A").get("status"));
             Map<String, Object> b = results.get("B");
-            if (version.equals("4")) {
+            if (version.equals("4") || version.equals("5")) {
                 assertEquals(b.toString(), "duplicate", b.get("status"));
                 assertEquals("H", b.get("_id"));
             } else {

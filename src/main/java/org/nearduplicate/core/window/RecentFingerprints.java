@@ -376,8 +376,8 @@ public final class RecentFingerprints {
     /**
      * As {@link #checkAndAdd(long, String)}, for a document of {@code batch} (null: checked alone) with its verification
      * {@code signature} (null: none): an entry within k whose signature is present too matches only when the two reach
-     * {@code minSimilarity} (NaN: not verified; the target field's, e.g. {@code SimHashSettings.V5_MIN_SIMILARITY} for
-     * {@code simhash-v5}). A document the window lets go of before {@code horizonMillis} have passed since its check
+     * {@code minSimilarity} (NaN: not verified; the target field's, e.g. {@code SimHashSettings.V6_MIN_SIMILARITY} for
+     * {@code simhash-v6}). A document the window lets go of before {@code horizonMillis} have passed since its check
      * (Long.MAX_VALUE: never searchable) leaves a gap until then ({@link #staleUntil}).
      */
     public Result checkAndAdd(long fingerprint, byte[] signature, double minSimilarity, String id, Object batch, long horizonMillis) {

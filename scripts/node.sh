@@ -191,7 +191,10 @@ launch() {
     ES_JAVA_OPTS="-Xms$NODE_HEAP -Xmx$NODE_HEAP ${NODE_JAVA_OPTS:-}" \
     "$HOME_DIR/bin/$DIST" -d -p "$PID_FILE" >/dev/null 2>&1 </dev/null
   local deadline=$((SECONDS + 180))
-  until curl -s "${CURL_AUTH[@]}" "$URL/_cluster/health?wait_for_status=yellow&timeout=5s" 2>/dev/null | grep -q '"status"'; do
+  # up means HTTP 200 from a health request that waits for yellow: every primary started, also those a restart
+  # recovers from disk (a 408 "timed_out" or a 503 before the cluster state is recovered also carry a "status")
+  until [ "$(curl -s -o /dev/null -w '%{http_code}' "${CURL_AUTH[@]}" \
+    "$URL/_cluster/health?wait_for_status=yellow&timeout=5s" 2>/dev/null)" = 200 ]; do
     if [ $SECONDS -gt $deadline ] || { [ -f "$PID_FILE" ] && ! is_running; }; then
       log "error: the node did not become healthy; last log lines:"
       tail -50 "$NODE_DIR/logs/near-duplicate-dev.log" >&2 2>/dev/null || true

@@ -2,12 +2,14 @@
 """Real-node upgrade check (README "Upgrades"): indices written by the previous releases of the plugin keep working
 after the node is upgraded to this build, or fail with a message that names the way out.
 
-For each previous release (0.1.0, 0.2.0, 0.3.0 and 0.4.0; --from picks one), on a fresh node:
+For each previous release (0.1.0 to 0.7.0; --from picks one), on a fresh node:
 1. Builds the release's plugin zip from a git worktree of its commit in /tmp (kept in /tmp/near-duplicate-releases
    for later runs; never inside this repository).
-2. Starts the OpenSearch version the release was built for (3.6.0; 3.8.0 for 0.3.0 and 0.4.0) with it, creates a simhash pipeline, a MinHash and
-   I-Match pipeline and indices with the release's default mappings, indexes the demo pages through the pipelines and
-   synthetic fingerprints with planted neighbours, and records every stored value and the answers of near_duplicate
+2. Starts the OpenSearch version the release was built for (3.6.0 for 0.1.0 and 0.2.0, 3.8.0 from 0.3.0 on) with it,
+   creates a simhash pipeline, a MinHash and I-Match pipeline and indices with the release's default mappings, indexes
+   the demo pages through the pipelines and synthetic fingerprints with planted neighbours (from 0.6.0 on also signed
+   neighbours agreeing on 10-14 of 32 signature slots, which the default min_similarity sorts into matches and misses),
+   and records every stored value and the answers of near_duplicate
    (by fingerprint, by `like` and, from 0.2.0 on, by `text`; for every k the mapping promises), of the groups API and
    of minhash_similar and I-Match lookups.
 3. Stops the node and installs this build's zip for the same OpenSearch version on the same data directory
@@ -15,8 +17,8 @@ For each previous release (0.1.0, 0.2.0, 0.3.0 and 0.4.0; --from picks one), on 
    - the same documents and values, identical answers and groups;
    - k above the index's max_distance answered without allow_scan by the column scan (near_duplicate.scan_cache.size is
      on by default), exactly as the same query with allow_scan;
-   - the old simhash and MinHash pipelines (no `version`): where they now make a newer default algorithm (all
-     releases before 0.5.0), refused by the old fields with a 400 that names the processor's [version] and the reindex, and with that
+   - the old simhash and MinHash pipelines (no `version`): where they now make a newer default algorithm (every
+     release before 0.8.0), refused by the old fields with a 400 that names the processor's [version] and the reindex, and with that
      version they write exactly what the old release wrote (SimHash, MinHash, I-Match); where the default did not
      change, they write exactly that as they are; new pages are found;
    - a reindex into today's layout with the old algorithm keeps the fingerprints and answers and serves k up to 16; a
@@ -25,7 +27,7 @@ For each previous release (0.1.0, 0.2.0, 0.3.0 and 0.4.0; --from picks one), on 
 
 Exit code 1 on any difference. Needs git and Maven (the releases build offline once ~/.m2 holds their dependencies);
 a few minutes per release.
-  python3 scripts/upgrade_check.py                                  # 0.1.0 to 0.4.0 -> this build
+  python3 scripts/upgrade_check.py                                  # 0.1.0 to 0.7.0 -> this build
   python3 scripts/upgrade_check.py --from 0.2.0 --then-opensearch 3.8.0
 """
 import argparse
@@ -47,6 +49,9 @@ NODE_DIR = os.path.join(ROOT, "target", "upgrade-node")
 # 0.3.0: simhash-v2, minhash-v2 and imatch-v2 became the defaults, built for OpenSearch 3.8.0. 0.4.0: the same
 # algorithms, faster. 0.5.0 made version 3 the default: the unversioned pipelines of 0.3.0 and 0.4.0 are refused by
 # their fields with the fix in the message, and with [version] 2 write exactly what they wrote.
+# 0.6.0: simhash-v4, the verified match (a 32-byte signature with every fingerprint, default min_similarity 0.35) and
+# groups around a representative. 0.7.0: simhash-v5 (template regions dropped), verified at 0.35 as well. Each is the
+# last commit of its release (the last with its pom version and its default algorithm).
 RELEASES = {
     "0.1.0": {"commit": "de3b2e0a99b0cab46a3dec8a7246ffb51f02b472", "opensearch": "3.6.0", "text_probes": False,
               "algorithm_version": 1},
@@ -56,9 +61,18 @@ RELEASES = {
               "algorithm_version": 2},
     "0.4.0": {"commit": "e39a1492a44a2641de62a894849574af2511b1db", "opensearch": "3.8.0", "text_probes": True,
               "algorithm_version": 2},
+    "0.5.0": {"commit": "819270bf023cefb801817240e66d1eb24d4988a2", "opensearch": "3.8.0", "text_probes": True,
+              "algorithm_version": 3},
+    "0.6.0": {"commit": "cad4a81ba0499f1562069ded0b72799d622beb65", "opensearch": "3.8.0", "text_probes": True,
+              "algorithm_version": 4},
+    "0.7.0": {"commit": "5db79f990b33119d6e7a127c28f834f75bd945e4", "opensearch": "3.8.0", "text_probes": True,
+              "algorithm_version": 5},
 }
 # the algorithm version today's processors make when the pipeline names none
-DEFAULT_ALGORITHM_VERSION = 3
+DEFAULT_ALGORITHM_VERSION = 6
+# the first algorithm version whose values carry a verification signature (32 one-byte slots)
+FIRST_SIGNATURE_VERSION = 4
+SIGNATURE_SLOTS = 32
 KS = (0, 1, 2, 3, 5, 8, 12, 16)
 INDEX = "upgrade-check"
 PIPELINE = "upgrade-check"
@@ -275,17 +289,54 @@ class Upgrade:
                 for bit in self.rng.sample(range(64), j):
                     fp ^= 1 << bit
                 lines += [json.dumps({"index": {"_index": INDEX, "_id": f"s{i}-{j}"}}), json.dumps({"fp": f"{fp:016x}"})]
+        signed_likes = []
+        if self.release["algorithm_version"] >= FIRST_SIGNATURE_VERSION:
+            # signed neighbours whose signatures agree with their base's on 10..14 and all 32 slots: the default
+            # min_similarity of the old field decides which of them match, so a changed default shows up here
+            for i in range(30):
+                base = self.rng.getrandbits(64)
+                signature = bytes(self.rng.getrandbits(8) for _ in range(SIGNATURE_SLOTS))
+                for agreeing in (10, 11, 12, 13, 14, SIGNATURE_SLOTS):
+                    fp = base
+                    for bit in self.rng.sample(range(64), self.rng.randint(0, 3)):
+                        fp ^= 1 << bit
+                    differing = set(self.rng.sample(range(SIGNATURE_SLOTS), SIGNATURE_SLOTS - agreeing))
+                    slots = bytes((b ^ self.rng.randint(1, 255)) if s in differing else b for s, b in enumerate(signature))
+                    lines += [json.dumps({"index": {"_index": INDEX, "_id": f"g{i}-{agreeing}"}}),
+                              json.dumps({"fp": {"fingerprint": f"{fp:016x}", "signature": slots.hex()}})]
+                signed_likes.append(f"g{i}-{SIGNATURE_SLOTS}")
         bulk(lines)
         self.fingerprint_probes = self.rng.sample(probes, 20) + [f"{self.rng.getrandbits(64):016x}" for _ in range(4)]
-        self.likes = [page_id for page_id, _ in demo_pages()][:10] + ["s0-3", "s1-6"]
+        self.likes = [page_id for page_id, _ in demo_pages()][:10] + ["s0-3", "s1-6"] + signed_likes
         self.before = self.snapshot()
         # every planted probe finds its neighbours and every text probe its page: nothing compared is empty
         per_probe = len(self.ks())
         if not all(self.before["minhash_answers"]) or not all(
                 total for total, _ in self.before["answers"][:20 * per_probe]):
             fail(f"{self.version}'s answers are empty where a hit was planted; nothing to compare")
+        if signed_likes:
+            self.log_signed_matches(signed_likes)
         log(f"recorded {self.before['count']} documents, {len(self.before['answers'])} answers, "
             f"{len(self.before['groups'])} groups")
+
+    def log_signed_matches(self, signed_likes):
+        """Which signed neighbours the release's default min_similarity lets match (all are within k = 8): the
+        threshold must fall inside the planted range, or these probes could not notice a changed default."""
+        matched = {}
+        for like in signed_likes:
+            hits = call("POST", f"/{INDEX}/_search", {"size": 50, "_source": False, "query": {"near_duplicate": {
+                "field": "fp", "max_distance": 8, "like": {"_index": INDEX, "_id": like}}}})["hits"]["hits"]
+            group = like.split("-")[0] + "-"
+            for h in hits:
+                if h["_id"].startswith(group):
+                    agreeing = int(h["_id"].split("-")[1])
+                    matched[agreeing] = matched.get(agreeing, 0) + 1
+        levels = sorted(matched)
+        if not levels or levels[0] <= 10 or levels[0] > 14:
+            fail(f"{self.version}: the signed neighbours matched by agreeing slots {matched}: the default threshold is "
+                 "not inside the planted range 11..14")
+        log(f"{self.version}'s default min_similarity: signed neighbours match from {levels[0]} agreeing slots of "
+            f"{SIGNATURE_SLOTS} on ({matched})")
 
     def check_larger_k_names_reindex(self):
         """k above the mapping's max_distance: before the column scan a 400 that named the reindex; now the node's

@@ -9,9 +9,8 @@ import java.io.IOException;
  * Reads the number and boolean options of the plugin's queries and rescorers ({@code boost}, {@code min_similarity},
  * {@code allow_scan}, weights) with the token checked first, so that a value of the wrong type is a 400 that names the
  * option. Calling {@code parser.floatValue()} on a {@code false} lets the JSON library's own exception escape, and
- * that one differs between OpenSearch versions (3.6 bundles Jackson 2 and throws {@code JsonParseException}; 3.7 and
- * 3.8 relocate Jackson under {@code org.opensearch.tools.jackson} and throw {@code InputCoercionException}), so the
- * answer would depend on the node's version.
+ * that one differs between platforms and versions (which Jackson is bundled and where it is relocated decides between
+ * {@code JsonParseException} and {@code InputCoercionException}), so the answer would depend on the node.
  */
 public final class OptionValues {
 

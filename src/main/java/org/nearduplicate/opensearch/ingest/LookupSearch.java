@@ -81,7 +81,7 @@ final class LookupSearch {
     }
 
     /**
-     * Not lenient about the target: a security layer (Elasticsearch's, OpenSearch's security plugin) silently drops the
+     * Not lenient about the target: a security layer (x-pack security, the security plugin) silently drops the
      * indices a user may not read from a request that ignores unavailable indices, and the check would then call a
      * document {@code unique} without having looked. Strict, an unreadable target fails the lookup with the 403 (the
      * document fails, or is {@code unchecked} with {@code on_unavailable: tag}); a missing target is an empty one.

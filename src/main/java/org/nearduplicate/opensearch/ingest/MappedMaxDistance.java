@@ -27,7 +27,7 @@ import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 @FunctionalInterface
 public interface MappedMaxDistance {
 
-    /** OpenSearch's default {@code index.refresh_interval}. */
+    /** The default {@code index.refresh_interval} (1s on both platforms). */
     long DEFAULT_REFRESH_MILLIS = FieldMappings.DEFAULT_REFRESH_MILLIS;
 
     int of(String index, String field);

@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * The plugin's REST paths: each endpoint answers at its historic path (e.g. {@code /{index}/_near_duplicates}) and at
- * the same path under {@link #PREFIX} ({@code /_plugins/_near_duplicate/{index}/_near_duplicates}), the place
- * OpenSearch plugins keep their endpoints; the stats exist only under the prefix.
+ * the same path under {@link #PREFIX} ({@code /_plugins/_near_duplicate/{index}/_near_duplicates}), the prefix of
+ * plugin endpoints (the same paths on both platforms); the stats exist only under the prefix.
  */
 final class NearDuplicateRoutes {
     static final String PREFIX = "/_plugins/_near_duplicate";

@@ -30,8 +30,8 @@ import org.nearduplicate.opensearch.index.query.ProbeRescoring;
  * to the probe (from doc values, compared by the method's {@link ProbeRescoring.Closeness}) is either added to its score ({@link RescoreScoreMode#CLOSENESS}, window hits only) or
  * decides whether it stays ({@link RescoreScoreMode#FILTER}, every hit the shard returns).
  *
- * <p>OpenSearch's rescore phase (3.6 to 3.8, {@code RescoreProcessor}) reads {@code scoreDocs[0]} of what the
- * rescorers return, so a shard cannot answer with no hit at all: a filter that keeps nothing keeps one placeholder,
+ * <p>The rescore phase ({@code RescoreProcessor} on one platform, {@code RescorePhase} on the other) reads
+ * {@code scoreDocs[0]} of what the rescorers return, so a shard cannot answer with no hit at all: a filter that keeps nothing keeps one placeholder,
  * the shard's first hit with score 0. The fetch phase marks it with {@value #FILTERED_OUT_FIELD} and the plugin's
  * action filter on the search action removes it from the response (see docs/query.md).
  */

@@ -51,15 +51,17 @@ public class PortToElasticsearch {
     );
 
     /**
-     * API differences that are one pattern each: Elasticsearch's ActionType takes no response reader, and its streams
-     * name the generic map and the string list methods differently.
+     * API differences that are one pattern each: Elasticsearch's ActionType takes no response reader, its streams
+     * ({@code in}, {@code out}) name the generic map and the list methods differently, and its search context looks
+     * fields up with {@code getFieldType}.
      */
     static final List<Map.Entry<Pattern, String>> PATTERNS = List.of(
         Map.entry(Pattern.compile("super\\(NAME,\\s*\\w+::new\\)"), "super(NAME)"),
-        Map.entry(Pattern.compile("\\.readStringList\\(\\)"), ".readStringCollectionAsList()"),
-        Map.entry(Pattern.compile("\\.readList\\("), ".readCollectionAsList("),
-        Map.entry(Pattern.compile("\\.readMap\\(\\)"), ".readGenericMap()"),
-        Map.entry(Pattern.compile("\\.writeMap\\((\\w+)\\)"), ".writeGenericMap($1)")
+        Map.entry(Pattern.compile("\\bin\\.readStringList\\(\\)"), "in.readStringCollectionAsList()"),
+        Map.entry(Pattern.compile("\\bin\\.readList\\("), "in.readCollectionAsList("),
+        Map.entry(Pattern.compile("\\bin\\.readMap\\(\\)"), "in.readGenericMap()"),
+        Map.entry(Pattern.compile("\\bout\\.writeMap\\((\\w+)\\)"), "out.writeGenericMap($1)"),
+        Map.entry(Pattern.compile("\\bcontext\\.fieldMapper\\("), "context.getFieldType(")
     );
 
     static final Pattern WORD = Pattern.compile("\\b(" + String.join("|", TYPES.keySet()) + ")\\b");

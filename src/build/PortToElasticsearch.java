@@ -32,6 +32,8 @@ public class PortToElasticsearch {
         Map.entry("org.opensearch.core.common.", "org.elasticsearch.common."),
         Map.entry("org.opensearch.core.rest.", "org.elasticsearch.rest."),
         Map.entry("org.opensearch.core.tasks.", "org.elasticsearch.tasks."),
+        Map.entry("org.opensearch.core.index.", "org.elasticsearch.index."),
+        Map.entry("org.opensearch.common.inject.", "org.elasticsearch.injection.guice."),
         Map.entry("org.opensearch.common.lease.Releasable", "org.elasticsearch.core.Releasable"),
         Map.entry("org.opensearch.common.unit.TimeValue", "org.elasticsearch.core.TimeValue"),
         Map.entry("org.opensearch.transport.client.", "org.elasticsearch.client.internal."),

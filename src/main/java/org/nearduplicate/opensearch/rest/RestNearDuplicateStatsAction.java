@@ -10,6 +10,7 @@ import java.util.List;
 
 import org.nearduplicate.opensearch.action.stats.NearDuplicateStatsAction;
 import org.nearduplicate.opensearch.action.stats.NearDuplicateStatsRequest;
+import org.nearduplicate.opensearch.common.Platform;
 
 import static org.opensearch.rest.RestRequest.Method.GET;
 
@@ -39,7 +40,7 @@ public class RestNearDuplicateStatsAction extends BaseRestHandler {
     protected RestChannelConsumer prepareRequest(RestRequest request, NodeClient client) {
         String[] nodeIds = Strings.splitStringByCommaToArray(request.param(NODE_IDS));
         NearDuplicateStatsRequest stats = new NearDuplicateStatsRequest(nodeIds);
-        stats.timeout(request.param("timeout"));
+        stats.timeout(Platform.timeout(request));
         return channel -> client.execute(NearDuplicateStatsAction.INSTANCE, stats, new RestActions.NodesResponseRestListener<>(channel));
     }
 }

@@ -60,6 +60,7 @@ import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.groups.WrittenGroup;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.lucene.WrittenGroupValues;
+import org.nearduplicate.opensearch.common.Platform;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
@@ -97,7 +98,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
             actionFilters,
             indexNameExpressionResolver,
             SimHashShardFingerprintsRequest::new,
-            ThreadPool.Names.SEARCH
+            Platform.searchExecutor(threadPool)
         );
         this.indicesService = indicesService;
         this.engine = engine;
@@ -191,7 +192,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
                 filter = null;
                 return;
             }
-            QueryShardContext context = indexService.newQueryShardContext(shardId.id(), searcher, System::currentTimeMillis, null);
+            QueryShardContext context = Platform.searchContext(indexService, shardId.id(), searcher);
             Query query = context.toQuery(Rewriteable.rewrite(builder, context, true)).query();
             filter = searcher.createWeight(searcher.rewrite(new ConstantScoreQuery(query)), ScoreMode.COMPLETE_NO_SCORES, 1f);
         }

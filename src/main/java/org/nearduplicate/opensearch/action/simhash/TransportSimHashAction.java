@@ -19,6 +19,7 @@ import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Analysis;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SimHash;
+import org.nearduplicate.opensearch.common.Platform;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
@@ -37,7 +38,7 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
         ThreadPool threadPool,
         SketchingService engine
     ) {
-        super(SimHashAction.NAME, transportService, actionFilters, SimHashRequest::new);
+        super(SimHashAction.NAME, transportService, actionFilters, SimHashRequest::new, Platform.DIRECT_EXECUTOR);
         this.engine = engine;
         this.threadPool = threadPool;
     }

@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.function.BiFunction;
 
 import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.opensearch.common.Platform;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
@@ -189,8 +190,8 @@ final class ProbeInput implements Writeable {
         if (mapped == null) {
             return null;
         }
-        if (type.isInstance(mapped.unwrap())) {
-            return type.cast(mapped.unwrap());
+        if (type.isInstance(Platform.unwrap(mapped))) {
+            return type.cast(Platform.unwrap(mapped));
         }
         throw new QueryShardException(
             context,

@@ -1,0 +1,47 @@
+package org.nearduplicate.elasticsearch.common;
+
+import org.apache.lucene.search.IndexSearcher;
+
+import java.util.Map;
+import java.util.concurrent.Executor;
+
+import org.elasticsearch.common.util.concurrent.EsExecutors;
+import org.elasticsearch.core.TimeValue;
+import org.elasticsearch.index.IndexService;
+import org.elasticsearch.index.mapper.MappedFieldType;
+import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.rest.RestRequest;
+import org.elasticsearch.rest.RestUtils;
+import org.elasticsearch.threadpool.ThreadPool;
+
+/**
+ * The few calls whose signatures differ between OpenSearch and Elasticsearch, so that the classes making them read the
+ * same on both and the Elasticsearch build can port them (src/build/PortToElasticsearch.java). Each adapter has its own
+ * class of this name; the types of the values may differ, the code that uses them does not.
+ */
+public final class Platform {
+    private Platform() {}
+
+    /** The executor argument of a transport action that runs on the thread that received it. */
+    public static final Executor DIRECT_EXECUTOR = EsExecutors.DIRECT_EXECUTOR_SERVICE;
+
+    /** The executor argument of a shard-level action that searches. */
+    public static Executor searchExecutor(ThreadPool threadPool) {
+        return threadPool.executor(ThreadPool.Names.SEARCH);
+    }
+
+    /** A context for building queries over one shard's searcher outside a search request. */
+    public static SearchExecutionContext searchContext(IndexService indexService, int shardId, IndexSearcher searcher) {
+        return indexService.newSearchExecutionContext(shardId, 0, searcher, System::currentTimeMillis, null, Map.of());
+    }
+
+    /** The request's {@code timeout} parameter, as a nodes request takes it. */
+    public static TimeValue timeout(RestRequest request) {
+        return RestUtils.getTimeout(request);
+    }
+
+    /** The field type a mapped field stands for (Elasticsearch does not wrap field types). */
+    public static MappedFieldType unwrap(MappedFieldType type) {
+        return type;
+    }
+}

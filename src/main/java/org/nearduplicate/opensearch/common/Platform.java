@@ -1,0 +1,41 @@
+package org.nearduplicate.opensearch.common;
+
+import org.apache.lucene.search.IndexSearcher;
+
+import org.opensearch.index.IndexService;
+import org.opensearch.index.mapper.MappedFieldType;
+import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.rest.RestRequest;
+import org.opensearch.threadpool.ThreadPool;
+
+/**
+ * The few calls whose signatures differ between OpenSearch and Elasticsearch, so that the classes making them read the
+ * same on both and the Elasticsearch build can port them (src/build/PortToElasticsearch.java). Each adapter has its own
+ * class of this name; the types of the values may differ, the code that uses them does not.
+ */
+public final class Platform {
+    private Platform() {}
+
+    /** The executor argument of a transport action that runs on the thread that received it. */
+    public static final String DIRECT_EXECUTOR = ThreadPool.Names.SAME;
+
+    /** The executor argument of a shard-level action that searches. */
+    public static String searchExecutor(ThreadPool threadPool) {
+        return ThreadPool.Names.SEARCH;
+    }
+
+    /** A context for building queries over one shard's searcher outside a search request. */
+    public static QueryShardContext searchContext(IndexService indexService, int shardId, IndexSearcher searcher) {
+        return indexService.newQueryShardContext(shardId, searcher, System::currentTimeMillis, null);
+    }
+
+    /** The request's {@code timeout} parameter, as a nodes request takes it. */
+    public static String timeout(RestRequest request) {
+        return request.param("timeout");
+    }
+
+    /** The field type a mapped field stands for (OpenSearch wraps some field types). */
+    public static MappedFieldType unwrap(MappedFieldType type) {
+        return type.unwrap();
+    }
+}

@@ -40,7 +40,7 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  *
  * @param <O> the method's options, immutable (e.g. {@code max_distance} and {@code allow_scan})
  */
-public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O> extends AbstractQueryBuilder<B> {
+public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O> extends PlatformQueryBuilder<B> {
     public static final ParseField FIELD_FIELD = new ParseField("field");
     public static final ParseField IGNORE_UNMAPPED_FIELD = new ParseField("ignore_unmapped");
 

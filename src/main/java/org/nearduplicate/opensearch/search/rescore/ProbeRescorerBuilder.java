@@ -33,7 +33,8 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  *
  * <p>Wire format: the window, the field, the probe, the threshold (the method's), the mode and the weights.
  */
-public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, T>, P extends Probe<?, P>, T> extends RescorerBuilder<B> {
+public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, T>, P extends Probe<?, P>, T> extends
+    PlatformRescorerBuilder<B> {
     public static final ParseField FIELD_FIELD = new ParseField("field");
     public static final ParseField SCORE_MODE_FIELD = new ParseField("score_mode");
     public static final ParseField QUERY_WEIGHT_FIELD = new ParseField("query_weight");

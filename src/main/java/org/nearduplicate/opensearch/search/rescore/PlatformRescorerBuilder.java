@@ -1,0 +1,19 @@
+package org.nearduplicate.opensearch.search.rescore;
+
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.search.rescore.RescorerBuilder;
+
+import java.io.IOException;
+
+/**
+ * The platform's rescorer builder base, with what one platform asks of every rescorer builder and the other does not
+ * (Elasticsearch: the first transport version that knows it), so that {@link ProbeRescorerBuilder} reads the same on
+ * both and is ported to Elasticsearch unchanged. Each adapter has its own class of this name.
+ */
+public abstract class PlatformRescorerBuilder<B extends PlatformRescorerBuilder<B>> extends RescorerBuilder<B> {
+    protected PlatformRescorerBuilder() {}
+
+    protected PlatformRescorerBuilder(StreamInput in) throws IOException {
+        super(in);
+    }
+}

@@ -38,7 +38,7 @@ public final class FilteredOutFetchSubPhase implements FetchSubPhase {
         return filters.isEmpty() ? null : new Processor(filters.toArray(new ProbeRescorer.Context[0]));
     }
 
-    private static final class Processor implements FetchSubPhaseProcessor {
+    private static final class Processor implements DocValuesFetchProcessor {
         private static final DocumentField MARK = new DocumentField(ProbeRescorer.FILTERED_OUT_FIELD, List.of(true));
         private final ProbeRescorer.Context[] filters;
         private final ProbeRescoring.LeafCloseness[] leaves;

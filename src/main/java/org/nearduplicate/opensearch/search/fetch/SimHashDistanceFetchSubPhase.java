@@ -88,7 +88,7 @@ public final class SimHashDistanceFetchSubPhase implements FetchSubPhase {
         });
     }
 
-    private static final class Processor implements FetchSubPhaseProcessor {
+    private static final class Processor implements DocValuesFetchProcessor {
         private final Probe[] probes;
         private final String[] fields;
         private final int[] probeField;

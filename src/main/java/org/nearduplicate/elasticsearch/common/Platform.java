@@ -4,14 +4,18 @@ import org.apache.lucene.search.IndexSearcher;
 
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
 
+import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.common.util.concurrent.EsExecutors;
+import org.elasticsearch.core.CheckedFunction;
 import org.elasticsearch.core.TimeValue;
 import org.elasticsearch.index.IndexService;
 import org.elasticsearch.index.mapper.MappedFieldType;
 import org.elasticsearch.index.query.SearchExecutionContext;
 import org.elasticsearch.rest.RestRequest;
 import org.elasticsearch.rest.RestUtils;
+import org.elasticsearch.search.fetch.subphase.FetchSourceContext;
 import org.elasticsearch.threadpool.ThreadPool;
 
 /**
@@ -43,5 +47,20 @@ public final class Platform {
     /** The field type a mapped field stands for (Elasticsearch does not wrap field types). */
     public static MappedFieldType unwrap(MappedFieldType type) {
         return type;
+    }
+
+    /** A listener that answers {@code listener} with {@code fn} of its response (failures pass through). */
+    public static <T, R> ActionListener<T> map(ActionListener<R> listener, CheckedFunction<T, R, Exception> fn) {
+        return listener.map(fn);
+    }
+
+    /** A listener that hands its response to {@code onResponse} with {@code listener}, and its failures to {@code listener}. */
+    public static <T, R> ActionListener<T> delegateFailure(ActionListener<R> listener, BiConsumer<ActionListener<R>, T> onResponse) {
+        return listener.delegateFailure(onResponse);
+    }
+
+    /** Fetch these fields of {@code _source} only. */
+    public static FetchSourceContext sourceFields(String... includes) {
+        return FetchSourceContext.of(true, includes, null);
     }
 }

@@ -2,11 +2,16 @@ package org.nearduplicate.opensearch.common;
 
 import org.apache.lucene.search.IndexSearcher;
 
+import org.opensearch.common.CheckedFunction;
+import org.opensearch.core.action.ActionListener;
 import org.opensearch.index.IndexService;
 import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.rest.RestRequest;
+import org.opensearch.search.fetch.subphase.FetchSourceContext;
 import org.opensearch.threadpool.ThreadPool;
+
+import java.util.function.BiConsumer;
 
 /**
  * The few calls whose signatures differ between OpenSearch and Elasticsearch, so that the classes making them read the
@@ -37,5 +42,20 @@ public final class Platform {
     /** The field type a mapped field stands for (OpenSearch wraps some field types). */
     public static MappedFieldType unwrap(MappedFieldType type) {
         return type.unwrap();
+    }
+
+    /** A listener that answers {@code listener} with {@code fn} of its response (failures pass through). */
+    public static <T, R> ActionListener<T> map(ActionListener<R> listener, CheckedFunction<T, R, Exception> fn) {
+        return ActionListener.map(listener, fn);
+    }
+
+    /** A listener that hands its response to {@code onResponse} with {@code listener}, and its failures to {@code listener}. */
+    public static <T, R> ActionListener<T> delegateFailure(ActionListener<R> listener, BiConsumer<ActionListener<R>, T> onResponse) {
+        return ActionListener.delegateFailure(listener, onResponse);
+    }
+
+    /** Fetch these fields of {@code _source} only. */
+    public static FetchSourceContext sourceFields(String... includes) {
+        return new FetchSourceContext(true, includes, null);
     }
 }

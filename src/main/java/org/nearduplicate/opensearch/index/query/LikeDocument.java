@@ -1,7 +1,8 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.apache.lucene.util.SetOnce;
+
 import org.opensearch.action.get.GetRequest;
-import org.opensearch.common.SetOnce;
 import org.opensearch.common.xcontent.support.XContentMapValues;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.common.ParsingException;
@@ -11,12 +12,13 @@ import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.index.query.QueryRewriteContext;
-import org.opensearch.search.fetch.subphase.FetchSourceContext;
 import org.opensearch.transport.client.Client;
 
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Supplier;
+
+import org.nearduplicate.opensearch.common.Platform;
 
 /**
  * The {@code like} probe of the queries and rescorers: {@code {"_index": ..., "_id": ..., "routing": ...}}, a stored
@@ -71,12 +73,10 @@ public record LikeDocument(String index, String id, String routing) implements W
     /** As above; the reader is also given the concrete index the document was read from. */
     public <T> Supplier<T> fetchOnRewrite(QueryRewriteContext context, String field, IndexedSourceValueReader<T> reader) {
         SetOnce<T> fetched = new SetOnce<>();
-        context.registerAsyncAction(
-            (client, listener) -> fetch(client, field, "[like] document", reader, ActionListener.map(listener, probe -> {
-                fetched.set(probe);
-                return null;
-            }))
-        );
+        context.registerAsyncAction((client, listener) -> fetch(client, field, "[like] document", reader, Platform.map(listener, probe -> {
+            fetched.set(probe);
+            return null;
+        })));
         return fetched::get;
     }
 
@@ -93,8 +93,8 @@ public record LikeDocument(String index, String id, String routing) implements W
     private <T> void fetch(Client client, String field, String label, IndexedSourceValueReader<T> reader, ActionListener<T> listener) {
         GetRequest request = new GetRequest(index, id);
         request.routing(routing);
-        request.fetchSourceContext(new FetchSourceContext(true, new String[] { field }, null));
-        client.get(request, ActionListener.delegateFailure(listener, (delegate, response) -> {
+        request.fetchSourceContext(Platform.sourceFields(field));
+        client.get(request, Platform.delegateFailure(listener, (delegate, response) -> {
             String what = label + " [" + index + "][" + id + "]";
             T probe;
             try {

@@ -19,6 +19,7 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.tests.search.QueryUtils;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -398,7 +399,8 @@ public class SimHashQueryTests extends PlatformTestCase {
         BlockLayout layout = new BlockLayout(4, 3);
         String note = "expected chance matches per probe among this shard's 1,000 documents: 0.0030 (basis)";
         try (Corpus corpus = buildCorpus(layout, false)) {
-            long probe = corpus.centers[0];
+            // an indexed fingerprint, so that at least its document matches (a center may have no neighbour within 3)
+            long probe = randomFrom(new ArrayList<>(corpus.live.values()));
             SimHashQuery plain = new SimHashQuery(FIELD, probe, 3, layout, randomBoolean());
             SimHashQuery noted = plain.withChanceNote(note);
             assertEquals(note, noted.chanceNote());

@@ -11,7 +11,8 @@ cd "$PROJECT_ROOT"
 export OPENSEARCH_VERSION=$(opensearch_version)
 echo "[test] OpenSearch $OPENSEARCH_VERSION"
 # the verdict line at the end: Maven's tests counted from the surefire/failsafe XML reports each build wrote (only
-# reports newer than the build's start: the Elasticsearch build writes into the same target/), plus one per check script
+# reports newer than the build's start: the Elasticsearch build writes into the same target/, its unit tests into
+# target/es-<version>/), plus one per check script
 passed=0 failed=0
 failures=()  # named again at the end, where a reader of the log's tail looks
 names=$(mktemp)
@@ -21,7 +22,7 @@ count_reports() {  # $1: a marker file; adds the test cases of the reports writt
 import glob, os, sys, xml.etree.ElementTree as ET
 since = os.path.getmtime(sys.argv[1])
 ok = bad = 0
-for f in glob.glob("target/surefire-reports/TEST-*.xml") + glob.glob("target/failsafe-reports/TEST-*.xml"):
+for f in glob.glob("target/surefire-reports/TEST-*.xml") + glob.glob("target/failsafe-reports/TEST-*.xml") + glob.glob("target/es-*/surefire-reports/TEST-*.xml"):
     if os.path.getmtime(f) < since:
         continue
     try:

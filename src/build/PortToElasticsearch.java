@@ -2,7 +2,7 @@
  * The Elasticsearch adapter's classes that differ from the OpenSearch adapter's only in names (packages, imports and a
  * few types) are not kept twice: the Elasticsearch build (-Pelasticsearch) writes them from org.nearduplicate.opensearch
  * with the renames below before it compiles. A class that differs in more than names is written by hand in
- * src/main/java/org/nearduplicate/elasticsearch and replaces its port; when a hand-written class has become the same
+ * src/elasticsearch/java/org/nearduplicate/elasticsearch and replaces its port; when a hand-written class has become the same
  * code as its port (comments, blank space and import order aside), the port fails, naming it: delete it.
  *
  *   java src/build/PortToElasticsearch.java <source root> <hand-written root> <output root>

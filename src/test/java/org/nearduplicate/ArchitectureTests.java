@@ -32,29 +32,68 @@ import static org.junit.Assume.assumeTrue;
  * framework's agent forbids.
  */
 public class ArchitectureTests {
+    /** The platform-neutral code: engine, Lucene queries and orchestration. */
     private static final Path MAIN = Path.of("src", "main", "java");
-    private static final Pattern REFERENCE = Pattern.compile("\\b((?:org\\.nearduplicate|org\\.opensearch)(?:\\.[a-z]\\w*)+)\\.[A-Z]");
+    /** One adapter per platform, each compiled only by its own build. */
+    private static final Path OPENSEARCH = Path.of("src", "opensearch", "java");
+    private static final Path ELASTICSEARCH = Path.of("src", "elasticsearch", "java");
+    private static final Pattern REFERENCE = Pattern.compile(
+        "\\b((?:org\\.nearduplicate|org\\.opensearch|org\\.elasticsearch)(?:\\.[a-z]\\w*)+)\\.[A-Z]"
+    );
 
-    /** Package -> the packages its files name (imports and fully qualified names). */
-    private static Map<String, Set<String>> references() throws IOException {
-        assumeTrue("the sources are read from " + MAIN.toAbsolutePath(), Files.isDirectory(MAIN));
+    /** Package -> the packages its files name (imports and fully qualified names), over the given source roots. */
+    private static Map<String, Set<String>> references(Path... roots) throws IOException {
         Map<String, Set<String>> graph = new TreeMap<>();
-        try (Stream<Path> files = Files.walk(MAIN)) {
-            for (Path file : files.filter(p -> p.toString().endsWith(".java")).toList()) {
-                String pkg = MAIN.relativize(file.getParent()).toString().replace(file.getFileSystem().getSeparator(), ".");
-                Set<String> to = graph.computeIfAbsent(pkg, k -> new TreeSet<>());
-                Matcher m = REFERENCE.matcher(Files.readString(file));
-                while (m.find()) {
-                    if (m.group(1).equals(pkg) == false) to.add(m.group(1));
+        for (Path root : roots) {
+            assumeTrue("the sources are read from " + root.toAbsolutePath(), Files.isDirectory(root));
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path file : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    String pkg = root.relativize(file.getParent()).toString().replace(file.getFileSystem().getSeparator(), ".");
+                    Set<String> to = graph.computeIfAbsent(pkg, k -> new TreeSet<>());
+                    Matcher m = REFERENCE.matcher(Files.readString(file));
+                    while (m.find()) {
+                        if (m.group(1).equals(pkg) == false) to.add(m.group(1));
+                    }
                 }
             }
         }
         return graph;
     }
 
+    private static Map<String, Set<String>> references() throws IOException {
+        return references(MAIN, OPENSEARCH);
+    }
+
+    private static boolean platform(String target) {
+        return target.startsWith("org.opensearch")
+            || target.startsWith("org.elasticsearch")
+            || target.startsWith("org.nearduplicate.opensearch")
+            || target.startsWith("org.nearduplicate.elasticsearch");
+    }
+
+    /** src/main/java is shared by both builds: no class of it names a platform type or an adapter. */
+    @Test
+    public void testSharedCodeIsFreeOfPlatforms() throws IOException {
+        Map<String, Set<String>> offending = new TreeMap<>();
+        references(MAIN).forEach((pkg, to) -> {
+            for (String target : to) {
+                if (platform(target)) offending.computeIfAbsent(pkg, k -> new TreeSet<>()).add(target);
+            }
+        });
+        assertEquals(Map.of(), offending);
+    }
+
+    @Test
+    public void testElasticsearchAdapterHasNoCycles() throws IOException {
+        assertNoCycles(references(MAIN, ELASTICSEARCH));
+    }
+
     @Test
     public void testNoPackageCycles() throws IOException {
-        Map<String, Set<String>> graph = references();
+        assertNoCycles(references());
+    }
+
+    private static void assertNoCycles(Map<String, Set<String>> graph) {
         for (String start : graph.keySet()) {
             // a cycle through start: start reaches itself
             Deque<String> todo = new ArrayDeque<>(graph.get(start));
@@ -74,7 +113,7 @@ public class ArchitectureTests {
         graph.forEach((pkg, to) -> {
             if (pkg.startsWith("org.nearduplicate.core") || pkg.equals("org.nearduplicate.lucene")) {
                 for (String target : to) {
-                    if (target.startsWith("org.opensearch") || target.startsWith("org.nearduplicate.opensearch")) {
+                    if (platform(target)) {
                         offending.computeIfAbsent(pkg, k -> new TreeSet<>()).add(target);
                     }
                 }
@@ -106,8 +145,8 @@ public class ArchitectureTests {
      */
     @Test
     public void testAdapterHelpersAreOpenSearchCode() throws IOException {
-        Path common = MAIN.resolve(Path.of("org", "nearduplicate", "opensearch", "common"));
-        assumeTrue("the sources are read from " + MAIN.toAbsolutePath(), Files.isDirectory(common));
+        Path common = OPENSEARCH.resolve(Path.of("org", "nearduplicate", "opensearch", "common"));
+        assumeTrue("the sources are read from " + OPENSEARCH.toAbsolutePath(), Files.isDirectory(common));
         Set<String> neutral = new TreeSet<>();
         int classes = 0;
         try (Stream<Path> files = Files.list(common)) {

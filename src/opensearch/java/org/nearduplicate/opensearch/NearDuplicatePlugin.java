@@ -1,47 +1,28 @@
 package org.nearduplicate.opensearch;
 
+import org.apache.lucene.util.SetOnce;
+
 import org.opensearch.action.ActionRequest;
 import org.opensearch.action.support.ActionFilter;
-import org.opensearch.cluster.metadata.IndexNameExpressionResolver;
-import org.opensearch.cluster.node.DiscoveryNodes;
 import org.opensearch.cluster.service.ClusterService;
-import org.opensearch.common.SetOnce;
 import org.opensearch.common.settings.ClusterSettings;
-import org.opensearch.common.settings.IndexScopedSettings;
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Settings;
-import org.opensearch.common.settings.SettingsFilter;
 import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.breaker.CircuitBreaker;
 import org.opensearch.core.common.io.stream.NamedWriteableRegistry;
-import org.opensearch.core.xcontent.NamedXContentRegistry;
-import org.opensearch.env.Environment;
-import org.opensearch.env.NodeEnvironment;
 import org.opensearch.index.mapper.Mapper;
 import org.opensearch.indices.breaker.BreakerSettings;
 import org.opensearch.ingest.Processor;
-import org.opensearch.plugins.ActionPlugin;
-import org.opensearch.plugins.CircuitBreakerPlugin;
-import org.opensearch.plugins.IngestPlugin;
-import org.opensearch.plugins.MapperPlugin;
-import org.opensearch.plugins.Plugin;
-import org.opensearch.plugins.SearchPlugin;
-import org.opensearch.repositories.RepositoriesService;
-import org.opensearch.rest.RestController;
 import org.opensearch.rest.RestHandler;
-import org.opensearch.script.ScriptService;
 import org.opensearch.search.DocValueFormat;
 import org.opensearch.search.fetch.FetchSubPhase;
 import org.opensearch.tasks.Task;
-import org.opensearch.threadpool.ThreadPool;
-import org.opensearch.transport.client.Client;
-import org.opensearch.watcher.ResourceWatcherService;
 
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.lucene.FingerprintColumns;
@@ -88,8 +69,8 @@ import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
 import org.nearduplicate.opensearch.search.response.FilteredOutHitsActionFilter;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
-/** Wires the near-duplicate processor, field type, query, rescorer and REST API into OpenSearch. */
-public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionPlugin, MapperPlugin, SearchPlugin, CircuitBreakerPlugin {
+/** Wires the near-duplicate processors, field types, queries, rescorers, actions and REST API into the platform. */
+public class NearDuplicatePlugin extends PlatformPlugin {
 
     /** The one gateway into the engine of this plugin instance: every processor, field type and REST action uses it. */
     private final SketchingService engine;
@@ -174,19 +155,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
 
     /** A deleted index's recent-fingerprints windows are forgotten, so that an index re-created under the name starts empty. */
     @Override
-    public Collection<Object> createComponents(
-        Client client,
-        ClusterService clusterService,
-        ThreadPool threadPool,
-        ResourceWatcherService resourceWatcherService,
-        ScriptService scriptService,
-        NamedXContentRegistry xContentRegistry,
-        Environment environment,
-        NodeEnvironment nodeEnvironment,
-        NamedWriteableRegistry namedWriteableRegistry,
-        IndexNameExpressionResolver indexNameExpressionResolver,
-        Supplier<RepositoriesService> repositoriesServiceSupplier
-    ) {
+    protected Collection<Object> components(ClusterService clusterService) {
         this.clusterService.set(clusterService);
         clusterService.addListener(event -> event.indicesDeleted().forEach(index -> recentWindows.removeIndex(index.getName())));
         honourDynamicSettings(clusterService.getClusterSettings());
@@ -266,15 +235,7 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     }
 
     @Override
-    public List<RestHandler> getRestHandlers(
-        Settings settings,
-        RestController restController,
-        ClusterSettings clusterSettings,
-        IndexScopedSettings indexScopedSettings,
-        SettingsFilter settingsFilter,
-        IndexNameExpressionResolver indexNameExpressionResolver,
-        Supplier<DiscoveryNodes> nodesInCluster
-    ) {
+    protected List<RestHandler> restHandlers() {
         return List.of(
             new RestSimHashAction(engine),
             new RestSimHashGroupsAction(),

@@ -60,7 +60,7 @@ public class TransportNearDuplicateStatsAction extends TransportNodesAction<
 
     @Override
     protected NearDuplicateStatsNodeResponse newNodeResponse(StreamInput in, DiscoveryNode node) throws IOException {
-        return new NearDuplicateStatsNodeResponse(in, node);
+        return new NearDuplicateStatsNodeResponse(in);
     }
 
     @Override

@@ -1,6 +1,6 @@
 package org.nearduplicate.opensearch.action.simhash;
 
-import org.opensearch.action.ActionType;
+import org.nearduplicate.opensearch.common.PlatformActionType;
 
 /**
  * {@code /{index}/_simhash}: reads the mapping of the index's {@code simhash} field (its algorithm and layout), so it
@@ -11,7 +11,7 @@ import org.opensearch.action.ActionType;
  * plugin resolves an {@code indices:} action whose request names no index (or is no {@code IndicesRequest}) to all
  * indices, so the index-less tool would need a privilege on every index.
  */
-public class IndexSimHashAction extends ActionType<SimHashResponse> {
+public class IndexSimHashAction extends PlatformActionType<SimHashResponse> {
     public static final String NAME = "indices:data/read/near_duplicate/simhash";
     public static final IndexSimHashAction INSTANCE = new IndexSimHashAction();
 

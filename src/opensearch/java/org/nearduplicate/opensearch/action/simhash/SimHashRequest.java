@@ -120,11 +120,17 @@ public class SimHashRequest extends ActionRequest {
         super(in);
         input = new Input(in);
         compareInput = in.readBoolean() ? new Input(in) : null;
-        settings = Collections.unmodifiableMap(in.readMap());
+        settings = Collections.unmodifiableMap(readSettings(in));
         blocks = in.readOptionalVInt();
         maxDistance = in.readOptionalVInt();
         topFeatures = in.readVInt();
         includeText = in.readBoolean();
+    }
+
+    /** The settings as {@code writeGenericValue} wrote them. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> readSettings(StreamInput in) throws IOException {
+        return (Map<String, Object>) in.readGenericValue();
     }
 
     @Override
@@ -135,7 +141,7 @@ public class SimHashRequest extends ActionRequest {
         if (compareInput != null) {
             compareInput.writeTo(out);
         }
-        out.writeMap(settings);
+        out.writeGenericValue(settings); // the bytes of writeMap on OpenSearch, writeGenericMap on Elasticsearch
         out.writeOptionalVInt(blocks);
         out.writeOptionalVInt(maxDistance);
         out.writeVInt(topFeatures);

@@ -8,6 +8,7 @@ import org.opensearch.core.xcontent.ToXContentObject;
 import org.opensearch.core.xcontent.XContentBuilder;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -71,8 +72,8 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
                 in.readOptionalString(),
                 in.readVInt(),
                 in.readOptionalString(),
-                in.readList(i -> new Feature(i.readString(), i.readVInt(), i.readDouble())),
-                in.readBoolean() ? in.readStringList() : null,
+                readFeatures(in),
+                in.readBoolean() ? Arrays.asList(in.readStringArray()) : null,
                 in.readOptionalString(),
                 in.readOptionalString()
             );
@@ -109,7 +110,7 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
         }
 
         Difference(StreamInput in) throws IOException {
-            this(in.readList(SimHashResponse::readFeature), in.readList(SimHashResponse::readFeature));
+            this(readFeatures(in), readFeatures(in));
         }
 
         @Override
@@ -121,6 +122,11 @@ public class SimHashResponse extends ActionResponse implements ToXContentObject 
 
     private static Feature readFeature(StreamInput in) throws IOException {
         return new Feature(in.readString(), in.readVInt(), in.readDouble());
+    }
+
+    /** A list of features as {@code writeCollection} wrote it (a count, then each). */
+    private static List<Feature> readFeatures(StreamInput in) throws IOException {
+        return Arrays.asList(in.readArray(SimHashResponse::readFeature, Feature[]::new));
     }
 
     private static void writeFeature(StreamOutput out, Feature f) throws IOException {

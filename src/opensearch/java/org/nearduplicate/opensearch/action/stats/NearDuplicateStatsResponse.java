@@ -9,6 +9,7 @@ import org.opensearch.core.xcontent.ToXContentFragment;
 import org.opensearch.core.xcontent.XContentBuilder;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -16,7 +17,8 @@ import org.nearduplicate.core.stats.NearDuplicateStats;
 
 /**
  * The stats of every node that answered, by node id, and their sum ({@code total}); the REST layer adds the
- * {@code _nodes} header (total, successful, failed and the failures) and the cluster name.
+ * {@code _nodes} header (total, successful, failed and the failures) and the cluster name. (Elasticsearch 8 keeps a
+ * nodes response on its node, so only OpenSearch sends it.)
  */
 public class NearDuplicateStatsResponse extends BaseNodesResponse<NearDuplicateStatsNodeResponse> implements ToXContentFragment {
 
@@ -34,12 +36,12 @@ public class NearDuplicateStatsResponse extends BaseNodesResponse<NearDuplicateS
 
     @Override
     protected List<NearDuplicateStatsNodeResponse> readNodesFrom(StreamInput in) throws IOException {
-        return in.readList(NearDuplicateStatsNodeResponse::new);
+        return Arrays.asList(in.readArray(NearDuplicateStatsNodeResponse::new, NearDuplicateStatsNodeResponse[]::new));
     }
 
     @Override
     protected void writeNodesTo(StreamOutput out, List<NearDuplicateStatsNodeResponse> nodes) throws IOException {
-        out.writeList(nodes);
+        out.writeCollection(nodes);
     }
 
     /** The sum of the nodes' stats. */

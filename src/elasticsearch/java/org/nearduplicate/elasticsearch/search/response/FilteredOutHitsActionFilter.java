@@ -1,7 +1,5 @@
 package org.nearduplicate.elasticsearch.search.response;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 import org.elasticsearch.action.ActionListener;
@@ -16,11 +14,8 @@ import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.SearchHits;
 import org.elasticsearch.search.profile.SearchProfileResults;
 import org.elasticsearch.search.profile.SearchProfileShardResult;
-import org.elasticsearch.search.rescore.RescorerBuilder;
 import org.elasticsearch.tasks.Task;
 import org.nearduplicate.elasticsearch.search.rescore.ProbeRescorer;
-import org.nearduplicate.elasticsearch.search.rescore.ProbeRescorerBuilder;
-import org.nearduplicate.elasticsearch.search.rescore.RescoreScoreMode;
 
 /**
  * Removes from the responses of searches with a {@code near_duplicate} or {@code minhash_similar} rescorer in
@@ -49,7 +44,9 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
         ActionListener<Response> listener,
         ActionFilterChain<Request, Response> chain
     ) {
-        if (TransportSearchAction.NAME.equals(action) && request instanceof SearchRequest search && hasFilterRescorer(search)) {
+        if (TransportSearchAction.NAME.equals(action)
+            && request instanceof SearchRequest search
+            && FilteredOutHits.hasFilterRescorer(search)) {
             chain.proceed(task, action, request, listener.delegateFailureAndWrap((delegate, response) -> {
                 SearchResponse original = (SearchResponse) response;
                 SearchResponse filtered = dropFilteredOut(original);
@@ -66,19 +63,6 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
         }
     }
 
-    /** True if the request has a probe rescorer ({@code near_duplicate}, {@code minhash_similar}) in {@code filter} mode. */
-    public static boolean hasFilterRescorer(SearchRequest request) {
-        if (request.source() == null || request.source().rescores() == null) {
-            return false;
-        }
-        for (RescorerBuilder<?> rescorer : request.source().rescores()) {
-            if (rescorer instanceof ProbeRescorerBuilder<?, ?, ?> b && b.scoreMode() == RescoreScoreMode.FILTER) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * The response without the marked hits (the same response if there are none); max_score is recomputed. A new
      * response holds its own references (to the hits it keeps) and must be released by the caller ({@code decRef}),
@@ -86,24 +70,12 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
      */
     public static SearchResponse dropFilteredOut(SearchResponse response) {
         SearchHits hits = response.getHits();
-        if (hits == null) {
+        FilteredOutHits passed = FilteredOutHits.of(hits);
+        if (passed == null) {
             return response;
         }
-        List<SearchHit> kept = new ArrayList<>(hits.getHits().length);
-        float maxScore = Float.NaN;
-        for (SearchHit hit : hits.getHits()) {
-            if (hit.getFields().containsKey(ProbeRescorer.FILTERED_OUT_FIELD) == false) {
-                kept.add(hit);
-                if (Float.isNaN(hit.getScore()) == false && (Float.isNaN(maxScore) || hit.getScore() > maxScore)) {
-                    maxScore = hit.getScore();
-                }
-            }
-        }
-        if (kept.size() == hits.getHits().length) {
-            return response;
-        }
-        SearchHit[] keptHits = kept.toArray(new SearchHit[0]);
-        float keptMaxScore = Float.isNaN(hits.getMaxScore()) ? Float.NaN : maxScore;
+        SearchHit[] keptHits = passed.kept();
+        float keptMaxScore = passed.maxScore();
         SearchHits filtered;
         if (hits.isPooled()) {
             for (SearchHit hit : keptHits) {

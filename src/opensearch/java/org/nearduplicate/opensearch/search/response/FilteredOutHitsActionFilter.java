@@ -10,18 +10,11 @@ import org.opensearch.action.support.ActionFilterChain;
 import org.opensearch.action.support.ActionRequestMetadata;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.action.ActionResponse;
-import org.opensearch.search.SearchHit;
 import org.opensearch.search.SearchHits;
 import org.opensearch.search.profile.SearchProfileShardResults;
-import org.opensearch.search.rescore.RescorerBuilder;
 import org.opensearch.tasks.Task;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
-import org.nearduplicate.opensearch.search.rescore.ProbeRescorerBuilder;
-import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
 
 /**
  * Removes from the responses of searches with a {@code near_duplicate} or {@code minhash_similar} rescorer in
@@ -48,7 +41,7 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
         ActionListener<Response> listener,
         ActionFilterChain<Request, Response> chain
     ) {
-        if (SearchAction.NAME.equals(action) && request instanceof SearchRequest search && hasFilterRescorer(search)) {
+        if (SearchAction.NAME.equals(action) && request instanceof SearchRequest search && FilteredOutHits.hasFilterRescorer(search)) {
             chain.proceed(task, action, request, ActionListener.map(listener, response -> {
                 @SuppressWarnings("unchecked")
                 Response filtered = (Response) dropFilteredOut((SearchResponse) response);
@@ -59,42 +52,17 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
         }
     }
 
-    /** True if the request has a probe rescorer ({@code near_duplicate}, {@code minhash_similar}) in {@code filter} mode. */
-    public static boolean hasFilterRescorer(SearchRequest request) {
-        if (request.source() == null || request.source().rescores() == null) {
-            return false;
-        }
-        for (RescorerBuilder<?> rescorer : request.source().rescores()) {
-            if (rescorer instanceof ProbeRescorerBuilder<?, ?, ?> b && b.scoreMode() == RescoreScoreMode.FILTER) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** The response without the marked hits (the same response if there are none); max_score is recomputed. */
     public static SearchResponse dropFilteredOut(SearchResponse response) {
         SearchHits hits = response.getHits();
-        if (hits == null) {
-            return response;
-        }
-        List<SearchHit> kept = new ArrayList<>(hits.getHits().length);
-        float maxScore = Float.NaN;
-        for (SearchHit hit : hits.getHits()) {
-            if (hit.getFields().containsKey(ProbeRescorer.FILTERED_OUT_FIELD) == false) {
-                kept.add(hit);
-                if (Float.isNaN(hit.getScore()) == false && (Float.isNaN(maxScore) || hit.getScore() > maxScore)) {
-                    maxScore = hit.getScore();
-                }
-            }
-        }
-        if (kept.size() == hits.getHits().length) {
+        FilteredOutHits passed = FilteredOutHits.of(hits);
+        if (passed == null) {
             return response;
         }
         SearchHits filtered = new SearchHits(
-            kept.toArray(new SearchHit[0]),
+            passed.kept(),
             hits.getTotalHits(),
-            Float.isNaN(hits.getMaxScore()) ? Float.NaN : maxScore,
+            passed.maxScore(),
             hits.getSortFields(),
             hits.getCollapseField(),
             hits.getCollapseValues()

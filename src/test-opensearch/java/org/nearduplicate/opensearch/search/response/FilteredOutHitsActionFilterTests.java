@@ -73,19 +73,19 @@ public class FilteredOutHitsActionFilterTests extends OpenSearchTestCase {
     }
 
     public void testAppliesToFilterRescorersOnly() {
-        assertFalse(FilteredOutHitsActionFilter.hasFilterRescorer(new SearchRequest()));
+        assertFalse(FilteredOutHits.hasFilterRescorer(new SearchRequest()));
         SearchSourceBuilder closeness = new SearchSourceBuilder().addRescorer(
             new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(1L))
         );
-        assertFalse(FilteredOutHitsActionFilter.hasFilterRescorer(new SearchRequest().source(closeness)));
+        assertFalse(FilteredOutHits.hasFilterRescorer(new SearchRequest().source(closeness)));
         SearchSourceBuilder other = new SearchSourceBuilder().addRescorer(new QueryRescorerBuilder(QueryBuilders.matchAllQuery()));
-        assertFalse(FilteredOutHitsActionFilter.hasFilterRescorer(new SearchRequest().source(other)));
+        assertFalse(FilteredOutHits.hasFilterRescorer(new SearchRequest().source(other)));
         SearchSourceBuilder simhash = new SearchSourceBuilder().addRescorer(
             new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(1L)).scoreMode(RescoreScoreMode.FILTER)
         );
-        assertTrue(FilteredOutHitsActionFilter.hasFilterRescorer(new SearchRequest().source(simhash)));
+        assertTrue(FilteredOutHits.hasFilterRescorer(new SearchRequest().source(simhash)));
         SearchSourceBuilder minhash = new SearchSourceBuilder().addRescorer(new QueryRescorerBuilder(QueryBuilders.matchAllQuery()))
             .addRescorer(new MinHashRescorerBuilder("mh", MinHashProbe.text("a b c")).scoreMode(RescoreScoreMode.FILTER));
-        assertTrue(FilteredOutHitsActionFilter.hasFilterRescorer(new SearchRequest().source(minhash)));
+        assertTrue(FilteredOutHits.hasFilterRescorer(new SearchRequest().source(minhash)));
     }
 }

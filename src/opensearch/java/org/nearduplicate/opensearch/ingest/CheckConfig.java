@@ -2,24 +2,21 @@ package org.nearduplicate.opensearch.ingest;
 
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.ingest.ConfigurationUtils;
-import org.opensearch.ingest.Processor;
 import org.opensearch.threadpool.Scheduler;
 
 import java.util.Map;
 import java.util.function.BiFunction;
 
-import org.nearduplicate.core.stats.NearDuplicateStats;
-import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.orchestration.check.CheckOptions;
-import org.nearduplicate.orchestration.check.NearDuplicateCheck;
 import org.nearduplicate.orchestration.check.Scheduling;
 import org.nearduplicate.orchestration.check.TimeSpan;
 
 import static org.nearduplicate.orchestration.check.NearDuplicateCheck.TYPE;
 
 /**
- * A {@code near_duplicate_check} processor's configuration as the ingest service hands it over: its options, read with
- * {@link ConfigurationUtils} (whose errors name the processor and the option), and the node's services the check uses.
+ * A {@code near_duplicate_check} processor's configuration as the ingest service hands it over, its options read with
+ * {@link ConfigurationUtils} (whose errors name the processor and the option); and the ingest service's scheduler as
+ * the check's timers.
  */
 final class CheckConfig implements CheckOptions.Reader {
     private final String tag;
@@ -28,19 +25,6 @@ final class CheckConfig implements CheckOptions.Reader {
     CheckConfig(String tag, Map<String, Object> config) {
         this.tag = tag;
         this.config = config;
-    }
-
-    /** The check a pipeline's processor runs: its options read (and removed) from {@code config}. */
-    static NearDuplicateCheck check(
-        String tag,
-        Map<String, Object> config,
-        Processor.Parameters parameters,
-        MappedMaxDistance targets,
-        RecentFingerprints.Registry windows,
-        NearDuplicateStats stats
-    ) {
-        CheckOptions options = CheckOptions.parse(new CheckConfig(tag, config));
-        return new NearDuplicateCheck(options, targets, windows, stats, new TargetSearch(parameters.client), timers(parameters.scheduler));
     }
 
     /** The ingest service's scheduler as the check's timers. */

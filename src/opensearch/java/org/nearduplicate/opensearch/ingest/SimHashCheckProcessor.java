@@ -1,41 +1,31 @@
 package org.nearduplicate.opensearch.ingest;
 
 import org.opensearch.common.util.concurrent.AtomicArray;
-import org.opensearch.ingest.AbstractProcessor;
 import org.opensearch.ingest.IngestDocument;
 import org.opensearch.ingest.IngestDocumentWrapper;
 import org.opensearch.ingest.Processor;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
-import org.nearduplicate.core.stats.NearDuplicateStats;
-import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.orchestration.check.NearDuplicateCheck;
 
 /**
  * {@code near_duplicate_check} on OpenSearch: hands {@link NearDuplicateCheck} one document ({@code execute}) or all
  * documents of one bulk request for one index and pipeline ({@code batchExecute}), which it checks as one batch.
  */
-public final class SimHashCheckProcessor extends AbstractProcessor {
-    public static final String TYPE = NearDuplicateCheck.TYPE;
-    /** Time from a document's check to its being searchable beyond the target's refresh_interval (scheduling, search). */
-    public static final long REFRESH_MARGIN_MILLIS = NearDuplicateCheck.REFRESH_MARGIN_MILLIS;
+public final class SimHashCheckProcessor extends CheckProcessor {
 
-    private final NearDuplicateCheck check;
-
-    SimHashCheckProcessor(String tag, String description, NearDuplicateCheck check, Processor.Parameters parameters) {
-        super(tag, description);
-        this.check = check;
+    SimHashCheckProcessor(String tag, String description, NearDuplicateCheck check) {
+        super(tag, description, check);
     }
 
-    @Override
-    public IngestDocument execute(IngestDocument document) {
-        throw new UnsupportedOperationException("[" + TYPE + "] is asynchronous");
+    /** The processor of {@link CheckProcessor.Factory}. */
+    static SimHashCheckProcessor of(String tag, String description, NearDuplicateCheck check, Processor.Parameters parameters) {
+        return new SimHashCheckProcessor(tag, description, check);
     }
 
     @Override
@@ -79,60 +69,5 @@ public final class SimHashCheckProcessor extends AbstractProcessor {
             });
         }
         return handlers;
-    }
-
-    @Override
-    public String getType() {
-        return TYPE;
-    }
-
-    int availableLookups() {
-        return check.availableLookups();
-    }
-
-    int queuedLookups() {
-        return check.queuedLookups();
-    }
-
-    /** Reads and validates the options ({@link CheckConfig}). */
-    public static final class Factory implements Processor.Factory {
-        private final Processor.Parameters parameters;
-        private final RecentFingerprints.Registry windows;
-        private final MappedMaxDistance mappedMaxDistance;
-        private final NearDuplicateStats stats;
-
-        /** Without a cluster state: an absent {@code max_distance} is the default of a new field (tests). */
-        public Factory(Processor.Parameters parameters, RecentFingerprints.Registry windows) {
-            this(parameters, windows, MappedMaxDistance.DEFAULT);
-        }
-
-        /** Outcomes not counted (tests). */
-        public Factory(Processor.Parameters parameters, RecentFingerprints.Registry windows, MappedMaxDistance mappedMaxDistance) {
-            this(parameters, windows, mappedMaxDistance, null);
-        }
-
-        /** {@code stats}: the node's counters, told each document's outcome (null: none). */
-        public Factory(
-            Processor.Parameters parameters,
-            RecentFingerprints.Registry windows,
-            MappedMaxDistance mappedMaxDistance,
-            NearDuplicateStats stats
-        ) {
-            this.parameters = parameters;
-            this.windows = windows;
-            this.mappedMaxDistance = mappedMaxDistance;
-            this.stats = stats;
-        }
-
-        @Override
-        public SimHashCheckProcessor create(
-            Map<String, Processor.Factory> registry,
-            String tag,
-            String description,
-            Map<String, Object> config
-        ) {
-            NearDuplicateCheck check = CheckConfig.check(tag, config, parameters, mappedMaxDistance, windows, stats);
-            return new SimHashCheckProcessor(tag, description, check, parameters);
-        }
     }
 }

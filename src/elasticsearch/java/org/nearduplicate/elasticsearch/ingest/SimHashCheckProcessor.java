@@ -23,7 +23,7 @@ public final class SimHashCheckProcessor extends CheckProcessor {
     private final StreamedBatches batches;
 
     /** {@code threadContext}: where a bulk request's open batch is found; null (tests): per thread. */
-    SimHashCheckProcessor(String tag, String description, NearDuplicateCheck check, ThreadContext threadContext) {
+    private SimHashCheckProcessor(String tag, String description, NearDuplicateCheck check, ThreadContext threadContext) {
         super(tag, description, check);
         this.batches = new StreamedBatches(check, threadContext == null ? null : new Scope(threadContext));
     }

@@ -19,7 +19,7 @@ import org.nearduplicate.orchestration.check.NearDuplicateCheck;
  */
 public final class SimHashCheckProcessor extends CheckProcessor {
 
-    SimHashCheckProcessor(String tag, String description, NearDuplicateCheck check) {
+    private SimHashCheckProcessor(String tag, String description, NearDuplicateCheck check) {
         super(tag, description, check);
     }
 

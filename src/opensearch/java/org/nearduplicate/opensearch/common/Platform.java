@@ -2,8 +2,10 @@ package org.nearduplicate.opensearch.common;
 
 import org.apache.lucene.search.IndexSearcher;
 
+import org.opensearch.OpenSearchStatusException;
 import org.opensearch.common.CheckedFunction;
 import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.IndexService;
 import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.QueryShardContext;
@@ -57,5 +59,10 @@ public final class Platform {
     /** Fetch these fields of {@code _source} only. */
     public static FetchSourceContext sourceFields(String... includes) {
         return new FetchSourceContext(true, includes, null);
+    }
+
+    /** An error with an HTTP {@code status} (e.g. 429 or 503), as the platform reports it. */
+    public static RuntimeException statusException(String message, int status) {
+        return new OpenSearchStatusException(message, RestStatus.fromCode(status));
     }
 }

@@ -12,33 +12,11 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * {@code {"imatch": "<40 hex>", "text": "<40 hex>", "algorithm": "imatch-v1:..."}} into {@code target_field}
  * (default {@code imatch}); map {@code imatch.imatch} and {@code imatch.text} as {@code keyword}.
  */
-public final class ImatchMethod implements SketchMethod {
+public final class ImatchMethod extends EngineMethod {
     public static final String TYPE = "imatch";
 
-    private final SketchingService engine;
-
     public ImatchMethod(SketchingService engine) {
-        this.engine = engine;
-    }
-
-    @Override
-    public int limitsVersion() {
-        return engine.limitsVersion();
-    }
-
-    @Override
-    public String type() {
-        return TYPE;
-    }
-
-    @Override
-    public String defaultTargetField() {
-        return "imatch";
-    }
-
-    @Override
-    public String what() {
-        return "imatch keys";
+        super(engine, TYPE, "imatch", "imatch keys");
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.opensearch.common.FieldMappings;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.orchestration.check.TargetIndices;
 
 /**
  * The {@code max_distance} a target index maps for a {@code simhash} field, read from the cluster state, so that a
@@ -20,60 +21,11 @@ import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
  * {@code simhash-v1} keeps its default. Where the index or the field does not exist yet, the default a new
  * {@code simhash} field gets.
  *
- * <p>It also tells the check what else the cluster state knows of its target: the algorithms its field is mapped with
- * ({@link #algorithms}), whether it is closed ({@link #closed}) and its {@code index.refresh_interval}
- * ({@link #refreshMillis}). How the cluster state's mappings and settings read is {@link FieldMappings}'.
+ * <p>It also tells the check what else the cluster state knows of its target ({@link TargetIndices}). How the cluster
+ * state's mappings and settings read is {@link FieldMappings}'.
  */
 @FunctionalInterface
-public interface MappedMaxDistance {
-
-    /** The default {@code index.refresh_interval} (1s on both platforms). */
-    long DEFAULT_REFRESH_MILLIS = FieldMappings.DEFAULT_REFRESH_MILLIS;
-
-    int of(String index, String field);
-
-    /**
-     * The algorithms {@code field} is mapped with in the indices {@code index} names (an index, alias, pattern or
-     * comma-separated list); empty when none maps it (or unknown).
-     */
-    default Set<String> algorithms(String index, String field) {
-        return Set.of();
-    }
-
-    /** True when {@code index} names closed indices only (a closed target cannot be searched). */
-    default boolean closed(String index) {
-        return false;
-    }
-
-    /**
-     * The longest {@code index.refresh_interval} of the indices {@code index} names, in milliseconds; -1 when one of them
-     * has refresh disabled; the default (1s) when unknown.
-     */
-    default long refreshMillis(String index) {
-        return DEFAULT_REFRESH_MILLIS;
-    }
-
-    /**
-     * The index a document written to {@code name} (the document's {@code _index}: an index, alias or data stream) goes
-     * to: the concrete (write) index when the cluster state knows {@code name}, {@code name} itself when it names no
-     * index yet (a write creates it); null when not known (no name, or a date math expression).
-     */
-    default String documentIndex(String name) {
-        return unknownIndex(name) ? null : name;
-    }
-
-    /**
-     * No index a document can be written to: none, date math (resolved by the write, not here), or a name no index can
-     * have ({@code _simulate}'s placeholder {@code _index}), which a term query on {@code _index} would refuse.
-     */
-    static boolean unknownIndex(String name) {
-        return name == null
-            || name.isEmpty()
-            || name.startsWith("<")
-            || name.startsWith("_")
-            || name.startsWith("-")
-            || name.startsWith("+");
-    }
+public interface MappedMaxDistance extends TargetIndices {
 
     /** Always the default of a new field (tests, or no cluster state). */
     MappedMaxDistance DEFAULT = (index, field) -> SimHashFieldMapper.DEFAULT_MAX_DISTANCE;
@@ -114,7 +66,7 @@ public interface MappedMaxDistance {
 
             @Override
             public String documentIndex(String name) {
-                if (MappedMaxDistance.unknownIndex(name)) return null;
+                if (TargetIndices.unknownIndex(name)) return null;
                 IndexMetadata write = FieldMappings.writeIndex(state.get(), name);
                 return write == null ? name : write.getIndex().getName();
             }

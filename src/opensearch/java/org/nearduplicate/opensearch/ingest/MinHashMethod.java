@@ -13,33 +13,11 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * The {@code minhash} ingest processor: writes {@code {"signature": "<base64 of m big-endian ints>", "algorithm":
  * "minhash-v1:..."}} into {@code target_field} (default {@code minhash}), for a {@code minhash} field.
  */
-public final class MinHashMethod implements SketchMethod {
+public final class MinHashMethod extends EngineMethod {
     public static final String TYPE = "minhash";
 
-    private final SketchingService engine;
-
     public MinHashMethod(SketchingService engine) {
-        this.engine = engine;
-    }
-
-    @Override
-    public int limitsVersion() {
-        return engine.limitsVersion();
-    }
-
-    @Override
-    public String type() {
-        return TYPE;
-    }
-
-    @Override
-    public String defaultTargetField() {
-        return "minhash";
-    }
-
-    @Override
-    public String what() {
-        return "a minhash signature";
+        super(engine, TYPE, "minhash", "a minhash signature");
     }
 
     @Override

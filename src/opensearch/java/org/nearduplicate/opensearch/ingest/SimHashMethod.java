@@ -19,35 +19,13 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * <p>The block keys are not written here: the {@code simhash} field type derives them from the fingerprint with
  * the block layout of its mapping, so that the layout lives in one place that indexing and querying both read.
  */
-public final class SimHashMethod implements SketchMethod {
+public final class SimHashMethod extends EngineMethod {
     public static final String TYPE = "simhash";
     public static final String FINGERPRINT_KEY = SketchValues.FINGERPRINT;
     public static final String ALGORITHM_KEY = SketchValues.ALGORITHM;
 
-    private final SketchingService engine;
-
     public SimHashMethod(SketchingService engine) {
-        this.engine = engine;
-    }
-
-    @Override
-    public int limitsVersion() {
-        return engine.limitsVersion();
-    }
-
-    @Override
-    public String type() {
-        return TYPE;
-    }
-
-    @Override
-    public String defaultTargetField() {
-        return "simhash";
-    }
-
-    @Override
-    public String what() {
-        return "a simhash fingerprint";
+        super(engine, TYPE, "simhash", "a simhash fingerprint");
     }
 
     /** Engine options are validated by {@link SimHashSettings#fromMap}. */

@@ -115,10 +115,10 @@ final class SourceText {
 
     /**
      * The configuration error of a processor for an engine option's {@code IllegalArgumentException}: an
-     * {@link InvalidOptionException} names its option (OpenSearch prefixes {@code [option]} itself, so the message is
+     * {@link InvalidOptionException} names its option (the platform prefixes {@code [option]} itself, so the message is
      * its problem alone); any other is reported against {@code settings}.
      */
-    static org.opensearch.OpenSearchException configurationError(String type, String tag, IllegalArgumentException e) {
+    static RuntimeException configurationError(String type, String tag, IllegalArgumentException e) {
         if (e instanceof InvalidOptionException invalid) {
             return ConfigurationUtils.newConfigurationException(type, tag, invalid.option(), invalid.problem());
         }

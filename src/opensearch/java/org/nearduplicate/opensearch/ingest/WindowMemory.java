@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 import org.nearduplicate.core.window.RecentFingerprints;
 
 /**
- * The recent windows' ({@link RecentFingerprints}) memory on OpenSearch: every entry is reserved from the
+ * The recent windows' ({@link RecentFingerprints}) memory on the node: every entry is reserved from the
  * {@code near_duplicate} circuit breaker, and the node setting that caps the entries of all windows together. The
  * window itself knows no breaker, so this is all a second platform would write for it.
  */

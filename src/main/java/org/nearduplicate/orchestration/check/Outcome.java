@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.ingest;
+package org.nearduplicate.orchestration.check;
 
 import org.nearduplicate.core.window.RecentFingerprints;
 

@@ -1,6 +1,4 @@
-package org.nearduplicate.opensearch.ingest;
-
-import org.opensearch.core.rest.RestStatus;
+package org.nearduplicate.orchestration.check;
 
 /**
  * Why a {@code near_duplicate_check} could not answer for sure, and the HTTP status of the error when
@@ -8,8 +6,12 @@ import org.opensearch.core.rest.RestStatus;
  * a possibly stale search (the search ran, but may not show recent writes) is always tagged {@code unchecked}, so
  * that a bulk load with refresh off does not fail its documents.
  */
-record Unavailable(String reason, RestStatus status, boolean mayFail) {
-    Unavailable(String reason, RestStatus status) {
+record Unavailable(String reason, int status, boolean mayFail) {
+    static final int BAD_REQUEST = 400;
+    static final int TOO_MANY_REQUESTS = 429;
+    static final int SERVICE_UNAVAILABLE = 503;
+
+    Unavailable(String reason, int status) {
         this(reason, status, true);
     }
 

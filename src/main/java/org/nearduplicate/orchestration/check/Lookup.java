@@ -1,11 +1,11 @@
-package org.nearduplicate.opensearch.ingest;
+package org.nearduplicate.orchestration.check;
 
-import org.opensearch.ingest.IngestDocument;
+import org.apache.lucene.util.BytesRef;
 
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiConsumer;
 
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.core.window.RecentFingerprints;
 
 /**
@@ -18,9 +18,7 @@ final class Lookup {
      * What is looked for: the document's fingerprint, its verification signature (null when its value has none: compared
      * on the fingerprint alone) and algorithm, in which index, within which distance; and the document itself, which is
      * never its own duplicate: {@code id} in {@code index}, the index it is written to
-     * ({@link MappedMaxDistance#documentIndex}; null when not known: then {@code id} in any index).
-     */
-    /**
+     * ({@link TargetIndices#documentIndex}; null when not known: then {@code id} in any index).
      * {@code written}: the document is written when it passes (false for {@code _simulate}'s: compared, never recorded).
      * {@code minSimilarity}: what a match must reach where both sides carry a signature, the target field's default
      * (NaN: not verified); the same for every key of a search key, whose target and algorithm it depends on.
@@ -33,7 +31,7 @@ final class Lookup {
         }
     }
 
-    final IngestDocument document;
+    final CheckDocument document;
     final Key key;
     final RecentFingerprints.Result recent;
     /** The closest match of the window and the bulk set, if any. */
@@ -42,18 +40,16 @@ final class Lookup {
     final Unavailable unavailable;
     /** The answer may be incomplete (window gap, bulk set overflow): no match is then not {@code unique}. */
     final Unavailable gap;
-    private final BiConsumer<IngestDocument, Exception> handler;
     private final CheckOutput output;
     private final AtomicBoolean done = new AtomicBoolean();
 
     Lookup(
-        IngestDocument document,
+        CheckDocument document,
         Key key,
         RecentFingerprints.Result recent,
         Outcome fromWindow,
         Unavailable unavailable,
         Unavailable gap,
-        BiConsumer<IngestDocument, Exception> handler,
         CheckOutput output
     ) {
         this.document = document;
@@ -62,7 +58,6 @@ final class Lookup {
         this.fromWindow = fromWindow;
         this.unavailable = unavailable;
         this.gap = gap;
-        this.handler = handler;
         this.output = output;
     }
 
@@ -78,13 +73,21 @@ final class Lookup {
         String ownGroup = key.id() != null ? key.id() : Fingerprints.toHex(key.fingerprint());
         try {
             Unavailable why = unavailable != null ? unavailable : gap;
-            output.complete(document, ownGroup, outcome, why, recent == null ? null : recent.added(), handler);
+            output.complete(document, ownGroup, outcome, why, recent == null ? null : recent.added());
         } catch (Exception e) {
             if (recent != null) {
                 recent.added().group().complete(ownGroup);
             }
-            handler.accept(null, e);
+            document.fail(e);
         }
+    }
+
+    /** A fingerprint as the platform hands it over (a string, a number, or a {@link BytesRef} of a string). */
+    static long fingerprint(Object value) {
+        if (value instanceof BytesRef bytes) {
+            return Fingerprints.parse(bytes.utf8ToString());
+        }
+        return SketchValues.fingerprint(value);
     }
 
     /** Answers from the window alone (the search is unavailable). */

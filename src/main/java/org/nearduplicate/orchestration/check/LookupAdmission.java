@@ -1,13 +1,8 @@
-package org.nearduplicate.opensearch.ingest;
-
-import org.opensearch.common.unit.TimeValue;
-import org.opensearch.core.rest.RestStatus;
-import org.opensearch.threadpool.Scheduler;
+package org.nearduplicate.orchestration.check;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiFunction;
 
 /**
  * Admission control of the {@code near_duplicate_check} searches: at most {@code max_in_flight} run at once, up to
@@ -28,7 +23,7 @@ final class LookupAdmission {
          * failed to start. {@code timer}: the task's timeout, to cancel on an answer; null for a task {@link #readmit}ted
          * under the timer of the task it came from.
          */
-        void start(Scheduler.ScheduledCancellable timer);
+        void start(Scheduling.Timer timer);
 
         /** The search will not run, or its answer came too late: its documents are answered without it. */
         void unavailable(Unavailable why);
@@ -36,18 +31,13 @@ final class LookupAdmission {
 
     private final int maxInFlight;
     private final int maxQueued;
-    private final TimeValue timeout;
-    private final BiFunction<Long, Runnable, Scheduler.ScheduledCancellable> scheduler;
+    private final TimeSpan timeout;
+    private final Scheduling scheduler;
     private final Semaphore inFlight;
     private final AtomicInteger queued = new AtomicInteger();
     private final ConcurrentLinkedQueue<Runnable> pending = new ConcurrentLinkedQueue<>();
 
-    LookupAdmission(
-        int maxInFlight,
-        int maxQueued,
-        TimeValue timeout,
-        BiFunction<Long, Runnable, Scheduler.ScheduledCancellable> scheduler
-    ) {
+    LookupAdmission(int maxInFlight, int maxQueued, TimeSpan timeout, Scheduling scheduler) {
         this.maxInFlight = maxInFlight;
         this.maxQueued = maxQueued;
         this.timeout = timeout;
@@ -57,14 +47,14 @@ final class LookupAdmission {
 
     /** Starts the task's timer, then starts the task now or once a slot is free; answers it at once when the queue is full. */
     void admit(Task task) {
-        Scheduler.ScheduledCancellable timer;
+        Scheduling.Timer timer;
         try {
-            timer = scheduler.apply(
+            timer = scheduler.schedule(
                 timeout.millis(),
-                () -> task.unavailable(new Unavailable(Unavailable.TIMED_OUT + timeout, RestStatus.SERVICE_UNAVAILABLE))
+                () -> task.unavailable(new Unavailable(Unavailable.TIMED_OUT + timeout, Unavailable.SERVICE_UNAVAILABLE))
             );
         } catch (Exception e) {
-            task.unavailable(new Unavailable("lookup could not be scheduled: " + e.getMessage(), RestStatus.SERVICE_UNAVAILABLE));
+            task.unavailable(new Unavailable("lookup could not be scheduled: " + e.getMessage(), Unavailable.SERVICE_UNAVAILABLE));
             return;
         }
         if (submit(() -> startOrSkip(task, timer)) == false) {
@@ -96,7 +86,7 @@ final class LookupAdmission {
         return queued.get();
     }
 
-    private void startOrSkip(Task task, Scheduler.ScheduledCancellable timer) {
+    private void startOrSkip(Task task, Scheduling.Timer timer) {
         if (task.abandoned()) { // timed out while queued
             release();
             return;
@@ -107,7 +97,7 @@ final class LookupAdmission {
     private Unavailable tooMany() {
         return new Unavailable(
             "too many lookups in flight (max_in_flight " + maxInFlight + ", max_queued " + maxQueued + ")",
-            RestStatus.TOO_MANY_REQUESTS
+            Unavailable.TOO_MANY_REQUESTS
         );
     }
 

@@ -1,58 +1,58 @@
-package org.nearduplicate.opensearch.ingest;
+package org.nearduplicate.orchestration.check;
 
-import org.opensearch.common.unit.TimeValue;
-import org.opensearch.core.rest.RestStatus;
-import org.opensearch.test.OpenSearchTestCase;
-import org.opensearch.threadpool.Scheduler;
+import org.junit.Test;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Delayed;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
 /** The check's admission control alone: the in-flight cap, the bounded queue and the timeouts, without documents or searches. */
-public class LookupAdmissionTests extends OpenSearchTestCase {
+public class LookupAdmissionTests {
 
     /** Timers that fire when the test runs them; a cancelled one is removed. */
     private final List<Runnable> timers = new ArrayList<>();
-    private final BiFunction<Long, Runnable, Scheduler.ScheduledCancellable> scheduler = (delay, task) -> {
+    private final Scheduling scheduler = scheduling((delay, task) -> {
         timers.add(task);
-        return timer(() -> timers.remove(task));
-    };
+        return () -> timers.remove(task);
+    });
 
-    private static Scheduler.ScheduledCancellable timer(BooleanSupplier cancel) {
-        return new Scheduler.ScheduledCancellable() {
+    /** Timers of {@code schedule}, printing durations in seconds. */
+    private static Scheduling scheduling(BiFunction<Long, Runnable, Scheduling.Timer> schedule) {
+        return new Scheduling() {
             @Override
-            public long getDelay(TimeUnit unit) {
-                return 0;
+            public Timer schedule(long delayMillis, Runnable task) {
+                return schedule.apply(delayMillis, task);
             }
 
             @Override
-            public int compareTo(Delayed o) {
-                return 0;
-            }
-
-            @Override
-            public boolean cancel() {
-                return cancel.getAsBoolean();
-            }
-
-            @Override
-            public boolean isCancelled() {
-                return false;
+            public String text(long millis) {
+                return millis / 1000 + "s";
             }
         };
+    }
+
+    private static Scheduling.Timer timer(BooleanSupplier cancel) {
+        return cancel::getAsBoolean;
+    }
+
+    private static TimeSpan seconds(int seconds) {
+        return new TimeSpan(seconds + "s", seconds * 1000L, seconds + "s");
     }
 
     /** Records what admission did with it; answered (and so abandoned) once unavailable, as a document is. */
     private static class Recorder implements LookupAdmission.Task {
         final AtomicInteger starts = new AtomicInteger();
-        volatile Scheduler.ScheduledCancellable timer;
+        volatile Scheduling.Timer timer;
         volatile Unavailable why;
 
         @Override
@@ -61,7 +61,7 @@ public class LookupAdmissionTests extends OpenSearchTestCase {
         }
 
         @Override
-        public void start(Scheduler.ScheduledCancellable timer) {
+        public void start(Scheduling.Timer timer) {
             this.timer = timer;
             starts.incrementAndGet();
         }
@@ -72,8 +72,9 @@ public class LookupAdmissionTests extends OpenSearchTestCase {
         }
     }
 
+    @Test
     public void testCapThenQueueThenRefusal() {
-        LookupAdmission admission = new LookupAdmission(2, 1, TimeValue.timeValueSeconds(5), scheduler);
+        LookupAdmission admission = new LookupAdmission(2, 1, seconds(5), scheduler);
         Recorder a = new Recorder(), b = new Recorder(), c = new Recorder(), d = new Recorder();
         admission.admit(a);
         admission.admit(b);
@@ -90,7 +91,7 @@ public class LookupAdmissionTests extends OpenSearchTestCase {
         admission.admit(d);
         assertEquals(0, d.starts.get());
         assertEquals("too many lookups in flight (max_in_flight 2, max_queued 1)", d.why.reason());
-        assertEquals(RestStatus.TOO_MANY_REQUESTS, d.why.status());
+        assertEquals(Unavailable.TOO_MANY_REQUESTS, d.why.status());
         assertTrue(d.why.mayFail());
         assertEquals("the refused task's timer is cancelled", 3, timers.size());
 
@@ -106,8 +107,9 @@ public class LookupAdmissionTests extends OpenSearchTestCase {
         assertEquals(1, c.starts.get());
     }
 
+    @Test
     public void testTimeoutAnswersATaskAndItsSlotIsFreedOnlyByItsSearch() {
-        LookupAdmission admission = new LookupAdmission(1, 1, TimeValue.timeValueSeconds(2), scheduler);
+        LookupAdmission admission = new LookupAdmission(1, 1, seconds(2), scheduler);
         Recorder running = new Recorder(), waiting = new Recorder();
         admission.admit(running);
         admission.admit(waiting);
@@ -115,7 +117,7 @@ public class LookupAdmissionTests extends OpenSearchTestCase {
 
         timers.get(0).run(); // the running search is too slow
         assertEquals("lookup timed out after 2s", running.why.reason());
-        assertEquals(RestStatus.SERVICE_UNAVAILABLE, running.why.status());
+        assertEquals(Unavailable.SERVICE_UNAVAILABLE, running.why.status());
         assertEquals("its search still holds the slot", 0, admission.available());
 
         timers.get(1).run(); // the queued one too, before it could start
@@ -128,27 +130,29 @@ public class LookupAdmissionTests extends OpenSearchTestCase {
         assertEquals(1, admission.available());
     }
 
+    @Test
     public void testUnschedulableTaskIsAnsweredWithoutASlot() {
-        LookupAdmission admission = new LookupAdmission(1, 0, TimeValue.timeValueSeconds(1), (delay, task) -> {
+        LookupAdmission admission = new LookupAdmission(1, 0, seconds(1), scheduling((delay, task) -> {
             throw new IllegalStateException("no threads");
-        });
+        }));
         Recorder task = new Recorder();
         admission.admit(task);
         assertEquals(0, task.starts.get());
         assertEquals("lookup could not be scheduled: no threads", task.why.reason());
-        assertEquals(RestStatus.SERVICE_UNAVAILABLE, task.why.status());
+        assertEquals(Unavailable.SERVICE_UNAVAILABLE, task.why.status());
         assertEquals(1, admission.available());
     }
 
+    @Test
     public void testReadmittedTaskRunsUnderTheFirstTimerAndIsCapped() {
-        LookupAdmission full = new LookupAdmission(1, 0, TimeValue.timeValueSeconds(1), scheduler);
+        LookupAdmission full = new LookupAdmission(1, 0, seconds(1), scheduler);
         full.admit(new Recorder());
         Recorder refused = new Recorder();
         full.readmit(refused);
-        assertEquals(RestStatus.TOO_MANY_REQUESTS, refused.why.status());
+        assertEquals(Unavailable.TOO_MANY_REQUESTS, refused.why.status());
 
         timers.clear();
-        LookupAdmission admission = new LookupAdmission(1, 1, TimeValue.timeValueSeconds(1), scheduler);
+        LookupAdmission admission = new LookupAdmission(1, 1, seconds(1), scheduler);
         admission.admit(new Recorder());
         Recorder again = new Recorder();
         admission.readmit(again);
@@ -162,20 +166,21 @@ public class LookupAdmissionTests extends OpenSearchTestCase {
     }
 
     /** Admitted and answered from several threads: never more than the cap at once, each task started or refused once, no slot lost. */
+    @Test
     public void testConcurrentAdmissionKeepsTheCapAndLosesNoSlot() throws Exception {
-        int maxInFlight = randomIntBetween(1, 4);
-        int maxQueued = randomIntBetween(0, 8);
+        int maxInFlight = ThreadLocalRandom.current().nextInt(1, 5);
+        int maxQueued = ThreadLocalRandom.current().nextInt(0, 9);
         AtomicInteger running = new AtomicInteger();
         AtomicInteger peak = new AtomicInteger();
         ConcurrentLinkedQueue<Recorder> searching = new ConcurrentLinkedQueue<>();
-        LookupAdmission admission = new LookupAdmission(maxInFlight, maxQueued, TimeValue.timeValueSeconds(1), (d, t) -> timer(() -> true));
+        LookupAdmission admission = new LookupAdmission(maxInFlight, maxQueued, seconds(1), scheduling((d, t) -> timer(() -> true)));
         int threads = 4;
         int perThread = 500;
         List<Recorder> tasks = new ArrayList<>();
         for (int i = 0; i < threads * perThread; i++) {
             tasks.add(new Recorder() {
                 @Override
-                public void start(Scheduler.ScheduledCancellable timer) {
+                public void start(Scheduling.Timer timer) {
                     super.start(timer);
                     peak.accumulateAndGet(running.incrementAndGet(), Math::max);
                     searching.add(this);
@@ -215,7 +220,7 @@ public class LookupAdmissionTests extends OpenSearchTestCase {
                 assertEquals(1, task.starts.get());
             } else {
                 assertEquals(0, task.starts.get());
-                assertEquals(RestStatus.TOO_MANY_REQUESTS, task.why.status());
+                assertEquals(Unavailable.TOO_MANY_REQUESTS, task.why.status());
             }
         }
     }

@@ -1,20 +1,4 @@
-package org.nearduplicate.opensearch.ingest;
-
-import org.opensearch.ExceptionsHelper;
-import org.opensearch.action.search.SearchRequest;
-import org.opensearch.action.search.SearchResponse;
-import org.opensearch.action.support.IndicesOptions;
-import org.opensearch.common.document.DocumentField;
-import org.opensearch.common.xcontent.support.XContentMapValues;
-import org.opensearch.core.action.ActionListener;
-import org.opensearch.core.rest.RestStatus;
-import org.opensearch.index.IndexNotFoundException;
-import org.opensearch.index.query.BoolQueryBuilder;
-import org.opensearch.index.query.QueryBuilders;
-import org.opensearch.search.SearchHit;
-import org.opensearch.search.builder.SearchSourceBuilder;
-import org.opensearch.threadpool.Scheduler;
-import org.opensearch.transport.client.Client;
+package org.nearduplicate.orchestration.check;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,16 +8,12 @@ import java.util.Map;
 
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
-import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SketchValues;
-import org.nearduplicate.opensearch.common.FingerprintValues;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
 
 /**
- * The {@code near_duplicate} searches of a {@code near_duplicate_check}: builds one search per group of lookups (same
- * target, k and algorithm), sends it under {@link LookupAdmission}, and answers each lookup with the closest hit or
- * what its window found, whichever is closer.
+ * The {@code near_duplicate} searches of a {@code near_duplicate_check}: asks for one search per group of lookups (same
+ * target, k and algorithm), sends it under {@link LookupAdmission} through the platform's {@link CandidateSearch}, and
+ * answers each lookup with the closest hit or what its window found, whichever is closer.
  */
 final class LookupSearch {
     /** Hits a batched search returns per document it looks up (beyond that, its documents are looked up one by one). */
@@ -42,12 +22,12 @@ final class LookupSearch {
     static final int MAX_BATCH_HITS = 10_000;
 
     private final CheckOptions options;
-    private final Client client;
+    private final CandidateSearch searches;
     private final LookupAdmission admission;
 
-    LookupSearch(CheckOptions options, Client client, LookupAdmission admission) {
+    LookupSearch(CheckOptions options, CandidateSearch searches, LookupAdmission admission) {
         this.options = options;
-        this.client = client;
+        this.searches = searches;
         this.admission = admission;
     }
 
@@ -70,7 +50,7 @@ final class LookupSearch {
         }
 
         @Override
-        public void start(Scheduler.ScheduledCancellable timer) {
+        public void start(Scheduling.Timer timer) {
             search(lookups, timer);
         }
 
@@ -81,58 +61,37 @@ final class LookupSearch {
     }
 
     /**
-     * Not lenient about the target: a security layer (x-pack security, the security plugin) silently drops the
-     * indices a user may not read from a request that ignores unavailable indices, and the check would then call a
-     * document {@code unique} without having looked. Strict, an unreadable target fails the lookup with the 403 (the
-     * document fails, or is {@code unchecked} with {@code on_unavailable: tag}); a missing target is an empty one.
-     */
-    static final IndicesOptions LOOKUP_INDICES_OPTIONS = IndicesOptions.fromOptions(false, true, true, false);
-
-    /**
      * One document: the closest hit of a size-1 search without the document itself. Several: one search for all their
      * fingerprints (a {@code near_duplicate} query with {@code fingerprints}) returning up to {@link #HITS_PER_BATCHED_DOCUMENT}
      * hits per document, from which each document takes its closest hit within k. When that many hits come back, some may
      * be missing: each document is then looked up alone, under the same timer, so that the answer stays exact.
      */
-    private void search(List<Lookup> lookups, Scheduler.ScheduledCancellable timer) {
-        SearchRequest request = request(lookups);
-        int size = request.source().size();
+    private void search(List<Lookup> lookups, Scheduling.Timer timer) {
+        CandidateSearch.Request request = request(lookups);
         try {
-            client.search(request, ActionListener.runAfter(ActionListener.wrap(response -> {
-                SearchHit[] hits = response.getHits().getHits();
-                if (lookups.size() > 1 && hits.length >= size) {
-                    for (Lookup l : lookups) {
-                        admission.readmit(new Searches(List.of(l)));
-                    }
-                    return;
-                }
-                Unavailable shardFailures = shardFailures(response);
-                List<Lookup> alone = new ArrayList<>();
-                for (Lookup l : lookups) {
-                    Closest closest = closest(hits, l.key, lookups);
-                    if (closest.unverified()) {
-                        alone.add(l); // a hit of the batch may match another document's probe only: ask for this one alone
-                        continue;
-                    }
-                    Outcome fromIndex = closest.outcome();
-                    l.finish(Outcome.better(fromIndex, l.fromWindow), fromIndex == null ? shardFailures : null);
-                }
-                if (alone.isEmpty()) {
-                    if (timer != null) timer.cancel();
-                } else {
-                    for (Lookup l : alone) {
-                        admission.readmit(new Searches(List.of(l))); // under the same timer
+            searches.search(request, new CandidateSearch.Listener() {
+                @Override
+                public void onResponse(CandidateSearch.Response response) {
+                    try {
+                        try {
+                            answer(lookups, request, response, timer);
+                        } catch (Exception e) {
+                            fail(lookups, e, timer);
+                        }
+                    } finally {
+                        admission.release();
                     }
                 }
-            }, e -> {
-                if (timer != null) timer.cancel();
-                if (ExceptionsHelper.unwrapCause(e) instanceof IndexNotFoundException) {
-                    // no target index (yet): no document to compare with, as an empty index
-                    lookups.forEach(l -> l.finish(Outcome.better(null, l.fromWindow), null));
-                } else {
-                    lookups.forEach(l -> l.finishFromWindow(failed(e)));
+
+                @Override
+                public void onFailure(Exception e) {
+                    try {
+                        fail(lookups, e, timer);
+                    } finally {
+                        admission.release();
+                    }
                 }
-            }), admission::release));
+            });
         } catch (Exception e) {
             if (timer != null) timer.cancel();
             admission.release();
@@ -140,30 +99,56 @@ final class LookupSearch {
         }
     }
 
+    /** Answers each lookup with its closest hit; looks up alone those whose closest hit the batch may have missed. */
+    private void answer(List<Lookup> lookups, CandidateSearch.Request request, CandidateSearch.Response response, Scheduling.Timer timer) {
+        List<CandidateSearch.Hit> hits = response.hits();
+        if (lookups.size() > 1 && hits.size() >= request.size()) {
+            for (Lookup l : lookups) {
+                admission.readmit(new Searches(List.of(l)));
+            }
+            return;
+        }
+        Unavailable shardFailures = shardFailures(response);
+        List<Lookup> alone = new ArrayList<>();
+        for (Lookup l : lookups) {
+            Closest closest = closest(hits, l.key, lookups);
+            if (closest.unverified()) {
+                alone.add(l); // a hit of the batch may match another document's probe only: ask for this one alone
+                continue;
+            }
+            Outcome fromIndex = closest.outcome();
+            l.finish(Outcome.better(fromIndex, l.fromWindow), fromIndex == null ? shardFailures : null);
+        }
+        if (alone.isEmpty()) {
+            if (timer != null) timer.cancel();
+        } else {
+            for (Lookup l : alone) {
+                admission.readmit(new Searches(List.of(l))); // under the same timer
+            }
+        }
+    }
+
+    private void fail(List<Lookup> lookups, Exception e, Scheduling.Timer timer) {
+        if (timer != null) timer.cancel();
+        if (searches.missingIndex(e)) {
+            // no target index (yet): no document to compare with, as an empty index
+            lookups.forEach(l -> l.finish(Outcome.better(null, l.fromWindow), null));
+        } else {
+            lookups.forEach(l -> l.finishFromWindow(failed(e)));
+        }
+    }
+
     /** The search for {@code lookups}; when as many hits as its size come back, a document's closest hit may be missing. */
-    private SearchRequest request(List<Lookup> lookups) {
+    private CandidateSearch.Request request(List<Lookup> lookups) {
         Lookup.Key first = lookups.get(0).key;
+        long[] fingerprints;
+        byte[][] signatures;
         int size;
-        SearchSourceBuilder source = new SearchSourceBuilder();
         if (lookups.size() == 1) {
             // signed: the query verifies the hits against this document's signature; unsigned: one probe without
             // signature, compared on its fingerprint alone (as the index compares a bare value)
-            SimHashProbe probe = first.signature() != null
-                ? SimHashProbe.fingerprint(new SimHash(first.fingerprint(), first.signature()), first.algorithm())
-                : SimHashProbe.fingerprints(new long[] { first.fingerprint() }, new byte[][] { null }, first.algorithm());
-            BoolQueryBuilder query = QueryBuilders.boolQuery()
-                .must(new SimHashQueryBuilder(options.indexField(), probe).maxDistance(first.maxDistance()).ignoreUnmapped(true));
-            if (first.id() != null) {
-                // the document itself (an earlier version): its _id in its own index, not the same _id in another one
-                query.mustNot(
-                    first.index() == null
-                        ? QueryBuilders.idsQuery().addIds(first.id())
-                        : QueryBuilders.boolQuery()
-                            .filter(QueryBuilders.idsQuery().addIds(first.id()))
-                            .filter(QueryBuilders.termQuery("_index", first.index()))
-                );
-            }
-            source.query(query);
+            fingerprints = new long[] { first.fingerprint() };
+            signatures = new byte[][] { first.signature() };
             size = 1;
         } else {
             // one query for all fingerprints: one pass over each segment's terms (or one scan of a small segment); each
@@ -173,18 +158,10 @@ final class LookupSearch {
                 String sig = l.key.signature() == null ? "" : Signature.toHex(l.key.signature());
                 distinct.putIfAbsent(Fingerprints.toHex(l.key.fingerprint()) + '/' + sig, l.key);
             }
-            long[] fingerprints = distinct.values().stream().mapToLong(Lookup.Key::fingerprint).toArray();
-            byte[][] signatures = distinct.values().stream().map(Lookup.Key::signature).toArray(byte[][]::new);
-            source.query(
-                QueryBuilders.constantScoreQuery(
-                    new SimHashQueryBuilder(options.indexField(), SimHashProbe.fingerprints(fingerprints, signatures, first.algorithm()))
-                        .maxDistance(first.maxDistance())
-                        .ignoreUnmapped(true)
-                )
-            );
+            fingerprints = distinct.values().stream().mapToLong(Lookup.Key::fingerprint).toArray();
+            signatures = distinct.values().stream().map(Lookup.Key::signature).toArray(byte[][]::new);
             size = Math.min(MAX_BATCH_HITS, lookups.size() * HITS_PER_BATCHED_DOCUMENT);
         }
-        source.size(size).docValueField(options.indexField()).timeout(options.timeout()).trackTotalHits(false);
         // a batch with signed documents reads the hits' own value of the field (the simhash processor's object, with its
         // signature) to verify a hit against a document when the query's own verification does not settle it (another
         // probe of the batch is within k of the hit too, see verifiedByQuery); a single lookup's hits are verified by
@@ -194,12 +171,20 @@ final class LookupSearch {
         List<String> includes = new ArrayList<>();
         if (readSignatures) includes.add(options.indexField());
         if (options.groupField() != null) includes.add(options.groupField());
-        if (includes.isEmpty()) {
-            source.fetchSource(false);
-        } else {
-            source.fetchSource(includes.toArray(String[]::new), null);
-        }
-        return new SearchRequest(first.targetIndex()).source(source).indicesOptions(LOOKUP_INDICES_OPTIONS);
+        return new CandidateSearch.Request(
+            first.targetIndex(),
+            options.indexField(),
+            first.algorithm(),
+            first.maxDistance(),
+            fingerprints,
+            signatures,
+            lookups.size() == 1,
+            first.id(),
+            first.index(),
+            size,
+            List.copyOf(includes),
+            options.timeout()
+        );
     }
 
     /**
@@ -217,19 +202,18 @@ final class LookupSearch {
      * ({@link Lookup.Key#minSimilarity()}, the field's, as the query). {@code lookups}: the search's; one
      * (this key's probe only): the query already verified its hits.
      */
-    private Closest closest(SearchHit[] hits, Lookup.Key key, List<Lookup> lookups) {
+    private Closest closest(List<CandidateSearch.Hit> hits, Lookup.Key key, List<Lookup> lookups) {
         boolean alone = lookups.size() == 1;
         int minAgreeing = Signature.minAgreeing(key.minSimilarity()); // the target field's, once per key
         Outcome best = null;
-        for (SearchHit hit : hits) {
+        for (CandidateSearch.Hit hit : hits) {
             if (itself(hit, key)) {
                 continue;
             }
-            DocumentField values = hit.field(options.indexField());
-            if (values == null || values.getValue() == null) {
+            if (hit.value() == null) {
                 continue;
             }
-            long fingerprint = FingerprintValues.parse(values.getValue());
+            long fingerprint = Lookup.fingerprint(hit.value());
             int d = Fingerprints.distance(key.fingerprint(), fingerprint);
             if (d > key.maxDistance() || (best != null && d >= best.distance())) {
                 continue;
@@ -247,12 +231,12 @@ final class LookupSearch {
                 }
             }
             String group = null;
-            if (options.groupField() != null && hit.getSourceAsMap() != null) {
+            if (options.groupField() != null) {
                 // group_field is written path-aware (a dotted name makes objects), so it is read the same way
-                Object g = XContentMapValues.extractValue(options.groupField(), hit.getSourceAsMap());
+                Object g = hit.source().apply(options.groupField());
                 group = g == null ? null : g.toString();
             }
-            best = new Outcome(hit.getId(), hit.getIndex(), d, "index", group != null ? group : hit.getId(), null);
+            best = new Outcome(hit.id(), hit.index(), d, "index", group != null ? group : hit.id(), null);
         }
         // a hit whose signature cannot be read matters only if it is closer than the best verified one
         boolean unverified = key.signature() != null
@@ -287,19 +271,18 @@ final class LookupSearch {
      * Whether {@code hit} is the document {@code key} looks for (an earlier version of it): its _id in its index (in any
      * index when either index is not known).
      */
-    private static boolean itself(SearchHit hit, Lookup.Key key) {
+    private static boolean itself(CandidateSearch.Hit hit, Lookup.Key key) {
         return key.id() != null
-            && key.id().equals(hit.getId())
-            && (key.index() == null || hit.getIndex() == null || key.index().equals(hit.getIndex()));
+            && key.id().equals(hit.id())
+            && (key.index() == null || hit.index() == null || key.index().equals(hit.index()));
     }
 
     /** Whether a hit whose signature is unknown (and not verified by the query) is within k and closer than {@code distance}. */
-    private boolean unverifiedCloser(SearchHit[] hits, Lookup.Key key, List<Lookup> lookups, int distance) {
-        for (SearchHit hit : hits) {
+    private boolean unverifiedCloser(List<CandidateSearch.Hit> hits, Lookup.Key key, List<Lookup> lookups, int distance) {
+        for (CandidateSearch.Hit hit : hits) {
             if (itself(hit, key)) continue;
-            DocumentField values = hit.field(options.indexField());
-            if (values == null || values.getValue() == null) continue;
-            long fingerprint = FingerprintValues.parse(values.getValue());
+            if (hit.value() == null) continue;
+            long fingerprint = Lookup.fingerprint(hit.value());
             int d = Fingerprints.distance(key.fingerprint(), fingerprint);
             if (d <= key.maxDistance()
                 && d < distance
@@ -317,9 +300,8 @@ final class LookupSearch {
      * {@code signature}; a bare fingerprint or an object without it has none (null). {@link #UNKNOWN_SIGNATURE} when
      * the source does not show the field (disabled or filtered {@code _source}) or its value cannot be read.
      */
-    private byte[] signature(SearchHit hit) {
-        Map<String, Object> source = hit.hasSource() ? hit.getSourceAsMap() : null;
-        Object value = source == null ? null : XContentMapValues.extractValue(options.indexField(), source);
+    private byte[] signature(CandidateSearch.Hit hit) {
+        Object value = hit.source().apply(options.indexField());
         if (value == null || value instanceof List<?>) {
             return UNKNOWN_SIGNATURE;
         }
@@ -338,21 +320,21 @@ final class LookupSearch {
     }
 
     /** A failed search: its status when it is a client error (a closed index: 400), otherwise 503 (never a 500). */
-    private static Unavailable failed(Exception e) {
-        RestStatus status = ExceptionsHelper.status(ExceptionsHelper.unwrapCause(e));
-        return new Unavailable("lookup failed: " + e.getMessage(), status.getStatus() < 500 ? status : RestStatus.SERVICE_UNAVAILABLE);
+    private Unavailable failed(Exception e) {
+        int status = searches.status(e);
+        return new Unavailable("lookup failed: " + e.getMessage(), status < 500 ? status : Unavailable.SERVICE_UNAVAILABLE);
     }
 
     /** Null when every shard answered; otherwise the first failure's reason (e.g. a field of another algorithm). */
-    private static Unavailable shardFailures(SearchResponse response) {
-        if (response.getFailedShards() <= 0) {
+    private static Unavailable shardFailures(CandidateSearch.Response response) {
+        if (response.failedShards() <= 0) {
             return null;
         }
-        String reason = "lookup failed on " + response.getFailedShards() + " shard(s)";
-        RestStatus status = RestStatus.SERVICE_UNAVAILABLE;
-        if (response.getShardFailures().length > 0) {
-            reason += ": " + response.getShardFailures()[0].reason();
-            if (response.getShardFailures()[0].status().getStatus() < 500) status = response.getShardFailures()[0].status();
+        String reason = "lookup failed on " + response.failedShards() + " shard(s)";
+        int status = Unavailable.SERVICE_UNAVAILABLE;
+        if (response.failureReason() != null) {
+            reason += ": " + response.failureReason();
+            if (response.failureStatus() < 500) status = response.failureStatus();
         }
         return new Unavailable(reason, status);
     }

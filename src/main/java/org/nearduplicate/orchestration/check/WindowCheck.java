@@ -1,20 +1,13 @@
-package org.nearduplicate.opensearch.ingest;
-
-import org.opensearch.common.unit.TimeValue;
-import org.opensearch.core.rest.RestStatus;
-import org.opensearch.ingest.IngestDocument;
+package org.nearduplicate.orchestration.check;
 
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiConsumer;
 
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.core.window.RecentFingerprints;
-import org.nearduplicate.opensearch.common.FingerprintValues;
-import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 
 /**
  * The synchronous half of a {@code near_duplicate_check}: reads a document's fingerprint, algorithm and target, tells
@@ -25,13 +18,21 @@ import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 final class WindowCheck {
 
     private final CheckOptions options;
-    private final MappedMaxDistance mappedMaxDistance;
+    private final TargetIndices targets;
     private final RecentFingerprints.Registry windows;
     private final CheckOutput output;
+    private final Scheduling scheduling;
 
-    WindowCheck(CheckOptions options, MappedMaxDistance mappedMaxDistance, RecentFingerprints.Registry windows, CheckOutput output) {
+    WindowCheck(
+        CheckOptions options,
+        TargetIndices targets,
+        RecentFingerprints.Registry windows,
+        CheckOutput output,
+        Scheduling scheduling
+    ) {
+        this.scheduling = scheduling;
         this.options = options;
-        this.mappedMaxDistance = mappedMaxDistance;
+        this.targets = targets;
         this.windows = windows;
         this.output = output;
     }
@@ -40,23 +41,23 @@ final class WindowCheck {
      * Checks {@code document} against the window and the batch's bulk set and adds it to both. Null when the document is
      * already answered (missing field with {@code ignore_missing}, or an error).
      */
-    Lookup prepare(IngestDocument document, BiConsumer<IngestDocument, Exception> handler, CheckBatch batch) {
+    Lookup prepare(CheckDocument document, CheckBatch batch) {
         Lookup.Key key;
         try {
             key = read(document);
             if (key == null) {
-                handler.accept(document, null);
+                document.pass();
                 return null;
             }
         } catch (Exception e) {
-            handler.accept(null, e);
+            document.fail(e);
             return null;
         }
         String targetIndex = key.targetIndex();
         Unavailable unavailable = searchable(key);
         // a document this node checked counts as searchable once the target's refresh_interval (and a margin) has passed
-        long refresh = mappedMaxDistance.refreshMillis(targetIndex);
-        long horizon = refresh < 0 ? Long.MAX_VALUE : refresh + SimHashCheckProcessor.REFRESH_MARGIN_MILLIS;
+        long refresh = targets.refreshMillis(targetIndex);
+        long horizon = refresh < 0 ? Long.MAX_VALUE : refresh + NearDuplicateCheck.REFRESH_MARGIN_MILLIS;
         RecentFingerprints window = windows.window(
             targetIndex,
             options.indexField(),
@@ -94,7 +95,7 @@ final class WindowCheck {
                         + "breaker refused memory for the fingerprints of the earlier ones after "
                         + set.size()
                         + " documents",
-                    RestStatus.TOO_MANY_REQUESTS
+                    Unavailable.TOO_MANY_REQUESTS
                 );
             }
         }
@@ -111,24 +112,24 @@ final class WindowCheck {
                     + (recent.staleUntil() == Long.MAX_VALUE
                         ? "never: refresh_interval of [" + targetIndex + "] is -1"
                         : "for another "
-                            + TimeValue.timeValueMillis(recent.staleUntil() - checked)
+                            + scheduling.text(recent.staleUntil() - checked)
                             + ": the refresh_interval of ["
                             + targetIndex
                             + "] and "
-                            + SimHashCheckProcessor.REFRESH_MARGIN_MILLIS
+                            + NearDuplicateCheck.REFRESH_MARGIN_MILLIS
                             + " ms after their check")
                     + ")",
-                RestStatus.SERVICE_UNAVAILABLE,
+                Unavailable.SERVICE_UNAVAILABLE,
                 false
             );
         }
-        return new Lookup(document, key, recent, fromWindow, unavailable, gap, handler, output);
+        return new Lookup(document, key, recent, fromWindow, unavailable, gap, output);
     }
 
     /** The document's fingerprint, algorithm, target and k; null when the field is missing and {@code ignore_missing}. */
-    private Lookup.Key read(IngestDocument document) {
+    private Lookup.Key read(CheckDocument document) {
         String field = options.field();
-        Object value = document.getFieldValue(field, Object.class, true);
+        Object value = document.value(field);
         if (value == null) {
             if (options.ignoreMissing()) {
                 return null;
@@ -141,18 +142,19 @@ final class WindowCheck {
             throw new IllegalArgumentException("field [" + field + "] has no [" + SketchValues.FINGERPRINT + "]");
         }
         String algorithm = stored.algorithm();
-        long fingerprint = FingerprintValues.parse(stored.value());
+        long fingerprint = Lookup.fingerprint(stored.value());
         byte[] signature = signature(field, value);
-        String targetIndex = options.index() != null
-            ? options.index()
-            : document.getFieldValue(IngestDocument.Metadata.INDEX.getFieldName(), String.class);
-        String id = document.getFieldValue(IngestDocument.Metadata.ID.getFieldName(), String.class, true);
         // the index the document is written to: the same _id elsewhere (e.g. in the target) is another document
-        String writtenTo = document.getFieldValue(IngestDocument.Metadata.INDEX.getFieldName(), String.class, true);
-        String index = mappedMaxDistance.documentIndex(writtenTo);
+        String writtenTo = document.index();
+        String targetIndex = options.index() != null ? options.index() : writtenTo;
+        if (targetIndex == null) {
+            throw new IllegalArgumentException("field [_index] not present as part of path [_index]");
+        }
+        String id = document.id();
+        String index = targets.documentIndex(writtenTo);
         // _simulate's documents carry the placeholder index "_index" (no index name starts with '_'): never written
         boolean written = writtenTo == null || writtenTo.startsWith("_") == false;
-        int maxDistance = MaxDistance.orField(options.maxDistance(), mappedMaxDistance.of(targetIndex, options.indexField()));
+        int maxDistance = MaxDistance.orField(options.maxDistance(), targets.of(targetIndex, options.indexField()));
         RecentFingerprints.checkMaxDistance(maxDistance);
         double minSimilarity = minSimilarity(signature, algorithm, targetIndex);
         return new Lookup.Key(fingerprint, signature, algorithm, targetIndex, index, id, maxDistance, written, minSimilarity);
@@ -177,15 +179,15 @@ final class WindowCheck {
      * The {@code min_similarity} a match of a document must reach where both sides carry a signature: the target field's
      * ({@link SimHashSettings#recommendedMinSimilarity()}, the query's default; the strictest when the target maps several algorithms) when its algorithm has signatures; NaN
      * (not verified) when it does not. The field's algorithm is the mapped one; where the target does not map the field
-     * (yet), the document's, or that of a new field ({@link SimHashFieldMapper#DEFAULT_ALGORITHM}).
+     * (yet), the document's, or that of a new field ({@link SimHashSettings#DEFAULT}).
      */
     private double minSimilarity(byte[] signature, String algorithm, String targetIndex) {
         if (signature == null) {
             return Double.NaN; // nothing to verify: compared on the fingerprint alone
         }
-        Set<String> mapped = mappedMaxDistance.algorithms(targetIndex, options.indexField());
+        Set<String> mapped = targets.algorithms(targetIndex, options.indexField());
         if (mapped.isEmpty()) {
-            return SimHashSettings.recommendedMinSimilarity(algorithm != null ? algorithm : SimHashFieldMapper.DEFAULT_ALGORITHM);
+            return SimHashSettings.recommendedMinSimilarity(algorithm != null ? algorithm : SimHashSettings.DEFAULT.algorithmId());
         }
         // fields of several algorithms (an alias over indices of two versions): the strictest of their defaults
         double strictest = Double.NaN;
@@ -199,11 +201,11 @@ final class WindowCheck {
     /** Null when the target can be searched; otherwise why not (closed, or mapped with another algorithm). */
     private Unavailable searchable(Lookup.Key key) {
         String targetIndex = key.targetIndex();
-        if (mappedMaxDistance.closed(targetIndex)) {
-            return new Unavailable("target index [" + targetIndex + "] is closed", RestStatus.BAD_REQUEST);
+        if (targets.closed(targetIndex)) {
+            return new Unavailable("target index [" + targetIndex + "] is closed", Unavailable.BAD_REQUEST);
         }
         if (key.algorithm() != null) {
-            Set<String> mapped = mappedMaxDistance.algorithms(targetIndex, options.indexField());
+            Set<String> mapped = targets.algorithms(targetIndex, options.indexField());
             if (mapped.isEmpty() == false && mapped.contains(key.algorithm()) == false) {
                 return new Unavailable(
                     "the fingerprint was made with algorithm ["
@@ -215,7 +217,7 @@ final class WindowCheck {
                         + "] is mapped with algorithm "
                         + mapped
                         + "; fingerprints made differently cannot be compared",
-                    RestStatus.BAD_REQUEST
+                    Unavailable.BAD_REQUEST
                 );
             }
         }

@@ -1,4 +1,4 @@
-package org.nearduplicate.elasticsearch.ingest;
+package org.nearduplicate.orchestration.check;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,31 +9,44 @@ import org.nearduplicate.core.window.RecentFingerprints;
 
 /**
  * One bulk request's documents in a {@code near_duplicate_check}: a token for the windows' gaps, the bulk sets that
- * compare each document with every earlier one of the request, and how its lookups are grouped into searches.
- *
- * <p>Elasticsearch has no batch ingest API: it hands the processor the documents of a bulk request one by one
- * ({@code execute(document, handler)}), in order, on the thread that runs the request's ingest. The processor
- * ({@link SimHashCheckProcessor}) therefore opens a batch at the first document of a bulk request and closes it once
- * no document came for a short while; {@link #size} counts the documents it has seen so far. Not thread-safe: its
- * owner serializes the calls.
+ * compare each document with every earlier one of the request, and how its lookups are grouped into searches. A
+ * batch is either known whole when it starts (a platform that hands over a bulk request's documents together), or
+ * {@link #open}: its documents {@link #join} it one by one. Not thread-safe: its owner serializes the calls.
  */
 final class CheckBatch {
     /** Identifies the batch to the windows, which track their gaps per batch. */
     final Object token = new Object();
-    /** The documents of the batch so far (those prepared, and the one being prepared). */
+    /** The documents of the batch (so far, for an open one: those prepared, and the one being prepared). */
     int size;
-    /** Per (target, k, algorithm). */
-    private final Map<String, RecentFingerprints> sets = new LinkedHashMap<>();
+    /** Per (target, k, algorithm); null for a document checked alone. */
+    private final Map<String, RecentFingerprints> sets;
     private final RecentFingerprints.Registry windows;
     private boolean released;
 
-    CheckBatch(RecentFingerprints.Registry windows) {
-        this.windows = windows;
+    /** A batch of {@code size} documents; one alone has no bulk set. */
+    CheckBatch(int size, RecentFingerprints.Registry windows) {
+        this(size, windows, size > 1);
     }
 
-    /** The bulk set of (target, k, algorithm), created on first use; null once the batch is released. */
+    private CheckBatch(int size, RecentFingerprints.Registry windows, boolean bulk) {
+        this.size = size;
+        this.windows = windows;
+        this.sets = bulk ? new LinkedHashMap<>() : null;
+    }
+
+    /** A batch whose documents come one by one ({@link #join}), each compared with the earlier ones. */
+    static CheckBatch open(RecentFingerprints.Registry windows) {
+        return new CheckBatch(0, windows, true);
+    }
+
+    /** One more document of an open batch. */
+    void join() {
+        size++;
+    }
+
+    /** The bulk set of (target, k, algorithm), created on first use; null for a document alone or once released. */
     RecentFingerprints set(String targetIndex, int maxDistance, String algorithm) {
-        if (released) {
+        if (sets == null || released) {
             return null;
         }
         return sets.computeIfAbsent(
@@ -44,7 +57,7 @@ final class CheckBatch {
 
     /** The bulk sets are needed while the batch's documents are prepared, not by their searches: gives their memory back. */
     void release() {
-        if (released == false) {
+        if (sets != null && released == false) {
             released = true;
             sets.values().forEach(RecentFingerprints::retire);
             sets.clear();

@@ -1,17 +1,11 @@
-package org.nearduplicate.opensearch.ingest;
-
-import org.opensearch.OpenSearchStatusException;
-import org.opensearch.ingest.IngestDocument;
+package org.nearduplicate.orchestration.check;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.BiConsumer;
 
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.stats.NearDuplicateStats;
 import org.nearduplicate.core.window.RecentFingerprints;
-
-import static org.nearduplicate.opensearch.ingest.SimHashCheckProcessor.TYPE;
 
 /**
  * What a {@code near_duplicate_check} does with its answer: writes {@code result_field} and {@code group_field}, drops
@@ -23,10 +17,6 @@ final class CheckOutput {
     private final CheckOptions options;
     /** The node's counters of check outcomes; null: not counted (tests). */
     private final NearDuplicateStats stats;
-
-    CheckOutput(CheckOptions options) {
-        this(options, null);
-    }
 
     CheckOutput(CheckOptions options, NearDuplicateStats stats) {
         this.options = options;
@@ -41,14 +31,7 @@ final class CheckOutput {
      * Answers {@code document}: {@code outcome} null for no match, {@code unavailable} non-null when the answer may be
      * incomplete; {@code added} is the document's own window entry, whose group is completed here for later copies.
      */
-    void complete(
-        IngestDocument document,
-        String ownGroup,
-        Outcome outcome,
-        Unavailable unavailable,
-        RecentFingerprints.Entry added,
-        BiConsumer<IngestDocument, Exception> handler
-    ) {
+    void complete(CheckDocument document, String ownGroup, Outcome outcome, Unavailable unavailable, RecentFingerprints.Entry added) {
         String unavailableReason = unavailable == null ? null : unavailable.reason();
         if (unavailableReason != null
             && outcome == null
@@ -58,10 +41,9 @@ final class CheckOutput {
                 added.group().complete(ownGroup);
             }
             count(unavailable.timedOut() ? NearDuplicateStats.Outcome.TIMED_OUT : NearDuplicateStats.Outcome.FAILED);
-            handler.accept(
-                null,
-                new OpenSearchStatusException(
-                    "[" + TYPE + "] could not check for near-duplicates: " + unavailableReason,
+            document.fail(
+                document.error(
+                    "[" + NearDuplicateCheck.TYPE + "] could not check for near-duplicates: " + unavailableReason,
                     unavailable.status()
                 )
             );
@@ -85,40 +67,34 @@ final class CheckOutput {
             result.put("status", "unique");
             count(NearDuplicateStats.Outcome.UNIQUE);
         }
-        document.setFieldValue(options.resultField(), result);
+        document.set(options.resultField(), result);
         boolean drop = outcome != null && options.onDuplicate() == CheckOptions.OnDuplicate.DROP;
         if (outcome != null && outcome.entry() != null && options.groupField() != null) {
             // the group of a recent document is decided by its own (pending) lookup: wait for it, asynchronously
             outcome.entry().group().whenComplete((group, e) -> {
                 String g = group != null ? group : outcome.id() != null ? outcome.id() : Fingerprints.toHex(outcome.entry().fingerprint());
-                finish(document, g, added, drop, handler);
+                finish(document, g, added, drop);
             });
         } else {
             String group = outcome == null ? ownGroup
                 : outcome.group() != null ? outcome.group()
                 : outcome.id() != null ? outcome.id()
                 : Fingerprints.toHex(outcome.entry().fingerprint());
-            finish(document, group, added, drop, handler);
+            finish(document, group, added, drop);
         }
     }
 
-    private void finish(
-        IngestDocument document,
-        String group,
-        RecentFingerprints.Entry added,
-        boolean drop,
-        BiConsumer<IngestDocument, Exception> handler
-    ) {
+    private void finish(CheckDocument document, String group, RecentFingerprints.Entry added, boolean drop) {
         if (added != null) {
             added.group().complete(group);
         }
         if (drop) {
-            handler.accept(null, null); // the ingest "drop" semantics: the document is not indexed
+            document.drop();
             return;
         }
         if (options.groupField() != null) {
-            document.setFieldValue(options.groupField(), group);
+            document.set(options.groupField(), group);
         }
-        handler.accept(document, null);
+        document.pass();
     }
 }

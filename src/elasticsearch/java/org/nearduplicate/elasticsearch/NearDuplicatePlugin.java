@@ -56,11 +56,13 @@ import org.nearduplicate.elasticsearch.index.mapper.MinHashFieldMapper;
 import org.nearduplicate.elasticsearch.index.mapper.ScanColumnMemory;
 import org.nearduplicate.elasticsearch.index.mapper.SimHashDocValueFormat;
 import org.nearduplicate.elasticsearch.index.mapper.SimHashFieldMapper;
-import org.nearduplicate.elasticsearch.index.query.MinHashProbe;
 import org.nearduplicate.elasticsearch.index.query.MinHashQueryBuilder;
 import org.nearduplicate.elasticsearch.index.query.ProbeQueryBuilder;
-import org.nearduplicate.elasticsearch.index.query.SimHashProbe;
 import org.nearduplicate.elasticsearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.elasticsearch.index.query.minhash.MinHashQuerying;
+import org.nearduplicate.elasticsearch.index.query.minhash.MinHashRescoring;
+import org.nearduplicate.elasticsearch.index.query.simhash.SimHashQuerying;
+import org.nearduplicate.elasticsearch.index.query.simhash.SimHashRescoring;
 import org.nearduplicate.elasticsearch.ingest.ImatchMethod;
 import org.nearduplicate.elasticsearch.ingest.MappedMaxDistance;
 import org.nearduplicate.elasticsearch.ingest.MinHashMethod;
@@ -204,8 +206,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     public List<QuerySpec<?>> getQueries() {
         return List.of(
             // the engine fingerprints a text probe once, on the coordinating node
-            ProbeQueryBuilder.spec(SimHashProbe.QUERYING, SimHashQueryBuilder::new, SimHashQueryBuilder::new, engine),
-            ProbeQueryBuilder.spec(MinHashProbe.QUERYING, MinHashQueryBuilder::new, MinHashQueryBuilder::new, engine)
+            ProbeQueryBuilder.spec(SimHashQuerying.INSTANCE, SimHashQueryBuilder::new, SimHashQueryBuilder::new, engine),
+            ProbeQueryBuilder.spec(MinHashQuerying.INSTANCE, MinHashQueryBuilder::new, MinHashQueryBuilder::new, engine)
         );
     }
 
@@ -213,8 +215,8 @@ public class NearDuplicatePlugin extends Plugin implements IngestPlugin, ActionP
     @Override
     public List<RescorerSpec<?>> getRescorers() {
         return List.of(
-            ProbeRescorerBuilder.spec(SimHashProbe.RESCORING, SimHashRescorerBuilder::new, SimHashRescorerBuilder::new, engine),
-            ProbeRescorerBuilder.spec(MinHashProbe.RESCORING, MinHashRescorerBuilder::new, MinHashRescorerBuilder::new, engine)
+            ProbeRescorerBuilder.spec(SimHashRescoring.INSTANCE, SimHashRescorerBuilder::new, SimHashRescorerBuilder::new, engine),
+            ProbeRescorerBuilder.spec(MinHashRescoring.INSTANCE, MinHashRescorerBuilder::new, MinHashRescorerBuilder::new, engine)
         );
     }
 

@@ -1,22 +1,30 @@
 package org.nearduplicate.elasticsearch.common;
 
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
 
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
 
 import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.IndicesRequest;
+import org.elasticsearch.action.ResolvedIndices;
 import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.core.CheckedFunction;
 import org.elasticsearch.core.TimeValue;
 import org.elasticsearch.index.IndexService;
+import org.elasticsearch.index.mapper.IdFieldMapper;
 import org.elasticsearch.index.mapper.MappedFieldType;
+import org.elasticsearch.index.query.QueryRewriteContext;
+import org.elasticsearch.index.query.QueryShardException;
 import org.elasticsearch.index.query.SearchExecutionContext;
 import org.elasticsearch.rest.RestRequest;
 import org.elasticsearch.rest.RestUtils;
 import org.elasticsearch.search.fetch.subphase.FetchSourceContext;
 import org.elasticsearch.threadpool.ThreadPool;
+import org.nearduplicate.elasticsearch.index.query.ShardContext;
 
 /**
  * The few calls whose signatures differ between OpenSearch and Elasticsearch, so that the classes making them read the
@@ -62,5 +70,49 @@ public final class Platform {
     /** Fetch these fields of {@code _source} only. */
     public static FetchSourceContext sourceFields(String... includes) {
         return FetchSourceContext.of(true, includes, null);
+    }
+
+    /** The probe queries' and rescorers' view of a shard's search context (see {@link ShardContext}). */
+    public static ShardContext shardContext(SearchExecutionContext context) {
+        return new ShardContext() {
+            @Override
+            public MappedFieldType fieldType(String field) {
+                return context.getFieldType(field);
+            }
+
+            @Override
+            public String indexName() {
+                return context.index().getName();
+            }
+
+            @Override
+            public IndexReader indexReader() {
+                return context.getIndexReader();
+            }
+
+            @Override
+            public Query idQuery(String id) {
+                MappedFieldType type = context.getFieldType(IdFieldMapper.NAME);
+                return type == null ? null : type.termQuery(id, context);
+            }
+
+            @Override
+            public RuntimeException failure(String message, Throwable cause) {
+                return cause == null ? new QueryShardException(context, message) : new QueryShardException(context, message, cause);
+            }
+        };
+    }
+
+    /**
+     * The local indices a search searches, on the coordinating node's rewrite of that search (and of validate, explain
+     * and search_shards), which alone is given resolved indices; null in any other rewrite (a shard's, or outside a
+     * search).
+     */
+    public static IndicesRequest searchedIndices(QueryRewriteContext context) {
+        ResolvedIndices resolved = context.getResolvedIndices();
+        if (context.convertToSearchExecutionContext() != null || resolved == null) {
+            return null;
+        }
+        return resolved.getLocalIndices();
     }
 }

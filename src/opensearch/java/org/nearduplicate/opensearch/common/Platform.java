@@ -1,17 +1,26 @@
 package org.nearduplicate.opensearch.common;
 
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
 
+import org.opensearch.action.IndicesRequest;
 import org.opensearch.common.CheckedFunction;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.index.IndexService;
+import org.opensearch.index.mapper.IdFieldMapper;
 import org.opensearch.index.mapper.MappedFieldType;
+import org.opensearch.index.query.QueryCoordinatorContext;
+import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.index.query.QueryShardException;
 import org.opensearch.rest.RestRequest;
 import org.opensearch.search.fetch.subphase.FetchSourceContext;
 import org.opensearch.threadpool.ThreadPool;
 
 import java.util.function.BiConsumer;
+
+import org.nearduplicate.opensearch.index.query.ShardContext;
 
 /**
  * The few calls whose signatures differ between OpenSearch and Elasticsearch, so that the classes making them read the
@@ -57,5 +66,45 @@ public final class Platform {
     /** Fetch these fields of {@code _source} only. */
     public static FetchSourceContext sourceFields(String... includes) {
         return new FetchSourceContext(true, includes, null);
+    }
+
+    /** The probe queries' and rescorers' view of a shard's search context (see {@link ShardContext}). */
+    public static ShardContext shardContext(QueryShardContext context) {
+        return new ShardContext() {
+            @Override
+            public MappedFieldType fieldType(String field) {
+                return context.fieldMapper(field);
+            }
+
+            @Override
+            public String indexName() {
+                return context.index().getName();
+            }
+
+            @Override
+            public IndexReader indexReader() {
+                return context.getIndexReader();
+            }
+
+            @Override
+            public Query idQuery(String id) {
+                MappedFieldType type = context.fieldMapper(IdFieldMapper.NAME);
+                return type == null ? null : type.termQuery(id, context);
+            }
+
+            @Override
+            public RuntimeException failure(String message, Throwable cause) {
+                return cause == null ? new QueryShardException(context, message) : new QueryShardException(context, message, cause);
+            }
+        };
+    }
+
+    /**
+     * The indices a search searches, on the coordinating node's rewrite of that search; null in any other rewrite (a
+     * shard's, or outside a search).
+     */
+    public static IndicesRequest searchedIndices(QueryRewriteContext context) {
+        QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
+        return coordinator == null ? null : coordinator.getSearchRequest();
     }
 }

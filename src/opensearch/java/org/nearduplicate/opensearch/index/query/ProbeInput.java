@@ -8,8 +8,6 @@ import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.index.mapper.MappedFieldType;
-import org.opensearch.index.query.QueryShardContext;
-import org.opensearch.index.query.QueryShardException;
 
 import java.io.IOException;
 import java.util.Objects;
@@ -177,24 +175,17 @@ final class ProbeInput implements Writeable {
      * The field a query or rescorer targets, of the probe's field type, or null when the field is not mapped.
      *
      * @param typeName the field type's name, for the error
-     * @throws QueryShardException if the field has another type
+     * @throws RuntimeException the shard's failure if the field has another type
      */
-    static <T extends MappedFieldType> T targetField(
-        QueryShardContext context,
-        String field,
-        String owner,
-        Class<T> type,
-        String typeName
-    ) {
-        MappedFieldType mapped = context.fieldMapper(field);
+    static <T extends MappedFieldType> T targetField(ShardContext context, String field, String owner, Class<T> type, String typeName) {
+        MappedFieldType mapped = context.fieldType(field);
         if (mapped == null) {
             return null;
         }
         if (type.isInstance(Platform.unwrap(mapped))) {
             return type.cast(Platform.unwrap(mapped));
         }
-        throw new QueryShardException(
-            context,
+        throw context.failure(
             owner + " requires a field of type [" + typeName + "], but field [" + field + "] is of type [" + mapped.typeName() + "]"
         );
     }

@@ -35,7 +35,10 @@ import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
+import org.nearduplicate.opensearch.common.Platform;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashQueryOptions;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashQuerying;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.instanceOf;
@@ -268,12 +271,12 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         );
         QueryShardException beyond = expectThrows(
             QueryShardException.class,
-            () -> SimHashProbe.QUERYING.toQuery(
-                context,
+            () -> SimHashQuerying.INSTANCE.toQuery(
+                Platform.shardContext(context),
                 FP_FIELD,
                 withoutColumns,
                 SimHashProbe.fingerprint(1),
-                new SimHashProbe.QueryOptions(4, false)
+                new SimHashQueryOptions(4, false)
             )
         );
         assertThat(beyond.getMessage(), containsString("max_distance [4] exceeds the indexed max_distance [3] of field [fp]"));
@@ -398,10 +401,7 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
             try (BytesStreamOutput out = new BytesStreamOutput()) {
                 original.writeTo(out);
                 try (StreamInput in = out.bytes().streamInput()) {
-                    ProbeQueryBuilder.Of<SimHashProbe, SimHashProbe.QueryOptions> read = new ProbeQueryBuilder.Of<>(
-                        SimHashProbe.QUERYING,
-                        in
-                    );
+                    ProbeQueryBuilder.Of<SimHashProbe, SimHashQueryOptions> read = new ProbeQueryBuilder.Of<>(SimHashQuerying.INSTANCE, in);
                     assertEquals(original.options(), read.options());
                     assertEquals(Strings.toString(MediaTypeRegistry.JSON, original), Strings.toString(MediaTypeRegistry.JSON, read));
                     try (BytesStreamOutput again = new BytesStreamOutput()) {

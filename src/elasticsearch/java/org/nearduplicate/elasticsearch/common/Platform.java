@@ -24,7 +24,6 @@ import org.elasticsearch.rest.RestRequest;
 import org.elasticsearch.rest.RestUtils;
 import org.elasticsearch.search.fetch.subphase.FetchSourceContext;
 import org.elasticsearch.threadpool.ThreadPool;
-import org.nearduplicate.elasticsearch.index.query.ShardContext;
 
 /**
  * The few calls whose signatures differ between OpenSearch and Elasticsearch, so that the classes making them read the

@@ -18,7 +18,7 @@ public final class OptionTokens {
 
     private OptionTokens() {}
 
-    /** A number, or a string holding one (OpenSearch's usual coercion). */
+    /** A number, or a string holding one (the platform's usual coercion). */
     public static float floatValue(XContentParser parser, String owner, String option) throws IOException {
         XContentParser.Token token = parser.currentToken();
         if (token == XContentParser.Token.VALUE_NUMBER || token == XContentParser.Token.VALUE_STRING) {
@@ -31,7 +31,7 @@ public final class OptionTokens {
         throw wrongType(parser, owner, option, "a number", null);
     }
 
-    /** A number, or a string holding one (OpenSearch's usual coercion). */
+    /** A number, or a string holding one (the platform's usual coercion). */
     public static double doubleValue(XContentParser parser, String owner, String option) throws IOException {
         XContentParser.Token token = parser.currentToken();
         if (token == XContentParser.Token.VALUE_NUMBER || token == XContentParser.Token.VALUE_STRING) {

@@ -20,8 +20,6 @@ import org.opensearch.threadpool.ThreadPool;
 
 import java.util.function.BiConsumer;
 
-import org.nearduplicate.opensearch.index.query.ShardContext;
-
 /**
  * The few calls whose signatures differ between OpenSearch and Elasticsearch, so that the classes making them read the
  * same on both and the Elasticsearch build can port them (src/build/PortToElasticsearch.java). Each adapter has its own

@@ -10,6 +10,7 @@ import org.elasticsearch.common.io.stream.StreamInput;
 import org.elasticsearch.index.query.AbstractQueryBuilder;
 import org.elasticsearch.index.query.SearchExecutionContext;
 import org.nearduplicate.elasticsearch.common.Platform;
+import org.nearduplicate.elasticsearch.common.ShardContext;
 
 /**
  * The platform's query builder base, with what one platform asks of every query builder and the other does not

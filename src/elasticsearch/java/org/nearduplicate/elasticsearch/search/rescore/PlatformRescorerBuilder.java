@@ -9,7 +9,7 @@ import org.elasticsearch.index.query.SearchExecutionContext;
 import org.elasticsearch.search.rescore.RescoreContext;
 import org.elasticsearch.search.rescore.RescorerBuilder;
 import org.nearduplicate.elasticsearch.common.Platform;
-import org.nearduplicate.elasticsearch.index.query.ShardContext;
+import org.nearduplicate.elasticsearch.common.ShardContext;
 
 /**
  * The platform's rescorer builder base, with what one platform asks of every rescorer builder and the other does not

@@ -6,6 +6,7 @@ import org.opensearch.core.common.io.stream.StreamInput;
 import java.io.IOException;
 import java.util.Objects;
 
+import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 
 /**
@@ -13,8 +14,8 @@ import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
  * (optionally with the {@code algorithm} that made it, which must then equal the field's), a {@code like} document
  * (resolved to its stored signature during rewrite), a {@code text} or an {@code html} (signed with the field's
  * algorithm, once on the coordinating node or else by each shard's field type). Its given value is
- * {@link MinHashValueType}'s; everything else is {@link Probe}'s. The query's and the rescorer's parts are in
- * {@code index.query.minhash}.
+ * {@link MinHashValueType}'s; everything else is {@link Probe}'s. The query's and the rescorer's parts are
+ * {@link MinHashQuerying} and {@link MinHashRescoring}.
  */
 public final class MinHashProbe extends Probe<String, MinHashProbe> {
     /** The name of the method's query and rescorer. */

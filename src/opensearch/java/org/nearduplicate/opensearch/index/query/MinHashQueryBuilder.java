@@ -5,9 +5,6 @@ import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
 
-import org.nearduplicate.opensearch.index.query.minhash.MinHashQueryOptions;
-import org.nearduplicate.opensearch.index.query.minhash.MinHashQuerying;
-
 /**
  * {@code minhash_similar}: documents whose {@code minhash} signature has estimated Jaccard similarity ≥
  * {@code min_similarity} with a probe, verified from the stored signatures. Everything is {@link ProbeQueryBuilder}'s

@@ -9,6 +9,7 @@ import org.opensearch.index.query.QueryShardContext;
 import java.io.IOException;
 
 import org.nearduplicate.opensearch.common.Platform;
+import org.nearduplicate.opensearch.common.ShardContext;
 
 /**
  * The platform's query builder base, with what one platform asks of every query builder and the other does not

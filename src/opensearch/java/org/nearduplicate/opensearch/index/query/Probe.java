@@ -17,7 +17,9 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.sketching.SketchingService;
+import org.nearduplicate.orchestration.probe.ProbeRules;
 
 /**
  * What a query or rescorer compares against: the method's sketch value given in the request (a SimHash fingerprint, a
@@ -126,18 +128,13 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
 
     /** The value probe of a {@code like} document's value: the value itself, or the processor's object with it and its algorithm. */
     static <V, P extends Probe<V, P>> P fromSourceValue(ProbeValueType<V, P> type, String what, String field, Object value) {
-        ProbeInput.SourceValue stored = ProbeInput.SourceValue.of(what, field, value, type.storedValueKey(), type.storedAlgorithmKey());
+        ProbeRules.StoredValue stored = ProbeRules.StoredValue.of(what, field, value, type.storedValueKey(), type.storedAlgorithmKey());
         V sketch = type.stored(what, field, stored.value(), value);
         try {
             return type.create(sketch, ProbeInput.given(stored.algorithm()));
         } catch (IllegalArgumentException e) {
-            throw invalidStoredValue(what, field, e);
+            throw ProbeRules.invalidStoredValue(what, field, e);
         }
-    }
-
-    /** The error of a {@code like} document whose field holds no valid value. */
-    static IllegalArgumentException invalidStoredValue(String what, String field, IllegalArgumentException e) {
-        return new IllegalArgumentException(what + " has an invalid value in field [" + field + "]: " + e.getMessage(), e);
     }
 
     /**

@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.function.BiFunction;
 
 import org.nearduplicate.opensearch.common.OptionTokens;
+import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**

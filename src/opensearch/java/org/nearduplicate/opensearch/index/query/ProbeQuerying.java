@@ -10,6 +10,8 @@ import org.opensearch.index.mapper.MappedFieldType;
 
 import java.io.IOException;
 
+import org.nearduplicate.opensearch.common.ShardContext;
+
 /**
  * The method-specific part of a probe query ({@link ProbeQueryBuilder}): its name, its options (parsed, checked,
  * written, rendered) and the Lucene query of a resolved probe, e.g. {@code SimHashQuerying}.

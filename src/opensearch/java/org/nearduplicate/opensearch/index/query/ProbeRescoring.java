@@ -10,6 +10,8 @@ import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
 
+import org.nearduplicate.opensearch.common.ShardContext;
+
 /**
  * The method-specific part of a probe rescorer ({@code near_duplicate}, {@code minhash_similar}): its name, its
  * threshold option (how it is parsed, checked, written and rendered) and the comparison of a hit's doc value with the

@@ -6,6 +6,7 @@ import org.opensearch.core.common.io.stream.StreamInput;
 import java.io.IOException;
 
 import org.nearduplicate.core.sketch.SimHash;
+import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 
 /**
@@ -14,7 +15,7 @@ import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
  * {@code text} or an {@code html} (fingerprinted with the field's algorithm, once on the coordinating node or else by
  * each shard's field type). An optional {@code algorithm} names how a given fingerprint was made; it must then equal
  * the field's mapping. Its given value is {@link SimHashValueType}'s; everything else is {@link Probe}'s. The query's and the rescorer's parts
- * are in {@code index.query.simhash}.
+ * are {@link SimHashQuerying} and {@link SimHashRescoring}.
  */
 public final class SimHashProbe extends Probe<GivenFingerprints, SimHashProbe> {
     /** The name of the method's query and rescorer. */

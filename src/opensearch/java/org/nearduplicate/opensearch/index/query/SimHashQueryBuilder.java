@@ -7,8 +7,6 @@ import org.opensearch.core.xcontent.XContentParser;
 import java.io.IOException;
 
 import org.nearduplicate.opensearch.common.MaxDistanceParsing;
-import org.nearduplicate.opensearch.index.query.simhash.SimHashQueryOptions;
-import org.nearduplicate.opensearch.index.query.simhash.SimHashQuerying;
 
 /**
  * {@code near_duplicate}: documents whose {@code simhash} fingerprint is within {@code max_distance} bits of a probe.

@@ -19,6 +19,7 @@ import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.sketching.SketchingService;
+import org.nearduplicate.orchestration.probe.ProbeRules;
 
 /**
  * The SimHash probe's given value ({@link GivenFingerprints}): its keys {@code fingerprint}, {@code fingerprints},
@@ -218,7 +219,7 @@ final class SimHashValueType implements ProbeValueType<GivenFingerprints, SimHas
             }
             return new GivenFingerprints(FingerprintValues.parse(value), null, signature, null);
         } catch (IllegalArgumentException e) {
-            throw Probe.invalidStoredValue(what, field, e);
+            throw ProbeRules.invalidStoredValue(what, field, e);
         }
     }
 

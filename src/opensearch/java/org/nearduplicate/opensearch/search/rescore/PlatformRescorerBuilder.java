@@ -8,7 +8,7 @@ import org.opensearch.search.rescore.RescorerBuilder;
 import java.io.IOException;
 
 import org.nearduplicate.opensearch.common.Platform;
-import org.nearduplicate.opensearch.index.query.ShardContext;
+import org.nearduplicate.opensearch.common.ShardContext;
 
 /**
  * The platform's rescorer builder base, with what one platform asks of every rescorer builder and the other does not

@@ -17,10 +17,10 @@ import java.util.Objects;
 import java.util.function.BiFunction;
 
 import org.nearduplicate.opensearch.common.OptionTokens;
+import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.index.query.Probe;
 import org.nearduplicate.opensearch.index.query.ProbeRescoring;
 import org.nearduplicate.opensearch.index.query.ProbeRewrite;
-import org.nearduplicate.opensearch.index.query.ShardContext;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**

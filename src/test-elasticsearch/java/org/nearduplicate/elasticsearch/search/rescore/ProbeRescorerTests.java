@@ -22,8 +22,8 @@ import java.util.Set;
 
 import org.elasticsearch.test.ESTestCase;
 import org.nearduplicate.core.keys.Lsh;
-import org.nearduplicate.elasticsearch.index.query.minhash.MinHashCloseness;
-import org.nearduplicate.elasticsearch.index.query.simhash.SimHashCloseness;
+import org.nearduplicate.elasticsearch.index.query.MinHashCloseness;
+import org.nearduplicate.elasticsearch.index.query.SimHashCloseness;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.lucene.SketchFields;
 

@@ -10,7 +10,7 @@ import org.elasticsearch.test.ESTestCase;
 import org.elasticsearch.xcontent.XContentParser;
 import org.elasticsearch.xcontent.json.JsonXContent;
 import org.nearduplicate.elasticsearch.index.query.SimHashProbe;
-import org.nearduplicate.elasticsearch.index.query.simhash.SimHashRescoring;
+import org.nearduplicate.elasticsearch.index.query.SimHashRescoring;
 
 import static org.hamcrest.Matchers.containsString;
 

@@ -29,7 +29,6 @@ import org.nearduplicate.core.sketch.MinHasher;
 import org.nearduplicate.lucene.MinHashQuery;
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
-import org.nearduplicate.opensearch.index.query.minhash.MinHashQueryOptions;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.instanceOf;

@@ -37,8 +37,6 @@ import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
 import org.nearduplicate.opensearch.common.Platform;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.nearduplicate.opensearch.index.query.simhash.SimHashQueryOptions;
-import org.nearduplicate.opensearch.index.query.simhash.SimHashQuerying;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.instanceOf;

@@ -12,7 +12,7 @@ import org.opensearch.test.OpenSearchTestCase;
 import java.io.IOException;
 
 import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.index.query.simhash.SimHashRescoring;
+import org.nearduplicate.opensearch.index.query.SimHashRescoring;
 
 import static org.hamcrest.Matchers.containsString;
 

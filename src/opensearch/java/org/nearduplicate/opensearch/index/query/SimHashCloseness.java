@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query.simhash;
+package org.nearduplicate.opensearch.index.query;
 
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
@@ -14,8 +14,6 @@ import java.util.Objects;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.index.query.ProbeRescoring;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
 
 /**
  * A shard's comparison of its hits with a resolved fingerprint: {@code 1 / (1 + distance)} within

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query.simhash;
+package org.nearduplicate.opensearch.index.query;
 
 import org.apache.lucene.search.Query;
 
@@ -10,11 +10,8 @@ import java.io.IOException;
 
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.nearduplicate.opensearch.index.query.ProbeKind;
-import org.nearduplicate.opensearch.index.query.ProbeQuerying;
-import org.nearduplicate.opensearch.index.query.ShardContext;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
 
 /**
  * The {@code near_duplicate} query's part: its options ({@link SimHashQueryOptions}) and the {@link SimHashQuery} of
@@ -84,7 +81,7 @@ public final class SimHashQuerying implements ProbeQuerying<SimHashProbe, SimHas
     ) {
         String name = SimHashProbe.NAME;
         SimHashProbe.Resolved probes = probe.resolveAll(context, "[" + name + "]", fieldType);
-        SimHashQuery.Verification verification = FieldVerification.of(context, fieldType, options.minSimilarity());
+        SimHashQuery.Verification verification = SimHashVerification.of(context, fieldType, options.minSimilarity());
         int indexed = fieldType.indexedMaxDistance();
         int k = MaxDistance.orField(options.maxDistance(), indexed, fieldType.settings());
         boolean scan = k > indexed;
@@ -115,7 +112,7 @@ public final class SimHashQuerying implements ProbeQuerying<SimHashProbe, SimHas
                 fieldType.layout(),
                 scan
             ).withColumns(fieldType.scanColumns())
-                .withChanceNote(ChanceNote.of(context.indexReader(), fieldType.algorithm(), k, verification, probes))
+                .withChanceNote(SimHashChanceNote.of(context.indexReader(), fieldType.algorithm(), k, verification, probes))
                 .withListener(fieldType.queryListener());
             if (fieldType.stats() != null) {
                 fieldType.stats().query();

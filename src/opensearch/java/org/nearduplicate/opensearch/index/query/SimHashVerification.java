@@ -1,13 +1,12 @@
-package org.nearduplicate.opensearch.index.query.simhash;
+package org.nearduplicate.opensearch.index.query;
 
 import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.nearduplicate.opensearch.index.query.ShardContext;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
 
 /** The signature check of a {@code simhash} field whose algorithm has signatures, for the query and the rescorer. */
-final class FieldVerification {
-    private FieldVerification() {}
+final class SimHashVerification {
+    private SimHashVerification() {}
 
     /**
      * The verification of a field that has signatures at {@code minSimilarity} (null: the field's default); null for a

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.common;
 
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.Query;
@@ -8,7 +8,7 @@ import org.opensearch.index.mapper.MappedFieldType;
 /**
  * What the probe queries and rescorers ask of a shard's search context (its mappings, its reader, its errors), so that
  * their code reads the same on both platforms, whose context types differ in name. Each adapter's
- * {@code Platform.shardContext} implements it; {@link PlatformQueryBuilder} and the rescorer's base hand one over.
+ * {@link Platform#shardContext} implements it; the adapter's query and rescorer builder bases hand one over.
  */
 public interface ShardContext {
     /** The type of a mapped field, or null when the shard's index does not map it. */

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query.minhash;
+package org.nearduplicate.opensearch.index.query;
 
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -10,11 +10,8 @@ import java.io.IOException;
 
 import org.nearduplicate.core.options.MinSimilarity;
 import org.nearduplicate.opensearch.common.OptionTokens;
+import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
-import org.nearduplicate.opensearch.index.query.MinHashProbe;
-import org.nearduplicate.opensearch.index.query.ProbeKind;
-import org.nearduplicate.opensearch.index.query.ProbeRescoring;
-import org.nearduplicate.opensearch.index.query.ShardContext;
 
 /**
  * The {@code minhash_similar} rescorer's part: its threshold {@code min_similarity} and the estimated Jaccard similarity

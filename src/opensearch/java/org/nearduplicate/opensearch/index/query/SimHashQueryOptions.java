@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query.simhash;
+package org.nearduplicate.opensearch.index.query;
 
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
@@ -13,8 +13,6 @@ import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.options.MinSimilarity;
 import org.nearduplicate.opensearch.common.MaxDistanceParsing;
 import org.nearduplicate.opensearch.common.OptionTokens;
-import org.nearduplicate.opensearch.index.query.ProbeQuerying;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
 
 /**
  * The {@code near_duplicate} query's own options: {@code max_distance} (null: the mapping's), {@code allow_scan}, and

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query.simhash;
+package org.nearduplicate.opensearch.index.query;
 
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -12,11 +12,8 @@ import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.common.MaxDistanceParsing;
+import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.nearduplicate.opensearch.index.query.ProbeKind;
-import org.nearduplicate.opensearch.index.query.ProbeRescoring;
-import org.nearduplicate.opensearch.index.query.ShardContext;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
 
 /**
  * The {@code near_duplicate} rescorer's part: its threshold {@code max_distance} (null: the mapping's) and the Hamming
@@ -87,7 +84,7 @@ public final class SimHashRescoring implements ProbeRescoring<SimHashProbe, Inte
         }
         SimHash sketch = probe.resolve(context, "[" + SimHashProbe.NAME + "]", fieldType);
         int k = MaxDistance.orField(maxDistance, fieldType.indexedMaxDistance(), fieldType.settings());
-        SimHashQuery.Verification verification = FieldVerification.of(context, fieldType, null);
+        SimHashQuery.Verification verification = SimHashVerification.of(context, fieldType, null);
         // a probe without signature (a bare fingerprint) is compared on its fingerprint alone
         boolean verifying = verification != null && sketch.signature() != null;
         return new SimHashCloseness(

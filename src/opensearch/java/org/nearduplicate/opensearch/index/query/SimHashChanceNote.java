@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query.simhash;
+package org.nearduplicate.opensearch.index.query;
 
 import org.apache.lucene.index.IndexReader;
 
@@ -6,15 +6,14 @@ import java.util.Locale;
 
 import org.nearduplicate.core.chance.NullDistribution;
 import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
 
 /**
  * The explain and profile line of a {@code near_duplicate} query on a shard: the expected chance matches of one probe
  * among the shard's documents, from the measured null distribution ({@link NullDistribution}, docs/engine.md "Chance
  * matches at scale"); "not measured" where it has no rows.
  */
-final class ChanceNote {
-    private ChanceNote() {}
+final class SimHashChanceNote {
+    private SimHashChanceNote() {}
 
     /**
      * A probe without a signature is compared on its fingerprint alone, so any such probe makes the estimate the

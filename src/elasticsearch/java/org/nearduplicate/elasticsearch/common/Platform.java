@@ -1,8 +1,6 @@
 package org.nearduplicate.elasticsearch.common;
 
-import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.Query;
 
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -15,7 +13,6 @@ import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.core.CheckedFunction;
 import org.elasticsearch.core.TimeValue;
 import org.elasticsearch.index.IndexService;
-import org.elasticsearch.index.mapper.IdFieldMapper;
 import org.elasticsearch.index.mapper.MappedFieldType;
 import org.elasticsearch.index.query.QueryRewriteContext;
 import org.elasticsearch.index.query.QueryShardException;
@@ -73,33 +70,13 @@ public final class Platform {
 
     /** The probe queries' and rescorers' view of a shard's search context (see {@link ShardContext}). */
     public static ShardContext shardContext(SearchExecutionContext context) {
-        return new ShardContext() {
-            @Override
-            public MappedFieldType fieldType(String field) {
-                return context.getFieldType(field);
-            }
-
-            @Override
-            public String indexName() {
-                return context.index().getName();
-            }
-
-            @Override
-            public IndexReader indexReader() {
-                return context.getIndexReader();
-            }
-
-            @Override
-            public Query idQuery(String id) {
-                MappedFieldType type = context.getFieldType(IdFieldMapper.NAME);
-                return type == null ? null : type.termQuery(id, context);
-            }
-
-            @Override
-            public RuntimeException failure(String message, Throwable cause) {
-                return cause == null ? new QueryShardException(context, message) : new QueryShardException(context, message, cause);
-            }
-        };
+        return new ShardContext(
+            context::getFieldType,
+            () -> context.index().getName(),
+            context::getIndexReader,
+            (type, value) -> type.termQuery(value, context),
+            (message, cause) -> cause == null ? new QueryShardException(context, message) : new QueryShardException(context, message, cause)
+        );
     }
 
     /**

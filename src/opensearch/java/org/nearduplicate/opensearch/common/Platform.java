@@ -1,14 +1,11 @@
 package org.nearduplicate.opensearch.common;
 
-import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.Query;
 
 import org.opensearch.action.IndicesRequest;
 import org.opensearch.common.CheckedFunction;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.index.IndexService;
-import org.opensearch.index.mapper.IdFieldMapper;
 import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.QueryCoordinatorContext;
 import org.opensearch.index.query.QueryRewriteContext;
@@ -68,33 +65,13 @@ public final class Platform {
 
     /** The probe queries' and rescorers' view of a shard's search context (see {@link ShardContext}). */
     public static ShardContext shardContext(QueryShardContext context) {
-        return new ShardContext() {
-            @Override
-            public MappedFieldType fieldType(String field) {
-                return context.fieldMapper(field);
-            }
-
-            @Override
-            public String indexName() {
-                return context.index().getName();
-            }
-
-            @Override
-            public IndexReader indexReader() {
-                return context.getIndexReader();
-            }
-
-            @Override
-            public Query idQuery(String id) {
-                MappedFieldType type = context.fieldMapper(IdFieldMapper.NAME);
-                return type == null ? null : type.termQuery(id, context);
-            }
-
-            @Override
-            public RuntimeException failure(String message, Throwable cause) {
-                return cause == null ? new QueryShardException(context, message) : new QueryShardException(context, message, cause);
-            }
-        };
+        return new ShardContext(
+            context::fieldMapper,
+            () -> context.index().getName(),
+            context::getIndexReader,
+            (type, value) -> type.termQuery(value, context),
+            (message, cause) -> cause == null ? new QueryShardException(context, message) : new QueryShardException(context, message, cause)
+        );
     }
 
     /**

@@ -19,7 +19,7 @@ import org.nearduplicate.opensearch.common.OptionTokens;
  *
  * <p>Wire format: {@code min_similarity} (double), {@code candidates} (enum).
  */
-public record MinHashQueryOptions(double minSimilarity, Candidates candidates) {
+public record MinHashQueryOptions(double minSimilarity, Candidates candidates) implements ProbeQuerying.Options {
     public static final ParseField MIN_SIMILARITY_FIELD = new ParseField(MinSimilarity.NAME);
     public static final ParseField CANDIDATES_FIELD = new ParseField("candidates");
     /** A query that names no option. */
@@ -61,12 +61,14 @@ public record MinHashQueryOptions(double minSimilarity, Candidates candidates) {
         return new MinHashQueryOptions(in.readDouble(), in.readEnum(Candidates.class));
     }
 
-    void writeTo(StreamOutput out) throws IOException {
+    @Override
+    public void writeTo(StreamOutput out) throws IOException {
         out.writeDouble(minSimilarity);
         out.writeEnum(candidates);
     }
 
-    void toXContent(XContentBuilder builder) throws IOException {
+    @Override
+    public void toXContent(XContentBuilder builder) throws IOException {
         builder.field(MIN_SIMILARITY_FIELD.getPreferredName(), minSimilarity);
         builder.field(CANDIDATES_FIELD.getPreferredName(), candidates.name().toLowerCase(Locale.ROOT));
     }

@@ -4,8 +4,6 @@ import org.apache.lucene.search.Query;
 
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
-import org.opensearch.core.common.io.stream.StreamOutput;
-import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
@@ -36,16 +34,6 @@ public final class MinHashQuerying implements ProbeQuerying<MinHashProbe, MinHas
     @Override
     public MinHashQueryOptions readOptions(StreamInput in) throws IOException {
         return MinHashQueryOptions.readFrom(in);
-    }
-
-    @Override
-    public void writeOptions(StreamOutput out, MinHashQueryOptions options) throws IOException {
-        options.writeTo(out);
-    }
-
-    @Override
-    public void optionsToXContent(XContentBuilder builder, MinHashQueryOptions options) throws IOException {
-        options.toXContent(builder);
     }
 
     @Override

@@ -39,7 +39,8 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  *
  * @param <O> the method's options, immutable (e.g. {@code max_distance} and {@code allow_scan})
  */
-public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O> extends PlatformQueryBuilder<B> {
+public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O extends ProbeQuerying.Options>
+    extends PlatformQueryBuilder<B> {
     public static final ParseField FIELD_FIELD = new ParseField("field");
     public static final ParseField IGNORE_UNMAPPED_FIELD = new ParseField("ignore_unmapped");
 
@@ -91,7 +92,7 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
         }
         out.writeString(fieldName);
         probe.probe().writeTo(out);
-        querying.writeOptions(out, options);
+        options.writeTo(out);
         out.writeBoolean(ignoreUnmapped);
     }
 
@@ -148,7 +149,7 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
         builder.startObject(querying.name());
         builder.field(FIELD_FIELD.getPreferredName(), fieldName);
         probe.probe().toXContentFields(builder);
-        querying.optionsToXContent(builder, options);
+        options.toXContent(builder);
         builder.field(IGNORE_UNMAPPED_FIELD.getPreferredName(), ignoreUnmapped);
         printBoostAndQueryName(builder);
         builder.endObject();
@@ -160,7 +161,7 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
      *
      * @param create the method's builder of a field and a probe
      */
-    protected static <B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O> B fromXContent(
+    protected static <B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O extends ProbeQuerying.Options> B fromXContent(
         ProbeQuerying<P, O, ?> querying,
         XContentParser parser,
         BiFunction<String, P, B> create
@@ -262,9 +263,10 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
     }
 
     /**
-     * The query of a method that needs no Java API of its own: {@code new ProbeQueryBuilder.Of<>(querying, field, probe)}, registered with {@link #spec}.
+     * The query of a method that needs no Java API of its own: {@code new ProbeQueryBuilder.Of<>(querying, field,
+     * probe)}, registered with {@link #spec}.
      */
-    public static final class Of<P extends Probe<?, P>, O> extends ProbeQueryBuilder<Of<P, O>, P, O> {
+    public static final class Of<P extends Probe<?, P>, O extends ProbeQuerying.Options> extends ProbeQueryBuilder<Of<P, O>, P, O> {
         public Of(ProbeQuerying<P, O, ?> querying, String fieldName, P probe) {
             super(querying, fieldName, probe);
         }
@@ -284,7 +286,7 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
     }
 
     /** The registration of a method's query with {@link Of}: a method needs no query class of its own. */
-    public static <P extends Probe<?, P>, O> SearchPlugin.QuerySpec<Of<P, O>> spec(
+    public static <P extends Probe<?, P>, O extends ProbeQuerying.Options> SearchPlugin.QuerySpec<Of<P, O>> spec(
         ProbeQuerying<P, O, ?> querying,
         SketchingService engine
     ) {
@@ -292,12 +294,15 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
     }
 
     /** The registration of a method's query built by {@code reader} and {@code create}; the node's engine goes to every builder. */
-    public static <B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O> SearchPlugin.QuerySpec<B> spec(
-        ProbeQuerying<P, O, ?> querying,
-        Writeable.Reader<B> reader,
-        BiFunction<String, P, B> create,
-        SketchingService engine
-    ) {
+    public static <
+        B extends ProbeQueryBuilder<B, P, O>,
+        P extends Probe<?, P>,
+        O extends ProbeQuerying.Options> SearchPlugin.QuerySpec<B> spec(
+            ProbeQuerying<P, O, ?> querying,
+            Writeable.Reader<B> reader,
+            BiFunction<String, P, B> create,
+            SketchingService engine
+        ) {
         return new SearchPlugin.QuerySpec<>(
             querying.name(),
             in -> reader.read(in).engine(engine),

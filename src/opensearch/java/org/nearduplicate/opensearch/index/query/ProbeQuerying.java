@@ -3,7 +3,7 @@ package org.nearduplicate.opensearch.index.query;
 import org.apache.lucene.search.Query;
 
 import org.opensearch.core.common.io.stream.StreamInput;
-import org.opensearch.core.common.io.stream.StreamOutput;
+import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.index.mapper.MappedFieldType;
@@ -20,7 +20,7 @@ import org.nearduplicate.opensearch.common.ShardContext;
  * @param <O> the method's options, immutable
  * @param <F> the method's field type
  */
-public interface ProbeQuerying<P extends Probe<?, P>, O, F extends MappedFieldType> {
+public interface ProbeQuerying<P extends Probe<?, P>, O extends ProbeQuerying.Options, F extends MappedFieldType> {
     /** The method's probe: the name (JSON key and NamedWriteable name, e.g. {@code near_duplicate}), reader, parser. */
     ProbeKind<P> kind();
 
@@ -40,11 +40,6 @@ public interface ProbeQuerying<P extends Probe<?, P>, O, F extends MappedFieldTy
     O defaultOptions();
 
     O readOptions(StreamInput in) throws IOException;
-
-    void writeOptions(StreamOutput out, O options) throws IOException;
-
-    /** Renders the options into the query's object, after the probe and before {@code ignore_unmapped}. */
-    void optionsToXContent(XContentBuilder builder, O options) throws IOException;
 
     /** Collects the options while the query's object is parsed. */
     OptionsParser<O> optionsParser();
@@ -80,5 +75,11 @@ public interface ProbeQuerying<P extends Probe<?, P>, O, F extends MappedFieldTy
 
         /** The options collected, checked; a 400 if they are invalid. */
         O build(XContentParser parser);
+    }
+
+    /** A method's query options: immutable, and written and rendered by themselves. */
+    interface Options extends Writeable {
+        /** Renders the options into the query's object, after the probe and before {@code ignore_unmapped}. */
+        void toXContent(XContentBuilder builder) throws IOException;
     }
 }

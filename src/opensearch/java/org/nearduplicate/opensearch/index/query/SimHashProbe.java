@@ -14,8 +14,8 @@ import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
  * {@code fingerprints}, the query only), a {@code like} document (resolved to its fingerprint during rewrite), a
  * {@code text} or an {@code html} (fingerprinted with the field's algorithm, once on the coordinating node or else by
  * each shard's field type). An optional {@code algorithm} names how a given fingerprint was made; it must then equal
- * the field's mapping. Its given value is {@link SimHashValueType}'s; everything else is {@link Probe}'s. The query's and the rescorer's parts
- * are {@link SimHashQuerying} and {@link SimHashRescoring}.
+ * the field's mapping. Its given value is {@link SimHashValueType}'s; everything else is {@link Probe}'s. The query's
+ * and the rescorer's parts are {@link SimHashQuerying} and {@link SimHashRescoring}.
  */
 public final class SimHashProbe extends Probe<GivenFingerprints, SimHashProbe> {
     /** The name of the method's query and rescorer. */

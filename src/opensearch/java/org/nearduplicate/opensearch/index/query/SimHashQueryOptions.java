@@ -21,7 +21,7 @@ import org.nearduplicate.opensearch.common.OptionTokens;
  *
  * <p>Wire format: {@code max_distance} (optional vint), {@code allow_scan}, {@code min_similarity} (optional double).
  */
-public record SimHashQueryOptions(Integer maxDistance, boolean allowScan, Double minSimilarity) {
+public record SimHashQueryOptions(Integer maxDistance, boolean allowScan, Double minSimilarity) implements ProbeQuerying.Options {
     public static final ParseField MAX_DISTANCE_FIELD = MaxDistanceParsing.FIELD;
     public static final ParseField ALLOW_SCAN_FIELD = new ParseField("allow_scan");
     public static final ParseField MIN_SIMILARITY_FIELD = new ParseField(MinSimilarity.NAME);
@@ -51,14 +51,16 @@ public record SimHashQueryOptions(Integer maxDistance, boolean allowScan, Double
         return new SimHashQueryOptions(in.readOptionalVInt(), in.readBoolean(), in.readOptionalDouble());
     }
 
-    void writeTo(StreamOutput out) throws IOException {
+    @Override
+    public void writeTo(StreamOutput out) throws IOException {
         out.writeOptionalVInt(maxDistance);
         out.writeBoolean(allowScan);
         out.writeOptionalDouble(minSimilarity);
     }
 
     /** Renders the options into the query's object: {@code max_distance} and {@code min_similarity} only when given. */
-    void toXContent(XContentBuilder builder) throws IOException {
+    @Override
+    public void toXContent(XContentBuilder builder) throws IOException {
         if (maxDistance != null) {
             builder.field(MAX_DISTANCE_FIELD.getPreferredName(), maxDistance);
         }

@@ -3,8 +3,6 @@ package org.nearduplicate.opensearch.index.query;
 import org.apache.lucene.search.Query;
 
 import org.opensearch.core.common.io.stream.StreamInput;
-import org.opensearch.core.common.io.stream.StreamOutput;
-import org.opensearch.core.xcontent.XContentBuilder;
 
 import java.io.IOException;
 
@@ -35,16 +33,6 @@ public final class SimHashQuerying implements ProbeQuerying<SimHashProbe, SimHas
     @Override
     public SimHashQueryOptions readOptions(StreamInput in) throws IOException {
         return SimHashQueryOptions.readFrom(in);
-    }
-
-    @Override
-    public void writeOptions(StreamOutput out, SimHashQueryOptions options) throws IOException {
-        options.writeTo(out);
-    }
-
-    @Override
-    public void optionsToXContent(XContentBuilder builder, SimHashQueryOptions options) throws IOException {
-        options.toXContent(builder);
     }
 
     @Override

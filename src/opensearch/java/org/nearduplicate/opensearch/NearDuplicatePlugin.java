@@ -45,11 +45,13 @@ import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
 import org.nearduplicate.opensearch.index.mapper.ScanColumnMemory;
 import org.nearduplicate.opensearch.index.mapper.SimHashDocValueFormat;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
-import org.nearduplicate.opensearch.index.query.MinHashProbe;
 import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.MinHashQuerying;
+import org.nearduplicate.opensearch.index.query.MinHashRescoring;
 import org.nearduplicate.opensearch.index.query.ProbeQueryBuilder;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
 import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.SimHashQuerying;
+import org.nearduplicate.opensearch.index.query.SimHashRescoring;
 import org.nearduplicate.opensearch.ingest.ImatchMethod;
 import org.nearduplicate.opensearch.ingest.MappedMaxDistance;
 import org.nearduplicate.opensearch.ingest.MinHashMethod;
@@ -190,8 +192,8 @@ public class NearDuplicatePlugin extends PlatformPlugin {
     public List<QuerySpec<?>> getQueries() {
         return List.of(
             // the engine fingerprints a text probe once, on the coordinating node
-            ProbeQueryBuilder.spec(SimHashProbe.QUERYING, SimHashQueryBuilder::new, SimHashQueryBuilder::new, engine),
-            ProbeQueryBuilder.spec(MinHashProbe.QUERYING, MinHashQueryBuilder::new, MinHashQueryBuilder::new, engine)
+            ProbeQueryBuilder.spec(SimHashQuerying.INSTANCE, SimHashQueryBuilder::new, SimHashQueryBuilder::new, engine),
+            ProbeQueryBuilder.spec(MinHashQuerying.INSTANCE, MinHashQueryBuilder::new, MinHashQueryBuilder::new, engine)
         );
     }
 
@@ -199,8 +201,8 @@ public class NearDuplicatePlugin extends PlatformPlugin {
     @Override
     public List<RescorerSpec<?>> getRescorers() {
         return List.of(
-            ProbeRescorerBuilder.spec(SimHashProbe.RESCORING, SimHashRescorerBuilder::new, SimHashRescorerBuilder::new, engine),
-            ProbeRescorerBuilder.spec(MinHashProbe.RESCORING, MinHashRescorerBuilder::new, MinHashRescorerBuilder::new, engine)
+            ProbeRescorerBuilder.spec(SimHashRescoring.INSTANCE, SimHashRescorerBuilder::new, SimHashRescorerBuilder::new, engine),
+            ProbeRescorerBuilder.spec(MinHashRescoring.INSTANCE, MinHashRescorerBuilder::new, MinHashRescorerBuilder::new, engine)
         );
     }
 

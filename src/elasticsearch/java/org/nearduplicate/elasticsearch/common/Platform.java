@@ -8,11 +8,15 @@ import java.util.function.BiConsumer;
 
 import org.elasticsearch.ElasticsearchStatusException;
 import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.IndicesRequest;
+import org.elasticsearch.action.ResolvedIndices;
 import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.core.CheckedFunction;
 import org.elasticsearch.core.TimeValue;
 import org.elasticsearch.index.IndexService;
 import org.elasticsearch.index.mapper.MappedFieldType;
+import org.elasticsearch.index.query.QueryRewriteContext;
+import org.elasticsearch.index.query.QueryShardException;
 import org.elasticsearch.index.query.SearchExecutionContext;
 import org.elasticsearch.rest.RestRequest;
 import org.elasticsearch.rest.RestStatus;
@@ -69,5 +73,29 @@ public final class Platform {
     /** An error with an HTTP {@code status} (e.g. 429 or 503), as the platform reports it. */
     public static RuntimeException statusException(String message, int status) {
         return new ElasticsearchStatusException(message, RestStatus.fromCode(status));
+    }
+
+    /** The probe queries' and rescorers' view of a shard's search context (see {@link ShardContext}). */
+    public static ShardContext shardContext(SearchExecutionContext context) {
+        return new ShardContext(
+            context::getFieldType,
+            () -> context.index().getName(),
+            context::getIndexReader,
+            (type, value) -> type.termQuery(value, context),
+            (message, cause) -> cause == null ? new QueryShardException(context, message) : new QueryShardException(context, message, cause)
+        );
+    }
+
+    /**
+     * The local indices a search searches, on the coordinating node's rewrite of that search (and of validate, explain
+     * and search_shards), which alone is given resolved indices; null in any other rewrite (a shard's, or outside a
+     * search).
+     */
+    public static IndicesRequest searchedIndices(QueryRewriteContext context) {
+        ResolvedIndices resolved = context.getResolvedIndices();
+        if (context.convertToSearchExecutionContext() != null || resolved == null) {
+            return null;
+        }
+        return resolved.getLocalIndices();
     }
 }

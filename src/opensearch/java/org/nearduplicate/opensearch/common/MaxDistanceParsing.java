@@ -9,9 +9,9 @@ import java.io.IOException;
 import org.nearduplicate.core.MaxDistance;
 
 /**
- * {@code max_distance} as it arrives in OpenSearch's JSON: the parse field of the query and the rescorer, and the
+ * {@code max_distance} as it arrives in the platform's JSON: the parse field of the query and the rescorer, and the
  * token reading that hands the value to the rules in {@link MaxDistance} (the range, the string form, the defaults),
- * so that those rules stay free of OpenSearch types.
+ * so that those rules stay free of platform types.
  */
 public final class MaxDistanceParsing {
     public static final ParseField FIELD = new ParseField(MaxDistance.NAME);

@@ -3,12 +3,16 @@ package org.nearduplicate.opensearch.common;
 import org.apache.lucene.search.IndexSearcher;
 
 import org.opensearch.OpenSearchStatusException;
+import org.opensearch.action.IndicesRequest;
 import org.opensearch.common.CheckedFunction;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.IndexService;
 import org.opensearch.index.mapper.MappedFieldType;
+import org.opensearch.index.query.QueryCoordinatorContext;
+import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.index.query.QueryShardException;
 import org.opensearch.rest.RestRequest;
 import org.opensearch.search.fetch.subphase.FetchSourceContext;
 import org.opensearch.threadpool.ThreadPool;
@@ -64,5 +68,25 @@ public final class Platform {
     /** An error with an HTTP {@code status} (e.g. 429 or 503), as the platform reports it. */
     public static RuntimeException statusException(String message, int status) {
         return new OpenSearchStatusException(message, RestStatus.fromCode(status));
+    }
+
+    /** The probe queries' and rescorers' view of a shard's search context (see {@link ShardContext}). */
+    public static ShardContext shardContext(QueryShardContext context) {
+        return new ShardContext(
+            context::fieldMapper,
+            () -> context.index().getName(),
+            context::getIndexReader,
+            (type, value) -> type.termQuery(value, context),
+            (message, cause) -> cause == null ? new QueryShardException(context, message) : new QueryShardException(context, message, cause)
+        );
+    }
+
+    /**
+     * The indices a search searches, on the coordinating node's rewrite of that search; null in any other rewrite (a
+     * shard's, or outside a search).
+     */
+    public static IndicesRequest searchedIndices(QueryRewriteContext context) {
+        QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
+        return coordinator == null ? null : coordinator.getSearchRequest();
     }
 }

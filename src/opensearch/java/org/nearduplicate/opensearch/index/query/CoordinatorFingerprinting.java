@@ -1,10 +1,10 @@
 package org.nearduplicate.opensearch.index.query;
 
+import org.apache.lucene.util.SetOnce;
+
 import org.opensearch.action.IndicesRequest;
 import org.opensearch.action.admin.indices.mapping.get.GetFieldMappingsRequest;
-import org.opensearch.common.SetOnce;
 import org.opensearch.core.action.ActionListener;
-import org.opensearch.index.query.QueryCoordinatorContext;
 import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.threadpool.ThreadPool;
 
@@ -13,6 +13,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.nearduplicate.opensearch.common.FieldMappings;
+import org.nearduplicate.opensearch.common.Platform;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
@@ -41,11 +42,10 @@ final class CoordinatorFingerprinting {
         String owner,
         Function<String, T> fingerprint
     ) {
-        QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
-        if (engine == null || coordinator == null || coordinator.getSearchRequest() == null) {
+        IndicesRequest searched = engine == null ? null : Platform.searchedIndices(context);
+        if (searched == null) {
             return null;
         }
-        IndicesRequest searched = coordinator.getSearchRequest();
         SetOnce<Optional<T>> outcome = new SetOnce<>();
         context.registerAsyncAction((client, listener) -> {
             GetFieldMappingsRequest mappings = new GetFieldMappingsRequest().indices(searched.indices())

@@ -8,7 +8,7 @@ import java.io.IOException;
 /**
  * {@code minhash_similar}: documents whose {@code minhash} signature has estimated Jaccard similarity ≥
  * {@code min_similarity} with a probe, verified from the stored signatures. Everything is {@link ProbeQueryBuilder}'s
- * and {@link MinHashProbe#QUERYING}'s; this class only keeps the Java API that names the options.
+ * and {@link MinHashQuerying}'s; this class only keeps the Java API that names the options.
  *
  * <pre>
  * {"minhash_similar": {"field": "mh", "signature": "&lt;base64&gt;", "min_similarity": 0.8}}
@@ -16,17 +16,17 @@ import java.io.IOException;
  * {"minhash_similar": {"field": "mh", "like": {"_index": "pages", "_id": "42"}}}
  * </pre>
  *
- * {@code candidates}: see {@link MinHashProbe.Candidates}.
+ * {@code candidates}: see {@link MinHashQueryOptions.Candidates}.
  */
-public final class MinHashQueryBuilder extends ProbeQueryBuilder<MinHashQueryBuilder, MinHashProbe, MinHashProbe.QueryOptions> {
+public final class MinHashQueryBuilder extends ProbeQueryBuilder<MinHashQueryBuilder, MinHashProbe, MinHashQueryOptions> {
     public static final String NAME = MinHashProbe.NAME;
 
     public MinHashQueryBuilder(String fieldName, MinHashProbe probe) {
-        super(MinHashProbe.QUERYING, fieldName, probe);
+        super(MinHashQuerying.INSTANCE, fieldName, probe);
     }
 
     public MinHashQueryBuilder(StreamInput in) throws IOException {
-        super(MinHashProbe.QUERYING, in);
+        super(MinHashQuerying.INSTANCE, in);
     }
 
     private MinHashQueryBuilder(MinHashQueryBuilder original, ProbeRewrite<MinHashProbe> probe) {
@@ -39,7 +39,7 @@ public final class MinHashQueryBuilder extends ProbeQueryBuilder<MinHashQueryBui
     }
 
     public static MinHashQueryBuilder fromXContent(XContentParser parser) throws IOException {
-        return fromXContent(MinHashProbe.QUERYING, parser, MinHashQueryBuilder::new);
+        return fromXContent(MinHashQuerying.INSTANCE, parser, MinHashQueryBuilder::new);
     }
 
     public double minSimilarity() {
@@ -47,14 +47,14 @@ public final class MinHashQueryBuilder extends ProbeQueryBuilder<MinHashQueryBui
     }
 
     public MinHashQueryBuilder minSimilarity(double minSimilarity) {
-        return options(new MinHashProbe.QueryOptions(minSimilarity, candidates()));
+        return options(options().withMinSimilarity(minSimilarity));
     }
 
-    public MinHashProbe.Candidates candidates() {
+    public MinHashQueryOptions.Candidates candidates() {
         return options().candidates();
     }
 
-    public MinHashQueryBuilder candidates(MinHashProbe.Candidates candidates) {
-        return options(new MinHashProbe.QueryOptions(minSimilarity(), candidates));
+    public MinHashQueryBuilder candidates(MinHashQueryOptions.Candidates candidates) {
+        return options(options().withCandidates(candidates));
     }
 }

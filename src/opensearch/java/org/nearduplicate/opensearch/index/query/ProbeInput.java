@@ -8,16 +8,15 @@ import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.index.mapper.MappedFieldType;
-import org.opensearch.index.query.QueryShardContext;
-import org.opensearch.index.query.QueryShardException;
 
 import java.io.IOException;
 import java.util.Objects;
 import java.util.function.BiFunction;
 
-import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.opensearch.common.Platform;
+import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.sketching.SketchingService;
+import org.nearduplicate.orchestration.probe.ProbeRules;
 
 /**
  * The half of a {@link Probe} that does not depend on the sketch, shared by {@link SimHashProbe} (fingerprints)
@@ -105,23 +104,11 @@ final class ProbeInput implements Writeable {
      * @throws IllegalArgumentException otherwise
      */
     void validate(int givenValues, String... valueKeys) {
-        int probes = givenValues + (like != null ? 1 : 0) + (text != null ? 1 : 0) + (html != null ? 1 : 0);
-        if (probes != 1) {
-            StringBuilder keys = new StringBuilder();
-            for (String key : valueKeys)
-                keys.append('[').append(key).append("], ");
-            throw new IllegalArgumentException(
-                "exactly one of " + keys + "[like], [text] or [html] is required, got " + (probes == 0 ? "none" : probes)
-            );
-        }
+        ProbeRules.requireOne(givenValues, valueKeys, like != null, text != null, html != null);
         if (like != null && excluded != null && excluded.equals(like) == false) {
             throw new IllegalArgumentException("[excluded_like] describes a rewritten [like] probe; use [include_like] with [like]");
         }
-        if (algorithm != null && givenValues == 0) {
-            throw new IllegalArgumentException(
-                "[algorithm] describes a [" + valueKeys[0] + "] probe and cannot be combined with [like], [text] or [html]"
-            );
-        }
+        ProbeRules.requireAlgorithmWithValue(algorithm != null, givenValues, valueKeys[0]);
     }
 
     /**
@@ -130,20 +117,7 @@ final class ProbeInput implements Writeable {
      * @throws IllegalArgumentException if this probe names an algorithm other than the field's
      */
     void requireFieldAlgorithm(String field, String fieldAlgorithm, String subject, String plural) {
-        if (algorithm != null && algorithm.equals(fieldAlgorithm) == false) {
-            throw new IllegalArgumentException(
-                subject
-                    + " made with algorithm ["
-                    + algorithm
-                    + "] but field ["
-                    + field
-                    + "] is mapped with algorithm ["
-                    + fieldAlgorithm
-                    + "]; "
-                    + plural
-                    + " made differently cannot be compared"
-            );
-        }
+        ProbeRules.requireFieldAlgorithm(algorithm, field, fieldAlgorithm, subject, plural);
     }
 
     boolean isContent() {
@@ -158,43 +132,21 @@ final class ProbeInput implements Writeable {
             : sketcher.apply(html, SketchingService.ProbeContent.HTML);
     }
 
-    /** A {@code like} document's stored value: the sketch value itself, or the processor's object with it and its algorithm. */
-    record SourceValue(Object value, String algorithm) {
-        /**
-         * @param valueKey the object's key of the sketch value, e.g. {@code fingerprint}
-         * @throws IllegalArgumentException if the object has no such key
-         */
-        static SourceValue of(String what, String field, Object value, String valueKey, String algorithmKey) {
-            SketchValues.Stored stored = SketchValues.Stored.of(value, valueKey, algorithmKey);
-            if (stored.value() == null) {
-                throw new IllegalArgumentException(what + " has no [" + valueKey + "] in field [" + field + "]");
-            }
-            return new SourceValue(stored.value(), stored.algorithm());
-        }
-    }
-
     /**
      * The field a query or rescorer targets, of the probe's field type, or null when the field is not mapped.
      *
      * @param typeName the field type's name, for the error
-     * @throws QueryShardException if the field has another type
+     * @throws RuntimeException the shard's failure if the field has another type
      */
-    static <T extends MappedFieldType> T targetField(
-        QueryShardContext context,
-        String field,
-        String owner,
-        Class<T> type,
-        String typeName
-    ) {
-        MappedFieldType mapped = context.fieldMapper(field);
+    static <T extends MappedFieldType> T targetField(ShardContext context, String field, String owner, Class<T> type, String typeName) {
+        MappedFieldType mapped = context.fieldType(field);
         if (mapped == null) {
             return null;
         }
         if (type.isInstance(Platform.unwrap(mapped))) {
             return type.cast(Platform.unwrap(mapped));
         }
-        throw new QueryShardException(
-            context,
+        throw context.failure(
             owner + " requires a field of type [" + typeName + "], but field [" + field + "] is of type [" + mapped.typeName() + "]"
         );
     }

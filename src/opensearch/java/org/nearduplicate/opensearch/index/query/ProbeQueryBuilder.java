@@ -16,22 +16,21 @@ import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.AbstractQueryBuilder;
 import org.opensearch.index.query.QueryBuilder;
 import org.opensearch.index.query.QueryRewriteContext;
-import org.opensearch.index.query.QueryShardContext;
-import org.opensearch.index.query.QueryShardException;
 import org.opensearch.plugins.SearchPlugin;
 
 import java.io.IOException;
 import java.util.Objects;
 import java.util.function.BiFunction;
 
-import org.nearduplicate.opensearch.common.OptionValues;
+import org.nearduplicate.opensearch.common.OptionTokens;
+import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
  * A probe query ({@code near_duplicate}, {@code minhash_similar}, any method's): the field, the probe and its rewrite
  * ({@link ProbeRewrite}, with the node's engine, so a text probe is sketched once on the coordinating node), the
  * method's own options, {@code ignore_unmapped}, {@code boost} and {@code _name}, with one parser, one serialization
- * and one rendering for all of them. The method's part is its {@link Method}: its name, its options (parsed, checked,
+ * and one rendering for all of them. The method's part is its {@link ProbeQuerying}: its name, its options (parsed, checked,
  * written, rendered) and the Lucene query of a resolved probe. {@link Of} is the builder of a method that needs no Java
  * API of its own; {@link SimHashQueryBuilder} and {@link MinHashQueryBuilder} only name the options of theirs.
  *
@@ -40,79 +39,12 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  *
  * @param <O> the method's options, immutable (e.g. {@code max_distance} and {@code allow_scan})
  */
-public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O> extends PlatformQueryBuilder<B> {
+public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O extends ProbeQuerying.Options>
+    extends PlatformQueryBuilder<B> {
     public static final ParseField FIELD_FIELD = new ParseField("field");
     public static final ParseField IGNORE_UNMAPPED_FIELD = new ParseField("ignore_unmapped");
 
-    /**
-     * The method-specific part of a probe query.
-     *
-     * @param <F> the method's field type
-     */
-    public interface Method<P extends Probe<?, P>, O, F extends MappedFieldType> {
-        /** The method's probe: the name (JSON key and NamedWriteable name, e.g. {@code near_duplicate}), reader, parser. */
-        ProbeKind<P> kind();
-
-        default String name() {
-            return kind().name();
-        }
-
-        default P readProbe(StreamInput in) throws IOException {
-            return kind().readProbe(in);
-        }
-
-        default Probe.Parser<?, P> probeParser() {
-            return kind().probeParser();
-        }
-
-        /** The options of a query that names none. */
-        O defaultOptions();
-
-        O readOptions(StreamInput in) throws IOException;
-
-        void writeOptions(StreamOutput out, O options) throws IOException;
-
-        /** Renders the options into the query's object, after the probe and before {@code ignore_unmapped}. */
-        void optionsToXContent(XContentBuilder builder, O options) throws IOException;
-
-        /** Collects the options while the query's object is parsed. */
-        OptionsParser<O> optionsParser();
-
-        /** What a parse that failed with {@code e} (outside the probe's and the options' own 400s) throws. */
-        default RuntimeException parseFailure(XContentParser parser, IllegalArgumentException e) {
-            return e;
-        }
-
-        /** Why a query cannot be sent yet, e.g. {@code [like] document not fetched yet}. */
-        String unresolved();
-
-        /** What the rewrite does that the query needs, e.g. {@code to fetch its [like] document}. */
-        String rewriteFirst();
-
-        /**
-         * The field the query targets, or null when it is not mapped.
-         *
-         * @throws QueryShardException if it has another type
-         */
-        F targetField(QueryShardContext context, String field, String owner);
-
-        /** The Lucene query of the probe on {@code fieldType}, the type of the query's {@code field}. */
-        Query toQuery(QueryShardContext context, String field, F fieldType, P probe, O options);
-    }
-
-    /** Collects a method's options while the query's object is parsed. */
-    public interface OptionsParser<O> {
-        /**
-         * Consumes the value of {@code name} if it is one of the options; the parser is on the value's first token,
-         * which may be an object or an array (an option that takes values only answers false, and the query refuses it).
-         */
-        boolean parse(String name, XContentParser parser) throws IOException;
-
-        /** The options collected, checked; a 400 if they are invalid. */
-        O build(XContentParser parser);
-    }
-
-    private final Method<P, O, ?> method;
+    private final ProbeQuerying<P, O, ?> querying;
     private final String fieldName;
     private final ProbeRewrite<P> probe;
     private O options;
@@ -120,19 +52,19 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
     /** The node's engine, where the query was parsed or received: sketches a text probe once on the coordinator; not sent. */
     private SketchingService engine;
 
-    protected ProbeQueryBuilder(Method<P, O, ?> method, String fieldName, P probe) {
+    protected ProbeQueryBuilder(ProbeQuerying<P, O, ?> querying, String fieldName, P probe) {
         if (fieldName == null || fieldName.isEmpty()) {
-            throw new IllegalArgumentException("[" + method.name() + "] requires [field]");
+            throw new IllegalArgumentException("[" + querying.name() + "] requires [field]");
         }
-        this.method = method;
+        this.querying = querying;
         this.fieldName = fieldName;
         this.probe = ProbeRewrite.of(Objects.requireNonNull(probe, "probe"));
-        this.options = method.defaultOptions();
+        this.options = querying.defaultOptions();
     }
 
     /** A copy with the next step of the probe's rewrite (see {@link #doRewrite}). */
     protected ProbeQueryBuilder(ProbeQueryBuilder<B, P, O> original, ProbeRewrite<P> probe) {
-        this.method = original.method;
+        this.querying = original.querying;
         this.fieldName = original.fieldName;
         this.probe = probe;
         this.options = original.options;
@@ -142,12 +74,12 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
         queryName(original.queryName());
     }
 
-    protected ProbeQueryBuilder(Method<P, O, ?> method, StreamInput in) throws IOException {
+    protected ProbeQueryBuilder(ProbeQuerying<P, O, ?> querying, StreamInput in) throws IOException {
         super(in);
-        this.method = method;
+        this.querying = querying;
         this.fieldName = in.readString();
-        this.probe = ProbeRewrite.of(method.readProbe(in));
-        this.options = method.readOptions(in);
+        this.probe = ProbeRewrite.of(querying.readProbe(in));
+        this.options = querying.readOptions(in);
         this.ignoreUnmapped = in.readBoolean();
     }
 
@@ -155,12 +87,12 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
     protected final void doWriteTo(StreamOutput out) throws IOException {
         if (probe.isPending()) {
             throw new IllegalStateException(
-                "[" + method.name() + "] " + method.unresolved() + "; the query must be rewritten before it is sent"
+                "[" + querying.name() + "] " + querying.unresolved() + "; the query must be rewritten before it is sent"
             );
         }
         out.writeString(fieldName);
         probe.probe().writeTo(out);
-        method.writeOptions(out, options);
+        options.writeTo(out);
         out.writeBoolean(ignoreUnmapped);
     }
 
@@ -209,15 +141,15 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
 
     @Override
     public final String getWriteableName() {
-        return method.name();
+        return querying.name();
     }
 
     @Override
     protected final void doXContent(XContentBuilder builder, Params params) throws IOException {
-        builder.startObject(method.name());
+        builder.startObject(querying.name());
         builder.field(FIELD_FIELD.getPreferredName(), fieldName);
         probe.probe().toXContentFields(builder);
-        method.optionsToXContent(builder, options);
+        options.toXContent(builder);
         builder.field(IGNORE_UNMAPPED_FIELD.getPreferredName(), ignoreUnmapped);
         printBoostAndQueryName(builder);
         builder.endObject();
@@ -229,18 +161,18 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
      *
      * @param create the method's builder of a field and a probe
      */
-    protected static <B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O> B fromXContent(
-        Method<P, O, ?> method,
+    protected static <B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O extends ProbeQuerying.Options> B fromXContent(
+        ProbeQuerying<P, O, ?> querying,
         XContentParser parser,
         BiFunction<String, P, B> create
     ) throws IOException {
-        String name = method.name();
+        String name = querying.name();
         String field = null;
         boolean ignoreUnmapped = false;
         float boost = DEFAULT_BOOST;
         String queryName = null;
-        Probe.Parser<?, P> probeParser = method.probeParser();
-        OptionsParser<O> optionsParser = method.optionsParser();
+        Probe.Parser<?, P> probeParser = querying.probeParser();
+        ProbeQuerying.OptionsParser<O> optionsParser = querying.optionsParser();
         String current = null;
         XContentParser.Token token;
         if (parser.currentToken() != XContentParser.Token.START_OBJECT) {
@@ -262,9 +194,9 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
                 } else if (FIELD_FIELD.match(current, parser.getDeprecationHandler())) {
                     field = parser.text();
                 } else if (IGNORE_UNMAPPED_FIELD.match(current, parser.getDeprecationHandler())) {
-                    ignoreUnmapped = OptionValues.booleanValue(parser, name, current);
+                    ignoreUnmapped = OptionTokens.booleanValue(parser, name, current);
                 } else if (BOOST_FIELD.match(current, parser.getDeprecationHandler())) {
-                    boost = OptionValues.floatValue(parser, name, current);
+                    boost = OptionTokens.floatValue(parser, name, current);
                 } else if (NAME_FIELD.match(current, parser.getDeprecationHandler())) {
                     queryName = parser.text();
                 } else {
@@ -277,37 +209,36 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
             B builder = create.apply(field, probeParser.build(parser, name));
             return builder.options(optionsParser.build(parser)).ignoreUnmapped(ignoreUnmapped).boost(boost).queryName(queryName);
         } catch (IllegalArgumentException e) {
-            throw method.parseFailure(parser, e);
+            throw querying.parseFailure(parser, e);
         }
     }
 
     @Override
     protected final QueryBuilder doRewrite(QueryRewriteContext queryRewriteContext) throws IOException {
-        ProbeRewrite<P> next = probe.rewrite(queryRewriteContext, fieldName, engine, "[" + method.name() + "]");
+        ProbeRewrite<P> next = probe.rewrite(queryRewriteContext, fieldName, engine, "[" + querying.name() + "]");
         return next == probe ? this : withProbe(next);
     }
 
     @Override
-    protected final Query doToQuery(QueryShardContext context) throws IOException {
-        return toQuery(method, context);
+    protected final Query shardQuery(ShardContext context) {
+        return shardQuery(querying, context);
     }
 
-    private <F extends MappedFieldType> Query toQuery(Method<P, O, F> method, QueryShardContext context) {
-        String name = method.name();
+    private <F extends MappedFieldType> Query shardQuery(ProbeQuerying<P, O, F> querying, ShardContext context) {
+        String name = querying.name();
         if (probe.mustRewrite()) {
-            throw new IllegalStateException("[" + name + "] query must be rewritten first " + method.rewriteFirst());
+            throw new IllegalStateException("[" + name + "] query must be rewritten first " + querying.rewriteFirst());
         }
-        F fieldType = method.targetField(context, fieldName, "[" + name + "]");
+        F fieldType = querying.targetField(context, fieldName, "[" + name + "]");
         if (fieldType == null) {
             if (ignoreUnmapped) {
                 return new MatchNoDocsQuery("[" + name + "] field [" + fieldName + "] is not mapped");
             }
-            throw new QueryShardException(
-                context,
+            throw context.failure(
                 "[" + name + "] failed to find field [" + fieldName + "]; set [ignore_unmapped] to match nothing instead"
             );
         }
-        Query query = method.toQuery(context, fieldName, fieldType, probe.probe(), options);
+        Query query = querying.toQuery(context, fieldName, fieldType, probe.probe(), options);
         Query excluded = probe.probe().excludedQuery(context);
         if (excluded == null) {
             return query;
@@ -319,7 +250,7 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
     @Override
     protected final boolean doEquals(B other) {
         ProbeQueryBuilder<?, ?, ?> that = other;
-        return method == that.method
+        return querying == that.querying
             && fieldName.equals(that.fieldName)
             && probe.equals(that.probe)
             && options.equals(that.options)
@@ -328,20 +259,20 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
 
     @Override
     protected final int doHashCode() {
-        return Objects.hash(method.name(), fieldName, probe, options, ignoreUnmapped);
+        return Objects.hash(querying.name(), fieldName, probe, options, ignoreUnmapped);
     }
 
     /**
-     * The query of a method that needs no Java API of its own: {@code new ProbeQueryBuilder.Of<>(XProbe.QUERYING, field,
+     * The query of a method that needs no Java API of its own: {@code new ProbeQueryBuilder.Of<>(querying, field,
      * probe)}, registered with {@link #spec}.
      */
-    public static final class Of<P extends Probe<?, P>, O> extends ProbeQueryBuilder<Of<P, O>, P, O> {
-        public Of(Method<P, O, ?> method, String fieldName, P probe) {
-            super(method, fieldName, probe);
+    public static final class Of<P extends Probe<?, P>, O extends ProbeQuerying.Options> extends ProbeQueryBuilder<Of<P, O>, P, O> {
+        public Of(ProbeQuerying<P, O, ?> querying, String fieldName, P probe) {
+            super(querying, fieldName, probe);
         }
 
-        public Of(Method<P, O, ?> method, StreamInput in) throws IOException {
-            super(method, in);
+        public Of(ProbeQuerying<P, O, ?> querying, StreamInput in) throws IOException {
+            super(querying, in);
         }
 
         private Of(Of<P, O> original, ProbeRewrite<P> probe) {
@@ -355,21 +286,27 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
     }
 
     /** The registration of a method's query with {@link Of}: a method needs no query class of its own. */
-    public static <P extends Probe<?, P>, O> SearchPlugin.QuerySpec<Of<P, O>> spec(Method<P, O, ?> method, SketchingService engine) {
-        return spec(method, in -> new Of<>(method, in), (field, probe) -> new Of<>(method, field, probe), engine);
+    public static <P extends Probe<?, P>, O extends ProbeQuerying.Options> SearchPlugin.QuerySpec<Of<P, O>> spec(
+        ProbeQuerying<P, O, ?> querying,
+        SketchingService engine
+    ) {
+        return spec(querying, in -> new Of<>(querying, in), (field, probe) -> new Of<>(querying, field, probe), engine);
     }
 
     /** The registration of a method's query built by {@code reader} and {@code create}; the node's engine goes to every builder. */
-    public static <B extends ProbeQueryBuilder<B, P, O>, P extends Probe<?, P>, O> SearchPlugin.QuerySpec<B> spec(
-        Method<P, O, ?> method,
-        Writeable.Reader<B> reader,
-        BiFunction<String, P, B> create,
-        SketchingService engine
-    ) {
+    public static <
+        B extends ProbeQueryBuilder<B, P, O>,
+        P extends Probe<?, P>,
+        O extends ProbeQuerying.Options> SearchPlugin.QuerySpec<B> spec(
+            ProbeQuerying<P, O, ?> querying,
+            Writeable.Reader<B> reader,
+            BiFunction<String, P, B> create,
+            SketchingService engine
+        ) {
         return new SearchPlugin.QuerySpec<>(
-            method.name(),
+            querying.name(),
             in -> reader.read(in).engine(engine),
-            parser -> fromXContent(method, parser, create).engine(engine)
+            parser -> fromXContent(querying, parser, create).engine(engine)
         );
     }
 }

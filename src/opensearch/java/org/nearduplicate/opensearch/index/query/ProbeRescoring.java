@@ -7,16 +7,17 @@ import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.index.query.QueryShardContext;
 
 import java.io.IOException;
+
+import org.nearduplicate.opensearch.common.ShardContext;
 
 /**
  * The method-specific part of a probe rescorer ({@code near_duplicate}, {@code minhash_similar}): its name, its
  * threshold option (how it is parsed, checked, written and rendered) and the comparison of a hit's doc value with the
  * resolved probe. Everything else (the probe, the mode and the weights, the window, the rewrite, the rescoring and the
  * explanation) is the rescorer skeleton's ({@code ProbeRescorerBuilder}, {@code ProbeRescorer}); a method describes
- * itself with one of these next to its probe, e.g. {@link SimHashProbe#RESCORING}.
+ * itself with one of these next to its probe, e.g. {@code SimHashRescoring}.
  *
  * @param <P> the method's probe
  * @param <T> the threshold, e.g. {@code max_distance} (null: the mapping's) or {@code min_similarity}
@@ -69,10 +70,10 @@ public interface ProbeRescoring<P extends Probe<?, P>, T> {
     /**
      * The comparison of a shard's hits with the probe: the target field checked, the probe resolved for it.
      *
-     * @throws org.opensearch.index.query.QueryShardException if the field is not of the method's type or the probe
+     * @throws RuntimeException the shard's failure if the field is not of the method's type or the probe
      *         cannot be resolved for it
      */
-    Closeness closeness(QueryShardContext context, String field, P probe, T threshold);
+    Closeness closeness(ShardContext context, String field, P probe, T threshold);
 
     /** A shard's comparison of its hits with a resolved probe, read from doc values. */
     interface Closeness {

@@ -10,7 +10,7 @@ import org.nearduplicate.opensearch.common.MaxDistanceParsing;
 
 /**
  * {@code near_duplicate}: documents whose {@code simhash} fingerprint is within {@code max_distance} bits of a probe.
- * Everything is {@link ProbeQueryBuilder}'s and {@link SimHashProbe#QUERYING}'s; this class only keeps the Java API
+ * Everything is {@link ProbeQueryBuilder}'s and {@link SimHashQuerying}'s; this class only keeps the Java API
  * that names the options.
  *
  * <pre>
@@ -21,17 +21,17 @@ import org.nearduplicate.opensearch.common.MaxDistanceParsing;
  * Up to the mapping's {@code max_distance} the block-key index answers; beyond it only with {@code allow_scan: true}
  * (an exact scan of every fingerprint).
  */
-public final class SimHashQueryBuilder extends ProbeQueryBuilder<SimHashQueryBuilder, SimHashProbe, SimHashProbe.QueryOptions> {
+public final class SimHashQueryBuilder extends ProbeQueryBuilder<SimHashQueryBuilder, SimHashProbe, SimHashQueryOptions> {
     public static final String NAME = SimHashProbe.NAME;
     public static final ParseField MAX_DISTANCE_FIELD = MaxDistanceParsing.FIELD;
-    public static final ParseField ALLOW_SCAN_FIELD = SimHashProbe.ALLOW_SCAN_FIELD;
+    public static final ParseField ALLOW_SCAN_FIELD = SimHashQueryOptions.ALLOW_SCAN_FIELD;
 
     public SimHashQueryBuilder(String fieldName, SimHashProbe probe) {
-        super(SimHashProbe.QUERYING, fieldName, probe);
+        super(SimHashQuerying.INSTANCE, fieldName, probe);
     }
 
     public SimHashQueryBuilder(StreamInput in) throws IOException {
-        super(SimHashProbe.QUERYING, in);
+        super(SimHashQuerying.INSTANCE, in);
     }
 
     private SimHashQueryBuilder(SimHashQueryBuilder original, ProbeRewrite<SimHashProbe> probe) {
@@ -44,7 +44,7 @@ public final class SimHashQueryBuilder extends ProbeQueryBuilder<SimHashQueryBui
     }
 
     public static SimHashQueryBuilder fromXContent(XContentParser parser) throws IOException {
-        return fromXContent(SimHashProbe.QUERYING, parser, SimHashQueryBuilder::new);
+        return fromXContent(SimHashQuerying.INSTANCE, parser, SimHashQueryBuilder::new);
     }
 
     /** The maximum Hamming distance; null means the mapping's {@code max_distance}. */
@@ -53,7 +53,7 @@ public final class SimHashQueryBuilder extends ProbeQueryBuilder<SimHashQueryBui
     }
 
     public SimHashQueryBuilder maxDistance(Integer maxDistance) {
-        return options(new SimHashProbe.QueryOptions(maxDistance, allowScan()));
+        return options(options().withMaxDistance(maxDistance));
     }
 
     public boolean allowScan() {
@@ -62,6 +62,6 @@ public final class SimHashQueryBuilder extends ProbeQueryBuilder<SimHashQueryBui
 
     /** Allows distances beyond the indexed {@code max_distance}, answered by reading every fingerprint. */
     public SimHashQueryBuilder allowScan(boolean allowScan) {
-        return options(new SimHashProbe.QueryOptions(maxDistance(), allowScan));
+        return options(options().withAllowScan(allowScan));
     }
 }

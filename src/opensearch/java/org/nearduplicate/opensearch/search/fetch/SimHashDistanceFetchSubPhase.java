@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.SimHashCloseness;
 import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
 
 /**
@@ -50,7 +50,7 @@ public final class SimHashDistanceFetchSubPhase implements FetchSubPhase {
         List<RescoreContext> rescorers = context.rescore();
         if (rescorers != null) {
             for (RescoreContext rescore : rescorers) {
-                if (rescore instanceof ProbeRescorer.Context ctx && ctx.closeness() instanceof SimHashProbe.Closeness c) {
+                if (rescore instanceof ProbeRescorer.Context ctx && ctx.closeness() instanceof SimHashCloseness c) {
                     probes.add(new Probe(c.field(), c.fingerprint(), c.maxDistance()));
                 }
             }

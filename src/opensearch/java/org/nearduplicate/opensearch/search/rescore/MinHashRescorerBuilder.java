@@ -6,11 +6,12 @@ import org.opensearch.core.xcontent.XContentParser;
 import java.io.IOException;
 
 import org.nearduplicate.opensearch.index.query.MinHashProbe;
+import org.nearduplicate.opensearch.index.query.MinHashRescoring;
 import org.nearduplicate.opensearch.index.query.ProbeRewrite;
 
 /**
  * {@code minhash_similar} rescorer: re-ranks (or filters) the hits of every shard by their signature's estimated
- * Jaccard similarity to a probe. Everything is {@link ProbeRescorerBuilder}'s and {@link MinHashProbe#RESCORING}'s;
+ * Jaccard similarity to a probe. Everything is {@link ProbeRescorerBuilder}'s and {@link MinHashRescoring}'s;
  * this class only keeps the Java API that names the threshold {@code min_similarity}.
  *
  * <pre>
@@ -19,14 +20,14 @@ import org.nearduplicate.opensearch.index.query.ProbeRewrite;
  * </pre>
  */
 public final class MinHashRescorerBuilder extends ProbeRescorerBuilder<MinHashRescorerBuilder, MinHashProbe, Double> {
-    public static final String NAME = MinHashProbe.RESCORING.name();
+    public static final String NAME = MinHashProbe.NAME;
 
     public MinHashRescorerBuilder(String fieldName, MinHashProbe probe) {
-        super(MinHashProbe.RESCORING, fieldName, probe);
+        super(MinHashRescoring.INSTANCE, fieldName, probe);
     }
 
     public MinHashRescorerBuilder(StreamInput in) throws IOException {
-        super(MinHashProbe.RESCORING, in);
+        super(MinHashRescoring.INSTANCE, in);
     }
 
     private MinHashRescorerBuilder(MinHashRescorerBuilder original, ProbeRewrite<MinHashProbe> probe) {
@@ -39,7 +40,7 @@ public final class MinHashRescorerBuilder extends ProbeRescorerBuilder<MinHashRe
     }
 
     public static MinHashRescorerBuilder fromXContent(XContentParser parser) throws IOException {
-        return fromXContent(MinHashProbe.RESCORING, parser, MinHashRescorerBuilder::new);
+        return fromXContent(MinHashRescoring.INSTANCE, parser, MinHashRescorerBuilder::new);
     }
 
     public double minSimilarity() {

@@ -8,7 +8,6 @@ import org.opensearch.core.common.io.stream.Writeable;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.index.query.QueryRewriteContext;
-import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.plugins.SearchPlugin;
 import org.opensearch.search.rescore.RescoreContext;
 import org.opensearch.search.rescore.RescorerBuilder;
@@ -17,7 +16,8 @@ import java.io.IOException;
 import java.util.Objects;
 import java.util.function.BiFunction;
 
-import org.nearduplicate.opensearch.common.OptionValues;
+import org.nearduplicate.opensearch.common.OptionTokens;
+import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.index.query.Probe;
 import org.nearduplicate.opensearch.index.query.ProbeRescoring;
 import org.nearduplicate.opensearch.index.query.ProbeRewrite;
@@ -40,7 +40,7 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
     public static final ParseField QUERY_WEIGHT_FIELD = new ParseField("query_weight");
     public static final ParseField RESCORE_WEIGHT_FIELD = new ParseField("rescore_weight");
 
-    private final ProbeRescoring<P, T> method;
+    private final ProbeRescoring<P, T> rescoring;
     protected final String fieldName;
     private final ProbeRewrite<P> probe;
     /** The node's engine, where the rescorer was parsed or received: sketches a text probe once on the coordinator; not sent. */
@@ -50,19 +50,19 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
     private float queryWeight = 1f;
     private float rescoreWeight = 1f;
 
-    protected ProbeRescorerBuilder(ProbeRescoring<P, T> method, String fieldName, P probe) {
+    protected ProbeRescorerBuilder(ProbeRescoring<P, T> rescoring, String fieldName, P probe) {
         if (fieldName == null || fieldName.isEmpty()) {
-            throw new IllegalArgumentException("[" + method.name() + "] rescorer requires [field]");
+            throw new IllegalArgumentException("[" + rescoring.name() + "] rescorer requires [field]");
         }
-        this.method = method;
+        this.rescoring = rescoring;
         this.fieldName = fieldName;
         this.probe = ProbeRewrite.of(Objects.requireNonNull(probe, "probe"));
-        this.threshold = method.defaultThreshold();
+        this.threshold = rescoring.defaultThreshold();
     }
 
     /** A copy of {@code original}'s field, engine, threshold, mode, weights and window, with the next step of the probe's rewrite. */
     protected ProbeRescorerBuilder(ProbeRescorerBuilder<B, P, T> original, ProbeRewrite<P> probe) {
-        this.method = original.method;
+        this.rescoring = original.rescoring;
         this.fieldName = original.fieldName;
         this.probe = probe;
         this.engine = original.engine;
@@ -76,12 +76,12 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
     }
 
     /** Reads what {@link #doWriteTo} wrote. */
-    protected ProbeRescorerBuilder(ProbeRescoring<P, T> method, StreamInput in) throws IOException {
+    protected ProbeRescorerBuilder(ProbeRescoring<P, T> rescoring, StreamInput in) throws IOException {
         super(in);
-        this.method = method;
+        this.rescoring = rescoring;
         this.fieldName = in.readString();
-        this.probe = ProbeRewrite.of(method.readProbe(in));
-        this.threshold = method.readThreshold(in);
+        this.probe = ProbeRewrite.of(rescoring.readProbe(in));
+        this.threshold = rescoring.readThreshold(in);
         this.scoreMode = in.readEnum(RescoreScoreMode.class);
         this.queryWeight = in.readFloat();
         this.rescoreWeight = in.readFloat();
@@ -96,7 +96,7 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
         }
         out.writeString(fieldName);
         probe.probe().writeTo(out);
-        method.writeThreshold(out, threshold);
+        rescoring.writeThreshold(out, threshold);
         out.writeEnum(scoreMode);
         out.writeFloat(queryWeight);
         out.writeFloat(rescoreWeight);
@@ -104,10 +104,10 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
 
     @Override
     protected final void doXContent(XContentBuilder builder, Params params) throws IOException {
-        builder.startObject(method.name());
+        builder.startObject(rescoring.name());
         builder.field(FIELD_FIELD.getPreferredName(), fieldName);
         probe.probe().toXContentFields(builder);
-        method.thresholdToXContent(builder, threshold);
+        rescoring.thresholdToXContent(builder, threshold);
         builder.field(SCORE_MODE_FIELD.getPreferredName(), scoreMode.toString());
         builder.field(QUERY_WEIGHT_FIELD.getPreferredName(), queryWeight);
         builder.field(RESCORE_WEIGHT_FIELD.getPreferredName(), rescoreWeight);
@@ -116,7 +116,7 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
 
     @Override
     public final String getWriteableName() {
-        return method.name();
+        return rescoring.name();
     }
 
     /** A copy of this builder with the next step of the probe's rewrite (see {@link #rewrite}). */
@@ -135,11 +135,11 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
      * @throws IllegalStateException if the rescorer was not rewritten
      */
     @Override
-    protected final RescoreContext innerBuildContext(int windowSize, QueryShardContext context) {
+    protected final RescoreContext rescoreContext(int windowSize, ShardContext context) {
         if (probe.mustRewrite()) {
             throw new IllegalStateException("[" + getWriteableName() + "] rescorer must be rewritten first to fetch its [like] document");
         }
-        ProbeRescoring.Closeness closeness = method.closeness(context, fieldName, probe.probe(), threshold);
+        ProbeRescoring.Closeness closeness = rescoring.closeness(context, fieldName, probe.probe(), threshold);
         return new ProbeRescorer.Context(
             windowSize,
             closeness,
@@ -174,7 +174,7 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
      * @throws IllegalArgumentException if the method refuses it
      */
     public B threshold(T threshold) {
-        this.threshold = method.checkThreshold(threshold);
+        this.threshold = rescoring.checkThreshold(threshold);
         return self();
     }
 
@@ -218,18 +218,18 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
      * @param create the method's builder of a field and a probe
      */
     protected static <B extends ProbeRescorerBuilder<B, P, T>, P extends Probe<?, P>, T> B fromXContent(
-        ProbeRescoring<P, T> method,
+        ProbeRescoring<P, T> rescoring,
         XContentParser parser,
         BiFunction<String, P, B> create
     ) throws IOException {
-        String name = method.name();
+        String name = rescoring.name();
         String field = null;
         T threshold = null;
         boolean thresholdGiven = false;
         RescoreScoreMode scoreMode = RescoreScoreMode.CLOSENESS;
         float queryWeight = 1f;
         float rescoreWeight = 1f;
-        Probe.Parser<?, P> probeParser = method.probeParser();
+        Probe.Parser<?, P> probeParser = rescoring.probeParser();
         String current = null;
         XContentParser.Token token;
         try {
@@ -238,8 +238,8 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
                     current = parser.currentName();
                 } else if (probeParser.parse(current, parser)) {
                     // consumed
-                } else if (method.isThreshold(current, parser)) {
-                    threshold = method.parseThreshold(parser);
+                } else if (rescoring.isThreshold(current, parser)) {
+                    threshold = rescoring.parseThreshold(parser);
                     thresholdGiven = true;
                 } else if (token.isValue() == false) {
                     throw new ParsingException(
@@ -255,9 +255,9 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
                         throw new ParsingException(parser.getTokenLocation(), "[" + name + "] " + e.getMessage());
                     }
                 } else if (QUERY_WEIGHT_FIELD.match(current, parser.getDeprecationHandler())) {
-                    queryWeight = OptionValues.floatValue(parser, name, current);
+                    queryWeight = OptionTokens.floatValue(parser, name, current);
                 } else if (RESCORE_WEIGHT_FIELD.match(current, parser.getDeprecationHandler())) {
-                    rescoreWeight = OptionValues.floatValue(parser, name, current);
+                    rescoreWeight = OptionTokens.floatValue(parser, name, current);
                 } else {
                     throw new ParsingException(parser.getTokenLocation(), "[" + name + "] rescorer does not support [" + current + "]");
                 }
@@ -271,7 +271,7 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
             }
             return builder.scoreMode(scoreMode).queryWeight(queryWeight).rescoreWeight(rescoreWeight);
         } catch (IllegalArgumentException e) {
-            throw method.parseFailure(parser, e);
+            throw rescoring.parseFailure(parser, e);
         }
     }
 
@@ -281,7 +281,7 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
             return false;
         }
         ProbeRescorerBuilder<?, ?, ?> other = (ProbeRescorerBuilder<?, ?, ?>) obj;
-        return method == other.method
+        return rescoring == other.rescoring
             && fieldName.equals(other.fieldName)
             && probe.equals(other.probe)
             && Objects.equals(threshold, other.threshold)
@@ -292,20 +292,20 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
 
     @Override
     public int hashCode() {
-        return Objects.hash(super.hashCode(), method.name(), fieldName, probe, threshold, scoreMode, queryWeight, rescoreWeight);
+        return Objects.hash(super.hashCode(), rescoring.name(), fieldName, probe, threshold, scoreMode, queryWeight, rescoreWeight);
     }
 
     /**
-     * The rescorer of a method that needs no Java API of its own: {@code new ProbeRescorerBuilder.Of<>(XProbe.RESCORING,
-     * field, probe)}, registered with {@link #spec}.
+     * The rescorer of a method that needs no Java API of its own: {@code new ProbeRescorerBuilder.Of<>(rescoring, field,
+     * probe)}, registered with {@link #spec}.
      */
     public static final class Of<P extends Probe<?, P>, T> extends ProbeRescorerBuilder<Of<P, T>, P, T> {
-        public Of(ProbeRescoring<P, T> method, String fieldName, P probe) {
-            super(method, fieldName, probe);
+        public Of(ProbeRescoring<P, T> rescoring, String fieldName, P probe) {
+            super(rescoring, fieldName, probe);
         }
 
-        public Of(ProbeRescoring<P, T> method, StreamInput in) throws IOException {
-            super(method, in);
+        public Of(ProbeRescoring<P, T> rescoring, StreamInput in) throws IOException {
+            super(rescoring, in);
         }
 
         private Of(Of<P, T> original, ProbeRewrite<P> probe) {
@@ -317,18 +317,18 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
             return new Of<>(this, next);
         }
 
-        public static <P extends Probe<?, P>, T> Of<P, T> fromXContent(ProbeRescoring<P, T> method, XContentParser parser)
+        public static <P extends Probe<?, P>, T> Of<P, T> fromXContent(ProbeRescoring<P, T> rescoring, XContentParser parser)
             throws IOException {
-            return fromXContent(method, parser, (field, probe) -> new Of<>(method, field, probe));
+            return fromXContent(rescoring, parser, (field, probe) -> new Of<>(rescoring, field, probe));
         }
     }
 
     /** The registration of a method's rescorer with {@link Of}: a method needs no rescorer class of its own. */
     public static <P extends Probe<?, P>, T> SearchPlugin.RescorerSpec<Of<P, T>> spec(
-        ProbeRescoring<P, T> method,
+        ProbeRescoring<P, T> rescoring,
         SketchingService engine
     ) {
-        return spec(method, in -> new Of<>(method, in), (field, probe) -> new Of<>(method, field, probe), engine);
+        return spec(rescoring, in -> new Of<>(rescoring, in), (field, probe) -> new Of<>(rescoring, field, probe), engine);
     }
 
     /**
@@ -336,15 +336,15 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
      * every builder parsed or read.
      */
     public static <B extends ProbeRescorerBuilder<B, P, T>, P extends Probe<?, P>, T> SearchPlugin.RescorerSpec<B> spec(
-        ProbeRescoring<P, T> method,
+        ProbeRescoring<P, T> rescoring,
         Writeable.Reader<B> reader,
         BiFunction<String, P, B> create,
         SketchingService engine
     ) {
         return new SearchPlugin.RescorerSpec<>(
-            method.name(),
+            rescoring.name(),
             in -> reader.read(in).engine(engine),
-            parser -> fromXContent(method, parser, create).engine(engine)
+            parser -> fromXContent(rescoring, parser, create).engine(engine)
         );
     }
 }

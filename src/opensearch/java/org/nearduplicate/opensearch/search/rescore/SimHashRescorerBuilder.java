@@ -7,11 +7,12 @@ import java.io.IOException;
 
 import org.nearduplicate.opensearch.index.query.ProbeRewrite;
 import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.SimHashRescoring;
 
 /**
  * {@code near_duplicate} rescorer: re-ranks the top {@code window_size} hits of every shard (or filters every hit a
  * shard returns) by their fingerprint's Hamming distance to a probe. Everything is {@link ProbeRescorerBuilder}'s and
- * {@link SimHashProbe#RESCORING}'s; this class only keeps the Java API that names the threshold {@code max_distance}.
+ * {@link SimHashRescoring}'s; this class only keeps the Java API that names the threshold {@code max_distance}.
  *
  * <pre>
  * "rescore": {"window_size": 100, "near_duplicate": {"field": "fp", "fingerprint": "...", "max_distance": 6,
@@ -19,14 +20,14 @@ import org.nearduplicate.opensearch.index.query.SimHashProbe;
  * </pre>
  */
 public final class SimHashRescorerBuilder extends ProbeRescorerBuilder<SimHashRescorerBuilder, SimHashProbe, Integer> {
-    public static final String NAME = SimHashProbe.RESCORING.name();
+    public static final String NAME = SimHashProbe.NAME;
 
     public SimHashRescorerBuilder(String fieldName, SimHashProbe probe) {
-        super(SimHashProbe.RESCORING, fieldName, probe);
+        super(SimHashRescoring.INSTANCE, fieldName, probe);
     }
 
     public SimHashRescorerBuilder(StreamInput in) throws IOException {
-        super(SimHashProbe.RESCORING, in);
+        super(SimHashRescoring.INSTANCE, in);
     }
 
     private SimHashRescorerBuilder(SimHashRescorerBuilder original, ProbeRewrite<SimHashProbe> probe) {
@@ -39,7 +40,7 @@ public final class SimHashRescorerBuilder extends ProbeRescorerBuilder<SimHashRe
     }
 
     public static SimHashRescorerBuilder fromXContent(XContentParser parser) throws IOException {
-        return fromXContent(SimHashProbe.RESCORING, parser, SimHashRescorerBuilder::new);
+        return fromXContent(SimHashRescoring.INSTANCE, parser, SimHashRescorerBuilder::new);
     }
 
     public Integer maxDistance() {

@@ -185,7 +185,7 @@ public class ProbeTests extends ESTestCase {
         assertThat(e.getMessage(), containsString("base64"));
     }
 
-    private static <V, P extends Probe<V, P>> Probe.Method<V, P> methodOf(Probe<V, P> probe) {
-        return probe.method();
+    private static <V, P extends Probe<V, P>> ProbeValueType<V, P> methodOf(Probe<V, P> probe) {
+        return probe.type();
     }
 }

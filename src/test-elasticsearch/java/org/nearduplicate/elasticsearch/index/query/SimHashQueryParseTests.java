@@ -62,6 +62,17 @@ public class SimHashQueryParseTests extends ESTestCase {
         assertThat(Strings.toString(parsed), containsString("\"fingerprint\":\"00000000000000ff\""));
     }
 
+    /** Setting one option through the Java API keeps the others, min_similarity included. */
+    public void testOptionSettersKeepTheOtherOptions() {
+        SimHashQueryBuilder builder = new SimHashQueryBuilder("fp", SimHashProbe.fingerprint(1)).options(
+            new SimHashQueryOptions(null, false, 0.5)
+        );
+        builder.maxDistance(4).allowScan(true);
+        assertEquals(new SimHashQueryOptions(4, true, 0.5), builder.options());
+        IllegalArgumentException range = expectThrows(IllegalArgumentException.class, () -> new SimHashQueryOptions(null, false, 1.5));
+        assertEquals("[near_duplicate] [min_similarity] must be between 0 and 1, got 1.5", range.getMessage());
+    }
+
     public void testNumericAndDecimalFingerprints() throws IOException {
         SimHashQueryBuilder number = (SimHashQueryBuilder) parseQuery(
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": 18446744073709551615}}"

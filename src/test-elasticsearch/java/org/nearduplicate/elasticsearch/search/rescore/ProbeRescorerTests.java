@@ -22,8 +22,8 @@ import java.util.Set;
 
 import org.elasticsearch.test.ESTestCase;
 import org.nearduplicate.core.keys.Lsh;
-import org.nearduplicate.elasticsearch.index.query.MinHashProbe;
-import org.nearduplicate.elasticsearch.index.query.SimHashProbe;
+import org.nearduplicate.elasticsearch.index.query.MinHashCloseness;
+import org.nearduplicate.elasticsearch.index.query.SimHashCloseness;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.lucene.SketchFields;
 
@@ -79,13 +79,7 @@ public class ProbeRescorerTests extends ESTestCase {
     public void testFilterChecksEveryHitNotOnlyTheWindow() throws IOException {
         withIndex((searcher, all) -> {
             // distance <= 1 from 0: fingerprints 0, 1, 2, 4, 8; window 2 covers only docs 0 and 1
-            ProbeRescorer.Context ctx = new ProbeRescorer.Context(
-                2,
-                new SimHashProbe.Closeness("fp", 0L, 1),
-                RescoreScoreMode.FILTER,
-                1f,
-                1f
-            );
+            ProbeRescorer.Context ctx = new ProbeRescorer.Context(2, new SimHashCloseness("fp", 0L, 1), RescoreScoreMode.FILTER, 1f, 1f);
             TopDocs out = ProbeRescorer.INSTANCE.rescore(all, searcher, ctx);
             assertEquals(Set.of(0, 1, 2, 4, 8), docs(out));
             assertEquals(all.totalHits, out.totalHits);
@@ -96,13 +90,7 @@ public class ProbeRescorerTests extends ESTestCase {
 
     public void testFilterThatKeepsNothingLeavesOnePlaceholderWithScoreZero() throws IOException {
         withIndex((searcher, all) -> {
-            ProbeRescorer.Context ctx = new ProbeRescorer.Context(
-                10,
-                new SimHashProbe.Closeness("fp", -1L, 3),
-                RescoreScoreMode.FILTER,
-                1f,
-                1f
-            );
+            ProbeRescorer.Context ctx = new ProbeRescorer.Context(10, new SimHashCloseness("fp", -1L, 3), RescoreScoreMode.FILTER, 1f, 1f);
             TopDocs out = ProbeRescorer.INSTANCE.rescore(all, searcher, ctx);
             assertEquals(1, out.scoreDocs.length);
             assertEquals(0, out.scoreDocs[0].doc);
@@ -114,13 +102,7 @@ public class ProbeRescorerTests extends ESTestCase {
 
     public void testClosenessRescoresTheWindowOnly() throws IOException {
         withIndex((searcher, all) -> {
-            ProbeRescorer.Context ctx = new ProbeRescorer.Context(
-                3,
-                new SimHashProbe.Closeness("fp", 0L, 1),
-                RescoreScoreMode.CLOSENESS,
-                0f,
-                1f
-            );
+            ProbeRescorer.Context ctx = new ProbeRescorer.Context(3, new SimHashCloseness("fp", 0L, 1), RescoreScoreMode.CLOSENESS, 0f, 1f);
             TopDocs out = ProbeRescorer.INSTANCE.rescore(all, searcher, ctx);
             assertEquals(DOCS, out.scoreDocs.length);
             assertEquals(0, out.scoreDocs[0].doc);
@@ -141,7 +123,7 @@ public class ProbeRescorerTests extends ESTestCase {
             // min_similarity 0.75 with 16 values: at most 4 mismatches, docs 0..4
             ProbeRescorer.Context filter = new ProbeRescorer.Context(
                 1,
-                new MinHashProbe.Closeness("mh", PROBE_SIGNATURE, 0.75),
+                new MinHashCloseness("mh", PROBE_SIGNATURE, 0.75),
                 RescoreScoreMode.FILTER,
                 1f,
                 1f
@@ -150,7 +132,7 @@ public class ProbeRescorerTests extends ESTestCase {
 
             ProbeRescorer.Context closeness = new ProbeRescorer.Context(
                 DOCS,
-                new MinHashProbe.Closeness("mh", PROBE_SIGNATURE, 0.75),
+                new MinHashCloseness("mh", PROBE_SIGNATURE, 0.75),
                 RescoreScoreMode.CLOSENESS,
                 0f,
                 2f
@@ -164,7 +146,7 @@ public class ProbeRescorerTests extends ESTestCase {
 
             ProbeRescorer.Context none = new ProbeRescorer.Context(
                 DOCS,
-                new MinHashProbe.Closeness("mh", signature(16), 0.9),
+                new MinHashCloseness("mh", signature(16), 0.9),
                 RescoreScoreMode.FILTER,
                 1f,
                 1f
@@ -178,13 +160,7 @@ public class ProbeRescorerTests extends ESTestCase {
     public void testEmptyTopDocsStayEmpty() throws IOException {
         withIndex((searcher, all) -> {
             TopDocs empty = new TopDocs(all.totalHits, new ScoreDoc[0]);
-            ProbeRescorer.Context ctx = new ProbeRescorer.Context(
-                10,
-                new SimHashProbe.Closeness("fp", 0L, 3),
-                RescoreScoreMode.FILTER,
-                1f,
-                1f
-            );
+            ProbeRescorer.Context ctx = new ProbeRescorer.Context(10, new SimHashCloseness("fp", 0L, 3), RescoreScoreMode.FILTER, 1f, 1f);
             assertSame(empty, ProbeRescorer.INSTANCE.rescore(empty, searcher, ctx));
         });
     }
@@ -195,7 +171,7 @@ public class ProbeRescorerTests extends ESTestCase {
             Explanation source = Explanation.match(2f, "source");
             ProbeRescorer.Context closeness = new ProbeRescorer.Context(
                 3,
-                new SimHashProbe.Closeness("fp", 0L, 1),
+                new SimHashCloseness("fp", 0L, 1),
                 RescoreScoreMode.CLOSENESS,
                 1f,
                 2f
@@ -217,7 +193,7 @@ public class ProbeRescorerTests extends ESTestCase {
 
             ProbeRescorer.Context filter = new ProbeRescorer.Context(
                 10,
-                new SimHashProbe.Closeness("fp", 0L, 1),
+                new SimHashCloseness("fp", 0L, 1),
                 RescoreScoreMode.FILTER,
                 1f,
                 1f
@@ -232,7 +208,7 @@ public class ProbeRescorerTests extends ESTestCase {
             );
             ProbeRescorer.Context noField = new ProbeRescorer.Context(
                 10,
-                new SimHashProbe.Closeness("nofield", 0L, 1),
+                new SimHashCloseness("nofield", 0L, 1),
                 RescoreScoreMode.FILTER,
                 1f,
                 1f
@@ -243,7 +219,7 @@ public class ProbeRescorerTests extends ESTestCase {
 
             ProbeRescorer.Context minhash = new ProbeRescorer.Context(
                 DOCS,
-                new MinHashProbe.Closeness("mh", PROBE_SIGNATURE, 0.75),
+                new MinHashCloseness("mh", PROBE_SIGNATURE, 0.75),
                 RescoreScoreMode.CLOSENESS,
                 0f,
                 1f

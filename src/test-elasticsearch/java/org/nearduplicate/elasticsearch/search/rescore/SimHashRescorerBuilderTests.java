@@ -10,6 +10,7 @@ import org.elasticsearch.test.ESTestCase;
 import org.elasticsearch.xcontent.XContentParser;
 import org.elasticsearch.xcontent.json.JsonXContent;
 import org.nearduplicate.elasticsearch.index.query.SimHashProbe;
+import org.nearduplicate.elasticsearch.index.query.SimHashRescoring;
 
 import static org.hamcrest.Matchers.containsString;
 
@@ -118,7 +119,7 @@ public class SimHashRescorerBuilderTests extends ESTestCase {
             try (BytesStreamOutput out = new BytesStreamOutput()) {
                 original.writeTo(out);
                 try (StreamInput in = out.bytes().streamInput()) {
-                    ProbeRescorerBuilder.Of<SimHashProbe, Integer> read = new ProbeRescorerBuilder.Of<>(SimHashProbe.RESCORING, in);
+                    ProbeRescorerBuilder.Of<SimHashProbe, Integer> read = new ProbeRescorerBuilder.Of<>(SimHashRescoring.INSTANCE, in);
                     assertEquals(original.maxDistance(), read.threshold());
                     assertEquals(Strings.toString(original), Strings.toString(read));
                     try (BytesStreamOutput again = new BytesStreamOutput()) {

@@ -142,7 +142,7 @@ public class MinHashQueryBuilderTests extends AbstractQueryTestCase<MinHashQuery
             );
         }
         if (randomBoolean()) b.minSimilarity(randomDoubleBetween(0, 1, true));
-        if (randomBoolean()) b.candidates(randomFrom(MinHashProbe.Candidates.values()));
+        if (randomBoolean()) b.candidates(randomFrom(MinHashQueryOptions.Candidates.values()));
         if (randomBoolean()) b.ignoreUnmapped(randomBoolean());
         return b;
     }
@@ -153,7 +153,7 @@ public class MinHashQueryBuilderTests extends AbstractQueryTestCase<MinHashQuery
         MinHashQuery q = (MinHashQuery) query;
         assertEquals(builder.fieldName(), q.getField());
         assertEquals(builder.minSimilarity(), q.getMinSimilarity(), 0);
-        assertEquals(builder.candidates() == MinHashProbe.Candidates.SCAN, q.isScan());
+        assertEquals(builder.candidates() == MinHashQueryOptions.Candidates.SCAN, q.isScan());
         if (builder.probe().like() != null) {
             int[] stored = signatureOfDoc(builder.probe().like().id());
             assertEquals(

@@ -35,6 +35,7 @@ import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
+import org.nearduplicate.opensearch.common.Platform;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 
 import static org.hamcrest.Matchers.containsString;
@@ -166,6 +167,17 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         assertThat(Strings.toString(MediaTypeRegistry.JSON, parsed), containsString("\"fingerprint\":\"00000000000000ff\""));
     }
 
+    /** Setting one option through the Java API keeps the others, min_similarity included. */
+    public void testOptionSettersKeepTheOtherOptions() {
+        SimHashQueryBuilder builder = new SimHashQueryBuilder("fp", SimHashProbe.fingerprint(1)).options(
+            new SimHashQueryOptions(null, false, 0.5)
+        );
+        builder.maxDistance(4).allowScan(true);
+        assertEquals(new SimHashQueryOptions(4, true, 0.5), builder.options());
+        IllegalArgumentException range = expectThrows(IllegalArgumentException.class, () -> new SimHashQueryOptions(null, false, 1.5));
+        assertEquals("[near_duplicate] [min_similarity] must be between 0 and 1, got 1.5", range.getMessage());
+    }
+
     public void testNumericAndDecimalFingerprints() throws IOException {
         SimHashQueryBuilder number = (SimHashQueryBuilder) parseQuery(
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": 18446744073709551615}}"
@@ -268,12 +280,12 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         );
         QueryShardException beyond = expectThrows(
             QueryShardException.class,
-            () -> SimHashProbe.QUERYING.toQuery(
-                context,
+            () -> SimHashQuerying.INSTANCE.toQuery(
+                Platform.shardContext(context),
                 FP_FIELD,
                 withoutColumns,
                 SimHashProbe.fingerprint(1),
-                new SimHashProbe.QueryOptions(4, false)
+                new SimHashQueryOptions(4, false)
             )
         );
         assertThat(beyond.getMessage(), containsString("max_distance [4] exceeds the indexed max_distance [3] of field [fp]"));
@@ -398,10 +410,7 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
             try (BytesStreamOutput out = new BytesStreamOutput()) {
                 original.writeTo(out);
                 try (StreamInput in = out.bytes().streamInput()) {
-                    ProbeQueryBuilder.Of<SimHashProbe, SimHashProbe.QueryOptions> read = new ProbeQueryBuilder.Of<>(
-                        SimHashProbe.QUERYING,
-                        in
-                    );
+                    ProbeQueryBuilder.Of<SimHashProbe, SimHashQueryOptions> read = new ProbeQueryBuilder.Of<>(SimHashQuerying.INSTANCE, in);
                     assertEquals(original.options(), read.options());
                     assertEquals(Strings.toString(MediaTypeRegistry.JSON, original), Strings.toString(MediaTypeRegistry.JSON, read));
                     try (BytesStreamOutput again = new BytesStreamOutput()) {

@@ -25,8 +25,8 @@ import java.util.Set;
 import org.nearduplicate.core.keys.Lsh;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.lucene.SketchFields;
-import org.nearduplicate.opensearch.index.query.MinHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.MinHashCloseness;
+import org.nearduplicate.opensearch.index.query.SimHashCloseness;
 
 /**
  * The rescoring both rescorers share, on a small Lucene index: docs 0..9 carry fingerprint {@code i} (distance
@@ -80,13 +80,7 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
     public void testFilterChecksEveryHitNotOnlyTheWindow() throws IOException {
         withIndex((searcher, all) -> {
             // distance <= 1 from 0: fingerprints 0, 1, 2, 4, 8; window 2 covers only docs 0 and 1
-            ProbeRescorer.Context ctx = new ProbeRescorer.Context(
-                2,
-                new SimHashProbe.Closeness("fp", 0L, 1),
-                RescoreScoreMode.FILTER,
-                1f,
-                1f
-            );
+            ProbeRescorer.Context ctx = new ProbeRescorer.Context(2, new SimHashCloseness("fp", 0L, 1), RescoreScoreMode.FILTER, 1f, 1f);
             TopDocs out = ProbeRescorer.INSTANCE.rescore(all, searcher, ctx);
             assertEquals(Set.of(0, 1, 2, 4, 8), docs(out));
             assertEquals(all.totalHits, out.totalHits);
@@ -97,13 +91,7 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
 
     public void testFilterThatKeepsNothingLeavesOnePlaceholderWithScoreZero() throws IOException {
         withIndex((searcher, all) -> {
-            ProbeRescorer.Context ctx = new ProbeRescorer.Context(
-                10,
-                new SimHashProbe.Closeness("fp", -1L, 3),
-                RescoreScoreMode.FILTER,
-                1f,
-                1f
-            );
+            ProbeRescorer.Context ctx = new ProbeRescorer.Context(10, new SimHashCloseness("fp", -1L, 3), RescoreScoreMode.FILTER, 1f, 1f);
             TopDocs out = ProbeRescorer.INSTANCE.rescore(all, searcher, ctx);
             assertEquals(1, out.scoreDocs.length);
             assertEquals(0, out.scoreDocs[0].doc);
@@ -115,13 +103,7 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
 
     public void testClosenessRescoresTheWindowOnly() throws IOException {
         withIndex((searcher, all) -> {
-            ProbeRescorer.Context ctx = new ProbeRescorer.Context(
-                3,
-                new SimHashProbe.Closeness("fp", 0L, 1),
-                RescoreScoreMode.CLOSENESS,
-                0f,
-                1f
-            );
+            ProbeRescorer.Context ctx = new ProbeRescorer.Context(3, new SimHashCloseness("fp", 0L, 1), RescoreScoreMode.CLOSENESS, 0f, 1f);
             TopDocs out = ProbeRescorer.INSTANCE.rescore(all, searcher, ctx);
             assertEquals(DOCS, out.scoreDocs.length);
             assertEquals(0, out.scoreDocs[0].doc);
@@ -142,7 +124,7 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
             // min_similarity 0.75 with 16 values: at most 4 mismatches, docs 0..4
             ProbeRescorer.Context filter = new ProbeRescorer.Context(
                 1,
-                new MinHashProbe.Closeness("mh", PROBE_SIGNATURE, 0.75),
+                new MinHashCloseness("mh", PROBE_SIGNATURE, 0.75),
                 RescoreScoreMode.FILTER,
                 1f,
                 1f
@@ -151,7 +133,7 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
 
             ProbeRescorer.Context closeness = new ProbeRescorer.Context(
                 DOCS,
-                new MinHashProbe.Closeness("mh", PROBE_SIGNATURE, 0.75),
+                new MinHashCloseness("mh", PROBE_SIGNATURE, 0.75),
                 RescoreScoreMode.CLOSENESS,
                 0f,
                 2f
@@ -165,7 +147,7 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
 
             ProbeRescorer.Context none = new ProbeRescorer.Context(
                 DOCS,
-                new MinHashProbe.Closeness("mh", signature(16), 0.9),
+                new MinHashCloseness("mh", signature(16), 0.9),
                 RescoreScoreMode.FILTER,
                 1f,
                 1f
@@ -179,13 +161,7 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
     public void testEmptyTopDocsStayEmpty() throws IOException {
         withIndex((searcher, all) -> {
             TopDocs empty = new TopDocs(all.totalHits, new ScoreDoc[0]);
-            ProbeRescorer.Context ctx = new ProbeRescorer.Context(
-                10,
-                new SimHashProbe.Closeness("fp", 0L, 3),
-                RescoreScoreMode.FILTER,
-                1f,
-                1f
-            );
+            ProbeRescorer.Context ctx = new ProbeRescorer.Context(10, new SimHashCloseness("fp", 0L, 3), RescoreScoreMode.FILTER, 1f, 1f);
             assertSame(empty, ProbeRescorer.INSTANCE.rescore(empty, searcher, ctx));
         });
     }
@@ -196,7 +172,7 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
             Explanation source = Explanation.match(2f, "source");
             ProbeRescorer.Context closeness = new ProbeRescorer.Context(
                 3,
-                new SimHashProbe.Closeness("fp", 0L, 1),
+                new SimHashCloseness("fp", 0L, 1),
                 RescoreScoreMode.CLOSENESS,
                 1f,
                 2f
@@ -218,7 +194,7 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
 
             ProbeRescorer.Context filter = new ProbeRescorer.Context(
                 10,
-                new SimHashProbe.Closeness("fp", 0L, 1),
+                new SimHashCloseness("fp", 0L, 1),
                 RescoreScoreMode.FILTER,
                 1f,
                 1f
@@ -233,7 +209,7 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
             );
             ProbeRescorer.Context noField = new ProbeRescorer.Context(
                 10,
-                new SimHashProbe.Closeness("nofield", 0L, 1),
+                new SimHashCloseness("nofield", 0L, 1),
                 RescoreScoreMode.FILTER,
                 1f,
                 1f
@@ -244,7 +220,7 @@ public class ProbeRescorerTests extends OpenSearchTestCase {
 
             ProbeRescorer.Context minhash = new ProbeRescorer.Context(
                 DOCS,
-                new MinHashProbe.Closeness("mh", PROBE_SIGNATURE, 0.75),
+                new MinHashCloseness("mh", PROBE_SIGNATURE, 0.75),
                 RescoreScoreMode.CLOSENESS,
                 0f,
                 1f

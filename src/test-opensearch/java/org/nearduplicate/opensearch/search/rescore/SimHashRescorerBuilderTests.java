@@ -12,6 +12,7 @@ import org.opensearch.test.OpenSearchTestCase;
 import java.io.IOException;
 
 import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.SimHashRescoring;
 
 import static org.hamcrest.Matchers.containsString;
 
@@ -120,7 +121,7 @@ public class SimHashRescorerBuilderTests extends OpenSearchTestCase {
             try (BytesStreamOutput out = new BytesStreamOutput()) {
                 original.writeTo(out);
                 try (StreamInput in = out.bytes().streamInput()) {
-                    ProbeRescorerBuilder.Of<SimHashProbe, Integer> read = new ProbeRescorerBuilder.Of<>(SimHashProbe.RESCORING, in);
+                    ProbeRescorerBuilder.Of<SimHashProbe, Integer> read = new ProbeRescorerBuilder.Of<>(SimHashRescoring.INSTANCE, in);
                     assertEquals(original.maxDistance(), read.threshold());
                     assertEquals(Strings.toString(MediaTypeRegistry.JSON, original), Strings.toString(MediaTypeRegistry.JSON, read));
                     try (BytesStreamOutput again = new BytesStreamOutput()) {

@@ -12,7 +12,7 @@ import java.io.IOException;
 import static org.hamcrest.Matchers.containsString;
 
 /** A value of the wrong type is the same 400 naming the option on every OpenSearch version, whatever its JSON library. */
-public class OptionValuesTests extends OpenSearchTestCase {
+public class OptionTokensTests extends OpenSearchTestCase {
 
     private static XContentParser valueParser(String json) throws IOException {
         XContentParser parser = JsonXContent.jsonXContent.createParser(
@@ -28,29 +28,29 @@ public class OptionValuesTests extends OpenSearchTestCase {
 
     public void testNumbersAndNumericStrings() throws IOException {
         float value = randomFloat() * 100;
-        assertEquals(value, OptionValues.floatValue(valueParser(Float.toString(value)), "q", "boost"), 0f);
-        assertEquals(value, OptionValues.floatValue(valueParser("\"" + value + "\""), "q", "boost"), 0f);
-        assertEquals(0.25, OptionValues.doubleValue(valueParser("0.25"), "q", "min_similarity"), 0d);
-        assertEquals(3.0, OptionValues.doubleValue(valueParser("3"), "q", "min_similarity"), 0d);
+        assertEquals(value, OptionTokens.floatValue(valueParser(Float.toString(value)), "q", "boost"), 0f);
+        assertEquals(value, OptionTokens.floatValue(valueParser("\"" + value + "\""), "q", "boost"), 0f);
+        assertEquals(0.25, OptionTokens.doubleValue(valueParser("0.25"), "q", "min_similarity"), 0d);
+        assertEquals(3.0, OptionTokens.doubleValue(valueParser("3"), "q", "min_similarity"), 0d);
     }
 
     public void testBooleansAndBooleanStrings() throws IOException {
-        assertTrue(OptionValues.booleanValue(valueParser("true"), "q", "allow_scan"));
-        assertFalse(OptionValues.booleanValue(valueParser("false"), "q", "allow_scan"));
-        assertTrue(OptionValues.booleanValue(valueParser("\"true\""), "q", "allow_scan"));
+        assertTrue(OptionTokens.booleanValue(valueParser("true"), "q", "allow_scan"));
+        assertFalse(OptionTokens.booleanValue(valueParser("false"), "q", "allow_scan"));
+        assertTrue(OptionTokens.booleanValue(valueParser("\"true\""), "q", "allow_scan"));
     }
 
     public void testWrongTypesNameTheOption() throws IOException {
         for (String json : new String[] { "false", "true", "\"abc\"", "null" }) {
-            ParsingException e = expectThrows(ParsingException.class, () -> OptionValues.floatValue(valueParser(json), "q", "boost"));
+            ParsingException e = expectThrows(ParsingException.class, () -> OptionTokens.floatValue(valueParser(json), "q", "boost"));
             assertThat(e.getMessage(), containsString("[q] [boost] must be a number"));
-            e = expectThrows(ParsingException.class, () -> OptionValues.doubleValue(valueParser(json), "q", "min_similarity"));
+            e = expectThrows(ParsingException.class, () -> OptionTokens.doubleValue(valueParser(json), "q", "min_similarity"));
             assertThat(e.getMessage(), containsString("[q] [min_similarity] must be a number"));
         }
         for (String json : new String[] { "1", "0.5", "\"yes\"", "null" }) {
             ParsingException e = expectThrows(
                 ParsingException.class,
-                () -> OptionValues.booleanValue(valueParser(json), "q", "allow_scan")
+                () -> OptionTokens.booleanValue(valueParser(json), "q", "allow_scan")
             );
             assertThat(e.getMessage(), containsString("[q] [allow_scan] must be true or false"));
         }

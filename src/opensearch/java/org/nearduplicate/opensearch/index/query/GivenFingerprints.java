@@ -1,0 +1,37 @@
+package org.nearduplicate.opensearch.index.query;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+import org.nearduplicate.core.sketch.Fingerprints;
+
+/**
+ * The given value: one {@code fingerprint}, or several {@code fingerprints} (documents within k of any of them; the
+ * query only, for {@code near_duplicate_check}'s batches), each with its verification {@code signature(s)} when made
+ * by an algorithm that has them. The parser may collect both forms, which the probe refuses.
+ */
+record GivenFingerprints(Long fingerprint, long[] fingerprints, byte[] signature, byte[][] signatures) {
+    GivenFingerprints(Long fingerprint, long[] fingerprints) {
+        this(fingerprint, fingerprints, null, null);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof GivenFingerprints that
+            && Objects.equals(fingerprint, that.fingerprint)
+            && Arrays.equals(fingerprints, that.fingerprints)
+            && Arrays.equals(signature, that.signature)
+            && Arrays.deepEquals(signatures, that.signatures);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(fingerprint, Arrays.hashCode(fingerprints), Arrays.hashCode(signature), Arrays.deepHashCode(signatures));
+    }
+
+    @Override
+    public String toString() {
+        String sig = signature != null || signatures != null ? " (signed)" : "";
+        return (fingerprint != null ? Fingerprints.toHex(fingerprint) : fingerprints.length + " fingerprints") + sig;
+    }
+}

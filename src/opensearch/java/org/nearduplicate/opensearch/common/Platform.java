@@ -2,6 +2,9 @@ package org.nearduplicate.opensearch.common;
 
 import org.apache.lucene.search.IndexSearcher;
 
+import org.opensearch.cluster.ClusterState;
+import org.opensearch.cluster.metadata.IndexAbstraction;
+import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.common.CheckedFunction;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.index.IndexService;
@@ -11,6 +14,7 @@ import org.opensearch.rest.RestRequest;
 import org.opensearch.search.fetch.subphase.FetchSourceContext;
 import org.opensearch.threadpool.ThreadPool;
 
+import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
@@ -57,5 +61,15 @@ public final class Platform {
     /** Fetch these fields of {@code _source} only. */
     public static FetchSourceContext sourceFields(String... includes) {
         return new FetchSourceContext(true, includes, null);
+    }
+
+    /** The indices of an index, alias or data stream of {@code state}. */
+    public static List<IndexMetadata> indices(ClusterState state, IndexAbstraction abstraction) {
+        return abstraction.getIndices();
+    }
+
+    /** The index a write to an index, alias or data stream of {@code state} goes to: its write index, else its first. */
+    public static IndexMetadata writeIndex(ClusterState state, IndexAbstraction abstraction) {
+        return abstraction.getWriteIndex() != null ? abstraction.getWriteIndex() : abstraction.getIndices().get(0);
     }
 }

@@ -140,41 +140,22 @@ public class MinHashFieldMapperTests extends MapperServiceTestCase {
         assertEquals(0, mapper.parse(source(b -> b.nullField("field"))).rootDoc().getFields("field").length);
     }
 
+    /** The field's own messages ({@code MinHashFieldTests}) reach the client as the cause of a parse failure. */
     public void testBadValues() throws IOException {
         DocumentMapper mapper = mapper(b -> {});
         String base64 = MinHashSignatures.toBase64(signature(MinHashSettings.DEFAULT.hashes()));
         assertBadValue(mapper, "{\"field\": 12}", "expected a base64 signature or an object with [signature], got [VALUE_NUMBER]");
         assertBadValue(
             mapper,
-            "{\"field\": \"" + MinHashSignatures.toBase64(signature(3)) + "\"}",
-            "signature has 3 values but the field's algorithm makes 128"
-        );
-        assertBadValue(
-            mapper,
             "{\"field\": [\"" + base64 + "\", \"" + base64 + "\"]}",
             "takes a single signature per document, got several"
         );
-        assertBadValue(mapper, "{\"field\": {\"algorithm\": \"x\"}}", "object value is missing [signature]");
-        assertBadValue(
-            mapper,
-            "{\"field\": {\"signature\": \"" + base64 + "\", \"extra\": 1}}",
-            "unexpected [extra]; expected string [signature] and optionally string [algorithm]"
-        );
         assertBadValue(mapper, "{\"field\": {\"signature\": 1}}", "unexpected [signature]; expected string [signature]");
-        assertBadValue(mapper, "{\"field\": {\"signature\": \"" + base64 + "\", \"algorithm\": 1}}", "unexpected [algorithm]");
         String other = MinHashSettings.fromAlgorithmId("minhash-v2").algorithmId();
         assertBadValue(
             mapper,
             "{\"field\": {\"signature\": \"" + base64 + "\", \"algorithm\": \"" + other + "\"}}",
-            "signature was made with algorithm ["
-                + other
-                + "] but the field is mapped with algorithm ["
-                + MinHashFieldMapper.DEFAULT_ALGORITHM
-                + "]; signatures made differently cannot be compared. Set [version] to "
-                + MinHashSettings.DEFAULT.version()
-                + " (and the field's other options) on the minhash processor that feeds it, or reindex into a field mapped with algorithm ["
-                + other
-                + "]"
+            "signature was made with algorithm [" + other + "] but the field is mapped with algorithm ["
         );
     }
 

@@ -217,19 +217,13 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         assertNull(new SimHashFieldMapper.SimHashFieldType("f", new BlockLayout(4, 16), "simhash-v9", java.util.Map.of()).settings());
     }
 
+    /** The field's own messages ({@code SimHashFieldTests}) reach the client as the cause of a parse failure. */
     public void testBadValues() throws IOException {
         DocumentMapper mapper = mapper(b -> b.field("algorithm", "alg-a"));
         assertBadValue(mapper, "{\"field\": \"\"}", "fingerprint must not be empty");
-        assertBadValue(mapper, "{\"field\": \"0123456789abcdefg\"}", "expected 16 hex digits, 0x-prefixed hex, or a decimal number");
-        assertBadValue(mapper, "{\"field\": \"zz23456789abcdef\"}", "[z] is not a hex digit");
-        // only ASCII hex digits: fullwidth and Arabic-Indic digits are not hex digits (issue 23)
-        assertBadValue(mapper, "{\"field\": \"\uff18\uff14eac0c067c7944a\"}", "[\uff18] is not a hex digit");
-        assertBadValue(mapper, "{\"field\": \"\u0668\u0664eac0c067c7944a\"}", "[\u0668] is not a hex digit");
-        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"0x\uff21\", \"algorithm\": \"alg-a\"}}", "[\uff21] is not a hex digit");
-        assertBadValue(mapper, "{\"field\": \"0x0123456789abcdef0\"}", "expected 1 to 16 hex digits, got 17");
-        assertBadValue(mapper, "{\"field\": 1.5}", "a numeric fingerprint must be an integer");
+        assertBadValue(mapper, "{\"field\": 1.5}", "invalid fingerprint [1.5]: a numeric fingerprint must be an integer");
         assertBadValue(mapper, "{\"field\": 36893488147419103232}", "decimal value out of the 64-bit range");
-        assertBadValue(mapper, "{\"field\": true}", "expected a string or an integer");
+        assertBadValue(mapper, "{\"field\": true}", "expected a string or an integer, got [VALUE_BOOLEAN]");
         assertBadValue(
             mapper,
             "{\"field\": [\"00000000000000ff\", \"00000000000000fe\"]}",
@@ -240,38 +234,8 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
             "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"alg-b\"}}",
             "fingerprint was made with algorithm [alg-b] but the field is mapped with algorithm [alg-a]"
         );
-        assertBadValue(mapper, "{\"field\": {\"algorithm\": \"alg-a\"}}", "object value is missing [fingerprint]");
-        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"extra\": 1}}", "unknown key [extra]");
-    }
-
-    public void testObjectValueMessages() throws IOException {
-        DocumentMapper mapper = mapper(b -> {});
         assertBadValue(mapper, "{\"field\": {\"fingerprint\": null}}", "[fingerprint] must not be null");
-        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": 1}}", "[algorithm] must be a string");
-        assertBadValue(
-            mapper,
-            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"extra\": 1}}",
-            "unknown key [extra]; expected [fingerprint] and optionally [signature] and [algorithm]"
-        );
-        String v1 = org.nearduplicate.core.SimHashSettings.DEFAULT_V1.algorithmId();
-        assertBadValue(
-            mapper,
-            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"" + v1 + "\"}}",
-            "fingerprint was made with algorithm ["
-                + v1
-                + "] but the field is mapped with algorithm ["
-                + SimHashFieldMapper.DEFAULT_ALGORITHM
-                + "]; fingerprints made differently cannot be compared. Set [version] to 6 (and the field's other options) on the "
-                + "simhash processor that feeds it, or reindex into a field mapped with algorithm ["
-                + v1
-                + "]"
-        );
-        assertBadValue(
-            mapper(b -> b.field("algorithm", "alg-a")),
-            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"alg-b\"}}",
-            "fingerprints made differently cannot be compared. Make the fingerprints with the field's algorithm, or reindex into a "
-                + "field mapped with algorithm [alg-b]"
-        );
+        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"extra\": 1}}", "unknown key [extra]");
     }
 
     /** simhash-v4 values carry a signature, indexed as binary doc values next to the fingerprint; older ones have none. */
@@ -290,8 +254,6 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         // a bare fingerprint is accepted, without signature (compared on the fingerprint alone)
         doc = mapper.parse(source("{\"field\": \"00000000000000ff\"}"));
         assertNull(doc.rootDoc().getField("field" + SimHashFieldMapper.SIGNATURE_FIELD_SUFFIX));
-        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"signature\": \"abc\"}}", "invalid signature [abc]");
-        assertBadValue(mapper, "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"signature\": 7}}", "[signature] must be a string");
         assertBadValue(
             mapper(b -> b.field("algorithm", "simhash-v3")),
             "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"signature\": \"" + hex + "\"}}",

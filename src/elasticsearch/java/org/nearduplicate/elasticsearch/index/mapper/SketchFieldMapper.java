@@ -4,7 +4,6 @@ import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.search.Query;
 
 import java.io.IOException;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,16 +18,14 @@ import org.elasticsearch.index.fielddata.IndexNumericFieldData.NumericType;
 import org.elasticsearch.index.fielddata.plain.SortedNumericIndexFieldData;
 import org.elasticsearch.index.mapper.DocumentParserContext;
 import org.elasticsearch.index.mapper.FieldMapper;
-import org.elasticsearch.index.mapper.MappedFieldType;
+import org.elasticsearch.index.mapper.LuceneDocument;
 import org.elasticsearch.index.mapper.MapperBuilderContext;
 import org.elasticsearch.index.mapper.MapperParsingException;
 import org.elasticsearch.index.mapper.SourceValueFetcher;
-import org.elasticsearch.index.mapper.TextSearchInfo;
 import org.elasticsearch.index.mapper.ValueFetcher;
 import org.elasticsearch.index.query.QueryShardException;
 import org.elasticsearch.index.query.SearchExecutionContext;
 import org.elasticsearch.script.field.LongDocValuesField;
-import org.elasticsearch.search.DocValueFormat;
 import org.elasticsearch.xcontent.XContentBuilder;
 import org.nearduplicate.elasticsearch.common.XContentValueReader;
 import org.nearduplicate.elasticsearch.sketching.SketchingService;
@@ -38,9 +35,9 @@ import org.nearduplicate.orchestration.field.SketchField;
 
 /**
  * The platform glue of the fields of every method ({@link SketchField} is the field itself): the {@code algorithm}
- * and {@code meta} mapping parameters, building a mapper, the document parser, the value fetcher, field data and doc
- * value format handed to the field, and the merge builder (the parameters are fixed once the index exists). Each method
- * adds its layout parameters and its field type's accessors, in code that reads the same on every platform.
+ * and {@code meta} mapping parameters, building a mapper, the document parser, value fetcher, field data and term
+ * query handed to the field, and the merge builder (the parameters are fixed once the index exists). Each method adds
+ * its layout parameters and its field type, in code that reads the same on every platform.
  */
 public abstract class SketchFieldMapper extends FieldMapper {
     /** What the platform's builder hands a new mapper besides its name and field type. */
@@ -83,14 +80,14 @@ public abstract class SketchFieldMapper extends FieldMapper {
          *
          * @throws MappingException if they do not make a field
          */
-        protected abstract SketchFieldType<S> buildFieldType(String leafName, String fullName);
+        protected abstract PlatformFieldType<S> buildFieldType(String leafName, String fullName);
 
         /** The mapper of a field type {@link #buildFieldType} built. */
-        protected abstract SketchFieldMapper buildMapper(String leafName, SketchFieldType<S> fieldType, Parts parts);
+        protected abstract SketchFieldMapper buildMapper(String leafName, PlatformFieldType<S> fieldType, Parts parts);
 
         @Override
         public final SketchFieldMapper build(MapperBuilderContext context) {
-            SketchFieldType<S> fieldType;
+            PlatformFieldType<S> fieldType;
             try {
                 fieldType = buildFieldType(leafName(), context.buildFullName(leafName()));
             } catch (MappingException e) {
@@ -108,46 +105,19 @@ public abstract class SketchFieldMapper extends FieldMapper {
         }
     }
 
-    /** The field type of both methods: the platform's view of a {@link SketchField}. */
-    public abstract static class SketchFieldType<S> extends MappedFieldType {
-        private final SketchField<S, ?, ?> field;
-        private final SketchingService engine;
-
-        protected SketchFieldType(SketchField<S, ?, ?> field, Map<String, String> meta, @Nullable SketchingService engine) {
-            super(field.name(), true, false, true, TextSearchInfo.NONE, meta);
-            this.field = field;
-            this.engine = engine;
-        }
-
-        /** The mapped algorithm id, canonical for this engine's ids. */
-        public final String algorithm() {
-            return field.algorithm();
-        }
-
-        /** The settings {@link #algorithm()} names, parsed when the mapping was built; null for an id this engine did not make. */
-        @Nullable
-        public final S settings() {
-            return field.settings();
-        }
-
-        /** The node's gateway that sketches text probes for this field; null for a field built outside a node. */
-        @Nullable
-        protected final SketchingService engine() {
-            return engine;
-        }
-
-        @Override
-        public final String typeName() {
-            return field.type();
+    /** What the field type of both methods answers through the platform's own signatures. */
+    public abstract static class PlatformFieldType<S> extends SketchFieldType<S> {
+        protected PlatformFieldType(SketchField<S, ?, ?> field, Map<String, String> meta, @Nullable SketchingService engine) {
+            super(field, meta, engine);
         }
 
         @Override
         public ValueFetcher valueFetcher(SearchExecutionContext context, String format) {
-            field.checkNoFetchFormat(format);
+            field().checkNoFetchFormat(format);
             return new SourceValueFetcher(name(), context) {
                 @Override
                 protected Object parseSourceValue(Object value) {
-                    return field.fetched(value);
+                    return field().fetched(value);
                 }
             };
         }
@@ -155,34 +125,11 @@ public abstract class SketchFieldMapper extends FieldMapper {
         /** The fingerprints' field data, read as longs (sort, scripts); none for other doc values. */
         @Override
         public IndexFieldData.Builder fielddataBuilder(FieldDataContext fieldDataContext) {
-            if (field.fingerprintDocValues() == false) {
+            if (field().fingerprintDocValues() == false) {
                 return super.fielddataBuilder(fieldDataContext);
             }
             // indexed = false: the field has terms, no points
             return new SortedNumericIndexFieldData.Builder(name(), NumericType.LONG, LongDocValuesField::new, false);
-        }
-
-        @Override
-        public DocValueFormat docValueFormat(@Nullable String format, ZoneId timeZone) {
-            if (field.fingerprintDocValues() == false) {
-                return super.docValueFormat(format, timeZone);
-            }
-            field.checkNoDocValueFormat(format, timeZone);
-            return SimHashDocValueFormat.INSTANCE;
-        }
-
-        @Override
-        public Object valueForDisplay(Object value) {
-            return field.displayed(value);
-        }
-
-        /**
-         * Aggregatable when the doc values are numeric. Elasticsearch's default answers "has doc values" (true for
-         * both); OpenSearch asks the field data, which only numeric doc values have, so {@code _field_caps} agrees.
-         */
-        @Override
-        public boolean isAggregatable() {
-            return field.fingerprintDocValues();
         }
 
         /**
@@ -192,20 +139,20 @@ public abstract class SketchFieldMapper extends FieldMapper {
         @Override
         public Query termQuery(Object value, @Nullable SearchExecutionContext context) {
             try {
-                return field.termQuery(value);
+                return field().termQuery(value);
             } catch (IllegalArgumentException e) {
                 throw new QueryShardException(context, "field [" + name() + "]: " + e.getMessage(), e);
             }
         }
     }
 
-    protected SketchFieldMapper(String simpleName, SketchFieldType<?> mappedFieldType, Parts parts) {
+    protected SketchFieldMapper(String simpleName, PlatformFieldType<?> mappedFieldType, Parts parts) {
         super(simpleName, mappedFieldType, parts.params());
     }
 
     @Override
-    public SketchFieldType<?> fieldType() {
-        return (SketchFieldType<?>) super.fieldType();
+    public PlatformFieldType<?> fieldType() {
+        return (PlatformFieldType<?>) super.fieldType();
     }
 
     /** A builder of the same kind for merges: the parameters are not updateable, so every change is a conflict. */
@@ -214,10 +161,10 @@ public abstract class SketchFieldMapper extends FieldMapper {
     @Override
     protected final void parseCreateField(DocumentParserContext context) throws IOException {
         // errors surface as "failed to parse field [..] of type [..]" with the reason as the cause
-        XContentValueReader reader = new XContentValueReader(context.parser());
-        for (IndexableField field : fieldType().field.parseFields(reader, name -> context.doc().getField(name) != null)) {
-            context.doc().add(field);
-        }
+        LuceneDocument doc = context.doc();
+        List<IndexableField> fields = fieldType().field()
+            .parseFields(new XContentValueReader(context.parser()), n -> doc.getField(n) != null);
+        fields.forEach(doc::add);
     }
 
     @Override

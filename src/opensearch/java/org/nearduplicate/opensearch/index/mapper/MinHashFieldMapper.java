@@ -51,7 +51,7 @@ public class MinHashFieldMapper extends SketchFieldMapper {
         }
 
         @Override
-        protected MinHashFieldMapper buildMapper(String leafName, SketchFieldType<MinHashSettings> fieldType, Parts parts) {
+        protected MinHashFieldMapper buildMapper(String leafName, PlatformFieldType<MinHashSettings> fieldType, Parts parts) {
             return new MinHashFieldMapper(leafName, (MinHashFieldType) fieldType, parts);
         }
     }
@@ -62,7 +62,7 @@ public class MinHashFieldMapper extends SketchFieldMapper {
     }
 
     /** The field type: a {@link MinHashField} with the node's engine. */
-    public static final class MinHashFieldType extends SketchFieldType<MinHashSettings> {
+    public static final class MinHashFieldType extends PlatformFieldType<MinHashSettings> {
         private final MinHashField field;
 
         public MinHashFieldType(String name) {

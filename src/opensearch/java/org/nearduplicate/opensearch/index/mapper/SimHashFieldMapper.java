@@ -85,7 +85,7 @@ public class SimHashFieldMapper extends SketchFieldMapper {
         }
 
         @Override
-        protected SimHashFieldMapper buildMapper(String leafName, SketchFieldType<SimHashSettings> fieldType, Parts parts) {
+        protected SimHashFieldMapper buildMapper(String leafName, PlatformFieldType<SimHashSettings> fieldType, Parts parts) {
             return new SimHashFieldMapper(leafName, (SimHashFieldType) fieldType, parts);
         }
     }
@@ -106,7 +106,7 @@ public class SimHashFieldMapper extends SketchFieldMapper {
     }
 
     /** The field type: a {@link SimHashField} with the node's engine, stats and column cache. */
-    public static final class SimHashFieldType extends SketchFieldType<SimHashSettings> {
+    public static final class SimHashFieldType extends PlatformFieldType<SimHashSettings> {
         private final SimHashField field;
         private final FingerprintColumns scanColumns;
         private final SimHashQuery.Listener queryListener;

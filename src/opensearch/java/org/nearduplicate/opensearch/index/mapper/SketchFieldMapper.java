@@ -8,20 +8,16 @@ import org.opensearch.common.Nullable;
 import org.opensearch.index.fielddata.IndexFieldData;
 import org.opensearch.index.fielddata.IndexNumericFieldData.NumericType;
 import org.opensearch.index.fielddata.plain.SortedNumericIndexFieldData;
-import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.mapper.MapperParsingException;
 import org.opensearch.index.mapper.ParametrizedFieldMapper;
 import org.opensearch.index.mapper.ParseContext;
 import org.opensearch.index.mapper.SourceValueFetcher;
-import org.opensearch.index.mapper.TextSearchInfo;
 import org.opensearch.index.mapper.ValueFetcher;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
-import org.opensearch.search.DocValueFormat;
 import org.opensearch.search.lookup.SearchLookup;
 
 import java.io.IOException;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,9 +31,9 @@ import org.nearduplicate.orchestration.field.SketchField;
 
 /**
  * The platform glue of the fields of every method ({@link SketchField} is the field itself): the {@code algorithm}
- * and {@code meta} mapping parameters, building a mapper, the document parser, the value fetcher, field data and doc
- * value format handed to the field, and the merge builder (the parameters are fixed once the index exists). Each method
- * adds its layout parameters and its field type's accessors, in code that reads the same on every platform.
+ * and {@code meta} mapping parameters, building a mapper, the document parser, value fetcher, field data and term
+ * query handed to the field, and the merge builder (the parameters are fixed once the index exists). Each method adds
+ * its layout parameters and its field type, in code that reads the same on every platform.
  */
 public abstract class SketchFieldMapper extends ParametrizedFieldMapper {
     /** What the platform's builder hands a new mapper besides its name and field type. */
@@ -80,14 +76,14 @@ public abstract class SketchFieldMapper extends ParametrizedFieldMapper {
          *
          * @throws MappingException if they do not make a field
          */
-        protected abstract SketchFieldType<S> buildFieldType(String leafName, String fullName);
+        protected abstract PlatformFieldType<S> buildFieldType(String leafName, String fullName);
 
         /** The mapper of a field type {@link #buildFieldType} built. */
-        protected abstract SketchFieldMapper buildMapper(String leafName, SketchFieldType<S> fieldType, Parts parts);
+        protected abstract SketchFieldMapper buildMapper(String leafName, PlatformFieldType<S> fieldType, Parts parts);
 
         @Override
         public final SketchFieldMapper build(BuilderContext context) {
-            SketchFieldType<S> fieldType;
+            PlatformFieldType<S> fieldType;
             try {
                 fieldType = buildFieldType(name, buildFullName(context));
             } catch (MappingException e) {
@@ -105,46 +101,19 @@ public abstract class SketchFieldMapper extends ParametrizedFieldMapper {
         }
     }
 
-    /** The field type of both methods: the platform's view of a {@link SketchField}. */
-    public abstract static class SketchFieldType<S> extends MappedFieldType {
-        private final SketchField<S, ?, ?> field;
-        private final SketchingService engine;
-
-        protected SketchFieldType(SketchField<S, ?, ?> field, Map<String, String> meta, @Nullable SketchingService engine) {
-            super(field.name(), true, false, true, TextSearchInfo.NONE, meta);
-            this.field = field;
-            this.engine = engine;
-        }
-
-        /** The mapped algorithm id, canonical for this engine's ids. */
-        public final String algorithm() {
-            return field.algorithm();
-        }
-
-        /** The settings {@link #algorithm()} names, parsed when the mapping was built; null for an id this engine did not make. */
-        @Nullable
-        public final S settings() {
-            return field.settings();
-        }
-
-        /** The node's gateway that sketches text probes for this field; null for a field built outside a node. */
-        @Nullable
-        protected final SketchingService engine() {
-            return engine;
-        }
-
-        @Override
-        public final String typeName() {
-            return field.type();
+    /** What the field type of both methods answers through the platform's own signatures. */
+    public abstract static class PlatformFieldType<S> extends SketchFieldType<S> {
+        protected PlatformFieldType(SketchField<S, ?, ?> field, Map<String, String> meta, @Nullable SketchingService engine) {
+            super(field, meta, engine);
         }
 
         @Override
         public ValueFetcher valueFetcher(QueryShardContext context, SearchLookup searchLookup, String format) {
-            field.checkNoFetchFormat(format);
+            field().checkNoFetchFormat(format);
             return new SourceValueFetcher(name(), context) {
                 @Override
                 protected Object parseSourceValue(Object value) {
-                    return field.fetched(value);
+                    return field().fetched(value);
                 }
             };
         }
@@ -152,24 +121,10 @@ public abstract class SketchFieldMapper extends ParametrizedFieldMapper {
         /** The fingerprints' field data, read as longs (sort, scripts); none for other doc values. */
         @Override
         public IndexFieldData.Builder fielddataBuilder(String fullyQualifiedIndexName, Supplier<SearchLookup> searchLookup) {
-            if (field.fingerprintDocValues() == false) {
+            if (field().fingerprintDocValues() == false) {
                 return super.fielddataBuilder(fullyQualifiedIndexName, searchLookup);
             }
             return new SortedNumericIndexFieldData.Builder(name(), NumericType.LONG);
-        }
-
-        @Override
-        public DocValueFormat docValueFormat(@Nullable String format, ZoneId timeZone) {
-            if (field.fingerprintDocValues() == false) {
-                return super.docValueFormat(format, timeZone);
-            }
-            field.checkNoDocValueFormat(format, timeZone);
-            return SimHashDocValueFormat.INSTANCE;
-        }
-
-        @Override
-        public Object valueForDisplay(Object value) {
-            return field.displayed(value);
         }
 
         /** A term query: the field's query of the identical value, or a 400 naming the field. */
@@ -177,7 +132,7 @@ public abstract class SketchFieldMapper extends ParametrizedFieldMapper {
         public Query termQuery(Object value, @Nullable QueryShardContext context) {
             Query query;
             try {
-                query = field.termQuery(value);
+                query = field().termQuery(value);
             } catch (IllegalArgumentException e) {
                 throw new QueryShardException(context, "field [" + name() + "]: " + e.getMessage(), e);
             }
@@ -185,13 +140,13 @@ public abstract class SketchFieldMapper extends ParametrizedFieldMapper {
         }
     }
 
-    protected SketchFieldMapper(String simpleName, SketchFieldType<?> mappedFieldType, Parts parts) {
+    protected SketchFieldMapper(String simpleName, PlatformFieldType<?> mappedFieldType, Parts parts) {
         super(simpleName, mappedFieldType, parts.multiFields(), parts.copyTo());
     }
 
     @Override
-    public SketchFieldType<?> fieldType() {
-        return (SketchFieldType<?>) super.fieldType();
+    public PlatformFieldType<?> fieldType() {
+        return (PlatformFieldType<?>) super.fieldType();
     }
 
     /** A builder of the same kind for merges: the parameters are not updateable, so every change is a conflict. */
@@ -200,10 +155,10 @@ public abstract class SketchFieldMapper extends ParametrizedFieldMapper {
     @Override
     protected final void parseCreateField(ParseContext context) throws IOException {
         // errors surface as "failed to parse field [..] of type [..]" with the reason as the cause
-        XContentValueReader reader = new XContentValueReader(context.parser());
-        for (IndexableField field : fieldType().field.parseFields(reader, name -> context.doc().getField(name) != null)) {
-            context.doc().add(field);
-        }
+        ParseContext.Document doc = context.doc();
+        List<IndexableField> fields = fieldType().field()
+            .parseFields(new XContentValueReader(context.parser()), n -> doc.getField(n) != null);
+        fields.forEach(doc::add);
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.nearduplicate.PlatformTestCase;
+import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
@@ -18,6 +19,7 @@ import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.lucene.SketchFields;
 
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.startsWith;
 
 /** The simhash field whatever the platform: its values, their Lucene fields, its layout and algorithm. */
 public class SimHashFieldTests extends PlatformTestCase {
@@ -150,15 +152,40 @@ public class SimHashFieldTests extends PlatformTestCase {
         assertThat(e.getMessage(), containsString(message));
     }
 
-    public void testSettingsOfTheAlgorithm() {
+    public void testSettingsOfTheAlgorithmGiveTheDefaultK() {
+        SimHashField v1 = field(SimHashField.ALGORITHMS.canonical("simhash-v1"));
+        SimHashSettings settings = v1.settings();
+        assertEquals(SimHashSettings.DEFAULT_V1, settings);
+        assertEquals(v1.algorithm(), settings.algorithmId());
+        assertEquals("the default k of simhash-v1 fields", 12, MaxDistance.orField(null, v1.indexedMaxDistance(), settings));
+        assertEquals(MaxDistance.recommended(v1.algorithm()), MaxDistance.recommended(settings));
+        assertEquals(7, MaxDistance.orField(7, v1.indexedMaxDistance(), settings));
+
         assertEquals(SimHashSettings.DEFAULT, new SimHashField("fp").settings());
-        assertEquals(SimHashSettings.DEFAULT_V1, field("simhash-v1").settings());
-        assertNull("fingerprints made outside the plugin have no settings", field("external-x").settings());
+        assertEquals(MaxDistance.RECOMMENDED, MaxDistance.orField(null, 16, new SimHashField("fp").settings()));
+
+        SimHashField external = new SimHashField("fp", "external-x", new BlockLayout(4, 5));
+        assertNull("fingerprints made outside the plugin have no settings", external.settings());
+        assertEquals(5, MaxDistance.orField(null, external.indexedMaxDistance(), external.settings()));
+        assertEquals(MaxDistance.RECOMMENDED, MaxDistance.recommended((SimHashSettings) null));
         assertNull("an id of this engine it cannot read is foreign to a field built directly", field("simhash-v9").settings());
     }
 
     public void testAlgorithmsAreStoredCanonical() {
-        assertEquals(SimHashSettings.DEFAULT_V1.algorithmId(), SimHashField.ALGORITHMS.canonical(" simhash-v1 "));
+        String canonical = SimHashSettings.fromAlgorithmId("simhash-v1:weighting=tf").algorithmId();
+        assertEquals(canonical, SimHashField.ALGORITHMS.canonical("simhash-v1:weighting=tf"));
+        assertEquals(
+            "a bare version pins that version's defaults",
+            SimHashSettings.DEFAULT_V1.algorithmId(),
+            SimHashField.ALGORITHMS.canonical(" simhash-v1 ")
+        );
+        assertEquals(
+            "an older version keeps its own defaults",
+            SimHashSettings.DEFAULT_V2.algorithmId(),
+            SimHashField.ALGORITHMS.canonical("simhash-v2")
+        );
+        assertEquals("the newest version is the default", SimHashField.DEFAULT_ALGORITHM, SimHashField.ALGORITHMS.canonical("simhash-v6"));
+        assertThat(SimHashField.DEFAULT_ALGORITHM, startsWith("simhash-v6:"));
         assertEquals("external-x", SimHashField.ALGORITHMS.canonical("external-x"));
         MappingException e = expectThrows(MappingException.class, () -> SimHashField.ALGORITHMS.canonical(" "));
         assertEquals("[algorithm] must be a non-empty string, got [ ]", e.getMessage());

@@ -1,6 +1,5 @@
 package org.nearduplicate.orchestration.field;
 
-import org.apache.lucene.index.DocValuesType;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.util.BytesRef;
 
@@ -11,7 +10,6 @@ import java.util.Map;
 import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.MinHashSettings;
 import org.nearduplicate.core.keys.Lsh;
-import org.nearduplicate.core.keys.MinHashDefaults;
 import org.nearduplicate.core.sketch.MinHashSignatures;
 import org.nearduplicate.lucene.MinHashQuery;
 
@@ -42,10 +40,7 @@ public class MinHashFieldTests extends PlatformTestCase {
         assertNull(parse(field, "null"));
 
         List<IndexableField> fields = field.parseFields(new JsonValueReader("\"" + base64 + "\""), name -> false);
-        List<IndexableField> docValues = fields.stream().filter(f -> f.fieldType().docValuesType() == DocValuesType.BINARY).toList();
-        assertEquals(1, docValues.size());
-        assertEquals(new BytesRef(MinHashSignatures.toBytes(signature)), docValues.get(0).binaryValue());
-        assertEquals(MinHashDefaults.BANDS + 1, fields.size());
+        IndexedFields.assertSignature(fields, field.lsh(), signature);
     }
 
     public void testBadValues() {

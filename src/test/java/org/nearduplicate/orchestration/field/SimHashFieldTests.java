@@ -1,6 +1,5 @@
 package org.nearduplicate.orchestration.field;
 
-import org.apache.lucene.index.DocValuesType;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.util.BytesRef;
 
@@ -53,14 +52,13 @@ public class SimHashFieldTests extends PlatformTestCase {
         SimHashField field = new SimHashField("fp", "external-x", layout);
         long fp = randomLong();
         List<IndexableField> fields = field.parseFields(new JsonValueReader(Long.toString(fp)), name -> false);
-        assertEquals(SketchFields.simHashFields("fp", layout, fp).size(), fields.size());
-        long docValue = fields.stream()
-            .filter(f -> f.fieldType().docValuesType() == DocValuesType.NUMERIC)
-            .findFirst()
-            .orElseThrow()
-            .numericValue()
-            .longValue();
-        assertEquals(fp, docValue);
+        assertEquals(fp, IndexedFields.fingerprint(fields));
+        IndexedFields.assertKeys(fields, layout, fp);
+        IndexedFields.assertKeys(
+            new SimHashField("fp", "x", new BlockLayout(4, 16, 0)).fields(SimHash.of(fp)),
+            new BlockLayout(4, 16, 0),
+            fp
+        );
         IllegalArgumentException e = expectThrows(
             IllegalArgumentException.class,
             () -> field.parseFields(new JsonValueReader(Long.toString(fp)), "fp"::equals)

@@ -1,12 +1,6 @@
 package org.nearduplicate.elasticsearch.index.mapper;
 
-import org.apache.lucene.index.DocValuesType;
-import org.apache.lucene.index.IndexOptions;
-import org.apache.lucene.index.IndexableField;
-import org.apache.lucene.util.BytesRef;
-
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 
@@ -22,6 +16,7 @@ import org.nearduplicate.core.MinHashSettings;
 import org.nearduplicate.core.keys.Lsh;
 import org.nearduplicate.core.keys.MinHashDefaults;
 import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.orchestration.field.IndexedFields;
 
 import static org.hamcrest.Matchers.containsString;
 
@@ -49,22 +44,7 @@ public class MinHashFieldMapperTests extends MapperServiceTestCase {
     }
 
     private static void assertIndexed(ParsedDocument doc, Lsh lsh, int[] signature) {
-        List<IndexableField> fields = doc.rootDoc().getFields("field");
-        List<BytesRef> keys = fields.stream()
-            .filter(f -> f.fieldType().indexOptions() != IndexOptions.NONE)
-            .map(IndexableField::binaryValue)
-            .toList();
-        List<BytesRef> expected = Arrays.stream(lsh.keys(signature)).map(BytesRef::new).toList();
-        assertEquals(expected, keys);
-        for (IndexableField key : fields) {
-            if (key.fieldType().indexOptions() != IndexOptions.NONE) {
-                assertEquals(IndexOptions.DOCS, key.fieldType().indexOptions());
-                assertTrue(key.fieldType().omitNorms());
-            }
-        }
-        List<IndexableField> docValues = fields.stream().filter(f -> f.fieldType().docValuesType() == DocValuesType.BINARY).toList();
-        assertEquals(1, docValues.size());
-        assertEquals(new BytesRef(MinHashSignatures.toBytes(signature)), docValues.get(0).binaryValue());
+        IndexedFields.assertSignature(doc.rootDoc().getFields("field"), lsh, signature);
     }
 
     public void testDefaultsAreSerialized() throws IOException {

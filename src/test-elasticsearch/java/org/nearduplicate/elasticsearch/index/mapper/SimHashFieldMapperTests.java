@@ -1,15 +1,9 @@
 package org.nearduplicate.elasticsearch.index.mapper;
 
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.TermFrequencyAttribute;
-import org.apache.lucene.analysis.tokenattributes.TermToBytesRefAttribute;
-import org.apache.lucene.index.DocValuesType;
-import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.util.BytesRef;
 
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 
@@ -26,6 +20,7 @@ import org.elasticsearch.xcontent.XContentBuilder;
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.orchestration.field.IndexedFields;
 
 import static org.hamcrest.Matchers.containsString;
 
@@ -51,53 +46,11 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
     }
 
     private static long indexedFingerprint(ParsedDocument doc) {
-        List<IndexableField> fields = doc.rootDoc().getFields("field");
-        Long value = null;
-        for (IndexableField f : fields) {
-            if (f.fieldType().docValuesType() == DocValuesType.NUMERIC) {
-                assertNull("one doc value only", value);
-                value = f.numericValue().longValue();
-            }
-        }
-        assertNotNull("no doc value", value);
-        return value;
+        return IndexedFields.fingerprint(doc.rootDoc().getFields("field"));
     }
 
     private static void assertKeys(ParsedDocument doc, BlockLayout layout, long fingerprint) throws IOException {
-        byte[][] expected = layout.keys(fingerprint);
-        List<IndexableField> keys = doc.rootDoc()
-            .getFields("field")
-            .stream()
-            .filter(f -> f.fieldType().indexOptions() != IndexOptions.NONE)
-            .toList();
-        if (layout.checkBits() == 0) {
-            assertEquals(layout.keyCount(), keys.size());
-            for (int i = 0; i < keys.size(); i++) {
-                IndexableField key = keys.get(i);
-                assertEquals(IndexOptions.DOCS, key.fieldType().indexOptions());
-                assertTrue(key.fieldType().omitNorms());
-                BytesRef ref = key.binaryValue();
-                assertArrayEquals(expected[i], Arrays.copyOfRange(ref.bytes, ref.offset, ref.offset + ref.length));
-            }
-            return;
-        }
-        // one token stream: every key with its check value + 1 as term frequency
-        assertEquals(1, keys.size());
-        IndexableField field = keys.get(0);
-        assertEquals(IndexOptions.DOCS_AND_FREQS, field.fieldType().indexOptions());
-        assertTrue(field.fieldType().omitNorms());
-        try (TokenStream stream = field.tokenStream(null, null)) {
-            TermToBytesRefAttribute term = stream.getAttribute(TermToBytesRefAttribute.class);
-            TermFrequencyAttribute frequency = stream.getAttribute(TermFrequencyAttribute.class);
-            stream.reset();
-            for (int c = 0; c < layout.keyCount(); c++) {
-                assertTrue(stream.incrementToken());
-                assertEquals(new BytesRef(expected[c]), term.getBytesRef());
-                assertEquals(layout.check(fingerprint, c) + 1, frequency.getTermFrequency());
-            }
-            assertFalse(stream.incrementToken());
-            stream.end();
-        }
+        IndexedFields.assertKeys(doc.rootDoc().getFields("field"), layout, fingerprint);
     }
 
     public void testCheckBitsParameter() throws IOException {

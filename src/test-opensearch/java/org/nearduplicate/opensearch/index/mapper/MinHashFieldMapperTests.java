@@ -1,10 +1,5 @@
 package org.nearduplicate.opensearch.index.mapper;
 
-import org.apache.lucene.index.DocValuesType;
-import org.apache.lucene.index.IndexOptions;
-import org.apache.lucene.index.IndexableField;
-import org.apache.lucene.util.BytesRef;
-
 import org.opensearch.common.CheckedConsumer;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.index.mapper.DocumentMapper;
@@ -24,6 +19,7 @@ import org.nearduplicate.core.keys.Lsh;
 import org.nearduplicate.core.keys.MinHashDefaults;
 import org.nearduplicate.core.sketch.MinHashSignatures;
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
+import org.nearduplicate.orchestration.field.IndexedFields;
 
 import static org.hamcrest.Matchers.containsString;
 
@@ -51,22 +47,7 @@ public class MinHashFieldMapperTests extends MapperServiceTestCase {
     }
 
     private static void assertIndexed(ParsedDocument doc, Lsh lsh, int[] signature) {
-        IndexableField[] fields = doc.rootDoc().getFields("field");
-        List<BytesRef> keys = Arrays.stream(fields)
-            .filter(f -> f.fieldType().indexOptions() != IndexOptions.NONE)
-            .map(IndexableField::binaryValue)
-            .toList();
-        List<BytesRef> expected = Arrays.stream(lsh.keys(signature)).map(BytesRef::new).toList();
-        assertEquals(expected, keys);
-        for (IndexableField key : fields) {
-            if (key.fieldType().indexOptions() != IndexOptions.NONE) {
-                assertEquals(IndexOptions.DOCS, key.fieldType().indexOptions());
-                assertTrue(key.fieldType().omitNorms());
-            }
-        }
-        List<IndexableField> docValues = Arrays.stream(fields).filter(f -> f.fieldType().docValuesType() == DocValuesType.BINARY).toList();
-        assertEquals(1, docValues.size());
-        assertEquals(new BytesRef(MinHashSignatures.toBytes(signature)), docValues.get(0).binaryValue());
+        IndexedFields.assertSignature(Arrays.asList(doc.rootDoc().getFields("field")), lsh, signature);
     }
 
     public void testDefaultsAreSerialized() throws IOException {

@@ -2,6 +2,8 @@ package org.nearduplicate.elasticsearch.common;
 
 import org.apache.lucene.search.IndexSearcher;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
@@ -10,9 +12,13 @@ import org.elasticsearch.ElasticsearchStatusException;
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.action.IndicesRequest;
 import org.elasticsearch.action.ResolvedIndices;
+import org.elasticsearch.cluster.ClusterState;
+import org.elasticsearch.cluster.metadata.IndexAbstraction;
+import org.elasticsearch.cluster.metadata.IndexMetadata;
 import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.core.CheckedFunction;
 import org.elasticsearch.core.TimeValue;
+import org.elasticsearch.index.Index;
 import org.elasticsearch.index.IndexService;
 import org.elasticsearch.index.mapper.MappedFieldType;
 import org.elasticsearch.index.query.QueryRewriteContext;
@@ -97,5 +103,21 @@ public final class Platform {
             return null;
         }
         return resolved.getLocalIndices();
+    }
+
+    /** The indices of an index, alias or data stream of {@code state} (Elasticsearch's abstractions name them by {@link Index}). */
+    public static List<IndexMetadata> indices(ClusterState state, IndexAbstraction abstraction) {
+        List<IndexMetadata> result = new ArrayList<>();
+        for (Index index : abstraction.getIndices()) {
+            IndexMetadata metadata = state.metadata().index(index);
+            if (metadata != null) result.add(metadata);
+        }
+        return result;
+    }
+
+    /** The index a write to an index, alias or data stream of {@code state} goes to: its write index, else its first. */
+    public static IndexMetadata writeIndex(ClusterState state, IndexAbstraction abstraction) {
+        Index index = abstraction.getWriteIndex() != null ? abstraction.getWriteIndex() : abstraction.getIndices().get(0);
+        return state.metadata().index(index);
     }
 }

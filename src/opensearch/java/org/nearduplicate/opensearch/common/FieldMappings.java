@@ -6,48 +6,33 @@ import org.opensearch.cluster.metadata.IndexAbstraction;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.cluster.metadata.MappingMetadata;
 import org.opensearch.common.regex.Regex;
-import org.opensearch.common.unit.TimeValue;
 import org.opensearch.index.IndexSettings;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.orchestration.field.FieldDefinitions;
+import org.nearduplicate.orchestration.field.SimHashField;
 
 /**
- * The one reader of field mappings, one method per question, whether the mapping comes from the cluster state (an
- * index's {@link MappingMetadata}) or from a get-field-mappings call made as the caller (so that it is authorized):
- * where a dotted field path is defined (objects' {@code properties} and multi-fields' {@code fields}), its type and
- * algorithm, the {@code max_distance} a {@code simhash} field promises, and an index's {@code refresh_interval}. The
- * transport calls differ per caller; how a mapping reads lives here once.
+ * The one reader of field mappings, whether the mapping comes from the cluster state (an index's
+ * {@link MappingMetadata}) or from a get-field-mappings call made as the caller (so that it is authorized), and of the
+ * indices a name resolves to. How a mapping reads is {@link FieldDefinitions}; this class only fetches the maps.
  */
 public final class FieldMappings {
-    /**
-     * The {@code simhash} field type's name ({@code SimHashFieldMapper.CONTENT_TYPE}: named here because this package
-     * is below the mapper's, which uses it).
-     */
-    public static final String SIMHASH = "simhash";
-    /** OpenSearch's default {@code index.refresh_interval}. */
+    /** The {@code simhash} field type's name. */
+    public static final String SIMHASH = SimHashField.TYPE;
+    /** The platform's default {@code index.refresh_interval}. */
     public static final long DEFAULT_REFRESH_MILLIS = IndexSettings.DEFAULT_REFRESH_INTERVAL.millis();
 
     private FieldMappings() {}
 
     /** The definition of a dotted field path, through objects' {@code properties} and multi-fields' {@code fields}; or null. */
-    @SuppressWarnings("unchecked")
     public static Map<String, Object> definition(Map<String, Object> root, String path) {
-        Map<String, Object> node = root;
-        for (String part : path.split("\\.", -1)) {
-            Object child = null;
-            if (node.get("properties") instanceof Map<?, ?> properties) child = properties.get(part);
-            if (child == null && node != root && node.get("fields") instanceof Map<?, ?> fields) child = fields.get(part);
-            if (child instanceof Map == false) return null;
-            node = (Map<String, Object>) child;
-        }
-        return node == root ? null : node;
+        return FieldDefinitions.definition(root, path);
     }
 
     /** The mapping of {@code index} as a map (empty when it has none). */
@@ -58,66 +43,37 @@ public final class FieldMappings {
 
     /** The definition of {@code path} in {@code index}'s mapping, or null. */
     public static Map<String, Object> definition(IndexMetadata index, String path) {
-        return definition(source(index), path);
+        return FieldDefinitions.definition(source(index), path);
     }
 
     /** As {@link #definition(IndexMetadata, String)}, and the target's definition for a field {@code alias}. */
     public static Map<String, Object> definitionThroughAlias(IndexMetadata index, String path) {
-        Map<String, Object> root = source(index);
-        Map<String, Object> node = definition(root, path);
-        if (node != null && "alias".equals(node.get("type")) && node.get("path") instanceof String target) node = definition(root, target);
-        return node;
+        return FieldDefinitions.definitionThroughAlias(source(index), path);
     }
 
-    /** The type of a definition ({@code object} when it names none: an object field), or null for no definition. */
+    /** See {@link FieldDefinitions#type}. */
     public static String type(Map<String, ?> definition) {
-        return definition == null ? null : String.valueOf(definition.containsKey("type") ? definition.get("type") : "object");
+        return FieldDefinitions.type(definition);
     }
 
-    /** The {@code algorithm} of a definition of type {@code fieldType}, or null when it is of another type or names none. */
+    /** See {@link FieldDefinitions#algorithm}. */
     public static String algorithm(Map<String, ?> definition, String fieldType) {
-        if (definition == null || fieldType.equals(definition.get("type")) == false || definition.get("algorithm") == null) return null;
-        return definition.get("algorithm").toString();
+        return FieldDefinitions.algorithm(definition, fieldType);
     }
 
-    /**
-     * The {@code max_distance} a {@code simhash} definition maps, capped by the recommended k of its algorithm
-     * ({@link MaxDistance#recommended}), so that a field of {@code simhash-v1} keeps its default; null when it is no
-     * {@code simhash} field or maps none.
-     */
+    /** See {@link FieldDefinitions#simHashMaxDistance}. */
     public static Integer simHashMaxDistance(Map<String, ?> definition) {
-        if (definition != null && SIMHASH.equals(definition.get("type")) && definition.get("max_distance") instanceof Number k) {
-            Object algorithm = definition.get("algorithm");
-            return Math.min(k.intValue(), MaxDistance.recommended(algorithm == null ? null : algorithm.toString()));
-        }
-        return null;
+        return FieldDefinitions.simHashMaxDistance(definition);
     }
 
-    /**
-     * The mapped type at a dotted document path, through objects' {@code properties} only (a multi-field holds no value
-     * of its own): {@code object} for objects, null when it is not mapped.
-     */
-    @SuppressWarnings("unchecked")
+    /** See {@link FieldDefinitions#documentPathType}. */
     public static String documentPathType(IndexMetadata index, String path) {
-        Object properties = source(index).get("properties");
-        String[] parts = path.split("\\.");
-        Map<String, Object> node = null;
-        for (String part : parts) {
-            if (properties instanceof Map == false) return null;
-            Object child = ((Map<String, Object>) properties).get(part);
-            if (child instanceof Map == false) return null;
-            node = (Map<String, Object>) child;
-            properties = node.get("properties");
-        }
-        if (node == null) return null;
-        Object type = node.get("type");
-        return type == null ? "object" : type.toString();
+        return FieldDefinitions.documentPathType(source(index), path);
     }
 
     /** The mapping's {@code _meta} (empty when it has none): a mapping update replaces it as a whole. */
-    @SuppressWarnings("unchecked")
     public static Map<String, Object> meta(IndexMetadata index) {
-        return source(index).get("_meta") instanceof Map<?, ?> meta ? (Map<String, Object>) meta : Map.of();
+        return FieldDefinitions.meta(source(index));
     }
 
     /** The definition of {@code field} in {@code index} as a get-field-mappings call answered it, or null when not mapped there. */
@@ -134,17 +90,11 @@ public final class FieldMappings {
      * if one maps it with another type (indices that do not map it are left out).
      */
     public static String singleAlgorithm(GetFieldMappingsResponse response, String field, String fieldType) {
-        Set<String> algorithms = new HashSet<>();
+        List<Map<String, Object>> definitions = new ArrayList<>();
         for (String index : response.mappings().keySet()) {
-            Map<String, Object> definition = definition(response, index, field);
-            if (definition == null) {
-                continue; // not mapped there: that index matches nothing or reports it
-            }
-            String algorithm = algorithm(definition, fieldType);
-            if (algorithm == null) return null;
-            algorithms.add(algorithm);
+            definitions.add(definition(response, index, field));
         }
-        return algorithms.size() == 1 ? algorithms.iterator().next() : null;
+        return FieldDefinitions.singleAlgorithm(definitions, fieldType);
     }
 
     /**
@@ -152,21 +102,21 @@ public final class FieldMappings {
      * naming what is missing.
      */
     public static Map<String, Object> simHashField(GetFieldMappingsResponse response, String index, String field) {
-        if (response.mappings().isEmpty()) {
-            throw new IllegalArgumentException("no index matches [" + index + "]");
-        }
-        if (response.mappings().size() > 1) {
-            throw new IllegalArgumentException("[" + index + "] matches " + response.mappings().size() + " indices; name one index");
-        }
-        String concreteIndex = response.mappings().keySet().iterator().next();
-        Map<String, Object> definition = definition(response, concreteIndex, field);
-        if (definition == null) {
-            throw new IllegalArgumentException("index [" + concreteIndex + "] has no field [" + field + "]");
-        }
-        if (SIMHASH.equals(definition.get("type")) == false) {
-            throw new IllegalArgumentException("field [" + field + "] of index [" + concreteIndex + "] is not a [simhash] field");
-        }
-        return definition;
+        int indices = response.mappings().size();
+        String concreteIndex = indices == 1 ? response.mappings().keySet().iterator().next() : null;
+        Map<String, Object> definition = concreteIndex == null ? null : definition(response, concreteIndex, field);
+        return FieldDefinitions.simHashField(index, indices, concreteIndex, definition, field);
+    }
+
+    /**
+     * The {@code simhash} definition of {@code field} in the one index of {@code indices} ({@code index} resolved in the
+     * cluster state), or a 400 naming what is missing: for actions authorized on the index themselves, which then need
+     * no mapping privilege of their own.
+     */
+    public static Map<String, Object> simHashField(List<IndexMetadata> indices, String index, String field) {
+        String concreteIndex = indices.size() == 1 ? indices.get(0).getIndex().getName() : null;
+        Map<String, Object> definition = concreteIndex == null ? null : definition(indices.get(0), field);
+        return FieldDefinitions.simHashField(index, indices.size(), concreteIndex, definition, field);
     }
 
     /** The indices {@code name} names: an index, alias or data stream, a wildcard pattern, or a comma-separated list of them. */
@@ -183,7 +133,7 @@ public final class FieldMappings {
                 continue;
             }
             IndexAbstraction abstraction = state.metadata().getIndicesLookup().get(expression);
-            if (abstraction != null) result.addAll(abstraction.getIndices());
+            if (abstraction != null) result.addAll(Platform.indices(state, abstraction));
         }
         return result;
     }
@@ -193,7 +143,7 @@ public final class FieldMappings {
         if (state == null || name == null) return null;
         IndexAbstraction abstraction = state.metadata().getIndicesLookup().get(name);
         if (abstraction == null || abstraction.getIndices().isEmpty()) return null;
-        return abstraction.getWriteIndex() != null ? abstraction.getWriteIndex() : abstraction.getIndices().get(0);
+        return Platform.writeIndex(state, abstraction);
     }
 
     /** The algorithms {@code field} is mapped with as {@code fieldType} in {@code indices}; empty when none maps it. */
@@ -216,12 +166,10 @@ public final class FieldMappings {
      * disabled; the default (1s) when there are none.
      */
     public static long refreshMillis(List<IndexMetadata> indices) {
-        long longest = -2;
+        List<Long> intervals = new ArrayList<>();
         for (IndexMetadata metadata : indices) {
-            TimeValue interval = IndexSettings.INDEX_REFRESH_INTERVAL_SETTING.get(metadata.getSettings());
-            if (interval.millis() < 0) return -1;
-            longest = Math.max(longest, interval.millis());
+            intervals.add(IndexSettings.INDEX_REFRESH_INTERVAL_SETTING.get(metadata.getSettings()).millis());
         }
-        return longest == -2 ? DEFAULT_REFRESH_MILLIS : longest;
+        return FieldDefinitions.longestRefresh(intervals, DEFAULT_REFRESH_MILLIS);
     }
 }

@@ -4,6 +4,9 @@ import org.apache.lucene.search.IndexSearcher;
 
 import org.opensearch.OpenSearchStatusException;
 import org.opensearch.action.IndicesRequest;
+import org.opensearch.cluster.ClusterState;
+import org.opensearch.cluster.metadata.IndexAbstraction;
+import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.common.CheckedFunction;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.core.rest.RestStatus;
@@ -17,6 +20,7 @@ import org.opensearch.rest.RestRequest;
 import org.opensearch.search.fetch.subphase.FetchSourceContext;
 import org.opensearch.threadpool.ThreadPool;
 
+import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
@@ -88,5 +92,15 @@ public final class Platform {
     public static IndicesRequest searchedIndices(QueryRewriteContext context) {
         QueryCoordinatorContext coordinator = context.convertToCoordinatorContext();
         return coordinator == null ? null : coordinator.getSearchRequest();
+    }
+
+    /** The indices of an index, alias or data stream of {@code state}. */
+    public static List<IndexMetadata> indices(ClusterState state, IndexAbstraction abstraction) {
+        return abstraction.getIndices();
+    }
+
+    /** The index a write to an index, alias or data stream of {@code state} goes to: its write index, else its first. */
+    public static IndexMetadata writeIndex(ClusterState state, IndexAbstraction abstraction) {
+        return abstraction.getWriteIndex() != null ? abstraction.getWriteIndex() : abstraction.getIndices().get(0);
     }
 }

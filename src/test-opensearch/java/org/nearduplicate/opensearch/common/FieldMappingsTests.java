@@ -1,7 +1,11 @@
 package org.nearduplicate.opensearch.common;
 
 import org.opensearch.Version;
+import org.opensearch.cluster.ClusterName;
+import org.opensearch.cluster.ClusterState;
+import org.opensearch.cluster.metadata.AliasMetadata;
 import org.opensearch.cluster.metadata.IndexMetadata;
+import org.opensearch.cluster.metadata.Metadata;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.test.OpenSearchTestCase;
 
@@ -72,5 +76,33 @@ public class FieldMappingsTests extends OpenSearchTestCase {
         assertEquals(Set.of("simhash-v1"), FieldMappings.algorithms(List.of(slow, fast), "fp", "simhash"));
         assertFalse(FieldMappings.allClosed(List.of()));
         assertFalse(FieldMappings.allClosed(List.of(fast)));
+    }
+
+    /** The indices a name resolves to and the write index of an alias, from the cluster state. */
+    public void testResolveAndWriteIndex() throws IOException {
+        Settings slow = Settings.builder().put("index.refresh_interval", "30s").build();
+        IndexMetadata one = IndexMetadata.builder(index(MAPPING, slow)).index("pages-1").putAlias(AliasMetadata.builder("pages")).build();
+        IndexMetadata two = IndexMetadata.builder(index(MAPPING, Settings.EMPTY))
+            .index("pages-2")
+            .putAlias(AliasMetadata.builder("pages").writeIndex(true))
+            .build();
+        IndexMetadata other = IndexMetadata.builder(index(MAPPING, Settings.EMPTY)).index("other").build();
+        ClusterState state = ClusterState.builder(ClusterName.DEFAULT)
+            .metadata(Metadata.builder().put(one, false).put(two, false).put(other, false))
+            .build();
+        assertEquals(Set.of(one, two), Set.copyOf(FieldMappings.resolve(state, "pages")));
+        assertEquals(Set.of(one, two), Set.copyOf(FieldMappings.resolve(state, "pages-*")));
+        assertEquals(Set.of(one, other), Set.copyOf(FieldMappings.resolve(state, "pages-1, other,-x,")));
+        assertEquals(List.of(), FieldMappings.resolve(state, "missing"));
+        assertEquals(two, FieldMappings.writeIndex(state, "pages"));
+        assertEquals(other, FieldMappings.writeIndex(state, "other"));
+        assertNull(FieldMappings.writeIndex(state, "missing"));
+        assertEquals(30_000, FieldMappings.refreshMillis(FieldMappings.resolve(state, "pages")));
+        assertEquals("simhash", FieldMappings.simHashField(List.of(one), "pages-1", "fp").get("type"));
+        IllegalArgumentException e = expectThrows(
+            IllegalArgumentException.class,
+            () -> FieldMappings.simHashField(FieldMappings.resolve(state, "pages"), "pages", "fp")
+        );
+        assertEquals("[pages] matches 2 indices; name one index", e.getMessage());
     }
 }

@@ -11,7 +11,7 @@ import org.nearduplicate.lucene.FingerprintColumns;
 import org.nearduplicate.lucene.MemoryAccounting;
 
 /**
- * The {@code simhash} fields' column cache ({@link FingerprintColumns}) on OpenSearch: one per node, bounded by
+ * The {@code simhash} fields' column cache ({@link FingerprintColumns}): one per node, bounded by
  * {@code near_duplicate.scan_cache.size}, every column's bytes reserved from the {@code near_duplicate} circuit breaker.
  * A column the breaker refuses is not loaded and the query answers that segment by its keys or the doc-values scan
  * (exact, slower): a search never fails for want of a column.

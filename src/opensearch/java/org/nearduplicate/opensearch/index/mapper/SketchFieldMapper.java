@@ -1,81 +1,51 @@
 package org.nearduplicate.opensearch.index.mapper;
 
 import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.Query;
 
 import org.opensearch.common.Nullable;
-import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.index.mapper.MappedFieldType;
+import org.opensearch.index.fielddata.IndexFieldData;
+import org.opensearch.index.fielddata.IndexNumericFieldData.NumericType;
+import org.opensearch.index.fielddata.plain.SortedNumericIndexFieldData;
 import org.opensearch.index.mapper.MapperParsingException;
 import org.opensearch.index.mapper.ParametrizedFieldMapper;
 import org.opensearch.index.mapper.ParseContext;
 import org.opensearch.index.mapper.SourceValueFetcher;
-import org.opensearch.index.mapper.TextSearchInfo;
 import org.opensearch.index.mapper.ValueFetcher;
 import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.index.query.QueryShardException;
 import org.opensearch.search.lookup.SearchLookup;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import java.util.function.Function;
-import java.util.function.Predicate;
-import java.util.function.ToIntFunction;
+import java.util.function.Supplier;
 
+import org.nearduplicate.opensearch.common.XContentValueReader;
 import org.nearduplicate.opensearch.sketching.SketchingService;
+import org.nearduplicate.orchestration.field.MappingException;
+import org.nearduplicate.orchestration.field.SketchAlgorithms;
+import org.nearduplicate.orchestration.field.SketchField;
 
 /**
- * What the fields of every method share, written once so that they cannot drift apart: the {@code algorithm} mapping
- * parameter stored in its canonical form, the object value {@code {"<value key>": ..., "algorithm": ...}} that the
- * method's processor writes and the refusal of a value made by another algorithm, the value fetcher, and the merge
- * builder (the parameters are fixed once the index exists). Each method keeps only what differs: its layout
- * parameters, its value codec ({@link #parseValue}, {@link #parseObjectValue}, {@link #decode}), its index keys and
- * doc values ({@link #indexableFields}) and its Lucene queries (on its field type).
- *
- * @param <R> a value as read from the document, before the field's algorithm checked it
- * @param <V> a value as indexed
+ * The platform glue of the fields of every method ({@link SketchField} is the field itself): the {@code algorithm}
+ * and {@code meta} mapping parameters, building a mapper, the document parser, value fetcher, field data and term
+ * query handed to the field, and the merge builder (the parameters are fixed once the index exists). Each method adds
+ * its layout parameters and its field type, in code that reads the same on every platform.
  */
-public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
+public abstract class SketchFieldMapper extends ParametrizedFieldMapper {
+    /** What the platform's builder hands a new mapper besides its name and field type. */
+    public record Parts(MultiFields multiFields, CopyTo copyTo) {
+    }
 
     /** The mapping parameter and the key of object values naming the algorithm that made a value. */
-    public static final String OBJECT_ALGORITHM = "algorithm";
+    public static final String OBJECT_ALGORITHM = SketchField.OBJECT_ALGORITHM;
 
-    /**
-     * One method's algorithm ids as its fields pin them.
-     *
-     * @param type the field type's name, also the name of the processor that makes its values ({@code simhash})
-     * @param valueKey the key of the value in object values, also its name in messages ({@code fingerprint})
-     * @param defaultId the id pinned into a new mapping
-     * @param owns whether an id is one of this engine's (parsed and stored canonically); others are kept as given
-     * @param parse parses an id of this engine
-     * @param id the canonical id of parsed settings
-     * @param version the version of parsed settings, named when a value of another algorithm is refused
-     * @param <S> the method's parsed settings
-     */
-    public record Algorithms<S>(String type, String valueKey, String defaultId, Predicate<String> owns, Function<String, S> parse, Function<
-        S,
-        String> id, ToIntFunction<S> version) {
-        /**
-         * The stored form of the {@code algorithm} parameter: this engine's ids canonical and complete, so that a
-         * short form such as {@code simhash-v1} pins today's defaults and equal algorithms compare equal.
-         */
-        String canonical(Object value) {
-            if (value instanceof String == false || ((String) value).trim().isEmpty()) {
-                throw new MapperParsingException("[algorithm] must be a non-empty string, got [" + value + "]");
-            }
-            String algorithm = ((String) value).trim();
-            if (owns.test(algorithm) == false) {
-                return algorithm;
-            }
-            try {
-                return id.apply(parse.apply(algorithm));
-            } catch (IllegalArgumentException e) {
-                throw new MapperParsingException("[algorithm] " + e.getMessage(), e);
-            }
-        }
+    /** The platform's error for a mapping the field refuses. */
+    static MapperParsingException refused(MappingException e) {
+        return new MapperParsingException(e.getMessage(), e.getCause());
     }
 
     /** The builder of both methods: their layout parameters first, then {@code algorithm} and {@code meta}. */
@@ -84,24 +54,43 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
         protected final Parameter<String> algorithm;
         protected final Parameter<Map<String, String>> meta = Parameter.metaParam();
         protected final SketchingService engine;
-        private final Algorithms<S> algorithms;
 
         /** {@code engine}: the node's gateway that sketches this field's text probes (null: none). */
-        protected Builder(String name, SketchingService engine, Algorithms<S> algorithms) {
+        protected Builder(String name, SketchingService engine, SketchAlgorithms<S> algorithms) {
             super(name);
             this.engine = engine;
-            this.algorithms = algorithms;
-            this.algorithm = new Parameter<>(
-                OBJECT_ALGORITHM,
-                false,
-                algorithms::defaultId,
-                (n, c, o) -> algorithms.canonical(o),
-                m -> ((SketchFieldMapper<?, ?>) m).fieldType().algorithm()
-            ).alwaysSerialize();
+            this.algorithm = new Parameter<>(SketchField.OBJECT_ALGORITHM, false, algorithms::defaultId, (n, c, o) -> {
+                try {
+                    return algorithms.canonical(o);
+                } catch (MappingException e) {
+                    throw refused(e);
+                }
+            }, m -> ((SketchFieldMapper) m).fieldType().algorithm()).alwaysSerialize();
         }
 
         /** The method's own parameters, serialized before {@code algorithm} and {@code meta}. */
         protected abstract List<Parameter<?>> layoutParameters();
+
+        /**
+         * The field type of the parameters' values.
+         *
+         * @throws MappingException if they do not make a field
+         */
+        protected abstract PlatformFieldType<S> buildFieldType(String leafName, String fullName);
+
+        /** The mapper of a field type {@link #buildFieldType} built. */
+        protected abstract SketchFieldMapper buildMapper(String leafName, PlatformFieldType<S> fieldType, Parts parts);
+
+        @Override
+        public final SketchFieldMapper build(BuilderContext context) {
+            PlatformFieldType<S> fieldType;
+            try {
+                fieldType = buildFieldType(name, buildFullName(context));
+            } catch (MappingException e) {
+                throw refused(e);
+            }
+            return buildMapper(name, fieldType, new Parts(multiFieldsBuilder.build(this, context), copyTo.build()));
+        }
 
         @Override
         protected final List<Parameter<?>> getParameters() {
@@ -110,213 +99,66 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
             parameters.add(meta);
             return parameters;
         }
-
-        /** The mapping's layout is not valid: the message names the field. */
-        protected final MapperParsingException invalid(IllegalArgumentException e) {
-            return new MapperParsingException("invalid [" + algorithms.type() + "] field [" + name + "]: " + e.getMessage(), e);
-        }
     }
 
-    /**
-     * The field type of both methods: the algorithm id as mapped and its settings, parsed once when the mapping is
-     * built, so that queries read the field's defaults without parsing the id again.
-     */
-    public abstract static class SketchFieldType<S> extends MappedFieldType {
-        private final Algorithms<S> algorithms;
-        private final String algorithm;
-        private final S settings;
-        private final SketchingService engine;
-
-        protected SketchFieldType(
-            String name,
-            Algorithms<S> algorithms,
-            String algorithm,
-            @Nullable S settings,
-            Map<String, String> meta,
-            @Nullable SketchingService engine
-        ) {
-            super(name, true, false, true, TextSearchInfo.NONE, meta);
-            this.algorithms = algorithms;
-            this.algorithm = Objects.requireNonNull(algorithm);
-            this.settings = settings;
-            this.engine = engine;
+    /** What the field type of both methods answers through the platform's own signatures. */
+    public abstract static class PlatformFieldType<S> extends SketchFieldType<S> {
+        protected PlatformFieldType(SketchField<S, ?, ?> field, Map<String, String> meta, @Nullable SketchingService engine) {
+            super(field, meta, engine);
         }
-
-        /** The mapped algorithm id, canonical for this engine's ids. */
-        public final String algorithm() {
-            return algorithm;
-        }
-
-        /** The settings {@link #algorithm()} names, parsed when the mapping was built; null for an id this engine did not make. */
-        @Nullable
-        public final S settings() {
-            return settings;
-        }
-
-        /** The node's gateway that sketches text probes for this field; null for a field built outside a node. */
-        @Nullable
-        protected final SketchingService engine() {
-            return engine;
-        }
-
-        @Override
-        public final String typeName() {
-            return algorithms.type();
-        }
-
-        /** A value of the source (an object value's {@code valueKey} value) as the {@code fields} option shows it. */
-        protected abstract Object fetchedValue(Object sourceValue);
 
         @Override
         public ValueFetcher valueFetcher(QueryShardContext context, SearchLookup searchLookup, String format) {
-            if (format != null) {
-                throw new IllegalArgumentException("Field [" + name() + "] of type [" + typeName() + "] doesn't support formats.");
-            }
+            field().checkNoFetchFormat(format);
             return new SourceValueFetcher(name(), context) {
                 @Override
                 protected Object parseSourceValue(Object value) {
-                    if (value instanceof Map<?, ?> map) {
-                        value = map.get(algorithms.valueKey());
-                    }
-                    return value == null ? null : fetchedValue(value);
+                    return field().fetched(value);
                 }
             };
         }
 
-        /**
-         * The pipeline change that makes this field's algorithm. After an upgrade that changes the default version, a
-         * pipeline without {@code version} makes the new one, while indices of the earlier release keep theirs (README
-         * "Upgrades").
-         */
-        final String howToMatch() {
-            if (settings == null) {
-                return "Make the " + algorithms.valueKey() + "s with the field's algorithm"; // not one of this plugin's ids: made outside
+        /** The fingerprints' field data, read as longs (sort, scripts); none for other doc values. */
+        @Override
+        public IndexFieldData.Builder fielddataBuilder(String fullyQualifiedIndexName, Supplier<SearchLookup> searchLookup) {
+            if (field().fingerprintDocValues() == false) {
+                return super.fielddataBuilder(fullyQualifiedIndexName, searchLookup);
             }
-            return "Set [version] to "
-                + algorithms.version().applyAsInt(settings)
-                + " (and the field's other options) on the "
-                + algorithms.type()
-                + " processor that feeds it";
+            return new SortedNumericIndexFieldData.Builder(name(), NumericType.LONG);
+        }
+
+        /** A term query: the field's query of the identical value, or a 400 naming the field. */
+        @Override
+        public Query termQuery(Object value, @Nullable QueryShardContext context) {
+            Query query;
+            try {
+                query = field().termQuery(value);
+            } catch (IllegalArgumentException e) {
+                throw new QueryShardException(context, "field [" + name() + "]: " + e.getMessage(), e);
+            }
+            return boost() == 1f ? query : new BoostQuery(query, boost());
         }
     }
 
-    private final Algorithms<?> algorithms;
-
-    protected SketchFieldMapper(String simpleName, SketchFieldType<?> mappedFieldType, MultiFields multiFields, CopyTo copyTo) {
-        super(simpleName, mappedFieldType, multiFields, copyTo);
-        this.algorithms = mappedFieldType.algorithms;
+    protected SketchFieldMapper(String simpleName, PlatformFieldType<?> mappedFieldType, Parts parts) {
+        super(simpleName, mappedFieldType, parts.multiFields(), parts.copyTo());
     }
 
     @Override
-    public SketchFieldType<?> fieldType() {
-        return (SketchFieldType<?>) super.fieldType();
+    public PlatformFieldType<?> fieldType() {
+        return (PlatformFieldType<?>) super.fieldType();
     }
-
-    /** A value given as itself (not null, not an object), e.g. a fingerprint string. */
-    protected abstract V parseValue(XContentParser parser) throws IOException;
-
-    /** The value of an object value's {@code valueKey}, at {@code token}; {@link #decode}d once the object is read. */
-    protected abstract R parseObjectValue(XContentParser parser, XContentParser.Token token) throws IOException;
-
-    /** The error for key {@code key} of an object value with a value at {@code token} that is not read. */
-    protected abstract IllegalArgumentException unexpectedKey(String key, XContentParser.Token token);
-
-    /** An object value's value, once its algorithm is known to be the field's. */
-    protected abstract V decode(R value);
-
-    /**
-     * Keys of the processor's object besides the value and the algorithm (strings, e.g. SimHash's {@code signature}),
-     * read by {@link #decode(Object, Map)}; none by default.
-     */
-    protected Set<String> extraKeys() {
-        return Set.of();
-    }
-
-    /** An object value's value with its {@link #extraKeys()} found (absent keys are absent from the map). */
-    protected V decode(R value, Map<String, String> extras) {
-        return decode(value);
-    }
-
-    /** A value given as itself, checked for the field (e.g. that its algorithm needs nothing more); as is by default. */
-    protected V checkBareValue(V value) {
-        return value;
-    }
-
-    /** The Lucene fields of one value: its keys as terms and the value as doc values. */
-    protected abstract List<IndexableField> indexableFields(String name, V value);
 
     /** A builder of the same kind for merges: the parameters are not updateable, so every change is a conflict. */
     protected abstract Builder<?> newBuilder(String simpleName, SketchingService engine);
 
     @Override
     protected final void parseCreateField(ParseContext context) throws IOException {
-        XContentParser parser = context.parser();
-        XContentParser.Token token = parser.currentToken();
-        if (token == XContentParser.Token.VALUE_NULL) {
-            return;
-        }
-        // errors surface as "failed to parse field [..] of type [..]" with the reason below as the cause
-        V value = token == XContentParser.Token.START_OBJECT ? parseObject(parser) : checkBareValue(parseValue(parser));
-        String name = fieldType().name();
-        if (context.doc().getField(name) != null) {
-            throw new IllegalArgumentException(
-                "field ["
-                    + name
-                    + "] of type ["
-                    + algorithms.type()
-                    + "] takes a single "
-                    + algorithms.valueKey()
-                    + " per document, got several"
-            );
-        }
-        for (IndexableField field : indexableFields(name, value)) {
-            context.doc().add(field);
-        }
-    }
-
-    /** {@code {"<valueKey>": ..., "algorithm": ...}}: the algorithm, when given, must be the field's. */
-    private V parseObject(XContentParser parser) throws IOException {
-        String valueKey = algorithms.valueKey();
-        Set<String> extraKeys = extraKeys();
-        Map<String, String> extras = new HashMap<>();
-        R value = null;
-        String algorithm = null;
-        String current = null;
-        XContentParser.Token token;
-        while ((token = parser.nextToken()) != XContentParser.Token.END_OBJECT) {
-            if (token == XContentParser.Token.FIELD_NAME) {
-                current = parser.currentName();
-            } else if (valueKey.equals(current)) {
-                value = parseObjectValue(parser, token);
-            } else if (OBJECT_ALGORITHM.equals(current) && token == XContentParser.Token.VALUE_STRING) {
-                algorithm = parser.text();
-            } else if (extraKeys.contains(current) && token == XContentParser.Token.VALUE_STRING) {
-                extras.put(current, parser.text());
-            } else {
-                throw unexpectedKey(current, token);
-            }
-        }
-        if (value == null) {
-            throw new IllegalArgumentException("object value is missing [" + valueKey + "]");
-        }
-        String mapped = fieldType().algorithm();
-        if (algorithm != null && algorithm.equals(mapped) == false) {
-            throw new IllegalArgumentException(
-                valueKey
-                    + " was made with algorithm ["
-                    + algorithm
-                    + "] but the field is mapped with algorithm ["
-                    + mapped
-                    + "]; "
-                    + valueKey
-                    + "s made differently cannot be compared. "
-                    + fieldType().howToMatch()
-                    + ", or reindex into a field mapped with algorithm ["
-                    + algorithm
-                    + "]"
-            );
-        }
-        return decode(value, extras);
+        // errors surface as "failed to parse field [..] of type [..]" with the reason as the cause
+        ParseContext.Document doc = context.doc();
+        List<IndexableField> fields = fieldType().field()
+            .parseFields(new XContentValueReader(context.parser()), n -> doc.getField(n) != null);
+        fields.forEach(doc::add);
     }
 
     @Override
@@ -326,6 +168,6 @@ public abstract class SketchFieldMapper<R, V> extends ParametrizedFieldMapper {
 
     @Override
     protected final String contentType() {
-        return algorithms.type();
+        return fieldType().typeName();
     }
 }

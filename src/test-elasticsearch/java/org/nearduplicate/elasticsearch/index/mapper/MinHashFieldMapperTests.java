@@ -1,12 +1,6 @@
 package org.nearduplicate.elasticsearch.index.mapper;
 
-import org.apache.lucene.index.DocValuesType;
-import org.apache.lucene.index.IndexOptions;
-import org.apache.lucene.index.IndexableField;
-import org.apache.lucene.util.BytesRef;
-
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 
@@ -22,6 +16,7 @@ import org.nearduplicate.core.MinHashSettings;
 import org.nearduplicate.core.keys.Lsh;
 import org.nearduplicate.core.keys.MinHashDefaults;
 import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.orchestration.field.IndexedFields;
 
 import static org.hamcrest.Matchers.containsString;
 
@@ -49,22 +44,7 @@ public class MinHashFieldMapperTests extends MapperServiceTestCase {
     }
 
     private static void assertIndexed(ParsedDocument doc, Lsh lsh, int[] signature) {
-        List<IndexableField> fields = doc.rootDoc().getFields("field");
-        List<BytesRef> keys = fields.stream()
-            .filter(f -> f.fieldType().indexOptions() != IndexOptions.NONE)
-            .map(IndexableField::binaryValue)
-            .toList();
-        List<BytesRef> expected = Arrays.stream(lsh.keys(signature)).map(BytesRef::new).toList();
-        assertEquals(expected, keys);
-        for (IndexableField key : fields) {
-            if (key.fieldType().indexOptions() != IndexOptions.NONE) {
-                assertEquals(IndexOptions.DOCS, key.fieldType().indexOptions());
-                assertTrue(key.fieldType().omitNorms());
-            }
-        }
-        List<IndexableField> docValues = fields.stream().filter(f -> f.fieldType().docValuesType() == DocValuesType.BINARY).toList();
-        assertEquals(1, docValues.size());
-        assertEquals(new BytesRef(MinHashSignatures.toBytes(signature)), docValues.get(0).binaryValue());
+        IndexedFields.assertSignature(doc.rootDoc().getFields("field"), lsh, signature);
     }
 
     public void testDefaultsAreSerialized() throws IOException {
@@ -138,41 +118,22 @@ public class MinHashFieldMapperTests extends MapperServiceTestCase {
         assertEquals(0, mapper.parse(source(b -> b.nullField("field"))).rootDoc().getFields("field").size());
     }
 
+    /** The field's own messages ({@code MinHashFieldTests}) reach the client as the cause of a parse failure. */
     public void testBadValues() throws IOException {
         DocumentMapper mapper = mapper(b -> {});
         String base64 = MinHashSignatures.toBase64(signature(MinHashSettings.DEFAULT.hashes()));
         assertBadValue(mapper, "{\"field\": 12}", "expected a base64 signature or an object with [signature], got [VALUE_NUMBER]");
         assertBadValue(
             mapper,
-            "{\"field\": \"" + MinHashSignatures.toBase64(signature(3)) + "\"}",
-            "signature has 3 values but the field's algorithm makes 128"
-        );
-        assertBadValue(
-            mapper,
             "{\"field\": [\"" + base64 + "\", \"" + base64 + "\"]}",
             "takes a single signature per document, got several"
         );
-        assertBadValue(mapper, "{\"field\": {\"algorithm\": \"x\"}}", "object value is missing [signature]");
-        assertBadValue(
-            mapper,
-            "{\"field\": {\"signature\": \"" + base64 + "\", \"extra\": 1}}",
-            "unexpected [extra]; expected string [signature] and optionally string [algorithm]"
-        );
         assertBadValue(mapper, "{\"field\": {\"signature\": 1}}", "unexpected [signature]; expected string [signature]");
-        assertBadValue(mapper, "{\"field\": {\"signature\": \"" + base64 + "\", \"algorithm\": 1}}", "unexpected [algorithm]");
         String other = MinHashSettings.fromAlgorithmId("minhash-v2").algorithmId();
         assertBadValue(
             mapper,
             "{\"field\": {\"signature\": \"" + base64 + "\", \"algorithm\": \"" + other + "\"}}",
-            "signature was made with algorithm ["
-                + other
-                + "] but the field is mapped with algorithm ["
-                + MinHashFieldMapper.DEFAULT_ALGORITHM
-                + "]; signatures made differently cannot be compared. Set [version] to "
-                + MinHashSettings.DEFAULT.version()
-                + " (and the field's other options) on the minhash processor that feeds it, or reindex into a field mapped with algorithm ["
-                + other
-                + "]"
+            "signature was made with algorithm [" + other + "] but the field is mapped with algorithm ["
         );
     }
 

@@ -1,0 +1,275 @@
+package org.nearduplicate.orchestration.field;
+
+import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.util.BytesRef;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.options.OptionValues;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.core.sketch.SimHash;
+import org.nearduplicate.core.sketch.SketchValues;
+import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.lucene.SketchFields;
+
+/**
+ * The {@code simhash} field: one 64-bit fingerprint per document, indexed for near-duplicate lookups.
+ *
+ * <p>Index layout: the fingerprint's pigeonhole block keys ({@link BlockLayout}) are indexed as binary terms
+ * directly under the field's own name (no norms, no positions), each posting carrying the key's check bits as its
+ * term frequency ({@code check + 1}; docs only when {@code check_bits} is 0), and the fingerprint itself is kept as a
+ * numeric doc value under the same name. One Lucene field carries both because nothing else is indexed for it: the
+ * terms dictionary only ever holds keys, so no sub-field is needed, and {@code exists} queries use the doc values.
+ *
+ * <p>Accepted document values: a fingerprint string (16 hex digits, {@code 0x}-prefixed hex, or decimal), a JSON
+ * integer, or an object {@code {"fingerprint": ..., "algorithm": ...}} as written by the ingest processor. An
+ * object whose {@code algorithm} differs from the mapping's is rejected. {@code null} means no value. One value per
+ * document: arrays with more than one fingerprint are rejected.
+ */
+public final class SimHashField extends SketchField<SimHashSettings, Long, SimHash> {
+    public static final String TYPE = "simhash";
+    /** The engine's default algorithm, pinned into each new mapping. */
+    public static final String DEFAULT_ALGORITHM = SimHashSettings.DEFAULT.algorithmId();
+    public static final String BLOCKS = "blocks";
+    public static final String MAX_DISTANCE = "max_distance";
+    public static final String CHECK_BITS = "check_bits";
+    public static final int DEFAULT_BLOCKS = 4;
+    /** Any k up to 16 from the index (multi-probe of the 4 block keys); indices made by 0.1.0 pinned 3. */
+    public static final int DEFAULT_MAX_DISTANCE = BlockLayout.MAX_DISTANCE;
+    /** Unresolved until the layout is built: the default depends on blocks and max_distance ({@link BlockLayout}). */
+    public static final int DEFAULT_CHECK_BITS = -1;
+
+    public static final String OBJECT_FINGERPRINT = SketchValues.FINGERPRINT;
+    /** The processor object's key of the verification signature ({@code simhash-v4} and later). */
+    public static final String OBJECT_SIGNATURE = SketchValues.SIGNATURE;
+
+    /**
+     * This engine's ids ({@code simhash-v1...}) are stored canonically; other names are kept as given, so that
+     * fingerprints made outside the plugin can be indexed and compared with each other.
+     */
+    public static final SketchAlgorithms<SimHashSettings> ALGORITHMS = new SketchAlgorithms<>(
+        TYPE,
+        OBJECT_FINGERPRINT,
+        DEFAULT_ALGORITHM,
+        id -> id.startsWith(SimHashSettings.NAME + "-"),
+        SimHashSettings::fromAlgorithmId,
+        SimHashSettings::algorithmId,
+        SimHashSettings::version
+    );
+
+    private final BlockLayout layout;
+
+    public SimHashField(String name, String algorithm, BlockLayout layout) {
+        super(name, ALGORITHMS, algorithm, settingsOf(algorithm));
+        this.layout = Objects.requireNonNull(layout);
+    }
+
+    /** A field of the default layout and algorithm. */
+    public SimHashField(String name) {
+        this(name, DEFAULT_ALGORITHM, new BlockLayout(DEFAULT_BLOCKS, DEFAULT_MAX_DISTANCE));
+    }
+
+    /**
+     * The layout of a new mapping's parameters.
+     *
+     * @throws MappingException naming the field ({@code leafName}) and what is wrong
+     */
+    public static BlockLayout layout(String leafName, int blocks, int maxDistance, int checkBits) {
+        try {
+            return new BlockLayout(blocks, maxDistance, checkBits);
+        } catch (IllegalArgumentException e) {
+            throw ALGORITHMS.invalid(leafName, e);
+        }
+    }
+
+    /**
+     * The one reader of a layout given as a map, e.g. a field's mapping as {@code GET _mapping} returns it or the
+     * {@code _simhash} API's options: {@code blocks}, {@code max_distance} and {@code check_bits} default as in a new
+     * mapping and are validated by {@link BlockLayout}.
+     *
+     * @throws IllegalArgumentException naming the bad option
+     */
+    public static BlockLayout layoutOf(Map<String, ?> options) {
+        return new BlockLayout(
+            intOption(options, BLOCKS, DEFAULT_BLOCKS),
+            intOption(options, MAX_DISTANCE, DEFAULT_MAX_DISTANCE),
+            intOption(options, CHECK_BITS, DEFAULT_CHECK_BITS)
+        );
+    }
+
+    private static int intOption(Map<String, ?> options, String name, int defaultValue) {
+        Object value = options.get(name);
+        if (value == null) return defaultValue;
+        return OptionValues.integer(name, value);
+    }
+
+    /**
+     * The settings of one of this engine's ids, parsed once per field; null for an id it did not make. A mapping
+     * refuses a {@code simhash-} id it cannot read; a field built directly (tests, tools) treats one as foreign, as
+     * {@link org.nearduplicate.core.MaxDistance#recommended(String)} does.
+     */
+    private static SimHashSettings settingsOf(String algorithm) {
+        if (algorithm == null || ALGORITHMS.owns().test(algorithm) == false) {
+            return null;
+        }
+        try {
+            return SimHashSettings.fromAlgorithmId(algorithm);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Reads a fingerprint from a query or source value: strings, {@link BytesRef}s holding such strings, and integral
+     * numbers.
+     *
+     * @throws IllegalArgumentException for anything else or an invalid fingerprint
+     */
+    public static long fingerprint(Object value) {
+        if (value instanceof BytesRef bytes) {
+            return Fingerprints.parse(bytes.utf8ToString());
+        }
+        return SketchValues.fingerprint(value);
+    }
+
+    /**
+     * Reads a fingerprint at the reader's current (value) token.
+     *
+     * @throws IllegalArgumentException for another token or an invalid fingerprint
+     */
+    public static long fingerprint(ValueReader reader) throws IOException {
+        JsonToken token = reader.token();
+        if (token == JsonToken.VALUE_STRING) {
+            return Fingerprints.parse(reader.text());
+        }
+        if (token == JsonToken.VALUE_NUMBER) {
+            Number integer = reader.integer();
+            if (integer instanceof BigInteger big) {
+                return Fingerprints.fromBigInteger(big, big.toString());
+            }
+            if (integer != null) {
+                return integer.longValue();
+            }
+            throw new IllegalArgumentException("invalid fingerprint [" + reader.text() + "]: a numeric fingerprint must be an integer");
+        }
+        throw new IllegalArgumentException("invalid fingerprint: expected a string or an integer, got [" + token + "]");
+    }
+
+    public BlockLayout layout() {
+        return layout;
+    }
+
+    /** Whether this field's values carry a verification signature, which every match must then pass. */
+    public boolean verifies() {
+        return settings() != null && settings().hasSignature();
+    }
+
+    /** The Lucene field holding the signatures (see {@link #verifies()}). */
+    public String signatureField() {
+        return SketchFields.signatureField(name());
+    }
+
+    /** The default {@code min_similarity} of this field's verified matches (NaN when it has no signature). */
+    public double recommendedMinSimilarity() {
+        return verifies() ? settings().recommendedMinSimilarity() : Double.NaN;
+    }
+
+    /** The largest distance the index answers by key lookup (the mapping's {@code max_distance}). */
+    public int indexedMaxDistance() {
+        return layout.maxDistance();
+    }
+
+    @Override
+    protected SimHash parseValue(ValueReader reader) throws IOException {
+        return SimHash.of(fingerprint(reader));
+    }
+
+    @Override
+    protected Long parseObjectValue(ValueReader reader, JsonToken token) throws IOException {
+        if (token == JsonToken.VALUE_NULL) {
+            throw new IllegalArgumentException("[" + OBJECT_FINGERPRINT + "] must not be null");
+        }
+        return fingerprint(reader);
+    }
+
+    @Override
+    protected IllegalArgumentException unexpectedKey(String key, JsonToken token) {
+        if (OBJECT_ALGORITHM.equals(key) || OBJECT_SIGNATURE.equals(key)) {
+            return new IllegalArgumentException("[" + key + "] must be a string");
+        }
+        return new IllegalArgumentException(
+            "unknown key ["
+                + key
+                + "]; expected ["
+                + OBJECT_FINGERPRINT
+                + "] and optionally ["
+                + OBJECT_SIGNATURE
+                + "] and ["
+                + OBJECT_ALGORITHM
+                + "]"
+        );
+    }
+
+    @Override
+    protected Set<String> extraKeys() {
+        return Set.of(OBJECT_SIGNATURE);
+    }
+
+    @Override
+    protected SimHash decode(Long fingerprint, Map<String, String> extras) {
+        String signature = extras.get(OBJECT_SIGNATURE);
+        if (signature == null) {
+            return SimHash.of(fingerprint); // compared on the fingerprint alone, as a bare value
+        }
+        if (verifies() == false) {
+            throw new IllegalArgumentException(
+                "[" + OBJECT_SIGNATURE + "] given, but field [" + name() + "]'s algorithm [" + algorithm() + "] has no signatures"
+            );
+        }
+        return new SimHash(fingerprint, Signature.parse(signature));
+    }
+
+    @Override
+    protected SimHash decode(Long fingerprint) {
+        return SimHash.of(fingerprint);
+    }
+
+    @Override
+    public List<IndexableField> fields(SimHash value) {
+        return SketchFields.simHashFields(name(), layout, value);
+    }
+
+    /** A term query is a near-duplicate query with distance 0: the exact fingerprint. */
+    @Override
+    public Query termQuery(Object value) {
+        return new SimHashQuery(name(), fingerprint(value), 0, layout, false);
+    }
+
+    @Override
+    public boolean fingerprintDocValues() {
+        return true;
+    }
+
+    @Override
+    protected Object fetchedValue(Object sourceValue) {
+        return Fingerprints.toHex(fingerprint(sourceValue));
+    }
+
+    /** Fingerprint doc values as 16 hex digits. */
+    @Override
+    public Object displayed(Object value) {
+        if (value instanceof Number n) {
+            return Fingerprints.toHex(n.longValue());
+        }
+        return value;
+    }
+}

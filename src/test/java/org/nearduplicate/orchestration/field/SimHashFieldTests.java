@@ -1,0 +1,225 @@
+package org.nearduplicate.orchestration.field;
+
+import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.util.BytesRef;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+import org.nearduplicate.PlatformTestCase;
+import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.core.sketch.SimHash;
+import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.lucene.SketchFields;
+
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.startsWith;
+
+/** The simhash field whatever the platform: its values, their Lucene fields, its layout and algorithm. */
+public class SimHashFieldTests extends PlatformTestCase {
+
+    private static SimHashField field(String algorithm) {
+        return new SimHashField("fp", algorithm, new BlockLayout(4, 16));
+    }
+
+    private static SimHash parse(SketchField<?, ?, SimHash> field, String json) throws IOException {
+        return field.parse(new JsonValueReader(json));
+    }
+
+    public void testValueForms() throws IOException {
+        SimHashField field = new SimHashField("fp");
+        long fp = randomLong();
+        assertEquals(SimHash.of(fp), parse(field, "\"" + Fingerprints.toHex(fp) + "\""));
+        assertEquals(SimHash.of(fp), parse(field, "\"0x" + Long.toHexString(fp) + "\""));
+        assertEquals(SimHash.of(fp), parse(field, "\"" + fp + "\""));
+        assertEquals(SimHash.of(fp), parse(field, "\"" + Long.toUnsignedString(fp) + "\""));
+        assertEquals(SimHash.of(fp), parse(field, Long.toString(fp)));
+        assertEquals(SimHash.of(-7), parse(field, "-7"));
+        assertEquals(SimHash.of(-1), parse(field, "18446744073709551615"));
+        assertEquals(SimHash.of(fp), parse(field, "{\"fingerprint\": " + fp + ", \"algorithm\": \"" + field.algorithm() + "\"}"));
+        assertEquals(SimHash.of(fp), parse(field, "{\"fingerprint\": \"" + Fingerprints.toHex(fp) + "\"}"));
+        assertNull(parse(field, "null"));
+        assertEquals(List.of(), field.parseFields(new JsonValueReader("null"), name -> true));
+    }
+
+    public void testFieldsOfAValue() throws IOException {
+        BlockLayout layout = new BlockLayout(8, 6, 11);
+        SimHashField field = new SimHashField("fp", "external-x", layout);
+        long fp = randomLong();
+        List<IndexableField> fields = field.parseFields(new JsonValueReader(Long.toString(fp)), name -> false);
+        assertEquals(fp, IndexedFields.fingerprint(fields));
+        IndexedFields.assertKeys(fields, layout, fp);
+        IndexedFields.assertKeys(
+            new SimHashField("fp", "x", new BlockLayout(4, 16, 0)).fields(SimHash.of(fp)),
+            new BlockLayout(4, 16, 0),
+            fp
+        );
+        IllegalArgumentException e = expectThrows(
+            IllegalArgumentException.class,
+            () -> field.parseFields(new JsonValueReader(Long.toString(fp)), "fp"::equals)
+        );
+        assertEquals("field [fp] of type [simhash] takes a single fingerprint per document, got several", e.getMessage());
+    }
+
+    public void testBadValues() {
+        SimHashField field = field("alg-a");
+        assertBadValue(field, "\"\"", "fingerprint must not be empty");
+        assertBadValue(field, "\"0123456789abcdefg\"", "expected 16 hex digits, 0x-prefixed hex, or a decimal number");
+        assertBadValue(field, "\"zz23456789abcdef\"", "[z] is not a hex digit");
+        // only ASCII hex digits: fullwidth and Arabic-Indic digits are not hex digits (issue 23)
+        assertBadValue(field, "\"\uff18\uff14eac0c067c7944a\"", "[\uff18] is not a hex digit");
+        assertBadValue(field, "\"\u0668\u0664eac0c067c7944a\"", "[\u0668] is not a hex digit");
+        assertBadValue(field, "{\"fingerprint\": \"0x\uff21\", \"algorithm\": \"alg-a\"}", "[\uff21] is not a hex digit");
+        assertBadValue(field, "\"0x0123456789abcdef0\"", "expected 1 to 16 hex digits, got 17");
+        assertBadValue(field, "1.5", "invalid fingerprint [1.5]: a numeric fingerprint must be an integer");
+        assertBadValue(field, "36893488147419103232", "decimal value out of the 64-bit range");
+        assertBadValue(field, "true", "invalid fingerprint: expected a string or an integer, got [VALUE_BOOLEAN]");
+        assertBadValue(
+            field,
+            "{\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"alg-b\"}",
+            "fingerprint was made with algorithm [alg-b] but the field is mapped with algorithm [alg-a]"
+        );
+        assertBadValue(field, "{\"algorithm\": \"alg-a\"}", "object value is missing [fingerprint]");
+        assertBadValue(field, "{\"fingerprint\": \"00000000000000ff\", \"extra\": 1}", "unknown key [extra]");
+    }
+
+    public void testObjectValueMessages() {
+        SimHashField field = new SimHashField("fp");
+        assertBadValue(field, "{\"fingerprint\": null}", "[fingerprint] must not be null");
+        assertBadValue(field, "{\"fingerprint\": \"00000000000000ff\", \"algorithm\": 1}", "[algorithm] must be a string");
+        assertBadValue(
+            field,
+            "{\"fingerprint\": \"00000000000000ff\", \"extra\": 1}",
+            "unknown key [extra]; expected [fingerprint] and optionally [signature] and [algorithm]"
+        );
+        String v1 = SimHashSettings.DEFAULT_V1.algorithmId();
+        assertBadValue(
+            field,
+            "{\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"" + v1 + "\"}",
+            "fingerprint was made with algorithm ["
+                + v1
+                + "] but the field is mapped with algorithm ["
+                + SimHashField.DEFAULT_ALGORITHM
+                + "]; fingerprints made differently cannot be compared. Set [version] to 6 (and the field's other options) on the "
+                + "simhash processor that feeds it, or reindex into a field mapped with algorithm ["
+                + v1
+                + "]"
+        );
+        assertBadValue(
+            field("alg-a"),
+            "{\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"alg-b\"}",
+            "fingerprints made differently cannot be compared. Make the fingerprints with the field's algorithm, or reindex into a "
+                + "field mapped with algorithm [alg-b]"
+        );
+    }
+
+    /** simhash-v4 values carry a signature, indexed as binary doc values next to the fingerprint; older ones have none. */
+    public void testSignatureIsIndexedAndChecked() throws IOException {
+        SimHashField field = new SimHashField("fp");
+        assertTrue(field.verifies());
+        assertEquals("fp" + SketchFields.SIGNATURE_FIELD_SUFFIX, field.signatureField());
+        byte[] signature = Signature.of(1, 2, 3);
+        String hex = Signature.toHex(signature);
+        List<IndexableField> fields = field.parseFields(
+            new JsonValueReader("{\"fingerprint\": \"00000000000000ff\", \"signature\": \"" + hex + "\"}"),
+            name -> false
+        );
+        IndexableField indexed = fields.stream().filter(f -> f.name().equals(field.signatureField())).findFirst().orElseThrow();
+        assertEquals(hex, Signature.toHex(BytesRef.deepCopyOf(indexed.binaryValue()).bytes));
+        // a bare fingerprint is accepted, without signature (compared on the fingerprint alone)
+        assertFalse(parse(field, "\"00000000000000ff\"").hasSignature());
+        assertBadValue(field, "{\"fingerprint\": \"00000000000000ff\", \"signature\": \"abc\"}", "invalid signature [abc]");
+        assertBadValue(field, "{\"fingerprint\": \"00000000000000ff\", \"signature\": 7}", "[signature] must be a string");
+        SimHashField v3 = field(SimHashSettings.fromAlgorithmId("simhash-v3").algorithmId());
+        assertFalse(v3.verifies());
+        assertTrue(Double.isNaN(v3.recommendedMinSimilarity()));
+        assertBadValue(
+            v3,
+            "{\"fingerprint\": \"00000000000000ff\", \"signature\": \"" + hex + "\"}",
+            "[signature] given, but field [fp]'s algorithm [" + v3.algorithm() + "] has no signatures"
+        );
+    }
+
+    private static void assertBadValue(SimHashField field, String json, String message) {
+        IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> parse(field, json));
+        assertThat(e.getMessage(), containsString(message));
+    }
+
+    public void testSettingsOfTheAlgorithmGiveTheDefaultK() {
+        SimHashField v1 = field(SimHashField.ALGORITHMS.canonical("simhash-v1"));
+        SimHashSettings settings = v1.settings();
+        assertEquals(SimHashSettings.DEFAULT_V1, settings);
+        assertEquals(v1.algorithm(), settings.algorithmId());
+        assertEquals("the default k of simhash-v1 fields", 12, MaxDistance.orField(null, v1.indexedMaxDistance(), settings));
+        assertEquals(MaxDistance.recommended(v1.algorithm()), MaxDistance.recommended(settings));
+        assertEquals(7, MaxDistance.orField(7, v1.indexedMaxDistance(), settings));
+
+        assertEquals(SimHashSettings.DEFAULT, new SimHashField("fp").settings());
+        assertEquals(MaxDistance.RECOMMENDED, MaxDistance.orField(null, 16, new SimHashField("fp").settings()));
+
+        SimHashField external = new SimHashField("fp", "external-x", new BlockLayout(4, 5));
+        assertNull("fingerprints made outside the plugin have no settings", external.settings());
+        assertEquals(5, MaxDistance.orField(null, external.indexedMaxDistance(), external.settings()));
+        assertEquals(MaxDistance.RECOMMENDED, MaxDistance.recommended((SimHashSettings) null));
+        assertNull("an id of this engine it cannot read is foreign to a field built directly", field("simhash-v9").settings());
+    }
+
+    public void testAlgorithmsAreStoredCanonical() {
+        String canonical = SimHashSettings.fromAlgorithmId("simhash-v1:weighting=tf").algorithmId();
+        assertEquals(canonical, SimHashField.ALGORITHMS.canonical("simhash-v1:weighting=tf"));
+        assertEquals(
+            "a bare version pins that version's defaults",
+            SimHashSettings.DEFAULT_V1.algorithmId(),
+            SimHashField.ALGORITHMS.canonical(" simhash-v1 ")
+        );
+        assertEquals(
+            "an older version keeps its own defaults",
+            SimHashSettings.DEFAULT_V2.algorithmId(),
+            SimHashField.ALGORITHMS.canonical("simhash-v2")
+        );
+        assertEquals("the newest version is the default", SimHashField.DEFAULT_ALGORITHM, SimHashField.ALGORITHMS.canonical("simhash-v6"));
+        assertThat(SimHashField.DEFAULT_ALGORITHM, startsWith("simhash-v6:"));
+        assertEquals("external-x", SimHashField.ALGORITHMS.canonical("external-x"));
+        MappingException e = expectThrows(MappingException.class, () -> SimHashField.ALGORITHMS.canonical(" "));
+        assertEquals("[algorithm] must be a non-empty string, got [ ]", e.getMessage());
+        assertNull(e.getCause());
+        e = expectThrows(MappingException.class, () -> SimHashField.ALGORITHMS.canonical(7));
+        assertEquals("[algorithm] must be a non-empty string, got [7]", e.getMessage());
+        e = expectThrows(MappingException.class, () -> SimHashField.ALGORITHMS.canonical("simhash-v9"));
+        assertThat(e.getMessage(), containsString("[algorithm] unknown algorithm version [simhash-v9]"));
+        assertTrue(e.getCause() instanceof IllegalArgumentException);
+    }
+
+    public void testLayoutParameters() {
+        assertEquals(new BlockLayout(4, 16), SimHashField.layoutOf(Map.of()));
+        assertEquals(new BlockLayout(8, 6, 11), SimHashField.layoutOf(Map.of("blocks", 8, "max_distance", "6", "check_bits", 11)));
+        assertEquals(new BlockLayout(8, 5), SimHashField.layout("f", 8, 5, -1));
+        MappingException e = expectThrows(MappingException.class, () -> SimHashField.layout("f", 17, 16, -1));
+        assertThat(e.getMessage(), containsString("invalid [simhash] field [f]: [blocks] must be between 1 and 16, got 17"));
+        expectThrows(IllegalArgumentException.class, () -> SimHashField.layoutOf(Map.of("check_bits", 29)));
+    }
+
+    public void testTermQueryDisplayAndFetch() {
+        SimHashField field = new SimHashField("fp");
+        assertEquals(new SimHashQuery("fp", 255L, 0, field.layout(), false), field.termQuery("00000000000000ff"));
+        assertEquals(new SimHashQuery("fp", 255L, 0, field.layout(), false), field.termQuery(new BytesRef("255")));
+        IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> field.termQuery("zz"));
+        assertThat(e.getMessage(), containsString("invalid fingerprint [zz]"));
+        assertEquals("00000000000000ff", field.displayed(255L));
+        assertEquals("x", field.displayed("x"));
+        assertEquals("00000000000000ff", field.fetched(Map.of("fingerprint", "255", "algorithm", "x")));
+        assertEquals("00000000000000ff", field.fetched(255));
+        assertNull(field.fetched(null));
+        assertTrue(field.fingerprintDocValues());
+        expectThrows(IllegalArgumentException.class, () -> field.checkNoFetchFormat("hex"));
+        e = expectThrows(IllegalArgumentException.class, () -> field.checkNoDocValueFormat("hex", null));
+        assertEquals("Field [fp] of type [simhash] does not support custom formats", e.getMessage());
+        e = expectThrows(IllegalArgumentException.class, () -> field.checkNoDocValueFormat(null, "UTC"));
+        assertEquals("Field [fp] of type [simhash] does not support custom time zones", e.getMessage());
+    }
+}

@@ -7,6 +7,7 @@ import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
 
 import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.core.CheckedFunction;
 import org.elasticsearch.core.TimeValue;
@@ -16,6 +17,7 @@ import org.elasticsearch.index.query.SearchExecutionContext;
 import org.elasticsearch.rest.RestRequest;
 import org.elasticsearch.rest.RestUtils;
 import org.elasticsearch.search.fetch.subphase.FetchSourceContext;
+import org.elasticsearch.threadpool.Scheduler;
 import org.elasticsearch.threadpool.ThreadPool;
 
 /**
@@ -62,5 +64,15 @@ public final class Platform {
     /** Fetch these fields of {@code _source} only. */
     public static FetchSourceContext sourceFields(String... includes) {
         return FetchSourceContext.of(true, includes, null);
+    }
+
+    /** The processors the node may use (its {@code node.processors} setting, else the machine's). */
+    public static int allocatedProcessors(Settings nodeSettings) {
+        return EsExecutors.allocatedProcessors(nodeSettings);
+    }
+
+    /** Runs {@code command} on the generic pool after {@code delay}. */
+    public static Scheduler.ScheduledCancellable scheduleGeneric(ThreadPool threadPool, Runnable command, TimeValue delay) {
+        return threadPool.schedule(command, delay, threadPool.generic());
     }
 }

@@ -3,12 +3,16 @@ package org.nearduplicate.opensearch.common;
 import org.apache.lucene.search.IndexSearcher;
 
 import org.opensearch.common.CheckedFunction;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.common.unit.TimeValue;
+import org.opensearch.common.util.concurrent.OpenSearchExecutors;
 import org.opensearch.core.action.ActionListener;
 import org.opensearch.index.IndexService;
 import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.rest.RestRequest;
 import org.opensearch.search.fetch.subphase.FetchSourceContext;
+import org.opensearch.threadpool.Scheduler;
 import org.opensearch.threadpool.ThreadPool;
 
 import java.util.function.BiConsumer;
@@ -57,5 +61,15 @@ public final class Platform {
     /** Fetch these fields of {@code _source} only. */
     public static FetchSourceContext sourceFields(String... includes) {
         return new FetchSourceContext(true, includes, null);
+    }
+
+    /** The processors the node may use (its {@code node.processors} setting, else the machine's). */
+    public static int allocatedProcessors(Settings nodeSettings) {
+        return OpenSearchExecutors.allocatedProcessors(nodeSettings);
+    }
+
+    /** Runs {@code command} on the generic pool after {@code delay}. */
+    public static Scheduler.ScheduledCancellable scheduleGeneric(ThreadPool threadPool, Runnable command, TimeValue delay) {
+        return threadPool.schedule(command, delay, ThreadPool.Names.GENERIC);
     }
 }

@@ -2,19 +2,33 @@ package org.nearduplicate.opensearch.common;
 
 import org.apache.lucene.search.IndexSearcher;
 
+import org.opensearch.action.ActionRequest;
+import org.opensearch.action.ActionType;
 import org.opensearch.common.CheckedFunction;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.common.unit.TimeValue;
 import org.opensearch.common.util.concurrent.OpenSearchExecutors;
 import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.action.ActionResponse;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.rest.RestStatus;
+import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.index.IndexService;
 import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.QueryShardContext;
+import org.opensearch.rest.BytesRestResponse;
+import org.opensearch.rest.RestChannel;
 import org.opensearch.rest.RestRequest;
+import org.opensearch.rest.RestResponse;
 import org.opensearch.search.fetch.subphase.FetchSourceContext;
+import org.opensearch.search.internal.AliasFilter;
+import org.opensearch.tasks.LoggingTaskListener;
+import org.opensearch.tasks.Task;
 import org.opensearch.threadpool.Scheduler;
 import org.opensearch.threadpool.ThreadPool;
+import org.opensearch.transport.client.node.NodeClient;
 
+import java.io.IOException;
 import java.util.function.BiConsumer;
 
 /**
@@ -71,5 +85,29 @@ public final class Platform {
     /** Runs {@code command} on the generic pool after {@code delay}. */
     public static Scheduler.ScheduledCancellable scheduleGeneric(ThreadPool threadPool, Runnable command, TimeValue delay) {
         return threadPool.schedule(command, delay, ThreadPool.Names.GENERIC);
+    }
+
+    /** Runs {@code request} on this node as a task whose outcome is only logged (its stored result is the answer). */
+    public static <Q extends ActionRequest, R extends ActionResponse> Task executeLogged(
+        NodeClient client,
+        ActionType<R> action,
+        Q request
+    ) {
+        return client.executeLocally(action, request, LoggingTaskListener.instance());
+    }
+
+    /** A REST response of {@code status} with {@code builder}'s content. */
+    public static RestResponse restResponse(RestStatus status, XContentBuilder builder) {
+        return new BytesRestResponse(status, builder);
+    }
+
+    /** The REST response of a failure. */
+    public static RestResponse restResponse(RestChannel channel, Exception e) throws IOException {
+        return new BytesRestResponse(channel, e);
+    }
+
+    /** An alias filter as written on the wire. */
+    public static AliasFilter readAliasFilter(StreamInput in) throws IOException {
+        return new AliasFilter(in);
     }
 }

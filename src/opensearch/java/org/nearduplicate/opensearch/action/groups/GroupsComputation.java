@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.action.groups;
 
+import org.opensearch.action.IndicesRequest;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.cluster.service.ClusterService;
 import org.opensearch.common.settings.Setting;
@@ -10,8 +11,6 @@ import org.opensearch.core.tasks.TaskId;
 import org.opensearch.search.internal.AliasFilter;
 import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.client.node.NodeClient;
-
-import java.util.function.UnaryOperator;
 
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.opensearch.common.Platform;
@@ -109,21 +108,21 @@ public final class GroupsComputation {
 
     /**
      * The shards of {@code index} read on {@code field} through the documents {@code aliasFilter} lets a search see,
-     * as children of {@code task}; {@code origin} adds what the platform's security authorizes shard requests against.
+     * as children of {@code task}, authorized as {@code origin} (the run's request) is.
      * A write-back's reads also carry its {@code groupField} and {@code distanceField} (null: not a write-back).
      */
     ShardReads shards(
         SimHashGroupsTask task,
         IndexMetadata index,
         AliasFilter aliasFilter,
-        UnaryOperator<SimHashShardFingerprintsRequest> origin,
+        IndicesRequest origin,
         String field,
         String groupField,
         String distanceField
     ) {
         TaskId parent = new TaskId(clusterService.localNode().getId(), task.getId());
         return new ShardFingerprintsClient(client, index, field, aliasFilter, groupField, distanceField, request -> {
-            SimHashShardFingerprintsRequest sent = origin.apply(request);
+            SimHashShardFingerprintsRequest sent = request.authorizedAs(origin);
             sent.setParentTask(parent);
             return sent;
         });

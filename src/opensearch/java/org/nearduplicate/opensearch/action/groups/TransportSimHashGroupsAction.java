@@ -128,7 +128,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
                     groupsTask,
                     index,
                     aliasFilter(state, resolver, indicesService, request, index),
-                    ShardAuthorization.of(request),
+                    request,
                     request.field(),
                     null, // no group fields: nothing is written
                     null

@@ -139,7 +139,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 groupsTask,
                 index,
                 aliasFilter,
-                ShardAuthorization.of(request),
+                request,
                 request.field(),
                 request.groupField(),
                 request.distanceField()

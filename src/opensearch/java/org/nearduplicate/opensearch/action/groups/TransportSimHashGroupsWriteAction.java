@@ -24,13 +24,11 @@ import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.TransportService;
 import org.opensearch.transport.client.node.NodeClient;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import org.nearduplicate.opensearch.common.FieldMappings;
@@ -42,6 +40,7 @@ import org.nearduplicate.orchestration.groups.Listener;
 import org.nearduplicate.orchestration.groups.ShardReads;
 import org.nearduplicate.orchestration.groups.WriteBack;
 import org.nearduplicate.orchestration.groups.WriteCounts;
+import org.nearduplicate.orchestration.groups.WriteMarker;
 
 /**
  * Writes the groups into the documents, so that {@code collapse}, aggregations and Dashboards can use them: each member
@@ -63,8 +62,6 @@ import org.nearduplicate.orchestration.groups.WriteCounts;
  * at once.
  */
 public class TransportSimHashGroupsWriteAction extends HandledTransportAction<SimHashGroupsWriteRequest, SimHashGroupsWriteResponse> {
-
-    private static final Set<String> INTEGER_TYPES = Set.of("integer", "long", "short", "byte");
 
     private final ClusterService clusterService;
     private final IndexNameExpressionResolver resolver;
@@ -96,7 +93,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
     }
 
     /** The key of the write-back's marker in the index mapping's {@code _meta}. */
-    public static final String MARKER = "near_duplicate_write";
+    public static final String MARKER = WriteMarker.KEY;
 
     @Override
     protected void doExecute(Task task, SimHashGroupsWriteRequest request, ActionListener<SimHashGroupsWriteResponse> listener) {
@@ -162,7 +159,10 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             );
             // the marker says a write-back is running: if the node dies, it stays, and a re-run completes the write
             Map<String, Object> properties = new LinkedHashMap<>();
-            properties.put("_meta", withMarker(index, marker(request, groupsTask, "running", Map.of())));
+            properties.put(
+                "_meta",
+                WriteMarker.withMarker(FieldMappings.meta(index), marker(request, groupsTask).value("running", Map.of()))
+            );
             if (missing.isEmpty() == false) properties.put("properties", missing);
             PutMappingRequest put = new PutMappingRequest(index.getIndex().getName()).source(properties);
             put.setParentTask(clusterService.localNode().getId(), task.getId());
@@ -176,32 +176,17 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         return ExceptionsHelper.unwrap(e, TaskCancelledException.class) != null ? "cancelled" : "failed";
     }
 
-    /** The marker's value: what ran, by which task, since when, and how it ended. */
-    private Map<String, Object> marker(
-        SimHashGroupsWriteRequest request,
-        SimHashGroupsTask task,
-        String status,
-        Map<String, Object> outcome
-    ) {
-        Map<String, Object> marker = new LinkedHashMap<>();
-        marker.put("status", status);
-        marker.put("task", clusterService.localNode().getId() + ":" + task.getId());
-        marker.put("field", request.field());
-        if (request.maxDistance() != null) marker.put("max_distance", request.maxDistance());
-        if (request.minSimilarity() != null) marker.put(GroupsRequest.MIN_SIMILARITY, request.minSimilarity());
-        marker.put("group_field", request.groupField());
-        marker.put("distance_field", request.distanceField());
-        marker.put("started", Instant.ofEpochMilli(task.getStartTime()).toString());
-        if (status.equals("running") == false) marker.put("ended", Instant.now().toString());
-        marker.putAll(outcome);
-        return marker;
-    }
-
-    /** The index's {@code _meta} with the marker set (a mapping update replaces {@code _meta} as a whole). */
-    private static Map<String, Object> withMarker(IndexMetadata index, Map<String, Object> marker) {
-        Map<String, Object> meta = new LinkedHashMap<>(FieldMappings.meta(index));
-        meta.put(MARKER, marker);
-        return meta;
+    /** The marker of {@code task}'s run of {@code request}. */
+    private WriteMarker marker(SimHashGroupsWriteRequest request, SimHashGroupsTask task) {
+        return new WriteMarker(
+            clusterService.localNode().getId() + ":" + task.getId(),
+            request.field(),
+            request.maxDistance(),
+            request.minSimilarity(),
+            request.groupField(),
+            request.distanceField(),
+            task.getStartTime()
+        );
     }
 
     /**
@@ -226,7 +211,10 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         };
         try {
             IndexMetadata current = clusterService.state().metadata().index(index.getIndex());
-            Map<String, Object> meta = withMarker(current == null ? index : current, marker(request, task, status, outcome));
+            Map<String, Object> meta = WriteMarker.withMarker(
+                FieldMappings.meta(current == null ? index : current),
+                marker(request, task).value(status, outcome)
+            );
             PutMappingRequest put = new PutMappingRequest(index.getIndex().getName()).source(Map.of("_meta", meta));
             client.admin().indices().putMapping(put, ActionListener.wrap(r -> answer.run(), e -> answer.run()));
         } catch (Exception e) {
@@ -234,45 +222,14 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         }
     }
 
-    /**
-     * The properties to add for fields that are not mapped yet; refuses fields mapped with a type that
-     * {@code collapse} or a numeric aggregation could not use.
-     */
+    /** The mappings to add for the group fields not mapped yet; refuses fields mapped with a type they cannot have. */
     static Map<String, Object> missingMappings(IndexMetadata index, SimHashGroupsWriteRequest request) {
-        Map<String, Object> missing = new LinkedHashMap<>();
-        String groupType = FieldMappings.documentPathType(index, request.groupField());
-        if (groupType == null) {
-            putPath(missing, request.groupField(), Map.of("type", "keyword"), true);
-        } else if (groupType.equals("keyword") == false) {
-            throw new IllegalArgumentException(
-                "[group_field] ["
-                    + request.groupField()
-                    + "] is mapped as ["
-                    + groupType
-                    + "]; it must be a [keyword] field for collapse and terms aggregations"
-            );
-        }
-        String distanceType = FieldMappings.documentPathType(index, request.distanceField());
-        if (distanceType == null) {
-            putPath(missing, request.distanceField(), Map.of("type", "integer"), true);
-        } else if (INTEGER_TYPES.contains(distanceType) == false) {
-            throw new IllegalArgumentException(
-                "[distance_field] [" + request.distanceField() + "] is mapped as [" + distanceType + "]; it must be an integer field"
-            );
-        }
-        return missing;
-    }
-
-    /** Puts {@code value} at a dotted path, as objects ({@code properties} objects for a mapping). */
-    @SuppressWarnings("unchecked")
-    static void putPath(Map<String, Object> root, String path, Object value, boolean mapping) {
-        String[] parts = path.split("\\.");
-        Map<String, Object> node = root;
-        for (int i = 0; i < parts.length - 1; i++) {
-            Map<String, Object> child = (Map<String, Object>) node.computeIfAbsent(parts[i], x -> new LinkedHashMap<String, Object>());
-            node = mapping ? (Map<String, Object>) child.computeIfAbsent("properties", x -> new LinkedHashMap<String, Object>()) : child;
-        }
-        node.put(parts[parts.length - 1], value);
+        return WriteMarker.missingMappings(
+            request.groupField(),
+            FieldMappings.documentPathType(index, request.groupField()),
+            request.distanceField(),
+            FieldMappings.documentPathType(index, request.distanceField())
+        );
     }
 
     /** The write-back's updates as bulk requests of partial updates on {@code index}, children of {@code task}. */
@@ -281,8 +238,8 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             BulkRequest bulk = new BulkRequest();
             for (BulkSink.Update u : updates) {
                 Map<String, Object> doc = new HashMap<>();
-                putPath(doc, request.groupField(), u.group(), false);
-                putPath(doc, request.distanceField(), u.distance(), false);
+                WriteMarker.putPath(doc, request.groupField(), u.group(), false);
+                WriteMarker.putPath(doc, request.distanceField(), u.distance(), false);
                 bulk.add(new UpdateRequest(index, u.id()).routing(u.routing()).doc(doc).detectNoop(true).retryOnConflict(3));
             }
             bulk.setParentTask(new TaskId(clusterService.localNode().getId(), task.getId()));
@@ -347,24 +304,13 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                         done.failureCount(),
                         done.failures()
                     );
-                    Map<String, Object> outcome = new LinkedHashMap<>();
-                    outcome.put("groups", result.groups().size());
-                    outcome.put("written", counts.written.get());
-                    outcome.put("singletons", counts.singletons.get());
-                    outcome.put("cleared", counts.cleared.get());
-                    outcome.put("failures", done.failureCount());
-                    String status = done.failureCount() == 0 ? "completed" : "completed_with_failures";
-                    mark(indexMetadata, request, task, status, outcome, listener, response);
+                    Map<String, Object> outcome = WriteMarker.outcome(result, counts, done);
+                    mark(indexMetadata, request, task, WriteMarker.status(done), outcome, listener, response);
                 }
 
-                /** Documents written until then keep their values; a re-run completes them. */
                 @Override
                 public void onFailure(Exception e) {
-                    Map<String, Object> outcome = new LinkedHashMap<>();
-                    outcome.put("written", counts.written.get());
-                    outcome.put("singletons", counts.singletons.get());
-                    outcome.put("reason", String.valueOf(e.getMessage()));
-                    mark(indexMetadata, request, task, status(e), outcome, listener, e);
+                    mark(indexMetadata, request, task, status(e), WriteMarker.outcome(counts, e), listener, e);
                 }
             }
         ).start();

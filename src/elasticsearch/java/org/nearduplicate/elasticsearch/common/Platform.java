@@ -2,6 +2,7 @@ package org.nearduplicate.elasticsearch.common;
 
 import org.apache.lucene.search.IndexSearcher;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,11 +11,18 @@ import java.util.function.BiConsumer;
 
 import org.elasticsearch.ElasticsearchStatusException;
 import org.elasticsearch.action.ActionListener;
+import org.elasticsearch.action.ActionRequest;
+import org.elasticsearch.action.ActionResponse;
+import org.elasticsearch.action.ActionType;
 import org.elasticsearch.action.IndicesRequest;
 import org.elasticsearch.action.ResolvedIndices;
+import org.elasticsearch.action.support.SubscribableListener;
+import org.elasticsearch.client.internal.node.NodeClient;
 import org.elasticsearch.cluster.ClusterState;
 import org.elasticsearch.cluster.metadata.IndexAbstraction;
 import org.elasticsearch.cluster.metadata.IndexMetadata;
+import org.elasticsearch.common.io.stream.StreamInput;
+import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.common.util.concurrent.EsExecutors;
 import org.elasticsearch.core.CheckedFunction;
 import org.elasticsearch.core.TimeValue;
@@ -24,11 +32,18 @@ import org.elasticsearch.index.mapper.MappedFieldType;
 import org.elasticsearch.index.query.QueryRewriteContext;
 import org.elasticsearch.index.query.QueryShardException;
 import org.elasticsearch.index.query.SearchExecutionContext;
+import org.elasticsearch.rest.RestChannel;
 import org.elasticsearch.rest.RestRequest;
+import org.elasticsearch.rest.RestResponse;
 import org.elasticsearch.rest.RestStatus;
 import org.elasticsearch.rest.RestUtils;
 import org.elasticsearch.search.fetch.subphase.FetchSourceContext;
+import org.elasticsearch.search.internal.AliasFilter;
+import org.elasticsearch.tasks.LoggingTaskListener;
+import org.elasticsearch.tasks.Task;
+import org.elasticsearch.threadpool.Scheduler;
 import org.elasticsearch.threadpool.ThreadPool;
+import org.elasticsearch.xcontent.XContentBuilder;
 
 /**
  * The few calls whose signatures differ between OpenSearch and Elasticsearch, so that the classes making them read the
@@ -119,5 +134,42 @@ public final class Platform {
     public static IndexMetadata writeIndex(ClusterState state, IndexAbstraction abstraction) {
         Index index = abstraction.getWriteIndex() != null ? abstraction.getWriteIndex() : abstraction.getIndices().get(0);
         return state.metadata().index(index);
+    }
+
+    /** The processors the node may use (its {@code node.processors} setting, else the machine's). */
+    public static int allocatedProcessors(Settings nodeSettings) {
+        return EsExecutors.allocatedProcessors(nodeSettings);
+    }
+
+    /** Runs {@code command} on the generic pool after {@code delay}. */
+    public static Scheduler.ScheduledCancellable scheduleGeneric(ThreadPool threadPool, Runnable command, TimeValue delay) {
+        return threadPool.schedule(command, delay, threadPool.generic());
+    }
+
+    /** Runs {@code request} on this node as a task whose outcome is only logged (its stored result is the answer). */
+    public static <Q extends ActionRequest, R extends ActionResponse> Task executeLogged(
+        NodeClient client,
+        ActionType<R> action,
+        Q request
+    ) {
+        SubscribableListener<R> outcome = new SubscribableListener<>();
+        Task task = client.executeLocally(action, request, outcome);
+        outcome.addListener(new LoggingTaskListener<>(task));
+        return task;
+    }
+
+    /** A REST response of {@code status} with {@code builder}'s content. */
+    public static RestResponse restResponse(RestStatus status, XContentBuilder builder) {
+        return new RestResponse(status, builder);
+    }
+
+    /** The REST response of a failure. */
+    public static RestResponse restResponse(RestChannel channel, Exception e) throws IOException {
+        return new RestResponse(channel, e);
+    }
+
+    /** An alias filter as written on the wire. */
+    public static AliasFilter readAliasFilter(StreamInput in) throws IOException {
+        return AliasFilter.readFrom(in);
     }
 }

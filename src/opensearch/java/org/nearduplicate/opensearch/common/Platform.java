@@ -3,23 +3,40 @@ package org.nearduplicate.opensearch.common;
 import org.apache.lucene.search.IndexSearcher;
 
 import org.opensearch.OpenSearchStatusException;
+import org.opensearch.action.ActionRequest;
+import org.opensearch.action.ActionType;
 import org.opensearch.action.IndicesRequest;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.metadata.IndexAbstraction;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.common.CheckedFunction;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.common.unit.TimeValue;
+import org.opensearch.common.util.concurrent.OpenSearchExecutors;
 import org.opensearch.core.action.ActionListener;
+import org.opensearch.core.action.ActionResponse;
+import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.rest.RestStatus;
+import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.index.IndexService;
 import org.opensearch.index.mapper.MappedFieldType;
 import org.opensearch.index.query.QueryCoordinatorContext;
 import org.opensearch.index.query.QueryRewriteContext;
 import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.QueryShardException;
+import org.opensearch.rest.BytesRestResponse;
+import org.opensearch.rest.RestChannel;
 import org.opensearch.rest.RestRequest;
+import org.opensearch.rest.RestResponse;
 import org.opensearch.search.fetch.subphase.FetchSourceContext;
+import org.opensearch.search.internal.AliasFilter;
+import org.opensearch.tasks.LoggingTaskListener;
+import org.opensearch.tasks.Task;
+import org.opensearch.threadpool.Scheduler;
 import org.opensearch.threadpool.ThreadPool;
+import org.opensearch.transport.client.node.NodeClient;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.function.BiConsumer;
 
@@ -102,5 +119,39 @@ public final class Platform {
     /** The index a write to an index, alias or data stream of {@code state} goes to: its write index, else its first. */
     public static IndexMetadata writeIndex(ClusterState state, IndexAbstraction abstraction) {
         return abstraction.getWriteIndex() != null ? abstraction.getWriteIndex() : abstraction.getIndices().get(0);
+    }
+
+    /** The processors the node may use (its {@code node.processors} setting, else the machine's). */
+    public static int allocatedProcessors(Settings nodeSettings) {
+        return OpenSearchExecutors.allocatedProcessors(nodeSettings);
+    }
+
+    /** Runs {@code command} on the generic pool after {@code delay}. */
+    public static Scheduler.ScheduledCancellable scheduleGeneric(ThreadPool threadPool, Runnable command, TimeValue delay) {
+        return threadPool.schedule(command, delay, ThreadPool.Names.GENERIC);
+    }
+
+    /** Runs {@code request} on this node as a task whose outcome is only logged (its stored result is the answer). */
+    public static <Q extends ActionRequest, R extends ActionResponse> Task executeLogged(
+        NodeClient client,
+        ActionType<R> action,
+        Q request
+    ) {
+        return client.executeLocally(action, request, LoggingTaskListener.instance());
+    }
+
+    /** A REST response of {@code status} with {@code builder}'s content. */
+    public static RestResponse restResponse(RestStatus status, XContentBuilder builder) {
+        return new BytesRestResponse(status, builder);
+    }
+
+    /** The REST response of a failure. */
+    public static RestResponse restResponse(RestChannel channel, Exception e) throws IOException {
+        return new BytesRestResponse(channel, e);
+    }
+
+    /** An alias filter as written on the wire. */
+    public static AliasFilter readAliasFilter(StreamInput in) throws IOException {
+        return new AliasFilter(in);
     }
 }

@@ -5,10 +5,8 @@ import org.opensearch.core.rest.RestStatus;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.core.xcontent.XContentParser;
 import org.opensearch.rest.BaseRestHandler;
-import org.opensearch.rest.BytesRestResponse;
 import org.opensearch.rest.RestRequest;
 import org.opensearch.rest.action.RestCancellableNodeClient;
-import org.opensearch.tasks.LoggingTaskListener;
 import org.opensearch.tasks.Task;
 import org.opensearch.transport.client.node.NodeClient;
 
@@ -19,6 +17,7 @@ import java.util.List;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteResponse;
+import org.nearduplicate.opensearch.common.Platform;
 
 import static org.opensearch.rest.RestRequest.Method.POST;
 
@@ -68,11 +67,11 @@ public class RestSimHashGroupsWriteAction extends BaseRestHandler {
         return channel -> client.execute(SimHashGroupsWriteAction.INSTANCE, write.validationOnly(), new ActionListener<>() {
             @Override
             public void onResponse(SimHashGroupsWriteResponse checked) {
-                Task task = client.executeLocally(SimHashGroupsWriteAction.INSTANCE, write, LoggingTaskListener.instance());
+                Task task = Platform.executeLogged(client, SimHashGroupsWriteAction.INSTANCE, write);
                 try {
                     XContentBuilder builder = channel.newBuilder();
                     builder.startObject().field("task", client.getLocalNodeId() + ":" + task.getId()).endObject();
-                    channel.sendResponse(new BytesRestResponse(RestStatus.OK, builder));
+                    channel.sendResponse(Platform.restResponse(RestStatus.OK, builder));
                 } catch (IOException e) {
                     onFailure(e);
                 }
@@ -81,7 +80,7 @@ public class RestSimHashGroupsWriteAction extends BaseRestHandler {
             @Override
             public void onFailure(Exception e) {
                 try {
-                    channel.sendResponse(new BytesRestResponse(channel, e));
+                    channel.sendResponse(Platform.restResponse(channel, e));
                 } catch (IOException inner) {
                     inner.addSuppressed(e);
                     throw new UncheckedIOException(inner);

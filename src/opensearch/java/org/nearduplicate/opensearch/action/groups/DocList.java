@@ -10,6 +10,8 @@ import java.util.Arrays;
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.groups.WrittenGroup;
 import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.orchestration.groups.Grouping;
+import org.nearduplicate.orchestration.groups.Reservation;
 
 /**
  * Documents found by a shard pass (fingerprint, {@code _id}, routing and, for a field that verifies, the signature)
@@ -20,12 +22,7 @@ import org.nearduplicate.core.sketch.Signature;
  */
 public final class DocList implements GroupMembers.Documents {
     /** Bytes per document of an answer whose ids are not known yet (auto-generated ids have 20 characters). */
-    public static final int ESTIMATED_BYTES_PER_DOC = 8 + 8 + 20;
-
-    /** {@link #ESTIMATED_BYTES_PER_DOC}, with the signature's bytes when the answer carries signatures. */
-    public static long estimatedBytesPerDoc(boolean signed) {
-        return ESTIMATED_BYTES_PER_DOC + (signed ? Signature.BYTES : 0);
-    }
+    public static final int ESTIMATED_BYTES_PER_DOC = Grouping.ESTIMATED_BYTES_PER_DOC;
 
     private long[] fingerprints;
     /** {@link Signature#BYTES} per document, or null: the list carries no signatures. */

@@ -1,9 +1,6 @@
 package org.nearduplicate.opensearch.action.groups;
 
-import org.opensearch.action.ActionRequest;
 import org.opensearch.action.ActionRequestValidationException;
-import org.opensearch.action.IndicesRequest;
-import org.opensearch.action.support.IndicesOptions;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.tasks.TaskId;
 import org.opensearch.tasks.Task;
@@ -23,8 +20,7 @@ import static org.opensearch.action.ValidateActions.addValidationError;
  * field's recommended one; only for a field whose values carry verification signatures), the {@code mode}, their
  * checks, a cancellable task, and the readers of the body's option values. Each request writes its own wire format.
  */
-abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest implements IndicesRequest {
-    protected final String index;
+abstract class GroupsRequest<R extends GroupsRequest<R>> extends OneIndexRequest {
     protected String field;
     protected Integer maxDistance;
     /** The signatures' least similarity of a match; null: the field's recommended one. */
@@ -33,13 +29,12 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest i
     protected GroupMembers.Mode mode = GroupMembers.Mode.REPRESENTATIVE;
 
     protected GroupsRequest(String index, String field) {
-        this.index = index;
+        super(index);
         this.field = field;
     }
 
     protected GroupsRequest(StreamInput in) throws IOException {
         super(in);
-        this.index = in.readString();
     }
 
     /** The checks of index, field and max_distance; subclasses add theirs to the result. */
@@ -81,20 +76,6 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends ActionRequest i
             + " mode["
             + mode.jsonName()
             + "]";
-    }
-
-    @Override
-    public String[] indices() {
-        return new String[] { index };
-    }
-
-    @Override
-    public IndicesOptions indicesOptions() {
-        return IndicesOptions.strictSingleIndexNoExpandForbidClosed();
-    }
-
-    public String index() {
-        return index;
     }
 
     public String field() {

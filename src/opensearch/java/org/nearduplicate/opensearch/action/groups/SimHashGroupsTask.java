@@ -2,6 +2,7 @@ package org.nearduplicate.opensearch.action.groups;
 
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
+import org.opensearch.core.tasks.TaskCancelledException;
 import org.opensearch.core.tasks.TaskId;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.tasks.CancellableTask;
@@ -9,13 +10,15 @@ import org.opensearch.tasks.Task;
 
 import java.io.IOException;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
+
+import org.nearduplicate.orchestration.groups.GroupsTask;
+import org.nearduplicate.orchestration.groups.WriteCounts;
 
 /**
  * The task of a groups run (and of a write-back): cancellable, cancels its shard requests, and shows its progress in
  * {@code _tasks?detailed} and {@code GET _tasks/<id>}.
  */
-public class SimHashGroupsTask extends CancellableTask implements GroupsComputation.Progress {
+public class SimHashGroupsTask extends CancellableTask implements GroupsTask {
 
     private volatile String phase = "starting";
     private volatile int tablesDone;
@@ -26,16 +29,7 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
     /** Documents with a fingerprint read from the shards; -1 until they all answered. */
     private volatile long documentsTotal = -1;
     private volatile boolean grouped;
-    final AtomicLong groups = new AtomicLong(-1);
-    final AtomicLong toWrite = new AtomicLong(-1);
-    final AtomicLong written = new AtomicLong();
-    final AtomicLong noops = new AtomicLong();
-    final AtomicLong cleared = new AtomicLong();
-    /** Documents in no group given their own {@code _id} as group (not counting those that already had it). */
-    final AtomicLong singletons = new AtomicLong();
-    final AtomicLong failures = new AtomicLong();
-    final AtomicLong batches = new AtomicLong();
-    final AtomicLong throttledMillis = new AtomicLong();
+    private final WriteCounts counts = new WriteCounts();
 
     public SimHashGroupsTask(long id, String type, String action, String description, TaskId parentTaskId, Map<String, String> headers) {
         super(id, type, action, description, parentTaskId, headers);
@@ -52,6 +46,7 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
      * Runs {@code action} as soon as the task is cancelled (at once if it already is), so that work waiting on a timer,
      * such as a throttled write-back, stops when asked instead of when its delay ends. One action at a time.
      */
+    @Override
     public void whenCancelled(Runnable action) {
         synchronized (this) {
             if (isCancelled() == false) {
@@ -70,6 +65,16 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
             onCancel = null;
         }
         if (action != null) action.run();
+    }
+
+    @Override
+    public WriteCounts writeCounts() {
+        return counts;
+    }
+
+    @Override
+    public RuntimeException cancelled(String what) {
+        return new TaskCancelledException(what + " cancelled: " + getReasonCancelled());
     }
 
     @Override
@@ -118,15 +123,15 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsComputat
             phase,
             tablesDone,
             tablesTotal,
-            groups.get(),
-            toWrite.get(),
-            written.get(),
-            noops.get(),
-            cleared.get(),
-            singletons.get(),
-            failures.get(),
-            batches.get(),
-            throttledMillis.get(),
+            counts.groups.get(),
+            counts.toWrite.get(),
+            counts.written.get(),
+            counts.noops.get(),
+            counts.cleared.get(),
+            counts.singletons.get(),
+            counts.failures.get(),
+            counts.batches.get(),
+            counts.throttledMillis.get(),
             documentsTotal,
             documentsScanned()
         );

@@ -1,7 +1,6 @@
 package org.nearduplicate.opensearch.action.groups;
 
 import org.opensearch.action.ActionRequestValidationException;
-import org.opensearch.action.support.single.shard.SingleShardRequest;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.index.shard.ShardId;
@@ -10,6 +9,7 @@ import org.opensearch.search.internal.AliasFilter;
 import java.io.IOException;
 
 import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.opensearch.common.Platform;
 
 /**
  * One shard's part of a groups run. Without {@code members}: every live document's fingerprint. With {@code members}
@@ -19,7 +19,7 @@ import org.nearduplicate.core.sketch.Signature;
  * The singleton pass asks for one page of the documents with a fingerprint that are in no group and do not carry their
  * own {@code _id} as group yet, by {@code _seq_no} range.
  */
-public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashShardFingerprintsRequest> {
+public class SimHashShardFingerprintsRequest extends AuthorizedShardRequest {
     private final ShardId shardId;
     private final String field;
     private final long[] members;
@@ -173,13 +173,14 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         members = in.readBoolean() ? SortedFingerprints.read(in) : null;
         memberSignatures = in.readBoolean() ? in.readByteArray() : null;
         staleField = in.readOptionalString();
-        aliasFilter = new AliasFilter(in);
+        aliasFilter = Platform.readAliasFilter(in);
         distanceField = in.readOptionalString();
         fromSeqNo = in.readZLong();
         toSeqNo = in.readZLong();
         limit = in.readVInt();
         writtenGroupField = in.readOptionalString();
         writtenDistanceField = in.readOptionalString();
+        readAuthorization(in);
     }
 
     @Override
@@ -199,6 +200,7 @@ public class SimHashShardFingerprintsRequest extends SingleShardRequest<SimHashS
         out.writeVInt(limit);
         out.writeOptionalString(writtenGroupField);
         out.writeOptionalString(writtenDistanceField);
+        writeAuthorization(out);
     }
 
     /** The group field whose values the members pass reads with each member, or null. */

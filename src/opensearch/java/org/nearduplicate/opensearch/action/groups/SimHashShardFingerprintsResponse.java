@@ -7,6 +7,7 @@ import org.opensearch.core.common.io.stream.StreamOutput;
 import java.io.IOException;
 
 import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.orchestration.groups.ShardAnswer;
 
 /**
  * One shard's answer: the field's algorithm, whether its values carry verification signatures, and either the
@@ -14,7 +15,7 @@ import org.nearduplicate.core.sketch.Signature;
  * with the signatures beside them when any document has one), or, for a members or stale request, the wanted documents
  * with {@code _id}, routing and signature ({@link DocList}).
  */
-public class SimHashShardFingerprintsResponse extends ActionResponse {
+public class SimHashShardFingerprintsResponse extends ActionResponse implements ShardAnswer {
     private final String algorithm;
     private final boolean verifies;
     private long[] fingerprints;
@@ -98,49 +99,58 @@ public class SimHashShardFingerprintsResponse extends ActionResponse {
     }
 
     /** A singleton page: the {@code _seq_no} the next page starts from. */
+    @Override
     public long nextSeqNo() {
         return nextSeqNo;
     }
 
     /** A singleton page: the pass's last {@code _seq_no} (-1: the shard has no document). */
+    @Override
     public long toSeqNo() {
         return toSeqNo;
     }
 
+    @Override
     public String algorithm() {
         return algorithm;
     }
 
     /** Whether the field's algorithm carries verification signatures (its matches are verified). */
+    @Override
     public boolean verifies() {
         return verifies;
     }
 
     /** The fingerprints pass's signatures, {@link Signature#BYTES} per fingerprint, or null (none in the shard). */
+    @Override
     public byte[] signatures() {
         return signatures;
     }
 
     /** The signatures, handed over with {@link #takeFingerprints}. */
-    byte[] takeSignatures() {
+    @Override
+    public byte[] takeSignatures() {
         byte[] taken = signatures;
         signatures = null;
         return taken;
     }
 
     /** The fingerprints pass: one entry per live document, sorted (signed order); null for a members answer. */
+    @Override
     public long[] fingerprints() {
         return fingerprints;
     }
 
     /** The fingerprints, handed over: this answer lets go of them so that they can be collected once merged. */
-    long[] takeFingerprints() {
+    @Override
+    public long[] takeFingerprints() {
         long[] taken = fingerprints;
         fingerprints = new long[0];
         return taken;
     }
 
     /** A members or stale answer: the documents found; null for the fingerprints pass. */
+    @Override
     public DocList docs() {
         return docs;
     }
@@ -151,6 +161,7 @@ public class SimHashShardFingerprintsResponse extends ActionResponse {
     }
 
     /** Heap held by this answer, for the breaker. */
+    @Override
     public long ramBytes() {
         if (docs != null) return 64 + docs.ramBytes();
         return 64 + 8L * fingerprints.length + (signatures == null ? 0 : 16 + signatures.length);

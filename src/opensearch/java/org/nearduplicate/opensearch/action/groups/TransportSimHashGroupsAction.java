@@ -21,13 +21,14 @@ import org.opensearch.transport.client.node.NodeClient;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.opensearch.common.FieldMappings;
+import org.nearduplicate.opensearch.common.Platform;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.sketching.SketchingService;
+import org.nearduplicate.orchestration.groups.Grouping;
 
 /**
  * {@code _near_duplicates}: computes all near-duplicate groups of an index for any k (through
@@ -52,7 +53,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
         ThreadPool threadPool,
         SketchingService engine
     ) {
-        super(SimHashGroupsAction.NAME, transportService, actionFilters, SimHashGroupsRequest::new);
+        super(SimHashGroupsAction.NAME, transportService, actionFilters, SimHashGroupsRequest::new, Platform.DIRECT_EXECUTOR);
         this.clusterService = clusterService;
         this.resolver = resolver;
         this.indicesService = indicesService;
@@ -108,7 +109,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
         IndicesRequest request,
         IndexMetadata index
     ) {
-        Set<String> expressions = resolver.resolveExpressions(state, request.indices());
+        var expressions = resolver.resolveExpressions(state, request.indices());
         return indices.buildAliasFilter(state, index.getIndex().getName(), expressions);
     }
 
@@ -123,16 +124,20 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
             SimHashGroupsTask groupsTask = (SimHashGroupsTask) task;
             computation.run(
                 groupsTask,
-                index,
-                aliasFilter(state, resolver, indicesService, request, index),
+                computation.shards(
+                    groupsTask,
+                    index,
+                    aliasFilter(state, resolver, indicesService, request, index),
+                    request,
+                    request.field(),
+                    null, // no group fields: nothing is written
+                    null
+                ),
                 request.field(),
                 request.maxDistance(),
                 request.minSimilarity(),
                 request.mode(),
-                null, // no group fields: nothing is written
-                null,
-                groupsTask,
-                ActionListener.map(listener, result -> {
+                Platform.map(listener, result -> {
                     try (result) {
                         return page(index.getIndex().getName(), request, result, start);
                     }
@@ -189,7 +194,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
         }
     }
 
-    static SimHashGroupsResponse page(String index, SimHashGroupsRequest request, GroupsComputation.Result result, long start) {
+    static SimHashGroupsResponse page(String index, SimHashGroupsRequest request, Grouping.Result result, long start) {
         List<SimHashGroupsResponse.Group> page = new ArrayList<>();
         String nextAfter = null;
         for (GroupMembers.Group g : result.groups()) {

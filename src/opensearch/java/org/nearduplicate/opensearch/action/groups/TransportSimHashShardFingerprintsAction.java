@@ -6,7 +6,6 @@ import org.apache.lucene.index.DocValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.PointValues;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.SortedNumericDocValues;
@@ -23,7 +22,6 @@ import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.IntroSorter;
 
 import org.opensearch.action.support.ActionFilters;
 import org.opensearch.action.support.single.shard.TransportSingleShardAction;
@@ -56,13 +54,15 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 
-import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.groups.WrittenGroup;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.lucene.WrittenGroupValues;
 import org.nearduplicate.opensearch.common.Platform;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.sketching.SketchingService;
+import org.nearduplicate.orchestration.groups.Reservation;
+import org.nearduplicate.orchestration.groups.ShardDocValues;
+import org.nearduplicate.orchestration.groups.SingletonCandidates;
 
 /**
  * Reads one shard's fingerprints from the {@code simhash} field's doc values, one forward pass per segment: all of
@@ -146,12 +146,14 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
         try (
             Engine.Searcher searcher = shard.acquireSearcher("near_duplicate_groups");
             Reservation reservation = new Reservation(
-                engine.breaker(),
+                GroupsComputation.breaker(engine.breaker()),
                 request.distanceField() != null ? "near_duplicate groups write singletons" : "near_duplicate groups"
             )
         ) {
             Visible visible = new Visible(indexService, shardId, searcher, request.aliasFilter());
-            String signatureField = type.verifies() && hasField(searcher, type.signatureField()) ? type.signatureField() : null;
+            String signatureField = type.verifies() && ShardDocValues.hasField(searcher.getIndexReader(), type.signatureField())
+                ? type.signatureField()
+                : null;
             if (request.members() == null) {
                 int maxDoc = searcher.getIndexReader().maxDoc();
                 reservation.reserve((8L + (signatureField == null ? 0 : Signature.BYTES)) * maxDoc, "fingerprints of " + shardId);
@@ -216,22 +218,6 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
         }
     }
 
-    /** Whether any segment of the shard has the field (a field that verifies may hold only bare fingerprints). */
-    private static boolean hasField(Engine.Searcher searcher, String field) {
-        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-            if (leaf.reader().getFieldInfos().fieldInfo(field) != null) return true;
-        }
-        return false;
-    }
-
-    /** The signature of {@code doc}, or null; {@code signatures} null: the shard has none. */
-    private static byte[] signature(BinaryDocValues signatures, int doc) throws IOException {
-        if (signatures == null || signatures.advanceExact(doc) == false) return null;
-        BytesRef value = signatures.binaryValue();
-        if (value.length != Signature.BYTES) return null; // not a signature: compared on the fingerprint alone
-        return Arrays.copyOfRange(value.bytes, value.offset, value.offset + value.length);
-    }
-
     /**
      * Every visible document's fingerprint, sorted by fingerprint then signature, with the signatures beside them when
      * {@code signatureField} is set (zeros for a document without one).
@@ -271,53 +257,13 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
                 null
             );
         }
-        sortWithSignatures(out, signatures, n);
+        ShardDocValues.sortWithSignatures(out, signatures, n);
         return new SimHashShardFingerprintsResponse(
             type.algorithm(),
             true,
             n == out.length ? out : Arrays.copyOf(out, n),
             n == out.length ? signatures : Arrays.copyOf(signatures, Signature.BYTES * n)
         );
-    }
-
-    /** Sorts the first {@code n} fingerprints and their signatures together, in place: by fingerprint, then signature. */
-    static void sortWithSignatures(long[] fingerprints, byte[] signatures, int n) {
-        byte[] swap = new byte[Signature.BYTES];
-        new IntroSorter() {
-            private long pivot;
-            private int pivotIndex;
-
-            @Override
-            protected void setPivot(int i) {
-                pivot = fingerprints[i];
-                pivotIndex = i;
-                System.arraycopy(signatures, Signature.BYTES * i, swap, 0, Signature.BYTES);
-            }
-
-            @Override
-            protected int comparePivot(int j) {
-                int c = Long.compare(pivot, fingerprints[j]);
-                return c != 0 ? c : GroupMembers.compareSignatures(swap, 0, signatures, j);
-            }
-
-            @Override
-            protected int compare(int i, int j) {
-                int c = Long.compare(fingerprints[i], fingerprints[j]);
-                return c != 0 ? c : GroupMembers.compareSignatures(signatures, i, signatures, j);
-            }
-
-            @Override
-            protected void swap(int i, int j) {
-                long f = fingerprints[i];
-                fingerprints[i] = fingerprints[j];
-                fingerprints[j] = f;
-                for (int b = 0, x = Signature.BYTES * i, y = Signature.BYTES * j; b < Signature.BYTES; b++, x++, y++) {
-                    byte t = signatures[x];
-                    signatures[x] = signatures[y];
-                    signatures[y] = t;
-                }
-            }
-        }.sort(0, n);
     }
 
     /**
@@ -350,32 +296,13 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
                 if (seen != null && seen.get(doc) == false) continue;
                 boolean hasFingerprint = values.advanceExact(doc);
                 long fp = hasFingerprint ? values.longValue() : 0;
-                if (hasFingerprint && (inGroups.length == 0 || isMember(inGroups, memberSignatures, fp, signatures, doc))) {
+                if (hasFingerprint && (inGroups.length == 0 || ShardDocValues.isMember(inGroups, memberSignatures, fp, signatures, doc))) {
                     continue; // rewritten anyway (with no members: the singleton pass gives it its own group)
                 }
                 if (stored == null) stored = reader.storedFields();
                 add(found, visitor, fp, stored, doc);
             }
         }
-    }
-
-    /**
-     * Whether the document's unit is among the members: its fingerprint, and with {@code memberSignatures} its
-     * signature too (members sorted by fingerprint; the fingerprint's run is searched for the signature).
-     */
-    private static boolean isMember(long[] members, byte[] memberSignatures, long fp, BinaryDocValues signatures, int doc)
-        throws IOException {
-        int at = Arrays.binarySearch(members, fp);
-        if (at < 0) return false;
-        if (memberSignatures == null) return true;
-        byte[] signature = signature(signatures, doc);
-        int from = at;
-        while (from > 0 && members[from - 1] == fp)
-            from--;
-        for (int i = from; i < members.length && members[i] == fp; i++) {
-            if (GroupMembers.compareSignatures(memberSignatures, i, signature, 0) == 0) return true;
-        }
-        return false;
     }
 
     /** At most how long one singleton page reads before it answers with what it found and where to go on. */
@@ -402,7 +329,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
         Visible visible,
         Reservation reservation
     ) throws IOException {
-        long to = request.toSeqNo() >= 0 ? request.toSeqNo() : maxSeqNo(searcher);
+        long to = request.toSeqNo() >= 0 ? request.toSeqNo() : ShardDocValues.maxSeqNo(searcher, SeqNoFieldMapper.NAME);
         long from = Math.max(0, request.fromSeqNo());
         int limit = request.limit();
         DocList.Builder found = new DocList.Builder(reservation);
@@ -411,7 +338,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
         List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
         StoredFields[] stored = new StoredFields[leaves.size()];
         FieldsVisitor visitor = new FieldsVisitor(false);
-        Candidates candidates = new Candidates(reservation);
+        SingletonCandidates candidates = new SingletonCandidates(reservation);
         long window = limit;
         long deadline = System.nanoTime() + PAGE_NANOS;
         while (from <= to && found.size() < limit) {
@@ -437,7 +364,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
                     if (seen != null && seen.get(doc) == false) continue;
                     if (values.advanceExact(doc) == false) continue; // no fingerprint: the stale pass's
                     long fp = values.longValue();
-                    if (isMember(request.members(), request.memberSignatures(), fp, signatures, doc)) continue;
+                    if (ShardDocValues.isMember(request.members(), request.memberSignatures(), fp, signatures, doc)) continue;
                     if (own.holds(doc)) continue;
                     if (seqNos.advanceExact(doc) == false) continue;
                     candidates.add(seqNos.longValue(), leaf.docBase + doc, fp);
@@ -466,16 +393,6 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
     /** A singleton page's windows grow up to this many times its limit while they find little. */
     private static final long MAX_WINDOW_PAGES = 64;
 
-    /** The largest {@code _seq_no} the searcher holds (deleted documents included), or -1. */
-    private static long maxSeqNo(IndexSearcher searcher) throws IOException {
-        long max = -1;
-        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-            PointValues points = leaf.reader().getPointValues(SeqNoFieldMapper.NAME);
-            if (points != null && points.size() > 0) max = Math.max(max, LongPoint.decodeDimension(points.getMaxPackedValue(), 0));
-        }
-        return max;
-    }
-
     /** Whether a document already holds its own {@code _id} as group (one value) and distance 0 (one value). */
     private static final class OwnGroup {
         private final SortedSetDocValues groups;
@@ -498,96 +415,6 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
             if (ids.seekExact(Uid.encodeId(group.utf8ToString())) == false) return false;
             postings = ids.postings(postings, PostingsEnum.NONE);
             return postings.advance(doc) == doc;
-        }
-    }
-
-    /** A window's documents to write: sequence number, global document and fingerprint; every growth reserved first. */
-    private static final class Candidates {
-        private static final long BYTES = 8 + 4 + 8;
-        private final Reservation reservation;
-        private long[] seqNos = new long[0];
-        private int[] docs = new int[0];
-        private long[] fingerprints = new long[0];
-        private int size;
-
-        Candidates(Reservation reservation) {
-            this.reservation = reservation;
-        }
-
-        void add(long seqNo, int doc, long fingerprint) {
-            if (size == seqNos.length) {
-                int capacity = Math.max(16, size + (size >> 1));
-                reservation.reserve(BYTES * capacity, "a singleton page's window");
-                seqNos = Arrays.copyOf(seqNos, capacity);
-                docs = Arrays.copyOf(docs, capacity);
-                fingerprints = Arrays.copyOf(fingerprints, capacity);
-                reservation.release(BYTES * size);
-            }
-            seqNos[size] = seqNo;
-            docs[size] = doc;
-            fingerprints[size++] = fingerprint;
-        }
-
-        int size() {
-            return size;
-        }
-
-        long seqNo(int i) {
-            return seqNos[i];
-        }
-
-        int doc(int i) {
-            return docs[i];
-        }
-
-        long fingerprint(int i) {
-            return fingerprints[i];
-        }
-
-        void clear() {
-            size = 0;
-        }
-
-        void truncate(int n) {
-            size = n;
-        }
-
-        void release() {
-            reservation.release(BYTES * seqNos.length);
-        }
-
-        void sortBySeqNo() {
-            new IntroSorter() {
-                private long pivot;
-
-                @Override
-                protected void setPivot(int i) {
-                    pivot = seqNos[i];
-                }
-
-                @Override
-                protected int comparePivot(int j) {
-                    return Long.compare(pivot, seqNos[j]);
-                }
-
-                @Override
-                protected int compare(int i, int j) {
-                    return Long.compare(seqNos[i], seqNos[j]);
-                }
-
-                @Override
-                protected void swap(int i, int j) {
-                    long s = seqNos[i];
-                    seqNos[i] = seqNos[j];
-                    seqNos[j] = s;
-                    int d = docs[i];
-                    docs[i] = docs[j];
-                    docs[j] = d;
-                    long f = fingerprints[i];
-                    fingerprints[i] = fingerprints[j];
-                    fingerprints[j] = f;
-                }
-            }.sort(0, size);
         }
     }
 
@@ -629,7 +456,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
                 stored.document(doc, visitor);
                 found.add(
                     fp,
-                    signature(signatures, doc),
+                    ShardDocValues.signature(signatures, doc),
                     visitor.id(),
                     visitor.routing(),
                     held == null ? WrittenGroup.UNKNOWN : held.state(doc)

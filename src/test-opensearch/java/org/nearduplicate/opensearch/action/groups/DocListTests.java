@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.orchestration.groups.Reservation;
 
 /** The shard answers' document list: what goes in comes out (also over the wire), and every growth is reserved first. */
 public class DocListTests extends OpenSearchTestCase {
@@ -52,7 +53,7 @@ public class DocListTests extends OpenSearchTestCase {
         CountingBreaker breaker = new CountingBreaker(Long.MAX_VALUE);
         List<Object[]> expected = new ArrayList<>();
         DocList docs;
-        try (Reservation reservation = new Reservation(breaker, "test")) {
+        try (Reservation reservation = new Reservation(GroupsComputation.breaker(breaker), "test")) {
             boolean signed = randomBoolean(); // a field that verifies: a signature per document (or none)
             boolean written = randomBoolean(); // the write-back's members pass: what each member's group fields hold
             DocList.Builder builder = new DocList.Builder(reservation, signed, written);
@@ -93,7 +94,7 @@ public class DocListTests extends OpenSearchTestCase {
 
     public void testGrowthBeyondTheBudgetTripsBeforeItAllocatesAndGivesEverythingBack() {
         CountingBreaker breaker = new CountingBreaker(randomIntBetween(1_000, 50_000));
-        Reservation reservation = new Reservation(breaker, "near_duplicate groups");
+        Reservation reservation = new Reservation(GroupsComputation.breaker(breaker), "near_duplicate groups");
         DocList.Builder builder = new DocList.Builder(reservation, randomBoolean());
         CircuitBreakingException e = expectThrows(CircuitBreakingException.class, () -> {
             for (int i = 0; i < 1_000_000; i++)
@@ -109,7 +110,7 @@ public class DocListTests extends OpenSearchTestCase {
 
     public void testTransferMovesBytesWithoutReleasingThem() {
         CountingBreaker breaker = new CountingBreaker(Long.MAX_VALUE);
-        Reservation run = new Reservation(breaker, "run");
+        Reservation run = new Reservation(GroupsComputation.breaker(breaker), "run");
         run.reserve(1000, "a");
         Reservation result = run.transfer(600);
         run.close();

@@ -1,25 +1,29 @@
-package org.nearduplicate.opensearch.action.groups;
-
-import org.opensearch.common.lease.Releasable;
-import org.opensearch.core.common.breaker.CircuitBreaker;
+package org.nearduplicate.orchestration.groups;
 
 /**
  * Bytes one piece of work holds in the {@code near_duplicate} breaker. Memory is reserved before it is allocated (the
  * breaker's 429 comes first) and everything still held is given back exactly once, on {@link #close()}, whichever
  * path ends the work. After close, reserving is a no-op, so a late answer cannot leave bytes behind.
  */
-public final class Reservation implements Releasable {
-    private final CircuitBreaker breaker;
+public final class Reservation implements AutoCloseable {
+    private final Breaker breaker;
     private final String label;
     private long held;
     private boolean closed;
 
-    public Reservation(CircuitBreaker breaker, String label) {
+    public Reservation(Breaker breaker, String label) {
         this.breaker = breaker;
         this.label = label;
     }
 
-    /** Reserves {@code bytes} or throws the breaker's {@code CircuitBreakingException} (429). */
+    /** A reservation that holds nothing and never will. */
+    public static Reservation none() {
+        Reservation none = new Reservation(null, "none");
+        none.closed = true;
+        return none;
+    }
+
+    /** Reserves {@code bytes} or throws the breaker's circuit-breaking exception (429). */
     public synchronized void reserve(long bytes, String what) {
         if (closed || bytes <= 0) return;
         breaker.addEstimateBytesAndMaybeBreak(bytes, label + ": " + what);

@@ -1,3 +1,5 @@
+package org.nearduplicate.bench;
+
 import java.util.Locale;
 import java.util.SplittableRandom;
 

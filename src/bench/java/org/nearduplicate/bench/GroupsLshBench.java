@@ -17,6 +17,8 @@
 //
 //   java -Xmx3g --add-modules jdk.incubator.vector -cp target/classes bench/GroupsLshBench.java --sizes 1000000 --brute 1000000
 // --threads T: the LSH path also on T threads (HammingGroups.Workers), checked equal to the one-thread result.
+package org.nearduplicate.bench;
+
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -27,6 +27,8 @@
 // Options: --url U --docs N --shards S --ks 3,8 --reps R --brute-sample M --seed N --cluster-share F --index NAME
 // --reuse --skip-write --write-baseline --bulk-docs N --bulk-threads N --poll-ms N --results NAME --out DIR. BENCH_COMMAND (set by
 // bench/groups.sh) is the command line written into the results file.
+package org.nearduplicate.bench;
+
 import java.io.*;
 import java.net.URI;
 import java.net.http.*;

@@ -32,6 +32,8 @@
 // each k group (5 probes a round), so that it shares the group's noise; the node's GC, heap, near_duplicate breaker and
 // search-pool counters are read before and after each group, and the 5 slowest near_duplicate queries are listed.
 // --shards, --segments, --no-base, --css-modes and --css-slices: see bench/run.sh.
+package org.nearduplicate.bench;
+
 import java.io.*;
 import java.net.URI;
 import java.net.http.*;

@@ -1,0 +1,52 @@
+package org.nearduplicate.bench;
+
+import java.util.Arrays;
+
+/** A benchmark's command line: options one by one, their values, and --help (prints the usage and exits). */
+final class Args {
+    private final String[] args;
+    private final String usage;
+    private int i = -1;
+
+    Args(String[] args, String usage) {
+        this.args = args;
+        this.usage = usage;
+    }
+
+    /** The next option, or null at the end; --help and -h print the usage and exit. */
+    String next() {
+        if (++i >= args.length) return null;
+        if (args[i].equals("--help") || args[i].equals("-h")) {
+            System.out.println(usage);
+            System.exit(0);
+        }
+        return args[i];
+    }
+
+    /** The current option's value. */
+    String value() {
+        if (i + 1 >= args.length) throw new IllegalArgumentException(args[i] + " needs a value\n" + usage);
+        return args[++i];
+    }
+
+    int intValue() {
+        return Integer.parseInt(value());
+    }
+
+    long longValue() {
+        return Long.parseLong(value());
+    }
+
+    double doubleValue() {
+        return Double.parseDouble(value());
+    }
+
+    /** A comma-separated list of ints. */
+    int[] ints() {
+        return Arrays.stream(value().split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
+    }
+
+    IllegalArgumentException unknown() {
+        return new IllegalArgumentException("unknown option " + args[i] + "\n" + usage);
+    }
+}

@@ -132,23 +132,7 @@ final class InProcess {
         }
         in.genMs = (System.nanoTime() - t) / 1e6;
         t = System.nanoTime();
-        long[] order = new long[n];
-        for (int j = 0; j < n; j++)
-            order[j] = fps[j] >>> 24 << 24 | j; // the signed order of the top 40 bits, then the index
-        Arrays.sort(order);
-        int[] idx = new int[n];
-        for (int j = 0; j < n; j++)
-            idx[j] = (int) (order[j] & 0xFFFFFF);
-        order = null;
-        for (int j = 1; j < n; j++) { // insertion sort: only ties on the top 40 bits move
-            int x = idx[j];
-            int q = j - 1;
-            while (q >= 0 && lessUnit(fps, sigs, x, idx[q])) {
-                idx[q + 1] = idx[q];
-                q--;
-            }
-            idx[q + 1] = x;
-        }
+        int[] idx = LshStages.sortedOrder(fps, sigs);
         long[] distinct = new long[n];
         int[] unitStart = new int[n + 1];
         int[] counts = new int[n];
@@ -252,11 +236,6 @@ final class InProcess {
         }
         in.perK.put(SIGNED_K, p);
         return in;
-    }
-
-    static boolean lessUnit(long[] fps, byte[] sigs, int a, int b) {
-        int c = Long.compare(fps[a], fps[b]);
-        return c != 0 ? c < 0 : org.nearduplicate.core.groups.GroupMembers.compareSignatures(sigs, a, sigs, b) < 0;
     }
 
     /**

@@ -81,23 +81,7 @@ final class LshStages {
                 sigs[i * SIG + b] = (byte) random.nextInt(256);
         }
         // sort by fingerprint: (top 40 bits, index), then exact order and signature order within ties
-        long[] order = new long[n];
-        for (int j = 0; j < n; j++)
-            order[j] = fps[j] >>> 24 << 24 | j; // signed order of the top 40 bits
-        Arrays.sort(order);
-        int[] idx = new int[n];
-        for (int j = 0; j < n; j++)
-            idx[j] = (int) (order[j] & 0xFFFFFF);
-        order = null;
-        for (int j = 1; j < n; j++) { // insertion sort: only ties on the top 40 bits move
-            int x = idx[j];
-            int p = j - 1;
-            while (p >= 0 && less(fps, sigs, x, idx[p])) {
-                idx[p + 1] = idx[p];
-                p--;
-            }
-            idx[p + 1] = x;
-        }
+        int[] idx = sortedOrder(fps, sigs);
         long[] distinct = new long[n];
         int[] unitStart = new int[n + 1];
         int[] counts = new int[n];
@@ -126,6 +110,31 @@ final class LshStages {
             clusters,
             n
         );
+    }
+
+    /**
+     * The indices of the n entries (n < 2^24) in unit order: by fingerprint (sorted on the top 40 bits with the index
+     * in the low 24, then an insertion sort that only moves ties), then by signature.
+     */
+    static int[] sortedOrder(long[] fps, byte[] sigs) {
+        int n = fps.length;
+        long[] order = new long[n];
+        for (int j = 0; j < n; j++)
+            order[j] = fps[j] >>> 24 << 24 | j; // the signed order of the top 40 bits, then the index
+        Arrays.sort(order);
+        int[] idx = new int[n];
+        for (int j = 0; j < n; j++)
+            idx[j] = (int) (order[j] & 0xFFFFFF);
+        for (int j = 1; j < n; j++) { // insertion sort: only ties on the top 40 bits move
+            int x = idx[j];
+            int q = j - 1;
+            while (q >= 0 && less(fps, sigs, x, idx[q])) {
+                idx[q + 1] = idx[q];
+                q--;
+            }
+            idx[q + 1] = x;
+        }
+        return idx;
     }
 
     static boolean less(long[] fps, byte[] sigs, int a, int b) {

@@ -17,7 +17,7 @@ final class Args {
     String next() {
         if (++i >= args.length) return null;
         if (args[i].equals("--help") || args[i].equals("-h")) {
-            System.out.println(usage);
+            System.err.println(usage);
             System.exit(0);
         }
         return args[i];

@@ -78,7 +78,7 @@ class Floor:
     def __init__(self, docs, batch, k, reps):
         env = dict(os.environ)
         cmd = ("source scripts/env.sh && test_classpath >/dev/null && exec java -Xmx2g -cp \"$TEST_CLASSPATH\""
-               " org.nearduplicate.bench.Bench --docs %d --check-floor %d,%d,%d" % (docs, batch, k, reps))
+               " org.nearduplicate.bench.search.Bench --docs %d --check-floor %d,%d,%d" % (docs, batch, k, reps))
         self.p = subprocess.Popen(["bash", "-c", cmd], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
         ready = json.loads(self.p.stdout.readline())
         assert ready.get("ready"), ready

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Groups benchmark: builds the plugin, starts a real OpenSearch node with it on port 9500 (2 GB heap: the target node
-# of the groups issue is 2 cores / 2 GB heap), runs org.nearduplicate.bench.GroupsBench (N seeded fingerprints with planted
+# of the groups issue is 2 cores / 2 GB heap), runs org.nearduplicate.bench.groups.GroupsBench (N seeded fingerprints with planted
 # near-duplicate clusters, POST /<index>/_near_duplicates per k with heap and breaker polling, in-process
 # HammingGroups and brute-force baselines on the same fingerprints with an exactness check, the _write task) and stops
 # the node.
@@ -41,7 +41,7 @@ if [ "${1:-}" = "--lsh" ]; then
   export BENCH_COMMAND="bench/groups.sh --lsh $*"
   args=("$@")
   [ ${#args[@]} -eq 0 ] && args=(--sizes 200000,1000000,10000000 --exact 200000 --results RESULTS-groups-lsh.md)
-  exec java -Xmx"${CLIENT_HEAP:-3g}" --add-modules jdk.incubator.vector -cp "$TEST_CLASSPATH" org.nearduplicate.bench.GroupsLshBench "${args[@]}"
+  exec java -Xmx"${CLIENT_HEAP:-3g}" --add-modules jdk.incubator.vector -cp "$TEST_CLASSPATH" org.nearduplicate.bench.groups.GroupsLshBench "${args[@]}"
 fi
 # the in-process baseline calls HammingGroups from target/classes: always build
 package_plugin
@@ -51,4 +51,4 @@ if [ -z "$url" ]; then
   url=http://127.0.0.1:$NODE_PORT
 fi
 export BENCH_COMMAND="${BENCH_COMMAND:-$( [ -n "${BENCH_URL:-}" ] && echo "BENCH_URL=$BENCH_URL " )NODE_HEAP=$NODE_HEAP bench/groups.sh $*}"
-java -Xmx"${CLIENT_HEAP:-3g}" -cp "$TEST_CLASSPATH" org.nearduplicate.bench.GroupsBench --url "$url" "$@"
+java -Xmx"${CLIENT_HEAP:-3g}" -cp "$TEST_CLASSPATH" org.nearduplicate.bench.groups.GroupsBench --url "$url" "$@"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One-line benchmark: builds the plugin, starts a real OpenSearch node with it on port 9400 (4 GB heap; OPENSEARCH_VERSION
 # selects a supported version, default the newest),
-# runs org.nearduplicate.bench.Bench (src/bench/java: synthetic fingerprints + eval-corpus ingest, all methods side by
+# runs org.nearduplicate.bench.search.Bench (src/bench/java: synthetic fingerprints + eval-corpus ingest, all methods side by
 # side) and stops the node. Bench runs from target/test-classes against the plugin's classes (target/classes and its
 # jars: the key layouts and the query's cost model are the plugin's code), so they are built in every case.
 #
@@ -37,4 +37,4 @@ if [ -z "$url" ]; then
 fi
 $MVN -q -Dskip.node=true -Dopensearch.version="$(opensearch_version)" test-compile >&2
 write_classpath -Dopensearch.version="$(opensearch_version)"
-java -Xmx2g -cp "target/test-classes:target/classes:$(cat target/classpath.txt)" org.nearduplicate.bench.Bench --url "$url" "$@"
+java -Xmx2g -cp "target/test-classes:target/classes:$(cat target/classpath.txt)" org.nearduplicate.bench.search.Bench --url "$url" "$@"

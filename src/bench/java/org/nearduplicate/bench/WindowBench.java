@@ -3,6 +3,7 @@ package org.nearduplicate.bench;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
+import org.nearduplicate.bench.harness.Args;
 import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.core.window.RecentFingerprints.Lookup;
 

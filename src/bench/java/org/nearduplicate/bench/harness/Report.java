@@ -17,6 +17,14 @@ public final class Report {
         return bytes < 0 ? "n/a" : f(bytes / 1048576.0) + " MB";
     }
 
+    /** One Markdown table row: {@code | a | b | c |} and a newline. */
+    public static String row(Object... cells) {
+        StringBuilder b = new StringBuilder("|");
+        for (Object cell : cells)
+            b.append(' ').append(cell).append(" |");
+        return b.append('\n').toString();
+    }
+
     /** Milliseconds, as seconds from 100 s on. */
     public static String secs(double ms) {
         return ms >= 100_000 ? f(ms / 1000) + " s" : f(ms) + " ms";

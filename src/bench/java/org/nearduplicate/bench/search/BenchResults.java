@@ -132,29 +132,21 @@ final class BenchResults {
                 ? find(s.stats, "near_duplicate (simhash", 3, st.conc())
                 : bestIndexed(s.stats, st.k(), st.conc());
             String ratio = st.name().startsWith("round-trip floor") || ref == null ? "" : f(st.p50() / ref.p50());
-            md.append("| ")
-                .append(st.name())
-                .append(" | ")
-                .append(st.k() < 0 ? "-" : st.k())
-                .append(" | ")
-                .append(st.conc())
-                .append(" | ")
-                .append(f(st.p50()))
-                .append(" | ")
-                .append(f(st.p95()))
-                .append(" | ")
-                .append(f(st.p99()))
-                .append(" | ")
-                .append(f(st.mean()))
-                .append(" | ")
-                .append(f(st.qps()))
-                .append(" | ")
-                .append(Double.isNaN(st.recall()) ? "" : f(st.recall()) + (st.falseHits() > 0 ? " (" + st.falseHits() + " false)" : ""))
-                .append(" | ")
-                .append(f(st.tookP50()))
-                .append(" | ")
-                .append(ratio)
-                .append(" |\n");
+            md.append(
+                row(
+                    st.name(),
+                    st.k() < 0 ? "-" : st.k(),
+                    st.conc(),
+                    f(st.p50()),
+                    f(st.p95()),
+                    f(st.p99()),
+                    f(st.mean()),
+                    f(st.qps()),
+                    Double.isNaN(st.recall()) ? "" : f(st.recall()) + (st.falseHits() > 0 ? " (" + st.falseHits() + " false)" : ""),
+                    f(st.tookP50()),
+                    ratio
+                )
+            );
         }
         if (s.unmerged != null) {
             md.append("\nUn-merged (")

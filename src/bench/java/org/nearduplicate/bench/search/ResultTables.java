@@ -141,27 +141,20 @@ final class ResultTables {
             "\n### Every row, with the server's `took`\n\n| method | k | n | p50 | p95 | p99 | mean | q/s | recall | server `took` p50 (ms, integer) |\n|---|---|---|---|---|---|---|---|---|---|\n"
         );
         for (MethodStats st : s.stats) {
-            md.append("| ")
-                .append(st.name())
-                .append(" | ")
-                .append(st.k() < 0 ? "-" : st.k())
-                .append(" | ")
-                .append(st.n())
-                .append(" | ")
-                .append(f(st.p50()))
-                .append(" | ")
-                .append(f(st.p95()))
-                .append(" | ")
-                .append(f(st.p99()))
-                .append(" | ")
-                .append(f(st.mean()))
-                .append(" | ")
-                .append(f(st.qps()))
-                .append(" | ")
-                .append(Double.isNaN(st.recall()) ? "" : f(st.recall()))
-                .append(" | ")
-                .append(f(st.tookP50()))
-                .append(" |\n");
+            md.append(
+                row(
+                    st.name(),
+                    st.k() < 0 ? "-" : st.k(),
+                    st.n(),
+                    f(st.p50()),
+                    f(st.p95()),
+                    f(st.p99()),
+                    f(st.mean()),
+                    f(st.qps()),
+                    Double.isNaN(st.recall()) ? "" : f(st.recall()),
+                    f(st.tookP50())
+                )
+            );
         }
         if (s.unmerged != null) {
             md.append("\nUn-merged (")

@@ -58,5 +58,6 @@ public class HarnessTests extends PlatformTestCase {
         assertEquals(4.0, Report.pct(sorted, 99), 0);
         assertEquals(1.0, Report.pct(sorted, 0), 0);
         assertEquals("000000000000002a", Report.hex(42));
+        assertEquals("| a | 3 |  |\n", Report.row("a", 3, ""));
     }
 }

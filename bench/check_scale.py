@@ -6,7 +6,7 @@ bulk requests of B documents into fresh indices, rounds alternating plain indexi
 pipeline with `near_duplicate_check` against TARGET's field (default k of the field, window_size 0 so every document is
 looked up in the index, on_duplicate tag, on_unavailable tag). Reports docs/s of both, the outcomes, and the check's
 docs/s against the floor for the same batch (batch_size probes per search): with --floor, a plain long[] popcount loop
-over the target's own fingerprints (bench/Bench.java --check-floor, which rebuilds them from the loader's seed), timed
+over the target's own fingerprints (Bench --check-floor, which rebuilds them from the loader's seed), timed
 after every round in the same run; without it, --floor-ms-per-probe from an earlier run (the first version's figure).
 
   * bare (the first version's case): random 64-bit fingerprints as bare hex in `fp` (compared on the fingerprint alone),
@@ -73,12 +73,12 @@ def status_counts(url, index, result_field="near_duplicate"):
 
 
 class Floor:
-    """bench/Bench.java --check-floor in a JVM of its own, asked for one measurement after every round."""
+    """Bench --check-floor (src/bench/java) in a JVM of its own, asked for one measurement after every round."""
 
     def __init__(self, docs, batch, k, reps):
         env = dict(os.environ)
-        cmd = ("source scripts/env.sh && write_classpath >/dev/null && exec java -Xmx2g -cp \"target/classes:$(cat target/classpath.txt)\""
-               " bench/Bench.java --docs %d --check-floor %d,%d,%d" % (docs, batch, k, reps))
+        cmd = ("source scripts/env.sh && test_classpath >/dev/null && exec java -Xmx2g -cp \"$TEST_CLASSPATH\""
+               " org.nearduplicate.bench.search.Bench --docs %d --check-floor %d,%d,%d" % (docs, batch, k, reps))
         self.p = subprocess.Popen(["bash", "-c", cmd], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
         ready = json.loads(self.p.stdout.readline())
         assert ready.get("ready"), ready
@@ -237,7 +237,7 @@ def report_target(a, target_docs, field, target_mapping, rates, floors, splits, 
         naive = statistics.median(f["naive_ms"] for f in floors)
         blocked = statistics.median(f["blocked_ms"] for f in floors)
         best = min(naive, blocked)
-        md.append("**Floor, same run** (`bench/Bench.java --check-floor %d,16,%d`, one core of this machine, after every round):"
+        md.append("**Floor, same run** (`Bench --check-floor %d,16,%d`, one core of this machine, after every round):"
                   " a batch of %d probes against the target's %s fingerprints in a plain `long[]`, `Long.bitCount(v ^ q) <= 16`,"
                   " one pass per probe (naive) or blocks of 2,048 values against every probe (blocked)."
                   % (a.batch, a.floor_reps, a.batch, format(target_docs, ",")))
@@ -421,7 +421,7 @@ def main():
     ap.add_argument("--batch", type=int, default=100, help="the check's batch_size")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--window-size", type=int, help="the check's window_size (default: the processor's)")
-    ap.add_argument("--floor", action="store_true", help="measure the long[] floor in the same run (bench/Bench.java)")
+    ap.add_argument("--floor", action="store_true", help="measure the long[] floor in the same run (Bench --check-floor)")
     ap.add_argument("--floor-reps", type=int, default=1, help="batches per floor measurement (median)")
     ap.add_argument("--floor-ms-per-probe", type=float, default=1.09)
     ap.add_argument("--split-batches", type=int, default=5, help="batches whose search is timed directly per round (--signed)")

@@ -1,6 +1,9 @@
+package org.nearduplicate.bench;
+
 import java.util.Locale;
 import java.util.SplittableRandom;
 
+import org.nearduplicate.bench.harness.Args;
 import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.core.window.RecentFingerprints.Lookup;
 
@@ -9,15 +12,24 @@ import org.nearduplicate.core.window.RecentFingerprints.Lookup;
  * block keys against the linear scan, in one run (interleaved rounds, the median of each), at the default window size
  * (10,000) and k = 3, 8, 10, 12, 16. Run by bench/window.sh; writes a Markdown table to stdout.
  */
-public class WindowBench {
+public final class WindowBench {
+    static final String USAGE = """
+        usage: WindowBench [--capacity N] [--docs N] [--rounds N]   (bench/window.sh)
+          --capacity N   window entries (default 10000, the default window)
+          --docs N       checkAndAdd calls per round (default 200000)
+          --rounds N     interleaved rounds; the median is reported (default 7)""";
+
+    private WindowBench() {}
+
     public static void main(String[] args) {
         int capacity = 10_000, docs = 200_000, rounds = 7;
-        for (int a = 0; a < args.length; a++) {
-            switch (args[a]) {
-                case "--capacity" -> capacity = Integer.parseInt(args[++a]);
-                case "--docs" -> docs = Integer.parseInt(args[++a]);
-                case "--rounds" -> rounds = Integer.parseInt(args[++a]);
-                default -> throw new IllegalArgumentException("unknown option " + args[a]);
+        Args a = new Args(args, USAGE);
+        for (String o; (o = a.next()) != null;) {
+            switch (o) {
+                case "--capacity" -> capacity = a.intValue();
+                case "--docs" -> docs = a.intValue();
+                case "--rounds" -> rounds = a.intValue();
+                default -> throw a.unknown();
             }
         }
         System.out.printf(

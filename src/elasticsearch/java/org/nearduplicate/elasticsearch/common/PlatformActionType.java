@@ -9,8 +9,4 @@ public class PlatformActionType<R extends ActionResponse> extends ActionType<R> 
     protected PlatformActionType(String name, Writeable.Reader<R> responseReader) {
         super(name);
     }
-
-    protected PlatformActionType(String name) { // TODO(port): remove with the regex port
-        super(name);
-    }
 }

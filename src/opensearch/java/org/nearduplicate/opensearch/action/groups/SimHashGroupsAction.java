@@ -1,9 +1,9 @@
 package org.nearduplicate.opensearch.action.groups;
 
-import org.opensearch.action.ActionType;
+import org.nearduplicate.opensearch.common.PlatformActionType;
 
 /** {@code POST /{index}/_near_duplicates}: all groups of near-duplicates (within k) of an index. */
-public class SimHashGroupsAction extends ActionType<SimHashGroupsResponse> {
+public class SimHashGroupsAction extends PlatformActionType<SimHashGroupsResponse> {
     public static final String NAME = "indices:data/read/near_duplicate/groups";
     public static final SimHashGroupsAction INSTANCE = new SimHashGroupsAction();
 

@@ -7,6 +7,7 @@ import org.opensearch.core.xcontent.ToXContentObject;
 import org.opensearch.core.xcontent.XContentBuilder;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -92,7 +93,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         batches = in.readVLong();
         throttledMillis = in.readVLong();
         failureCount = in.readVLong();
-        failures = in.readStringList();
+        failures = Arrays.asList(in.readStringArray()); // as writeStringCollection wrote it
     }
 
     @Override

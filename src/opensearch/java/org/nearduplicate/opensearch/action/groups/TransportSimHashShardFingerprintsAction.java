@@ -42,7 +42,6 @@ import org.opensearch.index.mapper.MapperService;
 import org.opensearch.index.mapper.SeqNoFieldMapper;
 import org.opensearch.index.mapper.Uid;
 import org.opensearch.index.query.QueryBuilder;
-import org.opensearch.index.query.QueryShardContext;
 import org.opensearch.index.query.Rewriteable;
 import org.opensearch.index.shard.IndexShard;
 import org.opensearch.indices.IndicesService;
@@ -194,7 +193,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
                 filter = null;
                 return;
             }
-            QueryShardContext context = Platform.searchContext(indexService, shardId.id(), searcher);
+            var context = Platform.searchContext(indexService, shardId.id(), searcher); // the platform's shard query context
             Query query = context.toQuery(Rewriteable.rewrite(builder, context, true)).query();
             filter = searcher.createWeight(searcher.rewrite(new ConstantScoreQuery(query)), ScoreMode.COMPLETE_NO_SCORES, 1f);
         }

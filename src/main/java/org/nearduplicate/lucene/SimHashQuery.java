@@ -110,7 +110,7 @@ public final class SimHashQuery extends Query {
      * The second look of a verified match ({@code simhash-v4}): the signatures' field (binary doc values of
      * {@link Signature#BYTES} bytes) and how many of their slots must agree with the probe's. A document matches a
      * probe when its fingerprint is within the distance and its signature agrees; when the document or the probe has no
-     * signature (a bare fingerprint indexed or given by the user), the fingerprint alone decides, as before version 4.
+     * signature (a bare fingerprint indexed or given by the user), the fingerprint alone decides.
      */
     public record Verification(String signatureField, double minSimilarity) {
         public Verification {

@@ -1,5 +1,9 @@
 package org.nearduplicate.core.groups;
 
+import org.nearduplicate.core.groups.HammingGroups.Plan;
+import org.nearduplicate.core.groups.HammingGroups.Progress;
+import org.nearduplicate.core.groups.HammingGroups.Verifier;
+
 /**
  * One run of {@link HammingGroups#find}: its input, the union-find over its units and the verified document pairs
  * counted at each unit. {@link ExactTables} and {@link LshStage} find the candidate pairs; both verify and unite them
@@ -9,35 +13,36 @@ abstract class ComponentRun {
     final long[] distinct;
     final int[] unitStart;
     final int[] counts;
-    final HammingGroups.Verifier verifier;
+    final Verifier verifier;
     final int k;
-    final HammingGroups.Plan plan;
+    final Plan plan;
     final int[] parent;
     final long[] pairsAt;
-    final HammingGroups.Progress progress;
+    final Progress progress;
     long comparisons;
     long verified;
 
-    ComponentRun(
-        long[] distinct,
-        int[] unitStart,
-        int[] counts,
-        int k,
-        HammingGroups.Verifier verifier,
-        HammingGroups.Plan plan,
-        int[] parent,
-        long[] pairsAt,
-        HammingGroups.Progress progress
-    ) {
+    /** Every unit its own component, with the pairs of its identical documents counted. */
+    ComponentRun(long[] distinct, int[] unitStart, int[] counts, int k, Verifier verifier, Plan plan, Progress progress) {
         this.distinct = distinct;
         this.unitStart = unitStart;
         this.counts = counts;
         this.verifier = verifier;
         this.k = k;
         this.plan = plan;
-        this.parent = parent;
-        this.pairsAt = pairsAt;
         this.progress = progress;
+        int units = counts.length;
+        parent = new int[units];
+        for (int i = 0; i < units; i++)
+            parent[i] = i;
+        pairsAt = new long[units];
+        for (int i = 0; i < units; i++) {
+            long c = counts[i];
+            if (c > 1) {
+                pairsAt[i] = c * (c - 1) / 2;
+                verified += pairsAt[i];
+            }
+        }
     }
 
     /** Band keys whose long runs were compared within a window only ({@link HammingGroups.Result#cappedRuns}). */

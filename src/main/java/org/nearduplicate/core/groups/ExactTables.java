@@ -4,6 +4,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.nearduplicate.core.groups.HammingGroups.Plan;
+import org.nearduplicate.core.groups.HammingGroups.Progress;
+import org.nearduplicate.core.groups.HammingGroups.Verifier;
+
 import static org.nearduplicate.core.groups.HammingGroups.SCRATCH_BITS;
 
 /**
@@ -18,18 +22,8 @@ final class ExactTables extends ComponentRun {
     final long[] blockMasks;
     final int keep;
 
-    ExactTables(
-        long[] distinct,
-        int[] unitStart,
-        int[] counts,
-        int k,
-        HammingGroups.Verifier verifier,
-        HammingGroups.Plan plan,
-        int[] parent,
-        long[] pairsAt,
-        HammingGroups.Progress progress
-    ) {
-        super(distinct, unitStart, counts, k, verifier, plan, parent, pairsAt, progress);
+    ExactTables(long[] distinct, int[] unitStart, int[] counts, int k, Verifier verifier, Plan plan, Progress progress) {
+        super(distinct, unitStart, counts, k, verifier, plan, progress);
         int b = plan.blocks();
         blockMasks = new long[b];
         for (int i = 0; i < b; i++) {

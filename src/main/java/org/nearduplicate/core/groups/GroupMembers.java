@@ -1,5 +1,6 @@
 package org.nearduplicate.core.groups;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -245,7 +246,45 @@ public final class GroupMembers {
         int[] counts,
         byte[] unitSignatures
     ) {
-        return SortedMerge.mergeUnits(sortedArrays, signatures, distinct, unitStart, counts, unitSignatures);
+        List<long[]> arrays = new ArrayList<>(sortedArrays.size());
+        List<byte[]> sigs = new ArrayList<>(sortedArrays.size());
+        for (int s = 0; s < sortedArrays.size(); s++) {
+            if (sortedArrays.get(s).length > 0) {
+                arrays.add(sortedArrays.get(s));
+                sigs.add(signatures.get(s));
+            }
+        }
+        int[] at = new int[arrays.size()];
+        int n = 0, units = 0;
+        while (true) {
+            int best = -1;
+            for (int a = 0; a < arrays.size(); a++) {
+                if (at[a] >= arrays.get(a).length) continue;
+                if (best < 0) {
+                    best = a;
+                    continue;
+                }
+                long x = arrays.get(a)[at[a]], y = arrays.get(best)[at[best]];
+                if (x < y || (x == y && compareSignatures(sigs.get(a), at[a], sigs.get(best), at[best]) < 0)) best = a;
+            }
+            if (best < 0) {
+                unitStart[n] = units;
+                return new int[] { n, units };
+            }
+            int i = at[best]++;
+            long v = arrays.get(best)[i];
+            byte[] sig = sigs.get(best);
+            if (n > 0 && distinct[n - 1] == v && compareSignatures(unitSignatures, units - 1, sig, i) == 0) {
+                counts[units - 1]++;
+                continue;
+            }
+            if (n == 0 || distinct[n - 1] != v) {
+                distinct[n] = v;
+                unitStart[n++] = units;
+            }
+            if (sig != null) System.arraycopy(sig, i * Signature.BYTES, unitSignatures, units * Signature.BYTES, Signature.BYTES);
+            counts[units++] = 1;
+        }
     }
 
     /**
@@ -444,7 +483,8 @@ public final class GroupMembers {
         Reserve reserve,
         Runnable checkCancelled
     ) {
-        return MemberGrouping.group(lists, distinct, unitStart, unitSignatures, root, pairsOfRoot, mode, rule, reserve, checkCancelled);
+        Compacted run = new Compacted(distinct, unitStart, unitSignatures, root, pairsOfRoot);
+        return MemberGrouping.group(lists, run, mode, rule, reserve, checkCancelled);
     }
 
 }

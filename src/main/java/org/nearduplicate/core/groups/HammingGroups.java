@@ -453,26 +453,14 @@ public final class HammingGroups {
             if (distinct[i - 1] >= distinct[i]) throw new IllegalArgumentException("fingerprints must be sorted and distinct");
             if (unitStart != null && unitStart[i] <= unitStart[i - 1]) throw new IllegalArgumentException("every fingerprint has a unit");
         }
-        int[] parent = new int[units];
-        for (int i = 0; i < units; i++)
-            parent[i] = i;
-        long[] pairsAt = new long[units];
-        long verified = 0;
-        for (int i = 0; i < units; i++) {
-            long c = counts[i];
-            if (c > 1) {
-                pairsAt[i] = c * (c - 1) / 2;
-                verified += pairsAt[i];
-            }
-        }
         ComponentRun run;
         if (plan.lsh()) {
-            LshStage stage = new LshStage(distinct, unitStart, counts, k, verifier, plan, parent, pairsAt, progress);
+            LshStage stage = new LshStage(distinct, unitStart, counts, k, verifier, plan, progress);
             if (unitStart != null) stage.sameFingerprint();
             stage.lsh(unitSignatures, minAgreeing, workers);
             run = stage;
         } else {
-            ExactTables tables = new ExactTables(distinct, unitStart, counts, k, verifier, plan, parent, pairsAt, progress);
+            ExactTables tables = new ExactTables(distinct, unitStart, counts, k, verifier, plan, progress);
             if (unitStart != null) tables.sameFingerprint();
             if (prefixBlocks > 0 && distinct.length > 1) {
                 tables.twoLevel(prefixBlocks);
@@ -481,7 +469,7 @@ public final class HammingGroups {
             }
             run = tables;
         }
-        return new Result(parent, pairsAt, run.comparisons, verified + run.verified, plan, run.cappedRuns());
+        return new Result(run.parent, run.pairsAt, run.comparisons, run.verified, plan, run.cappedRuns());
     }
 
     /** Bits per digit of the LSH stage's radix sort of the 32-bit band keys (three passes). */

@@ -5,6 +5,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 
+import org.nearduplicate.core.groups.HammingGroups.Plan;
+import org.nearduplicate.core.groups.HammingGroups.Progress;
+import org.nearduplicate.core.groups.HammingGroups.Verifier;
 import org.nearduplicate.core.sketch.Signature;
 
 import static org.nearduplicate.core.groups.HammingGroups.LSH_MAX_RUN;
@@ -19,18 +22,8 @@ import static org.nearduplicate.core.groups.HammingGroups.RADIX_BITS;
 final class LshStage extends ComponentRun {
     long cappedRuns;
 
-    LshStage(
-        long[] distinct,
-        int[] unitStart,
-        int[] counts,
-        int k,
-        HammingGroups.Verifier verifier,
-        HammingGroups.Plan plan,
-        int[] parent,
-        long[] pairsAt,
-        HammingGroups.Progress progress
-    ) {
-        super(distinct, unitStart, counts, k, verifier, plan, parent, pairsAt, progress);
+    LshStage(long[] distinct, int[] unitStart, int[] counts, int k, Verifier verifier, Plan plan, Progress progress) {
+        super(distinct, unitStart, counts, k, verifier, plan, progress);
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
+import org.nearduplicate.core.groups.GroupMembers.Compacted;
 import org.nearduplicate.core.groups.GroupMembers.Documents;
 import org.nearduplicate.core.groups.GroupMembers.Group;
 import org.nearduplicate.core.groups.GroupMembers.Grouped;
@@ -27,18 +28,11 @@ import static org.nearduplicate.core.groups.GroupMembers.hasNoSignature;
 final class MemberGrouping {
     private MemberGrouping() {}
 
-    static Grouped group(
-        List<? extends Documents> lists,
-        long[] distinct,
-        int[] unitStart,
-        byte[] unitSignatures,
-        int[] root,
-        long[] pairsOfRoot,
-        Mode mode,
-        Rule rule,
-        Reserve reserve,
-        Runnable checkCancelled
-    ) {
+    /** {@link GroupMembers#group(List, long[], int[], byte[], int[], long[], Mode, Rule, Reserve, Runnable)} of {@code run}. */
+    static Grouped group(List<? extends Documents> lists, Compacted run, Mode mode, Rule rule, Reserve reserve, Runnable checkCancelled) {
+        long[] distinct = run.distinct(), pairsOfRoot = run.pairsOfRoot();
+        int[] unitStart = run.unitStart(), root = run.root();
+        byte[] unitSignatures = run.unitSignatures();
         long total = 0;
         long objectBytes = 0;
         for (Documents docs : lists) {

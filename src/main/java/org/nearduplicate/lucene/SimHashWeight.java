@@ -139,13 +139,7 @@ final class SimHashWeight extends PlatformWeight {
                 break;
             }
         }
-        String pair = "probe "
-            + Fingerprints.toHex(closest)
-            + " and fingerprint "
-            + Fingerprints.toHex(value)
-            + " in field ["
-            + query.field
-            + "]";
+        String pair = pair(closest, value);
         if (distance > query.maxDistance) {
             return Explanation.noMatch("hamming distance " + distance + " > " + query.maxDistance + " between " + pair);
         }
@@ -186,13 +180,7 @@ final class SimHashWeight extends PlatformWeight {
             }
             distance = verifiedDistance;
             closest = query.fingerprints[closestIndex];
-            pair = "probe "
-                + Fingerprints.toHex(closest)
-                + " and fingerprint "
-                + Fingerprints.toHex(value)
-                + " in field ["
-                + query.field
-                + "]";
+            pair = pair(closest, value);
             if (signature == null || query.signatures[closestIndex] == null) {
                 verified = ", not verified: " + (signature == null ? "the document" : "the probe") + " has no signature";
             } else {
@@ -226,6 +214,11 @@ final class SimHashWeight extends PlatformWeight {
             Explanation.match(boost, "boost"),
             Explanation.match(closeness, "1 / (1 + " + distance + ")")
         );
+    }
+
+    /** "probe P and fingerprint F in field [name]", as an explanation names a compared pair. */
+    private String pair(long probe, long value) {
+        return "probe " + Fingerprints.toHex(probe) + " and fingerprint " + Fingerprints.toHex(value) + " in field [" + query.field + "]";
     }
 
     private boolean sharesKey(long value, long probe) {

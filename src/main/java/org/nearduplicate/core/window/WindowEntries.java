@@ -11,6 +11,7 @@ import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.window.RecentFingerprints.Entry;
 import org.nearduplicate.core.window.RecentFingerprints.Lookup;
+import org.nearduplicate.core.window.RecentFingerprints.Match;
 
 /**
  * The entries of one {@link RecentFingerprints} window, oldest first, and how a probe finds those within k: per
@@ -103,50 +104,36 @@ final class WindowEntries {
     }
 
     /** The closest entry within k of {@code fingerprint} that is not {@code id} in {@code index} and, both signed, agrees. */
-    RecentFingerprints.Match find(long fingerprint, byte[] signature, int minAgreeing, String index, String id) {
-        RecentFingerprints.Match[] best = new RecentFingerprints.Match[1];
+    Match find(long fingerprint, byte[] signature, int minAgreeing, String index, String id) {
+        Search search = new Search(fingerprint, signature, minAgreeing, index, id);
         if (lookup == Lookup.LINEAR_SCAN) {
             // one pass over the fingerprint column, oldest first (the ring's two runs, each a plain loop); an entry is
             // read only when its fingerprint is within k
             int first = Math.min(size, fingerprints.length - head);
-            scanColumn(head, head + first, fingerprint, signature, minAgreeing, index, id, best);
-            scanColumn(0, size - first, fingerprint, signature, minAgreeing, index, id, best);
-            return best[0];
+            scanColumn(head, head + first, search);
+            scanColumn(0, size - first, search);
+            return search.best;
         }
         for (int c = 0; c < layout.keyCount(); c++) {
             long kept = layout.keptMask(c);
             Map<Long, List<Entry>> keys = buckets.get(c);
             if (thresholds[c] == 0) {
-                scan(keys.get(fingerprint & kept), fingerprint, signature, minAgreeing, index, id, best);
+                scan(keys.get(fingerprint & kept), search);
             } else {
                 // the block's variants within thresholds[c] bits (k = 16: one bit of the first block)
-                variants(
-                    fingerprint,
-                    kept,
-                    Long.numberOfTrailingZeros(kept),
-                    thresholds[c],
-                    v -> scan(keys.get(v & kept), fingerprint, signature, minAgreeing, index, id, best)
-                );
+                variants(fingerprint, kept, Long.numberOfTrailingZeros(kept), thresholds[c], v -> scan(keys.get(v & kept), search));
             }
         }
-        return best[0];
+        return search.best;
     }
 
-    /** {@link #consider} for the entries at {@code [from, to)} of the ring whose fingerprints are within k. */
-    private void scanColumn(
-        int from,
-        int to,
-        long fingerprint,
-        byte[] signature,
-        int minAgreeing,
-        String index,
-        String id,
-        RecentFingerprints.Match[] best
-    ) {
+    /** {@link Search#consider} for the entries at {@code [from, to)} of the ring whose fingerprints are within k. */
+    private void scanColumn(int from, int to, Search search) {
         long[] fingerprints = this.fingerprints;
+        long fingerprint = search.fingerprint;
         for (int at = from; at < to; at++) {
             if (Long.bitCount(fingerprints[at] ^ fingerprint) <= maxDistance) {
-                consider(entries[at], fingerprint, signature, minAgreeing, index, id, best);
+                search.consider(entries[at]);
             }
         }
     }
@@ -162,40 +149,42 @@ final class WindowEntries {
         }
     }
 
-    private void scan(
-        List<Entry> bucket,
-        long fingerprint,
-        byte[] signature,
-        int minAgreeing,
-        String index,
-        String id,
-        RecentFingerprints.Match[] best
-    ) {
+    private static void scan(List<Entry> bucket, Search search) {
         if (bucket == null) {
             return;
         }
         for (Entry e : bucket)
-            consider(e, fingerprint, signature, minAgreeing, index, id, best);
+            search.consider(e);
     }
 
-    /** Makes {@code e} the best match if it is within k, closer than the best so far and, both signed, verified. */
-    private void consider(
-        Entry e,
-        long fingerprint,
-        byte[] signature,
-        int minAgreeing,
-        String index,
-        String id,
-        RecentFingerprints.Match[] best
-    ) {
-        int d = Fingerprints.distance(fingerprint, e.fingerprint);
-        if (d > maxDistance || (best[0] != null && d >= best[0].distance()) || e.sameDocument(index, id)) {
-            return;
+    /** One lookup: the probe, who asks (not its own match), and the best match so far. */
+    private final class Search {
+        final long fingerprint;
+        final byte[] signature;
+        final int minAgreeing;
+        final String index;
+        final String id;
+        Match best;
+
+        Search(long fingerprint, byte[] signature, int minAgreeing, String index, String id) {
+            this.fingerprint = fingerprint;
+            this.signature = signature;
+            this.minAgreeing = minAgreeing;
+            this.index = index;
+            this.id = id;
         }
-        // both signed: the signatures must agree, as the query's verification; otherwise the fingerprint alone
-        if (signature != null && e.signature != null && Signature.agreesOnAtLeast(signature, e.signature, 0, minAgreeing) == false) {
-            return;
+
+        /** Makes {@code e} the best match if it is within k, closer than the best so far and, both signed, verified. */
+        void consider(Entry e) {
+            int d = Fingerprints.distance(fingerprint, e.fingerprint);
+            if (d > maxDistance || (best != null && d >= best.distance()) || e.sameDocument(index, id)) {
+                return;
+            }
+            // both signed: the signatures must agree, as the query's verification; otherwise the fingerprint alone
+            if (signature != null && e.signature != null && Signature.agreesOnAtLeast(signature, e.signature, 0, minAgreeing) == false) {
+                return;
+            }
+            best = new Match(e, d);
         }
-        best[0] = new RecentFingerprints.Match(e, d);
     }
 }

@@ -19,7 +19,7 @@ import org.nearduplicate.core.options.OptionValues;
  * <p>Option names are snake_case, as in the ingest processor's configuration. The option names and limits of the
  * pipeline are repeated here as constants for the callers that name them through SimHash.
  */
-public record SimHashSettings(FeatureSettings featureSettings, Weighting weighting, String idf) {
+public record SimHashSettings(FeatureSettings featureSettings, Weighting weighting, String idf) implements MethodSettings {
     public static final String NAME = "simhash";
     /** The newest version, the default of new processors and fields: the feature pipeline's ({@link FeatureSettings}). */
     public static final int LATEST_VERSION = FeatureSettings.LATEST_VERSION;
@@ -230,19 +230,6 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
         );
     }
 
-    /** The algorithm version (1 .. {@link #LATEST_VERSION}): which extraction rules apply. */
-    public int version() {
-        return featureSettings.version();
-    }
-
-    public ContentType contentType() {
-        return featureSettings.contentType();
-    }
-
-    public boolean extractMain() {
-        return featureSettings.extractMain();
-    }
-
     public FeatureSettings.Features features() {
         return featureSettings.features();
     }
@@ -257,14 +244,6 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
 
     public boolean stopwords() {
         return featureSettings.stopwords();
-    }
-
-    public int maxInputChars() {
-        return featureSettings.maxInputChars();
-    }
-
-    public int maxFeatures() {
-        return featureSettings.maxFeatures();
     }
 
     /**
@@ -315,10 +294,7 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
      * Parses an {@link #algorithmId()}; the limits take their defaults. Rejects unknown versions and unknown keys.
      */
     public static SimHashSettings fromAlgorithmId(String algorithmId) {
-        Map<String, Object> options = AlgorithmIds.parseVersioned(algorithmId, NAME, LATEST_VERSION, Set.copyOf(FeatureSettings.LIMITS));
-        SimHashSettings s = fromMap(options);
-        AlgorithmIds.requireConsumed(options, algorithmId);
-        return s;
+        return AlgorithmIds.parse(algorithmId, NAME, Set.copyOf(FeatureSettings.LIMITS), SimHashSettings::fromMap);
     }
 
     /** Mutable copy for building variants, e.g. in the quality report. */

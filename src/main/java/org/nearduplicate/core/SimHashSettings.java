@@ -94,7 +94,7 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
      */
     public static final SimHashSettings DEFAULT = new SimHashSettings(FeatureSettings.DEFAULT, Weighting.TF, IDF_NONE);
 
-    /** The first version whose values carry a verification signature ((core.sketch.Signature)). */
+    /** The first version whose values carry a verification signature ({@code core.sketch.Signature}). */
     public static final int FIRST_SIGNATURE_VERSION = 4;
 
     /**

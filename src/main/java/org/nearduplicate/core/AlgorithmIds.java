@@ -3,6 +3,7 @@ package org.nearduplicate.core;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 import org.nearduplicate.core.options.InvalidOptionException;
 import org.nearduplicate.core.options.OptionValues;
@@ -105,6 +106,17 @@ public final class AlgorithmIds {
             );
         }
         return v;
+    }
+
+    /**
+     * Reads the settings of {@code algorithmId}, an id of method {@code name}: {@link #parseVersioned}, then
+     * {@code read} (the method's {@code fromMap}), then {@link #requireConsumed}.
+     */
+    static <T> T parse(String algorithmId, String name, Set<String> notAllowed, Function<Map<String, Object>, T> read) {
+        Map<String, Object> options = parseVersioned(algorithmId, name, FeatureSettings.LATEST_VERSION, notAllowed);
+        T settings = read.apply(options);
+        requireConsumed(options, algorithmId);
+        return settings;
     }
 
     /** After a method's {@code fromMap} has removed the options it knows, anything left is unknown. */

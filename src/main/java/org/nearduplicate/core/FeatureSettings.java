@@ -15,22 +15,14 @@ import org.nearduplicate.core.options.OptionValues;
  * words): one place for their names, defaults, checks and id text, so that equal options mean equal features in every
  * method.
  *
- * <p><b>Versions.</b> The version in every algorithm id ({@code simhash-vN}, {@code minhash-vN}, {@code imatch-vN}) is
- * this pipeline's version: MinHash and I-Match have no versions of their own, so {@code minhash-v3} and
- * {@code imatch-v3} are MinHash and I-Match over the features of pipeline v3, named so because the pipeline changed (a
- * change to the min-hash values or the I-Match key would need a version of its own). A version is bumped whenever the
- * pipeline changes features for unchanged options, and every older version keeps computing exactly what it did (its
- * rules stay selectable by {@code version}). v1: boilerpipe word-count extraction; v2 (0.3.0): sentences kept by
- * extraction; v3 (0.5.0): headings go with what they head, cookie notices go, text dumps' separator lines and menu
- * bars read as in HTML (docs/engine.md); v4 (0.6.0): v3's pipeline, unchanged, under the version whose
- * {@code simhash} carries a verification signature ({@code minhash-v4} and {@code imatch-v4} compute what v3 did); v5
- * (0.7.0): a template's menu or footer row written as plain text counts as links in HTML too, such rows may hold one
- * long label in five, and elements named for a page region (footer, sidebar, navigation, ...) go even when they hold
- * most of a short page's text (docs/engine.md, "Version 5"); v6 (0.8.0): v5's pipeline with Chinese segmented by
- * HanLP's dictionary (longest match in its core dictionary's double-array trie) instead of its Viterbi word lattice,
- * faster fingerprinting of Chinese at nearly the same quality; text without Han characters gets v5's features, bit for bit
- * (docs/engine.md, "Version 6"). The {@code version} option is read with SimHash's names ({@code simhash-v2},
- * {@code v2} or {@code 2}), whose versions these were first, so its messages read as they always have.
+ * <p><b>Versions.</b> The version in every algorithm id ({@code simhash-vN}, {@code minhash-vN}, {@code imatch-vN})
+ * is this pipeline's: MinHash and I-Match have none of their own. A version is added whenever the pipeline would change
+ * the features of unchanged options, and every version keeps computing what it did (CHANGELOG.md). What each adds:
+ * v1: word-count extraction; v2: sentences kept by extraction; v3: headings go with what they head, cookie notices go,
+ * text dumps' separator lines and menu bars read as in HTML; v4: v3's features (its {@code simhash} adds the
+ * signature); v5: plain-text menu and footer rows count as links, region-named elements go (docs/engine.md, "Version
+ * 5"); v6: Chinese cut by HanLP's dictionary instead of its Viterbi lattice (text without Han characters: v5's
+ * features). The {@code version} option is read with SimHash's names ({@code simhash-v2}, {@code v2} or {@code 2}).
  *
  * <p>The limits ({@code max_input_chars}, {@code max_features}) only make input fail, so no id contains them. Option
  * names are snake_case, as in the ingest processors' configuration.

@@ -16,7 +16,7 @@ import org.nearduplicate.core.options.OptionValues;
  * {@code imatch-v1:content_type=auto,extract=main,idf=web-en-zh-v1,min_idf=3.0,max_idf=9.0}, names every
  * output-affecting option; the normalized-text key depends only on content type and extraction.
  */
-public record ImatchSettings(FeatureSettings featureSettings, String idf, double minIdf, double maxIdf) {
+public record ImatchSettings(FeatureSettings featureSettings, String idf, double minIdf, double maxIdf) implements MethodSettings {
     public static final String NAME = "imatch";
     /**
      * The id prefix of the newest version: the feature pipeline's ({@link FeatureSettings#LATEST_VERSION}; I-Match has
@@ -135,30 +135,9 @@ public record ImatchSettings(FeatureSettings featureSettings, String idf, double
         return b.build();
     }
 
-    public int maxFeatures() {
-        return featureSettings.maxFeatures();
-    }
-
     /** The same algorithm with other limits. */
     public ImatchSettings withLimits(int maxInputChars, int maxFeatures) {
         return new ImatchSettings(version(), contentType(), extractMain(), idf, minIdf, maxIdf, maxInputChars, maxFeatures);
-    }
-
-    /** The feature pipeline's version, which the id carries. */
-    public int version() {
-        return featureSettings.version();
-    }
-
-    public ContentType contentType() {
-        return featureSettings.contentType();
-    }
-
-    public boolean extractMain() {
-        return featureSettings.extractMain();
-    }
-
-    public int maxInputChars() {
-        return featureSettings.maxInputChars();
     }
 
     /**
@@ -217,15 +196,7 @@ public record ImatchSettings(FeatureSettings featureSettings, String idf, double
 
     /** Parses an {@link #algorithmId()}. */
     public static ImatchSettings fromAlgorithmId(String id) {
-        Map<String, Object> options = AlgorithmIds.parseVersioned(
-            id,
-            NAME,
-            FeatureSettings.LATEST_VERSION,
-            Set.of(FeatureSettings.MAX_INPUT_CHARS)
-        );
-        ImatchSettings s = fromMap(options);
-        AlgorithmIds.requireConsumed(options, id);
-        return s;
+        return AlgorithmIds.parse(id, NAME, Set.of(FeatureSettings.MAX_INPUT_CHARS), ImatchSettings::fromMap);
     }
 
     @Override

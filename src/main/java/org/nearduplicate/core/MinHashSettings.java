@@ -16,7 +16,7 @@ import org.nearduplicate.core.options.OptionValues;
  * <p>{@link #algorithmId()} names the version and every output-affecting option, e.g.
  * {@code minhash-v1:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=false,hashes=128}.
  */
-public record MinHashSettings(FeatureSettings featureSettings, int hashes) {
+public record MinHashSettings(FeatureSettings featureSettings, int hashes) implements MethodSettings {
     public static final String NAME = "minhash";
     /**
      * The id prefix of the newest version: the feature pipeline's ({@link FeatureSettings#LATEST_VERSION}; MinHash has
@@ -57,11 +57,6 @@ public record MinHashSettings(FeatureSettings featureSettings, int hashes) {
         return new SimHashSettings(featureSettings, SimHashSettings.Weighting.BINARY, SimHashSettings.IDF_NONE);
     }
 
-    /** The feature pipeline's version, which the id carries. */
-    public int version() {
-        return featureSettings.version();
-    }
-
     /**
      * Reads and removes the options it knows; missing ones keep {@link #DEFAULT}. {@code weighting} and {@code idf}
      * are not MinHash options and are left in the map (the caller reports them as unknown).
@@ -100,15 +95,7 @@ public record MinHashSettings(FeatureSettings featureSettings, int hashes) {
 
     /** Parses an {@link #algorithmId()}; rejects other versions and unknown parameters. */
     public static MinHashSettings fromAlgorithmId(String algorithmId) {
-        Map<String, Object> options = AlgorithmIds.parseVersioned(
-            algorithmId,
-            NAME,
-            FeatureSettings.LATEST_VERSION,
-            Set.copyOf(FeatureSettings.LIMITS)
-        );
-        MinHashSettings s = fromMap(options);
-        AlgorithmIds.requireConsumed(options, algorithmId);
-        return s;
+        return AlgorithmIds.parse(algorithmId, NAME, Set.copyOf(FeatureSettings.LIMITS), MinHashSettings::fromMap);
     }
 
     @Override

@@ -19,13 +19,9 @@ import org.nearduplicate.core.options.OptionValues;
  * <p>Option names are snake_case, as in the ingest processor's configuration. The option names and limits of the
  * pipeline are repeated here as constants for the callers that name them through SimHash.
  */
-public record SimHashSettings(FeatureSettings featureSettings, Weighting weighting, String idf) {
+public record SimHashSettings(FeatureSettings featureSettings, Weighting weighting, String idf) implements MethodSettings {
     public static final String NAME = "simhash";
-    /**
-     * The newest version, the default of new processors and fields: the feature pipeline's
-     * ({@link FeatureSettings#LATEST_VERSION}, which lists what each version changed). v1's defaults are words, v2's and
-     * v3's word bigrams.
-     */
+    /** The newest version, the default of new processors and fields: the feature pipeline's ({@link FeatureSettings}). */
     public static final int LATEST_VERSION = FeatureSettings.LATEST_VERSION;
     /** The id prefix of the newest version. */
     public static final String VERSION = NAME + "-v" + LATEST_VERSION;
@@ -63,80 +59,33 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
     /** Default of {@code max_features}: {@link FeatureSettings#DEFAULT_MAX_FEATURES}. */
     public static final int DEFAULT_MAX_FEATURES = FeatureSettings.DEFAULT_MAX_FEATURES;
 
-    /** The defaults of version 1 (0.1.0 and 0.2.0): words, TF. */
-    public static final SimHashSettings DEFAULT_V1 = new SimHashSettings(
-        1,
-        ContentType.AUTO,
-        true,
-        FeatureSettings.Features.WORDS,
-        3,
-        1,
-        true,
-        Weighting.TF,
-        IDF_NONE,
-        DEFAULT_MAX_INPUT_CHARS,
-        DEFAULT_MAX_FEATURES
-    );
+    /** The defaults of version 1: words, TF. */
+    public static final SimHashSettings DEFAULT_V1 = defaults(1, 1);
+    /** The defaults of version 2: word bigrams, TF. */
+    public static final SimHashSettings DEFAULT_V2 = defaults(2, 2);
+    /** The defaults of version 3: version 2's options with version 3's extraction rules. */
+    public static final SimHashSettings DEFAULT_V3 = defaults(3, 2);
+    /** The defaults of version 4: version 3's features and the verification signature. */
+    public static final SimHashSettings DEFAULT_V4 = defaults(4, 2);
+    /** The defaults of version 5: version 4's features with version 5's extraction rules, and the signature. */
+    public static final SimHashSettings DEFAULT_V5 = defaults(5, 2);
 
-    /** The defaults of version 2 (0.3.0 and 0.4.0): word bigrams, TF. */
-    public static final SimHashSettings DEFAULT_V2 = new SimHashSettings(
-        2,
-        ContentType.AUTO,
-        true,
-        FeatureSettings.Features.WORDS,
-        3,
-        2,
-        true,
-        Weighting.TF,
-        IDF_NONE,
-        DEFAULT_MAX_INPUT_CHARS,
-        DEFAULT_MAX_FEATURES
-    );
-
-    /** The defaults of version 3 (0.5.0): version 2's options with version 3's extraction rules. */
-    public static final SimHashSettings DEFAULT_V3 = new SimHashSettings(
-        3,
-        ContentType.AUTO,
-        true,
-        FeatureSettings.Features.WORDS,
-        3,
-        2,
-        true,
-        Weighting.TF,
-        IDF_NONE,
-        DEFAULT_MAX_INPUT_CHARS,
-        DEFAULT_MAX_FEATURES
-    );
-
-    /** The defaults of version 4 (0.6.0): version 3's features and the verification signature. */
-    public static final SimHashSettings DEFAULT_V4 = new SimHashSettings(
-        4,
-        ContentType.AUTO,
-        true,
-        FeatureSettings.Features.WORDS,
-        3,
-        2,
-        true,
-        Weighting.TF,
-        IDF_NONE,
-        DEFAULT_MAX_INPUT_CHARS,
-        DEFAULT_MAX_FEATURES
-    );
-
-    /** The defaults of version 5 (0.7.0): version 4's features with version 5's extraction rules, and the signature. */
-    public static final SimHashSettings DEFAULT_V5 = new SimHashSettings(
-        5,
-        ContentType.AUTO,
-        true,
-        FeatureSettings.Features.WORDS,
-        3,
-        2,
-        true,
-        Weighting.TF,
-        IDF_NONE,
-        DEFAULT_MAX_INPUT_CHARS,
-        DEFAULT_MAX_FEATURES
-    );
+    /** The default options of {@code version}: TF over words ({@code shingleSize} 1) or word bigrams (2). */
+    private static SimHashSettings defaults(int version, int shingleSize) {
+        return new SimHashSettings(
+            version,
+            ContentType.AUTO,
+            true,
+            FeatureSettings.Features.WORDS,
+            3,
+            shingleSize,
+            true,
+            Weighting.TF,
+            IDF_NONE,
+            DEFAULT_MAX_INPUT_CHARS,
+            DEFAULT_MAX_FEATURES
+        );
+    }
 
     /**
      * The defaults, chosen by measurement on the public evaluation corpus (see docs/engine.md): version 4's features
@@ -145,22 +94,22 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
      */
     public static final SimHashSettings DEFAULT = new SimHashSettings(FeatureSettings.DEFAULT, Weighting.TF, IDF_NONE);
 
-    /** The first version whose values carry a verification signature ((core.sketch.Signature)). */
+    /** The first version whose values carry a verification signature ({@code core.sketch.Signature}). */
     public static final int FIRST_SIGNATURE_VERSION = 4;
 
     /**
-     * {@code simhash-v4}'s and {@code simhash-v5}'s default {@code min_similarity}, as 0.6.0 and 0.7.0 shipped it: with
+     * {@code simhash-v4}'s and {@code simhash-v5}'s default {@code min_similarity}: with
      * k = 16 the setting the rule of docs/engine.md ("Verified match") chose on the public corpus, the best recall whose
      * unrelated-pair rate, spread rate and share of documents with a false match stay within the targets with 20 %
      * headroom (bench/results/RESULTS-signature-study.md). 12 of 32 slots. Version 5 keeps it although 0.40 measured
-     * better for it (bench/results/RESULTS-scale-quality-v5-t040.md): an index keeps answering as it did.
+     * better for it (bench/results/RESULTS-scale-quality-v5-t040.md), so that its indices answer as they were measured.
      */
     public static final double V4_MIN_SIMILARITY = 0.35;
 
     /**
-     * {@code simhash-v6}'s default {@code min_similarity} (0.8.0): the same rule with issue 25's group target added (the
+     * {@code simhash-v6}'s default {@code min_similarity}: the same rule with issue 25's group target added (the
      * default mode's largest group no larger than the largest labelled group). 13 of 32 slots: on the public corpus
-     * recall 0.972, precision 0.994, and a heavy-edit negative no longer joins its page's copies
+     * recall 0.972, precision 0.994, and a heavy-edit negative does not join its page's copies
      * (bench/results/RESULTS-scale-quality-v6.md; version 5 measured at both thresholds:
      * bench/results/RESULTS-scale-quality-v5-t040.md).
      */
@@ -229,8 +178,7 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
     /**
      * The default {@code max_distance} of queries on fingerprints of this version. v4 and v5: 16 with the verification
      * ({@link #recommendedMinSimilarity()}), chosen for scale (docs/engine.md, "Verified match"). v2 and v3: the largest
-     * k whose precision is at least 0.98 on the public corpus (15 for both). v1 keeps 12, its best-F1 default since
-     * 0.2.0, so that existing indices answer as before.
+     * k whose precision is at least 0.98 on the public corpus (15 for both). v1: 12, its best-F1 k.
      */
     public int recommendedMaxDistance() {
         return switch (version()) {
@@ -282,19 +230,6 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
         );
     }
 
-    /** The algorithm version (1 .. {@link #LATEST_VERSION}): which extraction rules apply. */
-    public int version() {
-        return featureSettings.version();
-    }
-
-    public ContentType contentType() {
-        return featureSettings.contentType();
-    }
-
-    public boolean extractMain() {
-        return featureSettings.extractMain();
-    }
-
     public FeatureSettings.Features features() {
         return featureSettings.features();
     }
@@ -309,14 +244,6 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
 
     public boolean stopwords() {
         return featureSettings.stopwords();
-    }
-
-    public int maxInputChars() {
-        return featureSettings.maxInputChars();
-    }
-
-    public int maxFeatures() {
-        return featureSettings.maxFeatures();
     }
 
     /**
@@ -367,10 +294,7 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
      * Parses an {@link #algorithmId()}; the limits take their defaults. Rejects unknown versions and unknown keys.
      */
     public static SimHashSettings fromAlgorithmId(String algorithmId) {
-        Map<String, Object> options = AlgorithmIds.parseVersioned(algorithmId, NAME, LATEST_VERSION, Set.copyOf(FeatureSettings.LIMITS));
-        SimHashSettings s = fromMap(options);
-        AlgorithmIds.requireConsumed(options, algorithmId);
-        return s;
+        return AlgorithmIds.parse(algorithmId, NAME, Set.copyOf(FeatureSettings.LIMITS), SimHashSettings::fromMap);
     }
 
     /** Mutable copy for building variants, e.g. in the quality report. */

@@ -137,11 +137,7 @@ public final class ColumnScan {
                     nextSlot = start;
                 }
             }
-            int d;
-            do {
-                d = nextDoc();
-            } while (d < target);
-            return d;
+            return nextAtOrAfter(target);
         }
 
         @Override
@@ -210,6 +206,18 @@ public final class ColumnScan {
     abstract static class DistanceIterator extends DocIdSetIterator {
         /** The current document's distance to its closest probe. */
         abstract int distance();
+
+        @Override
+        public abstract int nextDoc();
+
+        /** The first match at or after {@code target}, by {@link #nextDoc}. */
+        final int nextAtOrAfter(int target) {
+            int d;
+            do {
+                d = nextDoc();
+            } while (d < target);
+            return d;
+        }
     }
 
     /** The hits of {@link Matches}, in order. */
@@ -241,11 +249,7 @@ public final class ColumnScan {
 
         @Override
         public int advance(int target) {
-            int d;
-            do {
-                d = nextDoc();
-            } while (d < target);
-            return d;
+            return nextAtOrAfter(target);
         }
 
         @Override

@@ -30,31 +30,16 @@ final class ColumnScorer {
         int verifiedDistance(int doc, long value) throws IOException;
     }
 
+    /** The distance alone decides, nobody is told when the candidates run out, and passes are not shared. */
     static ScorerSupplier supplier(Weight weight, FingerprintColumn column, long[] probes, int k, float boost) {
-        return supplier(weight, column, probes, k, boost, null);
-    }
-
-    /** {@code verifier}: null when the distance alone decides. */
-    static ScorerSupplier supplier(Weight weight, FingerprintColumn column, long[] probes, int k, float boost, Verifier verifier) {
-        return supplier(weight, column, probes, k, boost, verifier, null);
-    }
-
-    /** {@code exhausted}: run once when the scorer's candidates run out (the stats' segment time); null: none. */
-    static ScorerSupplier supplier(
-        Weight weight,
-        FingerprintColumn column,
-        long[] probes,
-        int k,
-        float boost,
-        Verifier verifier,
-        Runnable exhausted
-    ) {
-        return supplier(weight, column, probes, k, boost, verifier, exhausted, null);
+        return supplier(weight, column, probes, k, boost, null, null, null);
     }
 
     /**
-     * {@code sharing}: the cache whose setting says whether the column's passes are shared with concurrent searches
-     * ({@link SharedColumnScan}) and which counts the shared ones; null: never shared.
+     * {@code verifier}: null when the distance alone decides. {@code exhausted}: run once when the scorer's candidates
+     * run out (the stats' segment time); null: none. {@code sharing}: the cache whose setting says whether the column's
+     * passes are shared with concurrent searches ({@link SharedColumnScan}) and which counts the shared ones; null:
+     * never shared.
      */
     static ScorerSupplier supplier(
         Weight weight,

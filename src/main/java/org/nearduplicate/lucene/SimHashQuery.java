@@ -1,23 +1,12 @@
 package org.nearduplicate.lucene;
 
-import org.apache.lucene.index.BinaryDocValues;
-import org.apache.lucene.index.DocValues;
-import org.apache.lucene.index.FieldInfo;
-import org.apache.lucene.index.IndexOptions;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.search.DocIdSetIterator;
-import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreMode;
-import org.apache.lucene.search.Scorer;
-import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.BytesRef;
 
-import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -25,7 +14,6 @@ import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.options.InvalidOptionException;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
-import org.nearduplicate.lucene.compat.PlatformWeight;
 
 /**
  * Matches documents whose {@code simhash} fingerprint is within Hamming distance {@code maxDistance} of a probe.
@@ -66,18 +54,18 @@ public final class SimHashQuery extends Query {
      */
     public static final long MAX_QUERY_PROBE_KEYS = 5_000_000;
 
-    private final String field;
-    private final long fingerprint;
+    final String field;
+    final long fingerprint;
     /** Every probe, distinct and sorted ({@code fingerprint} is the first); one for the single-probe query. */
-    private final long[] fingerprints;
+    final long[] fingerprints;
     /** Per probe of {@link #fingerprints}, its verification signature; null when the query does not verify. */
-    private final byte[][] signatures;
+    final byte[][] signatures;
     /** Null: matches are decided by the distance alone (fields whose algorithm has no signature). */
-    private final Verification verification;
-    private final int maxDistance;
-    private final BlockLayout layout;
-    private final boolean scan;
-    private final boolean scanByCost;
+    final Verification verification;
+    final int maxDistance;
+    final BlockLayout layout;
+    final boolean scan;
+    final boolean scanByCost;
     /** How many keys the probes look up per segment (0 for a scan). */
     private final int keyCount;
     /**
@@ -87,15 +75,15 @@ public final class SimHashQuery extends Query {
      */
     private volatile ProbedKeys probedKeys;
     /** The node's fingerprint columns, for the column path ({@link #withColumns}); null: keys and doc-values scan only. */
-    private final FingerprintColumns columns;
+    final FingerprintColumns columns;
     /**
      * What the caller expects of chance matches at this index size ({@link #withChanceNote}), shown by explain and
      * toString (so in profile); null: none. Not part of equals and hashCode: it describes the index the query was built
      * for (it changes with every document added), not what matches, and the query cache must not split on it.
      */
-    private final String chanceNote;
+    final String chanceNote;
     /** Told how each segment was answered and how long it took (the node's stats); null: nobody. Not in equals. */
-    private final Listener listener;
+    final Listener listener;
 
     /**
      * Told, per segment, the path that answers it ({@link #path}) and, when the segment's candidates run out, the time
@@ -122,7 +110,7 @@ public final class SimHashQuery extends Query {
      * The second look of a verified match ({@code simhash-v4}): the signatures' field (binary doc values of
      * {@link Signature#BYTES} bytes) and how many of their slots must agree with the probe's. A document matches a
      * probe when its fingerprint is within the distance and its signature agrees; when the document or the probe has no
-     * signature (a bare fingerprint indexed or given by the user), the fingerprint alone decides, as before version 4.
+     * signature (a bare fingerprint indexed or given by the user), the fingerprint alone decides.
      */
     public record Verification(String signatureField, double minSimilarity) {
         public Verification {
@@ -135,14 +123,6 @@ public final class SimHashQuery extends Query {
         public int minAgreeing() {
             return Signature.minAgreeing(minSimilarity);
         }
-    }
-
-    /**
-     * The probed keys in term order (the probes' own keys and, beyond the layout's exact distance, their variants), and
-     * per key the probe's check value of its combination (see {@link BlockLayout#check}) with the distance left for
-     * the check bits once the key's own (how many of its bits differ from the probe's key) is spent.
-     */
-    private record ProbedKeys(BytesRef[] keys, KeyPostings.FrequencyCheck frequencyCheck) {
     }
 
     /**
@@ -231,10 +211,10 @@ public final class SimHashQuery extends Query {
             signatures = new byte[fingerprints.length][];
         }
         if (signatures == null) {
-            this.fingerprints = distinctSorted(fingerprints);
+            this.fingerprints = Probe.distinctSorted(fingerprints);
             this.signatures = null;
         } else {
-            Probe[] probes = distinctSorted(fingerprints, signatures);
+            Probe[] probes = Probe.distinctSorted(fingerprints, signatures);
             this.fingerprints = new long[probes.length];
             this.signatures = new byte[probes.length][];
             for (int i = 0; i < probes.length; i++) {
@@ -325,47 +305,11 @@ public final class SimHashQuery extends Query {
         return keys;
     }
 
-    private record Probe(long fingerprint, byte[] signature) {
-    }
-
-    /** Distinct (fingerprint, signature) pairs, by fingerprint then signature. */
-    private static Probe[] distinctSorted(long[] fingerprints, byte[][] signatures) {
-        Probe[] probes = new Probe[fingerprints.length];
-        for (int i = 0; i < probes.length; i++)
-            probes[i] = new Probe(fingerprints[i], signatures[i] == null ? null : signatures[i].clone());
-        Arrays.sort(
-            probes,
-            (a, b) -> a.fingerprint != b.fingerprint ? Long.compare(a.fingerprint, b.fingerprint) : Arrays.compare(a.signature, b.signature)
-        );
-        int n = 0;
-        for (int i = 0; i < probes.length; i++) {
-            if (n == 0
-                || probes[i].fingerprint != probes[n - 1].fingerprint
-                || Arrays.equals(probes[i].signature, probes[n - 1].signature) == false) {
-                probes[n++] = probes[i];
-            }
-        }
-        return Arrays.copyOf(probes, n);
-    }
-
-    /** Distinct and sorted, without boxing (a probe may hold a million fingerprints). */
-    private static long[] distinctSorted(long[] values) {
-        long[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = 0;
-        for (int i = 0; i < sorted.length; i++) {
-            if (i == 0 || sorted[i] != sorted[n - 1]) {
-                sorted[n++] = sorted[i];
-            }
-        }
-        return n == sorted.length ? sorted : Arrays.copyOf(sorted, n);
-    }
-
-    private ProbedKeys probedKeys() {
+    ProbedKeys probedKeys() {
         ProbedKeys built = probedKeys;
         if (built == null) {
             // segments searched concurrently may both build them: the same keys, a little work wasted, no lock
-            probedKeys = built = buildProbedKeys();
+            probedKeys = built = ProbedKeys.build(layout, fingerprints, maxDistance, keyCount);
         }
         return built;
     }
@@ -373,34 +317,6 @@ public final class SimHashQuery extends Query {
     /** Whether a segment has looked up the keys yet (tests). */
     boolean keysBuilt() {
         return probedKeys != null;
-    }
-
-    private ProbedKeys buildProbedKeys() {
-        int n = keyCount;
-        BytesRef[] keys = new BytesRef[n];
-        long[] checks = new long[n];
-        int[] budgets = new int[n];
-        record Probed(BytesRef key, long check, int distance) {
-        }
-        Probed[] probed = new Probed[n];
-        int[] next = { 0 };
-        for (long probe : fingerprints) {
-            long[] combinationChecks = new long[layout.keyCount()];
-            for (int c = 0; c < combinationChecks.length; c++) {
-                combinationChecks[c] = layout.check(probe, c);
-            }
-            layout.probeKeys(probe, maxDistance, (combination, key, keyDistance) -> {
-                probed[next[0]++] = new Probed(new BytesRef(key), combinationChecks[combination], keyDistance);
-            });
-        }
-        // in term order, so that the terms dictionary is walked forward
-        Arrays.sort(probed, (a, b) -> a.key().compareTo(b.key()));
-        for (int i = 0; i < n; i++) {
-            keys[i] = probed[i].key();
-            checks[i] = probed[i].check();
-            budgets[i] = maxDistance - probed[i].distance();
-        }
-        return new ProbedKeys(keys, new KeyPostings.FrequencyCheck(checks, budgets));
     }
 
     /**
@@ -444,7 +360,7 @@ public final class SimHashQuery extends Query {
     }
 
     /** The distance from {@code value} to the closest probe. */
-    private int distanceToClosest(long value) {
+    int distanceToClosest(long value) {
         int best = Integer.MAX_VALUE;
         for (long probe : fingerprints) {
             best = Math.min(best, Long.bitCount(value ^ probe));
@@ -496,7 +412,7 @@ public final class SimHashQuery extends Query {
 
     @Override
     public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) {
-        return new NearDuplicateWeight(this, boost);
+        return new SimHashWeight(this, boost);
     }
 
     @Override
@@ -551,264 +467,5 @@ public final class SimHashQuery extends Query {
             verification,
             Arrays.deepHashCode(signatures)
         );
-    }
-
-    private final class NearDuplicateWeight extends PlatformWeight {
-        private final float boost;
-
-        NearDuplicateWeight(Query query, float boost) {
-            super(query);
-            this.boost = boost;
-        }
-
-        @Override
-        public ScorerSupplier scorerSupplier(LeafReaderContext context) throws IOException {
-            NumericDocValues values = context.reader().getNumericDocValues(field);
-            if (values == null) {
-                return null;
-            }
-            // null when no document of the segment has a signature: each is compared on its fingerprint alone
-            BinaryDocValues signatureValues = verification == null
-                ? null
-                : context.reader().getBinaryDocValues(verification.signatureField());
-            int minAgreeing = verification == null ? 0 : verification.minAgreeing();
-            long start = listener == null ? 0 : System.nanoTime();
-            if (columns != null && path(context.reader().maxDoc(), true) == SegmentPath.COLUMN) {
-                FingerprintColumn column = columns.get(context, field);
-                if (column != null) {
-                    ColumnScorer.Verifier verifier = verification == null ? null : (doc, value) -> {
-                        BytesRef signature = signatureValues != null && signatureValues.advanceExact(doc)
-                            ? signatureValues.binaryValue()
-                            : null;
-                        return matchDistance(value, signature, minAgreeing);
-                    };
-                    return ColumnScorer.supplier(
-                        this,
-                        column,
-                        fingerprints,
-                        maxDistance,
-                        boost,
-                        verifier,
-                        timer(SegmentPath.COLUMN, start),
-                        columns
-                    );
-                }
-                // no column (cache bound, breaker, updated doc values): the same answer from the paths below
-            }
-            // both ways are exact; scan small segments when the probed keys would cost more than reading every fingerprint
-            if (scan || scanByCost && scanIsCheaper(context.reader().maxDoc())) {
-                Runnable timer = timer(SegmentPath.DOC_VALUES, start);
-                return new ScorerSupplier() {
-                    @Override
-                    public Scorer get(long leadCost) {
-                        return new DistanceScorer(NearDuplicateWeight.this, values, values, signatureValues, boost, timer);
-                    }
-
-                    @Override
-                    public long cost() {
-                        return values.cost();
-                    }
-                };
-            }
-            ProbedKeys probed = probedKeys();
-            KeyPostings found = KeyPostings.seek(context.reader().terms(field), probed.keys());
-            if (found == null) {
-                Runnable timer = timer(SegmentPath.KEYS, start); // answered: no key of the probes is in the segment
-                if (timer != null) timer.run();
-                return null;
-            }
-            // keys indexed without frequencies (check_bits 0) are verified from doc values alone
-            FieldInfo info = context.reader().getFieldInfos().fieldInfo(field);
-            boolean checked = layout.checkBits() > 0 && info != null && info.getIndexOptions() == IndexOptions.DOCS_AND_FREQS;
-            // the check bits are stored as term frequency - 1
-            // a key's own distance and its check bits' distance lie on disjoint bits: their sum is a lower bound
-            KeyPostings.FrequencyCheck check = checked ? probed.frequencyCheck() : null;
-            Runnable timer = timer(SegmentPath.KEYS, start);
-            return new ScorerSupplier() {
-                @Override
-                public Scorer get(long leadCost) throws IOException {
-                    return new DistanceScorer(
-                        NearDuplicateWeight.this,
-                        found.union(context.reader().maxDoc(), check),
-                        values,
-                        signatureValues,
-                        boost,
-                        timer
-                    );
-                }
-
-                @Override
-                public long cost() {
-                    return found.cost();
-                }
-            };
-        }
-
-        /** Counts the segment on {@code path} and returns what reports its time at its end; null without a listener. */
-        private Runnable timer(SegmentPath path, long start) {
-            if (listener == null) return null;
-            listener.segment(path);
-            if (listener.timed(path) == false) return null;
-            return () -> listener.segmentTime(path, System.nanoTime() - start);
-        }
-
-        @Override
-        public Explanation explain(LeafReaderContext context, int doc) throws IOException {
-            NumericDocValues values = context.reader().getNumericDocValues(field);
-            if (values == null || values.advanceExact(doc) == false) {
-                return Explanation.noMatch("document has no fingerprint in field [" + field + "]");
-            }
-            long value = values.longValue();
-            int distance = distanceToClosest(value);
-            long closest = fingerprint;
-            for (long probe : fingerprints) {
-                if (Long.bitCount(value ^ probe) == distance) {
-                    closest = probe;
-                    break;
-                }
-            }
-            String pair = "probe "
-                + Fingerprints.toHex(closest)
-                + " and fingerprint "
-                + Fingerprints.toHex(value)
-                + " in field ["
-                + field
-                + "]";
-            if (distance > maxDistance) {
-                return Explanation.noMatch("hamming distance " + distance + " > " + maxDistance + " between " + pair);
-            }
-            String verified = "";
-            if (verification != null) {
-                BinaryDocValues signatureValues = context.reader().getBinaryDocValues(verification.signatureField());
-                BytesRef signature = signatureValues != null && signatureValues.advanceExact(doc) ? signatureValues.binaryValue() : null;
-                if (signature == null || signature.length != Signature.BYTES) {
-                    signature = null;
-                }
-                int verifiedDistance = matchDistance(value, signature, verification.minAgreeing());
-                if (verifiedDistance > maxDistance) {
-                    return Explanation.noMatch(
-                        "hamming distance "
-                            + distance
-                            + " <= "
-                            + maxDistance
-                            + " between "
-                            + pair
-                            + ", but no probe within it has a signature similarity >= "
-                            + verification.minSimilarity()
-                    );
-                }
-                int closestIndex = 0;
-                for (int i = 0; i < fingerprints.length; i++) {
-                    if (Long.bitCount(value ^ fingerprints[i]) == verifiedDistance
-                        && (signature == null
-                            || signatures[i] == null
-                            || Signature.agreesOnAtLeast(signatures[i], signature.bytes, signature.offset, verification.minAgreeing()))) {
-                        closestIndex = i;
-                        break;
-                    }
-                }
-                distance = verifiedDistance;
-                closest = fingerprints[closestIndex];
-                pair = "probe "
-                    + Fingerprints.toHex(closest)
-                    + " and fingerprint "
-                    + Fingerprints.toHex(value)
-                    + " in field ["
-                    + field
-                    + "]";
-                if (signature == null || signatures[closestIndex] == null) {
-                    verified = ", not verified: " + (signature == null ? "the document" : "the probe") + " has no signature";
-                } else {
-                    byte[] docSignature = Arrays.copyOfRange(signature.bytes, signature.offset, signature.offset + signature.length);
-                    double similarity = Signature.similarity(signatures[closestIndex], docSignature);
-                    verified = ", verified: signature similarity "
-                        + String.format(java.util.Locale.ROOT, "%.3f", similarity)
-                        + " >= "
-                        + verification.minSimilarity();
-                }
-            }
-            if (scan == false && sharesKey(value, closest) == false) {
-                // cannot happen for a consistent index (pigeonhole), reported rather than hidden
-                return Explanation.noMatch(
-                    "no block key shared with the probe although hamming distance " + distance + " <= " + maxDistance
-                );
-            }
-            float closeness = closeness(distance);
-            return Explanation.match(
-                boost * closeness,
-                "near_duplicate: hamming distance "
-                    + distance
-                    + " <= "
-                    + maxDistance
-                    + " between "
-                    + pair
-                    + (scan ? " (doc-values scan)" : " (block keys " + layout.id() + ")")
-                    + verified
-                    + (chanceNote == null ? "" : "; " + chanceNote)
-                    + ", score = boost * 1 / (1 + distance), product of:",
-                Explanation.match(boost, "boost"),
-                Explanation.match(closeness, "1 / (1 + " + distance + ")")
-            );
-        }
-
-        private boolean sharesKey(long value, long probe) {
-            int[] thresholds = layout.probeThresholds(maxDistance);
-            for (int c = 0; c < layout.keyCount(); c++) {
-                if (Long.bitCount((value ^ probe) & layout.keptMask(c)) <= thresholds[c]) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        @Override
-        public boolean isCacheable(LeafReaderContext ctx) {
-            return DocValues.isCacheable(ctx, field);
-        }
-    }
-
-    private final class DistanceScorer extends VerifyingScorer {
-        private final NumericDocValues values;
-        private final BinaryDocValues signatureValues;
-        private final int minAgreeing;
-        private int distance;
-
-        DistanceScorer(
-            Weight weight,
-            DocIdSetIterator approximation,
-            NumericDocValues values,
-            BinaryDocValues signatureValues,
-            float boost,
-            Runnable exhausted
-        ) {
-            super(weight, approximation, approximation == values, boost, approximation == values ? 1 : 4, exhausted);
-            this.values = values;
-            this.signatureValues = signatureValues;
-            this.minAgreeing = verification == null ? 0 : verification.minAgreeing();
-        }
-
-        @Override
-        protected boolean verify(int doc, boolean positioned) throws IOException {
-            if (positioned == false && values.advanceExact(doc) == false) {
-                return false;
-            }
-            long value = values.longValue();
-            if (verification == null) {
-                distance = fingerprints.length == 1 ? Long.bitCount(value ^ fingerprint) : distanceToClosest(value);
-                return distance <= maxDistance;
-            }
-            // the signature is read only for a fingerprint within the distance of some probe
-            if (fingerprints.length == 1 && Long.bitCount(value ^ fingerprint) > maxDistance) {
-                return false;
-            }
-            BytesRef signature = signatureValues != null && signatureValues.advanceExact(doc) ? signatureValues.binaryValue() : null;
-            distance = matchDistance(value, signature, minAgreeing);
-            return distance <= maxDistance;
-        }
-
-        @Override
-        protected float closeness() {
-            return SimHashQuery.closeness(distance);
-        }
     }
 }

@@ -6,7 +6,7 @@ import java.security.NoSuchAlgorithmException;
 
 /**
  * What a document's group fields hold, as 64 bits: the write-back compares it with what it would write and skips a
- * member already right, without reading the document (a re-run used to send every member as an update that turned out
+ * member already right, without reading the document (otherwise a re-run sends every member as an update that turns out
  * a noop). The first 8 bytes of SHA-256 over the group value and the distance: two different states agree by chance with
  * probability 2^-64 per member, so a member is left with a stale group about once in 10^19 re-runs of a billion
  * documents. Not thread-safe: one per pass.

@@ -1,18 +1,9 @@
 package org.nearduplicate.core.window;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import org.nearduplicate.core.keys.BlockLayout;
-import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
 
 /**
@@ -138,15 +129,8 @@ public final class RecentFingerprints {
     private final int capacity;
     private final long ttlMillis;
     private final LongSupplier clock;
-    private final BlockLayout layout;
-    /** Per key combination, the bits a probe's block may differ from an entry's (layout's probe thresholds for k). */
-    private final int[] thresholds;
-    /** The entries in insertion order, oldest first, with their fingerprints as a column. */
-    private final Ring order = new Ring();
-    /** How a lookup finds the entries within k: {@link Lookup#forDistance}. */
-    private final Lookup lookup;
-    /** Per combination: kept bits -> entries ({@link Lookup#BLOCK_KEYS} only). */
-    private final List<Map<Long, List<Entry>>> buckets;
+    /** The entries in insertion order, oldest first, found by the window's {@link Lookup}. */
+    private final WindowEntries order;
 
     /**
      * How the window finds its entries within k. {@link #BLOCK_KEYS}: a bucket per pigeonhole block key, probed k + 1
@@ -182,11 +166,6 @@ public final class RecentFingerprints {
                     + maxDistance
             );
         }
-    }
-
-    /** The window's layout for k: {@code k + 1} single-block keys, at most {@link BlockLayout#MAX_BLOCKS}. */
-    private static BlockLayout layout(int maxDistance) {
-        return new BlockLayout(Math.min(maxDistance + 1, BlockLayout.MAX_BLOCKS), maxDistance);
     }
 
     /**
@@ -259,14 +238,8 @@ public final class RecentFingerprints {
     /** Bulk set ({@link #bulkSet}): never evicts, and stops keeping once the budget refused. */
     private final boolean exhaustive;
     private boolean overflowed;
-    /**
-     * Gaps: the latest time until which a let-go document may be invisible to searches ({@code gapUntil}, of batch
-     * {@code gapBatch}), and an upper bound of the same over the documents of every other batch ({@code otherGapUntil}).
-     */
-    private long gapUntil = Long.MIN_VALUE;
-    private Object gapBatch;
-    private long otherGapUntil = Long.MIN_VALUE;
-    private long lostEntries;
+    /** Until when documents let go of before they were searchable may be missed (guarded by this window's lock). */
+    private final Gaps gaps = new Gaps();
 
     public RecentFingerprints(int maxDistance, int capacity, long ttlMillis, LongSupplier clock) {
         this(maxDistance, capacity, ttlMillis, clock, Budget.UNLIMITED);
@@ -291,7 +264,7 @@ public final class RecentFingerprints {
         Lookup lookup
     ) {
         checkMaxDistance(maxDistance);
-        this.lookup = lookup;
+        this.order = new WindowEntries(maxDistance, lookup);
         this.exhaustive = exhaustive;
         this.horizonMillis = ttlMillis;
         this.budget = budget;
@@ -299,12 +272,6 @@ public final class RecentFingerprints {
         this.capacity = capacity;
         this.ttlMillis = ttlMillis;
         this.clock = clock;
-        this.layout = layout(maxDistance);
-        this.thresholds = layout.probeThresholds(maxDistance);
-        this.buckets = new ArrayList<>(layout.keyCount());
-        for (int c = 0; lookup == Lookup.BLOCK_KEYS && c < layout.keyCount(); c++) {
-            buckets.add(new HashMap<>());
-        }
         this.lastAddMillis = clock.getAsLong();
     }
 
@@ -341,7 +308,7 @@ public final class RecentFingerprints {
      */
     public synchronized Match checkAndKeep(Entry entry, double minSimilarity) {
         assert exhaustive;
-        Match best = find(entry.fingerprint, entry.signature, minAgreeing(minSimilarity), entry.index, entry.id);
+        Match best = order.find(entry.fingerprint, entry.signature, minAgreeing(minSimilarity), entry.index, entry.id);
         if (overflowed == false && retired == false) {
             if (budget.tryReserve(entryBytes(entry))) {
                 keep(entry);
@@ -421,7 +388,7 @@ public final class RecentFingerprints {
         this.horizonMillis = horizonMillis;
         expire(now);
         Entry added = new Entry(fingerprint, signature, index, id, now, batch);
-        Match best = find(fingerprint, signature, minAgreeing(minSimilarity), index, id);
+        Match best = order.find(fingerprint, signature, minAgreeing(minSimilarity), index, id);
         long staleUntil = staleUntil(batch); // before this document's own evictions: it was compared with those
         if (record == false) {
             return new Result(best, added, staleUntil);
@@ -454,33 +421,16 @@ public final class RecentFingerprints {
      * has them), except when another batch's gap was recorded after them (then the bound is conservative).
      */
     public synchronized long staleUntil(Object batch) {
-        return batch != null && batch == gapBatch ? otherGapUntil : Math.max(gapUntil, otherGapUntil);
+        return gaps.staleUntil(batch);
     }
 
     /** Documents let go of before they were searchable, since the window was made. */
     public synchronized long lostEntries() {
-        return lostEntries;
+        return gaps.lostEntries();
     }
 
     private void lose(Entry e, long now) {
-        long until = horizonMillis == Long.MAX_VALUE || e.addedMillis > Long.MAX_VALUE - horizonMillis
-            ? Long.MAX_VALUE
-            : e.addedMillis + horizonMillis;
-        if (until <= now) {
-            return; // searchable by now
-        }
-        lostEntries++;
-        if (e.batch != null && e.batch == gapBatch) {
-            gapUntil = Math.max(gapUntil, until);
-        } else {
-            // the previous batch's bound joins the others' (an upper bound for every batch but the new one)
-            otherGapUntil = Math.max(otherGapUntil, gapUntil);
-            gapUntil = until;
-            gapBatch = e.batch;
-            if (e.batch == null) {
-                otherGapUntil = Math.max(otherGapUntil, until);
-            }
-        }
+        gaps.lose(e, now, horizonMillis);
     }
 
     /** Slots two signatures must agree on for {@code minSimilarity}; 0 (always agree) for NaN: not verified. */
@@ -488,102 +438,18 @@ public final class RecentFingerprints {
         return Double.isNaN(minSimilarity) ? 0 : Signature.minAgreeing(minSimilarity);
     }
 
-    private Match find(long fingerprint, byte[] signature, int minAgreeing, String index, String id) {
-        Match[] best = new Match[1];
-        if (lookup == Lookup.LINEAR_SCAN) {
-            // one pass over the fingerprint column, oldest first (the ring's two runs, each a plain loop); an entry is
-            // read only when its fingerprint is within k
-            int first = Math.min(order.size, order.fingerprints.length - order.head);
-            scanColumn(order.head, order.head + first, fingerprint, signature, minAgreeing, index, id, best);
-            scanColumn(0, order.size - first, fingerprint, signature, minAgreeing, index, id, best);
-            return best[0];
-        }
-        for (int c = 0; c < layout.keyCount(); c++) {
-            long kept = layout.keptMask(c);
-            Map<Long, List<Entry>> keys = buckets.get(c);
-            if (thresholds[c] == 0) {
-                scan(keys.get(fingerprint & kept), fingerprint, signature, minAgreeing, index, id, best);
-            } else {
-                // the block's variants within thresholds[c] bits (k = 16: one bit of the first block)
-                variants(
-                    fingerprint,
-                    kept,
-                    Long.numberOfTrailingZeros(kept),
-                    thresholds[c],
-                    v -> scan(keys.get(v & kept), fingerprint, signature, minAgreeing, index, id, best)
-                );
-            }
-        }
-        return best[0];
-    }
-
-    /** {@link #consider} for the entries at {@code [from, to)} of the ring whose fingerprints are within k. */
-    private void scanColumn(int from, int to, long fingerprint, byte[] signature, int minAgreeing, String index, String id, Match[] best) {
-        long[] fingerprints = order.fingerprints;
-        for (int at = from; at < to; at++) {
-            if (Long.bitCount(fingerprints[at] ^ fingerprint) <= maxDistance) {
-                consider(order.entries[at], fingerprint, signature, minAgreeing, index, id, best);
-            }
-        }
-    }
-
-    /** {@code fingerprint} and every variant of it within {@code flips} bits of {@code mask}, from bit {@code from} on. */
-    private static void variants(long fingerprint, long mask, int from, int flips, java.util.function.LongConsumer out) {
-        out.accept(fingerprint);
-        if (flips == 0) return;
-        for (int bit = from; bit < 64; bit++) {
-            if ((mask >>> bit & 1L) != 0) {
-                variants(fingerprint ^ (1L << bit), mask, bit + 1, flips - 1, out);
-            }
-        }
-    }
-
-    private void scan(List<Entry> bucket, long fingerprint, byte[] signature, int minAgreeing, String index, String id, Match[] best) {
-        if (bucket == null) {
-            return;
-        }
-        for (Entry e : bucket)
-            consider(e, fingerprint, signature, minAgreeing, index, id, best);
-    }
-
-    /** Makes {@code e} the best match if it is within k, closer than the best so far and, both signed, verified. */
-    private void consider(Entry e, long fingerprint, byte[] signature, int minAgreeing, String index, String id, Match[] best) {
-        int d = Fingerprints.distance(fingerprint, e.fingerprint);
-        if (d > maxDistance || (best[0] != null && d >= best[0].distance()) || e.sameDocument(index, id)) {
-            return;
-        }
-        // both signed: the signatures must agree, as the query's verification; otherwise the fingerprint alone
-        if (signature != null && e.signature != null && Signature.agreesOnAtLeast(signature, e.signature, 0, minAgreeing) == false) {
-            return;
-        }
-        best[0] = new Match(e, d);
-    }
-
     private void keep(Entry added) {
         order.addLast(added);
-        for (int c = 0; lookup == Lookup.BLOCK_KEYS && c < layout.keyCount(); c++) {
-            buckets.get(c).computeIfAbsent(added.fingerprint & layout.keptMask(c), k -> new ArrayList<>(1)).add(added);
-        }
+    }
+
+    private void remove(Entry e) {
+        budget.release(entryBytes(e));
     }
 
     private void expire(long now) {
         while (order.isEmpty() == false && now - order.peekFirst().addedMillis > ttlMillis) {
             lose(order.peekFirst(), now); // expired before searchable: only when the horizon exceeds the TTL
             remove(order.pollFirst());
-        }
-    }
-
-    private void remove(Entry e) {
-        budget.release(entryBytes(e));
-        for (int c = 0; lookup == Lookup.BLOCK_KEYS && c < layout.keyCount(); c++) {
-            long key = e.fingerprint & layout.keptMask(c);
-            List<Entry> bucket = buckets.get(c).get(key);
-            if (bucket != null) {
-                bucket.remove(e);
-                if (bucket.isEmpty()) {
-                    buckets.get(c).remove(key);
-                }
-            }
         }
     }
 
@@ -607,203 +473,20 @@ public final class RecentFingerprints {
     }
 
     /** True when the registry may forget this window: idle beyond its TTL and its horizon, and no gap left. */
-    private synchronized boolean forgettable(long now) {
+    synchronized boolean forgettable(long now) {
         long idle = Math.max(ttlMillis, horizonMillis);
-        return (idle == Long.MAX_VALUE || now - lastAddMillis <= idle) == false && now >= Math.max(gapUntil, otherGapUntil);
+        return (idle == Long.MAX_VALUE || now - lastAddMillis <= idle) == false && now >= gaps.until();
     }
 
-    /**
-     * The node's windows, one per (target index, field, algorithm, k, window size, TTL): a pipeline's window options are
-     * its own, pipelines with the same options share a window, and fingerprints of different algorithms are never in one
-     * window. Windows idle for longer than their TTL and horizon are dropped (never while they have a gap). All
-     * windows reserve their entries from one budget: at most {@code maxEntries} entries on the node, each also
-     * reserved from the node's {@link Memory} (released when it leaves).
-     */
-    public static final class Registry {
-        private final ConcurrentHashMap<String, RecentFingerprints> windows = new ConcurrentHashMap<>();
-        private final LongSupplier clock;
-        private final AtomicLong calls = new AtomicLong();
-        /** Changed at runtime by {@link #setMaxEntries} (the node setting is dynamic). */
-        private volatile long maxEntries;
-        private final AtomicLong entries = new AtomicLong();
-        private final AtomicLong bytes = new AtomicLong();
-        private final Memory memory;
-        private final Budget budget = new Budget() {
-            @Override
-            public boolean tryReserve(long size) {
-                if (entries.incrementAndGet() > maxEntries) {
-                    entries.decrementAndGet();
-                    return false;
-                }
-                if (memory.tryReserve(size, "near_duplicate_check recent window") == false) {
-                    entries.decrementAndGet();
-                    return false;
-                }
-                bytes.addAndGet(size);
-                return true;
-            }
-
-            @Override
-            public void release(long size) {
-                entries.decrementAndGet();
-                bytes.addAndGet(-size);
-                memory.release(size);
-            }
-        };
-
+    /** The node's windows ({@link WindowRegistry}). */
+    public static final class Registry extends WindowRegistry {
         /** Unbounded and without memory accounting (tests). */
         public Registry(LongSupplier clock) {
-            this(clock, Long.MAX_VALUE, Memory.UNLIMITED);
+            super(clock);
         }
 
         public Registry(LongSupplier clock, long maxEntries, Memory memory) {
-            this.clock = clock;
-            this.maxEntries = maxEntries;
-            this.memory = memory;
-        }
-
-        /**
-         * A new bound of the entries all windows keep together. A lower bound than the entries kept evicts nothing: the
-         * node keeps no new entries (as when it is full) until enough leave by their windows' TTL and capacity, so no
-         * window loses an entry it still vouches for.
-         */
-        public void setMaxEntries(long maxEntries) {
-            if (maxEntries < 0) {
-                throw new IllegalArgumentException("maxEntries must be >= 0, got " + maxEntries);
-            }
-            this.maxEntries = maxEntries;
-        }
-
-        public long maxEntries() {
-            return maxEntries;
-        }
-
-        public RecentFingerprints window(String index, String field, int maxDistance, int capacity, long ttlMillis) {
-            return window(index, field, null, maxDistance, capacity, ttlMillis);
-        }
-
-        /** The window of fingerprints made by {@code algorithm} (null: not named by the document). */
-        public RecentFingerprints window(String index, String field, String algorithm, int maxDistance, int capacity, long ttlMillis) {
-            String key = index + '\u0000' + field + '\u0000' + (algorithm == null ? "" : algorithm) + '\u0000' + maxDistance + '\u0000'
-                + capacity + '\u0000' + ttlMillis;
-            if ((calls.incrementAndGet() & 1023) == 0) {
-                long now = clock.getAsLong();
-                for (Iterator<Map.Entry<String, RecentFingerprints>> it = windows.entrySet().iterator(); it.hasNext();) {
-                    Map.Entry<String, RecentFingerprints> w = it.next();
-                    if (w.getValue().forgettable(now) && windows.remove(w.getKey(), w.getValue())) {
-                        w.getValue().retire();
-                    }
-                }
-            }
-            return windows.computeIfAbsent(
-                Objects.requireNonNull(key),
-                k -> new RecentFingerprints(maxDistance, capacity, ttlMillis, clock, budget)
-            );
-        }
-
-        /** Forgets the windows of a deleted index. */
-        public void removeIndex(String index) {
-            String prefix = index + '\u0000';
-            for (String key : windows.keySet()) {
-                if (key.startsWith(prefix)) {
-                    RecentFingerprints w = windows.remove(key);
-                    if (w != null) w.retire();
-                }
-            }
-        }
-
-        /**
-         * The budget of a bulk set ({@link RecentFingerprints#bulkSet}): every entry reserves its estimate from the
-         * node's {@link Memory} only (not from the windows' entry limit), until the set is retired.
-         */
-        public Budget bulkBudget() {
-            return new Budget() {
-                @Override
-                public boolean tryReserve(long size) {
-                    return memory.tryReserve(size, "near_duplicate_check bulk set");
-                }
-
-                @Override
-                public void release(long size) {
-                    memory.release(size);
-                }
-            };
-        }
-
-        /** Forgets every window (tests). */
-        public void clear() {
-            for (String key : windows.keySet()) {
-                RecentFingerprints w = windows.remove(key);
-                if (w != null) w.retire();
-            }
-        }
-
-        public int windowCount() {
-            return windows.size();
-        }
-
-        /** Entries kept by all windows of the node. */
-        public long entryCount() {
-            return entries.get();
-        }
-
-        /** Their estimated heap, as reserved from the node's {@link Memory}. */
-        public long reservedBytes() {
-            return bytes.get();
-        }
-    }
-
-    /**
-     * A FIFO of entries (an {@code ArrayDeque}'s ring) that keeps their fingerprints in a {@code long[]} beside them, so
-     * that {@link Lookup#LINEAR_SCAN} reads contiguous memory instead of one object per entry. Its 8 bytes per entry
-     * are within {@link #entryBytes}, which counts the block-key buckets this lookup does not build.
-     */
-    private static final class Ring {
-        private Entry[] entries = new Entry[16];
-        private long[] fingerprints = new long[16];
-        private int head;
-        private int size;
-
-        int size() {
-            return size;
-        }
-
-        boolean isEmpty() {
-            return size == 0;
-        }
-
-        void addLast(Entry e) {
-            if (size == entries.length) grow();
-            int at = (head + size) & (entries.length - 1);
-            entries[at] = e;
-            fingerprints[at] = e.fingerprint;
-            size++;
-        }
-
-        Entry peekFirst() {
-            return size == 0 ? null : entries[head];
-        }
-
-        Entry pollFirst() {
-            if (size == 0) return null;
-            Entry e = entries[head];
-            entries[head] = null;
-            head = (head + 1) & (entries.length - 1);
-            size--;
-            return e;
-        }
-
-        private void grow() {
-            Entry[] moreEntries = new Entry[entries.length * 2];
-            long[] moreFingerprints = new long[entries.length * 2];
-            for (int i = 0; i < size; i++) {
-                int at = (head + i) & (entries.length - 1);
-                moreEntries[i] = entries[at];
-                moreFingerprints[i] = fingerprints[at];
-            }
-            entries = moreEntries;
-            fingerprints = moreFingerprints;
-            head = 0;
+            super(clock, maxEntries, memory);
         }
     }
 }

@@ -445,11 +445,11 @@ public class GroupMembersTests extends PlatformTestCase {
         GroupMembers.Member member = new GroupMembers.Member("m", null, 0b0000, 0, b);
         GroupMembers.Member near = new GroupMembers.Member("r2", null, 0b0001, 0, c);
         GroupMembers.Member far = new GroupMembers.Member("r1", null, 0b0111, 0, c);
-        assertTrue(GroupMembers.closer(member, near, far));
-        assertFalse(GroupMembers.closer(member, far, near));
-        assertFalse(GroupMembers.closer(member, near, near));
+        assertTrue(MemberGrouping.closer(member, near, far));
+        assertFalse(MemberGrouping.closer(member, far, near));
+        assertFalse(MemberGrouping.closer(member, near, near));
         GroupMembers.Member agreeing = new GroupMembers.Member("r3", null, 0b1111, 0, b);
-        assertTrue(GroupMembers.closer(member, agreeing, near)); // 32 slots beat 24, whatever the distance
+        assertTrue(MemberGrouping.closer(member, agreeing, near)); // 32 slots beat 24, whatever the distance
     }
 
     /** The rule of a match, brute force: within k and, when both have a signature, agreeing on enough slots. */

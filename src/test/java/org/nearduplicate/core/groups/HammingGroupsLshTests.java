@@ -476,7 +476,7 @@ public class HammingGroupsLshTests extends RandomizedTest {
         }
         for (int d = 0, start = 0; d < radix; d++) {
             int end = next[d];
-            if (end - start > 1) HammingGroups.sortBucketByKey(buffer, keys, start, end, histogram, radix + 1);
+            if (end - start > 1) LshStage.sortBucketByKey(buffer, keys, start, end, histogram, radix + 1);
             start = end;
         }
         return buffer;

@@ -376,7 +376,7 @@ public class DocsFiguresTests {
     @Test
     public void testResidualFigures() throws IOException {
         String results = read("bench/results/RESULTS-residual-rules.md");
-        String engine = read("docs/engine.md");
+        String sketching = read("docs/engine.md");
         String[][] rows = {
             // engine.md's rule / the results file's
             { "v4 default", "default (simhash-v4, k = 16, 12 of 32 slots)" },
@@ -392,7 +392,7 @@ public class DocsFiguresTests {
             // results: R | P | F1 | R en | R zh | F1 en | F1 zh | residual | base pairs | rate | docs
             String[] m = row(results, Pattern.quote(r[1]));
             // engine.md: recall (en / zh) | F1 (en / zh) | residual (base) | rate | docs
-            String[] e = row(engine, Pattern.quote(r[0]));
+            String[] e = row(sketching, Pattern.quote(r[0]));
             for (int i = 0; i < e.length; i++)
                 e[i] = e[i].replace("**", "");
             assertEquals(r[0], m[0] + " (" + m[3] + " / " + m[4] + ")", e[0]);
@@ -402,36 +402,36 @@ public class DocsFiguresTests {
             assertEquals(r[0], m[10], e[4]);
         }
         String[] def = row(results, Pattern.quote(rows[0][1]));
-        assertEquals(Double.parseDouble(def[7]), figure(engine, "\\*\\*([0-9,]+) unrelated same-language pairs\\*\\*"), 0);
-        assertEquals(Double.parseDouble(def[8]), figure(engine, "among \\*\\*([0-9,]+) pairs of base\\s+documents\\*\\*"), 0);
+        assertEquals(Double.parseDouble(def[7]), figure(sketching, "\\*\\*([0-9,]+) unrelated same-language pairs\\*\\*"), 0);
+        assertEquals(Double.parseDouble(def[8]), figure(sketching, "among \\*\\*([0-9,]+) pairs of base\\s+documents\\*\\*"), 0);
         String v4 = read("bench/results/RESULTS-scale-offline-v4.md");
         String r3 = read("bench/results/RESULTS-scale-offline-repeated-blocks-3.md");
         String r5 = read("bench/results/RESULTS-scale-offline-repeated-blocks-5.md");
         String recallEn = "(?m)^\\| en \\| ([0-9.]+) ", recallZh = "(?m)^\\| zh \\| ([0-9.]+) ";
-        assertEquals(figure(r5, recallEn), figure(engine, "recall en ([0-9.]+), zh [0-9.]+;"), 0);
-        assertEquals(figure(r5, recallZh), figure(engine, "recall en [0-9.]+, zh ([0-9.]+);"), 0);
-        assertEquals(figure(r3, recallZh), figure(engine, "Chinese recall is ([0-9.]+), just under"), 0);
+        assertEquals(figure(r5, recallEn), figure(sketching, "recall en ([0-9.]+), zh [0-9.]+;"), 0);
+        assertEquals(figure(r5, recallZh), figure(sketching, "recall en [0-9.]+, zh ([0-9.]+);"), 0);
+        assertEquals(figure(r3, recallZh), figure(sketching, "Chinese recall is ([0-9.]+), just under"), 0);
         assertTrue(figure(r3, recallZh) < 0.965 && figure(r5, recallZh) >= 0.965 && figure(r5, recallEn) >= 0.965);
-        assertEquals(figure(v4, recallEn), figure(engine, "`RESULTS-scale-offline-v4.md`\\]\\([^)]*\\): ([0-9.]+) / [0-9.]+\\)"), 0);
-        assertEquals(figure(v4, recallZh), figure(engine, "`RESULTS-scale-offline-v4.md`\\]\\([^)]*\\): [0-9.]+ / ([0-9.]+)\\)"), 0);
+        assertEquals(figure(v4, recallEn), figure(sketching, "`RESULTS-scale-offline-v4.md`\\]\\([^)]*\\): ([0-9.]+) / [0-9.]+\\)"), 0);
+        assertEquals(figure(v4, recallZh), figure(sketching, "`RESULTS-scale-offline-v4.md`\\]\\([^)]*\\): [0-9.]+ / ([0-9.]+)\\)"), 0);
         String unrelated = "every corpus document \\| [0-9,]+ \\| [0-9]+ \\| [0-9.]+ \\| [0-9]+ \\| [0-9]+ \\| ([0-9.]+) \\|";
-        assertEquals(Math.round(figure(v4, unrelated) * 1000) / 1000.0, figure(engine, "document fall from ([0-9.]+) to"), 1e-9);
-        assertEquals(Math.round(figure(r5, unrelated) * 1000) / 1000.0, figure(engine, "document fall from [0-9.]+ to ([0-9.]+)"), 1e-9);
-        assertEquals(figure(r3, unrelated), figure(engine, "\\(([0-9.]+) at 3 groups\\)"), 0);
+        assertEquals(Math.round(figure(v4, unrelated) * 1000) / 1000.0, figure(sketching, "document fall from ([0-9.]+) to"), 1e-9);
+        assertEquals(Math.round(figure(r5, unrelated) * 1000) / 1000.0, figure(sketching, "document fall from [0-9.]+ to ([0-9.]+)"), 1e-9);
+        assertEquals(figure(r3, unrelated), figure(sketching, "\\(([0-9.]+) at 3 groups\\)"), 0);
         String largest = "\\| default \\(representative\\) \\| [0-9,]+ \\| [0-9,]+ \\| ([0-9]+) ";
         String components = "\\| components \\| [0-9,]+ \\| [0-9,]+ \\| ([0-9]+) ";
-        assertEquals(figure(r5, largest), figure(engine, "largest default-mode group ([0-9]+):"), 0);
-        assertEquals(figure(r5, components), figure(engine, "components` ([0-9]+) instead of"), 0);
-        assertEquals(figure(v4, components), figure(engine, "components` [0-9]+ instead of ([0-9]+)\\)"), 0);
-        assertEquals(figure(v4, largest), figure(engine, "the group of ([0-9]+) documents of two man"), 0);
+        assertEquals(figure(r5, largest), figure(sketching, "largest default-mode group ([0-9]+):"), 0);
+        assertEquals(figure(r5, components), figure(sketching, "components` ([0-9]+) instead of"), 0);
+        assertEquals(figure(v4, components), figure(sketching, "components` [0-9]+ instead of ([0-9]+)\\)"), 0);
+        assertEquals(figure(v4, largest), figure(sketching, "the group of ([0-9]+) documents of two man"), 0);
         assertEquals(
             figure(v4, "Distinct features of their documents: ([0-9]+) to"),
-            figure(engine, "pages are not short in features \\(([0-9]+)-"),
+            figure(sketching, "pages are not short in features \\(([0-9]+)-"),
             0
         );
         assertEquals(
             figure(v4, "text and text ([0-9]+)\\."),
-            figure(engine, "\\(([0-9]+) of the [0-9]+\\s+pairs\\s+are two plain texts"),
+            figure(sketching, "\\(([0-9]+) of the [0-9]+\\s+pairs\\s+are two plain texts"),
             0
         );
         // workflows.md's account of the representative mode's second step (each document joins its closest
@@ -736,8 +736,8 @@ public class DocsFiguresTests {
      */
     @Test
     public void testOptionTableDefaults() throws IOException {
-        String engine = read("docs/engine.md");
-        String table = engine.substring(engine.indexOf("## Pipeline and options"));
+        String sketching = read("docs/engine.md");
+        String table = sketching.substring(sketching.indexOf("## Pipeline and options"));
         table = table.substring(0, table.indexOf("\n\n", table.indexOf("| option |")));
         String readme = read("README.md");
         String processor = readme.substring(
@@ -820,7 +820,7 @@ public class DocsFiguresTests {
         String strict5 = read("bench/results/RESULTS-heldout-like-t040.md");
         String current = read("bench/results/RESULTS-heldout-like-v6.md");
         String readme = read("README.md");
-        String engine = read("docs/engine.md");
+        String sketching = read("docs/engine.md");
         // k | P | R | F1 | F1 cross | F1 en | F1 zh | unrelated | spread | docs | ...
         String[] v6 = row(current.substring(current.indexOf("## simhash-v6:")), "16");
         String[] v5 = row(strict5.substring(strict5.indexOf("## simhash-v5:")), "16");
@@ -850,8 +850,8 @@ public class DocsFiguresTests {
         assertEquals(Double.parseDouble(v4[6]), figure(readme, "and a rate of \\*\\*([0-9.e-]+)\\*\\*"), 0);
         assertEquals(v4[9], textAfter(readme, "\\(([0-9.,]+) false hits per query at 1M"));
         // engine.md's table (both at 0.35): | version | precision | recall | F1 (en / zh) | rate | spread | docs |
-        String[] e5 = row(engine, "\\*\\*`simhash-v5`\\*\\*");
-        String[] e4 = row(engine, "`simhash-v4`");
+        String[] e5 = row(sketching, "\\*\\*`simhash-v5`\\*\\*");
+        String[] e4 = row(sketching, "`simhash-v4`");
         String[] loose5 = row(results.substring(results.indexOf("## simhash-v5:")), "16");
         for (String[][] pair : new String[][][] { { e5, loose5 }, { e4, v4 } }) {
             String[] doc = pair[0], measured = pair[1];
@@ -861,12 +861,12 @@ public class DocsFiguresTests {
             assertEquals(Double.parseDouble(measured[6]), Double.parseDouble(doc[3]), 0);
             assertEquals(measured[8], doc[5]);
         }
-        assertEquals(loose5[1], textAfter(engine, "recall \\(([0-9.]+)\\) stays below the public corpus's"));
+        assertEquals(loose5[1], textAfter(sketching, "recall \\(([0-9.]+)\\) stays below the public corpus's"));
         // engine.md's sentence on version 5 at the stricter threshold (min_similarity 0.40, simhash-v6's default)
-        assertEquals(v5[0], textAfter(engine, "min_similarity 0\\.40 \\(`RESULTS-heldout-like-t040\\.md`\\): precision ([0-9.]+),"));
+        assertEquals(v5[0], textAfter(sketching, "min_similarity 0\\.40 \\(`RESULTS-heldout-like-t040\\.md`\\): precision ([0-9.]+),"));
         assertEquals(
             v5[1],
-            textAfter(engine, "min_similarity 0\\.40 \\(`RESULTS-heldout-like-t040\\.md`\\): precision [0-9.]+, recall ([0-9.]+),")
+            textAfter(sketching, "min_similarity 0\\.40 \\(`RESULTS-heldout-like-t040\\.md`\\): precision [0-9.]+, recall ([0-9.]+),")
         );
     }
 
@@ -874,21 +874,21 @@ public class DocsFiguresTests {
     @Test
     public void testResidualOfVersion5Figures() throws IOException {
         String results = read("bench/results/RESULTS-residual-rules-v5.md");
-        String engine = read("docs/engine.md");
+        String sketching = read("docs/engine.md");
         String v4 = read("bench/results/RESULTS-residual-rules.md");
         // rule | R | P | F1 | R en | R zh | F1 en | F1 zh | residual pairs | base pairs | rate | docs
         String[] base = row(results, "default \\(simhash-v5, k = 16, 12 of 32 slots\\)");
         String[] old = row(v4, "default \\(simhash-v4, k = 16, 12 of 32 slots\\)");
         String[] five = row(results, "repeated-blocks 5 \\(groups\\)");
         String[] three = row(results, "repeated-blocks 3 \\(groups\\)");
-        assertEquals(base[7], textAfter(engine, "\\n([0-9]+) unrelated same-language pairs of the public corpus still match"));
-        assertEquals(base[8], textAfter(engine, "still match at the default, among ([0-9]+) pairs of base documents"));
-        assertEquals(old[7] + " among " + old[8], textAfter(engine, "\\(version 4: ([0-9]+ among [0-9]+)\\)"));
+        assertEquals(base[7], textAfter(sketching, "\\n([0-9]+) unrelated same-language pairs of the public corpus still match"));
+        assertEquals(base[8], textAfter(sketching, "still match at the default, among ([0-9]+) pairs of base documents"));
+        assertEquals(old[7] + " among " + old[8], textAfter(sketching, "\\(version 4: ([0-9]+ among [0-9]+)\\)"));
         assertEquals(
             five[7] + " pairs (" + five[8] + " base\npairs) at recall " + five[0],
-            textAfter(engine, "groups would leave ([0-9]+ pairs \\([0-9]+ base\\npairs\\) at recall [0-9.]+)")
+            textAfter(sketching, "groups would leave ([0-9]+ pairs \\([0-9]+ base\\npairs\\) at recall [0-9.]+)")
         );
-        assertEquals(three[7], textAfter(engine, "in 3 or more ([0-9]+) pairs"));
+        assertEquals(three[7], textAfter(sketching, "in 3 or more ([0-9]+) pairs"));
     }
 
     /**

@@ -75,21 +75,21 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
 public class NearDuplicatePlugin extends PlatformPlugin {
 
     /** The one gateway into the engine of this plugin instance: every processor, field type and REST action uses it. */
-    private final SketchingService engine;
+    private final SketchingService sketching;
     private final RecentFingerprints.Registry recentWindows;
     /** The node's fingerprint columns for the simhash queries' column scan (off while near_duplicate.scan_cache.size is 0). */
     private final FingerprintColumns scanColumns;
     private final SetOnce<ClusterService> clusterService = new SetOnce<>();
 
     public NearDuplicatePlugin(Settings settings) {
-        this.engine = new SketchingService(settings);
+        this.sketching = new SketchingService(settings);
         this.recentWindows = new RecentFingerprints.Registry(
             () -> System.nanoTime() / 1_000_000,
             WindowMemory.MAX_NODE_ENTRIES_SETTING.get(settings),
-            new WindowMemory(engine::breaker)
+            new WindowMemory(sketching::breaker)
         );
-        this.scanColumns = ScanColumnMemory.columns(settings, engine::breaker);
-        SegmentPathStats.cacheGauges(engine.stats(), scanColumns);
+        this.scanColumns = ScanColumnMemory.columns(settings, sketching::breaker);
+        SegmentPathStats.cacheGauges(sketching.stats(), scanColumns);
     }
 
     /** The node's column cache (bounded by near_duplicate.scan_cache.size; 0 bytes when off). */
@@ -105,8 +105,8 @@ public class NearDuplicatePlugin extends PlatformPlugin {
     }
 
     /** The engine gateway of this plugin instance. */
-    public SketchingService engine() {
-        return engine;
+    public SketchingService sketching() {
+        return sketching;
     }
 
     @Override
@@ -133,25 +133,25 @@ public class NearDuplicatePlugin extends PlatformPlugin {
 
     @Override
     public void setCircuitBreaker(CircuitBreaker circuitBreaker) {
-        engine.setBreaker(circuitBreaker);
+        sketching.setBreaker(circuitBreaker);
     }
 
     @Override
     public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
         return Map.of(
             SimHashMethod.TYPE,
-            new SketchProcessor.Factory(new SimHashMethod(engine)),
+            new SketchProcessor.Factory(new SimHashMethod(sketching)),
             SimHashCheckProcessor.TYPE,
             new SimHashCheckProcessor.Factory(
                 parameters,
                 recentWindows,
                 MappedMaxDistance.fromClusterState(() -> clusterService.get() == null ? null : clusterService.get().state()),
-                engine.stats()
+                sketching.stats()
             ),
             MinHashMethod.TYPE,
-            new SketchProcessor.Factory(new MinHashMethod(engine)),
+            new SketchProcessor.Factory(new MinHashMethod(sketching)),
             ImatchMethod.TYPE,
-            new SketchProcessor.Factory(new ImatchMethod(engine))
+            new SketchProcessor.Factory(new ImatchMethod(sketching))
         );
     }
 
@@ -161,7 +161,7 @@ public class NearDuplicatePlugin extends PlatformPlugin {
         this.clusterService.set(clusterService);
         clusterService.addListener(event -> event.indicesDeleted().forEach(index -> recentWindows.removeIndex(index.getName())));
         honourDynamicSettings(clusterService.getClusterSettings());
-        return List.of(engine); // injected into the transport actions
+        return List.of(sketching); // injected into the transport actions
     }
 
     /**
@@ -170,9 +170,9 @@ public class NearDuplicatePlugin extends PlatformPlugin {
      * docs/reliability.md for what a change does to work already under way.
      */
     void honourDynamicSettings(ClusterSettings clusterSettings) {
-        clusterSettings.addSettingsUpdateConsumer(SketchingService.MAX_INPUT_CHARS_SETTING, engine::setMaxInputChars);
-        clusterSettings.addSettingsUpdateConsumer(SketchingService.MAX_FEATURES_SETTING, engine::setMaxFeatures);
-        clusterSettings.addSettingsUpdateConsumer(SketchingService.BREAKER_LIMIT_SETTING, engine::setBreakerLimit);
+        clusterSettings.addSettingsUpdateConsumer(SketchingService.MAX_INPUT_CHARS_SETTING, sketching::setMaxInputChars);
+        clusterSettings.addSettingsUpdateConsumer(SketchingService.MAX_FEATURES_SETTING, sketching::setMaxFeatures);
+        clusterSettings.addSettingsUpdateConsumer(SketchingService.BREAKER_LIMIT_SETTING, sketching::setBreakerLimit);
         clusterSettings.addSettingsUpdateConsumer(WindowMemory.MAX_NODE_ENTRIES_SETTING, recentWindows::setMaxEntries);
         clusterSettings.addSettingsUpdateConsumer(ScanColumnMemory.SIZE_SETTING, size -> scanColumns.setMaxBytes(size.getBytes()));
         clusterSettings.addSettingsUpdateConsumer(ScanColumnMemory.SHARE_PASSES_SETTING, scanColumns::setSharePasses);
@@ -182,9 +182,9 @@ public class NearDuplicatePlugin extends PlatformPlugin {
     public Map<String, Mapper.TypeParser> getMappers() {
         return Map.of(
             SimHashFieldMapper.CONTENT_TYPE,
-            SimHashFieldMapper.parser(engine, scanColumns),
+            SimHashFieldMapper.parser(sketching, scanColumns),
             MinHashFieldMapper.CONTENT_TYPE,
-            MinHashFieldMapper.parser(engine)
+            MinHashFieldMapper.parser(sketching)
         );
     }
 
@@ -192,8 +192,8 @@ public class NearDuplicatePlugin extends PlatformPlugin {
     public List<QuerySpec<?>> getQueries() {
         return List.of(
             // the engine fingerprints a text probe once, on the coordinating node
-            ProbeQueryBuilder.spec(SimHashQuerying.INSTANCE, SimHashQueryBuilder::new, SimHashQueryBuilder::new, engine),
-            ProbeQueryBuilder.spec(MinHashQuerying.INSTANCE, MinHashQueryBuilder::new, MinHashQueryBuilder::new, engine)
+            ProbeQueryBuilder.spec(SimHashQuerying.INSTANCE, SimHashQueryBuilder::new, SimHashQueryBuilder::new, sketching),
+            ProbeQueryBuilder.spec(MinHashQuerying.INSTANCE, MinHashQueryBuilder::new, MinHashQueryBuilder::new, sketching)
         );
     }
 
@@ -201,8 +201,8 @@ public class NearDuplicatePlugin extends PlatformPlugin {
     @Override
     public List<RescorerSpec<?>> getRescorers() {
         return List.of(
-            ProbeRescorerBuilder.spec(SimHashRescoring.INSTANCE, SimHashRescorerBuilder::new, SimHashRescorerBuilder::new, engine),
-            ProbeRescorerBuilder.spec(MinHashRescoring.INSTANCE, MinHashRescorerBuilder::new, MinHashRescorerBuilder::new, engine)
+            ProbeRescorerBuilder.spec(SimHashRescoring.INSTANCE, SimHashRescorerBuilder::new, SimHashRescorerBuilder::new, sketching),
+            ProbeRescorerBuilder.spec(MinHashRescoring.INSTANCE, MinHashRescorerBuilder::new, MinHashRescorerBuilder::new, sketching)
         );
     }
 
@@ -239,7 +239,7 @@ public class NearDuplicatePlugin extends PlatformPlugin {
     @Override
     protected List<RestHandler> restHandlers() {
         return List.of(
-            new RestSimHashAction(engine),
+            new RestSimHashAction(sketching),
             new RestSimHashGroupsAction(),
             new RestSimHashGroupsWriteAction(),
             new RestNearDuplicateStatsAction()

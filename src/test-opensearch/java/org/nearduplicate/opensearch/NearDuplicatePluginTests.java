@@ -77,7 +77,7 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
         );
         plugin.setCircuitBreaker(breaker);
         plugin.honourDynamicSettings(clusterSettings);
-        int versionBefore = plugin.engine().limitsVersion();
+        int versionBefore = plugin.sketching().limitsVersion();
         clusterSettings.applySettings(
             Settings.builder()
                 .put("near_duplicate.max_input_chars", 123)
@@ -92,15 +92,15 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
         assertFalse(org.nearduplicate.lucene.BenchAccess.sharePasses(plugin.scanColumns()));
         var threads = org.nearduplicate.opensearch.action.groups.GroupsComputation.THREADS_SETTING;
         assertEquals(3, org.nearduplicate.opensearch.action.groups.GroupsComputation.threads(Settings.EMPTY, clusterSettings.get(threads)));
-        assertEquals(123, plugin.engine().maxInputChars());
-        assertEquals(45, plugin.engine().maxFeatures());
-        assertNotEquals(versionBefore, plugin.engine().limitsVersion());
+        assertEquals(123, plugin.sketching().maxInputChars());
+        assertEquals(45, plugin.sketching().maxFeatures());
+        assertNotEquals(versionBefore, plugin.sketching().limitsVersion());
         assertEquals(2048, breaker.getLimit());
         assertEquals(3072, plugin.scanColumns().maxBytes());
         // an option left out takes the new node value; an explicit one above it is refused naming the setting
-        assertEquals(123, plugin.engine().simHashSettings(new HashMap<>()).maxInputChars());
+        assertEquals(123, plugin.sketching().simHashSettings(new HashMap<>()).maxInputChars());
         Map<String, Object> tooMuch = new HashMap<>(Map.of("max_input_chars", 124));
-        IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> plugin.engine().simHashSettings(tooMuch));
+        IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> plugin.sketching().simHashSettings(tooMuch));
         assertThat(e.getMessage(), containsString("near_duplicate.max_input_chars"));
         // back to the defaults: 0 threads is every allocated processor
         clusterSettings.applySettings(Settings.EMPTY);
@@ -110,7 +110,7 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
             org.opensearch.common.util.concurrent.OpenSearchExecutors.allocatedProcessors(Settings.EMPTY),
             org.nearduplicate.opensearch.action.groups.GroupsComputation.threads(Settings.EMPTY, clusterSettings.get(threads))
         );
-        assertEquals(SketchingService.MAX_INPUT_CHARS_SETTING.getDefault(Settings.EMPTY).intValue(), plugin.engine().maxInputChars());
+        assertEquals(SketchingService.MAX_INPUT_CHARS_SETTING.getDefault(Settings.EMPTY).intValue(), plugin.sketching().maxInputChars());
         assertEquals(
             org.nearduplicate.opensearch.index.mapper.ScanColumnMemory.SIZE_SETTING.get(Settings.EMPTY).getBytes(),
             plugin.scanColumns().maxBytes()
@@ -129,10 +129,10 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
         int smallLimit = randomIntBetween(10, 1000);
         NearDuplicatePlugin limited = new NearDuplicatePlugin(Settings.builder().put("near_duplicate.max_input_chars", smallLimit).build());
         NearDuplicatePlugin defaults = new NearDuplicatePlugin(Settings.EMPTY);
-        assertNotSame(limited.engine(), defaults.engine());
-        assertEquals(smallLimit, limited.engine().maxInputChars());
+        assertNotSame(limited.sketching(), defaults.sketching());
+        assertEquals(smallLimit, limited.sketching().maxInputChars());
         // a node limit of one plugin instance never leaks into another (the engine is not static state)
-        assertEquals(SketchingService.MAX_INPUT_CHARS_SETTING.getDefault(Settings.EMPTY).intValue(), defaults.engine().maxInputChars());
+        assertEquals(SketchingService.MAX_INPUT_CHARS_SETTING.getDefault(Settings.EMPTY).intValue(), defaults.sketching().maxInputChars());
         for (String type : List.of("simhash", "minhash", "imatch")) {
             Map<String, Object> config = new HashMap<>(Map.of("field", "content", "max_input_chars", smallLimit + 1));
             Exception e = expectThrows(

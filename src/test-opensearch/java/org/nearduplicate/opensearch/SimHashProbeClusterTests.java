@@ -53,14 +53,14 @@ public class SimHashProbeClusterTests extends OpenSearchIntegTestCase {
         long total = 0;
         for (PluginsService plugins : internalCluster().getInstances(PluginsService.class)) {
             for (NearDuplicatePlugin plugin : plugins.filterPlugins(NearDuplicatePlugin.class)) {
-                total += plugin.engine().probesFingerprinted();
+                total += plugin.sketching().probesFingerprinted();
             }
         }
         return total;
     }
 
     private SketchingService engineOf(String node) {
-        return internalCluster().getInstance(PluginsService.class, node).filterPlugins(NearDuplicatePlugin.class).get(0).engine();
+        return internalCluster().getInstance(PluginsService.class, node).filterPlugins(NearDuplicatePlugin.class).get(0).sketching();
     }
 
     private void createIndex(String name, String algorithm, int shards) {
@@ -71,22 +71,22 @@ public class SimHashProbeClusterTests extends OpenSearchIntegTestCase {
                 )
         );
         ensureGreen(name);
-        SketchingService engine = new SketchingService();
+        SketchingService sketching = new SketchingService();
         client().prepareIndex(name)
             .setId("page")
-            .setSource("fp", fingerprintOf(engine, algorithm, PAGE))
+            .setSource("fp", fingerprintOf(sketching, algorithm, PAGE))
             .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
             .get();
         client().prepareIndex(name)
             .setId("other")
-            .setSource("fp", fingerprintOf(engine, algorithm, OTHER))
+            .setSource("fp", fingerprintOf(sketching, algorithm, OTHER))
             .setRefreshPolicy(WriteRequest.RefreshPolicy.IMMEDIATE)
             .get();
     }
 
-    private static String fingerprintOf(SketchingService engine, String algorithm, String text) {
+    private static String fingerprintOf(SketchingService sketching, String algorithm, String text) {
         return org.nearduplicate.core.sketch.Fingerprints.toHex(
-            engine.simHashProbe(algorithm, text, SketchingService.ProbeContent.TEXT).fingerprint()
+            sketching.simHashProbe(algorithm, text, SketchingService.ProbeContent.TEXT).fingerprint()
         );
     }
 
@@ -109,11 +109,11 @@ public class SimHashProbeClusterTests extends OpenSearchIntegTestCase {
 
         String node = randomFrom(internalCluster().getNodeNames());
         Client client = internalCluster().client(node);
-        SketchingService engine = engineOf(node);
+        SketchingService sketching = engineOf(node);
 
         long before = probesFingerprinted();
         SearchResponse response = client.prepareSearch("once-*")
-            .setQuery(new SimHashQueryBuilder("fp", SimHashProbe.text(PAGE)).maxDistance(0).engine(engine))
+            .setQuery(new SimHashQueryBuilder("fp", SimHashProbe.text(PAGE)).maxDistance(0).sketching(sketching))
             .get();
         assertEquals(Set.of("once-a/page", "once-b/page"), ids(response));
         assertEquals("one fingerprint for all shards of both indices", 1, probesFingerprinted() - before);
@@ -121,7 +121,7 @@ public class SimHashProbeClusterTests extends OpenSearchIntegTestCase {
         before = probesFingerprinted();
         response = client.prepareSearch("once-a")
             .setQuery(QueryBuilders.matchAllQuery())
-            .addRescorer(new SimHashRescorerBuilder("fp", SimHashProbe.text(PAGE)).engine(engine))
+            .addRescorer(new SimHashRescorerBuilder("fp", SimHashProbe.text(PAGE)).sketching(sketching))
             .get();
         assertEquals(2, response.getHits().getHits().length);
         assertEquals("the rescorer's probe too", "page", response.getHits().getAt(0).getId());
@@ -157,7 +157,7 @@ public class SimHashProbeClusterTests extends OpenSearchIntegTestCase {
             .get();
         before = probesFingerprinted();
         response = client.prepareSearch("signed")
-            .setQuery(new MinHashQueryBuilder("mh", MinHashProbe.text(PAGE)).minSimilarity(0.99).engine(engine))
+            .setQuery(new MinHashQueryBuilder("mh", MinHashProbe.text(PAGE)).minSimilarity(0.99).sketching(sketching))
             .get();
         assertEquals(Set.of("signed/page"), ids(response));
         assertEquals("one signature for all shards", 1, probesFingerprinted() - before);
@@ -165,7 +165,7 @@ public class SimHashProbeClusterTests extends OpenSearchIntegTestCase {
         // two algorithms among the searched indices: each shard fingerprints with its own mapping, as before
         before = probesFingerprinted();
         response = client.prepareSearch("once-a", "mixed")
-            .setQuery(new SimHashQueryBuilder("fp", SimHashProbe.text(PAGE)).maxDistance(0).engine(engine))
+            .setQuery(new SimHashQueryBuilder("fp", SimHashProbe.text(PAGE)).maxDistance(0).sketching(sketching))
             .get();
         assertEquals(Set.of("once-a/page", "mixed/page"), ids(response));
         long perShard = probesFingerprinted() - before;

@@ -75,8 +75,8 @@ public class SketchingGatewayTests extends OpenSearchIntegTestCase {
         return page.append("</main></body></html>").toString();
     }
 
-    private SketchingService engine() {
-        return internalCluster().getInstance(PluginsService.class).filterPlugins(NearDuplicatePlugin.class).get(0).engine();
+    private SketchingService sketching() {
+        return internalCluster().getInstance(PluginsService.class).filterPlugins(NearDuplicatePlugin.class).get(0).sketching();
     }
 
     private void assertBreakerReleased() {
@@ -131,13 +131,13 @@ public class SketchingGatewayTests extends OpenSearchIntegTestCase {
      */
     public void testSimHashActionsGoThroughTheEngine() {
         assertAcked(prepareCreate("simhash-api").setMapping("fp", "type=simhash,algorithm=simhash-v2", "title", "type=text"));
-        SimHashRequest textOnly = SimHashRequest.parse(Map.of("text", SHORT), null, engine());
+        SimHashRequest textOnly = SimHashRequest.parse(Map.of("text", SHORT), null, sketching());
         SimHashResponse plain = client().execute(SimHashAction.INSTANCE, textOnly).actionGet();
         assertEquals(16, Fingerprints.toHex(plain.first().fingerprint()).length());
         assertNull(plain.layout());
         SimHashResponse mapped = client().execute(
             IndexSimHashAction.INSTANCE,
-            (IndexSimHashRequest) SimHashRequest.parse(Map.of("text", SHORT, "field", "fp"), "simhash-api", engine())
+            (IndexSimHashRequest) SimHashRequest.parse(Map.of("text", SHORT, "field", "fp"), "simhash-api", sketching())
         ).actionGet();
         assertTrue(mapped.algorithm(), mapped.algorithm().startsWith("simhash-v2:"));
         assertEquals(new SimHashResponse.Layout(4, 16, 4), mapped.layout());
@@ -147,18 +147,18 @@ public class SketchingGatewayTests extends OpenSearchIntegTestCase {
             Exception.class,
             () -> client().execute(
                 IndexSimHashAction.INSTANCE,
-                (IndexSimHashRequest) SimHashRequest.parse(Map.of("text", SHORT, "field", "title"), "simhash-api", engine())
+                (IndexSimHashRequest) SimHashRequest.parse(Map.of("text", SHORT, "field", "title"), "simhash-api", sketching())
             ).actionGet()
         );
         assertEquals(RestStatus.BAD_REQUEST, ExceptionsHelper.status(notSimhash));
         assertThat(ExceptionsHelper.unwrapCause(notSimhash).getMessage(), containsString("is not a [simhash] field"));
-        SimHashRequest longPage = SimHashRequest.parse(Map.of("html", html(MAX_INPUT_CHARS + 500)), null, engine());
+        SimHashRequest longPage = SimHashRequest.parse(Map.of("html", html(MAX_INPUT_CHARS + 500)), null, sketching());
         Exception tooLong = expectThrows(Exception.class, () -> client().execute(SimHashAction.INSTANCE, longPage).actionGet());
         assertEquals(RestStatus.BAD_REQUEST, ExceptionsHelper.status(tooLong));
         assertThat(ExceptionsHelper.unwrapCause(tooLong).getMessage(), containsString("[max_input_chars] = " + MAX_INPUT_CHARS));
         Exception tooCostly = expectThrows(
             Exception.class,
-            () -> client().execute(SimHashAction.INSTANCE, SimHashRequest.parse(Map.of("html", html(4_000)), null, engine())).actionGet()
+            () -> client().execute(SimHashAction.INSTANCE, SimHashRequest.parse(Map.of("html", html(4_000)), null, sketching())).actionGet()
         );
         assertEquals(RestStatus.TOO_MANY_REQUESTS, ExceptionsHelper.status(tooCostly));
         assertBreakerReleased();
@@ -169,23 +169,23 @@ public class SketchingGatewayTests extends OpenSearchIntegTestCase {
         assertAcked(prepareCreate("probes").setMapping("fp", "type=simhash", "mh", "type=minhash"));
         client().prepareIndex("probes").setId("1").setSource("title", "x").get();
         refresh("probes");
-        SketchingService engine = engine();
+        SketchingService sketching = sketching();
         Map<String, Function<String, SearchRequestBuilder>> probes = Map.of(
             "near_duplicate query",
-            page -> client().prepareSearch("probes").setQuery(new SimHashQueryBuilder("fp", SimHashProbe.html(page)).engine(engine)),
+            page -> client().prepareSearch("probes").setQuery(new SimHashQueryBuilder("fp", SimHashProbe.html(page)).sketching(sketching)),
             "near_duplicate query, parsed without the engine (fingerprinted by the shards)",
             page -> client().prepareSearch("probes").setQuery(new SimHashQueryBuilder("fp", SimHashProbe.html(page))),
             "near_duplicate rescorer",
             page -> client().prepareSearch("probes")
                 .setQuery(QueryBuilders.matchAllQuery())
-                .addRescorer(new SimHashRescorerBuilder("fp", SimHashProbe.html(page)).engine(engine)),
+                .addRescorer(new SimHashRescorerBuilder("fp", SimHashProbe.html(page)).sketching(sketching)),
             "minhash_similar query",
-            page -> client().prepareSearch("probes").setQuery(new MinHashQueryBuilder("mh", MinHashProbe.html(page)).engine(engine)),
+            page -> client().prepareSearch("probes").setQuery(new MinHashQueryBuilder("mh", MinHashProbe.html(page)).sketching(sketching)),
             "minhash_similar query, parsed without the engine (signed by the shards)",
             page -> client().prepareSearch("probes").setQuery(new MinHashQueryBuilder("mh", MinHashProbe.html(page)))
         );
         Set<String> coordinated = Set.of("near_duplicate query", "near_duplicate rescorer", "minhash_similar query");
-        long before = engine.probesFingerprinted();
+        long before = sketching.probesFingerprinted();
         probes.forEach((name, search) -> {
             Exception tooLong = expectThrows(Exception.class, () -> search.apply(html(MAX_INPUT_CHARS + 500)).get());
             assertEquals(name, RestStatus.BAD_REQUEST, ExceptionsHelper.status(tooLong));
@@ -199,7 +199,7 @@ public class SketchingGatewayTests extends OpenSearchIntegTestCase {
             assertEquals(name, 0, search.apply(SHORT).get().getFailedShards());
             assertBreakerReleased();
         });
-        assertTrue("the probes were fingerprinted by the node's engine", engine.probesFingerprinted() - before >= 3 * probes.size());
+        assertTrue("the probes were fingerprinted by the node's engine", sketching.probesFingerprinted() - before >= 3 * probes.size());
         CircuitBreaker breaker = internalCluster().getInstance(CircuitBreakerService.class).getBreaker(SketchingService.BREAKER_NAME);
         assertTrue(breaker.getTrippedCount() >= probes.size());
     }

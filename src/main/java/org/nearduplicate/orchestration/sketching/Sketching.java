@@ -343,8 +343,8 @@ public abstract class Sketching {
         }
 
         E get(S settings) {
-            E engine = entries.get(settings);
-            if (engine != null) return engine;
+            E sketching = entries.get(settings);
+            if (sketching != null) return sketching;
             if (entries.size() >= MAX_ENTRIES) entries.clear();
             return entries.computeIfAbsent(settings, create);
         }

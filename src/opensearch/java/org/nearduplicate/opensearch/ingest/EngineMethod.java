@@ -7,13 +7,13 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * is its {@link #sketcher} alone.
  */
 abstract class EngineMethod implements SketchMethod {
-    final SketchingService engine;
+    final SketchingService sketching;
     private final String type;
     private final String defaultTargetField;
     private final String what;
 
-    EngineMethod(SketchingService engine, String type, String defaultTargetField, String what) {
-        this.engine = engine;
+    EngineMethod(SketchingService sketching, String type, String defaultTargetField, String what) {
+        this.sketching = sketching;
         this.type = type;
         this.defaultTargetField = defaultTargetField;
         this.what = what;
@@ -21,7 +21,7 @@ abstract class EngineMethod implements SketchMethod {
 
     @Override
     public final int limitsVersion() {
-        return engine.limitsVersion();
+        return sketching.limitsVersion();
     }
 
     @Override

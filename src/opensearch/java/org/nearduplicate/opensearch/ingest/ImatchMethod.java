@@ -15,15 +15,15 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
 public final class ImatchMethod extends EngineMethod {
     public static final String TYPE = "imatch";
 
-    public ImatchMethod(SketchingService engine) {
-        super(engine, TYPE, "imatch", "imatch keys");
+    public ImatchMethod(SketchingService sketching) {
+        super(sketching, TYPE, "imatch", "imatch keys");
     }
 
     @Override
     public Sketcher sketcher(Map<String, Object> options) {
-        ImatchSettings settings = engine.iMatchSettings(options);
+        ImatchSettings settings = sketching.iMatchSettings(options);
         return new Sketcher(settings.maxInputChars(), content -> {
-            ImatchHasher.Keys keys = engine.sketch(ImatchHasher.SKETCHER, settings, content);
+            ImatchHasher.Keys keys = sketching.sketch(ImatchHasher.SKETCHER, settings, content);
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("imatch", keys.imatch());
             result.put("text", keys.text());

@@ -16,18 +16,18 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
 public final class MinHashMethod extends EngineMethod {
     public static final String TYPE = "minhash";
 
-    public MinHashMethod(SketchingService engine) {
-        super(engine, TYPE, "minhash", "a minhash signature");
+    public MinHashMethod(SketchingService sketching) {
+        super(sketching, TYPE, "minhash", "a minhash signature");
     }
 
     @Override
     public Sketcher sketcher(Map<String, Object> options) {
-        MinHashSettings settings = engine.settings(MinHasher.SKETCHER, options);
+        MinHashSettings settings = sketching.settings(MinHasher.SKETCHER, options);
         return new Sketcher(settings.features().maxInputChars(), content -> {
             Map<String, Object> result = new LinkedHashMap<>();
             result.put(
                 MinHashFieldMapper.OBJECT_SIGNATURE,
-                MinHashSignatures.toBase64(engine.sketch(MinHasher.SKETCHER, settings, content))
+                MinHashSignatures.toBase64(sketching.sketch(MinHasher.SKETCHER, settings, content))
             );
             result.put(MinHashFieldMapper.OBJECT_ALGORITHM, settings.algorithmId());
             return result;

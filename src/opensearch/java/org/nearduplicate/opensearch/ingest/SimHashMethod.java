@@ -24,18 +24,18 @@ public final class SimHashMethod extends EngineMethod {
     public static final String FINGERPRINT_KEY = SketchValues.FINGERPRINT;
     public static final String ALGORITHM_KEY = SketchValues.ALGORITHM;
 
-    public SimHashMethod(SketchingService engine) {
-        super(engine, TYPE, "simhash", "a simhash fingerprint");
+    public SimHashMethod(SketchingService sketching) {
+        super(sketching, TYPE, "simhash", "a simhash fingerprint");
     }
 
     /** Engine options are validated by {@link SimHashSettings#fromMap}. */
     @Override
     public Sketcher sketcher(Map<String, Object> options) {
-        SimHashSettings settings = engine.settings(SimHasher.SKETCHER, options);
+        SimHashSettings settings = sketching.settings(SimHasher.SKETCHER, options);
         String algorithm = settings.algorithmId();
         return new Sketcher(settings.maxInputChars(), content -> {
             Map<String, Object> result = new LinkedHashMap<>();
-            SimHash sketch = engine.sketch(SimHasher.SKETCHER, settings, content);
+            SimHash sketch = sketching.sketch(SimHasher.SKETCHER, settings, content);
             result.put(FINGERPRINT_KEY, Fingerprints.toHex(sketch.fingerprint()));
             if (sketch.hasSignature()) result.put(SketchValues.SIGNATURE, Signature.toHex(sketch.signature()));
             result.put(ALGORITHM_KEY, algorithm);

@@ -30,10 +30,10 @@ import static org.opensearch.rest.RestRequest.Method.POST;
  */
 public class RestSimHashAction extends BaseRestHandler {
 
-    private final SketchingService engine;
+    private final SketchingService sketching;
 
-    public RestSimHashAction(SketchingService engine) {
-        this.engine = engine;
+    public RestSimHashAction(SketchingService sketching) {
+        this.sketching = sketching;
     }
 
     @Override
@@ -64,7 +64,7 @@ public class RestSimHashAction extends BaseRestHandler {
             body = parser.map();
         }
         // validated here (a bad option is a 400 before any work) and run by the transport action
-        SimHashRequest parsed = SimHashRequest.parse(body, index, engine);
+        SimHashRequest parsed = SimHashRequest.parse(body, index, sketching);
         if (parsed instanceof IndexSimHashRequest withIndex) {
             return channel -> client.execute(IndexSimHashAction.INSTANCE, withIndex, new RestToXContentListener<>(channel));
         }

@@ -46,8 +46,8 @@ public final class SketchingService extends Sketching {
      * {@code engine}, or the 400-style error of a text/html probe on a field that has none (a field type built outside
      * a node, e.g. in a test): fingerprints are never guessed.
      */
-    public static SketchingService forProbe(SketchingService engine, String field, ProbeContent type, String instead) {
-        if (engine == null) {
+    public static SketchingService forProbe(SketchingService sketching, String field, ProbeContent type, String instead) {
+        if (sketching == null) {
             throw new IllegalArgumentException(
                 "["
                     + type.name().toLowerCase(java.util.Locale.ROOT)
@@ -58,7 +58,7 @@ public final class SketchingService extends Sketching {
                     + " instead"
             );
         }
-        return engine;
+        return sketching;
     }
 
     public static List<Setting<?>> settings() {

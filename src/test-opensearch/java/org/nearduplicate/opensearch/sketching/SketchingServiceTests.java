@@ -29,52 +29,55 @@ public class SketchingServiceTests extends OpenSearchTestCase {
     private static final String PAGE = "<html><body><main><p>The old harbor bridge reopened to traffic after two years of repairs, "
         + "the city said on Monday.</p><p>Engineers replaced the deck and repainted the towers.</p></main></body></html>";
 
-    private static SketchingService engine(int maxChars, int maxFeatures) {
+    private static SketchingService sketching(int maxChars, int maxFeatures) {
         return new SketchingService(
             Settings.builder().put("near_duplicate.max_input_chars", maxChars).put("near_duplicate.max_features", maxFeatures).build()
         );
     }
 
     public void testEveryMethodComputesWhatTheEngineComputes() {
-        SketchingService engine = new SketchingService();
-        assertEquals(new SimHasher(SimHashSettings.DEFAULT).sketch(PAGE), engine.simHash(engine.simHashSettings(new HashMap<>()), PAGE));
+        SketchingService sketching = new SketchingService();
+        assertEquals(
+            new SimHasher(SimHashSettings.DEFAULT).sketch(PAGE),
+            sketching.simHash(sketching.simHashSettings(new HashMap<>()), PAGE)
+        );
         assertArrayEquals(
             new MinHasher(MinHashSettings.DEFAULT).signature(PAGE),
-            engine.minHash(engine.minHashSettings(new HashMap<>()), PAGE)
+            sketching.minHash(sketching.minHashSettings(new HashMap<>()), PAGE)
         );
         ImatchHasher.Keys expected = new ImatchHasher(ImatchSettings.DEFAULT).keys(PAGE);
-        ImatchHasher.Keys actual = engine.iMatch(engine.iMatchSettings(new HashMap<>()), PAGE);
+        ImatchHasher.Keys actual = sketching.iMatch(sketching.iMatchSettings(new HashMap<>()), PAGE);
         assertEquals(expected.imatch(), actual.imatch());
         assertEquals(expected.text(), actual.text());
     }
 
     public void testNodeLimitsApplyToEveryMethod() {
         int maxChars = randomIntBetween(50, PAGE.length() - 1);
-        SketchingService engine = engine(maxChars, randomIntBetween(1, 1000));
+        SketchingService sketching = sketching(maxChars, randomIntBetween(1, 1000));
         // absent limits take the node's; too long input is rejected by every method
-        SimHashSettings simhash = engine.simHashSettings(new HashMap<>());
-        MinHashSettings minhash = engine.minHashSettings(new HashMap<>());
-        ImatchSettings imatch = engine.iMatchSettings(new HashMap<>());
+        SimHashSettings simhash = sketching.simHashSettings(new HashMap<>());
+        MinHashSettings minhash = sketching.minHashSettings(new HashMap<>());
+        ImatchSettings imatch = sketching.iMatchSettings(new HashMap<>());
         assertEquals(maxChars, simhash.maxInputChars());
         assertEquals(maxChars, minhash.features().maxInputChars());
         assertEquals(maxChars, imatch.maxInputChars());
-        assertEquals(engine.maxFeatures(), minhash.features().maxFeatures());
-        assertEquals(engine.maxFeatures(), imatch.maxFeatures());
+        assertEquals(sketching.maxFeatures(), minhash.features().maxFeatures());
+        assertEquals(sketching.maxFeatures(), imatch.maxFeatures());
         for (Runnable run : List.<Runnable>of(
-            () -> engine.simHash(simhash, PAGE),
-            () -> engine.minHash(minhash, PAGE),
-            () -> engine.iMatch(imatch, PAGE),
-            () -> engine.simHashProbe(SimHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.HTML),
-            () -> engine.minHashProbe(MinHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.HTML)
+            () -> sketching.simHash(simhash, PAGE),
+            () -> sketching.minHash(minhash, PAGE),
+            () -> sketching.iMatch(imatch, PAGE),
+            () -> sketching.simHashProbe(SimHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.HTML),
+            () -> sketching.minHashProbe(MinHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.HTML)
         )) {
             EngineInputException e = expectThrows(EngineInputException.class, run::run);
             assertThat(e.getMessage(), containsString("more than [max_input_chars] = " + maxChars));
         }
         // an explicit limit above the node's is refused for every method, naming the node setting
         for (var parse : List.<java.util.function.Consumer<Map<String, Object>>>of(
-            engine::simHashSettings,
-            engine::minHashSettings,
-            engine::iMatchSettings
+            sketching::simHashSettings,
+            sketching::minHashSettings,
+            sketching::iMatchSettings
         )) {
             Map<String, Object> options = new HashMap<>(Map.of("max_input_chars", maxChars + 1));
             IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> parse.accept(options));
@@ -83,11 +86,11 @@ public class SketchingServiceTests extends OpenSearchTestCase {
     }
 
     public void testMaxFeaturesApplyToMinHashAndIMatch() {
-        SketchingService engine = engine(1_000_000, 3);
+        SketchingService sketching = sketching(1_000_000, 3);
         for (Runnable run : List.<Runnable>of(
-            () -> engine.minHash(engine.minHashSettings(new HashMap<>()), PAGE),
-            () -> engine.iMatch(engine.iMatchSettings(new HashMap<>()), PAGE),
-            () -> engine.simHash(engine.simHashSettings(new HashMap<>()), PAGE)
+            () -> sketching.minHash(sketching.minHashSettings(new HashMap<>()), PAGE),
+            () -> sketching.iMatch(sketching.iMatchSettings(new HashMap<>()), PAGE),
+            () -> sketching.simHash(sketching.simHashSettings(new HashMap<>()), PAGE)
         )) {
             EngineInputException e = expectThrows(EngineInputException.class, run::run);
             assertThat(e.getMessage(), containsString("[max_features] = 3"));
@@ -109,33 +112,33 @@ public class SketchingServiceTests extends OpenSearchTestCase {
             new ClusterSettings(Settings.EMPTY, ClusterSettings.BUILT_IN_CLUSTER_SETTINGS)
         );
         CircuitBreaker breaker = service.getBreaker(SketchingService.BREAKER_NAME);
-        SketchingService engine = new SketchingService();
-        engine.setBreaker(breaker);
+        SketchingService sketching = new SketchingService();
+        sketching.setBreaker(breaker);
         for (Runnable run : List.<Runnable>of(
-            () -> engine.simHash(engine.simHashSettings(new HashMap<>()), PAGE),
-            () -> engine.minHash(engine.minHashSettings(new HashMap<>()), PAGE),
-            () -> engine.iMatch(engine.iMatchSettings(new HashMap<>()), PAGE),
-            () -> engine.minHashProbe(MinHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.HTML)
+            () -> sketching.simHash(sketching.simHashSettings(new HashMap<>()), PAGE),
+            () -> sketching.minHash(sketching.minHashSettings(new HashMap<>()), PAGE),
+            () -> sketching.iMatch(sketching.iMatchSettings(new HashMap<>()), PAGE),
+            () -> sketching.minHashProbe(MinHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.HTML)
         )) {
             expectThrows(CircuitBreakingException.class, run::run);
             assertEquals(0, breaker.getUsed());
         }
         // a short text fits the 4 kb breaker, and what it reserved is given back
-        int[] signature = engine.minHash(engine.minHashSettings(new HashMap<>()), "harbor bridge reopened");
+        int[] signature = sketching.minHash(sketching.minHashSettings(new HashMap<>()), "harbor bridge reopened");
         assertEquals(MinHashSettings.DEFAULT.hashes(), signature.length);
         assertEquals(0, breaker.getUsed());
     }
 
     public void testProbesUseTheDeclaredContentType() {
-        SketchingService engine = new SketchingService();
+        SketchingService sketching = new SketchingService();
         SimHashSettings.Builder asText = new SimHashSettings.Builder(SimHashSettings.DEFAULT);
         asText.contentType = org.nearduplicate.core.ContentType.TEXT;
         assertEquals(
             new SimHasher(asText.build()).sketch(PAGE),
-            engine.simHashProbe(SimHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.TEXT)
+            sketching.simHashProbe(SimHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.TEXT)
         );
-        int[] html = engine.minHashProbe(MinHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.HTML);
-        int[] text = engine.minHashProbe(MinHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.TEXT);
+        int[] html = sketching.minHashProbe(MinHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.HTML);
+        int[] text = sketching.minHashProbe(MinHashSettings.DEFAULT.algorithmId(), PAGE, SketchingService.ProbeContent.TEXT);
         assertArrayEquals(new MinHasher(MinHashSettings.DEFAULT).signature(PAGE), html);
         assertFalse(Arrays.equals(html, text));
     }

@@ -26,7 +26,7 @@ import org.nearduplicate.elasticsearch.sketching.SketchingService;
  */
 public class TransportIndexSimHashAction extends HandledTransportAction<IndexSimHashRequest, SimHashResponse> {
 
-    private final SketchingService engine;
+    private final SketchingService sketching;
     private final ThreadPool threadPool;
     private final ClusterService clusterService;
     private final NodeClient client;
@@ -38,10 +38,10 @@ public class TransportIndexSimHashAction extends HandledTransportAction<IndexSim
         ThreadPool threadPool,
         ClusterService clusterService,
         NodeClient client,
-        SketchingService engine
+        SketchingService sketching
     ) {
         super(IndexSimHashAction.NAME, transportService, actionFilters, IndexSimHashRequest::new, EsExecutors.DIRECT_EXECUTOR_SERVICE);
-        this.engine = engine;
+        this.sketching = sketching;
         this.threadPool = threadPool;
         this.clusterService = clusterService;
         this.client = client;
@@ -52,7 +52,7 @@ public class TransportIndexSimHashAction extends HandledTransportAction<IndexSim
         ActionListener.run(listener, l -> {
             List<IndexMetadata> indices = FieldMappings.resolve(clusterService.state(), request.index());
             Map<String, Object> field = FieldMappings.simHashField(indices, request.index(), request.field());
-            StoredInputs.analyze(client, threadPool, engine, request, field, l);
+            StoredInputs.analyze(client, threadPool, sketching, request, field, l);
         });
     }
 }

@@ -23,7 +23,7 @@ public class TransportNearDuplicateStatsAction extends TransportNodesAction<
     NearDuplicateStatsNodeResponse,
     Void> {
 
-    private final SketchingService engine;
+    private final SketchingService sketching;
 
     @Inject
     public TransportNearDuplicateStatsAction(
@@ -31,7 +31,7 @@ public class TransportNearDuplicateStatsAction extends TransportNodesAction<
         ClusterService clusterService,
         TransportService transportService,
         ActionFilters actionFilters,
-        SketchingService engine
+        SketchingService sketching
     ) {
         super(
             NearDuplicateStatsAction.NAME,
@@ -41,7 +41,7 @@ public class TransportNearDuplicateStatsAction extends TransportNodesAction<
             NearDuplicateStatsNodeRequest::new,
             threadPool.executor(ThreadPool.Names.MANAGEMENT)
         );
-        this.engine = engine;
+        this.sketching = sketching;
     }
 
     @Override
@@ -65,6 +65,6 @@ public class TransportNearDuplicateStatsAction extends TransportNodesAction<
 
     @Override
     protected NearDuplicateStatsNodeResponse nodeOperation(NearDuplicateStatsNodeRequest request, Task task) {
-        return new NearDuplicateStatsNodeResponse(clusterService.localNode(), engine.stats().snapshot());
+        return new NearDuplicateStatsNodeResponse(clusterService.localNode(), sketching.stats().snapshot());
     }
 }

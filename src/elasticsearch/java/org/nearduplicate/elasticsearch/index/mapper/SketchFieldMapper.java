@@ -57,12 +57,12 @@ public abstract class SketchFieldMapper extends FieldMapper {
         // always written into the mapping, so that a later release with other defaults never reinterprets an existing index
         protected final Parameter<String> algorithm;
         protected final Parameter<Map<String, String>> meta = Parameter.metaParam();
-        protected final SketchingService engine;
+        protected final SketchingService sketching;
 
         /** {@code engine}: the node's gateway that sketches this field's text probes (null: none). */
-        protected Builder(String name, SketchingService engine, SketchAlgorithms<S> algorithms) {
+        protected Builder(String name, SketchingService sketching, SketchAlgorithms<S> algorithms) {
             super(name);
-            this.engine = engine;
+            this.sketching = sketching;
             this.algorithm = new Parameter<>(SketchField.OBJECT_ALGORITHM, false, algorithms::defaultId, (n, c, o) -> {
                 try {
                     return algorithms.canonical(o);
@@ -107,8 +107,8 @@ public abstract class SketchFieldMapper extends FieldMapper {
 
     /** What the field type of both methods answers through the platform's own signatures. */
     public abstract static class PlatformFieldType<S> extends SketchFieldType<S> {
-        protected PlatformFieldType(SketchField<S, ?, ?> field, Map<String, String> meta, @Nullable SketchingService engine) {
-            super(field, meta, engine);
+        protected PlatformFieldType(SketchField<S, ?, ?> field, Map<String, String> meta, @Nullable SketchingService sketching) {
+            super(field, meta, sketching);
         }
 
         @Override
@@ -156,7 +156,7 @@ public abstract class SketchFieldMapper extends FieldMapper {
     }
 
     /** A builder of the same kind for merges: the parameters are not updateable, so every change is a conflict. */
-    protected abstract Builder<?> newBuilder(String simpleName, SketchingService engine);
+    protected abstract Builder<?> newBuilder(String simpleName, SketchingService sketching);
 
     @Override
     protected final void parseCreateField(DocumentParserContext context) throws IOException {
@@ -169,7 +169,7 @@ public abstract class SketchFieldMapper extends FieldMapper {
 
     @Override
     public final FieldMapper.Builder getMergeBuilder() {
-        return newBuilder(leafName(), fieldType().engine()).init(this);
+        return newBuilder(leafName(), fieldType().sketching()).init(this);
     }
 
     @Override

@@ -57,14 +57,14 @@ public final class GroupsComputation {
     public static GroupsComputation onNode(
         NodeClient client,
         ThreadPool threadPool,
-        SketchingService engine,
+        SketchingService sketching,
         ClusterService clusterService
     ) {
         return new GroupsComputation(
             client,
             clusterService,
             new Grouping(
-                () -> breaker(engine.breaker()),
+                () -> breaker(sketching.breaker()),
                 threadPool.generic(),
                 () -> threads(clusterService.getSettings(), clusterService.getClusterSettings().get(THREADS_SETTING))
             )

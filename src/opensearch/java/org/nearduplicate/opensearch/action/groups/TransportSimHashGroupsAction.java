@@ -40,7 +40,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
     private final IndexNameExpressionResolver resolver;
     private final IndicesService indicesService;
     private final GroupsComputation computation;
-    private final SketchingService engine;
+    private final SketchingService sketching;
 
     @Inject
     public TransportSimHashGroupsAction(
@@ -51,14 +51,14 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
         IndexNameExpressionResolver resolver,
         IndicesService indicesService,
         ThreadPool threadPool,
-        SketchingService engine
+        SketchingService sketching
     ) {
         super(SimHashGroupsAction.NAME, transportService, actionFilters, SimHashGroupsRequest::new, Platform.DIRECT_EXECUTOR);
         this.clusterService = clusterService;
         this.resolver = resolver;
         this.indicesService = indicesService;
-        this.engine = engine;
-        this.computation = GroupsComputation.onNode(client, threadPool, engine, clusterService);
+        this.sketching = sketching;
+        this.computation = GroupsComputation.onNode(client, threadPool, sketching, clusterService);
     }
 
     /** The one index a groups request names (an index or an alias of one index), or a 400 that says why not. */
@@ -116,7 +116,7 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
     @Override
     protected void doExecute(Task task, SimHashGroupsRequest request, ActionListener<SimHashGroupsResponse> answer) {
         long start = System.nanoTime();
-        ActionListener<SimHashGroupsResponse> listener = CountedRun.counted(engine.stats(), false, start, answer);
+        ActionListener<SimHashGroupsResponse> listener = CountedRun.counted(sketching.stats(), false, start, answer);
         try {
             ClusterState state = clusterService.state();
             IndexMetadata index = singleIndex(state, resolver, request, "_near_duplicates");

@@ -68,7 +68,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
     private final NodeClient client;
     private final ThreadPool threadPool;
     private final IndicesService indicesService;
-    private final SketchingService engine;
+    private final SketchingService sketching;
     private final GroupsComputation computation;
 
     @Inject
@@ -80,16 +80,16 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         IndexNameExpressionResolver resolver,
         IndicesService indicesService,
         ThreadPool threadPool,
-        SketchingService engine
+        SketchingService sketching
     ) {
         super(SimHashGroupsWriteAction.NAME, transportService, actionFilters, SimHashGroupsWriteRequest::new, Platform.DIRECT_EXECUTOR);
         this.indicesService = indicesService;
-        this.engine = engine;
+        this.sketching = sketching;
         this.clusterService = clusterService;
         this.resolver = resolver;
         this.client = client;
         this.threadPool = threadPool;
-        this.computation = GroupsComputation.onNode(client, threadPool, engine, clusterService);
+        this.computation = GroupsComputation.onNode(client, threadPool, sketching, clusterService);
     }
 
     /** The key of the write-back's marker in the index mapping's {@code _meta}. */
@@ -131,7 +131,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 return;
             }
             SimHashGroupsTask groupsTask = (SimHashGroupsTask) task;
-            ActionListener<SimHashGroupsWriteResponse> counted = CountedRun.counted(engine.stats(), true, startNanos, listener);
+            ActionListener<SimHashGroupsWriteResponse> counted = CountedRun.counted(sketching.stats(), true, startNanos, listener);
             ShardReads shards = computation.shards(
                 groupsTask,
                 index,
@@ -278,7 +278,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             sink(index, request, task),
             threadPool.generic(),
             (command, delayNanos) -> Platform.scheduleGeneric(threadPool, command, TimeValue.timeValueNanos(delayNanos))::cancel,
-            GroupsComputation.breaker(engine.breaker()),
+            GroupsComputation.breaker(sketching.breaker()),
             result,
             request.batchSize(),
             request.requestsPerSecond(),

@@ -77,7 +77,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
     SimHashShardFingerprintsResponse> {
 
     private final IndicesService indicesService;
-    private final SketchingService engine;
+    private final SketchingService sketching;
 
     @Inject
     public TransportSimHashShardFingerprintsAction(
@@ -87,7 +87,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
         ThreadPool threadPool,
         ActionFilters actionFilters,
         IndexNameExpressionResolver indexNameExpressionResolver,
-        SketchingService engine
+        SketchingService sketching
     ) {
         super(
             SimHashShardFingerprintsAction.NAME,
@@ -100,7 +100,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
             Platform.searchExecutor(threadPool)
         );
         this.indicesService = indicesService;
-        this.engine = engine;
+        this.sketching = sketching;
     }
 
     @Override
@@ -145,7 +145,7 @@ public class TransportSimHashShardFingerprintsAction extends TransportSingleShar
         try (
             Engine.Searcher searcher = shard.acquireSearcher("near_duplicate_groups");
             Reservation reservation = new Reservation(
-                GroupsComputation.breaker(engine.breaker()),
+                GroupsComputation.breaker(sketching.breaker()),
                 request.distanceField() != null ? "near_duplicate groups write singletons" : "near_duplicate groups"
             )
         ) {

@@ -196,9 +196,9 @@ public class SimHashRequest extends ActionRequest {
      *
      * @throws IllegalArgumentException for an invalid or unknown option, or a limit above the node's
      */
-    public SimHashSettings simHashSettings(SketchingService engine) {
+    public SimHashSettings simHashSettings(SketchingService sketching) {
         Map<String, Object> options = new HashMap<>(settings);
-        SimHashSettings parsed = engine.simHashSettings(options);
+        SimHashSettings parsed = sketching.simHashSettings(options);
         if (options.isEmpty() == false) {
             throw new IllegalArgumentException("[settings] unknown options " + options.keySet());
         }
@@ -216,7 +216,7 @@ public class SimHashRequest extends ActionRequest {
      * @throws IllegalArgumentException naming what is wrong
      */
     @SuppressWarnings("unchecked")
-    public static SimHashRequest parse(Map<String, Object> body, String index, SketchingService engine) {
+    public static SimHashRequest parse(Map<String, Object> body, String index, SketchingService sketching) {
         for (String key : body.keySet()) {
             if (BODY_KEYS.contains(key) == false) {
                 throw new IllegalArgumentException(
@@ -281,7 +281,7 @@ public class SimHashRequest extends ActionRequest {
             topFeatures,
             includeText
         );
-        request.simHashSettings(engine); // a bad option or a limit above the node's is a 400 before anything runs
+        request.simHashSettings(sketching); // a bad option or a limit above the node's is a 400 before anything runs
         return request;
     }
 

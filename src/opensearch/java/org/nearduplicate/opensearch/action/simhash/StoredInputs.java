@@ -28,16 +28,16 @@ final class StoredInputs {
     static void analyze(
         NodeClient client,
         ThreadPool threadPool,
-        SketchingService engine,
+        SketchingService sketching,
         IndexSimHashRequest request,
         Map<String, Object> field,
         ActionListener<SimHashResponse> listener
     ) {
-        SimHashSettings settings = engine.simHashSettings(String.valueOf(FieldMappings.algorithm(field, FieldMappings.SIMHASH)));
+        SimHashSettings settings = sketching.simHashSettings(String.valueOf(FieldMappings.algorithm(field, FieldMappings.SIMHASH)));
         BlockLayout layout = SimHashFieldMapper.layoutOf(field);
         stored(client, request, request.input(), settings, Platform.delegateFailure(listener, (l1, first) -> {
             stored(client, request, request.compareInput(), settings, Platform.delegateFailure(l1, (l2, second) -> {
-                TransportSimHashAction.analyze(threadPool, engine, request, settings, layout, first, second, l2);
+                TransportSimHashAction.analyze(threadPool, sketching, request, settings, layout, first, second, l2);
             }));
         }));
     }

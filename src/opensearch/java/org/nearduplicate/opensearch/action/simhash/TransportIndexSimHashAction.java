@@ -22,7 +22,7 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  */
 public class TransportIndexSimHashAction extends HandledTransportAction<IndexSimHashRequest, SimHashResponse> {
 
-    private final SketchingService engine;
+    private final SketchingService sketching;
     private final ThreadPool threadPool;
     private final NodeClient client;
 
@@ -32,10 +32,10 @@ public class TransportIndexSimHashAction extends HandledTransportAction<IndexSim
         ActionFilters actionFilters,
         ThreadPool threadPool,
         NodeClient client,
-        SketchingService engine
+        SketchingService sketching
     ) {
         super(IndexSimHashAction.NAME, transportService, actionFilters, IndexSimHashRequest::new);
-        this.engine = engine;
+        this.sketching = sketching;
         this.threadPool = threadPool;
         this.client = client;
     }
@@ -47,7 +47,7 @@ public class TransportIndexSimHashAction extends HandledTransportAction<IndexSim
             .includeDefaults(true);
         client.admin().indices().getFieldMappings(mappings, ActionListener.wrap(response -> {
             Map<String, Object> field = FieldMappings.simHashField(response, request.index(), request.field());
-            StoredInputs.analyze(client, threadPool, engine, request, field, listener);
+            StoredInputs.analyze(client, threadPool, sketching, request, field, listener);
         }, listener::onFailure));
     }
 }

@@ -28,7 +28,7 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  */
 public class TransportSimHashAction extends HandledTransportAction<SimHashRequest, SimHashResponse> {
 
-    private final SketchingService engine;
+    private final SketchingService sketching;
     private final ThreadPool threadPool;
 
     @Inject
@@ -36,10 +36,10 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
         TransportService transportService,
         ActionFilters actionFilters,
         ThreadPool threadPool,
-        SketchingService engine
+        SketchingService sketching
     ) {
         super(SimHashAction.NAME, transportService, actionFilters, SimHashRequest::new, Platform.DIRECT_EXECUTOR);
-        this.engine = engine;
+        this.sketching = sketching;
         this.threadPool = threadPool;
     }
 
@@ -48,31 +48,31 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
         SimHashSettings settings;
         BlockLayout layout;
         try {
-            settings = request.simHashSettings(engine);
+            settings = request.simHashSettings(sketching);
             layout = request.layout();
         } catch (Exception e) {
             listener.onFailure(e);
             return;
         }
-        analyze(threadPool, engine, request, settings, layout, listener);
+        analyze(threadPool, sketching, request, settings, layout, listener);
     }
 
     /** Fingerprinting is CPU work on possibly large pages: it runs on the search pool, not on a network thread. */
     static void analyze(
         ThreadPool threadPool,
-        SketchingService engine,
+        SketchingService sketching,
         SimHashRequest request,
         SimHashSettings settings,
         BlockLayout layout,
         ActionListener<SimHashResponse> listener
     ) {
-        analyze(threadPool, engine, request, settings, layout, null, null, listener);
+        analyze(threadPool, sketching, request, settings, layout, null, null, listener);
     }
 
     /** As above, with the stored documents' sketches of the request's {@code id} inputs (null for the others). */
     static void analyze(
         ThreadPool threadPool,
-        SketchingService engine,
+        SketchingService sketching,
         SimHashRequest request,
         SimHashSettings settings,
         BlockLayout layout,
@@ -81,12 +81,12 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
         ActionListener<SimHashResponse> listener
     ) {
         threadPool.executor(ThreadPool.Names.SEARCH)
-            .execute(ActionRunnable.supply(listener, () -> compute(engine, request, settings, layout, storedFirst, storedSecond)));
+            .execute(ActionRunnable.supply(listener, () -> compute(sketching, request, settings, layout, storedFirst, storedSecond)));
     }
 
     /** The response to {@code request}, fingerprinted with {@code settings} and shown with {@code layout} (or no keys). */
-    static SimHashResponse compute(SketchingService engine, SimHashRequest request, SimHashSettings settings, BlockLayout layout) {
-        return compute(engine, request, settings, layout, null, null);
+    static SimHashResponse compute(SketchingService sketching, SimHashRequest request, SimHashSettings settings, BlockLayout layout) {
+        return compute(sketching, request, settings, layout, null, null);
     }
 
     /**
@@ -95,7 +95,7 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
      * computed on their whole feature sets.
      */
     static SimHashResponse compute(
-        SketchingService engine,
+        SketchingService sketching,
         SimHashRequest request,
         SimHashSettings settings,
         BlockLayout layout,
@@ -106,10 +106,10 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
         SimHashRequest.Input compare = request.compareInput();
         boolean bothAnalyzed = compare != null && input.isStored() == false && compare.isStored() == false;
         // the declared type (text or html) counts as it does for a probe of the query, so both show one fingerprint
-        Analysis firstAnalysis = input.isStored() ? null : analyze(engine, settings, input, request.topFeatures(), bothAnalyzed);
+        Analysis firstAnalysis = input.isStored() ? null : analyze(sketching, settings, input, request.topFeatures(), bothAnalyzed);
         Analysis secondAnalysis = compare == null || compare.isStored()
             ? null
-            : analyze(engine, settings, compare, request.topFeatures(), bothAnalyzed);
+            : analyze(sketching, settings, compare, request.topFeatures(), bothAnalyzed);
         SimHashResponse.Result first = input.isStored()
             ? stored(input.id(), storedFirst, layout)
             : result(firstAnalysis, layout, request.includeText());
@@ -128,7 +128,7 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
     }
 
     private static Analysis analyze(
-        SketchingService engine,
+        SketchingService sketching,
         SimHashSettings settings,
         SimHashRequest.Input input,
         int topFeatures,
@@ -136,8 +136,8 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
     ) {
         SimHashSettings declared = SketchingService.declared(settings, input.type());
         return withFeatures
-            ? engine.analyzeWithFeatures(declared, input.content(), topFeatures)
-            : engine.analyze(declared, input.content(), topFeatures);
+            ? sketching.analyzeWithFeatures(declared, input.content(), topFeatures)
+            : sketching.analyze(declared, input.content(), topFeatures);
     }
 
     /** A stored document's fingerprint, signature and keys. */

@@ -21,7 +21,7 @@ public class TransportNearDuplicateStatsAction extends TransportNodesAction<
     NearDuplicateStatsNodeRequest,
     NearDuplicateStatsNodeResponse> {
 
-    private final SketchingService engine;
+    private final SketchingService sketching;
 
     @Inject
     public TransportNearDuplicateStatsAction(
@@ -29,7 +29,7 @@ public class TransportNearDuplicateStatsAction extends TransportNodesAction<
         ClusterService clusterService,
         TransportService transportService,
         ActionFilters actionFilters,
-        SketchingService engine
+        SketchingService sketching
     ) {
         super(
             NearDuplicateStatsAction.NAME,
@@ -42,7 +42,7 @@ public class TransportNearDuplicateStatsAction extends TransportNodesAction<
             ThreadPool.Names.MANAGEMENT,
             NearDuplicateStatsNodeResponse.class
         );
-        this.engine = engine;
+        this.sketching = sketching;
     }
 
     @Override
@@ -66,6 +66,6 @@ public class TransportNearDuplicateStatsAction extends TransportNodesAction<
 
     @Override
     protected NearDuplicateStatsNodeResponse nodeOperation(NearDuplicateStatsNodeRequest request) {
-        return new NearDuplicateStatsNodeResponse(clusterService.localNode(), engine.stats().snapshot());
+        return new NearDuplicateStatsNodeResponse(clusterService.localNode(), sketching.stats().snapshot());
     }
 }

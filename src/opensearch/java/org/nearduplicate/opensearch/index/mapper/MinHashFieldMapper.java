@@ -35,8 +35,8 @@ public class MinHashFieldMapper extends SketchFieldMapper {
         }
 
         /** {@code engine}: the node's gateway that signs this field's text probes (null: none). */
-        public Builder(String name, SketchingService engine) {
-            super(name, engine, MinHashField.ALGORITHMS);
+        public Builder(String name, SketchingService sketching) {
+            super(name, sketching, MinHashField.ALGORITHMS);
         }
 
         @Override
@@ -47,7 +47,7 @@ public class MinHashFieldMapper extends SketchFieldMapper {
         @Override
         protected MinHashFieldType buildFieldType(String leafName, String fullName) {
             MinHashField field = MinHashField.of(leafName, fullName, bands.getValue(), rows.getValue(), algorithm.getValue());
-            return new MinHashFieldType(field, meta.getValue(), engine);
+            return new MinHashFieldType(field, meta.getValue(), sketching);
         }
 
         @Override
@@ -57,8 +57,8 @@ public class MinHashFieldMapper extends SketchFieldMapper {
     }
 
     /** The mapping parser of the plugin instance: its fields sign text probes through {@code engine}. */
-    public static TypeParser parser(SketchingService engine) {
-        return new TypeParser((n, c) -> new Builder(n, engine));
+    public static TypeParser parser(SketchingService sketching) {
+        return new TypeParser((n, c) -> new Builder(n, sketching));
     }
 
     /** The field type: a {@link MinHashField} with the node's engine. */
@@ -73,12 +73,12 @@ public class MinHashFieldMapper extends SketchFieldMapper {
             this(new MinHashField(name, lsh, algorithm), meta, null);
         }
 
-        public MinHashFieldType(String name, Lsh lsh, String algorithm, Map<String, String> meta, SketchingService engine) {
-            this(new MinHashField(name, lsh, algorithm), meta, engine);
+        public MinHashFieldType(String name, Lsh lsh, String algorithm, Map<String, String> meta, SketchingService sketching) {
+            this(new MinHashField(name, lsh, algorithm), meta, sketching);
         }
 
-        public MinHashFieldType(MinHashField field, Map<String, String> meta, SketchingService engine) {
-            super(field, meta, engine);
+        public MinHashFieldType(MinHashField field, Map<String, String> meta, SketchingService sketching) {
+            super(field, meta, sketching);
             this.field = field;
         }
 
@@ -93,7 +93,7 @@ public class MinHashFieldMapper extends SketchFieldMapper {
          * @throws IllegalArgumentException if the probe cannot be signed
          */
         public int[] probeSignature(String content, SketchingService.ProbeContent type) {
-            return SketchingService.forProbe(engine(), name(), type, "a [signature]").minHashProbe(algorithm(), content, type);
+            return SketchingService.forProbe(sketching(), name(), type, "a [signature]").minHashProbe(algorithm(), content, type);
         }
 
         public Lsh lsh() {
@@ -120,7 +120,7 @@ public class MinHashFieldMapper extends SketchFieldMapper {
     }
 
     @Override
-    protected Builder newBuilder(String simpleName, SketchingService engine) {
-        return new Builder(simpleName, engine);
+    protected Builder newBuilder(String simpleName, SketchingService sketching) {
+        return new Builder(simpleName, sketching);
     }
 }

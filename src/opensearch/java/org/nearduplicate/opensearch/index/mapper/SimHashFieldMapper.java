@@ -63,13 +63,13 @@ public class SimHashFieldMapper extends SketchFieldMapper {
         }
 
         /** {@code engine}: the node's gateway that fingerprints this field's text probes (null: none). */
-        public Builder(String name, SketchingService engine) {
-            this(name, engine, null);
+        public Builder(String name, SketchingService sketching) {
+            this(name, sketching, null);
         }
 
         /** {@code scanColumns}: the node's column cache its queries scan (null: keys and doc-values scan only). */
-        public Builder(String name, SketchingService engine, FingerprintColumns scanColumns) {
-            super(name, engine, SimHashField.ALGORITHMS);
+        public Builder(String name, SketchingService sketching, FingerprintColumns scanColumns) {
+            super(name, sketching, SimHashField.ALGORITHMS);
             this.scanColumns = scanColumns;
         }
 
@@ -81,7 +81,7 @@ public class SimHashFieldMapper extends SketchFieldMapper {
         @Override
         protected SimHashFieldType buildFieldType(String leafName, String fullName) {
             BlockLayout layout = SimHashField.layout(leafName, blocks.getValue(), maxDistance.getValue(), checkBits.getValue());
-            return new SimHashFieldType(new SimHashField(fullName, algorithm.getValue(), layout), meta.getValue(), engine, scanColumns);
+            return new SimHashFieldType(new SimHashField(fullName, algorithm.getValue(), layout), meta.getValue(), sketching, scanColumns);
         }
 
         @Override
@@ -96,13 +96,13 @@ public class SimHashFieldMapper extends SketchFieldMapper {
     }
 
     /** The mapping parser of the plugin instance: its fields fingerprint text probes through {@code engine}. */
-    public static TypeParser parser(SketchingService engine) {
-        return parser(engine, null);
+    public static TypeParser parser(SketchingService sketching) {
+        return parser(sketching, null);
     }
 
     /** As {@link #parser(SketchingService)}; its fields' queries scan the node's column cache {@code scanColumns}. */
-    public static TypeParser parser(SketchingService engine, FingerprintColumns scanColumns) {
-        return new TypeParser((n, c) -> new Builder(n, engine, scanColumns));
+    public static TypeParser parser(SketchingService sketching, FingerprintColumns scanColumns) {
+        return new TypeParser((n, c) -> new Builder(n, sketching, scanColumns));
     }
 
     /** The field type: a {@link SimHashField} with the node's engine, stats and column cache. */
@@ -119,15 +119,15 @@ public class SimHashFieldMapper extends SketchFieldMapper {
             this(new SimHashField(name, algorithm, layout), meta, null, null);
         }
 
-        public SimHashFieldType(String name, BlockLayout layout, String algorithm, Map<String, String> meta, SketchingService engine) {
-            this(new SimHashField(name, algorithm, layout), meta, engine, null);
+        public SimHashFieldType(String name, BlockLayout layout, String algorithm, Map<String, String> meta, SketchingService sketching) {
+            this(new SimHashField(name, algorithm, layout), meta, sketching, null);
         }
 
-        public SimHashFieldType(SimHashField field, Map<String, String> meta, SketchingService engine, FingerprintColumns scanColumns) {
-            super(field, meta, engine);
+        public SimHashFieldType(SimHashField field, Map<String, String> meta, SketchingService sketching, FingerprintColumns scanColumns) {
+            super(field, meta, sketching);
             this.field = field;
             this.scanColumns = scanColumns;
-            this.queryListener = engine == null ? null : new SegmentPathStats(engine.stats());
+            this.queryListener = sketching == null ? null : new SegmentPathStats(sketching.stats());
         }
 
         public SimHashField field() {
@@ -141,7 +141,7 @@ public class SimHashFieldMapper extends SketchFieldMapper {
 
         /** The node's stats; null for a field built outside a node. */
         public NearDuplicateStats stats() {
-            return engine() == null ? null : engine().stats();
+            return sketching() == null ? null : sketching().stats();
         }
 
         /** The node's column cache that this field's queries scan; null when the node has none (the column path is off). */
@@ -157,7 +157,7 @@ public class SimHashFieldMapper extends SketchFieldMapper {
          * @throws IllegalArgumentException if the probe cannot be fingerprinted
          */
         public SimHash probeFingerprint(String content, SketchingService.ProbeContent type) {
-            return SketchingService.forProbe(engine(), name(), type, "a [fingerprint] or a [like] document")
+            return SketchingService.forProbe(sketching(), name(), type, "a [fingerprint] or a [like] document")
                 .simHashProbe(algorithm(), content, type);
         }
 
@@ -193,7 +193,7 @@ public class SimHashFieldMapper extends SketchFieldMapper {
     }
 
     @Override
-    protected Builder newBuilder(String simpleName, SketchingService engine) {
-        return new Builder(simpleName, engine, fieldType().scanColumns);
+    protected Builder newBuilder(String simpleName, SketchingService sketching) {
+        return new Builder(simpleName, sketching, fieldType().scanColumns);
     }
 }

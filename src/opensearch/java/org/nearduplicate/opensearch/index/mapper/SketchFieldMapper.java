@@ -53,12 +53,12 @@ public abstract class SketchFieldMapper extends ParametrizedFieldMapper {
         // always written into the mapping, so that a later release with other defaults never reinterprets an existing index
         protected final Parameter<String> algorithm;
         protected final Parameter<Map<String, String>> meta = Parameter.metaParam();
-        protected final SketchingService engine;
+        protected final SketchingService sketching;
 
         /** {@code engine}: the node's gateway that sketches this field's text probes (null: none). */
-        protected Builder(String name, SketchingService engine, SketchAlgorithms<S> algorithms) {
+        protected Builder(String name, SketchingService sketching, SketchAlgorithms<S> algorithms) {
             super(name);
-            this.engine = engine;
+            this.sketching = sketching;
             this.algorithm = new Parameter<>(SketchField.OBJECT_ALGORITHM, false, algorithms::defaultId, (n, c, o) -> {
                 try {
                     return algorithms.canonical(o);
@@ -103,8 +103,8 @@ public abstract class SketchFieldMapper extends ParametrizedFieldMapper {
 
     /** What the field type of both methods answers through the platform's own signatures. */
     public abstract static class PlatformFieldType<S> extends SketchFieldType<S> {
-        protected PlatformFieldType(SketchField<S, ?, ?> field, Map<String, String> meta, @Nullable SketchingService engine) {
-            super(field, meta, engine);
+        protected PlatformFieldType(SketchField<S, ?, ?> field, Map<String, String> meta, @Nullable SketchingService sketching) {
+            super(field, meta, sketching);
         }
 
         @Override
@@ -150,7 +150,7 @@ public abstract class SketchFieldMapper extends ParametrizedFieldMapper {
     }
 
     /** A builder of the same kind for merges: the parameters are not updateable, so every change is a conflict. */
-    protected abstract Builder<?> newBuilder(String simpleName, SketchingService engine);
+    protected abstract Builder<?> newBuilder(String simpleName, SketchingService sketching);
 
     @Override
     protected final void parseCreateField(ParseContext context) throws IOException {
@@ -163,7 +163,7 @@ public abstract class SketchFieldMapper extends ParametrizedFieldMapper {
 
     @Override
     public final ParametrizedFieldMapper.Builder getMergeBuilder() {
-        return newBuilder(simpleName(), fieldType().engine()).init(this);
+        return newBuilder(simpleName(), fieldType().sketching()).init(this);
     }
 
     @Override

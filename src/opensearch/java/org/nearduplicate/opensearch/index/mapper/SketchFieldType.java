@@ -17,13 +17,13 @@ import org.nearduplicate.orchestration.field.SketchField;
  */
 public abstract class SketchFieldType<S> extends MappedFieldType {
     private final SketchField<S, ?, ?> field;
-    private final SketchingService engine;
+    private final SketchingService sketching;
 
     /** {@code engine}: the node's gateway that sketches text probes for this field (null: none). */
-    protected SketchFieldType(SketchField<S, ?, ?> field, Map<String, String> meta, SketchingService engine) {
+    protected SketchFieldType(SketchField<S, ?, ?> field, Map<String, String> meta, SketchingService sketching) {
         super(field.name(), true, false, true, TextSearchInfo.NONE, meta);
         this.field = field;
-        this.engine = engine;
+        this.sketching = sketching;
     }
 
     /** The field as mapped. */
@@ -42,8 +42,8 @@ public abstract class SketchFieldType<S> extends MappedFieldType {
     }
 
     /** The node's gateway that sketches text probes for this field; null for a field built outside a node. */
-    protected final SketchingService engine() {
-        return engine;
+    protected final SketchingService sketching() {
+        return sketching;
     }
 
     @Override

@@ -38,11 +38,11 @@ final class CoordinatorFingerprinting {
         QueryRewriteContext context,
         String field,
         String fieldType,
-        SketchingService engine,
+        SketchingService sketching,
         String owner,
         Function<String, T> fingerprint
     ) {
-        IndicesRequest searched = engine == null ? null : Platform.searchedIndices(context);
+        IndicesRequest searched = sketching == null ? null : Platform.searchedIndices(context);
         if (searched == null) {
             return null;
         }

@@ -89,8 +89,8 @@ final class MinHashValueType implements ProbeValueType<String, MinHashProbe> {
     }
 
     @Override
-    public String sketch(SketchingService engine, String algorithm, String content, SketchingService.ProbeContent type) {
-        return MinHashSignatures.toBase64(engine.probe(MinHasher.SKETCHER, algorithm, content, type));
+    public String sketch(SketchingService sketching, String algorithm, String content, SketchingService.ProbeContent type) {
+        return MinHashSignatures.toBase64(sketching.probe(MinHasher.SKETCHER, algorithm, content, type));
     }
 
     @Override

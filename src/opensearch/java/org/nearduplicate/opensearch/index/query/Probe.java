@@ -148,16 +148,16 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
      *
      * @param owner prefixes a 400 error of the engine, e.g. {@code [near_duplicate]}
      */
-    public Supplier<P> sketchOnCoordinator(QueryRewriteContext context, String field, SketchingService engine, String owner) {
+    public Supplier<P> sketchOnCoordinator(QueryRewriteContext context, String field, SketchingService sketching, String owner) {
         assert isContent();
         Supplier<Optional<P>> outcome = CoordinatorFingerprinting.register(
             context,
             field,
             type.fieldType(),
-            engine,
+            sketching,
             owner,
             algorithm -> type.create(
-                input.sketch((content, kind) -> type.sketch(engine, algorithm, content, kind)),
+                input.sketch((content, kind) -> type.sketch(sketching, algorithm, content, kind)),
                 ProbeInput.given(algorithm)
             )
         );

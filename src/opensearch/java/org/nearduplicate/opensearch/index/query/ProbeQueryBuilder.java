@@ -50,7 +50,7 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
     private O options;
     private boolean ignoreUnmapped = false;
     /** The node's engine, where the query was parsed or received: sketches a text probe once on the coordinator; not sent. */
-    private SketchingService engine;
+    private SketchingService sketching;
 
     protected ProbeQueryBuilder(ProbeQuerying<P, O, ?> querying, String fieldName, P probe) {
         if (fieldName == null || fieldName.isEmpty()) {
@@ -69,7 +69,7 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
         this.probe = probe;
         this.options = original.options;
         this.ignoreUnmapped = original.ignoreUnmapped;
-        this.engine = original.engine;
+        this.sketching = original.sketching;
         boost(original.boost());
         queryName(original.queryName());
     }
@@ -105,8 +105,8 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
     }
 
     /** The engine that sketches a {@code text}/{@code html} probe on the coordinating node (see {@link #doRewrite}). */
-    public B engine(SketchingService engine) {
-        this.engine = engine;
+    public B sketching(SketchingService sketching) {
+        this.sketching = sketching;
         return self();
     }
 
@@ -215,7 +215,7 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
 
     @Override
     protected final QueryBuilder doRewrite(QueryRewriteContext queryRewriteContext) throws IOException {
-        ProbeRewrite<P> next = probe.rewrite(queryRewriteContext, fieldName, engine, "[" + querying.name() + "]");
+        ProbeRewrite<P> next = probe.rewrite(queryRewriteContext, fieldName, sketching, "[" + querying.name() + "]");
         return next == probe ? this : withProbe(next);
     }
 
@@ -288,9 +288,9 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
     /** The registration of a method's query with {@link Of}: a method needs no query class of its own. */
     public static <P extends Probe<?, P>, O extends ProbeQuerying.Options> SearchPlugin.QuerySpec<Of<P, O>> spec(
         ProbeQuerying<P, O, ?> querying,
-        SketchingService engine
+        SketchingService sketching
     ) {
-        return spec(querying, in -> new Of<>(querying, in), (field, probe) -> new Of<>(querying, field, probe), engine);
+        return spec(querying, in -> new Of<>(querying, in), (field, probe) -> new Of<>(querying, field, probe), sketching);
     }
 
     /** The registration of a method's query built by {@code reader} and {@code create}; the node's engine goes to every builder. */
@@ -301,12 +301,12 @@ public abstract class ProbeQueryBuilder<B extends ProbeQueryBuilder<B, P, O>, P 
             ProbeQuerying<P, O, ?> querying,
             Writeable.Reader<B> reader,
             BiFunction<String, P, B> create,
-            SketchingService engine
+            SketchingService sketching
         ) {
         return new SearchPlugin.QuerySpec<>(
             querying.name(),
-            in -> reader.read(in).engine(engine),
-            parser -> fromXContent(querying, parser, create).engine(engine)
+            in -> reader.read(in).sketching(sketching),
+            parser -> fromXContent(querying, parser, create).sketching(sketching)
         );
     }
 }

@@ -53,7 +53,7 @@ public final class ProbeRewrite<P extends Probe<?, P>> {
      * @param engine the node's engine, or null (the shards then sketch a text probe)
      * @param owner  prefixes the coordinator's 400 errors, e.g. {@code [near_duplicate] rescorer}
      */
-    public ProbeRewrite<P> rewrite(QueryRewriteContext context, String field, SketchingService engine, String owner) {
+    public ProbeRewrite<P> rewrite(QueryRewriteContext context, String field, SketchingService sketching, String owner) {
         if (pending != null) {
             P next = pending.get();
             // a text probe that comes back unchanged was left to the shards
@@ -63,7 +63,7 @@ public final class ProbeRewrite<P extends Probe<?, P>> {
             return new ProbeRewrite<>(probe, probe.fetchOnRewrite(context, field), false);
         }
         if (probe.isContent() && contentLeftToShards == false) {
-            Supplier<P> sketched = probe.sketchOnCoordinator(context, field, engine, owner);
+            Supplier<P> sketched = probe.sketchOnCoordinator(context, field, sketching, owner);
             if (sketched != null) {
                 return new ProbeRewrite<>(probe, sketched, false);
             }

@@ -53,7 +53,7 @@ interface ProbeValueType<V, P extends Probe<V, P>> {
     String fieldType();
 
     /** Sketches a text/html probe with the engine and {@code algorithm} (on the coordinating node). */
-    V sketch(SketchingService engine, String algorithm, String content, SketchingService.ProbeContent type);
+    V sketch(SketchingService sketching, String algorithm, String content, SketchingService.ProbeContent type);
 
     /** The keys of the ingest processor's object in {@code _source}: the value's and the algorithm's. */
     String storedValueKey();

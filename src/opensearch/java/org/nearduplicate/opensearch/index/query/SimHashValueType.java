@@ -188,8 +188,8 @@ final class SimHashValueType implements ProbeValueType<GivenFingerprints, SimHas
     }
 
     @Override
-    public GivenFingerprints sketch(SketchingService engine, String algorithm, String content, SketchingService.ProbeContent type) {
-        SimHash sketch = engine.probe(SimHasher.SKETCHER, algorithm, content, type);
+    public GivenFingerprints sketch(SketchingService sketching, String algorithm, String content, SketchingService.ProbeContent type) {
+        SimHash sketch = sketching.probe(SimHasher.SKETCHER, algorithm, content, type);
         return new GivenFingerprints(sketch.fingerprint(), null, sketch.signature(), null);
     }
 

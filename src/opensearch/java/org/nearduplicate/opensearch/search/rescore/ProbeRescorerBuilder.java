@@ -44,7 +44,7 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
     protected final String fieldName;
     private final ProbeRewrite<P> probe;
     /** The node's engine, where the rescorer was parsed or received: sketches a text probe once on the coordinator; not sent. */
-    private SketchingService engine;
+    private SketchingService sketching;
     private T threshold;
     private RescoreScoreMode scoreMode = RescoreScoreMode.CLOSENESS;
     private float queryWeight = 1f;
@@ -65,7 +65,7 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
         this.rescoring = original.rescoring;
         this.fieldName = original.fieldName;
         this.probe = probe;
-        this.engine = original.engine;
+        this.sketching = original.sketching;
         this.threshold = original.threshold;
         this.scoreMode = original.scoreMode;
         this.queryWeight = original.queryWeight;
@@ -125,7 +125,7 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
     /** The probe's rewrite, the same as the queries': see {@link ProbeRewrite}. */
     @Override
     public final RescorerBuilder<B> rewrite(QueryRewriteContext ctx) throws IOException {
-        ProbeRewrite<P> next = probe.rewrite(ctx, fieldName, engine, "[" + getWriteableName() + "] rescorer");
+        ProbeRewrite<P> next = probe.rewrite(ctx, fieldName, sketching, "[" + getWriteableName() + "] rescorer");
         return next == probe ? this : withProbe(next);
     }
 
@@ -179,8 +179,8 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
     }
 
     /** The engine that sketches a {@code text}/{@code html} probe on the coordinating node (see {@link #rewrite}). */
-    public B engine(SketchingService engine) {
-        this.engine = engine;
+    public B sketching(SketchingService sketching) {
+        this.sketching = sketching;
         return self();
     }
 
@@ -326,9 +326,9 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
     /** The registration of a method's rescorer with {@link Of}: a method needs no rescorer class of its own. */
     public static <P extends Probe<?, P>, T> SearchPlugin.RescorerSpec<Of<P, T>> spec(
         ProbeRescoring<P, T> rescoring,
-        SketchingService engine
+        SketchingService sketching
     ) {
-        return spec(rescoring, in -> new Of<>(rescoring, in), (field, probe) -> new Of<>(rescoring, field, probe), engine);
+        return spec(rescoring, in -> new Of<>(rescoring, in), (field, probe) -> new Of<>(rescoring, field, probe), sketching);
     }
 
     /**
@@ -339,12 +339,12 @@ public abstract class ProbeRescorerBuilder<B extends ProbeRescorerBuilder<B, P, 
         ProbeRescoring<P, T> rescoring,
         Writeable.Reader<B> reader,
         BiFunction<String, P, B> create,
-        SketchingService engine
+        SketchingService sketching
     ) {
         return new SearchPlugin.RescorerSpec<>(
             rescoring.name(),
-            in -> reader.read(in).engine(engine),
-            parser -> fromXContent(rescoring, parser, create).engine(engine)
+            in -> reader.read(in).sketching(sketching),
+            parser -> fromXContent(rescoring, parser, create).sketching(sketching)
         );
     }
 }

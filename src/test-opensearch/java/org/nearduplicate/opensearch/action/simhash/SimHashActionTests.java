@@ -33,7 +33,7 @@ public class SimHashActionTests extends OpenSearchTestCase {
     private static final String HTML = "<html><body><nav>Home | News</nav><article><p>The old harbor bridge reopened on Monday.</p>"
         + "<p>Engineers replaced the rusted deck.</p></article></body></html>";
 
-    private final SketchingService engine = new SketchingService(Settings.EMPTY);
+    private final SketchingService sketching = new SketchingService(Settings.EMPTY);
 
     public void testActionNames() {
         assertEquals("cluster:monitor/near_duplicate/simhash", SimHashAction.NAME);
@@ -47,10 +47,10 @@ public class SimHashActionTests extends OpenSearchTestCase {
         assertTrue(registered.toString(), registered.containsAll(Set.of(SimHashAction.NAME, IndexSimHashAction.NAME)));
 
         // without an index: no index is read, so the request names none (a security plugin checks a cluster permission)
-        SimHashRequest noIndex = SimHashRequest.parse(Map.of("text", TEXT), null, engine);
+        SimHashRequest noIndex = SimHashRequest.parse(Map.of("text", TEXT), null, sketching);
         assertFalse(noIndex instanceof IndicesRequest);
         // with an index: the request names exactly that index, which the index privileges are checked on
-        SimHashRequest withIndex = SimHashRequest.parse(Map.of("text", TEXT, "field", "fp"), "pages", engine);
+        SimHashRequest withIndex = SimHashRequest.parse(Map.of("text", TEXT, "field", "fp"), "pages", sketching);
         IndexSimHashRequest indices = (IndexSimHashRequest) withIndex;
         assertArrayEquals(new String[] { "pages" }, indices.indices());
         assertEquals(IndicesOptions.strictExpandOpen(), indices.indicesOptions());
@@ -72,14 +72,14 @@ public class SimHashActionTests extends OpenSearchTestCase {
                 if (randomBoolean()) body.put("blocks", randomIntBetween(4, 8));
                 if (randomBoolean()) body.put("max_distance", randomIntBetween(0, 3));
             }
-            SimHashRequest request = SimHashRequest.parse(body, index ? randomAlphaOfLength(6) : null, engine);
+            SimHashRequest request = SimHashRequest.parse(body, index ? randomAlphaOfLength(6) : null, sketching);
             assertNull(request.validate());
             SimHashRequest copy = index ? new IndexSimHashRequest(streamOf(request)) : new SimHashRequest(streamOf(request));
             assertEquals(request, copy);
             assertEquals(request.hashCode(), copy.hashCode());
             assertEquals(index, copy instanceof IndexSimHashRequest);
             if (index == false) {
-                assertEquals(request.simHashSettings(engine), copy.simHashSettings(engine));
+                assertEquals(request.simHashSettings(sketching), copy.simHashSettings(sketching));
                 assertEquals(request.layout() == null ? null : request.layout().id(), copy.layout() == null ? null : copy.layout().id());
             }
         }
@@ -89,7 +89,7 @@ public class SimHashActionTests extends OpenSearchTestCase {
         SimHashRequest request = SimHashRequest.parse(
             Map.of("html", HTML, "compare", Map.of("text", TEXT), "blocks", 4, "max_distance", 3, "top_features", 5, "include_text", true),
             null,
-            engine
+            sketching
         );
         SimHashResponse response = analyze(request);
         SimHashResponse copy = new SimHashResponse(streamOf(response));
@@ -122,7 +122,7 @@ public class SimHashActionTests extends OpenSearchTestCase {
         assertThat((String) first.get("main_text"), containsString("harbor bridge"));
 
         // one input, no layout, no text: the fields of the one analysis at the top level, no keys
-        SimHashResponse single = analyze(SimHashRequest.parse(Map.of("text", TEXT), null, engine));
+        SimHashResponse single = analyze(SimHashRequest.parse(Map.of("text", TEXT), null, sketching));
         SimHashResponse singleCopy = new SimHashResponse(streamOf(single));
         assertEquals(single, singleCopy);
         Map<String, Object> singleMap = XContentHelper.convertToMap(
@@ -143,33 +143,33 @@ public class SimHashActionTests extends OpenSearchTestCase {
             ),
             List.copyOf(singleMap.keySet())
         );
-        assertEquals(engine.simHashSettings(new HashMap<>()).algorithmId(), singleMap.get("algorithm"));
+        assertEquals(sketching.simHashSettings(new HashMap<>()).algorithmId(), singleMap.get("algorithm"));
     }
 
     public void testRequestErrorsAreTheRestApis() {
         IllegalArgumentException both = expectThrows(
             IllegalArgumentException.class,
-            () -> SimHashRequest.parse(Map.of("text", "a", "html", "<p>b</p>"), null, engine)
+            () -> SimHashRequest.parse(Map.of("text", "a", "html", "<p>b</p>"), null, sketching)
         );
         assertEquals("[text] or [html] is required, exactly one of them", both.getMessage());
         IllegalArgumentException unknown = expectThrows(
             IllegalArgumentException.class,
-            () -> SimHashRequest.parse(Map.of("text", "a", "colour", "red"), null, engine)
+            () -> SimHashRequest.parse(Map.of("text", "a", "colour", "red"), null, sketching)
         );
         assertThat(unknown.getMessage(), containsString("[_simhash] unknown parameter [colour]"));
         IllegalArgumentException settingsWithIndex = expectThrows(
             IllegalArgumentException.class,
-            () -> SimHashRequest.parse(Map.of("text", "a", "field", "fp", "blocks", 4), "pages", engine)
+            () -> SimHashRequest.parse(Map.of("text", "a", "field", "fp", "blocks", 4), "pages", sketching)
         );
         assertThat(settingsWithIndex.getMessage(), containsString("come from the mapping when an index is given"));
         IllegalArgumentException fieldWithoutIndex = expectThrows(
             IllegalArgumentException.class,
-            () -> SimHashRequest.parse(Map.of("text", "a", "field", "fp"), null, engine)
+            () -> SimHashRequest.parse(Map.of("text", "a", "field", "fp"), null, sketching)
         );
         assertEquals("[field] needs an index: use /{index}/_simhash", fieldWithoutIndex.getMessage());
         IllegalArgumentException aboveNode = expectThrows(
             IllegalArgumentException.class,
-            () -> SimHashRequest.parse(Map.of("text", "a", "settings", Map.of("max_input_chars", 2_000_000_000)), null, engine)
+            () -> SimHashRequest.parse(Map.of("text", "a", "settings", Map.of("max_input_chars", 2_000_000_000)), null, sketching)
         );
         assertThat(aboveNode.getMessage(), containsString("near_duplicate.max_input_chars"));
         // a request built in Java is validated too
@@ -178,7 +178,7 @@ public class SimHashActionTests extends OpenSearchTestCase {
 
     /** What the transport action computes, without its thread pool. */
     private SimHashResponse analyze(SimHashRequest request) {
-        return TransportSimHashAction.compute(engine, request, request.simHashSettings(engine), request.layout());
+        return TransportSimHashAction.compute(sketching, request, request.simHashSettings(sketching), request.layout());
     }
 
     private static StreamInput streamOf(Writeable writeable) throws IOException {

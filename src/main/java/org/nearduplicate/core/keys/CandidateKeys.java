@@ -248,7 +248,33 @@ public final class CandidateKeys {
         return poly;
     }
 
+    /**
+     * The fewest keys two documents whose full values agree in {@code agreeing} slots share, whatever the positions:
+     * the agreeing slots spread as evenly over the groups as their sizes allow. So a probe that verifies only documents
+     * sharing at least {@code s} of its keys still finds every document agreeing in the smallest {@code agreeing} with
+     * {@code minSharedKeys(agreeing) >= s}: for pair groups of 13, {@code 12 + s} slots (12 groups: one slot each, then
+     * one more per doubled group).
+     */
+    public int minSharedKeys(int agreeing) {
+        if (agreeing < 0 || agreeing > SLOTS) throw new IllegalArgumentException("agreeing must be 0.." + SLOTS);
+        long[] best = new long[SLOTS + 1]; // best[f]: fewest shared keys over the groups so far with f agreeing slots
+        Arrays.fill(best, Long.MAX_VALUE);
+        best[0] = 0;
+        for (int size : groupSizes) {
+            long[] next = new long[SLOTS + 1];
+            Arrays.fill(next, Long.MAX_VALUE);
+            for (int f = 0; f <= SLOTS; f++) {
+                if (best[f] == Long.MAX_VALUE) continue;
+                for (int j = 0; j <= size && f + j <= SLOTS; j++)
+                    next[f + j] = Math.min(next[f + j], best[f] + binomial(j, keySlots));
+            }
+            best = next;
+        }
+        return (int) best[agreeing];
+    }
+
     static long binomial(int n, int k) {
+        if (k > n) return 0;
         long r = 1;
         for (int i = 1; i <= k; i++)
             r = r * (n - k + i) / i;

@@ -88,6 +88,14 @@ public class CandidateKeysTests extends RandomizedTest {
         return false;
     }
 
+    private static int sharedStoredKeys(CandidateKeys keys, long[] a, long[] b) {
+        byte[] ka = keys.keys(a), kb = keys.keys(b);
+        int n = keys.keyBytes(), shared = 0;
+        for (int k = 0; k < keys.keyCount(); k++)
+            if (Arrays.equals(ka, k * n, k * n + n, kb, k * n, k * n + n)) shared++;
+        return shared;
+    }
+
     @Test
     public void testGuaranteeAgainstBruteForce() {
         for (int round = 0; round < 300; round++) {
@@ -145,9 +153,14 @@ public class CandidateKeysTests extends RandomizedTest {
         long[] a = randomMinima();
         long[] poly = new long[S + 1];
         poly[0] = 1;
+        long[] fewest = new long[S + 1]; // fewest shared keys by agreeing count, over all patterns so far
+        Arrays.fill(fewest, Long.MAX_VALUE);
+        fewest[0] = 0;
         long most = 0;
         for (int g = 0, start = 0; g < sizes.length; start += sizes[g++]) {
             long[] noKey = new long[sizes[g] + 1]; // patterns of this group sharing no key, by agreeing count
+            long[] groupFewest = new long[sizes[g] + 1];
+            Arrays.fill(groupFewest, Long.MAX_VALUE);
             long groupMost = 0;
             for (int pattern = 0; pattern < 1 << sizes[g]; pattern++) {
                 boolean[] agree = new boolean[S];
@@ -155,6 +168,8 @@ public class CandidateKeysTests extends RandomizedTest {
                     agree[start + i] = (pattern >>> i & 1) != 0;
                 long[] b = withAgreement(a, agree);
                 boolean shared = shareStoredKey(keys, a, b);
+                int count = sharedStoredKeys(keys, a, b);
+                groupFewest[Integer.bitCount(pattern)] = Math.min(groupFewest[Integer.bitCount(pattern)], count);
                 assertEquals(bruteShare(keys, agree), shared);
                 assertEquals(shared, keys.shareKey(a, b));
                 if (shared == false) {
@@ -168,8 +183,16 @@ public class CandidateKeysTests extends RandomizedTest {
                 for (int j = 0; j < noKey.length && f + j <= S; j++)
                     next[f + j] += poly[f] * noKey[j];
             poly = next;
+            long[] nextFewest = new long[S + 1];
+            Arrays.fill(nextFewest, Long.MAX_VALUE);
+            for (int f = 0; f <= S; f++)
+                for (int j = 0; j < groupFewest.length && f + j <= S; j++)
+                    if (fewest[f] != Long.MAX_VALUE) nextFewest[f + j] = Math.min(nextFewest[f + j], fewest[f] + groupFewest[j]);
+            fewest = nextFewest;
         }
         assertArrayEquals(keys.id(), poly, keys.positionsWithoutKey());
+        for (int f = 0; f <= S; f++)
+            assertEquals(keys.id() + " f=" + f, fewest[f], keys.minSharedKeys(f));
         return new long[] { most };
     }
 
@@ -197,6 +220,11 @@ public class CandidateKeysTests extends RandomizedTest {
         assertEquals(0.0, pairs.shareProbability(1), 0);
         assertEquals(28e9 / Math.pow(2, 32), pairs.chanceCandidates(1_000_000_000L), 1e-9);
         assertEquals(3, CandidateKeys.forMinAgreeing(17, 32).keyCount() - 13); // 16 groups of 2
+        // verifying only documents sharing s keys stays exact from 12 + s agreeing slots
+        for (int s = 1; s <= 12; s++)
+            assertEquals(s, pairs.minSharedKeys(12 + s));
+        assertEquals(0, pairs.minSharedKeys(12));
+        assertEquals(28, pairs.minSharedKeys(32));
     }
 
     @Test

@@ -136,16 +136,19 @@ public final class CandidateKeyStudy {
     }
 
     static Row evaluate(Doc[] docs, CandidateKeys keys, Verified verified, Set<Long> verifiedSet) {
-        return evaluate(docs, keys, verified, verifiedSet, Integer.MAX_VALUE);
+        return evaluate(docs, keys, verified, verifiedSet, Integer.MAX_VALUE, 1);
     }
 
-    /** As a probe would see it when it skips keys whose posting lists hold more than {@code maxPosting} documents. */
-    static Row evaluate(Doc[] docs, CandidateKeys keys, Verified verified, Set<Long> verifiedSet, int maxPosting) {
+    /**
+     * As a probe would see it when it skips keys whose posting lists hold more than {@code maxPosting} documents and
+     * verifies only the documents that share at least {@code minShared} of its keys.
+     */
+    static Row evaluate(Doc[] docs, CandidateKeys keys, Verified verified, Set<Long> verifiedSet, int maxPosting, int minShared) {
         int n = docs.length;
         long[][] hashes = new long[n][];
         for (int d = 0; d < n; d++)
             hashes[d] = docs[d].valid ? keys.hashes(docs[d].minima) : null;
-        Set<Long> candidates = new HashSet<>();
+        Map<Long, Integer> shares = new HashMap<>();
         long[] column = new long[n];
         for (int k = 0; k < keys.keyCount(); k++) {
             for (int d = 0; d < n; d++)
@@ -155,9 +158,11 @@ public final class CandidateKeyStudy {
                 if (size > maxPosting) return;
                 for (int x = 0; x < size; x++)
                     for (int y = x + 1; y < size; y++)
-                        candidates.add((long) Math.min(members[x], members[y]) * n + Math.max(members[x], members[y]));
+                        shares.merge((long) Math.min(members[x], members[y]) * n + Math.max(members[x], members[y]), 1, Integer::sum);
             });
         }
+        Set<Long> candidates = new HashSet<>();
+        shares.forEach((pair, count) -> { if (count >= minShared) candidates.add(pair); });
         long found = 0, below = 0, foundBelow = 0;
         for (int p = 0; p < verified.pairs().length; p++) {
             boolean hit = candidates.contains(verified.pairs()[p]);
@@ -269,16 +274,16 @@ public final class CandidateKeyStudy {
             MIN_AGREEING,
             histogram(byFull)
         );
+        if (args.length > 1 && args[1].equals("--caps")) {
+            caps(out, docs, verified, verifiedSet);
+            return;
+        }
         out.println(
             "| scheme | keys | key bytes/doc | guaranteed from | recall | verified pairs with < 13 full values: found | "
                 + "candidate pairs | of them not verified: same base / unrelated, values agree / hash only | unrelated rate | spread | "
                 + "per probe at 1e9 docs: shared values (at the rate / the spread) / hash only (keys x N / 2^w) |"
         );
         out.println("|---|---|---|---|---|---|---|---|---|---|---|");
-        if (args.length > 1 && args[1].equals("--caps")) {
-            caps(out, docs, verified, verifiedSet);
-            return;
-        }
         for (CandidateKeys keys : schemes()) {
             Row r = evaluate(docs, keys, verified, verifiedSet);
             out.printf(
@@ -307,20 +312,30 @@ public final class CandidateKeyStudy {
 
     /** Probes that skip the keys of long posting lists (keys many documents share): recall against candidates. */
     static void caps(PrintStream out, Doc[] docs, Verified verified, Set<Long> verifiedSet) {
-        out.println("| scheme | skip keys shared by more than | recall | unrelated candidate pairs | unrelated rate | spread |");
-        out.println("|---|---|---|---|---|---|");
+        out.println(
+            "| scheme | skip keys shared by more than | verify documents sharing at least | recall | unrelated candidate pairs | "
+                + "unrelated rate | spread |"
+        );
+        out.println("|---|---|---|---|---|---|---|");
         for (CandidateKeys keys : List.of(
             CandidateKeys.forMinAgreeing(13, 64),
             CandidateKeys.bands(2, 64),
             new CandidateKeys(new int[] { 4, 4, 4, 4, 4, 4, 4, 4 }, 3, 64)
         )) {
-            for (int cap : new int[] { Integer.MAX_VALUE, 500, 200, 100, 50, 20 }) {
-                Row r = evaluate(docs, keys, verified, verifiedSet, cap);
+            for (int[] c : new int[][] {
+                { Integer.MAX_VALUE, 1 },
+                { 100, 1 },
+                { 20, 1 },
+                { Integer.MAX_VALUE, 2 },
+                { Integer.MAX_VALUE, 3 },
+                { Integer.MAX_VALUE, 4 } }) {
+                Row r = evaluate(docs, keys, verified, verifiedSet, c[0], c[1]);
                 out.printf(
                     Locale.ROOT,
-                    "| %s | %s | %.5f | %,d | %.1e | %.1e |%n",
+                    "| %s | %s | %d keys | %.5f | %,d | %.1e | %.1e |%n",
                     keys.id(),
-                    cap == Integer.MAX_VALUE ? "-" : cap + " docs",
+                    c[0] == Integer.MAX_VALUE ? "-" : c[0] + " docs",
+                    c[1],
                     r.recall(),
                     r.unrelatedShared,
                     r.unrelatedRate,

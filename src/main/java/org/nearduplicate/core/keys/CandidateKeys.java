@@ -210,15 +210,21 @@ public final class CandidateKeys {
 
     /** Whether some key's slots all agree: what sharing a key means, without the hash's collisions. */
     public boolean shareKey(long[] a, long[] b) {
+        return sharedKeys(a, b, 1) > 0;
+    }
+
+    /** How many keys' slots all agree, counting up to {@code atMost} (see {@link #minSharedKeys}). */
+    public int sharedKeys(long[] a, long[] b, int atMost) {
         checkMinima(a);
         checkMinima(b);
-        for (int[] key : keys) {
+        int shared = 0;
+        for (int k = 0; k < keys.length && shared < atMost; k++) {
             boolean same = true;
-            for (int i = 0; i < key.length && same; i++)
-                same = a[key[i]] == b[key[i]];
-            if (same) return true;
+            for (int i = 0; i < keys[k].length && same; i++)
+                same = a[keys[k][i]] == b[keys[k][i]];
+            if (same) shared++;
         }
-        return false;
+        return shared;
     }
 
     /**

@@ -169,6 +169,7 @@ public class CandidateKeysTests extends RandomizedTest {
                 long[] b = withAgreement(a, agree);
                 boolean shared = shareStoredKey(keys, a, b);
                 int count = sharedStoredKeys(keys, a, b);
+                assertEquals(count, keys.sharedKeys(a, b, Integer.MAX_VALUE));
                 groupFewest[Integer.bitCount(pattern)] = Math.min(groupFewest[Integer.bitCount(pattern)], count);
                 assertEquals(bruteShare(keys, agree), shared);
                 assertEquals(shared, keys.shareKey(a, b));

@@ -86,13 +86,13 @@ public final class CandidateKeyRandom {
     }
 
     /** One layout at both widths: recall of the verified planted pairs, planted and chance candidates. */
-    record Row(CandidateKeys keys, long verified, long found, long verifiedBelow, long foundBelow, long plantedCandidates,
-        long chancePairs) {
+    record Row(CandidateKeys keys, long verified, long found, long verifiedBelow, long foundBelow, long plantedCandidates, long chancePairs,
+        long foundTwo, long foundThree) {
     }
 
     /** Measures {@code layout} (its 64-bit form; the 32-bit keys are the upper halves) for widths 64 and 32. */
     Row[] evaluate(CandidateKeys layout64, CandidateKeys layout32) {
-        long verified = 0, found = 0, below = 0, foundBelow = 0, plantedCandidates = 0;
+        long verified = 0, found = 0, below = 0, foundBelow = 0, plantedCandidates = 0, foundTwo = 0, foundThree = 0;
         for (int p = 0; p < pairs; p++) {
             long[] a = minima(2 * p), b = minima(2 * p + 1);
             boolean shares = layout64.shareKey(a, b);
@@ -101,6 +101,9 @@ public final class CandidateKeyRandom {
             if (match) {
                 verified++;
                 if (shares) found++;
+                int shared = layout64.sharedKeys(a, b, 3);
+                if (shared >= 2) foundTwo++;
+                if (shared >= 3) foundThree++;
                 if (CandidateKeyStudy.fullAgreeing(a, b) < CandidateKeyStudy.MIN_AGREEING) {
                     below++;
                     if (shares) foundBelow++;
@@ -122,8 +125,8 @@ public final class CandidateKeyRandom {
             collect(h32, chance32);
         }
         return new Row[] {
-            new Row(layout64, verified, found, below, foundBelow, plantedCandidates, chance64.size()),
-            new Row(layout32, verified, found, below, foundBelow, plantedCandidates, chance32.size()) };
+            new Row(layout64, verified, found, below, foundBelow, plantedCandidates, chance64.size(), foundTwo, foundThree),
+            new Row(layout32, verified, found, below, foundBelow, plantedCandidates, chance32.size(), foundTwo, foundThree) };
     }
 
     private void collect(long[] hashes, Set<Long> chance) {
@@ -154,9 +157,9 @@ public final class CandidateKeyRandom {
         out.println(
             "| scheme | keys | key bytes/doc | recall of verified planted pairs | of them < 13 full values: found | "
                 + "planted pairs not verified sharing a key, per probe | chance candidates per probe: measured / keys x N / 2^w | "
-                + "at 1e9 docs | time s |"
+                + "at 1e9 docs | recall verifying only documents sharing >= 2 / >= 3 keys | time s |"
         );
-        out.println("|---|---|---|---|---|---|---|---|---|");
+        out.println("|---|---|---|---|---|---|---|---|---|---|");
         for (int[] sizes : new int[][] { null, { 2 }, { 4, 4, 4, 4, 4, 4, 4, 4 } }) {
             long t0 = System.nanoTime();
             CandidateKeys[] byWidth = new CandidateKeys[2];
@@ -171,7 +174,7 @@ public final class CandidateKeyRandom {
             for (Row r : rows) {
                 out.printf(
                     Locale.ROOT,
-                    "| %s | %d | %d | %.5f (%,d / %,d) | %d / %d | %.2e | %.2e / %.2e | %.3g | %.0f |%n",
+                    "| %s | %d | %d | %.5f (%,d / %,d) | %d / %d | %.2e | %.2e / %.2e | %.3g | %.5f / %.5f | %.0f |%n",
                     r.keys.id(),
                     r.keys.keyCount(),
                     r.keys.bytesPerDocument(),
@@ -184,6 +187,8 @@ public final class CandidateKeyRandom {
                     2.0 * r.chancePairs / n,
                     r.keys.chanceCandidates(n - 1),
                     r.keys.chanceCandidates(1_000_000_000L),
+                    (double) r.foundTwo / r.verified,
+                    (double) r.foundThree / r.verified,
                     seconds
                 );
             }

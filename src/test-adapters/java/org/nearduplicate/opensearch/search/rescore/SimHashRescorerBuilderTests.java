@@ -1,20 +1,19 @@
-package org.nearduplicate.elasticsearch.search.rescore;
+package org.nearduplicate.opensearch.search.rescore;
+
+import org.opensearch.common.io.stream.BytesStreamOutput;
+import org.opensearch.core.common.ParsingException;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
 
-import org.elasticsearch.common.ParsingException;
-import org.elasticsearch.common.Strings;
-import org.elasticsearch.common.io.stream.BytesStreamOutput;
-import org.elasticsearch.common.io.stream.StreamInput;
-import org.elasticsearch.test.ESTestCase;
-import org.elasticsearch.xcontent.XContentParser;
-import org.elasticsearch.xcontent.json.JsonXContent;
-import org.nearduplicate.elasticsearch.index.query.SimHashProbe;
-import org.nearduplicate.elasticsearch.index.query.SimHashRescoring;
+import org.nearduplicate.PlatformTestCase;
+import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.SimHashRescoring;
 
 import static org.hamcrest.Matchers.containsString;
 
-public class SimHashRescorerBuilderTests extends ESTestCase {
+public class SimHashRescorerBuilderTests extends PlatformTestCase {
 
     static SimHashRescorerBuilder randomBuilder() {
         SimHashProbe probe = switch (randomIntBetween(0, 3)) {
@@ -34,7 +33,7 @@ public class SimHashRescorerBuilderTests extends ESTestCase {
     }
 
     private SimHashRescorerBuilder parse(String json) throws IOException {
-        try (XContentParser parser = createParser(JsonXContent.jsonXContent, json)) {
+        try (XContentParser parser = jsonParser(json)) {
             parser.nextToken(); // START_OBJECT of the rescorer body
             return SimHashRescorerBuilder.fromXContent(parser);
         }
@@ -44,8 +43,8 @@ public class SimHashRescorerBuilderTests extends ESTestCase {
         for (int i = 0; i < 50; i++) {
             SimHashRescorerBuilder original = randomBuilder();
             // XContent: the body inside {"near_duplicate": {...}}
-            String json = Strings.toString(original);
-            try (XContentParser parser = createParser(JsonXContent.jsonXContent, json)) {
+            String json = json(original);
+            try (XContentParser parser = jsonParser(json)) {
                 parser.nextToken();
                 parser.nextToken();
                 if ("window_size".equals(parser.currentName())) {
@@ -121,7 +120,7 @@ public class SimHashRescorerBuilderTests extends ESTestCase {
                 try (StreamInput in = out.bytes().streamInput()) {
                     ProbeRescorerBuilder.Of<SimHashProbe, Integer> read = new ProbeRescorerBuilder.Of<>(SimHashRescoring.INSTANCE, in);
                     assertEquals(original.maxDistance(), read.threshold());
-                    assertEquals(Strings.toString(original), Strings.toString(read));
+                    assertEquals(json(original), json(read));
                     try (BytesStreamOutput again = new BytesStreamOutput()) {
                         read.writeTo(again);
                         assertEquals(out.bytes(), again.bytes());

@@ -3,11 +3,11 @@ package org.nearduplicate.opensearch.index.query;
 import org.opensearch.common.io.stream.BytesStreamOutput;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.Writeable;
-import org.opensearch.test.OpenSearchTestCase;
 
 import java.io.IOException;
 import java.util.Map;
 
+import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.sketch.MinHashSignatures;
 
 import static org.hamcrest.Matchers.containsString;
@@ -17,7 +17,7 @@ import static org.hamcrest.Matchers.startsWith;
  * What {@link Probe} does for every method: the wire layout (the method's value, then {@link ProbeInput}) that nodes
  * of earlier releases read, and the {@code like} document's value with its errors.
  */
-public class ProbeTests extends OpenSearchTestCase {
+public class ProbeTests extends PlatformTestCase {
 
     /**
      * SimHashProbe's layout: optional fingerprint, optional fingerprints, then (since 0.6.0) optional signature and

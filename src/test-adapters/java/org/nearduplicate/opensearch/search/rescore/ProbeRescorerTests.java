@@ -1,4 +1,4 @@
-package org.nearduplicate.elasticsearch.search.rescore;
+package org.nearduplicate.opensearch.search.rescore;
 
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -20,18 +20,18 @@ import java.io.IOException;
 import java.util.HashSet;
 import java.util.Set;
 
-import org.elasticsearch.test.ESTestCase;
+import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.keys.Lsh;
-import org.nearduplicate.elasticsearch.index.query.MinHashCloseness;
-import org.nearduplicate.elasticsearch.index.query.SimHashCloseness;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.lucene.SketchFields;
+import org.nearduplicate.opensearch.index.query.MinHashCloseness;
+import org.nearduplicate.opensearch.index.query.SimHashCloseness;
 
 /**
  * The rescoring both rescorers share, on a small Lucene index: docs 0..9 carry fingerprint {@code i} (distance
  * bitCount(i) to the probe 0) and a 16-value signature agreeing with the probe's in {@code 16 - i} values.
  */
-public class ProbeRescorerTests extends ESTestCase {
+public class ProbeRescorerTests extends PlatformTestCase {
     private static final int DOCS = 10;
     private static final int[] PROBE_SIGNATURE = new int[16];
 

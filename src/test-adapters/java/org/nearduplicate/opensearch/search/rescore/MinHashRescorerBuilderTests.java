@@ -1,23 +1,20 @@
 package org.nearduplicate.opensearch.search.rescore;
 
 import org.opensearch.common.io.stream.BytesStreamOutput;
-import org.opensearch.common.xcontent.json.JsonXContent;
 import org.opensearch.core.common.ParsingException;
-import org.opensearch.core.common.Strings;
 import org.opensearch.core.common.io.stream.StreamInput;
-import org.opensearch.core.xcontent.MediaTypeRegistry;
 import org.opensearch.core.xcontent.XContentParser;
-import org.opensearch.test.OpenSearchTestCase;
 
 import java.io.IOException;
 
+import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.sketch.MinHashSignatures;
 import org.nearduplicate.opensearch.index.query.MinHashProbe;
 
 import static org.hamcrest.Matchers.containsString;
 
 /** Parsing, XContent and wire round trips and parse errors of the {@code minhash_similar} rescorer. */
-public class MinHashRescorerBuilderTests extends OpenSearchTestCase {
+public class MinHashRescorerBuilderTests extends PlatformTestCase {
 
     static MinHashRescorerBuilder randomBuilder() {
         int[] signature = new int[randomIntBetween(1, 8) * 16];
@@ -40,7 +37,7 @@ public class MinHashRescorerBuilderTests extends OpenSearchTestCase {
     }
 
     private MinHashRescorerBuilder parse(String json) throws IOException {
-        try (XContentParser parser = createParser(JsonXContent.jsonXContent, json)) {
+        try (XContentParser parser = jsonParser(json)) {
             parser.nextToken(); // START_OBJECT of the rescorer body
             return MinHashRescorerBuilder.fromXContent(parser);
         }
@@ -49,8 +46,8 @@ public class MinHashRescorerBuilderTests extends OpenSearchTestCase {
     public void testXContentAndTransportRoundTrip() throws IOException {
         for (int i = 0; i < 50; i++) {
             MinHashRescorerBuilder original = randomBuilder();
-            String json = Strings.toString(MediaTypeRegistry.JSON, original);
-            try (XContentParser parser = createParser(JsonXContent.jsonXContent, json)) {
+            String json = json(original);
+            try (XContentParser parser = jsonParser(json)) {
                 parser.nextToken();
                 parser.nextToken();
                 if ("window_size".equals(parser.currentName())) {
@@ -125,7 +122,7 @@ public class MinHashRescorerBuilderTests extends OpenSearchTestCase {
     }
 
     private SimHashRescorerBuilder parseNearDuplicate(String json) throws IOException {
-        try (XContentParser parser = createParser(JsonXContent.jsonXContent, json)) {
+        try (XContentParser parser = jsonParser(json)) {
             parser.nextToken();
             return SimHashRescorerBuilder.fromXContent(parser);
         }

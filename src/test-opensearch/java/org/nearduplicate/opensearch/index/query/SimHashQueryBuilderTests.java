@@ -154,98 +154,6 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         assertThat(e.getMessage(), containsString("must be rewritten first"));
     }
 
-    public void testParseFullQuery() throws IOException {
-        String json = "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"0x00000000000000ff\", \"max_distance\": 2, "
-            + "\"allow_scan\": false, \"boost\": 2.0, \"_name\": \"dupes\"}}";
-        SimHashQueryBuilder parsed = (SimHashQueryBuilder) parseQuery(json);
-        assertEquals("fp", parsed.fieldName());
-        assertEquals(Long.valueOf(255), parsed.probe().fingerprint());
-        assertEquals(Integer.valueOf(2), parsed.maxDistance());
-        assertEquals(2.0f, parsed.boost(), 0f);
-        assertEquals("dupes", parsed.queryName());
-        // canonical output: hex fingerprint
-        assertThat(Strings.toString(MediaTypeRegistry.JSON, parsed), containsString("\"fingerprint\":\"00000000000000ff\""));
-    }
-
-    /** Setting one option through the Java API keeps the others, min_similarity included. */
-    public void testOptionSettersKeepTheOtherOptions() {
-        SimHashQueryBuilder builder = new SimHashQueryBuilder("fp", SimHashProbe.fingerprint(1)).options(
-            new SimHashQueryOptions(null, false, 0.5)
-        );
-        builder.maxDistance(4).allowScan(true);
-        assertEquals(new SimHashQueryOptions(4, true, 0.5), builder.options());
-        IllegalArgumentException range = expectThrows(IllegalArgumentException.class, () -> new SimHashQueryOptions(null, false, 1.5));
-        assertEquals("[near_duplicate] [min_similarity] must be between 0 and 1, got 1.5", range.getMessage());
-    }
-
-    public void testNumericAndDecimalFingerprints() throws IOException {
-        SimHashQueryBuilder number = (SimHashQueryBuilder) parseQuery(
-            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": 18446744073709551615}}"
-        );
-        assertEquals(Long.valueOf(-1L), number.probe().fingerprint());
-        SimHashQueryBuilder negative = (SimHashQueryBuilder) parseQuery("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": -5}}");
-        assertEquals(Long.valueOf(-5L), negative.probe().fingerprint());
-        SimHashQueryBuilder decimalString = (SimHashQueryBuilder) parseQuery(
-            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"12345\"}}"
-        );
-        assertEquals(Long.valueOf(12345L), decimalString.probe().fingerprint());
-    }
-
-    public void testParseErrors() {
-        assertParseError("{\"near_duplicate\": {\"fingerprint\": \"00000000000000ff\"}}", "[near_duplicate] requires [field]");
-        assertParseError(
-            "{\"near_duplicate\": {\"field\": \"fp\"}}",
-            "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got none"
-        );
-        assertParseError(
-            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"text\": \"hello\"}}",
-            "exactly one of [fingerprint], [fingerprints], [like], [text] or [html] is required, got 2"
-        );
-        assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"xyz\"}}", "invalid fingerprint [xyz]");
-        // only ASCII hex digits: fullwidth and Arabic-Indic digits are not hex digits (issue 23)
-        assertParseError(
-            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"\uff18\uff14eac0c067c7944a\"}}",
-            "[\uff18] is not a hex digit"
-        );
-        assertParseError(
-            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprints\": [\"84eac0c067c7944a\", \"\u0668\u0664eac0c067c7944a\"]}}",
-            "[\u0668] is not a hex digit"
-        );
-        assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"\"}}", "fingerprint must not be empty");
-        assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": 1.5}}", "must be an integer");
-        assertParseError(
-            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": 65}}",
-            "[max_distance] must be between 0 and 64, got 65"
-        );
-        assertParseError(
-            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": 2.5}}",
-            "[max_distance] must be an integer"
-        );
-        // an explicit null names max_distance's values, not "an object or array value" (issue 23)
-        assertParseError(
-            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": null}}",
-            "[near_duplicate] [max_distance] must be an integer between 0 and 64, got [null]"
-        );
-        assertParseError(
-            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"max_distance\": {\"k\": 3}}}",
-            "[near_duplicate] [max_distance] must be an integer between 0 and 64, got [an object]"
-        );
-        assertParseError(
-            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"color\": \"red\"}}",
-            "[near_duplicate] query does not support [color]"
-        );
-        assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"like\": {\"_index\": \"pages\"}}}", "[like] requires [_id]");
-        assertParseError(
-            "{\"near_duplicate\": {\"field\": \"fp\", \"like\": {\"_index\": \"pages\", \"_id\": \"1\"}, \"algorithm\": \"x\"}}",
-            "[algorithm] describes a [fingerprint] probe"
-        );
-    }
-
-    private void assertParseError(String json, String message) {
-        ParsingException e = expectThrows(ParsingException.class, () -> parseQuery(json));
-        assertThat(e.getMessage() + (e.getCause() == null ? "" : " / " + e.getCause().getMessage()), containsString(message));
-    }
-
     public void testShardLevelErrors() throws IOException {
         QueryShardContext context = createShardContext();
         QueryShardException notSimhash = expectThrows(
@@ -382,6 +290,11 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": 5, \"include_like\": false}}",
             "[include_like] goes with a [like] probe"
         );
+    }
+
+    private void assertParseError(String json, String message) {
+        ParsingException e = expectThrows(ParsingException.class, () -> parseQuery(json));
+        assertThat(e.getMessage() + (e.getCause() == null ? "" : " / " + e.getCause().getMessage()), containsString(message));
     }
 
     public void testLikeErrors() {

@@ -1,20 +1,20 @@
-package org.nearduplicate.elasticsearch.index.query;
+package org.nearduplicate.opensearch.index.query;
+
+import org.opensearch.common.io.stream.BytesStreamOutput;
+import org.opensearch.core.common.ParsingException;
+import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
 
-import org.elasticsearch.common.ParsingException;
-import org.elasticsearch.common.Strings;
-import org.elasticsearch.common.io.stream.BytesStreamOutput;
-import org.elasticsearch.common.io.stream.StreamInput;
-import org.elasticsearch.test.ESTestCase;
-import org.elasticsearch.xcontent.XContentParser;
-import org.elasticsearch.xcontent.json.JsonXContent;
+import org.nearduplicate.PlatformTestCase;
 
 import static org.hamcrest.Matchers.containsString;
 
-public class SimHashQueryParseTests extends ESTestCase {
+/** Parsing, rendering and the Java API of the {@code near_duplicate} and {@code minhash_similar} queries. */
+public class SimHashQueryParseTests extends PlatformTestCase {
     private ProbeQueryBuilder<?, ?, ?> parseQuery(String json) throws IOException {
-        try (XContentParser parser = createParser(JsonXContent.jsonXContent, json)) {
+        try (XContentParser parser = jsonParser(json)) {
             parser.nextToken();
             parser.nextToken();
             String name = parser.currentName();
@@ -35,8 +35,7 @@ public class SimHashQueryParseTests extends ESTestCase {
             "{\"minhash_similar\": {\"field\": \"mh\", \"html\": \"<p>a b c</p>\", \"min_similarity\": 0.3}}" };
         for (String json : jsons) {
             ProbeQueryBuilder<?, ?, ?> q = parseQuery(json);
-            String rendered = Strings.toString(q);
-            System.out.println(rendered);
+            String rendered = json(q);
             ProbeQueryBuilder<?, ?, ?> again = parseQuery(rendered);
             assertEquals(q, again);
             try (BytesStreamOutput out = new BytesStreamOutput()) {
@@ -59,7 +58,7 @@ public class SimHashQueryParseTests extends ESTestCase {
         assertEquals(2.0f, parsed.boost(), 0f);
         assertEquals("dupes", parsed.queryName());
         // canonical output: hex fingerprint
-        assertThat(Strings.toString(parsed), containsString("\"fingerprint\":\"00000000000000ff\""));
+        assertThat(json(parsed), containsString("\"fingerprint\":\"00000000000000ff\""));
     }
 
     /** Setting one option through the Java API keeps the others, min_similarity included. */

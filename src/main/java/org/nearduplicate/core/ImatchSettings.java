@@ -50,23 +50,23 @@ public record ImatchSettings(FeatureSettings featureSettings, String idf, double
     }
 
     public ImatchSettings(ContentType contentType, boolean extractMain, String idf, double minIdf, double maxIdf, int maxInputChars) {
-        this(contentType, extractMain, idf, minIdf, maxIdf, maxInputChars, FeatureSettings.DEFAULT_MAX_FEATURES);
+        this(
+            FeatureSettings.LATEST_VERSION,
+            contentType,
+            extractMain,
+            idf,
+            minIdf,
+            maxIdf,
+            maxInputChars,
+            FeatureSettings.DEFAULT_MAX_FEATURES
+        );
     }
 
-    /** {@code maxFeatures}: a limit (like {@code maxInputChars}), not part of the algorithm id; the node's is applied by the plugin. */
-    public ImatchSettings(
-        ContentType contentType,
-        boolean extractMain,
-        String idf,
-        double minIdf,
-        double maxIdf,
-        int maxInputChars,
-        int maxFeatures
-    ) {
-        this(FeatureSettings.LATEST_VERSION, contentType, extractMain, idf, minIdf, maxIdf, maxInputChars, maxFeatures);
-    }
-
-    /** {@code version}: of the feature pipeline (extraction rules), 1 .. {@link FeatureSettings#LATEST_VERSION}. */
+    /**
+     * {@code version}: of the feature pipeline (extraction rules), 1 .. {@link FeatureSettings#LATEST_VERSION};
+     * {@code maxFeatures}: a limit (like {@code maxInputChars}), not part of the algorithm id; the node's is applied
+     * by the plugin.
+     */
     public ImatchSettings(
         int version,
         ContentType contentType,
@@ -77,14 +77,15 @@ public record ImatchSettings(FeatureSettings featureSettings, String idf, double
         int maxInputChars,
         int maxFeatures
     ) {
-        this(checked(version, contentType, extractMain, idf, minIdf, maxIdf, maxInputChars, maxFeatures), idf, minIdf, maxIdf);
+        this(extraction(checked(version, idf, minIdf, maxIdf, maxInputChars, maxFeatures), contentType, extractMain), idf, minIdf, maxIdf);
     }
 
-    /** The pipeline of the flat constructor, its arguments checked in the order (and with the messages) I-Match always had. */
-    private static FeatureSettings checked(
+    /**
+     * The flat constructor's arguments checked in the order (and with the messages) I-Match always had: a builder of
+     * the pipeline with {@code version} and the limits set.
+     */
+    private static FeatureSettings.Builder checked(
         int version,
-        ContentType contentType,
-        boolean extractMain,
         String idf,
         double minIdf,
         double maxIdf,
@@ -100,10 +101,14 @@ public record ImatchSettings(FeatureSettings featureSettings, String idf, double
         if (maxFeatures < 1) throw new InvalidOptionException("max_features", "must be positive, got " + maxFeatures);
         FeatureSettings.Builder b = new FeatureSettings.Builder(FeatureSettings.DEFAULT);
         b.version = version;
-        b.contentType = contentType;
-        b.extractMain = extractMain;
         b.maxInputChars = maxInputChars;
         b.maxFeatures = maxFeatures;
+        return b;
+    }
+
+    private static FeatureSettings extraction(FeatureSettings.Builder b, ContentType contentType, boolean extractMain) {
+        b.contentType = contentType;
+        b.extractMain = extractMain;
         return b.build();
     }
 

@@ -326,19 +326,22 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
         }
 
         public SimHashSettings build() {
-            return new SimHashSettings(
-                version,
-                contentType,
-                extractMain,
-                features,
-                ngramSize,
-                shingleSize,
-                stopwords,
-                weighting,
-                idf,
-                maxInputChars,
-                maxFeatures
-            );
+            return new SimHashSettings(featureSettings(), weighting, idf);
+        }
+
+        /** The feature pipeline part, built (and checked) by {@link FeatureSettings.Builder}. */
+        private FeatureSettings featureSettings() {
+            FeatureSettings.Builder b = new FeatureSettings.Builder(FeatureSettings.DEFAULT);
+            b.version = version;
+            b.contentType = contentType;
+            b.extractMain = extractMain;
+            b.features = features;
+            b.ngramSize = ngramSize;
+            b.shingleSize = shingleSize;
+            b.stopwords = stopwords;
+            b.maxInputChars = maxInputChars;
+            b.maxFeatures = maxFeatures;
+            return b.build();
         }
     }
 

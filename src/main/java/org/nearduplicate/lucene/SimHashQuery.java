@@ -130,21 +130,12 @@ public final class SimHashQuery extends Query {
      *             exceeds {@code layout.maxDistance()}
      */
     public SimHashQuery(String field, long fingerprint, int maxDistance, BlockLayout layout, boolean scan) {
-        this(field, fingerprint, maxDistance, layout, scan, true);
-    }
-
-    /** {@code scanByCost}: scan a segment where that is cheaper than the probed keys (false: always the keys; tests). */
-    SimHashQuery(String field, long fingerprint, int maxDistance, BlockLayout layout, boolean scan, boolean scanByCost) {
-        this(field, new long[] { fingerprint }, maxDistance, layout, scan, scanByCost);
+        this(field, new long[] { fingerprint }, maxDistance, layout, scan);
     }
 
     /** Documents within {@code maxDistance} of any of {@code fingerprints} (at least one). */
     public SimHashQuery(String field, long[] fingerprints, int maxDistance, BlockLayout layout, boolean scan) {
-        this(field, fingerprints, maxDistance, layout, scan, true);
-    }
-
-    SimHashQuery(String field, long[] fingerprints, int maxDistance, BlockLayout layout, boolean scan, boolean scanByCost) {
-        this(field, fingerprints, null, null, maxDistance, layout, scan, scanByCost);
+        this(field, fingerprints, null, null, maxDistance, layout, scan);
     }
 
     /**
@@ -160,20 +151,7 @@ public final class SimHashQuery extends Query {
         BlockLayout layout,
         boolean scan
     ) {
-        this(field, fingerprints, signatures, verification, maxDistance, layout, scan, true);
-    }
-
-    SimHashQuery(
-        String field,
-        long[] fingerprints,
-        byte[][] signatures,
-        Verification verification,
-        int maxDistance,
-        BlockLayout layout,
-        boolean scan,
-        boolean scanByCost
-    ) {
-        this.scanByCost = scanByCost;
+        this.scanByCost = true;
         if (verification == null && signatures != null) {
             throw new IllegalArgumentException("probe signatures are only read by a verified query");
         }
@@ -232,10 +210,10 @@ public final class SimHashQuery extends Query {
     }
 
     private SimHashQuery(SimHashQuery query, FingerprintColumns columns, String chanceNote) {
-        this(query, columns, chanceNote, query.listener);
+        this(query, columns, chanceNote, query.listener, query.scanByCost);
     }
 
-    private SimHashQuery(SimHashQuery query, FingerprintColumns columns, String chanceNote, Listener listener) {
+    private SimHashQuery(SimHashQuery query, FingerprintColumns columns, String chanceNote, Listener listener, boolean scanByCost) {
         this.field = query.field;
         this.fingerprint = query.fingerprint;
         this.fingerprints = query.fingerprints;
@@ -244,7 +222,7 @@ public final class SimHashQuery extends Query {
         this.maxDistance = query.maxDistance;
         this.layout = query.layout;
         this.scan = query.scan;
-        this.scanByCost = query.scanByCost;
+        this.scanByCost = scanByCost;
         this.keyCount = query.keyCount;
         this.columns = columns;
         this.chanceNote = chanceNote;
@@ -253,7 +231,15 @@ public final class SimHashQuery extends Query {
 
     /** This query, telling {@code listener} how each segment is answered (null: nobody); what matches is unchanged. */
     public SimHashQuery withListener(Listener listener) {
-        return listener == this.listener ? this : new SimHashQuery(this, columns, chanceNote, listener);
+        return listener == this.listener ? this : new SimHashQuery(this, columns, chanceNote, listener, scanByCost);
+    }
+
+    /**
+     * This query, scanning a segment where that is cheaper than the probed keys ({@code scanByCost}, the default) or
+     * (false) always taking the keys, unless it is a scan: for tests and benches. Not part of equals.
+     */
+    SimHashQuery withScanByCost(boolean scanByCost) {
+        return scanByCost == this.scanByCost ? this : new SimHashQuery(this, columns, chanceNote, listener, scanByCost);
     }
 
     /**
@@ -321,8 +307,9 @@ public final class SimHashQuery extends Query {
 
     /**
      * Whether reading every fingerprint of a segment of {@code maxDoc} documents costs less than the probed keys (the
-     * per-segment choice of a query built without {@code scan}). Public for bench/Bench.java, which reports the path
-     * the query takes from this method instead of a copy of the cost model.
+     * per-segment choice of a query built without {@code scan}). Public for the search bench
+     * (org.nearduplicate.bench.search.Layout, in src/bench/java), which reports the path the query takes from this
+     * method instead of a copy of the cost model.
      */
     public boolean scanIsCheaper(int maxDoc) {
         double scanPerDoc = SCAN_NANOS_PER_DOC + SCAN_NANOS_PER_DOC_PER_EXTRA_PROBE * (fingerprints.length - 1);

@@ -8,7 +8,7 @@ public final class BenchAccess {
 
     /** A query that always takes its keys (no doc-values scan by cost, no column). */
     public static SimHashQuery keysOnly(String field, long[] probes, int k, BlockLayout layout) {
-        return new SimHashQuery(field, probes, k, layout, false, false);
+        return new SimHashQuery(field, probes, k, layout, false).withScanByCost(false);
     }
 
     /** The column path's cost constants, as the query reads them. */

@@ -324,7 +324,7 @@ public class ColumnScanTests extends PlatformTestCase {
                 assertEquals("column, k " + k, expected, hits(corpus, column));
                 assertEquals("doc-values scan, k " + k, expected, hits(corpus, new SimHashQuery(FIELD, probes, k, layout, true)));
                 if (keys) {
-                    SimHashQuery keyOnly = new SimHashQuery(FIELD, probes, k, layout, false, false);
+                    SimHashQuery keyOnly = new SimHashQuery(FIELD, probes, k, layout, false).withScanByCost(false);
                     assertEquals("keys, k " + k, expected, hits(corpus, keyOnly));
                     assertEquals("keys with columns, k " + k, expected, hits(corpus, keyOnly.withColumns(columns)));
                 }

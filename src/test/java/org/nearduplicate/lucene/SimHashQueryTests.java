@@ -173,7 +173,7 @@ public class SimHashQueryTests extends PlatformTestCase {
 
     /** A key-lookup query that uses its keys in every segment, or, at random, scans the segments too small for them. */
     private static SimHashQuery keyQuery(long probe, int k, BlockLayout layout) {
-        return new SimHashQuery(FIELD, probe, k, layout, false, randomBoolean());
+        return new SimHashQuery(FIELD, probe, k, layout, false).withScanByCost(randomBoolean());
     }
 
     private static Map<String, Integer> bruteForce(Corpus corpus, long probe, int k) {
@@ -219,7 +219,7 @@ public class SimHashQueryTests extends PlatformTestCase {
                         bruteForce(corpus, probe, k).forEach((id, d) -> expected.merge(id, d, Math::min));
                     }
                     boolean scan = randomBoolean();
-                    SimHashQuery query = new SimHashQuery(FIELD, probes, k, layout, scan, randomBoolean());
+                    SimHashQuery query = new SimHashQuery(FIELD, probes, k, layout, scan).withScanByCost(randomBoolean());
                     assertEquals(
                         layout + " " + probes.length + " probes k " + k + (scan ? " scan" : ""),
                         expected,
@@ -300,11 +300,11 @@ public class SimHashQueryTests extends PlatformTestCase {
         BlockLayout layout = new BlockLayout(4, 16);
         try (Corpus corpus = buildCorpus(layout)) {
             long probe = randomProbe(corpus);
-            SimHashQuery byCost = new SimHashQuery(FIELD, probe, 16, layout, false, true);
+            SimHashQuery byCost = new SimHashQuery(FIELD, probe, 16, layout, false);
             assertTrue("a test corpus is small", byCost.scanIsCheaper(corpus.reader.maxDoc()));
             assertEquals(bruteForce(corpus, probe, 16), hits(corpus, byCost, 1f));
             assertFalse(byCost.keysBuilt());
-            SimHashQuery byKeys = new SimHashQuery(FIELD, probe, 16, layout, false, false);
+            SimHashQuery byKeys = new SimHashQuery(FIELD, probe, 16, layout, false).withScanByCost(false);
             assertEquals(bruteForce(corpus, probe, 16), hits(corpus, byKeys, 1f));
             assertTrue(byKeys.keysBuilt());
         }

@@ -131,9 +131,8 @@ public class SimHashQueryVerificationTests extends PlatformTestCase {
                             new SimHashQuery.Verification(SIGNATURES, minSimilarity),
                             k,
                             layout,
-                            scan,
-                            randomBoolean()
-                        );
+                            scan
+                        ).withScanByCost(randomBoolean());
                         if (onColumns) query = query.withColumns(columns);
                         TopDocs top = searcher.search(query, Math.max(1, reader.maxDoc()));
                         if (onColumns) {

@@ -330,29 +330,14 @@ public final class HammingGroups {
      * slots are found with the probability {@link SignatureBands#recallAt}), every candidate verified like the
      * exact path's; pairs with a unit without signature, and units sharing a fingerprint, are still exact. The
      * result holds verified pairs only, either way.
+     * <p>
+     * An LSH plan's band passes are spread over {@code workers} ({@link Workers#CALLER}: the caller alone): the result
+     * is the same for any number of threads (the components' roots are their smallest units and every pair is counted
+     * at its lower unit, whatever the order of the unions).
      *
      * @param unitStart as in {@link #find(long[], int[], int[], int, Verifier, Progress)}; null: one unit per
      *     fingerprint (the usual case, which then needs no array of starts)
      * @param unitSignatures flat, {@link org.nearduplicate.core.sketch.Signature#BYTES} per unit (zeros: none)
-     */
-    public static Result find(
-        long[] distinct,
-        int[] unitStart,
-        int[] counts,
-        byte[] unitSignatures,
-        int minAgreeing,
-        int k,
-        Verifier verifier,
-        Plan plan,
-        Progress progress
-    ) {
-        return find(distinct, unitStart, counts, unitSignatures, minAgreeing, k, verifier, plan, progress, Workers.CALLER);
-    }
-
-    /**
-     * {@link #find(long[], int[], int[], byte[], int, int, Verifier, Plan, Progress)} with an LSH plan's band passes
-     * spread over {@code workers}: the result is the same for any number of threads (the components' roots are their
-     * smallest units and every pair is counted at its lower unit, whatever the order of the unions).
      */
     public static Result find(
         long[] distinct,
@@ -368,7 +353,8 @@ public final class HammingGroups {
     ) {
         if (plan.lsh() == false) return find(distinct, unitStart, counts, k, verifier, plan, prefixBlocks(distinct.length, plan), progress);
         if (unitSignatures == null) throw new IllegalArgumentException("the LSH stage needs units with signatures");
-        return find(distinct, unitStart, counts, k, verifier, plan, 0, progress, unitSignatures, minAgreeing, workers);
+        check(distinct, unitStart, counts);
+        return lsh(new LshStage(distinct, unitStart, counts, k, verifier, plan, progress), unitSignatures, minAgreeing, workers);
     }
 
     /**
@@ -427,22 +413,19 @@ public final class HammingGroups {
         int prefixBlocks,
         Progress progress
     ) {
-        return find(distinct, unitStart, counts, k, verifier, plan, prefixBlocks, progress, null, 0, Workers.CALLER);
+        check(distinct, unitStart, counts);
+        if (plan.lsh()) return lsh(new LshStage(distinct, unitStart, counts, k, verifier, plan, progress), null, 0, Workers.CALLER);
+        ExactTables tables = new ExactTables(distinct, unitStart, counts, k, verifier, plan, progress);
+        if (unitStart != null) tables.sameFingerprint();
+        if (prefixBlocks > 0 && distinct.length > 1) {
+            tables.twoLevel(prefixBlocks);
+        } else {
+            tables.all();
+        }
+        return result(tables);
     }
 
-    private static Result find(
-        long[] distinct,
-        int[] unitStart,
-        int[] counts,
-        int k,
-        Verifier verifier,
-        Plan plan,
-        int prefixBlocks,
-        Progress progress,
-        byte[] unitSignatures,
-        int minAgreeing,
-        Workers workers
-    ) {
+    private static void check(long[] distinct, int[] unitStart, int[] counts) {
         int n = distinct.length;
         int units = unitStart == null ? n : unitStart[n];
         if (unitStart != null && (unitStart.length != n + 1 || unitStart[0] != 0)) {
@@ -453,23 +436,16 @@ public final class HammingGroups {
             if (distinct[i - 1] >= distinct[i]) throw new IllegalArgumentException("fingerprints must be sorted and distinct");
             if (unitStart != null && unitStart[i] <= unitStart[i - 1]) throw new IllegalArgumentException("every fingerprint has a unit");
         }
-        ComponentRun run;
-        if (plan.lsh()) {
-            LshStage stage = new LshStage(distinct, unitStart, counts, k, verifier, plan, progress);
-            if (unitStart != null) stage.sameFingerprint();
-            stage.lsh(unitSignatures, minAgreeing, workers);
-            run = stage;
-        } else {
-            ExactTables tables = new ExactTables(distinct, unitStart, counts, k, verifier, plan, progress);
-            if (unitStart != null) tables.sameFingerprint();
-            if (prefixBlocks > 0 && distinct.length > 1) {
-                tables.twoLevel(prefixBlocks);
-            } else {
-                tables.all();
-            }
-            run = tables;
-        }
-        return new Result(run.parent, run.pairsAt, run.comparisons, run.verified, plan, run.cappedRuns());
+    }
+
+    private static Result lsh(LshStage stage, byte[] unitSignatures, int minAgreeing, Workers workers) {
+        if (stage.unitStart != null) stage.sameFingerprint();
+        stage.lsh(unitSignatures, minAgreeing, workers);
+        return result(stage);
+    }
+
+    private static Result result(ComponentRun run) {
+        return new Result(run.parent, run.pairsAt, run.comparisons, run.verified, run.plan, run.cappedRuns());
     }
 
     /** Bits per digit of the LSH stage's radix sort of the 32-bit band keys (three passes). */

@@ -348,29 +348,14 @@ public final class RecentFingerprints {
      * (Long.MAX_VALUE: never searchable) leaves a gap until then ({@link #staleUntil}).
      */
     public Result checkAndAdd(long fingerprint, byte[] signature, double minSimilarity, String id, Object batch, long horizonMillis) {
-        return checkAndAdd(fingerprint, signature, minSimilarity, null, id, batch, horizonMillis);
+        return checkAndAdd(fingerprint, signature, minSimilarity, null, id, batch, horizonMillis, true);
     }
 
     /**
      * As {@link #checkAndAdd(long, byte[], double, String, Object, long)}, for a document written to {@code index} (null:
      * not known), which its entry records ({@link Entry#index}): an entry with the same id is an earlier version of the
      * document (not compared) only when it was written to the same index (or one of the two indices is not known); the
-     * same id in another index is another document.
-     */
-    public synchronized Result checkAndAdd(
-        long fingerprint,
-        byte[] signature,
-        double minSimilarity,
-        String index,
-        String id,
-        Object batch,
-        long horizonMillis
-    ) {
-        return checkAndAdd(fingerprint, signature, minSimilarity, index, id, batch, horizonMillis, true);
-    }
-
-    /**
-     * As {@link #checkAndAdd(long, byte[], double, String, String, Object, long)}; with {@code record} false the
+     * same id in another index is another document. With {@code record} false the
      * document is compared but not kept (a document that is not written, e.g. one of {@code _simulate}), so no later
      * document can match it.
      */

@@ -123,16 +123,16 @@ public final class Grouping {
             GroupsTask task,
             ShardReads shards,
             String field,
-            Integer maxDistance,
-            Double minSimilarity,
+            Integer requestedDistance,
+            Double requestedSimilarity,
             GroupMembers.Mode mode,
             Listener<Result> listener
         ) {
             this.task = task;
             this.shards = shards;
             this.field = field;
-            this.requestedDistance = maxDistance;
-            this.requestedSimilarity = minSimilarity;
+            this.requestedDistance = requestedDistance;
+            this.requestedSimilarity = requestedSimilarity;
             this.mode = mode;
             this.listener = listener;
         }

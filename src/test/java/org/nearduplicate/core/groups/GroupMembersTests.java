@@ -301,7 +301,8 @@ public class GroupMembersTests extends PlatformTestCase {
             k,
             GroupMembers.verifier(unitSignatures, rule),
             HammingGroups.plan(distinct.length, k),
-            (done, all) -> {}
+            (done, all) -> {},
+            HammingGroups.Workers.CALLER
         );
         pairs[0] = grouped.verifiedPairs();
         GroupMembers.Selection selection = GroupMembers.select(distinct, unitStart, counts, grouped, (bytes, what) -> {});

@@ -18,9 +18,9 @@ public final class MaxDistance {
     /** A 64-bit fingerprint's largest Hamming distance. */
     public static final int MAX = 64;
     /**
-     * The default k of the newest algorithm ({@link SimHashSettings#recommendedMaxDistance()}: for {@code simhash-v3}
-     * the largest k with precision >= 0.98 on the public labelled corpus, see README). Larger k finds more edited copies
-     * and more false pairs. Fields of older algorithms keep their own default ({@link #recommended(String)}).
+     * The default k of the default algorithm ({@link SimHashSettings#recommendedMaxDistance()}; docs/engine.md says how
+     * it was chosen). Larger k finds more edited copies and more chance matches. Fields of other algorithms keep their
+     * own default ({@link #recommended(String)}).
      */
     public static final int RECOMMENDED = SimHashSettings.DEFAULT.recommendedMaxDistance();
 

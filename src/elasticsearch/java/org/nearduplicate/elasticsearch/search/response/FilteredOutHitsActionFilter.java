@@ -70,34 +70,14 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
      */
     public static SearchResponse dropFilteredOut(SearchResponse response) {
         SearchHits hits = response.getHits();
-        FilteredOutHits passed = FilteredOutHits.of(hits);
-        if (passed == null) {
+        SearchHits filtered = FilteredOutHits.page(hits, hits.isPooled() ? SearchHits::new : SearchHits::unpooled);
+        if (filtered == null) {
             return response;
         }
-        SearchHit[] keptHits = passed.kept();
-        float keptMaxScore = passed.maxScore();
-        SearchHits filtered;
         if (hits.isPooled()) {
-            for (SearchHit hit : keptHits) {
+            for (SearchHit hit : filtered.getHits()) {
                 hit.incRef(); // the new hits' own reference; the original's is released with the original response
             }
-            filtered = new SearchHits(
-                keptHits,
-                hits.getTotalHits(),
-                keptMaxScore,
-                hits.getSortFields(),
-                hits.getCollapseField(),
-                hits.getCollapseValues()
-            );
-        } else {
-            filtered = SearchHits.unpooled(
-                keptHits,
-                hits.getTotalHits(),
-                keptMaxScore,
-                hits.getSortFields(),
-                hits.getCollapseField(),
-                hits.getCollapseValues()
-            );
         }
         Map<String, SearchProfileShardResult> profile = response.getProfileResults();
         try {

@@ -54,19 +54,10 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
 
     /** The response without the marked hits (the same response if there are none); max_score is recomputed. */
     public static SearchResponse dropFilteredOut(SearchResponse response) {
-        SearchHits hits = response.getHits();
-        FilteredOutHits passed = FilteredOutHits.of(hits);
-        if (passed == null) {
+        SearchHits filtered = FilteredOutHits.page(response.getHits(), SearchHits::new);
+        if (filtered == null) {
             return response;
         }
-        SearchHits filtered = new SearchHits(
-            passed.kept(),
-            hits.getTotalHits(),
-            passed.maxScore(),
-            hits.getSortFields(),
-            hits.getCollapseField(),
-            hits.getCollapseValues()
-        );
         SearchResponseSections sections = response.getInternalResponse();
         var profile = sections.profile();
         SearchResponseSections rebuilt = new SearchResponseSections(

@@ -8,7 +8,6 @@ import org.elasticsearch.action.ActionResponse;
 import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.action.search.SearchResponse;
 import org.elasticsearch.action.search.TransportSearchAction;
-import org.elasticsearch.action.support.ActionFilter;
 import org.elasticsearch.action.support.ActionFilterChain;
 import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.SearchHits;
@@ -29,39 +28,7 @@ import org.nearduplicate.elasticsearch.search.rescore.ProbeRescorer;
  * <p>Elasticsearch's search responses and hits are ref-counted: the filtered response holds its own reference to each
  * hit it keeps, and is released once the caller's listener has answered (the original is released by the search).
  */
-public final class FilteredOutHitsActionFilter implements ActionFilter {
-
-    @Override
-    public int order() {
-        return Integer.MAX_VALUE; // last in the chain, so the response it sees is the one the caller gets
-    }
-
-    @Override
-    public <Request extends ActionRequest, Response extends ActionResponse> void apply(
-        Task task,
-        String action,
-        Request request,
-        ActionListener<Response> listener,
-        ActionFilterChain<Request, Response> chain
-    ) {
-        if (TransportSearchAction.NAME.equals(action)
-            && request instanceof SearchRequest search
-            && FilteredOutHits.hasFilterRescorer(search)) {
-            chain.proceed(task, action, request, listener.delegateFailureAndWrap((delegate, response) -> {
-                SearchResponse original = (SearchResponse) response;
-                SearchResponse filtered = dropFilteredOut(original);
-                if (filtered == original) {
-                    delegate.onResponse(response);
-                } else {
-                    @SuppressWarnings("unchecked")
-                    Response cast = (Response) filtered;
-                    ActionListener.respondAndRelease(delegate, cast);
-                }
-            }));
-        } else {
-            chain.proceed(task, action, request, listener);
-        }
-    }
+public final class FilteredOutHitsActionFilter implements LastActionFilter {
 
     /**
      * The response without the marked hits (the same response if there are none); max_score is recomputed. A new
@@ -100,6 +67,33 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
             );
         } finally {
             filtered.decRef(); // the response took its own reference
+        }
+    }
+
+    @Override
+    public <Request extends ActionRequest, Response extends ActionResponse> void apply(
+        Task task,
+        String action,
+        Request request,
+        ActionListener<Response> listener,
+        ActionFilterChain<Request, Response> chain
+    ) {
+        if (TransportSearchAction.NAME.equals(action)
+            && request instanceof SearchRequest search
+            && FilteredOutHits.hasFilterRescorer(search)) {
+            chain.proceed(task, action, request, listener.delegateFailureAndWrap((delegate, response) -> {
+                SearchResponse original = (SearchResponse) response;
+                SearchResponse filtered = dropFilteredOut(original);
+                if (filtered == original) {
+                    delegate.onResponse(response);
+                } else {
+                    @SuppressWarnings("unchecked")
+                    Response cast = (Response) filtered;
+                    ActionListener.respondAndRelease(delegate, cast);
+                }
+            }));
+        } else {
+            chain.proceed(task, action, request, listener);
         }
     }
 }

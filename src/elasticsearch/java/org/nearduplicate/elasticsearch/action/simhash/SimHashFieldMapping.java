@@ -17,15 +17,15 @@ import org.nearduplicate.elasticsearch.common.FieldMappings;
  * this name.
  */
 final class SimHashFieldMapping {
-    private SimHashFieldMapping() {}
+    private final ClusterService clusterService;
 
-    /** Answers {@code listener} with the mapping of {@code request}'s field (the client is not needed here). */
-    static void read(
-        NodeClient client,
-        ClusterService clusterService,
-        IndexSimHashRequest request,
-        ActionListener<Map<String, Object>> listener
-    ) {
+    /** The client is not needed here. */
+    SimHashFieldMapping(NodeClient client, ClusterService clusterService) {
+        this.clusterService = clusterService;
+    }
+
+    /** Answers {@code listener} with the mapping of {@code request}'s field. */
+    void read(IndexSimHashRequest request, ActionListener<Map<String, Object>> listener) {
         ActionListener.run(listener, l -> {
             List<IndexMetadata> indices = FieldMappings.resolve(clusterService.state(), request.index());
             l.onResponse(FieldMappings.simHashField(indices, request.index(), request.field()));

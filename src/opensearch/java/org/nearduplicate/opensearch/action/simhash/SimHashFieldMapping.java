@@ -15,15 +15,15 @@ import org.nearduplicate.opensearch.common.FieldMappings;
  * which the security plugin's {@code read} action group includes). Each adapter has its own class of this name.
  */
 final class SimHashFieldMapping {
-    private SimHashFieldMapping() {}
+    private final NodeClient client;
 
-    /** Answers {@code listener} with the mapping of {@code request}'s field (the cluster service is not needed here). */
-    static void read(
-        NodeClient client,
-        ClusterService clusterService,
-        IndexSimHashRequest request,
-        ActionListener<Map<String, Object>> listener
-    ) {
+    /** The cluster service is not needed here. */
+    SimHashFieldMapping(NodeClient client, ClusterService clusterService) {
+        this.client = client;
+    }
+
+    /** Answers {@code listener} with the mapping of {@code request}'s field. */
+    void read(IndexSimHashRequest request, ActionListener<Map<String, Object>> listener) {
         GetFieldMappingsRequest mappings = new GetFieldMappingsRequest().indices(request.index())
             .fields(request.field())
             .includeDefaults(true);

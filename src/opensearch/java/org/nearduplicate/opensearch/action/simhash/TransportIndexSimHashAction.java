@@ -21,8 +21,8 @@ public class TransportIndexSimHashAction extends HandledTransportAction<IndexSim
 
     private final SketchingService sketching;
     private final ThreadPool threadPool;
-    private final ClusterService clusterService;
     private final NodeClient client;
+    private final SimHashFieldMapping mapping;
 
     @Inject
     public TransportIndexSimHashAction(
@@ -36,15 +36,13 @@ public class TransportIndexSimHashAction extends HandledTransportAction<IndexSim
         super(IndexSimHashAction.NAME, transportService, actionFilters, IndexSimHashRequest::new, Platform.DIRECT_EXECUTOR);
         this.sketching = sketching;
         this.threadPool = threadPool;
-        this.clusterService = clusterService;
         this.client = client;
+        this.mapping = new SimHashFieldMapping(client, clusterService);
     }
 
     @Override
     protected void doExecute(Task task, IndexSimHashRequest request, ActionListener<SimHashResponse> listener) {
-        SimHashFieldMapping.read(
-            client,
-            clusterService,
+        mapping.read(
             request,
             ActionListener.wrap(field -> StoredInputs.analyze(client, threadPool, sketching, request, field, listener), listener::onFailure)
         );

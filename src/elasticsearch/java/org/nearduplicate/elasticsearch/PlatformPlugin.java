@@ -14,12 +14,7 @@ import org.elasticsearch.common.settings.IndexScopedSettings;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.common.settings.SettingsFilter;
 import org.elasticsearch.features.NodeFeature;
-import org.elasticsearch.plugins.ActionPlugin;
-import org.elasticsearch.plugins.CircuitBreakerPlugin;
-import org.elasticsearch.plugins.IngestPlugin;
-import org.elasticsearch.plugins.MapperPlugin;
 import org.elasticsearch.plugins.Plugin;
-import org.elasticsearch.plugins.SearchPlugin;
 import org.elasticsearch.rest.RestController;
 import org.elasticsearch.rest.RestHandler;
 
@@ -27,13 +22,7 @@ import org.elasticsearch.rest.RestHandler;
  * The plugin extension points whose signatures differ between the platforms, reduced to what the plugin uses: the
  * cluster service when components are created, and the REST handlers.
  */
-public abstract class PlatformPlugin extends Plugin
-    implements
-        IngestPlugin,
-        ActionPlugin,
-        MapperPlugin,
-        SearchPlugin,
-        CircuitBreakerPlugin {
+public abstract class PlatformPlugin extends Plugin implements ExtensionPoints {
 
     /** The objects to inject into the transport actions, once the node's cluster service exists. */
     protected abstract Collection<Object> components(ClusterService clusterService);

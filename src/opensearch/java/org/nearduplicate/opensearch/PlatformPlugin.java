@@ -11,12 +11,7 @@ import org.opensearch.core.common.io.stream.NamedWriteableRegistry;
 import org.opensearch.core.xcontent.NamedXContentRegistry;
 import org.opensearch.env.Environment;
 import org.opensearch.env.NodeEnvironment;
-import org.opensearch.plugins.ActionPlugin;
-import org.opensearch.plugins.CircuitBreakerPlugin;
-import org.opensearch.plugins.IngestPlugin;
-import org.opensearch.plugins.MapperPlugin;
 import org.opensearch.plugins.Plugin;
-import org.opensearch.plugins.SearchPlugin;
 import org.opensearch.repositories.RepositoriesService;
 import org.opensearch.rest.RestController;
 import org.opensearch.rest.RestHandler;
@@ -33,13 +28,7 @@ import java.util.function.Supplier;
  * The plugin extension points whose signatures differ between the platforms, reduced to what the plugin uses: the
  * cluster service when components are created, and the REST handlers.
  */
-public abstract class PlatformPlugin extends Plugin
-    implements
-        IngestPlugin,
-        ActionPlugin,
-        MapperPlugin,
-        SearchPlugin,
-        CircuitBreakerPlugin {
+public abstract class PlatformPlugin extends Plugin implements ExtensionPoints {
 
     /** The objects to inject into the transport actions, once the node's cluster service exists. */
     protected abstract Collection<Object> components(ClusterService clusterService);

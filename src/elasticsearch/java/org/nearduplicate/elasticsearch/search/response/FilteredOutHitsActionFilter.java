@@ -8,7 +8,6 @@ import org.elasticsearch.action.ActionResponse;
 import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.action.search.SearchResponse;
 import org.elasticsearch.action.search.TransportSearchAction;
-import org.elasticsearch.action.support.ActionFilter;
 import org.elasticsearch.action.support.ActionFilterChain;
 import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.SearchHits;
@@ -29,11 +28,46 @@ import org.nearduplicate.elasticsearch.search.rescore.ProbeRescorer;
  * <p>Elasticsearch's search responses and hits are ref-counted: the filtered response holds its own reference to each
  * hit it keeps, and is released once the caller's listener has answered (the original is released by the search).
  */
-public final class FilteredOutHitsActionFilter implements ActionFilter {
+public final class FilteredOutHitsActionFilter implements LastActionFilter {
 
-    @Override
-    public int order() {
-        return Integer.MAX_VALUE; // last in the chain, so the response it sees is the one the caller gets
+    /**
+     * The response without the marked hits (the same response if there are none); max_score is recomputed. A new
+     * response holds its own references (to the hits it keeps) and must be released by the caller ({@code decRef}),
+     * independently of {@code response}.
+     */
+    public static SearchResponse dropFilteredOut(SearchResponse response) {
+        SearchHits hits = response.getHits();
+        SearchHits filtered = FilteredOutHits.page(hits, hits.isPooled() ? SearchHits::new : SearchHits::unpooled);
+        if (filtered == null) {
+            return response;
+        }
+        if (hits.isPooled()) {
+            for (SearchHit hit : filtered.getHits()) {
+                hit.incRef(); // the new hits' own reference; the original's is released with the original response
+            }
+        }
+        Map<String, SearchProfileShardResult> profile = response.getProfileResults();
+        try {
+            return new SearchResponse(
+                filtered,
+                response.getAggregations(),
+                response.getSuggest(),
+                response.isTimedOut(),
+                response.isTerminatedEarly(),
+                profile == null || profile.isEmpty() ? null : new SearchProfileResults(profile),
+                response.getNumReducePhases(),
+                response.getScrollId(),
+                response.getTotalShards(),
+                response.getSuccessfulShards(),
+                response.getSkippedShards(),
+                response.getTook().millis(),
+                response.getShardFailures(),
+                response.getClusters(),
+                response.pointInTimeId()
+            );
+        } finally {
+            filtered.decRef(); // the response took its own reference
+        }
     }
 
     @Override
@@ -60,66 +94,6 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
             }));
         } else {
             chain.proceed(task, action, request, listener);
-        }
-    }
-
-    /**
-     * The response without the marked hits (the same response if there are none); max_score is recomputed. A new
-     * response holds its own references (to the hits it keeps) and must be released by the caller ({@code decRef}),
-     * independently of {@code response}.
-     */
-    public static SearchResponse dropFilteredOut(SearchResponse response) {
-        SearchHits hits = response.getHits();
-        FilteredOutHits passed = FilteredOutHits.of(hits);
-        if (passed == null) {
-            return response;
-        }
-        SearchHit[] keptHits = passed.kept();
-        float keptMaxScore = passed.maxScore();
-        SearchHits filtered;
-        if (hits.isPooled()) {
-            for (SearchHit hit : keptHits) {
-                hit.incRef(); // the new hits' own reference; the original's is released with the original response
-            }
-            filtered = new SearchHits(
-                keptHits,
-                hits.getTotalHits(),
-                keptMaxScore,
-                hits.getSortFields(),
-                hits.getCollapseField(),
-                hits.getCollapseValues()
-            );
-        } else {
-            filtered = SearchHits.unpooled(
-                keptHits,
-                hits.getTotalHits(),
-                keptMaxScore,
-                hits.getSortFields(),
-                hits.getCollapseField(),
-                hits.getCollapseValues()
-            );
-        }
-        Map<String, SearchProfileShardResult> profile = response.getProfileResults();
-        try {
-            return new SearchResponse(
-                filtered,
-                response.getAggregations(),
-                response.getSuggest(),
-                response.isTimedOut(),
-                response.isTerminatedEarly(),
-                profile == null || profile.isEmpty() ? null : new SearchProfileResults(profile),
-                response.getNumReducePhases(),
-                response.getScrollId(),
-                response.getTotalShards(),
-                response.getSuccessfulShards(),
-                response.getSkippedShards(),
-                response.getTook().millis(),
-                response.getShardFailures(),
-                response.getClusters(),
-                response.pointInTimeId()
-            );
-        } finally {
-            filtered.decRef(); // the response took its own reference
         }
     }
 }

@@ -54,22 +54,14 @@ public class TransportSimHashAction extends HandledTransportAction<SimHashReques
             listener.onFailure(e);
             return;
         }
-        analyze(threadPool, sketching, request, settings, layout, listener);
-    }
-
-    /** Fingerprinting is CPU work on possibly large pages: it runs on the search pool, not on a network thread. */
-    static void analyze(
-        ThreadPool threadPool,
-        SketchingService sketching,
-        SimHashRequest request,
-        SimHashSettings settings,
-        BlockLayout layout,
-        ActionListener<SimHashResponse> listener
-    ) {
         analyze(threadPool, sketching, request, settings, layout, null, null, listener);
     }
 
-    /** As above, with the stored documents' sketches of the request's {@code id} inputs (null for the others). */
+    /**
+     * Fingerprinting is CPU work on possibly large pages: it runs on the search pool, not on a network thread.
+     * {@code storedFirst} and {@code storedSecond} are the stored documents' sketches of the request's {@code id}
+     * inputs (null for the others).
+     */
     static void analyze(
         ThreadPool threadPool,
         SketchingService sketching,

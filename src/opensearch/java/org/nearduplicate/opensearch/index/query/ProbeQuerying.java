@@ -20,22 +20,7 @@ import org.nearduplicate.opensearch.common.ShardContext;
  * @param <O> the method's options, immutable
  * @param <F> the method's field type
  */
-public interface ProbeQuerying<P extends Probe<?, P>, O extends ProbeQuerying.Options, F extends MappedFieldType> {
-    /** The method's probe: the name (JSON key and NamedWriteable name, e.g. {@code near_duplicate}), reader, parser. */
-    ProbeKind<P> kind();
-
-    default String name() {
-        return kind().name();
-    }
-
-    default P readProbe(StreamInput in) throws IOException {
-        return kind().readProbe(in);
-    }
-
-    default Probe.Parser<?, P> probeParser() {
-        return kind().probeParser();
-    }
-
+public interface ProbeQuerying<P extends Probe<?, P>, O extends ProbeQuerying.Options, F extends MappedFieldType> extends ProbeMethod<P> {
     /** The options of a query that names none. */
     O defaultOptions();
 

@@ -22,22 +22,7 @@ import org.nearduplicate.opensearch.common.ShardContext;
  * @param <P> the method's probe
  * @param <T> the threshold, e.g. {@code max_distance} (null: the mapping's) or {@code min_similarity}
  */
-public interface ProbeRescoring<P extends Probe<?, P>, T> {
-
-    /** The method's probe: the name (JSON key and NamedWriteable name, e.g. {@code near_duplicate}), reader, parser. */
-    ProbeKind<P> kind();
-
-    default String name() {
-        return kind().name();
-    }
-
-    default P readProbe(StreamInput in) throws IOException {
-        return kind().readProbe(in);
-    }
-
-    default Probe.Parser<?, P> probeParser() {
-        return kind().probeParser();
-    }
+public interface ProbeRescoring<P extends Probe<?, P>, T> extends ProbeMethod<P> {
 
     /** The threshold of a rescorer that does not name one. */
     T defaultThreshold();

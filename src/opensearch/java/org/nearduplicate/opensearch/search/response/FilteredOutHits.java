@@ -1,5 +1,8 @@
 package org.nearduplicate.opensearch.search.response;
 
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TotalHits;
+
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.search.SearchHit;
 import org.opensearch.search.SearchHits;
@@ -30,6 +33,38 @@ public record FilteredOutHits(SearchHit[] kept, float maxScore) {
             }
         }
         return false;
+    }
+
+    /** How the platform makes a page of hits (Elasticsearch makes pooled and unpooled ones). */
+    @FunctionalInterface
+    public interface PageConstructor {
+        SearchHits page(
+            SearchHit[] hits,
+            TotalHits totalHits,
+            float maxScore,
+            SortField[] sortFields,
+            String collapseField,
+            Object[] collapseValues
+        );
+    }
+
+    /**
+     * The page of {@code hits} without the marked hits, made by {@code constructor} with the same total, sort and
+     * collapse and the recomputed max score; null when every hit passed (or there are none).
+     */
+    public static SearchHits page(SearchHits hits, PageConstructor constructor) {
+        FilteredOutHits passed = of(hits);
+        if (passed == null) {
+            return null;
+        }
+        return constructor.page(
+            passed.kept(),
+            hits.getTotalHits(),
+            passed.maxScore(),
+            hits.getSortFields(),
+            hits.getCollapseField(),
+            hits.getCollapseValues()
+        );
     }
 
     /** The hits that passed, or null when every hit passed (or there are none). */

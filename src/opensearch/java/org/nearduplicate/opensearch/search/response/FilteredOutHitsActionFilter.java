@@ -5,7 +5,6 @@ import org.opensearch.action.search.SearchAction;
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.search.SearchResponseSections;
-import org.opensearch.action.support.ActionFilter;
 import org.opensearch.action.support.ActionFilterChain;
 import org.opensearch.action.support.ActionRequestMetadata;
 import org.opensearch.core.action.ActionListener;
@@ -25,12 +24,7 @@ import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
  * (also each search of an {@code _msearch}) on the coordinating node, with no pipeline or cluster setting to set up.
  * Hit totals are not changed (a rescorer cannot change them either); the page may be shorter than {@code size}.
  */
-public final class FilteredOutHitsActionFilter implements ActionFilter {
-
-    @Override
-    public int order() {
-        return Integer.MAX_VALUE; // last in the chain, so the response it sees is the one the caller gets
-    }
+public final class FilteredOutHitsActionFilter implements LastActionFilter {
 
     @Override
     public <Request extends ActionRequest, Response extends ActionResponse> void apply(
@@ -54,19 +48,10 @@ public final class FilteredOutHitsActionFilter implements ActionFilter {
 
     /** The response without the marked hits (the same response if there are none); max_score is recomputed. */
     public static SearchResponse dropFilteredOut(SearchResponse response) {
-        SearchHits hits = response.getHits();
-        FilteredOutHits passed = FilteredOutHits.of(hits);
-        if (passed == null) {
+        SearchHits filtered = FilteredOutHits.page(response.getHits(), SearchHits::new);
+        if (filtered == null) {
             return response;
         }
-        SearchHits filtered = new SearchHits(
-            passed.kept(),
-            hits.getTotalHits(),
-            passed.maxScore(),
-            hits.getSortFields(),
-            hits.getCollapseField(),
-            hits.getCollapseValues()
-        );
         SearchResponseSections sections = response.getInternalResponse();
         var profile = sections.profile();
         SearchResponseSections rebuilt = new SearchResponseSections(

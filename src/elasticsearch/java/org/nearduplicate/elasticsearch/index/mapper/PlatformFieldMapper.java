@@ -4,11 +4,13 @@ import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.search.Query;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
+import org.elasticsearch.common.TriFunction;
 import org.elasticsearch.common.lucene.Lucene;
 import org.elasticsearch.core.Nullable;
 import org.elasticsearch.index.analysis.NamedAnalyzer;
@@ -20,7 +22,7 @@ import org.elasticsearch.index.mapper.DocumentParserContext;
 import org.elasticsearch.index.mapper.FieldMapper;
 import org.elasticsearch.index.mapper.LuceneDocument;
 import org.elasticsearch.index.mapper.MapperBuilderContext;
-import org.elasticsearch.index.mapper.MapperParsingException;
+import org.elasticsearch.index.mapper.MappingParserContext;
 import org.elasticsearch.index.mapper.SourceValueFetcher;
 import org.elasticsearch.index.mapper.ValueFetcher;
 import org.elasticsearch.index.query.QueryShardException;
@@ -29,79 +31,50 @@ import org.elasticsearch.script.field.LongDocValuesField;
 import org.elasticsearch.xcontent.XContentBuilder;
 import org.nearduplicate.elasticsearch.common.XContentValueReader;
 import org.nearduplicate.elasticsearch.sketching.SketchingService;
-import org.nearduplicate.orchestration.field.MappingException;
-import org.nearduplicate.orchestration.field.SketchAlgorithms;
 import org.nearduplicate.orchestration.field.SketchField;
 
 /**
- * The platform glue of the fields of every method ({@link SketchField} is the field itself): the {@code algorithm}
- * and {@code meta} mapping parameters, building a mapper, the document parser, value fetcher, field data and term
- * query handed to the field, and the merge builder (the parameters are fixed once the index exists). Each method adds
- * its layout parameters and its field type, in code that reads the same on every platform.
+ * The field mapper calls whose signatures differ between the platforms, under {@link SketchFieldMapper}: the parts a
+ * builder hands a new mapper, fixed parameters, building with the leaf and full names, the value fetcher, field data
+ * and term query of the field type, the document parser, the merge builder and the index analyzer. Each adapter has
+ * its own class of this name.
  */
-public abstract class SketchFieldMapper extends FieldMapper {
+public abstract class PlatformFieldMapper extends FieldMapper {
     /** What the platform's builder hands a new mapper besides its name and field type. */
     public record Parts(BuilderParams params) {
     }
 
-    /** The mapping parameter and the key of object values naming the algorithm that made a value. */
-    public static final String OBJECT_ALGORITHM = SketchField.OBJECT_ALGORITHM;
-
-    /** The platform's error for a mapping the field refuses. */
-    static MapperParsingException refused(MappingException e) {
-        return new MapperParsingException(e.getMessage(), e.getCause());
-    }
-
-    /** The builder of both methods: their layout parameters first, then {@code algorithm} and {@code meta}. */
-    public abstract static class Builder<S> extends FieldMapper.Builder {
-        // always written into the mapping, so that a later release with other defaults never reinterprets an existing index
-        protected final Parameter<String> algorithm;
-        protected final Parameter<Map<String, String>> meta = Parameter.metaParam();
-        protected final SketchingService sketching;
-
-        /** {@code engine}: the node's gateway that sketches this field's text probes (null: none). */
-        protected Builder(String name, SketchingService sketching, SketchAlgorithms<S> algorithms) {
+    /** The builder's platform calls: fixed parameters, the parameters' array and building a mapper. */
+    public abstract static class PlatformBuilder extends FieldMapper.Builder {
+        protected PlatformBuilder(String name) {
             super(name);
-            this.sketching = sketching;
-            this.algorithm = new Parameter<>(SketchField.OBJECT_ALGORITHM, false, algorithms::defaultId, (n, c, o) -> {
-                try {
-                    return algorithms.canonical(o);
-                } catch (MappingException e) {
-                    throw refused(e);
-                }
-            }, m -> ((SketchFieldMapper) m).fieldType().algorithm(), XContentBuilder::field, Objects::toString).alwaysSerialize();
         }
 
-        /** The method's own parameters, serialized before {@code algorithm} and {@code meta}. */
-        protected abstract List<Parameter<?>> layoutParameters();
+        /** A string parameter that cannot change once the index exists and is always written into the mapping. */
+        protected static Parameter<String> fixedString(
+            String name,
+            Supplier<String> defaultValue,
+            TriFunction<String, MappingParserContext, Object, String> parser,
+            Function<FieldMapper, String> initializer
+        ) {
+            return new Parameter<>(name, false, defaultValue, parser, initializer, XContentBuilder::field, Objects::toString)
+                .alwaysSerialize();
+        }
 
-        /**
-         * The field type of the parameters' values.
-         *
-         * @throws MappingException if they do not make a field
-         */
-        protected abstract PlatformFieldType<S> buildFieldType(String leafName, String fullName);
+        /** The parameters, in the order they are serialized. */
+        protected abstract List<Parameter<?>> parameters();
 
-        /** The mapper of a field type {@link #buildFieldType} built. */
-        protected abstract SketchFieldMapper buildMapper(String leafName, PlatformFieldType<S> fieldType, Parts parts);
+        /** The mapper named {@code leafName} ({@code fullName} with its parents' names). */
+        protected abstract PlatformFieldMapper build(String leafName, String fullName, Parts parts);
 
         @Override
-        public final SketchFieldMapper build(MapperBuilderContext context) {
-            PlatformFieldType<S> fieldType;
-            try {
-                fieldType = buildFieldType(leafName(), context.buildFullName(leafName()));
-            } catch (MappingException e) {
-                throw refused(e);
-            }
-            return buildMapper(leafName(), fieldType, new Parts(builderParams(this, context)));
+        public final PlatformFieldMapper build(MapperBuilderContext context) {
+            return build(leafName(), context.buildFullName(leafName()), new Parts(builderParams(this, context)));
         }
 
         @Override
         protected final Parameter<?>[] getParameters() {
-            List<Parameter<?>> parameters = new ArrayList<>(layoutParameters());
-            parameters.add(algorithm);
-            parameters.add(meta);
-            return parameters.toArray(new Parameter<?>[0]);
+            return parameters().toArray(new Parameter<?>[0]);
         }
     }
 
@@ -144,9 +117,10 @@ public abstract class SketchFieldMapper extends FieldMapper {
                 throw new QueryShardException(context, "field [" + name() + "]: " + e.getMessage(), e);
             }
         }
+
     }
 
-    protected SketchFieldMapper(String simpleName, PlatformFieldType<?> mappedFieldType, Parts parts) {
+    protected PlatformFieldMapper(String simpleName, PlatformFieldType<?> mappedFieldType, Parts parts) {
         super(simpleName, mappedFieldType, parts.params());
     }
 
@@ -155,8 +129,8 @@ public abstract class SketchFieldMapper extends FieldMapper {
         return (PlatformFieldType<?>) super.fieldType();
     }
 
-    /** A builder of the same kind for merges: the parameters are not updateable, so every change is a conflict. */
-    protected abstract Builder<?> newBuilder(String simpleName, SketchingService sketching);
+    /** A builder of the same kind for merges. */
+    protected abstract PlatformBuilder newBuilder(String simpleName, SketchingService sketching);
 
     @Override
     protected final void parseCreateField(DocumentParserContext context) throws IOException {
@@ -170,11 +144,6 @@ public abstract class SketchFieldMapper extends FieldMapper {
     @Override
     public final FieldMapper.Builder getMergeBuilder() {
         return newBuilder(leafName(), fieldType().sketching()).init(this);
-    }
-
-    @Override
-    protected final String contentType() {
-        return fieldType().typeName();
     }
 
     /**

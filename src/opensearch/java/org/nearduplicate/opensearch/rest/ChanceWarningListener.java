@@ -1,5 +1,6 @@
 package org.nearduplicate.opensearch.rest;
 
+import org.opensearch.common.logging.HeaderWarning;
 import org.opensearch.core.xcontent.ToXContentObject;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.rest.RestChannel;
@@ -8,7 +9,7 @@ import org.opensearch.rest.action.RestToXContentListener;
 
 import java.util.function.Function;
 
-import org.nearduplicate.opensearch.action.groups.ChanceMatches;
+import org.nearduplicate.orchestration.groups.ChanceMatches;
 
 /**
  * The groups APIs' REST listener: the response as JSON, and its chance-match warning, if any, as an HTTP
@@ -26,7 +27,7 @@ final class ChanceWarningListener<R extends ToXContentObject> extends RestToXCon
     @Override
     public RestResponse buildResponse(R response, XContentBuilder builder) throws Exception {
         ChanceMatches c = chance.apply(response);
-        if (c != null) c.addHeaderWarning();
+        if (c != null && c.headerWarning() != null) HeaderWarning.addWarning(c.headerWarning());
         return super.buildResponse(response, builder);
     }
 }

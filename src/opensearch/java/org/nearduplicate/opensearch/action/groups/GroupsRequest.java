@@ -123,6 +123,23 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends OneIndexRequest
         return d;
     }
 
+    /**
+     * Reads one of the options both requests take ({@code field}, {@code max_distance}, {@code min_similarity},
+     * {@code mode}); false when {@code name} is none of them.
+     */
+    protected boolean parseCommon(String name, Object v) {
+        switch (name) {
+            case "field" -> field = string(name, v);
+            case MaxDistance.NAME -> maxDistance = MaxDistance.parse(v, null);
+            case MIN_SIMILARITY -> minSimilarity = v == null ? null : minSimilarity(v);
+            case "mode" -> mode = GroupMembers.Mode.parse(string(name, v));
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** A body option's value that must be a string. */
     static String string(String name, Object v) {
         return OptionValues.string(name, v);

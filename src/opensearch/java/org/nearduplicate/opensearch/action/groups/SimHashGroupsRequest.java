@@ -8,7 +8,6 @@ import org.opensearch.core.xcontent.XContentParser;
 import java.io.IOException;
 import java.util.Map;
 
-import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.groups.GroupMembers;
 
 import static org.opensearch.action.ValidateActions.addValidationError;
@@ -58,10 +57,8 @@ public class SimHashGroupsRequest extends GroupsRequest<SimHashGroupsRequest> {
         SimHashGroupsRequest request = new SimHashGroupsRequest(index, null);
         for (Map.Entry<String, Object> e : body.entrySet()) {
             Object v = e.getValue();
+            if (request.parseCommon(e.getKey(), v)) continue;
             switch (e.getKey()) {
-                case "field" -> request.field = string(e.getKey(), v);
-                case MaxDistance.NAME -> request.maxDistance = MaxDistance.parse(v, null);
-                case MIN_SIMILARITY -> request.minSimilarity = v == null ? null : minSimilarity(v);
                 case "size" -> request.size = integer(e.getKey(), v);
                 case "after" -> request.after = v == null ? null : string(e.getKey(), v);
                 case "partitions" -> throw new IllegalArgumentException(
@@ -69,7 +66,6 @@ public class SimHashGroupsRequest extends GroupsRequest<SimHashGroupsRequest> {
                         + "doc values, for any max_distance, and the near_duplicate breaker bounds their memory"
                 );
                 case "max_members" -> request.maxMembers = integer(e.getKey(), v);
-                case "mode" -> request.mode = GroupMembers.Mode.parse(string(e.getKey(), v));
                 default -> throw new IllegalArgumentException("[_near_duplicates] unknown option [" + e.getKey() + "]");
             }
         }

@@ -8,7 +8,6 @@ import org.opensearch.core.xcontent.XContentParser;
 import java.io.IOException;
 import java.util.Map;
 
-import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.groups.GroupMembers;
 
 import static org.opensearch.action.ValidateActions.addValidationError;
@@ -68,14 +67,11 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
         SimHashGroupsWriteRequest request = new SimHashGroupsWriteRequest(index, null);
         for (Map.Entry<String, Object> e : parser.map().entrySet()) {
             Object v = e.getValue();
+            if (request.parseCommon(e.getKey(), v)) continue;
             switch (e.getKey()) {
-                case "field" -> request.field = string(e.getKey(), v);
-                case MaxDistance.NAME -> request.maxDistance = MaxDistance.parse(v, null);
-                case MIN_SIMILARITY -> request.minSimilarity = v == null ? null : minSimilarity(v);
                 case "group_field" -> request.groupField = string(e.getKey(), v);
                 case "distance_field" -> request.distanceField = string(e.getKey(), v);
                 case "batch_size" -> request.batchSize = integer(e.getKey(), v);
-                case "mode" -> request.mode = GroupMembers.Mode.parse(string(e.getKey(), v));
                 case "requests_per_second" -> request.requestsPerSecond = requestsPerSecond(v);
                 default -> throw new IllegalArgumentException("[_near_duplicates/_write] unknown option [" + e.getKey() + "]");
             }

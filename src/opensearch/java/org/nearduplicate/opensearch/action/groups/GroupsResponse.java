@@ -9,71 +9,47 @@ import org.opensearch.core.xcontent.XContentBuilder;
 import java.io.IOException;
 
 import org.nearduplicate.orchestration.groups.ChanceMatches;
+import org.nearduplicate.orchestration.groups.RunSummary;
 
 /**
- * What the groups response and the write-back response share: the run's index, field, k, min_similarity, algorithm,
- * time and documents scanned, first on the wire and in the JSON, and the run's chance matches. Each response writes
- * its counts after them.
+ * What the groups response and the write-back response share: the run's summary ({@link RunSummary}), first on the
+ * wire and in the JSON, and the run's chance matches. Each response writes its counts after them.
  */
 public abstract class GroupsResponse extends ActionResponse implements ToXContentObject {
-    protected final String index;
-    protected final String field;
-    protected final int maxDistance;
-    /** The run's min_similarity; NaN for a field without signatures (not shown). */
-    protected final double minSimilarity;
-    /** The field's algorithm id; null for a run that did not group (validation only). */
-    protected final String algorithm;
-    protected final long tookMillis;
-    protected final long docsScanned;
+    protected final RunSummary run;
 
-    protected GroupsResponse(
-        String index,
-        String field,
-        int maxDistance,
-        double minSimilarity,
-        String algorithm,
-        long tookMillis,
-        long docsScanned
-    ) {
-        this.index = index;
-        this.field = field;
-        this.maxDistance = maxDistance;
-        this.minSimilarity = minSimilarity;
-        this.algorithm = algorithm;
-        this.tookMillis = tookMillis;
-        this.docsScanned = docsScanned;
+    protected GroupsResponse(RunSummary run) {
+        this.run = run;
     }
 
     protected GroupsResponse(StreamInput in) throws IOException {
         super(in);
-        index = in.readString();
-        field = in.readString();
-        maxDistance = in.readVInt();
-        minSimilarity = in.readDouble();
-        algorithm = in.readOptionalString();
-        tookMillis = in.readVLong();
-        docsScanned = in.readVLong();
+        String index = in.readString();
+        String field = in.readString();
+        int maxDistance = in.readVInt();
+        double minSimilarity = in.readDouble();
+        run = new RunSummary(index, field, maxDistance, minSimilarity, in.readOptionalString(), in.readVLong(), in.readVLong());
     }
 
     /** Writes the run's fields; the subclass writes its own after them. */
     protected final void writeRun(StreamOutput out) throws IOException {
-        out.writeString(index);
-        out.writeString(field);
-        out.writeVInt(maxDistance);
-        out.writeDouble(minSimilarity);
-        out.writeOptionalString(algorithm);
-        out.writeVLong(tookMillis);
-        out.writeVLong(docsScanned);
+        out.writeString(run.index());
+        out.writeString(run.field());
+        out.writeVInt(run.maxDistance());
+        out.writeDouble(run.minSimilarity());
+        out.writeOptionalString(run.algorithm());
+        out.writeVLong(run.tookMillis());
+        out.writeVLong(run.docsScanned());
     }
 
     /** Starts the response's object with took, index, field, max_distance and min_similarity (when the field verifies). */
     protected final void startRun(XContentBuilder builder) throws IOException {
         builder.startObject();
-        builder.field("took", tookMillis);
-        builder.field("index", index);
-        builder.field("field", field);
-        builder.field("max_distance", maxDistance);
-        if (Double.isNaN(minSimilarity) == false) builder.field(GroupsRequest.MIN_SIMILARITY, minSimilarity);
+        builder.field("took", run.tookMillis());
+        builder.field("index", run.index());
+        builder.field("field", run.field());
+        builder.field("max_distance", run.maxDistance());
+        if (Double.isNaN(run.minSimilarity()) == false) builder.field(GroupsRequest.MIN_SIMILARITY, run.minSimilarity());
     }
 
     /** Writes {@code "chance_matches": {...}} (see {@link ChanceMatches}) when the run grouped. */
@@ -97,25 +73,25 @@ public abstract class GroupsResponse extends ActionResponse implements ToXConten
     }
 
     public long docsScanned() {
-        return docsScanned;
+        return run.docsScanned();
     }
 
     public int maxDistance() {
-        return maxDistance;
+        return run.maxDistance();
     }
 
     /** The run's min_similarity; NaN for a field without signatures. */
     public double minSimilarity() {
-        return minSimilarity;
+        return run.minSimilarity();
     }
 
     /** The field's algorithm id; null for a run that did not group. */
     public String algorithm() {
-        return algorithm;
+        return run.algorithm();
     }
 
     /** The expected chance matches of the run (docs/engine.md, "Chance matches at scale"); null for a run that did not group. */
     public ChanceMatches chanceMatches() {
-        return ChanceMatches.of(algorithm, maxDistance, minSimilarity, docsScanned);
+        return run.chanceMatches();
     }
 }

@@ -13,13 +13,11 @@ import org.nearduplicate.core.groups.HammingGroups;
 import org.nearduplicate.core.groups.SignatureBands;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.orchestration.groups.GroupsPage.Group;
+import org.nearduplicate.orchestration.groups.RunSummary;
 
 /** Counts and one page of groups. */
 public class SimHashGroupsResponse extends GroupsResponse {
-
-    /** A returned group; {@code size} is the full size even when {@code members} is cut at {@code max_members}. */
-    public record Group(String representative, int size, long verifiedPairs, List<GroupMembers.Member> members) {
-    }
 
     private final long candidatePairs;
     private final long verifiedPairs;
@@ -30,13 +28,7 @@ public class SimHashGroupsResponse extends GroupsResponse {
     private final String nextAfter;
 
     public SimHashGroupsResponse(
-        String index,
-        String field,
-        int maxDistance,
-        double minSimilarity,
-        String algorithm,
-        long tookMillis,
-        long docsScanned,
+        RunSummary run,
         long candidatePairs,
         long verifiedPairs,
         long groupCount,
@@ -45,7 +37,7 @@ public class SimHashGroupsResponse extends GroupsResponse {
         List<Group> groups,
         String nextAfter
     ) {
-        super(index, field, maxDistance, minSimilarity, algorithm, tookMillis, docsScanned);
+        super(run);
         this.candidatePairs = candidatePairs;
         this.verifiedPairs = verifiedPairs;
         this.groupCount = groupCount;
@@ -111,7 +103,7 @@ public class SimHashGroupsResponse extends GroupsResponse {
     public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
         startRun(builder);
         builder.startObject("counts");
-        builder.field("docs_scanned", docsScanned);
+        builder.field("docs_scanned", run.docsScanned());
         builder.field("candidate_pairs", candidatePairs);
         builder.field("verified_pairs", verifiedPairs);
         builder.field("groups", groupCount);
@@ -127,8 +119,8 @@ public class SimHashGroupsResponse extends GroupsResponse {
             builder.field("bands", SignatureBands.BANDS);
             builder.field("slots_per_band", SignatureBands.SLOTS_PER_BAND);
             builder.field("passes", plan.tables());
-            if (Double.isNaN(minSimilarity) == false) {
-                builder.field("recall_at_threshold", SignatureBands.recallAt(Signature.minAgreeing(minSimilarity)));
+            if (Double.isNaN(run.minSimilarity()) == false) {
+                builder.field("recall_at_threshold", SignatureBands.recallAt(Signature.minAgreeing(run.minSimilarity())));
             }
             builder.field("exact_estimated_comparisons", (long) plan.estimatedComparisons());
         } else {

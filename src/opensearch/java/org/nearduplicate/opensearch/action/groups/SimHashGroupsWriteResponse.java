@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 
+import org.nearduplicate.orchestration.groups.RunSummary;
+
 /**
  * What a write-back did: the groups found and the documents written (members), given their own group (singletons),
  * left unchanged, cleared and failed.
@@ -27,13 +29,7 @@ public class SimHashGroupsWriteResponse extends GroupsResponse {
     private final List<String> failures;
 
     public SimHashGroupsWriteResponse(
-        String index,
-        String field,
-        int maxDistance,
-        double minSimilarity,
-        String algorithm,
-        long tookMillis,
-        long docsScanned,
+        RunSummary run,
         long groups,
         long docsInGroups,
         long written,
@@ -45,7 +41,7 @@ public class SimHashGroupsWriteResponse extends GroupsResponse {
         long failureCount,
         List<String> failures
     ) {
-        super(index, field, maxDistance, minSimilarity, algorithm, tookMillis, docsScanned);
+        super(run);
         this.groups = groups;
         this.docsInGroups = docsInGroups;
         this.written = written;
@@ -90,7 +86,7 @@ public class SimHashGroupsWriteResponse extends GroupsResponse {
     @Override
     public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
         startRun(builder);
-        builder.field("docs_scanned", docsScanned);
+        builder.field("docs_scanned", run.docsScanned());
         builder.field("groups", groups);
         builder.field("docs_in_groups", docsInGroups);
         chanceMatches(builder);

@@ -20,14 +20,19 @@ public final class GroupsChecks {
             throw new IllegalArgumentException("field [" + field + "] is of type [" + type + "], expected [" + SimHashField.TYPE + "]");
         }
         if (minSimilarity != null && algorithm != null && hasSignatures(algorithm) == false) {
-            throw new IllegalArgumentException(
-                "[min_similarity] is given, but field ["
-                    + field
-                    + "]'s algorithm ["
-                    + algorithm
-                    + "] has no verification signatures (simhash-v4 and later have them)"
-            );
+            throw noSignatures(field, algorithm);
         }
+    }
+
+    /** The 400 of a {@code min_similarity} given for a field whose algorithm has no verification signatures. */
+    static IllegalArgumentException noSignatures(String field, String algorithm) {
+        return new IllegalArgumentException(
+            "[min_similarity] is given, but field ["
+                + field
+                + "]'s algorithm ["
+                + algorithm
+                + "] has no verification signatures (simhash-v4 and later have them)"
+        );
     }
 
     /** Whether fingerprints made by {@code algorithm} carry verification signatures. */

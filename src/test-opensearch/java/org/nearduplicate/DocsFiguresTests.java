@@ -10,9 +10,9 @@ import java.util.regex.Pattern;
 
 import org.nearduplicate.lucene.BenchAccess;
 import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.action.groups.DocList;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
 import org.nearduplicate.opensearch.ingest.SimHashCheckProcessor;
+import org.nearduplicate.orchestration.groups.DocList;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;

@@ -32,7 +32,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.chance.NullDistribution;
 import org.nearduplicate.core.sketch.Fingerprints;
-import org.nearduplicate.opensearch.action.groups.ChanceMatches;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
@@ -42,6 +41,7 @@ import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteResponse;
 import org.nearduplicate.opensearch.index.query.SimHashProbe;
 import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
 import org.nearduplicate.opensearch.rest.RestSimHashGroupsAction;
+import org.nearduplicate.orchestration.groups.ChanceMatches;
 
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 

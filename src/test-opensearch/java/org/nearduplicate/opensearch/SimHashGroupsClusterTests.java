@@ -35,6 +35,7 @@ import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsRequest;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
+import org.nearduplicate.orchestration.groups.GroupsPage;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
@@ -116,7 +117,7 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
             assertEquals(GroupMembers.Mode.REPRESENTATIVE, request.mode());
             SimHashGroupsResponse response = groups(request);
             Map<String, Set<String>> actual = new HashMap<>();
-            for (SimHashGroupsResponse.Group g : response.groups()) {
+            for (GroupsPage.Group g : response.groups()) {
                 long rep = corpus.get(g.representative());
                 Set<String> members = new TreeSet<>();
                 long pairs = 0;
@@ -204,7 +205,7 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
             SimHashGroupsResponse response = groups(request);
             Set<Set<String>> actual = new HashSet<>();
             String previous = "";
-            for (SimHashGroupsResponse.Group g : response.groups()) {
+            for (GroupsPage.Group g : response.groups()) {
                 Set<String> members = new TreeSet<>();
                 long rep = corpus.get(g.representative());
                 for (GroupMembers.Member m : g.members()) {
@@ -225,7 +226,7 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
             assertThat(response.candidatePairs(), greaterThanOrEqualTo(response.verifiedPairs()));
             assertEquals(expected.size(), response.groupCount());
             assertEquals(expected.stream().mapToInt(Set::size).sum(), response.docsInGroups());
-            long groupPairs = response.groups().stream().mapToLong(SimHashGroupsResponse.Group::verifiedPairs).sum();
+            long groupPairs = response.groups().stream().mapToLong(GroupsPage.Group::verifiedPairs).sum();
             assertEquals(pairs[0], groupPairs);
 
             // paging: pages of 2 groups concatenate to the full list
@@ -240,7 +241,7 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
                     page.groups().forEach(g -> paged.add(g.representative()));
                     after = page.nextAfter();
                 } while (after != null);
-                assertEquals(response.groups().stream().map(SimHashGroupsResponse.Group::representative).toList(), paged);
+                assertEquals(response.groups().stream().map(GroupsPage.Group::representative).toList(), paged);
             }
         }
     }
@@ -393,7 +394,7 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
             assertEquals(minSimilarity, reps.minSimilarity(), 0);
             assertEquals(what, pairs, reps.verifiedPairs());
             Map<String, Set<String>> actual = new HashMap<>();
-            for (SimHashGroupsResponse.Group g : reps.groups()) {
+            for (GroupsPage.Group g : reps.groups()) {
                 Set<String> members = new TreeSet<>();
                 for (GroupMembers.Member m : g.members()) {
                     members.add(m.id());
@@ -411,7 +412,7 @@ public class SimHashGroupsClusterTests extends OpenSearchIntegTestCase {
                     .maxMembers(10_000)
             );
             Set<Set<String>> actualComponents = new HashSet<>();
-            for (SimHashGroupsResponse.Group g : comps.groups()) {
+            for (GroupsPage.Group g : comps.groups()) {
                 Set<String> members = new TreeSet<>();
                 g.members().forEach(m -> members.add(m.id()));
                 actualComponents.add(members);

@@ -37,6 +37,8 @@ import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteResponse;
 import org.nearduplicate.opensearch.action.groups.TransportSimHashGroupsWriteAction;
 import org.nearduplicate.opensearch.sketching.SketchingService;
+import org.nearduplicate.orchestration.groups.GroupsPage;
+import org.nearduplicate.orchestration.groups.RequestsPerSecond;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
@@ -79,7 +81,7 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
 
     private static Set<String> ids(SimHashGroupsResponse r) {
         Set<String> ids = new HashSet<>();
-        for (SimHashGroupsResponse.Group g : r.groups())
+        for (GroupsPage.Group g : r.groups())
             for (GroupMembers.Member m : g.members())
                 ids.add(m.id());
         return ids;
@@ -208,14 +210,11 @@ public class SimHashGroupsSafetyClusterTests extends OpenSearchIntegTestCase {
 
     public void testRequestsPerSecondIsBounded() {
         for (Object slow : new Object[] { 1e-30, 0.001, 0, -2, Double.NaN, "Infinity", "1e-30" }) {
-            IllegalArgumentException e = expectThrows(
-                IllegalArgumentException.class,
-                () -> SimHashGroupsWriteRequest.requestsPerSecond(slow)
-            );
+            IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> RequestsPerSecond.parse(slow));
             assertThat(e.getMessage(), containsString("at least 0.01"));
         }
-        assertEquals(0.01f, SimHashGroupsWriteRequest.requestsPerSecond(0.01), 0f);
-        assertEquals(-1f, SimHashGroupsWriteRequest.requestsPerSecond("unlimited"), 0f);
+        assertEquals(0.01f, RequestsPerSecond.parse(0.01), 0f);
+        assertEquals(-1f, RequestsPerSecond.parse("unlimited"), 0f);
         Exception e = expectThrows(
             Exception.class,
             () -> client().execute(SimHashGroupsWriteAction.INSTANCE, new SimHashGroupsWriteRequest("any", "fp").requestsPerSecond(1e-30f))

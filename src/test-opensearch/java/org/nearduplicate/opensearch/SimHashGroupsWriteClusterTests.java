@@ -34,6 +34,7 @@ import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteResponse;
+import org.nearduplicate.orchestration.groups.GroupsPage;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThan;
@@ -84,7 +85,7 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
             new SimHashGroupsRequest(index, "fp").maxDistance(k).size(10_000).maxMembers(10_000)
         ).actionGet();
         Map<String, Object[]> expected = new HashMap<>();
-        for (SimHashGroupsResponse.Group g : groups.groups()) {
+        for (GroupsPage.Group g : groups.groups()) {
             for (GroupMembers.Member m : g.members())
                 expected.put(m.id(), new Object[] { g.representative(), m.distance() });
         }
@@ -231,7 +232,7 @@ public class SimHashGroupsWriteClusterTests extends OpenSearchIntegTestCase {
             SimHashGroupsAction.INSTANCE,
             new SimHashGroupsRequest("pages", "fp").maxDistance(k).size(10_000)
         ).actionGet();
-        for (SimHashGroupsResponse.Group g : before.groups()) {
+        for (GroupsPage.Group g : before.groups()) {
             if (g.size() == 2 && g.members().stream().noneMatch(m -> m.id().equals("new-copy"))) {
                 String gone = g.members().get(1).id();
                 client().prepareDelete("pages", gone)

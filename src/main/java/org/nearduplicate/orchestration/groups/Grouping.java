@@ -341,13 +341,7 @@ public final class Grouping {
         private double minSimilarity(String algorithm, boolean verifies) {
             if (verifies == false) {
                 if (requestedSimilarity != null) {
-                    throw new IllegalArgumentException(
-                        "[min_similarity] is given, but field ["
-                            + field
-                            + "]'s algorithm ["
-                            + algorithm
-                            + "] has no verification signatures (simhash-v4 and later have them)"
-                    );
+                    throw GroupsChecks.noSignatures(field, algorithm);
                 }
                 return Double.NaN;
             }

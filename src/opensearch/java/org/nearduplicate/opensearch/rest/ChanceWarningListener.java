@@ -1,32 +1,29 @@
 package org.nearduplicate.opensearch.rest;
 
-import org.opensearch.core.xcontent.ToXContentObject;
+import org.opensearch.common.logging.HeaderWarning;
 import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.rest.RestChannel;
 import org.opensearch.rest.RestResponse;
 import org.opensearch.rest.action.RestToXContentListener;
 
-import java.util.function.Function;
-
-import org.nearduplicate.opensearch.action.groups.ChanceMatches;
+import org.nearduplicate.opensearch.action.groups.GroupsResponse;
+import org.nearduplicate.orchestration.groups.ChanceMatches;
 
 /**
  * The groups APIs' REST listener: the response as JSON, and its chance-match warning, if any, as an HTTP
  * {@code Warning} header. The header is added on the thread that builds the response, which is the one that sends it,
  * so the channel copies it from that thread's context.
  */
-final class ChanceWarningListener<R extends ToXContentObject> extends RestToXContentListener<R> {
-    private final Function<R, ChanceMatches> chance;
+final class ChanceWarningListener<R extends GroupsResponse> extends RestToXContentListener<R> {
 
-    ChanceWarningListener(RestChannel channel, Function<R, ChanceMatches> chance) {
+    ChanceWarningListener(RestChannel channel) {
         super(channel);
-        this.chance = chance;
     }
 
     @Override
     public RestResponse buildResponse(R response, XContentBuilder builder) throws Exception {
-        ChanceMatches c = chance.apply(response);
-        if (c != null) c.addHeaderWarning();
+        ChanceMatches c = response.chanceMatches();
+        if (c != null && c.headerWarning() != null) HeaderWarning.addWarning(c.headerWarning());
         return super.buildResponse(response, builder);
     }
 }

@@ -48,7 +48,7 @@ public class RestSimHashGroupsAction extends BaseRestHandler {
         return channel -> new RestCancellableNodeClient(client, request.getHttpChannel()).execute(
             SimHashGroupsAction.INSTANCE,
             groups,
-            new ChanceWarningListener<>(channel, SimHashGroupsResponse::chanceMatches)
+            new ChanceWarningListener<SimHashGroupsResponse>(channel)
         );
     }
 }

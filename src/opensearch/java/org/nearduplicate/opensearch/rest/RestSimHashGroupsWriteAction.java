@@ -18,6 +18,7 @@ import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteResponse;
 import org.nearduplicate.opensearch.common.Platform;
+import org.nearduplicate.orchestration.groups.RequestsPerSecond;
 
 import static org.opensearch.rest.RestRequest.Method.POST;
 
@@ -50,13 +51,13 @@ public class RestSimHashGroupsWriteAction extends BaseRestHandler {
             write = new SimHashGroupsWriteRequest(index, null);
         }
         if (request.hasParam("requests_per_second")) {
-            write.requestsPerSecond(SimHashGroupsWriteRequest.requestsPerSecond(request.param("requests_per_second")));
+            write.requestsPerSecond(RequestsPerSecond.parse(request.param("requests_per_second")));
         }
         if (request.paramAsBoolean("wait_for_completion", true)) {
             return channel -> new RestCancellableNodeClient(client, request.getHttpChannel()).execute(
                 SimHashGroupsWriteAction.INSTANCE,
                 write,
-                new ChanceWarningListener<>(channel, SimHashGroupsWriteResponse::chanceMatches)
+                new ChanceWarningListener<SimHashGroupsWriteResponse>(channel)
             );
         }
         write.setShouldStoreResult(true);

@@ -2,6 +2,7 @@ package org.nearduplicate.opensearch.action.groups;
 
 import org.opensearch.action.ActionRequestValidationException;
 import org.opensearch.core.common.io.stream.StreamInput;
+import org.opensearch.core.common.io.stream.StreamOutput;
 import org.opensearch.core.tasks.TaskId;
 import org.opensearch.tasks.Task;
 
@@ -35,6 +36,24 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends OneIndexRequest
 
     protected GroupsRequest(StreamInput in) throws IOException {
         super(in);
+    }
+
+    /** Writes the index after the parent's fields; each request writes its own after it, then {@link #writeLast}. */
+    @Override
+    public void writeTo(StreamOutput out) throws IOException {
+        super.writeTo(out);
+        out.writeString(index);
+    }
+
+    /** Reads the options both requests write last: {@code mode}, then {@code min_similarity}. */
+    protected final void readLast(StreamInput in) throws IOException {
+        mode = in.readEnum(GroupMembers.Mode.class);
+        minSimilarity = in.readOptionalDouble();
+    }
+
+    protected final void writeLast(StreamOutput out) throws IOException {
+        out.writeEnum(mode);
+        out.writeOptionalDouble(minSimilarity);
     }
 
     /** The checks of index, field and max_distance; subclasses add theirs to the result. */
@@ -123,13 +142,21 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends OneIndexRequest
         return d;
     }
 
-    /** A body option's value that must be a string. */
-    static String string(String name, Object v) {
-        return OptionValues.string(name, v);
+    /**
+     * Reads one of the options both requests take ({@code field}, {@code max_distance}, {@code min_similarity},
+     * {@code mode}); false when {@code name} is none of them.
+     */
+    protected boolean parseCommon(String name, Object v) {
+        switch (name) {
+            case "field" -> field = OptionValues.string(name, v);
+            case MaxDistance.NAME -> maxDistance = MaxDistance.parse(v, null);
+            case MIN_SIMILARITY -> minSimilarity = v == null ? null : minSimilarity(v);
+            case "mode" -> mode = GroupMembers.Mode.parse(OptionValues.string(name, v));
+            default -> {
+                return false;
+            }
+        }
+        return true;
     }
 
-    /** A body option's value that must be an integer (or a string of one, as everywhere: {@link OptionValues}). */
-    static int integer(String name, Object v) {
-        return OptionValues.integer(name, v);
-    }
 }

@@ -8,8 +8,7 @@ import org.opensearch.core.xcontent.XContentParser;
 import java.io.IOException;
 import java.util.Map;
 
-import org.nearduplicate.core.MaxDistance;
-import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.options.OptionValues;
 
 import static org.opensearch.action.ValidateActions.addValidationError;
 
@@ -35,21 +34,18 @@ public class SimHashGroupsRequest extends GroupsRequest<SimHashGroupsRequest> {
         size = in.readVInt();
         after = in.readOptionalString();
         maxMembers = in.readVInt();
-        mode = in.readEnum(GroupMembers.Mode.class);
-        minSimilarity = in.readOptionalDouble();
+        readLast(in);
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
         super.writeTo(out);
-        out.writeString(index);
         out.writeString(field);
         out.writeOptionalVInt(maxDistance);
         out.writeVInt(size);
         out.writeOptionalString(after);
         out.writeVInt(maxMembers);
-        out.writeEnum(mode);
-        out.writeOptionalDouble(minSimilarity);
+        writeLast(out);
     }
 
     /** Reads the body: {@code field}, {@code max_distance}, {@code min_similarity}, {@code size}, {@code after}, {@code max_members}, {@code mode}. */
@@ -58,18 +54,15 @@ public class SimHashGroupsRequest extends GroupsRequest<SimHashGroupsRequest> {
         SimHashGroupsRequest request = new SimHashGroupsRequest(index, null);
         for (Map.Entry<String, Object> e : body.entrySet()) {
             Object v = e.getValue();
+            if (request.parseCommon(e.getKey(), v)) continue;
             switch (e.getKey()) {
-                case "field" -> request.field = string(e.getKey(), v);
-                case MaxDistance.NAME -> request.maxDistance = MaxDistance.parse(v, null);
-                case MIN_SIMILARITY -> request.minSimilarity = v == null ? null : minSimilarity(v);
-                case "size" -> request.size = integer(e.getKey(), v);
-                case "after" -> request.after = v == null ? null : string(e.getKey(), v);
+                case "size" -> request.size = OptionValues.integer(e.getKey(), v);
+                case "after" -> request.after = v == null ? null : OptionValues.string(e.getKey(), v);
                 case "partitions" -> throw new IllegalArgumentException(
                     "[_near_duplicates] option [partitions] was removed in 0.4.0: the groups are computed from the fingerprints' "
                         + "doc values, for any max_distance, and the near_duplicate breaker bounds their memory"
                 );
-                case "max_members" -> request.maxMembers = integer(e.getKey(), v);
-                case "mode" -> request.mode = GroupMembers.Mode.parse(string(e.getKey(), v));
+                case "max_members" -> request.maxMembers = OptionValues.integer(e.getKey(), v);
                 default -> throw new IllegalArgumentException("[_near_duplicates] unknown option [" + e.getKey() + "]");
             }
         }

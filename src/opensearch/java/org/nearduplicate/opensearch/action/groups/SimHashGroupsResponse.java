@@ -1,9 +1,7 @@
 package org.nearduplicate.opensearch.action.groups;
 
-import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
-import org.opensearch.core.xcontent.ToXContentObject;
 import org.opensearch.core.xcontent.XContentBuilder;
 
 import java.io.IOException;
@@ -15,23 +13,12 @@ import org.nearduplicate.core.groups.HammingGroups;
 import org.nearduplicate.core.groups.SignatureBands;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.orchestration.groups.GroupsPage.Group;
+import org.nearduplicate.orchestration.groups.RunSummary;
 
 /** Counts and one page of groups. */
-public class SimHashGroupsResponse extends ActionResponse implements ToXContentObject {
+public class SimHashGroupsResponse extends GroupsResponse {
 
-    /** A returned group; {@code size} is the full size even when {@code members} is cut at {@code max_members}. */
-    public record Group(String representative, int size, long verifiedPairs, List<GroupMembers.Member> members) {
-    }
-
-    private final String index;
-    private final String field;
-    private final int maxDistance;
-    /** The run's min_similarity; NaN for a field without signatures (not shown). */
-    private final double minSimilarity;
-    /** The field's algorithm id; null for a run that did not group (validation only). */
-    private final String algorithm;
-    private final long tookMillis;
-    private final long docsScanned;
     private final long candidatePairs;
     private final long verifiedPairs;
     private final long groupCount;
@@ -41,13 +28,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
     private final String nextAfter;
 
     public SimHashGroupsResponse(
-        String index,
-        String field,
-        int maxDistance,
-        double minSimilarity,
-        String algorithm,
-        long tookMillis,
-        long docsScanned,
+        RunSummary run,
         long candidatePairs,
         long verifiedPairs,
         long groupCount,
@@ -56,13 +37,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         List<Group> groups,
         String nextAfter
     ) {
-        this.index = index;
-        this.field = field;
-        this.maxDistance = maxDistance;
-        this.minSimilarity = minSimilarity;
-        this.algorithm = algorithm;
-        this.tookMillis = tookMillis;
-        this.docsScanned = docsScanned;
+        super(run);
         this.candidatePairs = candidatePairs;
         this.verifiedPairs = verifiedPairs;
         this.groupCount = groupCount;
@@ -74,13 +49,6 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
 
     public SimHashGroupsResponse(StreamInput in) throws IOException {
         super(in);
-        index = in.readString();
-        field = in.readString();
-        maxDistance = in.readVInt();
-        minSimilarity = in.readDouble();
-        algorithm = in.readOptionalString();
-        tookMillis = in.readVLong();
-        docsScanned = in.readVLong();
         candidatePairs = in.readVLong();
         verifiedPairs = in.readVLong();
         groupCount = in.readVLong();
@@ -104,13 +72,7 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
-        out.writeString(index);
-        out.writeString(field);
-        out.writeVInt(maxDistance);
-        out.writeDouble(minSimilarity);
-        out.writeOptionalString(algorithm);
-        out.writeVLong(tookMillis);
-        out.writeVLong(docsScanned);
+        writeRun(out);
         out.writeVLong(candidatePairs);
         out.writeVLong(verifiedPairs);
         out.writeVLong(groupCount);
@@ -139,21 +101,15 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
 
     @Override
     public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
-        builder.startObject();
-        builder.field("took", tookMillis);
-        builder.field("index", index);
-        builder.field("field", field);
-        builder.field("max_distance", maxDistance);
-        if (Double.isNaN(minSimilarity) == false) builder.field(GroupsRequest.MIN_SIMILARITY, minSimilarity);
+        startRun(builder);
         builder.startObject("counts");
-        builder.field("docs_scanned", docsScanned);
+        builder.field("docs_scanned", run.docsScanned());
         builder.field("candidate_pairs", candidatePairs);
         builder.field("verified_pairs", verifiedPairs);
         builder.field("groups", groupCount);
         builder.field("docs_in_groups", docsInGroups);
         builder.endObject();
-        ChanceMatches chance = chanceMatches();
-        if (chance != null) chance.toXContent(builder);
+        chanceMatches(builder);
         // how the run was cut (Manku's tables): what the cost of another max_distance would be is in docs/workflows.md
         // exact: every pair within k (Manku's tables); lsh: candidates from bands of the signatures, every one verified,
         // a pair at the min_similarity threshold found with probability recall_at_threshold (more agreeing ones: higher)
@@ -163,8 +119,8 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
             builder.field("bands", SignatureBands.BANDS);
             builder.field("slots_per_band", SignatureBands.SLOTS_PER_BAND);
             builder.field("passes", plan.tables());
-            if (Double.isNaN(minSimilarity) == false) {
-                builder.field("recall_at_threshold", SignatureBands.recallAt(Signature.minAgreeing(minSimilarity)));
+            if (Double.isNaN(run.minSimilarity()) == false) {
+                builder.field("recall_at_threshold", SignatureBands.recallAt(Signature.minAgreeing(run.minSimilarity())));
             }
             builder.field("exact_estimated_comparisons", (long) plan.estimatedComparisons());
         } else {
@@ -196,10 +152,6 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
         return builder;
     }
 
-    public long docsScanned() {
-        return docsScanned;
-    }
-
     public long candidatePairs() {
         return candidatePairs;
     }
@@ -222,24 +174,5 @@ public class SimHashGroupsResponse extends ActionResponse implements ToXContentO
 
     public String nextAfter() {
         return nextAfter;
-    }
-
-    public int maxDistance() {
-        return maxDistance;
-    }
-
-    /** The run's min_similarity; NaN for a field without signatures. */
-    public double minSimilarity() {
-        return minSimilarity;
-    }
-
-    /** The field's algorithm id; null for a run that did not group. */
-    public String algorithm() {
-        return algorithm;
-    }
-
-    /** The expected chance matches of the run (docs/engine.md, "Chance matches at scale"); null for a run that did not group. */
-    public ChanceMatches chanceMatches() {
-        return ChanceMatches.of(algorithm, maxDistance, minSimilarity, docsScanned);
     }
 }

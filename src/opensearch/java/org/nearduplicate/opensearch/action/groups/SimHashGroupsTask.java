@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.Map;
 
 import org.nearduplicate.orchestration.groups.GroupsTask;
+import org.nearduplicate.orchestration.groups.RunProgress;
 import org.nearduplicate.orchestration.groups.WriteCounts;
 
 /**
@@ -20,15 +21,7 @@ import org.nearduplicate.orchestration.groups.WriteCounts;
  */
 public class SimHashGroupsTask extends CancellableTask implements GroupsTask {
 
-    private volatile String phase = "starting";
-    private volatile int tablesDone;
-    private volatile int tablesTotal;
-    /** Distinct fingerprints passed over in the current table, of {@link #withinTotal}. */
-    private volatile long withinDone;
-    private volatile long withinTotal;
-    /** Documents with a fingerprint read from the shards; -1 until they all answered. */
-    private volatile long documentsTotal = -1;
-    private volatile boolean grouped;
+    private final RunProgress progress = new RunProgress();
     private final WriteCounts counts = new WriteCounts();
 
     public SimHashGroupsTask(long id, String type, String action, String description, TaskId parentTaskId, Map<String, String> headers) {
@@ -79,50 +72,30 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsTask {
 
     @Override
     public void phase(String phase) {
-        if (this.phase.startsWith("grouping") && phase.startsWith("grouping") == false) {
-            grouped = true; // the grouping is over: every document read was scanned
-        }
-        this.phase = phase;
+        progress.phase(phase);
     }
 
     @Override
     public void tables(int done, int total) {
-        withinDone = 0;
-        tablesDone = done;
-        tablesTotal = total;
+        progress.tables(done, total);
     }
 
     @Override
     public void withinTable(long done, long total) {
-        withinTotal = total;
-        withinDone = done;
+        progress.withinTable(done, total);
     }
 
     @Override
     public void documents(long total) {
-        documentsTotal = total;
-    }
-
-    /**
-     * The grouping's progress in documents: the share of its table passes done (the current one by the fingerprints
-     * passed over), times the documents read; -1 before the documents are known.
-     */
-    long documentsScanned() {
-        long total = documentsTotal;
-        if (total < 0) return -1;
-        int tables = tablesTotal;
-        if (grouped || tables == 0) return grouped ? total : 0;
-        long within = withinTotal;
-        double share = (tablesDone + (within > 0 ? Math.min(1.0, (double) withinDone / within) : 0.0)) / tables;
-        return Math.min(total, (long) (share * total));
+        progress.documents(total);
     }
 
     @Override
     public Status getStatus() {
         return new Status(
-            phase,
-            tablesDone,
-            tablesTotal,
+            progress.phase(),
+            progress.tablesDone(),
+            progress.tablesTotal(),
             counts.groups.get(),
             counts.toWrite.get(),
             counts.written.get(),
@@ -132,8 +105,8 @@ public class SimHashGroupsTask extends CancellableTask implements GroupsTask {
             counts.failures.get(),
             counts.batches.get(),
             counts.throttledMillis.get(),
-            documentsTotal,
-            documentsScanned()
+            progress.documentsTotal(),
+            progress.documentsScanned()
         );
     }
 

@@ -8,8 +8,8 @@ import org.opensearch.core.xcontent.XContentParser;
 import java.io.IOException;
 import java.util.Map;
 
-import org.nearduplicate.core.MaxDistance;
-import org.nearduplicate.core.groups.GroupMembers;
+import org.nearduplicate.core.options.OptionValues;
+import org.nearduplicate.orchestration.groups.RequestsPerSecond;
 
 import static org.opensearch.action.ValidateActions.addValidationError;
 
@@ -45,14 +45,12 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
         batchSize = in.readVInt();
         requestsPerSecond = in.readFloat();
         validateOnly = in.readBoolean();
-        mode = in.readEnum(GroupMembers.Mode.class);
-        minSimilarity = in.readOptionalDouble();
+        readLast(in);
     }
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
         super.writeTo(out);
-        out.writeString(index);
         out.writeOptionalString(field);
         out.writeOptionalVInt(maxDistance);
         out.writeString(groupField);
@@ -60,58 +58,27 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
         out.writeVInt(batchSize);
         out.writeFloat(requestsPerSecond);
         out.writeBoolean(validateOnly);
-        out.writeEnum(mode);
-        out.writeOptionalDouble(minSimilarity);
+        writeLast(out);
     }
 
     public static SimHashGroupsWriteRequest fromXContent(String index, XContentParser parser) throws IOException {
         SimHashGroupsWriteRequest request = new SimHashGroupsWriteRequest(index, null);
         for (Map.Entry<String, Object> e : parser.map().entrySet()) {
             Object v = e.getValue();
+            if (request.parseCommon(e.getKey(), v)) continue;
             switch (e.getKey()) {
-                case "field" -> request.field = string(e.getKey(), v);
-                case MaxDistance.NAME -> request.maxDistance = MaxDistance.parse(v, null);
-                case MIN_SIMILARITY -> request.minSimilarity = v == null ? null : minSimilarity(v);
-                case "group_field" -> request.groupField = string(e.getKey(), v);
-                case "distance_field" -> request.distanceField = string(e.getKey(), v);
-                case "batch_size" -> request.batchSize = integer(e.getKey(), v);
-                case "mode" -> request.mode = GroupMembers.Mode.parse(string(e.getKey(), v));
-                case "requests_per_second" -> request.requestsPerSecond = requestsPerSecond(v);
+                case "group_field" -> request.groupField = OptionValues.string(e.getKey(), v);
+                case "distance_field" -> request.distanceField = OptionValues.string(e.getKey(), v);
+                case "batch_size" -> request.batchSize = OptionValues.integer(e.getKey(), v);
+                case "requests_per_second" -> request.requestsPerSecond = RequestsPerSecond.parse(v);
                 default -> throw new IllegalArgumentException("[_near_duplicates/_write] unknown option [" + e.getKey() + "]");
             }
         }
         return request;
     }
 
-    /** The slowest throttle: one document per 100 seconds (a lower rate could not be told from a stuck task). */
-    public static final float MIN_REQUESTS_PER_SECOND = 0.01f;
-
-    /**
-     * A finite number of at least {@link #MIN_REQUESTS_PER_SECOND}, or -1 / "unlimited" for no throttling (the spelling
-     * {@code _update_by_query} accepts).
-     */
-    public static float requestsPerSecond(Object v) {
-        if ("unlimited".equals(v)) return -1;
-        if (v instanceof String s) {
-            try {
-                v = Float.parseFloat(s);
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-        }
-        if (v instanceof Number n) {
-            double d = n.doubleValue();
-            if (d == -1) return -1;
-            if (Double.isFinite(d) && d >= MIN_REQUESTS_PER_SECOND && d <= Float.MAX_VALUE) return (float) d;
-        }
-        throw new IllegalArgumentException(
-            "[requests_per_second] must be a positive number of at least "
-                + MIN_REQUESTS_PER_SECOND
-                + ", -1 or \"unlimited\", got ["
-                + v
-                + "]"
-        );
-    }
+    /** The slowest throttle ({@link RequestsPerSecond#MIN}). */
+    public static final float MIN_REQUESTS_PER_SECOND = RequestsPerSecond.MIN;
 
     @Override
     public ActionRequestValidationException validate() {
@@ -123,16 +90,7 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
             e = addValidationError("[group_field] and [distance_field] must differ from [field]", e);
         }
         if (batchSize < 1 || batchSize > 10_000) e = addValidationError("[batch_size] must be between 1 and 10000, got " + batchSize, e);
-        if (requestsPerSecond != -1 && (requestsPerSecond >= MIN_REQUESTS_PER_SECOND) == false) {
-            e = addValidationError(
-                "[requests_per_second] must be a positive number of at least "
-                    + MIN_REQUESTS_PER_SECOND
-                    + ", -1 or \"unlimited\", got ["
-                    + requestsPerSecond
-                    + "]",
-                e
-            );
-        }
+        if (RequestsPerSecond.valid(requestsPerSecond) == false) e = addValidationError(RequestsPerSecond.invalid(requestsPerSecond), e);
         return e;
     }
 

@@ -1,30 +1,21 @@
 package org.nearduplicate.opensearch.action.groups;
 
-import org.opensearch.core.action.ActionResponse;
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
-import org.opensearch.core.xcontent.ToXContentObject;
 import org.opensearch.core.xcontent.XContentBuilder;
 
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 
+import org.nearduplicate.orchestration.groups.RunSummary;
+
 /**
  * What a write-back did: the groups found and the documents written (members), given their own group (singletons),
  * left unchanged, cleared and failed.
  */
-public class SimHashGroupsWriteResponse extends ActionResponse implements ToXContentObject {
+public class SimHashGroupsWriteResponse extends GroupsResponse {
 
-    private final String index;
-    private final String field;
-    private final int maxDistance;
-    /** The run's min_similarity; NaN for a field without signatures (not shown). */
-    private final double minSimilarity;
-    /** The field's algorithm id; null for a run that did not group (validation only). */
-    private final String algorithm;
-    private final long tookMillis;
-    private final long docsScanned;
     private final long groups;
     private final long docsInGroups;
     private final long written;
@@ -38,13 +29,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
     private final List<String> failures;
 
     public SimHashGroupsWriteResponse(
-        String index,
-        String field,
-        int maxDistance,
-        double minSimilarity,
-        String algorithm,
-        long tookMillis,
-        long docsScanned,
+        RunSummary run,
         long groups,
         long docsInGroups,
         long written,
@@ -56,13 +41,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
         long failureCount,
         List<String> failures
     ) {
-        this.index = index;
-        this.field = field;
-        this.maxDistance = maxDistance;
-        this.minSimilarity = minSimilarity;
-        this.algorithm = algorithm;
-        this.tookMillis = tookMillis;
-        this.docsScanned = docsScanned;
+        super(run);
         this.groups = groups;
         this.docsInGroups = docsInGroups;
         this.written = written;
@@ -77,13 +56,6 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
 
     public SimHashGroupsWriteResponse(StreamInput in) throws IOException {
         super(in);
-        index = in.readString();
-        field = in.readString();
-        maxDistance = in.readVInt();
-        minSimilarity = in.readDouble();
-        algorithm = in.readOptionalString();
-        tookMillis = in.readVLong();
-        docsScanned = in.readVLong();
         groups = in.readVLong();
         docsInGroups = in.readVLong();
         written = in.readVLong();
@@ -98,13 +70,7 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
 
     @Override
     public void writeTo(StreamOutput out) throws IOException {
-        out.writeString(index);
-        out.writeString(field);
-        out.writeVInt(maxDistance);
-        out.writeDouble(minSimilarity);
-        out.writeOptionalString(algorithm);
-        out.writeVLong(tookMillis);
-        out.writeVLong(docsScanned);
+        writeRun(out);
         out.writeVLong(groups);
         out.writeVLong(docsInGroups);
         out.writeVLong(written);
@@ -119,17 +85,11 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
 
     @Override
     public XContentBuilder toXContent(XContentBuilder builder, Params params) throws IOException {
-        builder.startObject();
-        builder.field("took", tookMillis);
-        builder.field("index", index);
-        builder.field("field", field);
-        builder.field("max_distance", maxDistance);
-        if (Double.isNaN(minSimilarity) == false) builder.field(GroupsRequest.MIN_SIMILARITY, minSimilarity);
-        builder.field("docs_scanned", docsScanned);
+        startRun(builder);
+        builder.field("docs_scanned", run.docsScanned());
         builder.field("groups", groups);
         builder.field("docs_in_groups", docsInGroups);
-        ChanceMatches chance = chanceMatches();
-        if (chance != null) chance.toXContent(builder);
+        chanceMatches(builder);
         builder.field("written", written);
         builder.field("noops", noops);
         builder.field("cleared", cleared);
@@ -180,24 +140,5 @@ public class SimHashGroupsWriteResponse extends ActionResponse implements ToXCon
 
     public long throttledMillis() {
         return throttledMillis;
-    }
-
-    public int maxDistance() {
-        return maxDistance;
-    }
-
-    /** The run's min_similarity; NaN for a field without signatures. */
-    public double minSimilarity() {
-        return minSimilarity;
-    }
-
-    /** The field's algorithm id; null for a run that did not group. */
-    public String algorithm() {
-        return algorithm;
-    }
-
-    /** The expected chance matches of the run (docs/engine.md, "Chance matches at scale"); null for a run that did not group. */
-    public ChanceMatches chanceMatches() {
-        return ChanceMatches.of(algorithm, maxDistance, minSimilarity, docsScanned);
     }
 }

@@ -10,6 +10,7 @@ import java.io.IOException;
 
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.opensearch.common.Platform;
+import org.nearduplicate.orchestration.groups.SortedFingerprints;
 
 /**
  * One shard's part of a groups run. Without {@code members}: every live document's fingerprint. With {@code members}
@@ -170,7 +171,7 @@ public class SimHashShardFingerprintsRequest extends AuthorizedShardRequest {
         super(in);
         shardId = new ShardId(in);
         field = in.readString();
-        members = in.readBoolean() ? SortedFingerprints.read(in) : null;
+        members = in.readBoolean() ? SortedFingerprints.read(StreamWire.in(in)) : null;
         memberSignatures = in.readBoolean() ? in.readByteArray() : null;
         staleField = in.readOptionalString();
         aliasFilter = Platform.readAliasFilter(in);
@@ -189,7 +190,7 @@ public class SimHashShardFingerprintsRequest extends AuthorizedShardRequest {
         shardId.writeTo(out);
         out.writeString(field);
         out.writeBoolean(members != null);
-        if (members != null) SortedFingerprints.write(out, members, members.length);
+        if (members != null) SortedFingerprints.write(StreamWire.out(out), members, members.length);
         out.writeBoolean(memberSignatures != null);
         if (memberSignatures != null) out.writeByteArray(memberSignatures);
         out.writeOptionalString(staleField);

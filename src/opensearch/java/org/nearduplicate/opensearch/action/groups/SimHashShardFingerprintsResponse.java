@@ -7,7 +7,9 @@ import org.opensearch.core.common.io.stream.StreamOutput;
 import java.io.IOException;
 
 import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.orchestration.groups.DocList;
 import org.nearduplicate.orchestration.groups.ShardAnswer;
+import org.nearduplicate.orchestration.groups.SortedFingerprints;
 
 /**
  * One shard's answer: the field's algorithm, whether its values carry verification signatures, and either the
@@ -65,12 +67,12 @@ public class SimHashShardFingerprintsResponse extends ActionResponse implements 
         algorithm = in.readString();
         verifies = in.readBoolean();
         if (in.readBoolean()) {
-            docs = DocList.readFrom(in);
+            docs = DocList.readFrom(StreamWire.in(in));
             fingerprints = null;
             signatures = null;
         } else {
             docs = null;
-            fingerprints = SortedFingerprints.read(in);
+            fingerprints = SortedFingerprints.read(StreamWire.in(in));
             if (in.readBoolean()) {
                 signatures = new byte[Signature.BYTES * fingerprints.length];
                 if (signatures.length > 0) in.readBytes(signatures, 0, signatures.length);
@@ -88,9 +90,9 @@ public class SimHashShardFingerprintsResponse extends ActionResponse implements 
         out.writeBoolean(verifies);
         out.writeBoolean(docs != null);
         if (docs != null) {
-            docs.writeTo(out);
+            docs.writeTo(StreamWire.out(out));
         } else {
-            SortedFingerprints.write(out, fingerprints, fingerprints.length);
+            SortedFingerprints.write(StreamWire.out(out), fingerprints, fingerprints.length);
             out.writeBoolean(signatures != null);
             if (signatures != null) out.writeBytes(signatures, 0, signatures.length);
         }

@@ -19,16 +19,14 @@ import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.TransportService;
 import org.opensearch.transport.client.node.NodeClient;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.opensearch.common.FieldMappings;
 import org.nearduplicate.opensearch.common.Platform;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.orchestration.groups.Grouping;
+import org.nearduplicate.orchestration.groups.GroupsChecks;
+import org.nearduplicate.orchestration.groups.GroupsPage;
+import org.nearduplicate.orchestration.groups.RunSummary;
 
 /**
  * {@code _near_duplicates}: computes all near-duplicate groups of an index for any k (through
@@ -36,11 +34,12 @@ import org.nearduplicate.orchestration.groups.Grouping;
  */
 public class TransportSimHashGroupsAction extends HandledTransportAction<SimHashGroupsRequest, SimHashGroupsResponse> {
 
-    private final ClusterService clusterService;
-    private final IndexNameExpressionResolver resolver;
-    private final IndicesService indicesService;
-    private final GroupsComputation computation;
-    private final SketchingService sketching;
+    // the write-back action runs with these too
+    final ClusterService clusterService;
+    final IndexNameExpressionResolver resolver;
+    final IndicesService indicesService;
+    final GroupsComputation computation;
+    final SketchingService sketching;
 
     @Inject
     public TransportSimHashGroupsAction(
@@ -163,67 +162,21 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
     static void checkField(IndexMetadata index, String field, Double minSimilarity) {
         if (field == null) return; // the request's validation names it
         java.util.Map<String, Object> definition = FieldMappings.definitionThroughAlias(index, field);
-        String type = FieldMappings.type(definition);
-        if (type == null) {
-            throw new IllegalArgumentException("field [" + field + "] is not mapped in index [" + index.getIndex().getName() + "]");
-        }
-        if (type.equals(SimHashFieldMapper.CONTENT_TYPE) == false) {
-            throw new IllegalArgumentException(
-                "field [" + field + "] is of type [" + type + "], expected [" + SimHashFieldMapper.CONTENT_TYPE + "]"
-            );
-        }
         String algorithm = FieldMappings.algorithm(definition, SimHashFieldMapper.CONTENT_TYPE);
-        if (minSimilarity != null && algorithm != null && hasSignatures(algorithm) == false) {
-            throw new IllegalArgumentException(
-                "[min_similarity] is given, but field ["
-                    + field
-                    + "]'s algorithm ["
-                    + algorithm
-                    + "] has no verification signatures (simhash-v4 and later have them)"
-            );
-        }
-    }
-
-    /** Whether fingerprints made by {@code algorithm} carry verification signatures. */
-    private static boolean hasSignatures(String algorithm) {
-        if (algorithm.startsWith(SimHashSettings.NAME + "-v") == false) return false;
-        try {
-            return SimHashSettings.fromAlgorithmId(algorithm).hasSignature();
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
+        GroupsChecks.field(index.getIndex().getName(), field, FieldMappings.type(definition), algorithm, minSimilarity);
     }
 
     static SimHashGroupsResponse page(String index, SimHashGroupsRequest request, Grouping.Result result, long start) {
-        List<SimHashGroupsResponse.Group> page = new ArrayList<>();
-        String nextAfter = null;
-        for (GroupMembers.Group g : result.groups()) {
-            if (request.after() != null && g.representative().compareTo(request.after()) <= 0) continue;
-            if (page.size() < request.size()) {
-                List<GroupMembers.Member> members = g.members().size() > request.maxMembers()
-                    ? new ArrayList<>(g.members().subList(0, request.maxMembers()))
-                    : g.members();
-                page.add(new SimHashGroupsResponse.Group(g.representative(), g.members().size(), g.verifiedPairs(), members));
-            } else {
-                nextAfter = page.isEmpty() ? null : page.get(page.size() - 1).representative();
-                break;
-            }
-        }
+        GroupsPage page = GroupsPage.of(result.groups(), request.after(), request.size(), request.maxMembers());
         return new SimHashGroupsResponse(
-            index,
-            request.field(),
-            result.maxDistance(),
-            result.minSimilarity(),
-            result.algorithm(),
-            (System.nanoTime() - start) / 1_000_000,
-            result.docs(),
+            RunSummary.of(index, request.field(), result, start),
             result.comparisons(),
             result.verifiedPairs(),
             result.groups().size(),
             result.docsInGroups(),
             result.plan(),
-            page,
-            nextAfter
+            page.groups(),
+            page.nextAfter()
         );
     }
 }

@@ -29,7 +29,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import org.nearduplicate.opensearch.common.FieldMappings;
 import org.nearduplicate.opensearch.common.Platform;
@@ -37,6 +36,7 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.orchestration.groups.BulkSink;
 import org.nearduplicate.orchestration.groups.Grouping;
 import org.nearduplicate.orchestration.groups.Listener;
+import org.nearduplicate.orchestration.groups.RunSummary;
 import org.nearduplicate.orchestration.groups.ShardReads;
 import org.nearduplicate.orchestration.groups.WriteBack;
 import org.nearduplicate.orchestration.groups.WriteCounts;
@@ -71,25 +71,23 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
     private final SketchingService sketching;
     private final GroupsComputation computation;
 
+    /** Runs with the groups action's services and computation, and writes through {@code client}. */
     @Inject
     public TransportSimHashGroupsWriteAction(
         TransportService transportService,
         ActionFilters actionFilters,
-        ClusterService clusterService,
         NodeClient client,
-        IndexNameExpressionResolver resolver,
-        IndicesService indicesService,
         ThreadPool threadPool,
-        SketchingService sketching
+        TransportSimHashGroupsAction groups
     ) {
         super(SimHashGroupsWriteAction.NAME, transportService, actionFilters, SimHashGroupsWriteRequest::new, Platform.DIRECT_EXECUTOR);
-        this.indicesService = indicesService;
-        this.sketching = sketching;
-        this.clusterService = clusterService;
-        this.resolver = resolver;
         this.client = client;
         this.threadPool = threadPool;
-        this.computation = GroupsComputation.onNode(client, threadPool, sketching, clusterService);
+        this.clusterService = groups.clusterService;
+        this.resolver = groups.resolver;
+        this.indicesService = groups.indicesService;
+        this.sketching = groups.sketching;
+        this.computation = groups.computation;
     }
 
     /** The key of the write-back's marker in the index mapping's {@code _meta}. */
@@ -109,13 +107,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             if (request.validateOnly()) {
                 listener.onResponse(
                     new SimHashGroupsWriteResponse(
-                        index.getIndex().getName(),
-                        request.field(),
-                        -1,
-                        Double.NaN,
-                        null,
-                        0,
-                        0,
+                        RunSummary.validated(index.getIndex().getName(), request.field()),
                         0,
                         0,
                         0,
@@ -286,13 +278,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 @Override
                 public void onResponse(WriteBack.Done done) {
                     SimHashGroupsWriteResponse response = new SimHashGroupsWriteResponse(
-                        index,
-                        request.field(),
-                        result.maxDistance(),
-                        result.minSimilarity(),
-                        result.algorithm(),
-                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
-                        result.docs(),
+                        RunSummary.of(index, request.field(), result, startNanos),
                         result.groups().size(),
                         result.docsInGroups(),
                         counts.written.get(),

@@ -59,6 +59,7 @@ import org.nearduplicate.lucene.WrittenGroupValues;
 import org.nearduplicate.opensearch.common.Platform;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.sketching.SketchingService;
+import org.nearduplicate.orchestration.groups.DocList;
 import org.nearduplicate.orchestration.groups.Reservation;
 import org.nearduplicate.orchestration.groups.ShardDocValues;
 import org.nearduplicate.orchestration.groups.SingletonCandidates;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.orchestration.groups.DocList;
 import org.nearduplicate.orchestration.groups.Reservation;
 
 /** The shard answers' document list: what goes in comes out (also over the wire), and every growth is reserved first. */
@@ -75,10 +76,10 @@ public class DocListTests extends OpenSearchTestCase {
         }
         assertEquals(0, breaker.getUsed());
         BytesStreamOutput out = new BytesStreamOutput();
-        docs.writeTo(out);
+        docs.writeTo(StreamWire.out(out));
         DocList copy;
         try (StreamInput in = out.bytes().streamInput()) {
-            copy = DocList.readFrom(in);
+            copy = DocList.readFrom(StreamWire.in(in));
         }
         for (DocList d : List.of(docs, copy)) {
             assertEquals(expected.size(), d.size());

@@ -1,7 +1,4 @@
-package org.nearduplicate.opensearch.action.groups;
-
-import org.opensearch.core.common.io.stream.StreamInput;
-import org.opensearch.core.common.io.stream.StreamOutput;
+package org.nearduplicate.orchestration.groups;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,8 +7,6 @@ import java.util.Arrays;
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.groups.WrittenGroup;
 import org.nearduplicate.core.sketch.Signature;
-import org.nearduplicate.orchestration.groups.Grouping;
-import org.nearduplicate.orchestration.groups.Reservation;
 
 /**
  * Documents found by a shard pass (fingerprint, {@code _id}, routing and, for a field that verifies, the signature)
@@ -207,7 +202,7 @@ public final class DocList implements GroupMembers.Documents {
         }
     }
 
-    public void writeTo(StreamOutput out) throws IOException {
+    public void writeTo(WireOut out) throws IOException {
         SortedFingerprints.write(out, fingerprints, size); // deltas also work (less compactly) in document order
         int start = 0;
         for (int i = 0; i < size; i++) {
@@ -227,7 +222,7 @@ public final class DocList implements GroupMembers.Documents {
         }
     }
 
-    public static DocList readFrom(StreamInput in) throws IOException {
+    public static DocList readFrom(WireIn in) throws IOException {
         long[] fingerprints = SortedFingerprints.read(in);
         int size = fingerprints.length;
         int[] ends = new int[2 * size];

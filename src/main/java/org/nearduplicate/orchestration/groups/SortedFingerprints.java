@@ -1,7 +1,4 @@
-package org.nearduplicate.opensearch.action.groups;
-
-import org.opensearch.core.common.io.stream.StreamInput;
-import org.opensearch.core.common.io.stream.StreamOutput;
+package org.nearduplicate.orchestration.groups;
 
 import java.io.IOException;
 
@@ -9,10 +6,10 @@ import java.io.IOException;
  * Sorted fingerprints on the wire as zig-zag deltas: 10M random 64-bit fingerprints of a shard take about 6 bytes each
  * instead of 8, and a shard full of copies (delta 0) one byte each.
  */
-final class SortedFingerprints {
+public final class SortedFingerprints {
     private SortedFingerprints() {}
 
-    static void write(StreamOutput out, long[] sorted, int length) throws IOException {
+    public static void write(WireOut out, long[] sorted, int length) throws IOException {
         out.writeVInt(length);
         long previous = 0;
         for (int i = 0; i < length; i++) {
@@ -21,7 +18,7 @@ final class SortedFingerprints {
         }
     }
 
-    static long[] read(StreamInput in) throws IOException {
+    public static long[] read(WireIn in) throws IOException {
         int length = in.readVInt();
         long[] sorted = new long[length];
         long previous = 0;

@@ -1,9 +1,5 @@
-package org.nearduplicate.opensearch.action.groups;
+package org.nearduplicate.orchestration.groups;
 
-import org.opensearch.common.logging.HeaderWarning;
-import org.opensearch.core.xcontent.XContentBuilder;
-
-import java.io.IOException;
 import java.util.Locale;
 
 import org.nearduplicate.core.chance.NullDistribution;
@@ -13,7 +9,7 @@ import org.nearduplicate.core.chance.NullDistribution;
  * at its k and {@code min_similarity} would join by chance, from the measured null distribution
  * ({@link NullDistribution}, docs/engine.md "Chance matches at scale"), and a warning when they exceed
  * {@link NullDistribution#WARN_MIN_PAIRS} and {@link NullDistribution#WARN_SHARE_OF_DOCUMENTS} of the documents.
- * Settings that were not measured give nulls and say so in {@code basis}.
+ * Settings that were not measured give nulls and say so in {@code basis}. Each adapter renders it.
  *
  * @param pairs       the expected chance pairs among the documents; null when not measured
  * @param perDocument the expected chance partners of one document (rate times the other documents); null likewise
@@ -57,26 +53,8 @@ public record ChanceMatches(NullDistribution.Estimate pairs, NullDistribution.Es
         return new ChanceMatches(pairs, perDocument, pairs.basis(), warning);
     }
 
-    /** Writes {@code "chance_matches": {...}} into the object {@code builder} is in. */
-    public void toXContent(XContentBuilder builder) throws IOException {
-        builder.startObject("chance_matches");
-        if (pairs == null) {
-            builder.nullField("expected_pairs");
-            builder.nullField("per_document");
-        } else {
-            builder.field("expected_pairs", pairs.value());
-            builder.field("per_document", perDocument.value());
-            // a rate of 0: nothing seen in the corpus, the values are the corpus's resolution, an upper bound
-            builder.field("upper_bound", pairs.upperBound());
-            builder.field("summary", pairs.text() + " expected chance pairs, " + perDocument.text() + " per document");
-        }
-        builder.field("basis", basis);
-        if (warning != null) builder.field("warning", warning);
-        builder.endObject();
-    }
-
-    /** Adds the warning, if any, as an HTTP {@code Warning} header of the response being built on this thread. */
-    public void addHeaderWarning() {
-        if (warning != null) HeaderWarning.addWarning(warning.replace("{}", "()"));
+    /** The warning, if any, as an HTTP {@code Warning} header's text (braces would read as a log placeholder); or null. */
+    public String headerWarning() {
+        return warning == null ? null : warning.replace("{}", "()");
     }
 }

@@ -127,6 +127,10 @@ def main():
                   f"breaker {after['breaker_used'] if after else '?'} bytes -> {'ok' if ok else 'FAILED'}", flush=True)
             if not ok:
                 failures.append(f"{index} {api} k={k}")
+                # which breaker refused it and how full it was, to tell a leak from a heap still full of garbage
+                print(f"[heap-check]   answer: {json.dumps(body)[:800]}", flush=True)
+                if after is not None:
+                    print(f"[heap-check]   heap used after: {after['heap_used_mb']} MB", flush=True)
     finally:
         node("stop")
     if args.results:

@@ -201,7 +201,7 @@ public class PortToElasticsearch {
     /** The code lines the compiler sees, stripped, without comments, blank lines, package and import lines. */
     static List<String> code(String source) {
         List<String> lines = new ArrayList<>();
-        for (String line : withoutComments(source).split("\n")) {
+        for (String line : withoutComments(source).lines().toList()) {
             String s = line.strip();
             if (s.isEmpty() || s.startsWith("import ") || s.startsWith("package ")) continue;
             lines.add(s);

@@ -38,8 +38,8 @@ import org.nearduplicate.opensearch.action.groups.SimHashGroupsResponse;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteRequest;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsWriteResponse;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashQueryBuilder;
 import org.nearduplicate.opensearch.rest.RestSimHashGroupsAction;
 import org.nearduplicate.orchestration.groups.ChanceMatches;
 

@@ -16,7 +16,7 @@ import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.opensearch.common.FingerprintValues;
-import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashQueryBuilder;
 
 /**
  * Randomized inputs for HTML extraction and fingerprinting, the fingerprint parser and the {@code near_duplicate}

@@ -24,8 +24,8 @@ import java.util.TreeMap;
 
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.lucene.SimHashQueryTests;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashQueryBuilder;
 import org.nearduplicate.opensearch.search.fetch.SimHashDistanceFetchSubPhase;
 
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;

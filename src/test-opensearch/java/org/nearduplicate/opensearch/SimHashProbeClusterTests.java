@@ -25,10 +25,10 @@ import java.util.List;
 import java.util.Set;
 
 import org.nearduplicate.core.SimHashSettings;
-import org.nearduplicate.opensearch.index.query.MinHashProbe;
-import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.minhash.MinHashProbe;
+import org.nearduplicate.opensearch.index.query.minhash.MinHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashQueryBuilder;
 import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 

@@ -29,10 +29,10 @@ import org.nearduplicate.opensearch.action.simhash.IndexSimHashRequest;
 import org.nearduplicate.opensearch.action.simhash.SimHashAction;
 import org.nearduplicate.opensearch.action.simhash.SimHashRequest;
 import org.nearduplicate.opensearch.action.simhash.SimHashResponse;
-import org.nearduplicate.opensearch.index.query.MinHashProbe;
-import org.nearduplicate.opensearch.index.query.MinHashQueryBuilder;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.minhash.MinHashProbe;
+import org.nearduplicate.opensearch.index.query.minhash.MinHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashQueryBuilder;
 import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 

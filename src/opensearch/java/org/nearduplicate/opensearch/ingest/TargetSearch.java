@@ -20,8 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.nearduplicate.core.sketch.SimHash;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashQueryBuilder;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashQueryBuilder;
 import org.nearduplicate.orchestration.check.CandidateSearch;
 
 /** The {@code near_duplicate} searches of a {@code near_duplicate_check}, sent with the node's client. */

@@ -13,7 +13,7 @@ import org.nearduplicate.opensearch.common.FieldMappings;
 import org.nearduplicate.opensearch.common.Platform;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 import org.nearduplicate.opensearch.index.query.LikeDocument;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashProbe;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**

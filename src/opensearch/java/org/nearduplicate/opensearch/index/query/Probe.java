@@ -38,7 +38,7 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
     private final ProbeValueType<V, P> type;
 
     /** Checks that the probe is exactly one of the value or the input's {@code like}, {@code text} or {@code html}. */
-    Probe(ProbeValueType<V, P> type, V value, ProbeInput input) {
+    protected Probe(ProbeValueType<V, P> type, V value, ProbeInput input) {
         input.validate(value == null ? 0 : type.givenKeys(value), type.valueKeys());
         if (value != null) {
             type.check(value);
@@ -49,7 +49,7 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
     }
 
     /** Reads the value, then the input (unchecked: the sender checked them). */
-    Probe(ProbeValueType<V, P> type, StreamInput in) throws IOException {
+    protected Probe(ProbeValueType<V, P> type, StreamInput in) throws IOException {
         this.type = type;
         this.value = type.read(in);
         this.input = new ProbeInput(in);
@@ -64,6 +64,19 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
     public final void writeTo(StreamOutput out) throws IOException {
         type.write(out, value);
         input.writeTo(out);
+    }
+
+    /**
+     * The given sketch value, or null for a {@code like}, {@code text} or {@code html} probe. This accessor, {@link #input},
+     * the constructors, {@link #resolve} and {@link #fromSourceValue} are the contract a method's probe builds on.
+     */
+    protected final V value() {
+        return value;
+    }
+
+    /** The half that does not depend on the sketch: the contract a method's probe builds on. */
+    protected final ProbeInput input() {
+        return input;
     }
 
     public String algorithm() {
@@ -127,7 +140,7 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
     }
 
     /** The value probe of a {@code like} document's value: the value itself, or the processor's object with it and its algorithm. */
-    static <V, P extends Probe<V, P>> P fromSourceValue(ProbeValueType<V, P> type, String what, String field, Object value) {
+    protected static <V, P extends Probe<V, P>> P fromSourceValue(ProbeValueType<V, P> type, String what, String field, Object value) {
         ProbeRules.StoredValue stored = ProbeRules.StoredValue.of(what, field, value, type.storedValueKey(), type.storedAlgorithmKey());
         V sketch = type.stored(what, field, stored.value(), value);
         try {
@@ -183,7 +196,7 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
      * @param owner prefixes the errors, e.g. {@code [near_duplicate]}
      * @throws RuntimeException the shard's failure if {@code given} or {@code sketch} refuse the probe
      */
-    final <R> R resolve(
+    protected final <R> R resolve(
         ShardContext context,
         String owner,
         Function<V, R> given,
@@ -213,7 +226,7 @@ public abstract class Probe<V, P extends Probe<V, P>> implements Writeable {
         private final ProbeValueType.ValueParser<V> value;
         private final ProbeInput.Parser input = new ProbeInput.Parser();
 
-        Parser(ProbeValueType<V, P> type) {
+        protected Parser(ProbeValueType<V, P> type) {
             this.type = type;
             this.value = type.parser();
         }

@@ -19,17 +19,19 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.orchestration.probe.ProbeRules;
 
 /**
- * The half of a {@link Probe} that does not depend on the sketch, shared by {@link SimHashProbe} (fingerprints)
- * and {@link MinHashProbe} (signatures): the {@code algorithm} a given sketch value was made with, or a {@code like}
+ * The half of a {@link Probe} that does not depend on the sketch, shared by {@code SimHashProbe} (fingerprints)
+ * and {@code MinHashProbe} (signatures): the {@code algorithm} a given sketch value was made with, or a {@code like}
  * document, a {@code text} or an {@code html} to sketch with the field's algorithm. Each probe owns its value keys and
  * the checks of its value; the keys, the wire format, the rendering and the messages of this half are the same for
  * both (the wire format writes this half after the probe's value).
+ *
+ * <p>Its public members are the contract a method's probe builds on (each method lives in a package of its own).
  */
-final class ProbeInput implements Writeable {
-    static final ParseField ALGORITHM_FIELD = new ParseField("algorithm");
-    static final ParseField LIKE_FIELD = new ParseField("like");
-    static final ParseField TEXT_FIELD = new ParseField("text");
-    static final ParseField HTML_FIELD = new ParseField("html");
+public final class ProbeInput implements Writeable {
+    public static final ParseField ALGORITHM_FIELD = new ParseField("algorithm");
+    public static final ParseField LIKE_FIELD = new ParseField("like");
+    public static final ParseField TEXT_FIELD = new ParseField("text");
+    public static final ParseField HTML_FIELD = new ParseField("html");
     /** {@code false}: the {@code like} document itself is not a hit (as {@code more_like_this}'s {@code include: false}). */
     static final ParseField INCLUDE_LIKE_FIELD = new ParseField("include_like");
     /** How a rewritten {@code like} probe with {@code include_like: false} names the document it excludes. */
@@ -63,19 +65,19 @@ final class ProbeInput implements Writeable {
     }
 
     /** A given sketch value's half: only the {@code algorithm} that made it (null: unknown). */
-    static ProbeInput given(String algorithm) {
+    public static ProbeInput given(String algorithm) {
         return new ProbeInput(algorithm, null, null, null);
     }
 
-    static ProbeInput like(String index, String id, String routing) {
+    public static ProbeInput like(String index, String id, String routing) {
         return new ProbeInput(null, new LikeDocument(index, id, routing), null, null);
     }
 
-    static ProbeInput text(String text) {
+    public static ProbeInput text(String text) {
         return new ProbeInput(null, null, Objects.requireNonNull(text), null);
     }
 
-    static ProbeInput html(String html) {
+    public static ProbeInput html(String html) {
         return new ProbeInput(null, null, null, Objects.requireNonNull(html));
     }
 
@@ -116,7 +118,7 @@ final class ProbeInput implements Writeable {
      * @param plural  e.g. {@code fingerprints}
      * @throws IllegalArgumentException if this probe names an algorithm other than the field's
      */
-    void requireFieldAlgorithm(String field, String fieldAlgorithm, String subject, String plural) {
+    public void requireFieldAlgorithm(String field, String fieldAlgorithm, String subject, String plural) {
         ProbeRules.requireFieldAlgorithm(algorithm, field, fieldAlgorithm, subject, plural);
     }
 
@@ -138,7 +140,13 @@ final class ProbeInput implements Writeable {
      * @param typeName the field type's name, for the error
      * @throws RuntimeException the shard's failure if the field has another type
      */
-    static <T extends MappedFieldType> T targetField(ShardContext context, String field, String owner, Class<T> type, String typeName) {
+    public static <T extends MappedFieldType> T targetField(
+        ShardContext context,
+        String field,
+        String owner,
+        Class<T> type,
+        String typeName
+    ) {
         MappedFieldType mapped = context.fieldType(field);
         if (mapped == null) {
             return null;
@@ -189,13 +197,15 @@ final class ProbeInput implements Writeable {
     }
 
     /** Collects this half's keys while an enclosing object is parsed. */
-    static final class Parser {
+    public static final class Parser {
         private String algorithm;
         private LikeDocument like;
         private String text;
         private String html;
         private Boolean includeLike;
         private LikeDocument excluded;
+
+        Parser() {}
 
         /** Consumes the value of {@code name} if it is one of this half's keys; the parser is on the value's first token. */
         boolean parse(String name, XContentParser parser) throws IOException {
@@ -232,7 +242,8 @@ final class ProbeInput implements Writeable {
             return new ProbeInput(algorithm, like, text, html, exclude);
         }
 
-        static String string(String name, XContentParser parser) throws IOException {
+        /** The string value of key {@code name}; a parsing error if the value is not a string. */
+        public static String string(String name, XContentParser parser) throws IOException {
             if (parser.currentToken() != XContentParser.Token.VALUE_STRING) {
                 throw new ParsingException(
                     parser.getTokenLocation(),

@@ -32,7 +32,7 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * method's own options, {@code ignore_unmapped}, {@code boost} and {@code _name}, with one parser, one serialization
  * and one rendering for all of them. The method's part is its {@link ProbeQuerying}: its name, its options (parsed, checked,
  * written, rendered) and the Lucene query of a resolved probe. {@link Of} is the builder of a method that needs no Java
- * API of its own; {@link SimHashQueryBuilder} and {@link MinHashQueryBuilder} only name the options of theirs.
+ * API of its own; {@code SimHashQueryBuilder} and {@code MinHashQueryBuilder} only name the options of theirs.
  *
  * <p>Wire format: the field, the probe, the method's options, {@code ignore_unmapped} (then boost and name, which are
  * {@link AbstractQueryBuilder}'s).

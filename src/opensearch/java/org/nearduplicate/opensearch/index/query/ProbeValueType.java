@@ -12,12 +12,13 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
 /**
  * The type of the sketch value a {@link Probe} is given (a SimHash fingerprint, a MinHash signature): how it is checked,
  * written, read, rendered and parsed, how the engine sketches a text with an algorithm, and how a {@code like}
- * document's stored value is read. One per method ({@link SimHashValueType}, {@link MinHashValueType}).
+ * document's stored value is read. One per method ({@code SimHashValueType}, {@code MinHashValueType}).
+ * Public as the contract a method's probe builds on (each method lives in a package of its own).
  *
  * @param <V> the given value
  * @param <P> the method's probe
  */
-interface ProbeValueType<V, P extends Probe<V, P>> {
+public interface ProbeValueType<V, P extends Probe<V, P>> {
     /** The probe of {@code value} (null for a like, text or html probe) and {@code input}; checks both. */
     P create(V value, ProbeInput input);
 

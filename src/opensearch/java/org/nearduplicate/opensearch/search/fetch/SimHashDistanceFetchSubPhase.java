@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.nearduplicate.lucene.SimHashQuery;
-import org.nearduplicate.opensearch.index.query.SimHashCloseness;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashCloseness;
 import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
 
 /**

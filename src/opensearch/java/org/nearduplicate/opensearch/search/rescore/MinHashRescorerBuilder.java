@@ -5,9 +5,9 @@ import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
 
-import org.nearduplicate.opensearch.index.query.MinHashProbe;
-import org.nearduplicate.opensearch.index.query.MinHashRescoring;
 import org.nearduplicate.opensearch.index.query.ProbeRewrite;
+import org.nearduplicate.opensearch.index.query.minhash.MinHashProbe;
+import org.nearduplicate.opensearch.index.query.minhash.MinHashRescoring;
 
 /**
  * {@code minhash_similar} rescorer: re-ranks (or filters) the hits of every shard by their signature's estimated

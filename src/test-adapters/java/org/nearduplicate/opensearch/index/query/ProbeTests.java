@@ -9,6 +9,8 @@ import java.util.Map;
 
 import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.sketch.MinHashSignatures;
+import org.nearduplicate.opensearch.index.query.minhash.MinHashProbe;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashProbe;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.startsWith;
@@ -121,7 +123,7 @@ public class ProbeTests extends PlatformTestCase {
         assertEquals("like[pages][42] excluding [pages][42]", excludingLike(probe).toString());
     }
 
-    private static SimHashProbe excludingLike(SimHashProbe probe) {
+    private static <V, P extends Probe<V, P>> P excludingLike(Probe<V, P> probe) {
         return methodOf(probe).create(probe.value, probe.input.excluding(probe.like()));
     }
 

@@ -9,7 +9,7 @@ import java.io.IOException;
 
 import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.sketch.MinHashSignatures;
-import org.nearduplicate.opensearch.index.query.MinHashProbe;
+import org.nearduplicate.opensearch.index.query.minhash.MinHashProbe;
 
 import static org.hamcrest.Matchers.containsString;
 

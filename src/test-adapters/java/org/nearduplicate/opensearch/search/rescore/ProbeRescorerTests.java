@@ -24,8 +24,8 @@ import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.keys.Lsh;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.lucene.SketchFields;
-import org.nearduplicate.opensearch.index.query.MinHashCloseness;
-import org.nearduplicate.opensearch.index.query.SimHashCloseness;
+import org.nearduplicate.opensearch.index.query.minhash.MinHashCloseness;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashCloseness;
 
 /**
  * The rescoring both rescorers share, on a small Lucene index: docs 0..9 carry fingerprint {@code i} (distance

@@ -8,8 +8,8 @@ import org.opensearch.core.xcontent.XContentParser;
 import java.io.IOException;
 
 import org.nearduplicate.PlatformTestCase;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashRescoring;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashRescoring;
 
 import static org.hamcrest.Matchers.containsString;
 

@@ -17,8 +17,8 @@ import org.opensearch.test.OpenSearchTestCase;
 import java.util.List;
 import java.util.Map;
 
-import org.nearduplicate.opensearch.index.query.MinHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
+import org.nearduplicate.opensearch.index.query.minhash.MinHashProbe;
+import org.nearduplicate.opensearch.index.query.simhash.SimHashProbe;
 import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
 import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
 import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.minhash;
 
 import org.apache.lucene.search.Query;
 
@@ -11,6 +11,8 @@ import java.io.IOException;
 import org.nearduplicate.lucene.MinHashQuery;
 import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.ProbeKind;
+import org.nearduplicate.opensearch.index.query.ProbeQuerying;
 
 /**
  * The {@code minhash_similar} query's part: its options ({@link MinHashQueryOptions}) and the {@link MinHashQuery} of

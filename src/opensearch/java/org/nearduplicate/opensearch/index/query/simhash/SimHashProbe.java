@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.simhash;
 
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -8,6 +8,9 @@ import java.io.IOException;
 import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.Probe;
+import org.nearduplicate.opensearch.index.query.ProbeInput;
+import org.nearduplicate.opensearch.index.query.ProbeKind;
 
 /**
  * What a {@code near_duplicate} query or rescorer compares against: exactly one of a {@code fingerprint} (or several
@@ -82,12 +85,12 @@ public final class SimHashProbe extends Probe<GivenFingerprints, SimHashProbe> {
     }
 
     public Long fingerprint() {
-        return value == null ? null : value.fingerprint();
+        return value() == null ? null : value().fingerprint();
     }
 
     /** The given fingerprint's verification signature, or null. */
     public byte[] signature() {
-        return value == null ? null : value.signature();
+        return value() == null ? null : value().signature();
     }
 
     /**
@@ -126,7 +129,7 @@ public final class SimHashProbe extends Probe<GivenFingerprints, SimHashProbe> {
                     "[fingerprints] (several probes) is supported by the query only; give one [fingerprint]"
                 );
             }
-            input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprint was", "fingerprints");
+            input().requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprint was", "fingerprints");
             return new SimHash(given.fingerprint(), given.signature());
         }, fieldType::probeFingerprint);
         return fieldType.verifies() ? sketch : SimHash.of(sketch.fingerprint());
@@ -137,12 +140,12 @@ public final class SimHashProbe extends Probe<GivenFingerprints, SimHashProbe> {
      * {@code fingerprints} of a several-probe form, otherwise the one of {@link #resolve}.
      */
     public Resolved resolveAll(ShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
-        if (value == null || value.fingerprints() == null) {
+        if (value() == null || value().fingerprints() == null) {
             SimHash one = resolve(context, owner, fieldType);
             return new Resolved(new long[] { one.fingerprint() }, fieldType.verifies() ? new byte[][] { one.signature() } : null);
         }
         Resolved resolved = resolve(context, owner, given -> {
-            input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprints were", "fingerprints");
+            input().requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprints were", "fingerprints");
             return new Resolved(given.fingerprints().clone(), given.signatures() == null ? null : given.signatures().clone());
         }, null);
         return fieldType.verifies() ? resolved : new Resolved(resolved.fingerprints(), null);

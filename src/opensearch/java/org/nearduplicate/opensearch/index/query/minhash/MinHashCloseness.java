@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.minhash;
 
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.Locale;
 
 import org.nearduplicate.lucene.MinHashQuery;
+import org.nearduplicate.opensearch.index.query.ProbeRescoring;
 
 /**
  * A shard's comparison of its hits with a resolved signature: the estimated Jaccard similarity, at least

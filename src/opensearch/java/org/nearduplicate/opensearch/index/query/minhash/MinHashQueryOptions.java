@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.minhash;
 
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -12,6 +12,7 @@ import java.util.Objects;
 
 import org.nearduplicate.core.options.MinSimilarity;
 import org.nearduplicate.opensearch.common.OptionTokens;
+import org.nearduplicate.opensearch.index.query.ProbeQuerying;
 
 /**
  * The {@code minhash_similar} query's own options: {@code min_similarity} ({@link MinSimilarity#MINHASH_DEFAULT} when

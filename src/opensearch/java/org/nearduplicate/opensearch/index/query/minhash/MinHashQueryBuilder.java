@@ -1,9 +1,12 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.minhash;
 
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
+
+import org.nearduplicate.opensearch.index.query.ProbeQueryBuilder;
+import org.nearduplicate.opensearch.index.query.ProbeRewrite;
 
 /**
  * {@code minhash_similar}: documents whose {@code minhash} signature has estimated Jaccard similarity ≥

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.simhash;
 
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -14,6 +14,8 @@ import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.common.MaxDistanceParsing;
 import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.ProbeKind;
+import org.nearduplicate.opensearch.index.query.ProbeRescoring;
 
 /**
  * The {@code near_duplicate} rescorer's part: its threshold {@code max_distance} (null: the mapping's) and the Hamming

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.minhash;
 
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -8,6 +8,9 @@ import java.util.Objects;
 
 import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.Probe;
+import org.nearduplicate.opensearch.index.query.ProbeInput;
+import org.nearduplicate.opensearch.index.query.ProbeKind;
 
 /**
  * What a {@code minhash_similar} query or rescorer compares against: exactly one of a base64 {@code signature}
@@ -52,7 +55,7 @@ public final class MinHashProbe extends Probe<String, MinHashProbe> {
     }
 
     public String signature() {
-        return value;
+        return value();
     }
 
     /**
@@ -73,7 +76,7 @@ public final class MinHashProbe extends Probe<String, MinHashProbe> {
      */
     public int[] resolve(ShardContext context, String owner, MinHashFieldMapper.MinHashFieldType fieldType) {
         return resolve(context, owner, signature -> {
-            input.requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe signature was", "signatures");
+            input().requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe signature was", "signatures");
             return MinHashFieldMapper.parseSignature(signature, fieldType.hashes());
         }, fieldType::probeSignature);
     }

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.simhash;
 
 import org.opensearch.common.io.stream.BytesStreamOutput;
 import org.opensearch.core.common.ParsingException;
@@ -8,6 +8,8 @@ import org.opensearch.core.xcontent.XContentParser;
 import java.io.IOException;
 
 import org.nearduplicate.PlatformTestCase;
+import org.nearduplicate.opensearch.index.query.ProbeQueryBuilder;
+import org.nearduplicate.opensearch.index.query.minhash.MinHashQueryBuilder;
 
 import static org.hamcrest.Matchers.containsString;
 

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.minhash;
 
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -12,6 +12,8 @@ import org.nearduplicate.core.options.MinSimilarity;
 import org.nearduplicate.opensearch.common.OptionTokens;
 import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.ProbeKind;
+import org.nearduplicate.opensearch.index.query.ProbeRescoring;
 
 /**
  * The {@code minhash_similar} rescorer's part: its threshold {@code min_similarity} and the estimated Jaccard similarity

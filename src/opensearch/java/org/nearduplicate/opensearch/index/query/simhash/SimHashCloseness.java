@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.simhash;
 
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReaderContext;
@@ -14,6 +14,7 @@ import java.util.Objects;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.lucene.SimHashQuery;
+import org.nearduplicate.opensearch.index.query.ProbeRescoring;
 
 /**
  * A shard's comparison of its hits with a resolved fingerprint: {@code 1 / (1 + distance)} within

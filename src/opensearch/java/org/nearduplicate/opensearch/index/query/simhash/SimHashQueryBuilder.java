@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.simhash;
 
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -7,6 +7,8 @@ import org.opensearch.core.xcontent.XContentParser;
 import java.io.IOException;
 
 import org.nearduplicate.opensearch.common.MaxDistanceParsing;
+import org.nearduplicate.opensearch.index.query.ProbeQueryBuilder;
+import org.nearduplicate.opensearch.index.query.ProbeRewrite;
 
 /**
  * {@code near_duplicate}: documents whose {@code simhash} fingerprint is within {@code max_distance} bits of a probe.

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.simhash;
 
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.common.ShardContext;

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.simhash;
 
 import org.apache.lucene.search.Query;
 
@@ -10,6 +10,8 @@ import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.common.ShardContext;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.ProbeKind;
+import org.nearduplicate.opensearch.index.query.ProbeQuerying;
 
 /**
  * The {@code near_duplicate} query's part: its options ({@link SimHashQueryOptions}) and the {@link SimHashQuery} of

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.simhash;
 
 import org.opensearch.core.common.ParsingException;
 import org.opensearch.core.common.io.stream.StreamInput;
@@ -18,6 +18,8 @@ import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.core.sketch.SketchValues;
 import org.nearduplicate.opensearch.common.FingerprintValues;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.ProbeInput;
+import org.nearduplicate.opensearch.index.query.ProbeValueType;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 import org.nearduplicate.orchestration.probe.ProbeRules;
 

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.minhash;
 
 import org.opensearch.core.common.io.stream.StreamInput;
 import org.opensearch.core.common.io.stream.StreamOutput;
@@ -10,6 +10,8 @@ import java.io.IOException;
 import org.nearduplicate.core.sketch.MinHashSignatures;
 import org.nearduplicate.core.sketch.MinHasher;
 import org.nearduplicate.opensearch.index.mapper.MinHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.ProbeInput;
+import org.nearduplicate.opensearch.index.query.ProbeValueType;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**

@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.simhash;
 
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
@@ -37,6 +37,8 @@ import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
 import org.nearduplicate.opensearch.common.Platform;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
+import org.nearduplicate.opensearch.index.query.LikeDocument;
+import org.nearduplicate.opensearch.index.query.ProbeQueryBuilder;
 
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.instanceOf;

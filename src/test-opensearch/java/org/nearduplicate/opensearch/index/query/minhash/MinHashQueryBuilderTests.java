@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.minhash;
 
 import org.apache.lucene.search.Query;
 

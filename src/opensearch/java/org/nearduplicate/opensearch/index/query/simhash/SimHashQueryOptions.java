@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.index.query;
+package org.nearduplicate.opensearch.index.query.simhash;
 
 import org.opensearch.core.ParseField;
 import org.opensearch.core.common.ParsingException;
@@ -13,6 +13,7 @@ import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.options.MinSimilarity;
 import org.nearduplicate.opensearch.common.MaxDistanceParsing;
 import org.nearduplicate.opensearch.common.OptionTokens;
+import org.nearduplicate.opensearch.index.query.ProbeQuerying;
 
 /**
  * The {@code near_duplicate} query's own options: {@code max_distance} (null: the mapping's), {@code allow_scan}, and

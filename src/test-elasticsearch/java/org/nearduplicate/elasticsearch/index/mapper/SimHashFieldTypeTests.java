@@ -1,27 +1,20 @@
 package org.nearduplicate.elasticsearch.index.mapper;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
 import org.elasticsearch.index.fielddata.FieldDataContext;
 import org.elasticsearch.index.mapper.MappedFieldType;
 import org.elasticsearch.index.mapper.MapperService;
-import org.elasticsearch.index.mapper.MapperServiceTestCase;
 import org.elasticsearch.index.mapper.ValueFetcher;
 import org.elasticsearch.index.query.SearchExecutionContext;
-import org.elasticsearch.plugins.Plugin;
 import org.elasticsearch.search.lookup.Source;
 import org.elasticsearch.xcontent.XContentType;
+import org.nearduplicate.PlatformMapperTestCase;
 
 /** The simhash field type on Elasticsearch: fetching its values and the queries it builds. */
-public class SimHashFieldTypeTests extends MapperServiceTestCase {
-    @Override
-    protected Collection<? extends Plugin> getPlugins() {
-        return List.of(new SimHashFieldMapperTests.TP());
-    }
-
+public class SimHashFieldTypeTests extends PlatformMapperTestCase {
     public void testFetchAndQueries() throws Exception {
         MapperService service = createMapperService(fieldMapping(b -> b.field("type", "simhash")));
         SearchExecutionContext ctx = createSearchExecutionContext(service);

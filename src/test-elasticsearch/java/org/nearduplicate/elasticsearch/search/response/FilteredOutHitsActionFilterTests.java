@@ -4,24 +4,15 @@ import org.apache.lucene.search.TotalHits;
 
 import java.util.List;
 
-import org.elasticsearch.action.search.SearchRequest;
 import org.elasticsearch.action.search.SearchResponse;
 import org.elasticsearch.action.search.ShardSearchFailure;
 import org.elasticsearch.common.document.DocumentField;
-import org.elasticsearch.index.query.QueryBuilders;
 import org.elasticsearch.search.SearchHit;
 import org.elasticsearch.search.SearchHits;
-import org.elasticsearch.search.builder.SearchSourceBuilder;
-import org.elasticsearch.search.rescore.QueryRescorerBuilder;
 import org.elasticsearch.test.ESTestCase;
-import org.nearduplicate.elasticsearch.index.query.MinHashProbe;
-import org.nearduplicate.elasticsearch.index.query.SimHashProbe;
-import org.nearduplicate.elasticsearch.search.rescore.MinHashRescorerBuilder;
 import org.nearduplicate.elasticsearch.search.rescore.ProbeRescorer;
-import org.nearduplicate.elasticsearch.search.rescore.RescoreScoreMode;
-import org.nearduplicate.elasticsearch.search.rescore.SimHashRescorerBuilder;
 
-/** Which requests the action filter applies to, and what it removes from their responses. */
+/** What the action filter removes from a response (which requests it applies to: {@code FilteredOutHitsTests}). */
 public class FilteredOutHitsActionFilterTests extends ESTestCase {
 
     private static SearchHit hit(int doc, float score, boolean filteredOut) {
@@ -93,22 +84,5 @@ public class FilteredOutHitsActionFilterTests extends ESTestCase {
         SearchResponse untouched = response(hit(1, 2f, false));
         assertSame(untouched, FilteredOutHitsActionFilter.dropFilteredOut(untouched));
         untouched.decRef();
-    }
-
-    public void testAppliesToFilterRescorersOnly() {
-        assertFalse(FilteredOutHits.hasFilterRescorer(new SearchRequest()));
-        SearchSourceBuilder closeness = new SearchSourceBuilder().addRescorer(
-            new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(1L))
-        );
-        assertFalse(FilteredOutHits.hasFilterRescorer(new SearchRequest().source(closeness)));
-        SearchSourceBuilder other = new SearchSourceBuilder().addRescorer(new QueryRescorerBuilder(QueryBuilders.matchAllQuery()));
-        assertFalse(FilteredOutHits.hasFilterRescorer(new SearchRequest().source(other)));
-        SearchSourceBuilder simhash = new SearchSourceBuilder().addRescorer(
-            new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(1L)).scoreMode(RescoreScoreMode.FILTER)
-        );
-        assertTrue(FilteredOutHits.hasFilterRescorer(new SearchRequest().source(simhash)));
-        SearchSourceBuilder minhash = new SearchSourceBuilder().addRescorer(new QueryRescorerBuilder(QueryBuilders.matchAllQuery()))
-            .addRescorer(new MinHashRescorerBuilder("mh", MinHashProbe.text("a b c")).scoreMode(RescoreScoreMode.FILTER));
-        assertTrue(FilteredOutHits.hasFilterRescorer(new SearchRequest().source(minhash)));
     }
 }

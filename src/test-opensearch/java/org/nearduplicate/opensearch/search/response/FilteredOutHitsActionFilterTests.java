@@ -2,29 +2,20 @@ package org.nearduplicate.opensearch.search.response;
 
 import org.apache.lucene.search.TotalHits;
 
-import org.opensearch.action.search.SearchRequest;
 import org.opensearch.action.search.SearchResponse;
 import org.opensearch.action.search.SearchResponseSections;
 import org.opensearch.action.search.ShardSearchFailure;
 import org.opensearch.common.document.DocumentField;
-import org.opensearch.index.query.QueryBuilders;
 import org.opensearch.search.SearchHit;
 import org.opensearch.search.SearchHits;
-import org.opensearch.search.builder.SearchSourceBuilder;
-import org.opensearch.search.rescore.QueryRescorerBuilder;
 import org.opensearch.test.OpenSearchTestCase;
 
 import java.util.List;
 import java.util.Map;
 
-import org.nearduplicate.opensearch.index.query.MinHashProbe;
-import org.nearduplicate.opensearch.index.query.SimHashProbe;
-import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
 import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
-import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
-import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
 
-/** Which requests the action filter applies to, and what it removes from their responses. */
+/** What the action filter removes from a response (which requests it applies to: {@code FilteredOutHitsTests}). */
 public class FilteredOutHitsActionFilterTests extends OpenSearchTestCase {
 
     private static SearchHit hit(int doc, float score, boolean filteredOut) {
@@ -70,22 +61,5 @@ public class FilteredOutHitsActionFilterTests extends OpenSearchTestCase {
 
         SearchResponse untouched = response(hit(1, 2f, false));
         assertSame(untouched, FilteredOutHitsActionFilter.dropFilteredOut(untouched));
-    }
-
-    public void testAppliesToFilterRescorersOnly() {
-        assertFalse(FilteredOutHits.hasFilterRescorer(new SearchRequest()));
-        SearchSourceBuilder closeness = new SearchSourceBuilder().addRescorer(
-            new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(1L))
-        );
-        assertFalse(FilteredOutHits.hasFilterRescorer(new SearchRequest().source(closeness)));
-        SearchSourceBuilder other = new SearchSourceBuilder().addRescorer(new QueryRescorerBuilder(QueryBuilders.matchAllQuery()));
-        assertFalse(FilteredOutHits.hasFilterRescorer(new SearchRequest().source(other)));
-        SearchSourceBuilder simhash = new SearchSourceBuilder().addRescorer(
-            new SimHashRescorerBuilder("fp", SimHashProbe.fingerprint(1L)).scoreMode(RescoreScoreMode.FILTER)
-        );
-        assertTrue(FilteredOutHits.hasFilterRescorer(new SearchRequest().source(simhash)));
-        SearchSourceBuilder minhash = new SearchSourceBuilder().addRescorer(new QueryRescorerBuilder(QueryBuilders.matchAllQuery()))
-            .addRescorer(new MinHashRescorerBuilder("mh", MinHashProbe.text("a b c")).scoreMode(RescoreScoreMode.FILTER));
-        assertTrue(FilteredOutHits.hasFilterRescorer(new SearchRequest().source(minhash)));
     }
 }

@@ -9,7 +9,6 @@ import java.util.List;
 
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.core.CheckedConsumer;
-import org.elasticsearch.index.mapper.DocumentMapper;
 import org.elasticsearch.index.mapper.DocumentParsingException;
 import org.elasticsearch.index.mapper.MapperServiceTestCase;
 import org.elasticsearch.index.mapper.ParsedDocument;
@@ -22,21 +21,8 @@ import org.nearduplicate.elasticsearch.NearDuplicatePlugin;
  * {@code src/test-opensearch} extends OpenSearch's MapperServiceTestCase.
  */
 public abstract class PlatformMapperTestCase extends MapperServiceTestCase {
-    @Override
-    protected Collection<? extends Plugin> getPlugins() {
-        return List.of(new NearDuplicatePlugin(Settings.EMPTY));
-    }
-
-    /** Parameters added to a field's mapping. */
+    /** Parameters added to a field's mapping ({@code CheckedConsumer}'s package differs). */
     protected interface MappingParams extends CheckedConsumer<XContentBuilder, IOException> {}
-
-    /** A document mapper of one field {@code field} of {@code type}, with {@code params} added to its mapping. */
-    protected DocumentMapper fieldMapper(String type, MappingParams params) throws IOException {
-        return createDocumentMapper(fieldMapping(b -> {
-            b.field("type", type);
-            params.accept(b);
-        }));
-    }
 
     /** The indexed fields named {@code name} of {@code doc}'s root document. */
     protected static List<IndexableField> fields(ParsedDocument doc, String name) {
@@ -46,5 +32,11 @@ public abstract class PlatformMapperTestCase extends MapperServiceTestCase {
     /** The failure of parsing a document (Elasticsearch: a DocumentParsingException). */
     protected static Exception expectDocumentFailure(ThrowingRunnable parse) {
         return expectThrows(DocumentParsingException.class, parse);
+    }
+
+    /** The plugin whose mappers the tests use. */
+    @Override
+    protected Collection<? extends Plugin> getPlugins() {
+        return List.of(new NearDuplicatePlugin(Settings.EMPTY));
     }
 }

@@ -6,7 +6,6 @@ import org.apache.lucene.tests.util.LuceneTestCase.ThrowingRunnable;
 import org.opensearch.common.CheckedConsumer;
 import org.opensearch.common.settings.Settings;
 import org.opensearch.core.xcontent.XContentBuilder;
-import org.opensearch.index.mapper.DocumentMapper;
 import org.opensearch.index.mapper.MapperParsingException;
 import org.opensearch.index.mapper.MapperServiceTestCase;
 import org.opensearch.index.mapper.ParsedDocument;
@@ -25,21 +24,8 @@ import org.nearduplicate.opensearch.NearDuplicatePlugin;
  * Elasticsearch's MapperServiceTestCase.
  */
 public abstract class PlatformMapperTestCase extends MapperServiceTestCase {
-    @Override
-    protected Collection<? extends Plugin> getPlugins() {
-        return List.of(new NearDuplicatePlugin(Settings.EMPTY));
-    }
-
-    /** Parameters added to a field's mapping. */
+    /** Parameters added to a field's mapping ({@code CheckedConsumer}'s package differs). */
     protected interface MappingParams extends CheckedConsumer<XContentBuilder, IOException> {}
-
-    /** A document mapper of one field {@code field} of {@code type}, with {@code params} added to its mapping. */
-    protected DocumentMapper fieldMapper(String type, MappingParams params) throws IOException {
-        return createDocumentMapper(fieldMapping(b -> {
-            b.field("type", type);
-            params.accept(b);
-        }));
-    }
 
     /** The indexed fields named {@code name} of {@code doc}'s root document. */
     protected static List<IndexableField> fields(ParsedDocument doc, String name) {
@@ -49,5 +35,11 @@ public abstract class PlatformMapperTestCase extends MapperServiceTestCase {
     /** The failure of parsing a document (OpenSearch: a MapperParsingException). */
     protected static Exception expectDocumentFailure(ThrowingRunnable parse) {
         return expectThrows(MapperParsingException.class, parse);
+    }
+
+    /** The plugin whose mappers the tests use. */
+    @Override
+    protected Collection<? extends Plugin> getPlugins() {
+        return List.of(new NearDuplicatePlugin(Settings.EMPTY));
     }
 }

@@ -20,7 +20,10 @@ import static org.hamcrest.Matchers.containsString;
 public class MinHashFieldMapperTests extends PlatformMapperTestCase {
 
     private DocumentMapper mapper(MappingParams params) throws IOException {
-        return fieldMapper("minhash", params);
+        return createDocumentMapper(fieldMapping(b -> {
+            b.field("type", "minhash");
+            params.accept(b);
+        }));
     }
 
     private static int[] signature(int hashes) {

@@ -22,7 +22,10 @@ import static org.hamcrest.Matchers.containsString;
 public class SimHashFieldMapperTests extends PlatformMapperTestCase {
 
     private DocumentMapper mapper(MappingParams params) throws IOException {
-        return fieldMapper("simhash", params);
+        return createDocumentMapper(fieldMapping(b -> {
+            b.field("type", "simhash");
+            params.accept(b);
+        }));
     }
 
     private static long indexedFingerprint(ParsedDocument doc) {

@@ -5,6 +5,8 @@ import org.apache.lucene.search.TopDocs;
 import java.io.IOException;
 
 import org.elasticsearch.common.Strings;
+import org.elasticsearch.common.settings.Settings;
+import org.elasticsearch.index.IndexVersion;
 import org.elasticsearch.test.ESTestCase;
 import org.elasticsearch.xcontent.ToXContent;
 import org.elasticsearch.xcontent.XContentParser;
@@ -28,5 +30,10 @@ public abstract class PlatformTestCase extends ESTestCase {
     /** A parser over {@code json}, with the test's named content. */
     protected XContentParser jsonParser(String json) throws IOException {
         return createParser(JsonXContent.jsonXContent, json);
+    }
+
+    /** The settings of an index created by this version, with one shard and no replica. */
+    protected static Settings.Builder oneShardIndexSettings() {
+        return indexSettings(IndexVersion.current(), 1, 0);
     }
 }

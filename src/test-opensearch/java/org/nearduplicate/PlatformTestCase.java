@@ -2,6 +2,9 @@ package org.nearduplicate;
 
 import org.apache.lucene.search.TopDocs;
 
+import org.opensearch.Version;
+import org.opensearch.cluster.metadata.IndexMetadata;
+import org.opensearch.common.settings.Settings;
 import org.opensearch.common.xcontent.json.JsonXContent;
 import org.opensearch.core.common.Strings;
 import org.opensearch.core.xcontent.MediaTypeRegistry;
@@ -30,5 +33,13 @@ public abstract class PlatformTestCase extends OpenSearchTestCase {
     /** A parser over {@code json}, with the test's named content. */
     protected XContentParser jsonParser(String json) throws IOException {
         return createParser(JsonXContent.jsonXContent, json);
+    }
+
+    /** The settings of an index created by this version, with one shard and no replica. */
+    protected static Settings.Builder oneShardIndexSettings() {
+        return Settings.builder()
+            .put(IndexMetadata.SETTING_VERSION_CREATED, Version.CURRENT)
+            .put(IndexMetadata.SETTING_NUMBER_OF_SHARDS, 1)
+            .put(IndexMetadata.SETTING_NUMBER_OF_REPLICAS, 0);
     }
 }

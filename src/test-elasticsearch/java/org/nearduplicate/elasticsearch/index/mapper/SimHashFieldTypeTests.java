@@ -1,27 +1,23 @@
 package org.nearduplicate.elasticsearch.index.mapper;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
 import org.elasticsearch.index.fielddata.FieldDataContext;
 import org.elasticsearch.index.mapper.MappedFieldType;
 import org.elasticsearch.index.mapper.MapperService;
-import org.elasticsearch.index.mapper.MapperServiceTestCase;
 import org.elasticsearch.index.mapper.ValueFetcher;
+import org.elasticsearch.index.query.QueryShardException;
 import org.elasticsearch.index.query.SearchExecutionContext;
-import org.elasticsearch.plugins.Plugin;
 import org.elasticsearch.search.lookup.Source;
 import org.elasticsearch.xcontent.XContentType;
+import org.nearduplicate.PlatformMapperTestCase;
 
-/** The simhash field type on Elasticsearch: fetching its values and the queries it builds. */
-public class SimHashFieldTypeTests extends MapperServiceTestCase {
-    @Override
-    protected Collection<? extends Plugin> getPlugins() {
-        return List.of(new SimHashFieldMapperTests.TP());
-    }
+import static org.hamcrest.Matchers.containsString;
 
+/** The simhash and minhash field types on Elasticsearch: fetched values, queries, field data and the default mapping. */
+public class SimHashFieldTypeTests extends PlatformMapperTestCase {
     public void testFetchAndQueries() throws Exception {
         MapperService service = createMapperService(fieldMapping(b -> b.field("type", "simhash")));
         SearchExecutionContext ctx = createSearchExecutionContext(service);
@@ -33,20 +29,32 @@ public class SimHashFieldTypeTests extends MapperServiceTestCase {
         s = Source.fromMap(Map.of("field", 255), XContentType.JSON);
         assertEquals(List.of("00000000000000ff"), f.fetchValues(s, 0, ignored));
         expectThrows(IllegalArgumentException.class, () -> ft.valueFetcher(ctx, "hex"));
-        System.out.println("TERM " + ft.termQuery("00000000000000ff", ctx));
-        System.out.println("EXISTS " + ft.existsQuery(ctx));
-        System.out.println("FD " + ft.fielddataBuilder(FieldDataContext.noRuntimeFields("test")));
-        System.out.println("AGG " + ft.isAggregatable() + " searchable " + ft.isSearchable());
-        Exception e = expectThrows(Exception.class, () -> ft.termQuery("zz", ctx));
-        System.out.println("BADTERM " + e.getClass().getName() + ": " + e.getMessage());
+        assertEquals(
+            "near_duplicate(field:00000000000000ff ~0 keys 64b/4blocks/k16/check28)",
+            ft.termQuery("00000000000000ff", ctx).toString()
+        );
+        assertEquals("FieldExistsQuery [field=field]", ft.existsQuery(ctx).toString());
+        assertNotNull(ft.fielddataBuilder(FieldDataContext.noRuntimeFields("test")));
+        assertTrue(ft.isAggregatable());
+        assertTrue(ft.isSearchable());
+        Exception e = expectThrows(QueryShardException.class, () -> ft.termQuery("zz", ctx));
+        assertEquals(
+            "field [field]: invalid fingerprint [zz]: expected 16 hex digits, 0x-prefixed hex, or a decimal number",
+            e.getMessage()
+        );
 
         MapperService m2 = createMapperService(fieldMapping(b -> b.field("type", "minhash")));
         MappedFieldType mft = m2.fieldType("field");
-        System.out.println("MAGG " + mft.isAggregatable());
-        e = expectThrows(Exception.class, () -> mft.fielddataBuilder(FieldDataContext.noRuntimeFields("test")));
-        System.out.println("MFD " + e.getClass().getName() + ": " + e.getMessage());
+        assertFalse(mft.isAggregatable());
+        e = expectThrows(IllegalArgumentException.class, () -> mft.fielddataBuilder(FieldDataContext.noRuntimeFields("test")));
+        assertEquals("Fielddata is not supported on field [field] of type [minhash]", e.getMessage());
         e = expectThrows(Exception.class, () -> createMapperService(fieldMapping(b -> b.field("type", "simhash").field("boost", 2))));
-        System.out.println("BOOST " + e.getClass().getName() + ": " + e.getMessage());
-        System.out.println("MAPPING " + service.documentMapper().mappingSource());
+        assertThat(e.getMessage(), containsString("Unknown parameter [boost]"));
+        assertEquals(
+            "{\"_doc\":{\"properties\":{\"field\":{\"type\":\"simhash\",\"blocks\":4,\"max_distance\":16,\"check_bits\":28,"
+                + "\"algorithm\":\"simhash-v6:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=true,weighting=tf,"
+                + "idf=none\"}}}}",
+            service.documentMapper().mappingSource().toString()
+        );
     }
 }

@@ -1,31 +1,25 @@
 package org.nearduplicate.opensearch.common;
 
-import org.opensearch.Version;
 import org.opensearch.cluster.ClusterName;
 import org.opensearch.cluster.ClusterState;
 import org.opensearch.cluster.metadata.AliasMetadata;
 import org.opensearch.cluster.metadata.IndexMetadata;
 import org.opensearch.cluster.metadata.Metadata;
 import org.opensearch.common.settings.Settings;
-import org.opensearch.test.OpenSearchTestCase;
 
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.opensearch.index.mapper.SimHashFieldMapper;
 
 /** One reading of a mapping for every caller: field paths, types, algorithms, the mapped k and refresh_interval. */
-public class FieldMappingsTests extends OpenSearchTestCase {
+public class FieldMappingsTests extends PlatformTestCase {
 
     private static IndexMetadata index(String mapping, Settings settings) throws IOException {
-        return IndexMetadata.builder("pages")
-            .settings(Settings.builder().put(IndexMetadata.SETTING_VERSION_CREATED, Version.CURRENT).put(settings))
-            .numberOfShards(1)
-            .numberOfReplicas(0)
-            .putMapping(mapping)
-            .build();
+        return IndexMetadata.builder("pages").settings(oneShardIndexSettings().put(settings)).putMapping(mapping).build();
     }
 
     private static final String MAPPING = """
@@ -104,5 +98,11 @@ public class FieldMappingsTests extends OpenSearchTestCase {
             () -> FieldMappings.simHashField(FieldMappings.resolve(state, "pages"), "pages", "fp")
         );
         assertEquals("[pages] matches 2 indices; name one index", e.getMessage());
+        e = expectThrows(
+            IllegalArgumentException.class,
+            () -> FieldMappings.simHashField(FieldMappings.resolve(state, "other"), "other", "doc.title")
+        );
+        assertEquals("field [doc.title] of index [other] is not a [simhash] field", e.getMessage());
+        assertEquals(List.of(), FieldMappings.resolve(null, "pages"));
     }
 }

@@ -1,22 +1,17 @@
-package org.nearduplicate.elasticsearch.index.mapper;
+package org.nearduplicate.opensearch.index.mapper;
 
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.util.BytesRef;
 
-import java.io.IOException;
-import java.util.Collection;
-import java.util.List;
+import org.opensearch.index.mapper.DocumentMapper;
+import org.opensearch.index.mapper.MapperParsingException;
+import org.opensearch.index.mapper.MapperService;
+import org.opensearch.index.mapper.ParsedDocument;
+import org.opensearch.search.DocValueFormat;
 
-import org.elasticsearch.core.CheckedConsumer;
-import org.elasticsearch.index.mapper.DocumentMapper;
-import org.elasticsearch.index.mapper.MapperParsingException;
-import org.elasticsearch.index.mapper.MapperService;
-import org.elasticsearch.index.mapper.MapperServiceTestCase;
-import org.elasticsearch.index.mapper.ParsedDocument;
-import org.elasticsearch.plugins.MapperPlugin;
-import org.elasticsearch.plugins.Plugin;
-import org.elasticsearch.search.DocValueFormat;
-import org.elasticsearch.xcontent.XContentBuilder;
+import java.io.IOException;
+
+import org.nearduplicate.PlatformMapperTestCase;
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
@@ -24,21 +19,9 @@ import org.nearduplicate.orchestration.field.IndexedFields;
 
 import static org.hamcrest.Matchers.containsString;
 
-public class SimHashFieldMapperTests extends MapperServiceTestCase {
-    public static class TP extends Plugin implements MapperPlugin {
-        @Override
-        public java.util.Map<String, org.elasticsearch.index.mapper.Mapper.TypeParser> getMappers() {
-            org.nearduplicate.elasticsearch.sketching.SketchingService e = new org.nearduplicate.elasticsearch.sketching.SketchingService();
-            return java.util.Map.of("simhash", SimHashFieldMapper.parser(e, null), "minhash", MinHashFieldMapper.parser(e));
-        }
-    }
+public class SimHashFieldMapperTests extends PlatformMapperTestCase {
 
-    @Override
-    protected Collection<? extends Plugin> getPlugins() {
-        return List.of(new org.nearduplicate.elasticsearch.NearDuplicatePlugin(org.elasticsearch.common.settings.Settings.EMPTY));
-    }
-
-    private DocumentMapper mapper(CheckedConsumer<XContentBuilder, IOException> params) throws IOException {
+    private DocumentMapper mapper(MappingParams params) throws IOException {
         return createDocumentMapper(fieldMapping(b -> {
             b.field("type", "simhash");
             params.accept(b);
@@ -46,11 +29,11 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
     }
 
     private static long indexedFingerprint(ParsedDocument doc) {
-        return IndexedFields.fingerprint(doc.rootDoc().getFields("field"));
+        return IndexedFields.fingerprint(fields(doc, "field"));
     }
 
     private static void assertKeys(ParsedDocument doc, BlockLayout layout, long fingerprint) throws IOException {
-        IndexedFields.assertKeys(doc.rootDoc().getFields("field"), layout, fingerprint);
+        IndexedFields.assertKeys(fields(doc, "field"), layout, fingerprint);
     }
 
     public void testCheckBitsParameter() throws IOException {
@@ -107,9 +90,9 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
         assertEquals(fp, indexedFingerprint(mapper.parse(source(b -> b.startArray("field").value(Fingerprints.toHex(fp)).endArray()))));
 
         ParsedDocument nullValue = mapper.parse(source(b -> b.nullField("field")));
-        assertTrue(nullValue.rootDoc().getFields("field").isEmpty());
+        assertTrue(fields(nullValue, "field").isEmpty());
         ParsedDocument absent = mapper.parse(source(b -> b.field("other", 1)));
-        assertTrue(absent.rootDoc().getFields("field").isEmpty());
+        assertTrue(fields(absent, "field").isEmpty());
     }
 
     public void testCustomLayout() throws IOException {
@@ -176,9 +159,7 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
     public void testSignatureIsIndexedAndChecked() throws IOException {
         DocumentMapper mapper = mapper(b -> {});
         String hex = org.nearduplicate.core.sketch.Signature.toHex(org.nearduplicate.core.sketch.Signature.of(1, 2, 3));
-        org.elasticsearch.index.mapper.ParsedDocument doc = mapper.parse(
-            source("{\"field\": {\"fingerprint\": \"00000000000000ff\", \"signature\": \"" + hex + "\"}}")
-        );
+        ParsedDocument doc = mapper.parse(source("{\"field\": {\"fingerprint\": \"00000000000000ff\", \"signature\": \"" + hex + "\"}}"));
         org.apache.lucene.index.IndexableField signature = doc.rootDoc().getField("field" + SimHashFieldMapper.SIGNATURE_FIELD_SUFFIX);
         assertNotNull(signature);
         assertEquals(
@@ -196,10 +177,7 @@ public class SimHashFieldMapperTests extends MapperServiceTestCase {
     }
 
     private void assertBadValue(DocumentMapper mapper, String source, String message) {
-        org.elasticsearch.index.mapper.DocumentParsingException e = expectThrows(
-            org.elasticsearch.index.mapper.DocumentParsingException.class,
-            () -> mapper.parse(source(source))
-        );
+        Exception e = expectDocumentFailure(() -> mapper.parse(source(source)));
         assertThat(e.getMessage(), containsString("failed to parse field [field] of type [simhash]"));
         assertNotNull(e.getCause());
         assertThat(e.getCause().getMessage(), containsString(message));

@@ -1,37 +1,25 @@
 package org.nearduplicate.opensearch.index.mapper;
 
-import org.opensearch.common.CheckedConsumer;
-import org.opensearch.core.xcontent.XContentBuilder;
 import org.opensearch.index.mapper.DocumentMapper;
 import org.opensearch.index.mapper.MapperParsingException;
 import org.opensearch.index.mapper.MapperService;
-import org.opensearch.index.mapper.MapperServiceTestCase;
 import org.opensearch.index.mapper.ParsedDocument;
-import org.opensearch.plugins.Plugin;
 
 import java.io.IOException;
-import java.util.Arrays;
-import java.util.Collection;
-import java.util.List;
 
+import org.nearduplicate.PlatformMapperTestCase;
 import org.nearduplicate.core.MinHashSettings;
 import org.nearduplicate.core.keys.Lsh;
 import org.nearduplicate.core.keys.MinHashDefaults;
 import org.nearduplicate.core.sketch.MinHashSignatures;
-import org.nearduplicate.opensearch.NearDuplicatePlugin;
 import org.nearduplicate.orchestration.field.IndexedFields;
 
 import static org.hamcrest.Matchers.containsString;
 
 /** The {@code minhash} field: mapping parameters, value forms, the errors of its object values, and merges. */
-public class MinHashFieldMapperTests extends MapperServiceTestCase {
+public class MinHashFieldMapperTests extends PlatformMapperTestCase {
 
-    @Override
-    protected Collection<? extends Plugin> getPlugins() {
-        return List.of(new NearDuplicatePlugin(org.opensearch.common.settings.Settings.EMPTY));
-    }
-
-    private DocumentMapper mapper(CheckedConsumer<XContentBuilder, IOException> params) throws IOException {
+    private DocumentMapper mapper(MappingParams params) throws IOException {
         return createDocumentMapper(fieldMapping(b -> {
             b.field("type", "minhash");
             params.accept(b);
@@ -47,7 +35,7 @@ public class MinHashFieldMapperTests extends MapperServiceTestCase {
     }
 
     private static void assertIndexed(ParsedDocument doc, Lsh lsh, int[] signature) {
-        IndexedFields.assertSignature(Arrays.asList(doc.rootDoc().getFields("field")), lsh, signature);
+        IndexedFields.assertSignature(fields(doc, "field"), lsh, signature);
     }
 
     public void testDefaultsAreSerialized() throws IOException {
@@ -118,7 +106,7 @@ public class MinHashFieldMapperTests extends MapperServiceTestCase {
             signature
         );
         assertIndexed(mapper.parse(source(b -> b.startObject("field").field("signature", base64).endObject())), lsh, signature);
-        assertEquals(0, mapper.parse(source(b -> b.nullField("field"))).rootDoc().getFields("field").length);
+        assertEquals(0, fields(mapper.parse(source(b -> b.nullField("field"))), "field").size());
     }
 
     /** The field's own messages ({@code MinHashFieldTests}) reach the client as the cause of a parse failure. */
@@ -141,7 +129,7 @@ public class MinHashFieldMapperTests extends MapperServiceTestCase {
     }
 
     private void assertBadValue(DocumentMapper mapper, String source, String message) {
-        MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper.parse(source(source)));
+        Exception e = expectDocumentFailure(() -> mapper.parse(source(source)));
         assertThat(e.getMessage(), containsString("failed to parse field [field] of type [minhash]"));
         assertNotNull(e.getCause());
         assertThat(e.getCause().getMessage(), containsString(message));

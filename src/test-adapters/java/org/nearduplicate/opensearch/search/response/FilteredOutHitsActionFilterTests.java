@@ -1,75 +1,50 @@
 package org.nearduplicate.opensearch.search.response;
 
-import org.apache.lucene.search.TotalHits;
-
 import org.opensearch.action.search.SearchRequest;
 import org.opensearch.action.search.SearchResponse;
-import org.opensearch.action.search.SearchResponseSections;
-import org.opensearch.action.search.ShardSearchFailure;
-import org.opensearch.common.document.DocumentField;
 import org.opensearch.index.query.QueryBuilders;
-import org.opensearch.search.SearchHit;
-import org.opensearch.search.SearchHits;
 import org.opensearch.search.builder.SearchSourceBuilder;
 import org.opensearch.search.rescore.QueryRescorerBuilder;
-import org.opensearch.test.OpenSearchTestCase;
 
-import java.util.List;
-import java.util.Map;
-
+import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.opensearch.index.query.minhash.MinHashProbe;
 import org.nearduplicate.opensearch.index.query.simhash.SimHashProbe;
 import org.nearduplicate.opensearch.search.rescore.MinHashRescorerBuilder;
-import org.nearduplicate.opensearch.search.rescore.ProbeRescorer;
 import org.nearduplicate.opensearch.search.rescore.RescoreScoreMode;
 import org.nearduplicate.opensearch.search.rescore.SimHashRescorerBuilder;
 
-/** Which requests the action filter applies to, and what it removes from their responses. */
-public class FilteredOutHitsActionFilterTests extends OpenSearchTestCase {
+import static org.nearduplicate.opensearch.search.response.SearchResponses.hit;
+import static org.nearduplicate.opensearch.search.response.SearchResponses.release;
+import static org.nearduplicate.opensearch.search.response.SearchResponses.response;
 
-    private static SearchHit hit(int doc, float score, boolean filteredOut) {
-        Map<String, DocumentField> fields = filteredOut
-            ? Map.of(ProbeRescorer.FILTERED_OUT_FIELD, new DocumentField(ProbeRescorer.FILTERED_OUT_FIELD, List.of(true)))
-            : Map.of();
-        SearchHit hit = new SearchHit(doc, Integer.toString(doc), fields, Map.of());
-        hit.score(score);
-        return hit;
-    }
-
-    private static SearchResponse response(SearchHit... hits) {
-        float max = Float.NaN;
-        for (SearchHit h : hits)
-            max = Float.isNaN(max) ? h.getScore() : Math.max(max, h.getScore());
-        SearchHits searchHits = new SearchHits(hits, new TotalHits(7, TotalHits.Relation.EQUAL_TO), max);
-        return new SearchResponse(
-            new SearchResponseSections(searchHits, null, null, false, null, null, 1),
-            null,
-            3,
-            3,
-            0,
-            5,
-            ShardSearchFailure.EMPTY_ARRAY,
-            SearchResponse.Clusters.EMPTY
-        );
-    }
+/**
+ * Which requests the action filter applies to, and what it removes from their responses. Responses are built by each
+ * platform's {@code SearchResponses}; a response is released as soon as the test is done with it.
+ */
+public class FilteredOutHitsActionFilterTests extends PlatformTestCase {
 
     public void testDropsOnlyMarkedHitsAndRecomputesMaxScore() {
-        SearchResponse filtered = FilteredOutHitsActionFilter.dropFilteredOut(
-            response(hit(1, 2f, false), hit(2, 1f, false), hit(3, 0f, true))
-        );
+        SearchResponse original = response(hit(1, 2f, false), hit(2, 1f, false), hit(3, 0f, true));
+        SearchResponse filtered = FilteredOutHitsActionFilter.dropFilteredOut(original);
+        release(original);
         assertEquals(2, filtered.getHits().getHits().length);
         assertEquals("1", filtered.getHits().getHits()[0].getId());
         assertEquals("2", filtered.getHits().getHits()[1].getId());
         assertEquals(2f, filtered.getHits().getMaxScore(), 0f);
-        assertEquals(7, filtered.getHits().getTotalHits().value());
+        assertEquals(7, SearchResponses.totalHits(filtered));
         assertEquals(3, filtered.getTotalShards());
 
-        SearchResponse none = FilteredOutHitsActionFilter.dropFilteredOut(response(hit(3, 0f, true), hit(4, 0f, true)));
+        SearchResponse allMarked = response(hit(3, 0f, true), hit(4, 0f, true));
+        SearchResponse none = FilteredOutHitsActionFilter.dropFilteredOut(allMarked);
+        release(allMarked);
         assertEquals(0, none.getHits().getHits().length);
         assertTrue(Float.isNaN(none.getHits().getMaxScore()));
+        release(filtered);
+        release(none);
 
         SearchResponse untouched = response(hit(1, 2f, false));
         assertSame(untouched, FilteredOutHitsActionFilter.dropFilteredOut(untouched));
+        release(untouched);
     }
 
     public void testAppliesToFilterRescorersOnly() {

@@ -12,7 +12,7 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * {@code {"imatch": "<40 hex>", "text": "<40 hex>", "algorithm": "imatch-v1:..."}} into {@code target_field}
  * (default {@code imatch}); map {@code imatch.imatch} and {@code imatch.text} as {@code keyword}.
  */
-public final class ImatchMethod extends EngineMethod {
+public final class ImatchMethod extends NamedSketchMethod {
     public static final String TYPE = "imatch";
 
     public ImatchMethod(SketchingService sketching) {

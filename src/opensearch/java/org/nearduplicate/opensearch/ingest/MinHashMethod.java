@@ -13,7 +13,7 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * The {@code minhash} ingest processor: writes {@code {"signature": "<base64 of m big-endian ints>", "algorithm":
  * "minhash-v1:..."}} into {@code target_field} (default {@code minhash}), for a {@code minhash} field.
  */
-public final class MinHashMethod extends EngineMethod {
+public final class MinHashMethod extends NamedSketchMethod {
     public static final String TYPE = "minhash";
 
     public MinHashMethod(SketchingService sketching) {

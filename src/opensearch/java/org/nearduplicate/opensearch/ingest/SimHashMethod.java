@@ -19,7 +19,7 @@ import org.nearduplicate.opensearch.sketching.SketchingService;
  * <p>The block keys are not written here: the {@code simhash} field type derives them from the fingerprint with
  * the block layout of its mapping, so that the layout lives in one place that indexing and querying both read.
  */
-public final class SimHashMethod extends EngineMethod {
+public final class SimHashMethod extends NamedSketchMethod {
     public static final String TYPE = "simhash";
     public static final String FINGERPRINT_KEY = SketchValues.FINGERPRINT;
     public static final String ALGORITHM_KEY = SketchValues.ALGORITHM;

@@ -3,16 +3,16 @@ package org.nearduplicate.opensearch.ingest;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
 /**
- * A {@link SketchMethod} of the node's sketching engine: its names, and the engine's limits version, so that a method
- * is its {@link #sketcher} alone.
+ * A {@link SketchMethod} with its names, over the node's {@link SketchingService} (whose limits version it reports), so
+ * that each method adds only how it sketches.
  */
-abstract class EngineMethod implements SketchMethod {
+abstract class NamedSketchMethod implements SketchMethod {
     final SketchingService sketching;
     private final String type;
     private final String defaultTargetField;
     private final String what;
 
-    EngineMethod(SketchingService sketching, String type, String defaultTargetField, String what) {
+    NamedSketchMethod(SketchingService sketching, String type, String defaultTargetField, String what) {
         this.sketching = sketching;
         this.type = type;
         this.defaultTargetField = defaultTargetField;

@@ -27,6 +27,10 @@ import java.util.Map;
 import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.lucene.FingerprintColumns;
 import org.nearduplicate.lucene.SegmentPathStats;
+import org.nearduplicate.opensearch.action.check.CopyRefreshAction;
+import org.nearduplicate.opensearch.action.check.TransportCopyRefreshAction;
+import org.nearduplicate.opensearch.action.check.TransportWaitForRefreshAction;
+import org.nearduplicate.opensearch.action.check.WaitForRefreshAction;
 import org.nearduplicate.opensearch.action.groups.GroupsComputation;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsAction;
 import org.nearduplicate.opensearch.action.groups.SimHashGroupsTask;
@@ -229,6 +233,8 @@ public class NearDuplicatePlugin extends PlatformPlugin {
         return List.of(
             new ActionHandler<>(SimHashGroupsAction.INSTANCE, TransportSimHashGroupsAction.class),
             new ActionHandler<>(SimHashShardFingerprintsAction.INSTANCE, TransportSimHashShardFingerprintsAction.class),
+            new ActionHandler<>(WaitForRefreshAction.INSTANCE, TransportWaitForRefreshAction.class),
+            new ActionHandler<>(CopyRefreshAction.INSTANCE, TransportCopyRefreshAction.class),
             new ActionHandler<>(SimHashGroupsWriteAction.INSTANCE, TransportSimHashGroupsWriteAction.class),
             new ActionHandler<>(SimHashAction.INSTANCE, TransportSimHashAction.class),
             new ActionHandler<>(IndexSimHashAction.INSTANCE, TransportIndexSimHashAction.class),

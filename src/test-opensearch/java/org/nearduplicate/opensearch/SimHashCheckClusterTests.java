@@ -32,6 +32,7 @@ import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.lucene.SimHashQueryTests;
 
+import static org.hamcrest.Matchers.anyOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.opensearch.test.hamcrest.OpenSearchAssertions.assertAcked;
 
@@ -179,13 +180,21 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
         long g = randomLong();
         bulk(internalCluster().client(nodes[0]), "refreshed", "check-window", Map.of("b", g));
         bulk(internalCluster().client(nodes[0]), "refreshed", "check-window", Map.of("b2", SimHashQueryTests.flipBits(g, 3)));
-        // ... but not by another ingest node before a refresh (the documented limit of a per-node window)
-        bulk(internalCluster().client(nodes[1]), "refreshed", "check-window", Map.of("b3", SimHashQueryTests.flipBits(g, 1)));
+        // ... another ingest node cannot see it before a refresh, and refresh is disabled here: not unique but unchecked,
+        // unless the pipeline opts out of waiting for the refresh (then the per-node window's documented limit)
+        pipeline("check-tag", ", \"on_unavailable\": \"tag\"");
+        pipeline("check-no-wait", ", \"wait_for_refresh\": false");
+        bulk(internalCluster().client(nodes[1]), "refreshed", "check-tag", Map.of("b3", SimHashQueryTests.flipBits(g, 1)));
+        long c = randomLong();
+        bulk(internalCluster().client(nodes[0]), "refreshed", "check-no-wait", Map.of("c", c));
+        bulk(internalCluster().client(nodes[1]), "refreshed", "check-no-wait", Map.of("c-no-wait", SimHashQueryTests.flipBits(c, 1)));
         Map<String, Map<String, Object>> results = results("refreshed");
         assertEquals("duplicate", results.get("b2").get("status"));
         assertEquals("b", results.get("b2").get("_id"));
         assertEquals("recent", results.get("b2").get("source"));
-        assertEquals("unique", results.get("b3").get("status"));
+        assertEquals("unchecked", results.get("b3").get("status"));
+        assertThat((String) results.get("b3").get("reason"), containsString("has index.refresh_interval -1"));
+        assertEquals("unique", results.get("c-no-wait").get("status"));
         // after the refresh, another node finds it through the index
         bulk(internalCluster().client(nodes[1]), "refreshed", "check-window", Map.of("b4", SimHashQueryTests.flipBits(g, 0)));
         Map<String, Object> b4 = results("refreshed").get("b4");
@@ -486,7 +495,14 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
             Map<String, Object> r = results.get(id);
             assertNotEquals(id + " " + r, "unique", r.get("status"));
             if ("unchecked".equals(r.get("status"))) {
-                assertThat((String) r.get("reason"), containsString("the search may not see documents this node checked recently"));
+                // the lookup cannot wait 30s for the refresh, or (with wait_for_refresh false) the window's gap
+                assertThat(
+                    (String) r.get("reason"),
+                    anyOf(
+                        containsString("refreshes every 30s, longer than the lookup may wait"),
+                        containsString("the search may not see documents this node checked recently")
+                    )
+                );
             } else {
                 assertEquals("index", r.get("source"));
             }
@@ -692,6 +708,42 @@ public class SimHashCheckClusterTests extends OpenSearchIntegTestCase {
             } else {
                 assertEquals(b.toString(), "unique", b.get("status"));
             }
+        }
+    }
+
+    /**
+     * A copy sent through another ingest node right after its original's bulk was acknowledged is found: the lookup
+     * waits until the target's shard copies (primaries and replicas) have made their writes searchable, as
+     * {@code refresh=wait_for} does for a write.
+     */
+    public void testCopyThroughAnotherIngestNodeAfterTheOriginalIsAcknowledgedIsFound() {
+        assertAcked(
+            prepareCreate("crawl").setSettings(
+                Settings.builder().put("index.number_of_shards", 2).put("index.number_of_replicas", 1).put("index.refresh_interval", "1s")
+            ).setMapping("fp", "type=simhash,blocks=4,max_distance=3")
+        );
+        ensureGreen("crawl");
+        pipeline("check-across-nodes", ", \"on_unavailable\": \"tag\"");
+        String[] nodes = internalCluster().getNodeNames();
+        Map<String, Long> copies = new java.util.LinkedHashMap<>();
+        for (int round = 0; round < 3; round++) {
+            Map<String, Long> originals = new java.util.LinkedHashMap<>();
+            Map<String, Long> roundCopies = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < 10; i++) {
+                long fp = randomLong();
+                originals.put("o" + round + "-" + i, fp);
+                roundCopies.put("copy-o" + round + "-" + i, SimHashQueryTests.flipBits(fp, i % 3));
+            }
+            bulk(internalCluster().client(nodes[round % 2]), "crawl", "check-across-nodes", originals); // acknowledged
+            bulk(internalCluster().client(nodes[(round + 1) % 2]), "crawl", "check-across-nodes", roundCopies);
+            copies.putAll(roundCopies);
+        }
+        Map<String, Map<String, Object>> results = results("crawl");
+        for (String id : copies.keySet()) {
+            Map<String, Object> r = results.get(id);
+            assertEquals(id + " " + r, "duplicate", r.get("status"));
+            assertEquals(id + " " + r, id.substring("copy-".length()), r.get("_id"));
+            assertEquals("index", r.get("source"));
         }
     }
 }

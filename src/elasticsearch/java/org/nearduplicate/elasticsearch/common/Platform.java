@@ -172,4 +172,5 @@ public final class Platform {
     public static AliasFilter readAliasFilter(StreamInput in) throws IOException {
         return AliasFilter.readFrom(in);
     }
+
 }

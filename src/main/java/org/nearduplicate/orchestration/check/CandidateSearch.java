@@ -27,9 +27,12 @@ public interface CandidateSearch {
      * @param single one document's search (its closest hit, verified by the query against its signature if it has one),
      *        which never returns the document itself: {@code id} in {@code index} (in any index when {@code index} is
      *        null; no exclusion when {@code id} is null); otherwise a batch's search, scored constant
+     * @param waitForRefresh first wait until the writes every shard copy of the target had when the search was asked
+     *        for are searchable ({@link CheckOptions#WAIT_FOR_REFRESH}); failing that within {@code timeout}, the
+     *        search fails
      */
     record Request(String targetIndex, String field, String algorithm, int maxDistance, long[] fingerprints, byte[][] signatures,
-        boolean single, String id, String index, int size, List<String> sourceIncludes, TimeSpan timeout) {
+        boolean single, String id, String index, int size, List<String> sourceIncludes, TimeSpan timeout, boolean waitForRefresh) {
     }
 
     /**

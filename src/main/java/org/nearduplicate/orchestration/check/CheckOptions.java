@@ -14,7 +14,7 @@ import org.nearduplicate.core.window.RecentFingerprints;
  */
 public record CheckOptions(String field, String index, String indexField, Integer maxDistance, OnDuplicate onDuplicate,
     OnUnavailable onUnavailable, String resultField, String groupField, TimeSpan timeout, boolean ignoreMissing, int maxInFlight,
-    int maxQueued, int windowSize, TimeSpan windowTtl, int batchSize) {
+    int maxQueued, int windowSize, TimeSpan windowTtl, int batchSize, boolean waitForRefresh) {
 
     public enum OnDuplicate {
         TAG,
@@ -28,6 +28,12 @@ public record CheckOptions(String field, String index, String indexField, Intege
 
     /** With {@link LookupSearch#HITS_PER_BATCHED_DOCUMENT}, a batch asks for at most {@link LookupSearch#MAX_BATCH_HITS} hits. */
     public static final int MAX_BATCH_SIZE = 1_000;
+    /**
+     * Whether a lookup first waits until the writes the target's shard copies had when it started are searchable (as
+     * {@code refresh=wait_for} waits for a write), so that a copy of a document acknowledged through another ingest
+     * node is found; false: such a copy can be missed for up to one refresh interval.
+     */
+    public static final String WAIT_FOR_REFRESH = "wait_for_refresh";
 
     /**
      * A processor configuration as the platform reads it: each call reads and removes one option (what is left is
@@ -92,6 +98,7 @@ public record CheckOptions(String field, String index, String indexField, Intege
         if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
             throw config.invalid("batch_size", "must be between 1 and " + MAX_BATCH_SIZE + ", got " + batchSize);
         }
+        boolean waitForRefresh = config.bool(WAIT_FOR_REFRESH, true);
         return new CheckOptions(
             field,
             index,
@@ -107,7 +114,8 @@ public record CheckOptions(String field, String index, String indexField, Intege
             maxQueued,
             windowSize,
             windowTtl,
-            batchSize
+            batchSize,
+            waitForRefresh
         );
     }
 

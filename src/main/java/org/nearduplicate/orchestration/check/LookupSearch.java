@@ -183,7 +183,8 @@ final class LookupSearch {
             first.index(),
             size,
             List.copyOf(includes),
-            options.timeout()
+            options.timeout(),
+            options.waitForRefresh()
         );
     }
 

@@ -154,4 +154,5 @@ public final class Platform {
     public static AliasFilter readAliasFilter(StreamInput in) throws IOException {
         return new AliasFilter(in);
     }
+
 }

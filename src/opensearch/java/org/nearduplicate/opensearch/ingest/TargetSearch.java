@@ -20,6 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.nearduplicate.core.sketch.SimHash;
+import org.nearduplicate.opensearch.action.check.WaitForRefreshAction;
+import org.nearduplicate.opensearch.action.check.WaitForRefreshRequest;
+import org.nearduplicate.opensearch.action.check.WaitForRefreshResponse;
 import org.nearduplicate.opensearch.index.query.simhash.SimHashProbe;
 import org.nearduplicate.opensearch.index.query.simhash.SimHashQueryBuilder;
 import org.nearduplicate.orchestration.check.CandidateSearch;
@@ -40,8 +43,39 @@ final class TargetSearch implements CandidateSearch {
         this.client = client;
     }
 
+    /**
+     * With {@code wait_for_refresh}, first waits until the target's started shard copies have made searchable the writes
+     * they had (acknowledged writes included), then searches; a wait that fails or times out fails the lookup.
+     */
     @Override
     public void search(Request request, Listener listener) {
+        if (request.waitForRefresh() == false) {
+            send(request, listener);
+            return;
+        }
+        WaitForRefreshRequest wait = new WaitForRefreshRequest(
+            new String[] { request.targetIndex() },
+            LOOKUP_INDICES_OPTIONS,
+            TimeValue.parseTimeValue(request.timeout().value(), "timeout")
+        );
+        client.execute(WaitForRefreshAction.INSTANCE, wait, new ActionListener<WaitForRefreshResponse>() {
+            @Override
+            public void onResponse(WaitForRefreshResponse response) {
+                try {
+                    send(request, listener);
+                } catch (Exception e) {
+                    listener.onFailure(e);
+                }
+            }
+
+            @Override
+            public void onFailure(Exception e) {
+                listener.onFailure(e);
+            }
+        });
+    }
+
+    private void send(Request request, Listener listener) {
         client.search(searchRequest(request), new ActionListener<SearchResponse>() {
             @Override
             public void onResponse(SearchResponse response) {

@@ -45,16 +45,23 @@ import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.core.window.RecentFingerprints;
 import org.nearduplicate.lucene.SimHashQueryTests;
+import org.nearduplicate.opensearch.action.check.WaitForRefreshRequest;
+import org.nearduplicate.opensearch.action.check.WaitForRefreshResponse;
 
 import static org.hamcrest.Matchers.containsString;
 
 /** Options, timeouts, the in-flight cap, and the recent window against brute force. */
 public class SimHashCheckProcessorTests extends OpenSearchTestCase {
 
-    /** A client whose searches never answer (they are kept for inspection). */
+    /**
+     * A client whose searches never answer (they are kept for inspection); its waits for the target's refresh are kept
+     * and answered at once, or failed with {@code waitFailure} when set.
+     */
     private static final class PendingClient extends NoOpClient {
         final List<SearchRequest> searches = new ArrayList<>();
         final List<ActionListener<?>> listeners = new ArrayList<>();
+        final List<WaitForRefreshRequest> waits = new ArrayList<>();
+        Exception waitFailure;
 
         PendingClient(String name) {
             super(name);
@@ -66,6 +73,17 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
             Request request,
             ActionListener<Response> listener
         ) {
+            if (request instanceof WaitForRefreshRequest wait) {
+                waits.add(wait);
+                if (waitFailure != null) {
+                    listener.onFailure(waitFailure);
+                } else {
+                    @SuppressWarnings("unchecked")
+                    Response response = (Response) new WaitForRefreshResponse(1, 0);
+                    listener.onResponse(response);
+                }
+                return;
+            }
             searches.add((SearchRequest) request);
             listeners.add(listener);
         }
@@ -938,6 +956,43 @@ public class SimHashCheckProcessorTests extends OpenSearchTestCase {
             assertEquals(u.toString(), "duplicate", u.get("status"));
             assertEquals("9", u.get("_id"));
             assertFalse(u.toString(), u.containsKey("_index"));
+        }
+    }
+
+    /**
+     * By default each lookup first waits for the target's shard copies to make their writes searchable, then searches;
+     * a wait that fails (e.g. the refresh did not come within the timeout) sends no search and the document is
+     * unchecked with the wait's reason, never unique. {@code wait_for_refresh: false} searches at once.
+     */
+    public void testLookupWaitsForTheTargetsRefreshFirst() {
+        long fp = randomLong();
+        try (PendingClient client = new PendingClient(getTestName())) {
+            SimHashCheckProcessor p = processor(client, new RecentFingerprints.Registry(() -> 0L), Map.of("on_unavailable", "tag"));
+            Outcome first = run(p, doc("a", fp));
+            assertEquals(1, client.waits.size());
+            assertArrayEquals(new String[] { "pages" }, client.waits.get(0).indices());
+            assertEquals("5s", client.waits.get(0).timeout().getStringRep());
+            assertEquals("the search follows the wait", 1, client.searches.size());
+            answerEmpty(client);
+            assertStatus("unique", first.doc.get());
+
+            client.waitFailure = new IllegalStateException("the latest writes of [pages][0] were not searchable within 5s");
+            Outcome second = run(p, doc("b", ~fp));
+            assertEquals("no search without the wait", 1, client.searches.size());
+            Map<?, ?> r = result(second.doc.get());
+            assertEquals("unchecked", r.get("status"));
+            assertThat((String) r.get("reason"), containsString("were not searchable within 5s"));
+
+            SimHashCheckProcessor noWait = processor(
+                client,
+                new RecentFingerprints.Registry(() -> 0L),
+                Map.of("on_unavailable", "tag", "wait_for_refresh", false)
+            );
+            Outcome third = run(noWait, doc("c", fp ^ 0xFF00FF00L));
+            assertEquals("no wait asked", 2, client.waits.size());
+            assertEquals(2, client.searches.size());
+            answerEmpty(client);
+            assertStatus("unique", third.doc.get());
         }
     }
 }

@@ -9,6 +9,7 @@ import org.opensearch.search.internal.AliasFilter;
 import java.io.IOException;
 
 import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.opensearch.common.AuthorizedShardRequest;
 import org.nearduplicate.opensearch.common.Platform;
 import org.nearduplicate.orchestration.groups.SortedFingerprints;
 
@@ -20,7 +21,7 @@ import org.nearduplicate.orchestration.groups.SortedFingerprints;
  * The singleton pass asks for one page of the documents with a fingerprint that are in no group and do not carry their
  * own {@code _id} as group yet, by {@code _seq_no} range.
  */
-public class SimHashShardFingerprintsRequest extends AuthorizedShardRequest {
+public class SimHashShardFingerprintsRequest extends AuthorizedShardRequest<SimHashShardFingerprintsRequest> {
     private final ShardId shardId;
     private final String field;
     private final long[] members;

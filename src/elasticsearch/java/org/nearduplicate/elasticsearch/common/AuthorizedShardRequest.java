@@ -1,4 +1,4 @@
-package org.nearduplicate.elasticsearch.action.groups;
+package org.nearduplicate.elasticsearch.common;
 
 import java.io.IOException;
 
@@ -11,11 +11,11 @@ import org.elasticsearch.common.io.stream.StreamOutput;
 import org.elasticsearch.index.shard.ShardId;
 
 /**
- * What the groups runs' shard requests carry for the platform's security to authorize them against what the run's
- * request named: its index or alias and options, on this node and on the shard's, as Elasticsearch's own shard-level
+ * What the plugin's shard requests carry for the platform's security to authorize them against what the
+ * request they serve named: its index or alias and options, on this node and on the shard's, as Elasticsearch's own shard-level
  * requests do (absent: the shard's index). Each adapter has its own class of this name.
  */
-abstract class AuthorizedShardRequest extends SingleShardRequest<SimHashShardFingerprintsRequest> {
+public abstract class AuthorizedShardRequest<R extends AuthorizedShardRequest<R>> extends SingleShardRequest<R> {
     private OriginalIndices originalIndices;
 
     protected AuthorizedShardRequest(String index) {
@@ -29,9 +29,10 @@ abstract class AuthorizedShardRequest extends SingleShardRequest<SimHashShardFin
     public abstract ShardId shardId();
 
     /** Carries what {@code request} named, for authorization; returns this. */
-    public SimHashShardFingerprintsRequest authorizedAs(IndicesRequest request) {
+    @SuppressWarnings("unchecked")
+    public R authorizedAs(IndicesRequest request) {
         this.originalIndices = new OriginalIndices(request);
-        return (SimHashShardFingerprintsRequest) this;
+        return (R) this;
     }
 
     /** Reads what {@link #writeAuthorization} wrote, last on the wire. */

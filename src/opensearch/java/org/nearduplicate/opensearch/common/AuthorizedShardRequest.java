@@ -1,4 +1,4 @@
-package org.nearduplicate.opensearch.action.groups;
+package org.nearduplicate.opensearch.common;
 
 import org.opensearch.action.IndicesRequest;
 import org.opensearch.action.support.single.shard.SingleShardRequest;
@@ -8,11 +8,11 @@ import org.opensearch.core.common.io.stream.StreamOutput;
 import java.io.IOException;
 
 /**
- * What the groups runs' shard requests carry for the platform's security to authorize them against what the run's
- * request named. OpenSearch authorizes a shard request by its index: nothing more is carried, nor written on the wire.
+ * What the plugin's shard requests carry for the platform's security to authorize them against what the
+ * request they serve named. OpenSearch authorizes a shard request by its index: nothing more is carried, nor written on the wire.
  * Each adapter has its own class of this name.
  */
-abstract class AuthorizedShardRequest extends SingleShardRequest<SimHashShardFingerprintsRequest> {
+public abstract class AuthorizedShardRequest<R extends AuthorizedShardRequest<R>> extends SingleShardRequest<R> {
 
     protected AuthorizedShardRequest(String index) {
         super(index);
@@ -23,8 +23,9 @@ abstract class AuthorizedShardRequest extends SingleShardRequest<SimHashShardFin
     }
 
     /** Carries what {@code request} named, for authorization; returns this. */
-    public SimHashShardFingerprintsRequest authorizedAs(IndicesRequest request) {
-        return (SimHashShardFingerprintsRequest) this;
+    @SuppressWarnings("unchecked")
+    public R authorizedAs(IndicesRequest request) {
+        return (R) this;
     }
 
     /** Reads what {@link #writeAuthorization} wrote, last on the wire. */

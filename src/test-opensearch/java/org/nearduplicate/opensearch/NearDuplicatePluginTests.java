@@ -142,6 +142,11 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
         );
         assertEquals(1 << 20, plugin.recentWindows().maxBytes());
         assertEquals(9, plugin.recentWindows().maxEntries());
+        Settings share = Settings.builder().put("near_duplicate.check.window_max_bytes", "10%").build();
+        assertEquals(heap / 10, WindowMemory.MAX_NODE_BYTES_SETTING.get(share).getBytes(), heap / 1000.0);
+        Settings negative = Settings.builder().put("near_duplicate.check.window_max_bytes", "-1").build();
+        IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> WindowMemory.MAX_NODE_BYTES_SETTING.get(negative));
+        assertThat(e.getMessage(), containsString("must be >= [0b]"));
     }
 
     /** GET _near_duplicate/stats shows each node's recent windows: count, entries, bytes and the node's bounds. */

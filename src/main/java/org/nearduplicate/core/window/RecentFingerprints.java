@@ -464,6 +464,11 @@ public final class RecentFingerprints {
         return ttlMillis;
     }
 
+    /** Slots of the window's ring of entries (tests). */
+    synchronized int ringCapacity() {
+        return order.ringCapacity();
+    }
+
     /**
      * The registry hands the window out at {@code now}: it counts as used then (not idle), unless the registry's sweep
      * has already forgotten it (false: the caller asks the registry again, for a new window).
@@ -478,7 +483,7 @@ public final class RecentFingerprints {
 
     /**
      * The registry's sweep at {@code now}: lets go of the entries past the TTL (a gap when one may not be searchable yet,
-     * as at a check) and gives their bytes back; then, when the window is forgettable, {@code unregister} removes it from
+     * as at a check) and gives their bytes back, and an emptied window its grown arrays; then, when the window is forgettable, {@code unregister} removes it from
      * the registry and it retires, in one step under its lock, so that {@link #use} sees either a live window or a
      * retired one. True when it was forgotten.
      */
@@ -487,6 +492,7 @@ public final class RecentFingerprints {
             return false;
         }
         expire(now);
+        order.trimIfEmpty();
         if (forgettable(now) && unregister.getAsBoolean()) {
             retire();
             return true;

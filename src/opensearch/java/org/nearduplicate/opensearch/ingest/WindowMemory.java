@@ -1,6 +1,7 @@
 package org.nearduplicate.opensearch.ingest;
 
 import org.opensearch.common.settings.Setting;
+import org.opensearch.common.unit.MemorySizeValue;
 import org.opensearch.core.common.breaker.CircuitBreaker;
 import org.opensearch.core.common.breaker.CircuitBreakingException;
 import org.opensearch.core.common.unit.ByteSizeValue;
@@ -34,12 +35,24 @@ public final class WindowMemory implements RecentFingerprints.Memory {
      * two leave three quarters of the {@code near_duplicate} breaker (40%) to the groups, the fingerprints and the bulk
      * sets (docs/reliability.md).
      */
-    public static final Setting<ByteSizeValue> MAX_NODE_BYTES_SETTING = Setting.memorySizeSetting(
+    public static final Setting<ByteSizeValue> MAX_NODE_BYTES_SETTING = new Setting<>(
         "near_duplicate.check.window_max_bytes",
         "5%",
+        WindowMemory::parseMaxBytes,
         Setting.Property.Dynamic,
         Setting.Property.NodeScope
     );
+
+    /** A size or a share of the heap, as {@code memorySizeSetting}, but never negative ({@code -1} is a size there). */
+    private static ByteSizeValue parseMaxBytes(String value) {
+        ByteSizeValue size = MemorySizeValue.parseBytesSizeValueOrHeapRatio(value, "near_duplicate.check.window_max_bytes");
+        if (size.getBytes() < 0) {
+            throw new IllegalArgumentException(
+                "failed to parse value [" + value + "] for setting [near_duplicate.check.window_max_bytes], must be >= [0b]"
+            );
+        }
+        return size;
+    }
 
     private final Supplier<CircuitBreaker> breaker;
 

@@ -191,11 +191,15 @@ public class WindowSweepTests {
         RecentFingerprints.Registry registry = sweptRegistry();
         long ttl = 5 * SECOND;
         RecentFingerprints window = registry.window("pages", "fp", 3, 10_000, ttl);
-        fill(window, 3, "d", Long.MAX_VALUE); // refresh_interval -1
+        fill(window, 3_000, "d", Long.MAX_VALUE); // refresh_interval -1
+        assertTrue(window.ringCapacity() >= 3_000);
         timer.advanceTo(10 * 60 * SECOND);
         assertEquals("the entries leave", 0, memory.used.get());
         assertEquals("the window and its gap stay", 1, registry.windowCount());
         assertEquals(Long.MAX_VALUE, window.staleUntil(null));
+        assertEquals("without the arrays of its peak", 16, window.ringCapacity());
+        fill(window, 20, "e", Long.MAX_VALUE);
+        assertEquals("and it keeps entries again", 20, window.size());
     }
 
     @Test

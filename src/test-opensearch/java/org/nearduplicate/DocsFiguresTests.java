@@ -199,6 +199,35 @@ public class DocsFiguresTests {
         assertEquals(docs, figure(reliability, "one shard of ([0-9,]+) documents, each fingerprint twice"), 0);
     }
 
+    /**
+     * reliability.md's account of the recent windows' byte bound: the size of an entry at k = 16, the default share of
+     * the heap and what it holds on a 1 GB heap, and the heap from which the entry bound binds first.
+     */
+    @Test
+    public void testCheckWindowMemoryFigures() throws IOException {
+        String reliability = read("docs/reliability.md");
+        long entry = org.nearduplicate.core.window.RecentFingerprints.entryBytes(16, "x".repeat(20), true);
+        assertEquals(entry, figure(reliability, "\\(([0-9,]+) bytes for a 20-character `_id` with a signature"), 0);
+        var maxBytes = org.nearduplicate.opensearch.ingest.WindowMemory.MAX_NODE_BYTES_SETTING;
+        String share = maxBytes.getDefaultRaw(org.opensearch.common.settings.Settings.EMPTY);
+        assertEquals("5%", share);
+        double fraction = Double.parseDouble(share.replace("%", "")) / 100;
+        assertEquals(
+            fraction * 100,
+            figure(reliability, "`near_duplicate.check.window_max_bytes` \\(node setting, dynamic\\) \\| ([0-9]+)% of the heap"),
+            0
+        );
+        long oneGb = 1L << 30;
+        long entries = (long) (oneGb * fraction) / entry;
+        assertEquals(entries / 100 * 100, figure(reliability, "about ([0-9,]+) entries on a 1 GB heap"), 0);
+        long maxEntries = org.nearduplicate.opensearch.ingest.WindowMemory.MAX_NODE_ENTRIES_SETTING.getDefault(
+            org.opensearch.common.settings.Settings.EMPTY
+        );
+        assertEquals(maxEntries, figure(reliability, "so ([0-9,]+) entries are about"), 0);
+        assertEquals(Math.round(maxEntries * entry / 1e8) * 100, figure(reliability, "entries are about ([0-9]+) MB"), 0);
+        assertEquals(Math.round(maxEntries * entry / fraction / 1e9), figure(reliability, "from a heap of about ([0-9]+) GB on"), 0);
+    }
+
     /** README's chance-match figures at the default k and the "at most 1 false hit" table equal the results file's. */
     @Test
     public void testChanceMatchFigures() throws IOException {

@@ -90,8 +90,10 @@ public class NearDuplicatePlugin extends PlatformPlugin {
         this.recentWindows = new RecentFingerprints.Registry(
             () -> System.nanoTime() / 1_000_000,
             WindowMemory.MAX_NODE_ENTRIES_SETTING.get(settings),
+            WindowMemory.MAX_NODE_BYTES_SETTING.get(settings).getBytes(),
             new WindowMemory(sketching::breaker)
         );
+        recentWindows.addGauges(sketching.stats());
         this.scanColumns = ScanColumnMemory.columns(settings, sketching::breaker);
         SegmentPathStats.cacheGauges(sketching.stats(), scanColumns);
     }
@@ -101,10 +103,17 @@ public class NearDuplicatePlugin extends PlatformPlugin {
         return scanColumns;
     }
 
-    /** Returns the cached columns' bytes to the breaker. */
+    /** The node's recent windows of near_duplicate_check (bounded by window_max_entries and window_max_bytes). */
+    public RecentFingerprints.Registry recentWindows() {
+        return recentWindows;
+    }
+
+    /** Returns the cached columns' and the recent windows' bytes to the breaker, and stops the windows' sweep. */
     @Override
     public void close() throws IOException {
         scanColumns.clear();
+        recentWindows.stopSweeping();
+        recentWindows.clear();
         super.close();
     }
 
@@ -117,6 +126,7 @@ public class NearDuplicatePlugin extends PlatformPlugin {
     public List<Setting<?>> getSettings() {
         List<Setting<?>> settings = new java.util.ArrayList<>(SketchingService.settings());
         settings.add(WindowMemory.MAX_NODE_ENTRIES_SETTING);
+        settings.add(WindowMemory.MAX_NODE_BYTES_SETTING);
         settings.add(ScanColumnMemory.SIZE_SETTING);
         settings.add(ScanColumnMemory.SHARE_PASSES_SETTING);
         settings.add(GroupsComputation.THREADS_SETTING);
@@ -140,8 +150,12 @@ public class NearDuplicatePlugin extends PlatformPlugin {
         sketching.setBreaker(circuitBreaker);
     }
 
+    /** The processors; the node's scheduler, which they are handed, also sweeps the recent windows from now on. */
     @Override
     public Map<String, Processor.Factory> getProcessors(Processor.Parameters parameters) {
+        if (parameters.scheduler != null) {
+            recentWindows.startSweeping(WindowMemory.sweeps(parameters.scheduler));
+        }
         return Map.of(
             SimHashMethod.TYPE,
             new SketchProcessor.Factory(new SimHashMethod(sketching)),
@@ -170,7 +184,7 @@ public class NearDuplicatePlugin extends PlatformPlugin {
 
     /**
      * The node settings an operator may change at runtime ({@code PUT _cluster/settings}): the input limits (read on each
-     * request, probe and document), the breaker's limit, the recent windows' entry bound and the scan cache's size. See
+     * request, probe and document), the breaker's limit, the recent windows' entry and byte bounds and the scan cache's size. See
      * docs/reliability.md for what a change does to work already under way.
      */
     void honourDynamicSettings(ClusterSettings clusterSettings) {
@@ -178,6 +192,7 @@ public class NearDuplicatePlugin extends PlatformPlugin {
         clusterSettings.addSettingsUpdateConsumer(SketchingService.MAX_FEATURES_SETTING, sketching::setMaxFeatures);
         clusterSettings.addSettingsUpdateConsumer(SketchingService.BREAKER_LIMIT_SETTING, sketching::setBreakerLimit);
         clusterSettings.addSettingsUpdateConsumer(WindowMemory.MAX_NODE_ENTRIES_SETTING, recentWindows::setMaxEntries);
+        clusterSettings.addSettingsUpdateConsumer(WindowMemory.MAX_NODE_BYTES_SETTING, size -> recentWindows.setMaxBytes(size.getBytes()));
         clusterSettings.addSettingsUpdateConsumer(ScanColumnMemory.SIZE_SETTING, size -> scanColumns.setMaxBytes(size.getBytes()));
         clusterSettings.addSettingsUpdateConsumer(ScanColumnMemory.SHARE_PASSES_SETTING, scanColumns::setSharePasses);
     }

@@ -12,6 +12,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import org.nearduplicate.core.stats.NearDuplicateStats;
+import org.nearduplicate.core.window.RecentFingerprints;
+import org.nearduplicate.opensearch.action.stats.NearDuplicateStatsNodeResponse;
+import org.nearduplicate.opensearch.action.stats.NearDuplicateStatsResponse;
+import org.nearduplicate.opensearch.ingest.WindowMemory;
 import org.nearduplicate.opensearch.sketching.SketchingService;
 
 import static org.hamcrest.Matchers.containsString;
@@ -44,6 +49,7 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
                 "near_duplicate.max_features",
                 "near_duplicate.breaker.limit",
                 "near_duplicate.check.window_max_entries",
+                "near_duplicate.check.window_max_bytes",
                 "near_duplicate.scan_cache.size",
                 "near_duplicate.scan_cache.share_passes",
                 "near_duplicate.groups.threads"
@@ -84,6 +90,7 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
                 .put("near_duplicate.max_features", 45)
                 .put("near_duplicate.breaker.limit", "2kb")
                 .put("near_duplicate.check.window_max_entries", 7)
+                .put("near_duplicate.check.window_max_bytes", "5kb")
                 .put("near_duplicate.scan_cache.size", "3kb")
                 .put("near_duplicate.scan_cache.share_passes", false)
                 .put("near_duplicate.groups.threads", 3)
@@ -97,6 +104,8 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
         assertNotEquals(versionBefore, plugin.sketching().limitsVersion());
         assertEquals(2048, breaker.getLimit());
         assertEquals(3072, plugin.scanColumns().maxBytes());
+        assertEquals(7, plugin.recentWindows().maxEntries());
+        assertEquals(5120, plugin.recentWindows().maxBytes());
         // an option left out takes the new node value; an explicit one above it is refused naming the setting
         assertEquals(123, plugin.sketching().simHashSettings(new HashMap<>()).maxInputChars());
         Map<String, Object> tooMuch = new HashMap<>(Map.of("max_input_chars", 124));
@@ -115,6 +124,65 @@ public class NearDuplicatePluginTests extends OpenSearchTestCase {
             org.nearduplicate.opensearch.index.mapper.ScanColumnMemory.SIZE_SETTING.get(Settings.EMPTY).getBytes(),
             plugin.scanColumns().maxBytes()
         );
+        assertEquals(200_000, plugin.recentWindows().maxEntries());
+        assertEquals(WindowMemory.MAX_NODE_BYTES_SETTING.get(Settings.EMPTY).getBytes(), plugin.recentWindows().maxBytes());
+    }
+
+    /**
+     * The recent windows are bounded in bytes by default: 5% of the heap, a share that leaves most of the 40% breaker to
+     * the groups, the fingerprints and the bulk sets; and the node settings reach the windows.
+     */
+    public void testTheWindowsAreBoundedInBytesByDefault() {
+        long heap = org.opensearch.monitor.jvm.JvmInfo.jvmInfo().getMem().getHeapMax().getBytes();
+        long defaultBytes = WindowMemory.MAX_NODE_BYTES_SETTING.get(Settings.EMPTY).getBytes();
+        assertEquals(heap / 20, defaultBytes, heap / 1000.0);
+        assertTrue(defaultBytes < SketchingService.BREAKER_LIMIT_SETTING.get(Settings.EMPTY).getBytes() / 4);
+        NearDuplicatePlugin plugin = new NearDuplicatePlugin(
+            Settings.builder().put("near_duplicate.check.window_max_bytes", "1mb").put("near_duplicate.check.window_max_entries", 9).build()
+        );
+        assertEquals(1 << 20, plugin.recentWindows().maxBytes());
+        assertEquals(9, plugin.recentWindows().maxEntries());
+        Settings share = Settings.builder().put("near_duplicate.check.window_max_bytes", "10%").build();
+        assertEquals(heap / 10, WindowMemory.MAX_NODE_BYTES_SETTING.get(share).getBytes(), heap / 1000.0);
+        Settings negative = Settings.builder().put("near_duplicate.check.window_max_bytes", "-1").build();
+        IllegalArgumentException e = expectThrows(IllegalArgumentException.class, () -> WindowMemory.MAX_NODE_BYTES_SETTING.get(negative));
+        assertThat(e.getMessage(), containsString("must be >= [0b]"));
+    }
+
+    /** GET _near_duplicate/stats shows each node's recent windows: count, entries, bytes and the node's bounds. */
+    public void testTheStatsShowTheRecentWindows() throws Exception {
+        NearDuplicatePlugin plugin = new NearDuplicatePlugin(
+            Settings.builder().put("near_duplicate.check.window_max_bytes", "2mb").build()
+        );
+        var window = plugin.recentWindows().window("pages", "fp", 16, 1_000, 60_000);
+        window.checkAndAdd(0x8f3a0c11d2e4b607L, "a");
+        window.checkAndAdd(0x70c5f3ee2d1b49f8L, "b");
+        NearDuplicateStats.Snapshot snapshot = plugin.sketching().stats().snapshot();
+        assertEquals(1, snapshot.get(NearDuplicateStats.Stat.CHECK_WINDOWS));
+        assertEquals(2, snapshot.get(NearDuplicateStats.Stat.CHECK_WINDOW_ENTRIES));
+        assertEquals(2 * RecentFingerprints.entryBytes(16, "a"), snapshot.get(NearDuplicateStats.Stat.CHECK_WINDOW_BYTES));
+        assertEquals(200_000, snapshot.get(NearDuplicateStats.Stat.CHECK_WINDOW_MAX_ENTRIES));
+        assertEquals(2 << 20, snapshot.get(NearDuplicateStats.Stat.CHECK_WINDOW_MAX_BYTES));
+
+        // across the wire (name/value pairs) and in the JSON answer, per node and in the total
+        var node = new org.opensearch.cluster.node.DiscoveryNode("n1", buildNewFakeTransportAddress(), org.opensearch.Version.CURRENT);
+        var sent = new NearDuplicateStatsNodeResponse(node, snapshot);
+        var out = new org.opensearch.common.io.stream.BytesStreamOutput();
+        sent.writeTo(out);
+        var received = new NearDuplicateStatsNodeResponse(out.bytes().streamInput());
+        assertEquals(snapshot, received.stats());
+        var response = new NearDuplicateStatsResponse(new org.opensearch.cluster.ClusterName("c"), List.of(received), List.of());
+        var json = org.opensearch.common.xcontent.XContentHelper.convertToMap(
+            org.opensearch.core.xcontent.MediaTypeRegistry.JSON.xContent(),
+            org.opensearch.core.common.Strings.toString(org.opensearch.core.xcontent.MediaTypeRegistry.JSON, response),
+            true
+        );
+        Number entries = org.opensearch.core.xcontent.ObjectPath.eval("nodes.n1.check.windows.entries", json);
+        Number maxBytes = org.opensearch.core.xcontent.ObjectPath.eval("total.check.windows.max_size_in_bytes", json);
+        assertEquals(2, entries.longValue());
+        assertEquals(2 << 20, maxBytes.longValue());
+        plugin.close();
+        assertEquals("closing the plugin empties the windows", 0, plugin.recentWindows().entryCount());
     }
 
     public void testBreakerTakesItsLimitFromTheNodeSettings() {

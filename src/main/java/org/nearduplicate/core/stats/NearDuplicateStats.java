@@ -89,7 +89,13 @@ public final class NearDuplicateStats {
         CACHE_LOADS("cache.loads"),
         CACHE_EVICTIONS("cache.evictions"),
         CACHE_FALLBACKS("cache.fallbacks"),
-        CACHE_SHARED_PASSES("cache.shared_passes");
+        CACHE_SHARED_PASSES("cache.shared_passes"),
+        // the check's recent windows now (gauges; rendered inside "check", after its outcomes)
+        CHECK_WINDOWS("check.windows.count"),
+        CHECK_WINDOW_ENTRIES("check.windows.entries"),
+        CHECK_WINDOW_BYTES("check.windows.size_in_bytes"),
+        CHECK_WINDOW_MAX_ENTRIES("check.windows.max_entries"),
+        CHECK_WINDOW_MAX_BYTES("check.windows.max_size_in_bytes");
 
         private final String key;
 

@@ -1,6 +1,7 @@
 package org.nearduplicate.core.window;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 import org.nearduplicate.core.keys.BlockLayout;
@@ -23,8 +24,9 @@ import org.nearduplicate.core.sketch.Signature;
  * side without signature is compared on its fingerprint alone.
  *
  * <p>Bounded: at most {@code capacity} entries (oldest evicted first) and entries older than {@code ttlMillis} are
- * ignored and evicted; every entry is also reserved from the node's {@link Budget} (all windows of a node together),
- * and a window that cannot reserve makes room from its own oldest entries, or does not keep the new one.
+ * evicted, at the window's next check or by the registry's periodic {@link #sweep}, whichever comes first; every entry
+ * is also reserved from the node's {@link Budget} (all windows of a node together), and a window that cannot reserve
+ * makes room from its own oldest entries, or does not keep the new one.
  *
  * <p>Gaps: a document the window lets go of (evicted, expired, or never kept) before it may be searchable (its check
  * time + the horizon the caller passes, see {@link #checkAndAdd(long, String, Object, long)}) leaves a gap until then:
@@ -232,6 +234,7 @@ public final class RecentFingerprints {
 
     private final Budget budget;
     private boolean retired;
+    /** When the window was last asked for ({@link #use}) or added to; the registry forgets it only when idle. */
     private volatile long lastAddMillis;
     /** The horizon of the last check (see {@link #checkAndAdd(long, String, Object, long)}). */
     private volatile long horizonMillis;
@@ -457,6 +460,46 @@ public final class RecentFingerprints {
         return lastAddMillis;
     }
 
+    long ttlMillis() {
+        return ttlMillis;
+    }
+
+    /** Slots of the window's ring of entries (tests). */
+    synchronized int ringCapacity() {
+        return order.ringCapacity();
+    }
+
+    /**
+     * The registry hands the window out at {@code now}: it counts as used then (not idle), unless the registry's sweep
+     * has already forgotten it (false: the caller asks the registry again, for a new window).
+     */
+    synchronized boolean use(long now) {
+        if (retired) {
+            return false;
+        }
+        lastAddMillis = Math.max(lastAddMillis, now);
+        return true;
+    }
+
+    /**
+     * The registry's sweep at {@code now}: lets go of the entries past the TTL (a gap when one may not be searchable yet,
+     * as at a check) and gives their bytes back, and an emptied window its grown arrays; then, when the window is forgettable, {@code unregister} removes it from
+     * the registry and it retires, in one step under its lock, so that {@link #use} sees either a live window or a
+     * retired one. True when it was forgotten.
+     */
+    synchronized boolean sweep(long now, BooleanSupplier unregister) {
+        if (retired) {
+            return false;
+        }
+        expire(now);
+        order.trimIfEmpty();
+        if (forgettable(now) && unregister.getAsBoolean()) {
+            retire();
+            return true;
+        }
+        return false;
+    }
+
     /** True when the registry may forget this window: idle beyond its TTL and its horizon, and no gap left. */
     synchronized boolean forgettable(long now) {
         long idle = Math.max(ttlMillis, horizonMillis);
@@ -471,7 +514,12 @@ public final class RecentFingerprints {
         }
 
         public Registry(LongSupplier clock, long maxEntries, Memory memory) {
-            super(clock, maxEntries, memory);
+            super(clock, maxEntries, Long.MAX_VALUE, memory);
+        }
+
+        /** At most {@code maxEntries} entries and {@code maxBytes} of their estimated heap on the node, together. */
+        public Registry(LongSupplier clock, long maxEntries, long maxBytes, Memory memory) {
+            super(clock, maxEntries, maxBytes, memory);
         }
     }
 }

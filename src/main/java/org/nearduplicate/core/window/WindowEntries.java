@@ -54,6 +54,11 @@ final class WindowEntries {
         return size == 0;
     }
 
+    /** Slots of the ring (tests: it grows with a burst and is trimmed once empty). */
+    int ringCapacity() {
+        return entries.length;
+    }
+
     Entry peekFirst() {
         return size == 0 ? null : entries[head];
     }
@@ -88,6 +93,22 @@ final class WindowEntries {
             }
         }
         return e;
+    }
+
+    /**
+     * Once empty, gives back the ring and the buckets a burst of entries grew (they never shrink while in use): an
+     * emptied window the registry keeps for its gap then holds a few hundred bytes, not its peak's arrays.
+     */
+    void trimIfEmpty() {
+        if (size != 0) return;
+        if (entries.length > 16) {
+            entries = new Entry[16];
+            fingerprints = new long[16];
+        }
+        head = 0;
+        for (int c = 0; c < buckets.size(); c++) {
+            buckets.set(c, new HashMap<>());
+        }
     }
 
     private void grow() {

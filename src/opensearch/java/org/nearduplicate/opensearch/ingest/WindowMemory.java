@@ -1,17 +1,23 @@
 package org.nearduplicate.opensearch.ingest;
 
 import org.opensearch.common.settings.Setting;
+import org.opensearch.common.unit.MemorySizeValue;
 import org.opensearch.core.common.breaker.CircuitBreaker;
 import org.opensearch.core.common.breaker.CircuitBreakingException;
+import org.opensearch.core.common.unit.ByteSizeValue;
+import org.opensearch.threadpool.Scheduler;
 
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 import org.nearduplicate.core.window.RecentFingerprints;
+import org.nearduplicate.core.window.SweepScheduler;
 
 /**
  * The recent windows' ({@link RecentFingerprints}) memory on the node: every entry is reserved from the
- * {@code near_duplicate} circuit breaker, and the node setting that caps the entries of all windows together. The
- * window itself knows no breaker, so this is all a second platform would write for it.
+ * {@code near_duplicate} circuit breaker, the node settings that cap the entries and bytes of all windows together,
+ * and the node's scheduler behind their periodic sweep. The window itself knows no breaker and no thread pool, so this
+ * is all a second platform would write for it.
  */
 public final class WindowMemory implements RecentFingerprints.Memory {
 
@@ -24,11 +30,43 @@ public final class WindowMemory implements RecentFingerprints.Memory {
         Setting.Property.NodeScope
     );
 
+    /**
+     * Estimated heap all recent windows of a node may hold together: 5% of the heap, as the column cache, so that the
+     * two leave three quarters of the {@code near_duplicate} breaker (40%) to the groups, the fingerprints and the bulk
+     * sets (docs/reliability.md).
+     */
+    public static final Setting<ByteSizeValue> MAX_NODE_BYTES_SETTING = new Setting<>(
+        "near_duplicate.check.window_max_bytes",
+        "5%",
+        WindowMemory::parseMaxBytes,
+        Setting.Property.Dynamic,
+        Setting.Property.NodeScope
+    );
+
+    /** A size or a share of the heap, as {@code memorySizeSetting}, but never negative ({@code -1} is a size there). */
+    private static ByteSizeValue parseMaxBytes(String value) {
+        ByteSizeValue size = MemorySizeValue.parseBytesSizeValueOrHeapRatio(value, "near_duplicate.check.window_max_bytes");
+        if (size.getBytes() < 0) {
+            throw new IllegalArgumentException(
+                "failed to parse value [" + value + "] for setting [near_duplicate.check.window_max_bytes], must be >= [0b]"
+            );
+        }
+        return size;
+    }
+
     private final Supplier<CircuitBreaker> breaker;
 
     /** The breaker is looked up per reservation: the plugin gets it after the windows are made. */
     public WindowMemory(Supplier<CircuitBreaker> breaker) {
         this.breaker = breaker;
+    }
+
+    /**
+     * The ingest service's scheduler (its tasks run on the generic pool) as the windows' sweep timer; it throws once the
+     * node's pool is shut down, which ends the sweeps.
+     */
+    public static SweepScheduler sweeps(BiFunction<Long, Runnable, Scheduler.ScheduledCancellable> scheduler) {
+        return (delayMillis, task) -> scheduler.apply(delayMillis, task)::cancel;
     }
 
     @Override

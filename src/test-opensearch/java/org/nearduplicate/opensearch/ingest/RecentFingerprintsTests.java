@@ -82,6 +82,49 @@ public class RecentFingerprintsTests extends OpenSearchTestCase {
         assertEquals(0, breaker.getUsed());
     }
 
+    /**
+     * The operator's case: a pipeline with window_ttl 30s checks 3,000 documents and the node goes idle. The node's
+     * scheduler sweeps the windows: within the TTL and a sweep interval the breaker holds nothing of them, though no
+     * document came again.
+     */
+    public void testTheSweepGivesTheBreakerBackWithoutAnotherCheck() {
+        CircuitBreaker breaker = breaker(ByteSizeValue.parseBytesSizeValue("100mb", "test").getBytes());
+        AtomicLong clock = new AtomicLong();
+        List<Runnable> due = new java.util.ArrayList<>();
+        List<Long> delays = new java.util.ArrayList<>();
+        RecentFingerprints.Registry registry = new RecentFingerprints.Registry(
+            clock::get,
+            WindowMemory.MAX_NODE_ENTRIES_SETTING.get(Settings.EMPTY),
+            WindowMemory.MAX_NODE_BYTES_SETTING.get(Settings.EMPTY).getBytes(),
+            new WindowMemory(() -> breaker)
+        );
+        registry.startSweeping((delay, task) -> {
+            delays.add(delay);
+            due.add(task);
+            return () -> due.remove(task);
+        });
+        long ttl = TimeValue.timeValueSeconds(30).millis();
+        RecentFingerprints window = registry.window("pages", "fp", 16, 10_000, ttl);
+        for (int i = 0; i < 3_000; i++) {
+            window.checkAndAdd(randomLong(), randomAlphaOfLength(20));
+        }
+        long held = breaker.getUsed();
+        assertEquals(registry.reservedBytes(), held);
+        assertTrue("about 2 KB an entry at k = 16: " + held, held > 3_000 * 1_900L);
+        assertEquals("a tenth of the TTL", List.of(10_000L, 3_000L), delays);
+        // the node idles past the TTL; its scheduler runs the sweep that is due
+        clock.set(ttl + delays.get(delays.size() - 1));
+        Runnable sweep = due.remove(0);
+        assertTrue(due.isEmpty());
+        sweep.run();
+        assertEquals("the breaker has every byte of the window back", 0, breaker.getUsed());
+        assertEquals(0, registry.entryCount());
+        assertEquals(0, registry.windowCount());
+        assertEquals("and the next sweep is scheduled", 1, due.size());
+        registry.stopSweeping();
+        assertTrue(due.isEmpty());
+    }
+
     public void testEachPipelinesWindowOptionsAreItsOwn() {
         RecentFingerprints.Registry registry = new RecentFingerprints.Registry(() -> 0L);
         RecentFingerprints small = registry.window("pages", "fp", 3, 2, TimeValue.timeValueMinutes(5).millis());
@@ -121,10 +164,20 @@ public class RecentFingerprintsTests extends OpenSearchTestCase {
             });
             workers[t].start();
         }
+        // the periodic sweep, as the node's generic pool runs it, at the same time as the checks
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread sweeper = new Thread(() -> {
+            while (done.get() == false) {
+                registry.sweep();
+            }
+        });
+        sweeper.start();
         start.countDown();
         for (Thread w : workers) {
             w.join();
         }
+        done.set(true);
+        sweeper.join();
         assertTrue(registry.entryCount() <= 500);
         assertEquals(registry.reservedBytes(), breaker.getUsed());
         registry.clear();

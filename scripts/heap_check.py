@@ -5,6 +5,12 @@ one of them in a group (each random fingerprint appears twice, as exact copies d
 request the node is the same process, green, holds every document, and the near_duplicate breaker is back to 0; then
 a 200,000-document index (within the budget) is grouped and written with 200 on the same node.
 
+After every case, and above all after a 429 of the plugin's own near_duplicate breaker, ordinary requests (`_count`
+and a search of the index) must still be served. The only retry allowed is for OpenSearch's parent (real-memory)
+breaker, whose 429 is transient (a refused big run leaves garbage until the next forced GC, at most one per 5 s): such
+a follow-up is retried with a short backoff for up to PARENT_RETRY_SECONDS, each retry printed and recorded. Any other
+failure of a follow-up fails the case, with its status, its answer and the node's breakers at that moment.
+
     scripts/heap_check.py [--docs 4000000] [--results bench/results/RESULTS-heap.md]
 
 Builds nothing: it installs the newest target/near-duplicate-*.zip (mvn package first) on its own node
@@ -39,8 +45,10 @@ def node(command):
 
 
 def node_state():
-    status, stats = http("GET", "/_nodes/stats/jvm,breaker")
+    """The node's process, heap and near_duplicate breaker; None when it does not answer (a parent 429 is retried)."""
+    status, stats, _ = follow_up("node stats", "GET", "/_nodes/stats/jvm,breaker")
     if status != 200:
+        print(f"[heap-check]   node stats: HTTP {status} {json.dumps(stats)[:300]}", flush=True)
         return None
     (node_id, stats), = stats["nodes"].items()
     return {"id": node_id, "uptime": stats["jvm"]["uptime_in_millis"],
@@ -48,6 +56,85 @@ def node_state():
             "heap_used_mb": stats["jvm"]["mem"]["heap_used_in_bytes"] >> 20,
             "breaker_used": stats["breakers"]["near_duplicate"]["estimated_size_in_bytes"],
             "breaker_limit_mb": stats["breakers"]["near_duplicate"]["limit_size_in_bytes"] >> 20}
+
+
+def breaker_stats():
+    """Every breaker of the node as {name: "used/limit MB, tripped N"}, or the failure to read them."""
+    status, stats = http("GET", "/_nodes/stats/breaker")
+    if status != 200:
+        return {"error": f"HTTP {status} {json.dumps(stats)[:200]}"}
+    (_, node_stats), = stats["nodes"].items()
+    return {name: f"{b['estimated_size_in_bytes'] >> 20}/{b['limit_size_in_bytes'] >> 20} MB, tripped {b['tripped']}"
+            for name, b in node_stats["breakers"].items()}
+
+
+def refusing_breaker(status, body):
+    """The breaker that refused a request with a 429: "parent", "near_duplicate", ... (None for any other answer).
+
+    >>> refusing_breaker(429, {"error": {"type": "circuit_breaking_exception",
+    ...     "reason": "[parent] Data too large, data for [<http_request>] would be [537919488/513mb]"}})
+    'parent'
+    >>> refusing_breaker(429, {"error": {"root_cause": [{"type": "circuit_breaking_exception",
+    ...     "reason": "[near_duplicate] Data too large, data for [groups] would be [1]"}], "type": "x", "reason": "x"}})
+    'near_duplicate'
+    >>> refusing_breaker(429, {"error": {"type": "es_rejected_execution_exception", "reason": "rejected"}}) is None
+    True
+    >>> refusing_breaker(200, {"count": 4}) is None
+    True
+    """
+    if status != 429 or not isinstance(body, dict) or not isinstance(body.get("error"), dict):
+        return None
+    error = body["error"]
+    for cause in [error] + list(error.get("root_cause") or []):
+        if cause.get("type") == "circuit_breaking_exception":
+            named = re.match(r"\[([^\]]+)\]", cause.get("reason") or "")
+            if named:
+                return named.group(1)
+    return None
+
+
+# a follow-up refused by the parent (real-memory) breaker is retried for up to this long, then it fails the case
+PARENT_RETRY_SECONDS = 10
+
+
+def follow_up(name, method, path, body=None):
+    """(status, answer, retries) of an ordinary request after a case; retries: one line per parent-breaker 429 retried.
+
+    Only the parent breaker's 429 is retried (0.25 s, doubling to 2 s, within PARENT_RETRY_SECONDS): it is transient,
+    the heap still holding a refused run's garbage. Anything else is the answer, including the near_duplicate
+    breaker's 429: an ordinary request never reserves from it, so that would be a leak.
+    """
+    retries = []
+    started = time.time()
+    delay = 0.25
+    while True:
+        status, answer = http(method, path, body)
+        waited = time.time() - started
+        if refusing_breaker(status, answer) == "parent" and waited + delay <= PARENT_RETRY_SECONDS:
+            reason = re.sub(r"\s+", " ", answer["error"].get("reason", ""))[:160]
+            retries.append(f"{name}: parent 429 after {waited:.1f} s, retry in {delay:.2f} s ({reason})")
+            print(f"[heap-check]   {retries[-1]}", flush=True)
+            time.sleep(delay)
+            delay = min(delay * 2, 2.0)
+            continue
+        return status, answer, retries
+
+
+def follow_ups(index, docs):
+    """Ordinary requests after a case: (all served, the count answered, retries, failure lines with the breakers)."""
+    served, count, retries, failures = True, None, [], []
+    requests = [("_count", "GET", f"/{index}/_count", None),
+                ("search", "POST", f"/{index}/_search", {"size": 1, "query": {"match_all": {}}})]
+    for name, method, path, body in requests:
+        status, answer, tried = follow_up(name, method, path, body)
+        retries += tried
+        if name == "_count" and status == 200:
+            count = answer.get("count")
+        if status != 200 or (name == "search" and answer.get("hits", {}).get("total", {}).get("value", 0) < min(docs, 1)):
+            served = False
+            failures.append(f"{name} {method} {path}: HTTP {status}, after {len(tried)} parent retries, answer "
+                            f"{json.dumps(answer)[:600]}; breakers now {json.dumps(breaker_stats())}")
+    return served, count, retries, failures
 
 
 def load(index, docs):
@@ -87,6 +174,7 @@ def main():
     node("start")
     failures = []
     rows = []
+    retried = []  # every parent-breaker retry of a follow-up, for the results file
     try:
         count = load(INDEX, args.docs)
         small_count = load("small", args.small_docs)
@@ -109,17 +197,20 @@ def main():
             took = time.time() - started
             error = body.get("error") if isinstance(body.get("error"), dict) else {}
             reason = error.get("type", "")
+            breaker = refusing_breaker(status, body)
+            if breaker:
+                reason += f" [{breaker}]"
             label = re.search(r"data for \[(.+?)\] would be", error.get("reason", ""))
             if label:
                 reason += f" ({label.group(1)})"
             if status == 200:
                 reason = f"{body.get('counts', body).get('groups')} groups"
-            time.sleep(1)
+            # right after the case, with no pause: ordinary requests are served (after a near_duplicate 429 above all)
+            served, docs_now, retries, follow_failures = follow_ups(index, docs)
             after = node_state()
-            health = http("GET", "/_cluster/health")[1].get("status") if after else None
-            docs_now = http("GET", f"/{index}/_count")[1].get("count") if after else None
+            health = follow_up("health", "GET", "/_cluster/health")[1].get("status") if after else None
             ok = (status in expected and after is not None and after["id"] == first["id"]
-                  and after["uptime"] > first["uptime"] and health in ("green", "yellow") and docs_now == docs)
+                  and after["uptime"] > first["uptime"] and health in ("green", "yellow") and served and docs_now == docs)
             # the breaker gives every byte back (a write may still be clearing its last batch: wait a little)
             for _ in range(20):
                 if after is None or after["breaker_used"] == 0:
@@ -127,14 +218,19 @@ def main():
                 time.sleep(0.5)
                 after = node_state()
             ok = ok and after is not None and after["breaker_used"] == 0
-            row = (index, f"{docs:,}", api, k, status, reason or "-", f"{took:.1f}", health, after["heap_used_mb"] if after else "-",
-                   after["breaker_used"] if after else "-", "yes" if ok else "NO")
+            follow = ("served" if served else "NOT served") + (f", {len(retries)} parent 429 retried" if retries else "")
+            row = (index, f"{docs:,}", api, k, status, reason or "-", f"{took:.1f}", follow, health,
+                   after["heap_used_mb"] if after else "-", after["breaker_used"] if after else "-", "yes" if ok else "NO")
             rows.append(row)
-            print(f"[heap-check] {index} {api} k={k}: HTTP {status} {reason} in {took:.1f} s; node same process: "
-                  f"{after is not None and after['id'] == first['id']}, health {health}, documents {docs_now}, "
-                  f"breaker {after['breaker_used'] if after else '?'} bytes -> {'ok' if ok else 'FAILED'}", flush=True)
+            print(f"[heap-check] {index} {api} k={k}: HTTP {status} {reason} in {took:.1f} s; _count and search "
+                  f"{follow}; node same process: {after is not None and after['id'] == first['id']}, health {health}, "
+                  f"documents {docs_now}, breaker {after['breaker_used'] if after else '?'} bytes -> "
+                  f"{'ok' if ok else 'FAILED'}", flush=True)
+            for line in follow_failures:
+                print(f"[heap-check]   follow-up failed: {line}", flush=True)
+            retried.extend(f"{index} {api} k={k}: {line}" for line in retries)
             if not ok:
-                failures.append(f"{index} {api} k={k}")
+                failures.append(f"{index} {api} k={k}" + (f" ({'; '.join(follow_failures)})" if follow_failures else ""))
                 # which breaker refused it and how full it was, to tell a leak from a heap still full of garbage
                 print(f"[heap-check]   answer: {json.dumps(body)[:800]}", flush=True)
                 if after is not None:
@@ -147,14 +243,20 @@ def main():
             f.write(f"`scripts/heap_check.py --docs {args.docs}`: OpenSearch with a {first['heap_max_mb']} MB heap, "
                     f"near_duplicate breaker limit {first['breaker_limit_mb']} MB, one shard of {count:,} documents, "
                     "each random fingerprint twice (every document in a group). After each request: same node "
-                    "process, cluster health, document count, breaker back to 0 bytes.\n\n")
-            f.write("| index | documents | API | k | HTTP | answer | seconds | health after | heap used after (MB) | breaker bytes after | node healthy |\n")
-            f.write("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+                    "process, cluster health, breaker back to 0 bytes, and `_count` and a search served at once "
+                    f"(a parent-breaker 429 retried for up to {PARENT_RETRY_SECONDS} s, each retry listed below).\n\n")
+            f.write("| index | documents | API | k | HTTP | answer | seconds | `_count` and search after | health after | heap used after (MB) | breaker bytes after | node healthy |\n")
+            f.write("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
             for row in rows:
                 f.write("| " + " | ".join(str(c) for c in row) + " |\n")
+            if retried:
+                f.write("\nFollow-ups retried after a parent-breaker 429:\n\n")
+                for line in retried:
+                    f.write(f"- {line}\n")
     if failures:
         sys.exit("heap check FAILED: " + ", ".join(failures))
-    print("[heap-check] passed: every request answered 200 or 429 and the node stayed up with its breaker at 0")
+    print("[heap-check] passed: every request answered 200 or 429, _count and a search were served after each, and the "
+          "node stayed up with its breaker at 0" + (f" ({len(retried)} parent-breaker retries)" if retried else ""))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,8 @@ import static org.opensearch.rest.RestRequest.Method.POST;
 /**
  * {@code POST /{index}/_near_duplicates/_write}: computes the groups and writes them into the documents. With
  * {@code wait_for_completion=false} it answers {@code {"task": "node:id"}} at once; {@code GET _tasks/<id>} shows the
- * progress and, once done, the result (stored as {@code _update_by_query}'s is).
+ * progress and, once done, the result (stored as {@code _update_by_query}'s is). With {@code refresh=true} the index is
+ * refreshed after the last update, before the answer (and before the task's result is stored).
  */
 public class RestSimHashGroupsWriteAction extends BaseRestHandler {
 
@@ -53,6 +54,8 @@ public class RestSimHashGroupsWriteAction extends BaseRestHandler {
         if (request.hasParam("requests_per_second")) {
             write.requestsPerSecond(RequestsPerSecond.parse(request.param("requests_per_second")));
         }
+        // always consumed (an unconsumed parameter is a 400); wait_for is refused with the values it may take
+        write.refresh(SimHashGroupsWriteRequest.parseRefresh(request.param(SimHashGroupsWriteRequest.REFRESH)));
         if (request.paramAsBoolean("wait_for_completion", true)) {
             return channel -> new RestCancellableNodeClient(client, request.getHttpChannel()).execute(
                 SimHashGroupsWriteAction.INSTANCE,

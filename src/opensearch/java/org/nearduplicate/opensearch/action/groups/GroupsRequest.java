@@ -80,6 +80,12 @@ abstract class GroupsRequest<R extends GroupsRequest<R>> extends OneIndexRequest
         return new SimHashGroupsTask(id, type, action, getDescription(), parentTaskId, headers);
     }
 
+    /** What a log line shows of the request (a failure's, a task's): its task description. */
+    @Override
+    public String toString() {
+        return getDescription();
+    }
+
     /** The description's start, shared by both requests' tasks. */
     protected String describe(String what) {
         return "near_duplicate "

@@ -7,6 +7,8 @@ import org.opensearch.core.xcontent.ToXContentObject;
 import org.opensearch.core.xcontent.XContentBuilder;
 
 import java.io.IOException;
+import java.util.List;
+import java.util.Map;
 
 import org.nearduplicate.orchestration.groups.ChanceMatches;
 import org.nearduplicate.orchestration.groups.RunSummary;
@@ -70,6 +72,32 @@ public abstract class GroupsResponse extends ActionResponse implements ToXConten
         builder.field("basis", chance.basis());
         if (chance.warning() != null) builder.field("warning", chance.warning());
         builder.endObject();
+    }
+
+    /**
+     * What a log line shows of the response (a background write's outcome is logged by the task's listener): the
+     * run, then the response's counts, as {@code Name[index=..., field=..., ...]}.
+     */
+    @Override
+    public final String toString() {
+        StringBuilder b = new StringBuilder(getClass().getSimpleName()).append('[');
+        b.append("index=").append(run.index()).append(", field=").append(run.field());
+        b.append(", max_distance=").append(run.maxDistance());
+        if (Double.isNaN(run.minSimilarity()) == false) b.append(", min_similarity=").append(run.minSimilarity());
+        b.append(", took=").append(run.tookMillis()).append("ms, docs_scanned=").append(run.docsScanned());
+        for (Map.Entry<String, Object> count : counts().entrySet()) {
+            b.append(", ").append(count.getKey()).append('=').append(count.getValue());
+        }
+        return b.append(']').toString();
+    }
+
+    /** The response's own values for {@link #toString()}, in the order of its JSON (lists shortened). */
+    protected abstract Map<String, Object> counts();
+
+    /** At most the first {@code max} items of {@code items}, and how many more there are. */
+    protected static String shortList(List<?> items, int max) {
+        if (items.size() <= max) return items.toString();
+        return items.subList(0, max) + " and " + (items.size() - max) + " more";
     }
 
     public long docsScanned() {

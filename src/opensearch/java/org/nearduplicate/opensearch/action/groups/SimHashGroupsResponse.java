@@ -6,7 +6,9 @@ import org.opensearch.core.xcontent.XContentBuilder;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.nearduplicate.core.groups.GroupMembers;
 import org.nearduplicate.core.groups.HammingGroups;
@@ -150,6 +152,18 @@ public class SimHashGroupsResponse extends GroupsResponse {
         }
         builder.endObject();
         return builder;
+    }
+
+    @Override
+    protected Map<String, Object> counts() {
+        Map<String, Object> counts = new LinkedHashMap<>();
+        counts.put("candidate_pairs", candidatePairs);
+        counts.put("verified_pairs", verifiedPairs);
+        counts.put("groups", groupCount);
+        counts.put("docs_in_groups", docsInGroups);
+        counts.put("page", groups.size() + " groups");
+        if (nextAfter != null) counts.put("next_after", nextAfter);
+        return counts;
     }
 
     public long candidatePairs() {

@@ -15,7 +15,7 @@ import static org.opensearch.action.ValidateActions.addValidationError;
 
 /**
  * The write-back request: {@code field}, {@code max_distance}, {@code min_similarity}, {@code group_field}, {@code distance_field},
- * {@code batch_size}, {@code requests_per_second}, {@code mode}; see docs/workflows.md.
+ * {@code batch_size}, {@code requests_per_second}, {@code mode}, and the URL's {@code refresh}; see docs/workflows.md.
  */
 public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteRequest> {
     public static final String DEFAULT_GROUP_FIELD = "duplicate_group";
@@ -31,6 +31,8 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
     private boolean shouldStoreResult;
     /** Only the checks that can fail at once run (index, field, mappings), then an empty answer: nothing is written. */
     private boolean validateOnly;
+    /** {@code refresh=true}: the index written to is refreshed after the last update, before the answer. */
+    private boolean refresh;
 
     public SimHashGroupsWriteRequest(String index, String field) {
         super(index, field);
@@ -46,6 +48,7 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
         requestsPerSecond = in.readFloat();
         validateOnly = in.readBoolean();
         readLast(in);
+        refresh = in.readBoolean(); // appended after the 0.8.0 fields (CHANGELOG)
     }
 
     @Override
@@ -59,6 +62,7 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
         out.writeFloat(requestsPerSecond);
         out.writeBoolean(validateOnly);
         writeLast(out);
+        out.writeBoolean(refresh);
     }
 
     public static SimHashGroupsWriteRequest fromXContent(String index, XContentParser parser) throws IOException {
@@ -75,6 +79,30 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
             }
         }
         return request;
+    }
+
+    /** The URL parameter that refreshes the written index before the answer. */
+    public static final String REFRESH = "refresh";
+
+    /**
+     * The {@code refresh} parameter's value, as {@code _update_by_query} takes it: {@code true} or empty (a bare
+     * {@code ?refresh}) refreshes the written index before the answer, {@code false} (the default, also when absent,
+     * null) does not. {@code wait_for} is refused: a write-back's bulk requests touch its shards over many batches, and
+     * waiting for the refresh of the last one would not show the earlier ones; {@code true} shows them all.
+     */
+    public static boolean parseRefresh(String value) {
+        if (value == null || value.equals("false")) return false;
+        if (value.isEmpty() || value.equals("true")) return true;
+        throw new IllegalArgumentException(
+            "[_near_duplicates/_write] ["
+                + REFRESH
+                + "] must be [true] or [false] (or empty, meaning true), got ["
+                + value
+                + "]"
+                + (value.equals("wait_for")
+                    ? ": [wait_for] is not supported, as for _update_by_query; [true] refreshes the index before the answer"
+                    : "")
+        );
     }
 
     /** The slowest throttle ({@link RequestsPerSecond#MIN}). */
@@ -107,6 +135,7 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
         copy.distanceField = distanceField;
         copy.batchSize = batchSize;
         copy.requestsPerSecond = requestsPerSecond;
+        copy.refresh = refresh;
         copy.validateOnly = true;
         return copy;
     }
@@ -126,7 +155,23 @@ public class SimHashGroupsWriteRequest extends GroupsRequest<SimHashGroupsWriteR
 
     @Override
     public String getDescription() {
-        return describe("groups write") + " group_field[" + groupField + "] distance_field[" + distanceField + "]";
+        return describe("groups write")
+            + " group_field["
+            + groupField
+            + "] distance_field["
+            + distanceField
+            + "]"
+            + (refresh ? " refresh" : "");
+    }
+
+    /** Whether the written index is refreshed before the answer ({@code refresh=true}). */
+    public boolean refresh() {
+        return refresh;
+    }
+
+    public SimHashGroupsWriteRequest refresh(boolean refresh) {
+        this.refresh = refresh;
+        return this;
     }
 
     public String groupField() {

@@ -6,13 +6,16 @@ import org.opensearch.core.xcontent.XContentBuilder;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.nearduplicate.orchestration.groups.RunSummary;
 
 /**
  * What a write-back did: the groups found and the documents written (members), given their own group (singletons),
- * left unchanged, cleared and failed.
+ * left unchanged, cleared and failed; with {@code refresh=true}, whether the refresh of the index that followed
+ * succeeded on every shard ({@code refreshed}) and the shards' failures if not.
  */
 public class SimHashGroupsWriteResponse extends GroupsResponse {
 
@@ -27,6 +30,30 @@ public class SimHashGroupsWriteResponse extends GroupsResponse {
     private final long throttledMillis;
     private final long failureCount;
     private final List<String> failures;
+    /** The refresh's outcome; {@link Refresh#NOT_ASKED} without {@code refresh=true}. */
+    private final Refresh refresh;
+
+    /**
+     * Whether the refresh after the write made every written document searchable ({@code refreshed}), and what failed
+     * if not (a shard's failure, or the refresh request's own).
+     */
+    public record Refresh(boolean asked, boolean refreshed, List<String> failures) {
+        public static final Refresh NOT_ASKED = new Refresh(false, false, List.of());
+
+        public Refresh {
+            failures = List.copyOf(failures);
+        }
+
+        /** A refresh that reached every shard. */
+        public static Refresh done() {
+            return new Refresh(true, true, List.of());
+        }
+
+        /** A refresh that failed, wholly or on some shards. */
+        public static Refresh failed(List<String> failures) {
+            return new Refresh(true, false, failures);
+        }
+    }
 
     public SimHashGroupsWriteResponse(
         RunSummary run,
@@ -41,6 +68,36 @@ public class SimHashGroupsWriteResponse extends GroupsResponse {
         long failureCount,
         List<String> failures
     ) {
+        this(
+            run,
+            groups,
+            docsInGroups,
+            written,
+            noops,
+            cleared,
+            singletons,
+            batches,
+            throttledMillis,
+            failureCount,
+            failures,
+            Refresh.NOT_ASKED
+        );
+    }
+
+    public SimHashGroupsWriteResponse(
+        RunSummary run,
+        long groups,
+        long docsInGroups,
+        long written,
+        long noops,
+        long cleared,
+        long singletons,
+        long batches,
+        long throttledMillis,
+        long failureCount,
+        List<String> failures,
+        Refresh refresh
+    ) {
         super(run);
         this.groups = groups;
         this.docsInGroups = docsInGroups;
@@ -52,6 +109,25 @@ public class SimHashGroupsWriteResponse extends GroupsResponse {
         this.throttledMillis = throttledMillis;
         this.failureCount = failureCount;
         this.failures = failures;
+        this.refresh = java.util.Objects.requireNonNull(refresh);
+    }
+
+    /** This response with the outcome of the refresh that followed the write. */
+    public SimHashGroupsWriteResponse withRefresh(Refresh refresh) {
+        return new SimHashGroupsWriteResponse(
+            run,
+            groups,
+            docsInGroups,
+            written,
+            noops,
+            cleared,
+            singletons,
+            batches,
+            throttledMillis,
+            failureCount,
+            failures,
+            refresh
+        );
     }
 
     public SimHashGroupsWriteResponse(StreamInput in) throws IOException {
@@ -66,6 +142,10 @@ public class SimHashGroupsWriteResponse extends GroupsResponse {
         throttledMillis = in.readVLong();
         failureCount = in.readVLong();
         failures = Arrays.asList(in.readStringArray()); // as writeStringCollection wrote it
+        // appended after the 0.8.0 fields (CHANGELOG)
+        boolean asked = in.readBoolean();
+        boolean refreshed = in.readBoolean();
+        refresh = asked ? new Refresh(true, refreshed, Arrays.asList(in.readStringArray())) : Refresh.NOT_ASKED;
     }
 
     @Override
@@ -81,6 +161,9 @@ public class SimHashGroupsWriteResponse extends GroupsResponse {
         out.writeVLong(throttledMillis);
         out.writeVLong(failureCount);
         out.writeStringCollection(failures);
+        out.writeBoolean(refresh.asked());
+        out.writeBoolean(refresh.refreshed());
+        if (refresh.asked()) out.writeStringCollection(refresh.failures());
     }
 
     @Override
@@ -98,7 +181,36 @@ public class SimHashGroupsWriteResponse extends GroupsResponse {
         builder.field("throttled_millis", throttledMillis);
         builder.field("failed", failureCount);
         builder.array("failures", failures.toArray(new String[0]));
+        if (refresh.asked()) {
+            builder.field("refreshed", refresh.refreshed());
+            if (refresh.refreshed() == false) builder.array("refresh_failures", refresh.failures().toArray(new String[0]));
+        }
         return builder.endObject();
+    }
+
+    @Override
+    protected Map<String, Object> counts() {
+        Map<String, Object> counts = new LinkedHashMap<>();
+        counts.put("groups", groups);
+        counts.put("docs_in_groups", docsInGroups);
+        counts.put("written", written);
+        counts.put("noops", noops);
+        counts.put("cleared", cleared);
+        counts.put("singletons", singletons);
+        counts.put("batches", batches);
+        counts.put("throttled_millis", throttledMillis);
+        counts.put("failed", failureCount);
+        if (failures.isEmpty() == false) counts.put("failures", shortList(failures, 3));
+        if (refresh.asked()) {
+            counts.put("refreshed", refresh.refreshed());
+            if (refresh.refreshed() == false) counts.put("refresh_failures", shortList(refresh.failures(), 3));
+        }
+        return counts;
+    }
+
+    /** The outcome of the refresh that followed the write ({@link Refresh#NOT_ASKED} without {@code refresh=true}). */
+    public Refresh refresh() {
+        return refresh;
     }
 
     public long groups() {

@@ -263,4 +263,23 @@ public class SimHashShardFingerprintsRequest extends AuthorizedShardRequest<SimH
     public int limit() {
         return limit;
     }
+
+    /** What a log line shows of the request (a shard failure's): the shard, the field and the pass with its size. */
+    @Override
+    public String toString() {
+        String pass;
+        if (members == null) {
+            pass = "fingerprints";
+        } else if (distanceField != null) {
+            pass = "singletons of " + members.length + " units, _seq_no[" + fromSeqNo + ".." + toSeqNo + "] limit[" + limit + "]";
+        } else if (staleField != null) {
+            pass = "stale [" + staleField + "] beside " + members.length + " members";
+        } else {
+            pass = "members of "
+                + members.length
+                + " fingerprints"
+                + (writtenGroupField == null ? "" : " with [" + writtenGroupField + "]");
+        }
+        return "near_duplicate shard fingerprints " + shardId + " field[" + field + "] pass[" + pass + "]";
+    }
 }

@@ -115,11 +115,13 @@ public class TransportSimHashGroupsAction extends HandledTransportAction<SimHash
     @Override
     protected void doExecute(Task task, SimHashGroupsRequest request, ActionListener<SimHashGroupsResponse> answer) {
         long start = System.nanoTime();
-        ActionListener<SimHashGroupsResponse> listener = CountedRun.counted(sketching.stats(), false, start, answer);
+        ActionListener<SimHashGroupsResponse> listener = answer;
         try {
             ClusterState state = clusterService.state();
             IndexMetadata index = singleIndex(state, resolver, request, "_near_duplicates");
             checkField(index, request.field(), request.minSimilarity());
+            // a run counts in the stats from here on, once it has passed the checks: a refused request is no failed run
+            listener = CountedRun.counted(sketching.stats(), false, start, answer);
             SimHashGroupsTask groupsTask = (SimHashGroupsTask) task;
             computation.run(
                 groupsTask,

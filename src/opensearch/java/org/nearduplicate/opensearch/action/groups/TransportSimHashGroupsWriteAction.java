@@ -3,6 +3,7 @@ package org.nearduplicate.opensearch.action.groups;
 import org.opensearch.ExceptionsHelper;
 import org.opensearch.action.DocWriteResponse;
 import org.opensearch.action.admin.indices.mapping.put.PutMappingRequest;
+import org.opensearch.action.admin.indices.refresh.RefreshRequest;
 import org.opensearch.action.bulk.BulkItemResponse;
 import org.opensearch.action.bulk.BulkRequest;
 import org.opensearch.action.support.ActionFilters;
@@ -59,7 +60,7 @@ import org.nearduplicate.orchestration.groups.WriteMarker;
  * {@code running} without its task means the run was interrupted (the node left); re-running the same request completes
  * the write (updates are idempotent). The groups stay reserved in the breaker until the write ends; update requests are
  * made one batch at a time, two bulk requests in flight (one when throttled). Cancelling the task stops a throttle wait
- * at once.
+ * at once. With {@code refresh=true} the index is refreshed after the last update, before the answer.
  */
 public class TransportSimHashGroupsWriteAction extends HandledTransportAction<SimHashGroupsWriteRequest, SimHashGroupsWriteResponse> {
 
@@ -94,8 +95,9 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
     public static final String MARKER = WriteMarker.KEY;
 
     @Override
-    protected void doExecute(Task task, SimHashGroupsWriteRequest request, ActionListener<SimHashGroupsWriteResponse> listener) {
+    protected void doExecute(Task task, SimHashGroupsWriteRequest request, ActionListener<SimHashGroupsWriteResponse> answer) {
         long startNanos = System.nanoTime();
+        ActionListener<SimHashGroupsWriteResponse> listener = answer;
         try {
             // every check that can fail at once runs here, before any work: with wait_for_completion=false the REST
             // layer runs them first (validateOnly) and answers their failure instead of starting a task that fails
@@ -105,7 +107,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             Map<String, Object> missing = missingMappings(index, request);
             AliasFilter aliasFilter = TransportSimHashGroupsAction.aliasFilter(state, resolver, indicesService, request, index);
             if (request.validateOnly()) {
-                listener.onResponse(
+                answer.onResponse(
                     new SimHashGroupsWriteResponse(
                         RunSummary.validated(index.getIndex().getName(), request.field()),
                         0,
@@ -122,8 +124,10 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                 );
                 return;
             }
+            // a run counts in the stats from here on, once it has passed the checks: a refused request is no failed run
+            listener = CountedRun.counted(sketching.stats(), true, startNanos, answer);
+            ActionListener<SimHashGroupsWriteResponse> counted = listener;
             SimHashGroupsTask groupsTask = (SimHashGroupsTask) task;
-            ActionListener<SimHashGroupsWriteResponse> counted = CountedRun.counted(sketching.stats(), true, startNanos, listener);
             ShardReads shards = computation.shards(
                 groupsTask,
                 index,
@@ -147,7 +151,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                         result.close();
                         throw e;
                     }
-                }, e -> mark(index, request, groupsTask, status(e), Map.of("reason", String.valueOf(e.getMessage())), listener, e))
+                }, e -> mark(index, request, groupsTask, status(e), Map.of("reason", String.valueOf(e.getMessage())), counted, e))
             );
             // the marker says a write-back is running: if the node dies, it stays, and a re-run completes the write
             Map<String, Object> properties = new LinkedHashMap<>();
@@ -158,7 +162,7 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
             if (missing.isEmpty() == false) properties.put("properties", missing);
             PutMappingRequest put = new PutMappingRequest(index.getIndex().getName()).source(properties);
             put.setParentTask(clusterService.localNode().getId(), task.getId());
-            client.admin().indices().putMapping(put, ActionListener.wrap(r -> compute.run(), listener::onFailure));
+            client.admin().indices().putMapping(put, ActionListener.wrap(r -> compute.run(), counted::onFailure));
         } catch (Exception e) {
             listener.onFailure(e);
         }
@@ -212,6 +216,48 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
         } catch (Exception e) {
             answer.run();
         }
+    }
+
+    /**
+     * With {@code refresh=true}, refreshes {@code index} (the one index written to) after the last update, so that a
+     * search right after the answer sees every written group, as {@code _update_by_query?refresh=true} does; then hands
+     * the outcome to {@code then}. A refresh that fails, wholly or on some shards, is reported in the answer
+     * ({@code refreshed: false}, {@code refresh_failures}); the writes themselves are done either way.
+     */
+    private void refreshIfAsked(
+        SimHashGroupsWriteRequest request,
+        String index,
+        SimHashGroupsTask task,
+        java.util.function.Consumer<SimHashGroupsWriteResponse.Refresh> then
+    ) {
+        if (request.refresh() == false) {
+            then.accept(SimHashGroupsWriteResponse.Refresh.NOT_ASKED);
+            return;
+        }
+        try {
+            RefreshRequest refresh = new RefreshRequest(index);
+            refresh.setParentTask(new TaskId(clusterService.localNode().getId(), task.getId()));
+            client.admin().indices().refresh(refresh, ActionListener.wrap(response -> {
+                if (response.getFailedShards() == 0) {
+                    then.accept(SimHashGroupsWriteResponse.Refresh.done());
+                    return;
+                }
+                List<String> failures = new ArrayList<>();
+                for (var failure : response.getShardFailures()) {
+                    failures.add("[" + failure.index() + "][" + failure.shardId() + "] " + failure.reason());
+                }
+                if (failures.isEmpty()) {
+                    failures.add(response.getFailedShards() + " of " + response.getTotalShards() + " shards failed to refresh");
+                }
+                then.accept(SimHashGroupsWriteResponse.Refresh.failed(failures));
+            }, e -> then.accept(SimHashGroupsWriteResponse.Refresh.failed(List.of(refreshFailure(e))))));
+        } catch (Exception e) {
+            then.accept(SimHashGroupsWriteResponse.Refresh.failed(List.of(refreshFailure(e))));
+        }
+    }
+
+    private static String refreshFailure(Exception e) {
+        return "refresh failed: " + ExceptionsHelper.unwrapCause(e);
     }
 
     /** The mappings to add for the group fields not mapped yet; refuses fields mapped with a type they cannot have. */
@@ -291,7 +337,20 @@ public class TransportSimHashGroupsWriteAction extends HandledTransportAction<Si
                         done.failures()
                     );
                     Map<String, Object> outcome = WriteMarker.outcome(result, counts, done);
-                    mark(indexMetadata, request, task, WriteMarker.status(done), outcome, listener, response);
+                    refreshIfAsked(
+                        request,
+                        index,
+                        task,
+                        refresh -> mark(
+                            indexMetadata,
+                            request,
+                            task,
+                            WriteMarker.status(done),
+                            outcome,
+                            listener,
+                            response.withRefresh(refresh)
+                        )
+                    );
                 }
 
                 @Override

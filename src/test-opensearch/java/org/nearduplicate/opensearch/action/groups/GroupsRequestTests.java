@@ -39,7 +39,8 @@ public class GroupsRequestTests extends OpenSearchTestCase {
             .batchSize(randomIntBetween(1, 10_000))
             .requestsPerSecond(randomBoolean() ? -1 : 250f)
             .minSimilarity(randomBoolean() ? null : 0.25)
-            .mode(randomFrom(org.nearduplicate.core.groups.GroupMembers.Mode.values()));
+            .mode(randomFrom(org.nearduplicate.core.groups.GroupMembers.Mode.values()))
+            .refresh(randomBoolean());
         SimHashGroupsWriteRequest copy = new SimHashGroupsWriteRequest(streamOf(request));
         assertEquals(request.minSimilarity(), copy.minSimilarity());
         assertEquals(request.index(), copy.index());
@@ -50,6 +51,7 @@ public class GroupsRequestTests extends OpenSearchTestCase {
         assertEquals(request.batchSize(), copy.batchSize());
         assertEquals(request.requestsPerSecond(), copy.requestsPerSecond(), 0f);
         assertEquals(request.mode(), copy.mode());
+        assertEquals(request.refresh(), copy.refresh());
         assertEquals(request.getDescription(), copy.getDescription());
         assertFalse(copy.validateOnly());
         SimHashGroupsWriteRequest check = new SimHashGroupsWriteRequest(streamOf(request.validationOnly()));

@@ -4,6 +4,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.elasticsearch.action.ActionListener;
 import org.elasticsearch.core.TimeValue;
+import org.elasticsearch.index.engine.Engine;
 import org.elasticsearch.index.shard.IndexShard;
 import org.elasticsearch.threadpool.Scheduler;
 import org.elasticsearch.threadpool.ThreadPool;
@@ -21,8 +22,14 @@ public final class ShardRefresh {
     public static void await(IndexShard shard, ThreadPool threadPool, TimeValue timeout, ActionListener<Long> listener) {
         long start = threadPool.relativeTimeInMillis();
         long target = shard.seqNoStats().getMaxSeqNo();
-        if (target < 0) {
-            listener.onResponse(0L);
+        Engine engine = shard.getEngineOrNull();
+        if (target < 0 || (engine != null && engine.refreshNeeded() == false)) {
+            listener.onResponse(0L); // the searcher holds every write of the copy
+            return;
+        }
+        String never = RefreshSchedule.neverSearchable(shard, timeout.millis());
+        if (never != null) {
+            listener.onFailure(Platform.statusException(never, 503)); // and no listener left to force a refresh
             return;
         }
         AtomicBoolean done = new AtomicBoolean();
@@ -45,10 +52,5 @@ public final class ShardRefresh {
                 listener.onFailure(e);
             }
         }));
-        String never = done.get() ? null : RefreshSchedule.neverSearchable(shard, timeout.millis());
-        if (never != null && done.compareAndSet(false, true)) {
-            timer.cancel();
-            listener.onFailure(Platform.statusException(never, 503));
-        }
     }
 }

@@ -12,13 +12,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * Waits until the writes a shard copy had when asked (every operation up to its highest sequence number) are
- * searchable on it, at most {@code timeout}; answers the milliseconds waited. Each adapter has its own class of this
- * name. OpenSearch has no public refresh listener by sequence number or translog location, so this polls the copy
- * every {@link #POLL}: first until those operations are processed (in Lucene's writer), then until the searcher that
- * searches see either holds every processed write ({@link DirectoryReader#isCurrent()}) or has been replaced twice
- * since: the first replacement may come from a refresh that began before the operations were processed, the second
- * began after. Internal refreshes (indexing buffer, version map) do not count: searches do not see them. A copy whose
+ * Waits until the writes a shard copy had when asked (every operation acknowledged before) are searchable on it, at
+ * most {@code timeout}; answers the milliseconds waited. Each adapter has its own class of this name. OpenSearch has
+ * no public refresh listener by sequence number or translog location, so this polls the searcher that searches see,
+ * every {@link #POLL}, until it holds every write of the copy ({@link DirectoryReader#isCurrent()}) or has been
+ * replaced twice since the call: the first replacement may come from a refresh that began before it, the second began
+ * after. Internal refreshes (indexing buffer, version map) do not count: searches do not see them. A copy whose
  * writes are not searchable yet fails at once when no scheduled refresh can come in time
  * ({@link RefreshSchedule#neverSearchable}).
  */
@@ -29,27 +28,23 @@ public final class ShardRefresh {
 
     public static void await(IndexShard shard, ThreadPool threadPool, TimeValue timeout, ActionListener<Long> listener) {
         long start = threadPool.relativeTimeInMillis();
-        long target = shard.seqNoStats().getMaxSeqNo();
         shard.awaitShardSearchActive(refreshed -> {}); // a search-idle copy refreshes again on schedule
-        new Poll(shard, threadPool, target, start, start + timeout.millis(), listener).run();
+        new Poll(shard, threadPool, start, start + timeout.millis(), listener).run();
     }
 
     private static final class Poll implements Runnable {
         private final IndexShard shard;
         private final ThreadPool threadPool;
-        private final long target;
         private final long start;
         private final long deadline;
         private final ActionListener<Long> listener;
-        /** The searcher's version when the operations were first seen processed; -1 before. */
-        private long processedAt = -1;
-        private long lastVersion;
+        /** The searcher's version at the last poll; -1 before the first. */
+        private long lastVersion = -1;
         private int replaced;
 
-        Poll(IndexShard shard, ThreadPool threadPool, long target, long start, long deadline, ActionListener<Long> listener) {
+        Poll(IndexShard shard, ThreadPool threadPool, long start, long deadline, ActionListener<Long> listener) {
             this.shard = shard;
             this.threadPool = threadPool;
-            this.target = target;
             this.start = start;
             this.deadline = deadline;
             this.listener = listener;
@@ -86,20 +81,12 @@ public final class ShardRefresh {
         }
 
         private boolean searchable() {
-            if (processedAt < 0) {
-                if (shard.getProcessedLocalCheckpoint() < target) return false;
-            }
             try (Engine.Searcher searcher = shard.acquireSearcher("near_duplicate_check")) {
                 DirectoryReader reader = searcher.getDirectoryReader();
                 if (reader.isCurrent()) return true;
                 long version = reader.getVersion();
-                if (processedAt < 0) {
-                    processedAt = version;
-                    lastVersion = version;
-                } else if (version != lastVersion) {
-                    lastVersion = version;
-                    replaced++;
-                }
+                if (lastVersion >= 0 && version != lastVersion) replaced++;
+                lastVersion = version;
                 return replaced >= 2;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

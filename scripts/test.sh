@@ -66,6 +66,9 @@ if [ $status = 0 ] && [[ " $* " != *" -Dskip.node=true "* ]]; then
   python3 scripts/readme_check.py; r=$?; script_result $r scripts/readme_check.py; [ $r = 0 ] || status=1
   # a 512 MB node with 4M documents, all in groups: the groups APIs answer 200 or 429, never take the node down
   python3 scripts/heap_check.py; r=$?; script_result $r scripts/heap_check.py; [ $r = 0 ] || status=1
+  # three nodes of one cluster: check on ingest through every node while one is killed, _write killed and re-run,
+  # the same answers through every node as the documented rules computed by brute force
+  python3 scripts/multinode_check.py; r=$?; script_result $r scripts/multinode_check.py; [ $r = 0 ] || status=1
 fi
 # the Elasticsearch 8.19 build: its unit tests, then a real Elasticsearch node (YAML suite, clients, the same answers as
 # OpenSearch, authorization with security on)
@@ -81,7 +84,7 @@ skipped=$(grep -ho '<skipped message="[^"]*"' target/surefire-reports/*.xml targ
 [ -n "$skipped" ] && printf 'Skipped tests:\n%s\n' "$skipped"
 # a style failure fails the run, after the tests (their results are still worth reading)
 [ $style = 0 ] || { echo "code style: run scripts/format.sh" >&2; status=1; }
-# tests of the Maven builds (surefire/failsafe reports) + check scripts (style, zip, restart, README, heap, Elasticsearch)
+# tests of the Maven builds (surefire/failsafe reports) + check scripts (style, zip, restart, README, heap, multinode, Elasticsearch)
 for name in "${failures[@]}"; do echo "FAILED: $name"; done
 echo "$passed passed, $failed failed"
 exit $status

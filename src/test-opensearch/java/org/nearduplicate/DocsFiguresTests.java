@@ -228,6 +228,21 @@ public class DocsFiguresTests {
         assertEquals(Math.round(maxEntries * entry / fraction / 1e9), figure(reliability, "from a heap of about ([0-9]+) GB on"), 0);
     }
 
+    /** The multi-node check's sizes: the script's defaults and what README says (heap, ports, documents with copies). */
+    @Test
+    public void testMultinodeCheckFigures() throws IOException {
+        String script = read("scripts/multinode_check.py");
+        double originals = figure(script, "\"--docs\", type=int, default=([0-9]+)");
+        double copies = figure(script, "(?m)^COPY_SHARE = ([0-9.]+)") + figure(script, "(?m)^EARLY_COPY_SHARE = ([0-9.]+)");
+        double heapMb = figure(script, "\"MULTINODE_HEAP\", \"([0-9]+)m\"");
+        double port = figure(script, "\"MULTINODE_PORT\", \"([0-9]+)\"");
+        String readme = read("README.md");
+        assertEquals(originals * (1 + copies), figure(readme, "ingests about ([0-9,]+) generated texts and planted copies"), 1);
+        assertEquals(heapMb, figure(readme, "`target/multinode`, ([0-9]+) MB heaps"), 0);
+        assertEquals(port, figure(readme, "three nodes \\(ports ([0-9]+)-"), 0);
+        assertEquals(port + 2, figure(readme, "three nodes \\(ports [0-9]+-([0-9]+),"), 0);
+    }
+
     /** README's chance-match figures at the default k and the "at most 1 false hit" table equal the results file's. */
     @Test
     public void testChanceMatchFigures() throws IOException {

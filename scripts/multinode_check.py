@@ -540,6 +540,10 @@ def main():
                         help="original documents (copies come on top, about 30%%); the last 30%% are sent once the node "
                              "killed during the ingest is back")
     parser.add_argument("--seed", type=int, default=39)
+    parser.add_argument("--serve", metavar="COMMAND",
+                        help="no checks: start the cluster, run COMMAND (a shell command) with $MULTINODE_URLS set to "
+                             "the three nodes' URLs, comma-separated, then stop it (benchmarks on a real cluster, e.g. "
+                             "bench/check_wait.py --url $MULTINODE_URLS)")
     args = parser.parse_args()
     zip_path, version = plugin_zip()
     java_home = shell_env("echo $JAVA_HOME")
@@ -548,6 +552,15 @@ def main():
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda *_: sys.exit("multinode check: interrupted"))
     timings = {}
+    if args.serve:
+        cluster.install()
+        cluster.launch(range(NODE_COUNT))
+        cluster.wait_green(0)
+        urls = ",".join(url(n) for n in range(NODE_COUNT))
+        log(f"cluster green at {urls}; running: {args.serve}")
+        code = subprocess.run(args.serve, shell=True, env=dict(os.environ, MULTINODE_URLS=urls)).returncode
+        cluster.stop_all()
+        sys.exit(code)
     try:
         check(cluster, args, timings)
     except CheckError as e:

@@ -228,6 +228,30 @@ public class DocsFiguresTests {
         assertEquals(Math.round(maxEntries * entry / fraction / 1e9), figure(reliability, "from a heap of about ([0-9]+) GB on"), 0);
     }
 
+    /** workflows.md's cost of wait_for_refresh: the ratios and copies found of RESULTS-check-wait.md's tables. */
+    @Test
+    public void testCheckWaitFigures() throws IOException {
+        String results = read("bench/results/RESULTS-check-wait.md");
+        String[] tables = results.split("\\| pipeline \\|");
+        assertEquals("one node with 4 and 16 clients, three nodes", 4, tables.length);
+        String workflows = read("docs/workflows.md");
+        String row = "\\| check \\(defaults: wait_for_refresh true\\) \\| [0-9]+ \\| ([0-9.]+) \\|";
+        assertEquals(figure(tables[1], row), figure(workflows, "on one node\\s+([0-9.]+) of the unwaited"), 0);
+        assertEquals(figure(tables[2], row), figure(workflows, "with 4 concurrent bulks and ([0-9.]+) with 16"), 0);
+        assertEquals(figure(tables[3], row), figure(workflows, "on three nodes with 6, ([0-9.]+),"), 0);
+        String found = "\\| ([0-9]+) / 583 \\|";
+        assertEquals(
+            figure(tables[3].substring(tables[3].indexOf("wait_for_refresh true")), found),
+            figure(workflows, "finding\\s+([0-9]+) of 583"),
+            0
+        );
+        assertEquals(
+            figure(tables[3].substring(tables[3].indexOf("wait_for_refresh false")), found),
+            figure(workflows, "planted copies against ([0-9]+)\\)"),
+            0
+        );
+    }
+
     /** The multi-node check's sizes: the script's defaults and what README says (heap, ports, documents with copies). */
     @Test
     public void testMultinodeCheckFigures() throws IOException {

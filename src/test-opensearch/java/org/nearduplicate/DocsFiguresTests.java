@@ -233,12 +233,12 @@ public class DocsFiguresTests {
     public void testCheckWaitFigures() throws IOException {
         String results = read("bench/results/RESULTS-check-wait.md");
         String[] tables = results.split("\\| pipeline \\|");
-        assertEquals("one node with 4 and 16 clients, three nodes", 4, tables.length);
+        assertEquals("one node with 4 and 16 concurrent bulks, three nodes", 4, tables.length);
         String workflows = read("docs/workflows.md");
         String row = "\\| check \\(defaults: wait_for_refresh true\\) \\| [0-9]+ \\| ([0-9.]+) \\|";
         assertEquals(figure(tables[1], row), figure(workflows, "on one node\\s+([0-9.]+) of the unwaited"), 0);
-        assertEquals(figure(tables[2], row), figure(workflows, "with 4 concurrent bulks and ([0-9.]+) with 16"), 0);
-        assertEquals(figure(tables[3], row), figure(workflows, "on three nodes with 6, ([0-9.]+),"), 0);
+        assertEquals(figure(tables[2], row), figure(workflows, "with 4 concurrent bulks\\s+and ([0-9.]+) with 16"), 0);
+        assertEquals(figure(tables[3], row), figure(workflows, "on three nodes\\s+with 6, ([0-9.]+),"), 0);
         String found = "\\| ([0-9]+) / 583 \\|";
         assertEquals(
             figure(tables[3].substring(tables[3].indexOf("wait_for_refresh true")), found),
@@ -247,7 +247,7 @@ public class DocsFiguresTests {
         );
         assertEquals(
             figure(tables[3].substring(tables[3].indexOf("wait_for_refresh false")), found),
-            figure(workflows, "planted copies against ([0-9]+)\\)"),
+            figure(workflows, "planted copies\\s+against ([0-9]+)\\)"),
             0
         );
     }

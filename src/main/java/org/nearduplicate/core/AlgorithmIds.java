@@ -113,7 +113,12 @@ public final class AlgorithmIds {
      * {@code read} (the method's {@code fromMap}), then {@link #requireConsumed}.
      */
     static <T> T parse(String algorithmId, String name, Set<String> notAllowed, Function<Map<String, Object>, T> read) {
-        Map<String, Object> options = parseVersioned(algorithmId, name, FeatureSettings.LATEST_VERSION, notAllowed);
+        return parse(algorithmId, name, FeatureSettings.LATEST_VERSION, notAllowed, read);
+    }
+
+    /** As above, for a method whose versions go beyond the feature pipeline's (SimHash's v7: keys). */
+    static <T> T parse(String algorithmId, String name, int latest, Set<String> notAllowed, Function<Map<String, Object>, T> read) {
+        Map<String, Object> options = parseVersioned(algorithmId, name, latest, notAllowed);
         T settings = read.apply(options);
         requireConsumed(options, algorithmId);
         return settings;

@@ -13,19 +13,39 @@ import org.nearduplicate.core.options.OptionValues;
 
 /**
  * The immutable parameters of SimHash: the feature pipeline's ({@link FeatureSettings}) and how features are weighted
- * ({@code weighting}, {@code idf}). Every parameter that changes the output is part of {@link #algorithmId()}; the
- * limits only make input fail, so they are not.
+ * ({@code weighting}, {@code idf}), under SimHash's {@code version}. Every parameter that changes the output is part of
+ * {@link #algorithmId()}; the limits only make input fail, so they are not.
+ *
+ * <p><b>Versions.</b> Up to 6 SimHash's version is the feature pipeline's. Version 7 is SimHash's own: version 6's
+ * pipeline, fingerprint and signature, plus the candidate keys of the verified match ({@code core.keys.CandidateKeys},
+ * layout {@link #V7_KEYS}, named by the id's {@code keys} parameter). Not the default yet ({@link #DEFAULT_VERSION}):
+ * the fields that index the keys come with the query path. A v7 fingerprint and signature are v6's bit for bit
+ * ({@link #sketchSettings()}, {@link #sameSketch}); its id still differs, so that a field's id names everything its
+ * values carry.
  *
  * <p>Option names are snake_case, as in the ingest processor's configuration. The option names and limits of the
  * pipeline are repeated here as constants for the callers that name them through SimHash.
  */
-public record SimHashSettings(FeatureSettings featureSettings, Weighting weighting, String idf) implements MethodSettings {
+public record SimHashSettings(FeatureSettings featureSettings, Weighting weighting, String idf, int version) implements MethodSettings {
     public static final String NAME = "simhash";
-    /** The newest version, the default of new processors and fields: the feature pipeline's ({@link FeatureSettings}). */
-    public static final int LATEST_VERSION = FeatureSettings.LATEST_VERSION;
-    /** The id prefix of the newest version. */
-    public static final String VERSION = NAME + "-v" + LATEST_VERSION;
+    /**
+     * The default of new processors and fields: the feature pipeline's newest version ({@link FeatureSettings}), 6.
+     */
+    public static final int DEFAULT_VERSION = FeatureSettings.LATEST_VERSION;
+    /** The newest version this engine computes (7: {@link #FIRST_KEYS_VERSION}); not the default. */
+    public static final int LATEST_VERSION = 7;
+    /** The first version whose values carry candidate keys; its pipeline, fingerprint and signature are version 6's. */
+    public static final int FIRST_KEYS_VERSION = 7;
+    /** The id prefix of the default version. */
+    public static final String VERSION = NAME + "-v" + DEFAULT_VERSION;
     public static final String VERSION_OPTION = FeatureSettings.VERSION_OPTION;
+    /** The id parameter (and processor option) naming the candidate keys' layout, from version 7. */
+    public static final String KEYS = "keys";
+    /**
+     * Version 7's key layout, as {@code core.keys.CandidateKeys#layoutId()} writes it: pair groups of 3 x 8 + 2 x 4
+     * slots (28 keys, every pair sharing at least 13 full min-wise values shares one), 32-bit key hashes.
+     */
+    public static final String V7_KEYS = "pairs:3x8+2x4:w32";
 
     public enum Weighting {
         TF,
@@ -93,6 +113,9 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
      * version from 4, the verification signature.
      */
     public static final SimHashSettings DEFAULT = new SimHashSettings(FeatureSettings.DEFAULT, Weighting.TF, IDF_NONE);
+
+    /** The defaults of version 7: {@link #DEFAULT}'s options (version 6's pipeline) plus the candidate keys. */
+    public static final SimHashSettings DEFAULT_V7 = new SimHashSettings(FeatureSettings.DEFAULT, Weighting.TF, IDF_NONE, 7);
 
     /** The first version whose values carry a verification signature ({@code core.sketch.Signature}). */
     public static final int FIRST_SIGNATURE_VERSION = 4;
@@ -170,7 +193,8 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
             case 3 -> DEFAULT_V3;
             case 4 -> DEFAULT_V4;
             case 5 -> DEFAULT_V5;
-            case LATEST_VERSION -> DEFAULT;
+            case 6 -> DEFAULT;
+            case 7 -> DEFAULT_V7;
             default -> throw new InvalidOptionException("version", "must be from 1 to " + LATEST_VERSION + ", got " + version);
         };
     }
@@ -193,9 +217,66 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
         return version() >= FIRST_SIGNATURE_VERSION;
     }
 
-    /** {@code idf}: a table name, {@link #IDF_NONE} unless {@code weighting} is {@code tf_idf}. */
+    /** Whether this version's values carry candidate keys (from version 7). */
+    public boolean hasCandidateKeys() {
+        return version >= FIRST_KEYS_VERSION;
+    }
+
+    /** The layout id of the candidate keys ({@link #V7_KEYS}); null for versions without keys. */
+    public String candidateKeys() {
+        return hasCandidateKeys() ? V7_KEYS : null;
+    }
+
+    /** The feature pipeline's version a SimHash version runs: its own up to 6; version 7 runs version 6's. */
+    public static int pipelineVersion(int version) {
+        return version >= FIRST_KEYS_VERSION ? FIRST_KEYS_VERSION - 1 : version;
+    }
+
+    /**
+     * The settings of the fingerprint and signature alone: these settings, or for a version with keys the same options
+     * at the version that computes the same fingerprint and signature without keys (v7: v6). Equal sketch settings mean
+     * bit-identical fingerprints and signatures ({@code SimHasherTests} pins it).
+     */
+    public SimHashSettings sketchSettings() {
+        return hasCandidateKeys() ? new SimHashSettings(featureSettings, weighting, idf) : this;
+    }
+
+    /**
+     * Whether two of this engine's algorithm ids make the same fingerprint and signature, so that those may be compared
+     * (a {@code simhash-v7} and a {@code simhash-v6} id of the same options: yes). What a field stores is still decided by
+     * id equality: a v6 value lacks the keys a v7 field indexes, and a v7 value in a v6 field would drop them. False for
+     * an id this engine did not make.
+     */
+    public static boolean sameSketch(String algorithmId, String otherAlgorithmId) {
+        SimHashSettings a = fromAlgorithmIdOrNull(algorithmId);
+        SimHashSettings b = fromAlgorithmIdOrNull(otherAlgorithmId);
+        return a != null && b != null && a.sketchSettings().algorithmId().equals(b.sketchSettings().algorithmId());
+    }
+
+    /** Settings of a version up to 6: SimHash's version is the pipeline's. */
+    public SimHashSettings(FeatureSettings featureSettings, Weighting weighting, String idf) {
+        this(featureSettings, weighting, idf, Objects.requireNonNull(featureSettings, "featureSettings").version());
+    }
+
+    /**
+     * {@code idf}: a table name, {@link #IDF_NONE} unless {@code weighting} is {@code tf_idf}; {@code version}: 1 to
+     * {@link #LATEST_VERSION}, running the pipeline of {@link #pipelineVersion}.
+     */
     public SimHashSettings {
         Objects.requireNonNull(featureSettings, "featureSettings");
+        if (version < 1 || version > LATEST_VERSION) {
+            throw new InvalidOptionException(VERSION_OPTION, "must be from 1 to " + LATEST_VERSION + ", got " + version);
+        }
+        if (featureSettings.version() != pipelineVersion(version)) {
+            throw new IllegalArgumentException(
+                "simhash-v"
+                    + version
+                    + " runs the feature pipeline of version "
+                    + pipelineVersion(version)
+                    + ", got "
+                    + featureSettings.version()
+            );
+        }
         Objects.requireNonNull(weighting, WEIGHTING);
         Objects.requireNonNull(idf, IDF);
         if (idf.matches("[a-z0-9][a-z0-9_.-]{0,63}") == false) {
@@ -255,7 +336,8 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
      */
     public static SimHashSettings fromMap(Map<String, Object> options) {
         if (options == null) return DEFAULT;
-        Integer version = FeatureSettings.readVersion(options);
+        Object givenVersion = options.remove(VERSION_OPTION);
+        Integer version = givenVersion == null ? null : AlgorithmIds.version(givenVersion, NAME, LATEST_VERSION);
         // the version's own defaults: an older version keeps computing what it computed
         SimHashSettings base = version == null ? DEFAULT : defaults(version);
         // read in the order of toMap(), so that of several bad options the same one is reported as always
@@ -266,15 +348,30 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
         if ((v = options.remove(WEIGHTING)) != null) weighting = OptionValues.enumValue(WEIGHTING, v, Weighting.class);
         if ((v = options.remove(IDF)) != null) idf = OptionValues.string(IDF, v);
         else if (weighting == Weighting.TF_IDF) idf = BUILTIN_IDF;
-        return new SimHashSettings(features.read(options, FeatureSettings.LIMITS).build(), weighting, idf);
+        FeatureSettings pipeline = features.read(options, FeatureSettings.LIMITS).build();
+        if ((v = options.remove(KEYS)) != null) {
+            String keys = OptionValues.string(KEYS, v);
+            if (base.hasCandidateKeys() == false) {
+                throw new InvalidOptionException(KEYS, "needs [version] " + FIRST_KEYS_VERSION + ", got version " + base.version);
+            }
+            if (keys.equals(V7_KEYS) == false) {
+                throw new InvalidOptionException(
+                    KEYS,
+                    "must be [" + V7_KEYS + "] (simhash-v" + base.version + "'s layout), got [" + keys + "]"
+                );
+            }
+        }
+        return new SimHashSettings(pipeline, weighting, idf, base.version);
     }
 
     /** All options, including the limits, with their snake_case names; {@code fromMap(toMap())} gives equal settings. */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>(featureSettings.toMap());
         FeatureSettings.LIMITS.forEach(m::remove);
+        m.put(VERSION_OPTION, version);
         m.put(WEIGHTING, weighting.id());
         m.put(IDF, idf);
+        if (hasCandidateKeys()) m.put(KEYS, candidateKeys());
         m.put(MAX_INPUT_CHARS, maxInputChars());
         m.put(MAX_FEATURES, maxFeatures());
         return m;
@@ -283,18 +380,20 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
     /**
      * The canonical version string of the algorithm and its output-affecting parameters: the feature pipeline's
      * ({@link FeatureSettings#idBody()}) and the weighting, e.g. {@code
-     * simhash-v1:content_type=auto,extract=main,features=words,shingle_size=1,stopwords=true,weighting=log_tf,idf=none}.
-     * Equal ids mean equal fingerprints.
+     * simhash-v1:content_type=auto,extract=main,features=words,shingle_size=1,stopwords=true,weighting=log_tf,idf=none};
+     * from version 7 the key layout follows ({@code ...,idf=none,keys=pairs:3x8+2x4:w32}). Equal ids mean equal
+     * fingerprints, signatures and keys.
      */
     public String algorithmId() {
-        return NAME + "-v" + version() + ':' + featureSettings.idBody() + ',' + WEIGHTING + '=' + weighting.id() + ',' + IDF + '=' + idf;
+        String id = NAME + "-v" + version + ':' + featureSettings.idBody() + ',' + WEIGHTING + '=' + weighting.id() + ',' + IDF + '=' + idf;
+        return hasCandidateKeys() ? id + ',' + KEYS + '=' + candidateKeys() : id;
     }
 
     /**
      * Parses an {@link #algorithmId()}; the limits take their defaults. Rejects unknown versions and unknown keys.
      */
     public static SimHashSettings fromAlgorithmId(String algorithmId) {
-        return AlgorithmIds.parse(algorithmId, NAME, Set.copyOf(FeatureSettings.LIMITS), SimHashSettings::fromMap);
+        return AlgorithmIds.parse(algorithmId, NAME, LATEST_VERSION, Set.copyOf(FeatureSettings.LIMITS), SimHashSettings::fromMap);
     }
 
     /** Mutable copy for building variants, e.g. in the quality report. */
@@ -326,13 +425,13 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
         }
 
         public SimHashSettings build() {
-            return new SimHashSettings(featureSettings(), weighting, idf);
+            return new SimHashSettings(featureSettings(), weighting, idf, version);
         }
 
         /** The feature pipeline part, built (and checked) by {@link FeatureSettings.Builder}. */
         private FeatureSettings featureSettings() {
             FeatureSettings.Builder b = new FeatureSettings.Builder(FeatureSettings.DEFAULT);
-            b.version = version;
+            b.version = pipelineVersion(version);
             b.contentType = contentType;
             b.extractMain = extractMain;
             b.features = features;

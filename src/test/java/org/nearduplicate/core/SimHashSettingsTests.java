@@ -209,11 +209,11 @@ public class SimHashSettingsTests extends RandomizedTest {
         assertEquals(SimHashSettings.DEFAULT.algorithmId(), SimHashSettings.fromAlgorithmId(SimHashSettings.VERSION).algorithmId());
         assertThrows("unknown parameters [colour]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:colour=red"));
         assertThrows(
-            "this build supports [simhash-v1, simhash-v2, simhash-v3, simhash-v4, simhash-v5, simhash-v6]",
-            () -> SimHashSettings.fromAlgorithmId("simhash-v7")
+            "this build supports [simhash-v1, simhash-v2, simhash-v3, simhash-v4, simhash-v5, simhash-v6, simhash-v7]",
+            () -> SimHashSettings.fromAlgorithmId("simhash-v8")
         );
         assertThrows("unexpected parameter [version]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:version=2"));
-        assertThrows("[version] must be an integer from 1 to 6", () -> SimHashSettings.fromMap(new HashMap<>(Map.of("version", 7))));
+        assertThrows("[version] must be an integer from 1 to 7", () -> SimHashSettings.fromMap(new HashMap<>(Map.of("version", 8))));
         assertThrows("malformed parameter [words]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:words"));
         assertThrows("unexpected parameter [max_features]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:max_features=3"));
         assertThrows("unexpected parameter [weighting]", () -> SimHashSettings.fromAlgorithmId("simhash-v1:weighting=tf,weighting=tf"));
@@ -221,5 +221,77 @@ public class SimHashSettingsTests extends RandomizedTest {
 
     private static SimHashSettings fromMap(String key, Object value) {
         return SimHashSettings.fromMap(new HashMap<>(Map.of(key, value)));
+    }
+
+    /**
+     * Version 7: version 6's options, pipeline, fingerprint and signature plus the candidate keys, whose layout the id
+     * names. Not the default.
+     */
+    @Test
+    public void testVersion7IsVersion6WithKeys() {
+        String v7 = "simhash-v7:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=true,weighting=tf,idf=none"
+            + ",keys=pairs:3x8+2x4:w32";
+        assertEquals(v7, SimHashSettings.DEFAULT_V7.algorithmId());
+        assertEquals(SimHashSettings.DEFAULT_V7, SimHashSettings.fromAlgorithmId("simhash-v7"));
+        assertEquals(SimHashSettings.DEFAULT_V7, SimHashSettings.fromAlgorithmId(v7));
+        assertEquals(SimHashSettings.DEFAULT_V7, SimHashSettings.defaults(7));
+        assertEquals(SimHashSettings.DEFAULT_V7, SimHashSettings.fromMap(new HashMap<>(Map.of("version", "simhash-v7"))));
+        assertEquals(SimHashSettings.DEFAULT_V7, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 7, "keys", "pairs:3x8+2x4:w32"))));
+        // not the default: processors and fields without a version stay on 6
+        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.fromMap(new HashMap<>()));
+        assertEquals(6, SimHashSettings.DEFAULT.version());
+        assertEquals("simhash-v6", SimHashSettings.VERSION);
+        assertEquals(7, SimHashSettings.LATEST_VERSION);
+
+        SimHashSettings s = SimHashSettings.DEFAULT_V7;
+        assertEquals(7, s.version());
+        assertEquals("version 6's pipeline", 6, s.featureSettings().version());
+        assertTrue(s.featureSettings().dictionarySegmentation());
+        assertTrue(s.hasSignature());
+        assertTrue(s.hasCandidateKeys());
+        assertFalse(SimHashSettings.DEFAULT.hasCandidateKeys());
+        assertEquals(SimHashSettings.V7_KEYS, s.candidateKeys());
+        assertEquals(null, SimHashSettings.DEFAULT.candidateKeys());
+        assertEquals(16, s.recommendedMaxDistance());
+        assertEquals(SimHashSettings.V6_MIN_SIMILARITY, s.recommendedMinSimilarity(), 0);
+        assertEquals(s, SimHashSettings.fromMap(new HashMap<>(s.toMap())));
+        assertEquals(s, new SimHashSettings.Builder(s).build());
+        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.fromMap(new HashMap<>(SimHashSettings.DEFAULT.toMap())));
+        assertFalse("no keys option below version 7", SimHashSettings.DEFAULT.toMap().containsKey("keys"));
+
+        // options apply as to version 6; the sketch part is version 6's with the same options
+        SimHashSettings trigrams = SimHashSettings.fromMap(new HashMap<>(Map.of("version", 7, "shingle_size", 3)));
+        assertEquals(7, trigrams.version());
+        assertTrue(trigrams.algorithmId().contains("shingle_size=3"));
+        assertEquals(SimHashSettings.fromMap(new HashMap<>(Map.of("version", 6, "shingle_size", 3))), trigrams.sketchSettings());
+        assertEquals(SimHashSettings.DEFAULT, s.sketchSettings());
+        assertEquals(SimHashSettings.DEFAULT_V5, SimHashSettings.DEFAULT_V5.sketchSettings());
+
+        // comparable fingerprints and signatures: v7 and v6 of the same options, nothing else
+        assertTrue(SimHashSettings.sameSketch(v7, SimHashSettings.DEFAULT.algorithmId()));
+        assertTrue(SimHashSettings.sameSketch("simhash-v7", "simhash-v6"));
+        assertTrue(SimHashSettings.sameSketch(v7, v7));
+        assertFalse(SimHashSettings.sameSketch(v7, SimHashSettings.DEFAULT_V5.algorithmId()));
+        assertFalse(SimHashSettings.sameSketch(trigrams.algorithmId(), SimHashSettings.DEFAULT.algorithmId()));
+        assertFalse(SimHashSettings.sameSketch(v7, "external-x"));
+        assertFalse(SimHashSettings.sameSketch(v7, null));
+    }
+
+    @Test
+    public void testBadKeysOption() {
+        assertThrows("[keys] needs [version] 7, got version 6", () -> fromMap("keys", "pairs:3x8+2x4:w32"));
+        assertThrows(
+            "[keys] must be [pairs:3x8+2x4:w32] (simhash-v7's layout), got [bands:2x16:w32]",
+            () -> SimHashSettings.fromMap(new HashMap<>(Map.of("version", 7, "keys", "bands:2x16:w32")))
+        );
+        assertThrows("[keys] must be [pairs:3x8+2x4:w32]", () -> SimHashSettings.fromAlgorithmId("simhash-v7:keys=pairs:3x8+2x4:w64"));
+        assertThrows("[keys] needs [version] 7", () -> SimHashSettings.fromAlgorithmId("simhash-v6:keys=pairs:3x8+2x4:w32"));
+        assertThrows("[keys] must be a string", () -> SimHashSettings.fromMap(new HashMap<>(Map.of("version", 7, "keys", 28))));
+        assertThrows("runs the feature pipeline of version 6, got 5", () -> {
+            SimHashSettings.Builder b = new SimHashSettings.Builder(SimHashSettings.DEFAULT_V5);
+            new SimHashSettings(b.build().featureSettings(), SimHashSettings.Weighting.TF, "none", 7);
+        });
+        // MinHash and I-Match have no version 7: theirs is the pipeline's
+        assertThrows("[version] must be an integer from 1 to 6", () -> MinHashSettings.fromMap(new HashMap<>(Map.of("version", 7))));
     }
 }

@@ -157,12 +157,13 @@ public final class NullDistribution {
     /**
      * The rows that measure {@code algorithmId} at {@code minSimilarity} (NaN: the fingerprint alone): the id in its
      * canonical form; a {@code simhash-v4} fingerprint alone is {@code simhash-v3}'s, bit for bit (docs/engine.md,
-     * "Verified match"), so it reads v3's rows (a v5 fingerprint alone has rows of its own or none). Null when not
-     * measured.
+     * "Verified match"), so it reads v3's rows (a v5 fingerprint alone has rows of its own or none); {@code simhash-v7}
+     * reads v6's (the same fingerprint and signature, plus keys). Null when not measured.
      */
     private Key key(String algorithmId, double minSimilarity, String slice) {
         SimHashSettings settings = SimHashSettings.fromAlgorithmIdOrNull(algorithmId);
         if (settings == null) return null; // another method, a newer version, foreign options
+        settings = settings.sketchSettings(); // v7's fingerprint and signature are v6's: its rows
         if (Double.isNaN(minSimilarity) == false) {
             if (settings.hasSignature() == false) return null;
             return bySlots.get(slotsKey(settings.algorithmId(), Signature.minAgreeing(minSimilarity), slice));

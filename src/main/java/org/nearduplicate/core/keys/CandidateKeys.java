@@ -6,6 +6,7 @@ import java.util.List;
 
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
+import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.Signature;
 
 /**
@@ -54,6 +55,8 @@ public final class CandidateKeys {
     /** The key number is one byte. */
     public static final int MAX_KEYS = 255;
     private static final Hasher64 HASH = Hashing.xxh3_64(0L);
+    /** {@code simhash-v7}'s keys ({@link SimHashSettings#V7_KEYS}): pair groups for 13 agreeing slots, 32-bit hashes. */
+    public static final CandidateKeys V7 = forMinAgreeing(13, 32);
 
     private final int[] groupSizes;
     private final int keySlots;
@@ -303,6 +306,95 @@ public final class CandidateKeys {
 
     /** E.g. {@code pairs:3x8+2x4,w=32} (group sizes x counts) or {@code bands:2x16,w=64} (slots x bands). */
     public String id() {
+        return shape() + ",w=" + width;
+    }
+
+    /**
+     * The layout as an algorithm id names it (no comma, which separates the id's parameters): {@link #id()} with
+     * {@code :w} for the width, e.g. {@code pairs:3x8+2x4:w32}. {@link #fromLayoutId} reads it back.
+     */
+    public String layoutId() {
+        return shape() + ":w" + width;
+    }
+
+    /**
+     * The layout of a {@link #layoutId()}: {@code pairs:<size>x<count>+...:w<width>}, {@code <k>-sets:...:w<width>} or
+     * {@code bands:<slots>x<bands>:w<width>}.
+     *
+     * @throws IllegalArgumentException naming the id, for anything else
+     */
+    public static CandidateKeys fromLayoutId(String layoutId) {
+        if (SimHashSettings.V7_KEYS.equals(layoutId)) return V7;
+        try {
+            int colon = layoutId.indexOf(':'), w = layoutId.lastIndexOf(":w");
+            String kind = layoutId.substring(0, colon);
+            int width = Integer.parseInt(layoutId.substring(w + 2));
+            List<Integer> sizes = new ArrayList<>();
+            for (String part : layoutId.substring(colon + 1, w).split("\\+", -1)) {
+                int x = part.indexOf('x');
+                int size = Integer.parseInt(part.substring(0, x)), count = Integer.parseInt(part.substring(x + 1));
+                if (count < 1 || count > SLOTS) throw new IllegalArgumentException("bad count " + count);
+                for (int i = 0; i < count; i++)
+                    sizes.add(size);
+            }
+            int keySlots;
+            if (kind.equals("pairs")) keySlots = 2;
+            else if (kind.equals("bands") && sizes.size() > 0) keySlots = sizes.get(0);
+            else if (kind.endsWith("-sets")) keySlots = Integer.parseInt(kind.substring(0, kind.length() - 5));
+            else throw new IllegalArgumentException("unknown kind [" + kind + "]");
+            CandidateKeys keys = new CandidateKeys(sizes.stream().mapToInt(Integer::intValue).toArray(), keySlots, width);
+            if (keys.layoutId().equals(layoutId) == false) throw new IllegalArgumentException("not canonical");
+            return keys;
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("invalid key layout [" + layoutId + "]: " + e.getMessage(), e);
+        }
+    }
+
+    /** The keys a SimHash algorithm's values carry ({@link SimHashSettings#candidateKeys()}); null for none. */
+    public static CandidateKeys of(SimHashSettings settings) {
+        return settings.hasCandidateKeys() ? fromLayoutId(settings.candidateKeys()) : null;
+    }
+
+    /** Bytes of one key's hash ({@code width / 8}): a stored key is its hash alone, the key number being its position. */
+    public int hashBytes() {
+        return width / 8;
+    }
+
+    /**
+     * Every key's hash, big-endian, by key number ({@link #keyCount()} x {@link #hashBytes()} bytes): the stored form
+     * ({@link StoredKeys}), without the key numbers that {@link #keys(long[])} puts in front.
+     */
+    public byte[] packedHashes(long[] minima) {
+        long[] h = hashes(minima);
+        int hb = hashBytes();
+        byte[] out = new byte[h.length * hb];
+        for (int i = 0; i < h.length; i++)
+            for (int b = 0; b < hb; b++)
+                out[i * hb + b] = (byte) (h[i] >>> (8 * (hb - 1 - b)));
+        return out;
+    }
+
+    /**
+     * The keys of {@link #packedHashes} ({@link #keys(long[])}'s bytes: key i at {@code i * keyBytes()}, its number
+     * first), e.g. for the index terms of a stored value.
+     *
+     * @throws IllegalArgumentException if {@code packed} is not {@link #keyCount()} x {@link #hashBytes()} bytes
+     */
+    public byte[] keysOfPacked(byte[] packed) {
+        int hb = hashBytes();
+        if (packed == null || packed.length != keys.length * hb) {
+            throw new IllegalArgumentException("expected " + keys.length * hb + " bytes of key hashes");
+        }
+        byte[] out = new byte[keys.length * keyBytes()];
+        for (int i = 0; i < keys.length; i++) {
+            out[i * (hb + 1)] = (byte) i;
+            System.arraycopy(packed, i * hb, out, i * (hb + 1) + 1, hb);
+        }
+        return out;
+    }
+
+    /** The group shape of {@link #id()}, without the width. */
+    private String shape() {
         StringBuilder sb = new StringBuilder();
         if (isBands()) sb.append("bands:").append(keySlots).append('x').append(groupSizes.length);
         else {
@@ -313,7 +405,7 @@ public final class CandidateKeys {
                 sb.append(i > 0 ? "+" : "").append(groupSizes[i]).append('x').append(j - i);
             }
         }
-        return sb.append(",w=").append(width).toString();
+        return sb.toString();
     }
 
     private boolean isBands() {

@@ -12,8 +12,8 @@ import org.nearduplicate.core.sketch.SimHasher;
  *
  * <p>{@code Signature.finish(of(hasher, content))} is {@code hasher.sketch(content).signature()}: the same features and
  * the same {@link Signature#add}, nothing of the signature or the fingerprint changes. This class runs the feature
- * pipeline again; an ingest path that wants both without the second run takes the minima where
- * {@link SimHasher} folds its feature hashes into them.
+ * pipeline again, for studies and as the independent answer tests compare with; ingest takes the minima from the
+ * signing itself ({@link SimHasher#sketchWithMinima}, which {@code simhash-v7}'s sketch is).
  */
 public final class FullMinima {
     private FullMinima() {}

@@ -90,16 +90,35 @@ public final class SimHasher {
 
     /** The fingerprint of {@code content}; see {@link #analyze} for the errors. */
     public long fingerprint(String content) {
-        return run(content, 0, false).fingerprint();
+        return run(content, 0, false, null).fingerprint();
     }
 
     /**
      * The fingerprint and, from version 4 ({@link SimHashSettings#hasSignature()}), the verification signature of
-     * {@code content}; see {@link #analyze} for the errors.
+     * {@code content}; from version 7 ({@link SimHashSettings#hasCandidateKeys()}) also the full min-wise values the
+     * signature is cut from, as {@link #sketchWithMinima} (the candidate keys are made from them). See {@link #analyze}
+     * for the errors.
      */
     public SimHash sketch(String content) {
-        Analysis a = run(content, 0, false);
+        if (settings.hasCandidateKeys()) return sketchWithMinima(content);
+        Analysis a = run(content, 0, false, null);
         return new SimHash(a.fingerprint(), a.signature());
+    }
+
+    /**
+     * As {@link #sketch}, keeping the {@link Signature#SLOTS} full min-wise values of the signature
+     * ({@link SimHash#minima()}): the ones the signing folds the feature hashes into, in the same single pass, so the
+     * fingerprint and signature are the ones {@link #sketch} gives. For every version with a signature.
+     *
+     * @throws IllegalStateException for a version without signature (before 4)
+     */
+    public SimHash sketchWithMinima(String content) {
+        if (settings.hasSignature() == false) {
+            throw new IllegalStateException(settings.algorithmId() + " has no signature, so no min-wise values");
+        }
+        long[] minima = Signature.newMinima();
+        Analysis a = run(content, 0, false, minima);
+        return new SimHash(a.fingerprint(), a.signature(), minima);
     }
 
     /**
@@ -110,7 +129,7 @@ public final class SimHasher {
      */
     public Analysis analyze(String content, int topFeatures) {
         if (topFeatures < 0) throw new IllegalArgumentException("topFeatures must be >= 0, got " + topFeatures);
-        return run(content, topFeatures, false);
+        return run(content, topFeatures, false, null);
     }
 
     /**
@@ -119,7 +138,7 @@ public final class SimHasher {
      */
     public Analysis analyzeWithFeatures(String content, int topFeatures) {
         if (topFeatures < 0) throw new IllegalArgumentException("topFeatures must be >= 0, got " + topFeatures);
-        return run(content, topFeatures, true);
+        return run(content, topFeatures, true, null);
     }
 
     /** The text features are taken from: the main content (or all text when extraction is off), not yet normalized. */
@@ -150,11 +169,12 @@ public final class SimHasher {
         return weights;
     }
 
-    private Analysis run(String content, int topFeatures, boolean keepFeatures) {
+    /** {@code keptMinima}: where the signature's minima are folded (fresh {@link Signature#newMinima()}), or null. */
+    private Analysis run(String content, int topFeatures, boolean keepFeatures, long[] keptMinima) {
         FeaturePipeline.Features doc = pipeline.features(content);
         Map<String, Integer> counts = doc.counts();
         long[] sums = new long[64];
-        long[] minima = settings.hasSignature() ? Signature.newMinima() : null;
+        long[] minima = keptMinima != null ? keptMinima : settings.hasSignature() ? Signature.newMinima() : null;
         for (Map.Entry<String, Integer> e : counts.entrySet()) {
             long hash = HASH.hashBytesToLong(e.getKey().getBytes(StandardCharsets.UTF_8));
             addToSums(sums, hash, fixedPoint(weight(e.getKey(), e.getValue())));

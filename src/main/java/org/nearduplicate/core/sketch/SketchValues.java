@@ -7,7 +7,8 @@ import java.util.Map;
  * The value contract of sketches in documents and requests, whatever platform reads the JSON: a fingerprint is a string
  * (hex or decimal, {@link Fingerprints#parse}) or an integral number (unsigned 64-bit values above
  * {@code Long.MAX_VALUE} arrive as big integers), and the ingest processors store the object
- * {@code {"fingerprint": ..., "algorithm": ...}} (MinHash: its signature key instead). An adapter hands over the Java
+ * {@code {"fingerprint": ..., "algorithm": ...}} (SimHash from v4 with {@code signature}, from v7 also {@code keys};
+ * MinHash: its signature key instead). An adapter hands over the Java
  * values its JSON reader made (strings, boxed numbers, maps) and keeps only its own types (parser tokens, byte refs).
  */
 public final class SketchValues {
@@ -15,6 +16,11 @@ public final class SketchValues {
     public static final String FINGERPRINT = "fingerprint";
     /** The key of the verification signature in the {@code simhash} processor's object (from {@code simhash-v4}). */
     public static final String SIGNATURE = "signature";
+    /**
+     * The key of the candidate keys in the {@code simhash} processor's object (from {@code simhash-v7}): base64 of
+     * every key's hash by key number ({@code core.keys.StoredKeys}, which also parses it back).
+     */
+    public static final String KEYS = "keys";
     /** The key of the algorithm id in every processor's object. */
     public static final String ALGORITHM = "algorithm";
 

@@ -13,6 +13,8 @@ import java.util.Set;
 
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.keys.CandidateKeys;
+import org.nearduplicate.core.keys.StoredKeys;
 import org.nearduplicate.core.options.OptionValues;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
@@ -51,6 +53,8 @@ public final class SimHashField extends SketchField<SimHashSettings, Long, SimHa
     public static final String OBJECT_FINGERPRINT = SketchValues.FINGERPRINT;
     /** The processor object's key of the verification signature ({@code simhash-v4} and later). */
     public static final String OBJECT_SIGNATURE = SketchValues.SIGNATURE;
+    /** The processor object's key of the candidate keys ({@code simhash-v7} and later; {@link StoredKeys}). */
+    public static final String OBJECT_KEYS = SketchValues.KEYS;
 
     /**
      * This engine's ids ({@code simhash-v1...}) are stored canonically; other names are kept as given, so that
@@ -61,10 +65,34 @@ public final class SimHashField extends SketchField<SimHashSettings, Long, SimHa
         OBJECT_FINGERPRINT,
         DEFAULT_ALGORITHM,
         id -> id.startsWith(SimHashSettings.NAME + "-"),
-        SimHashSettings::fromAlgorithmId,
+        SimHashField::mappableSettings,
         SimHashSettings::algorithmId,
         SimHashSettings::version
     );
+
+    /**
+     * The settings of an id a new mapping pins. A version with candidate keys ({@code simhash-v7}) is refused until the
+     * field indexes them (the query path over the keys): an index mapped with it today would hold documents without key
+     * terms, silently missed by that path later. Its fingerprint and signature are v6's, so v6 serves meanwhile.
+     */
+    static SimHashSettings mappableSettings(String algorithmId) {
+        SimHashSettings settings = SimHashSettings.fromAlgorithmId(algorithmId);
+        if (settings.hasCandidateKeys()) {
+            throw new IllegalArgumentException(
+                SimHashSettings.NAME
+                    + "-v"
+                    + settings.version()
+                    + " is not available yet: ["
+                    + TYPE
+                    + "] fields do not index its candidate keys in this release. Map "
+                    + SimHashSettings.VERSION
+                    + " (the default: the same fingerprint and signature) and set [version] to "
+                    + SimHashSettings.DEFAULT_VERSION
+                    + " on the simhash processor that feeds it"
+            );
+        }
+        return settings;
+    }
 
     private final BlockLayout layout;
 
@@ -203,7 +231,7 @@ public final class SimHashField extends SketchField<SimHashSettings, Long, SimHa
 
     @Override
     protected IllegalArgumentException unexpectedKey(String key, JsonToken token) {
-        if (OBJECT_ALGORITHM.equals(key) || OBJECT_SIGNATURE.equals(key)) {
+        if (OBJECT_ALGORITHM.equals(key) || OBJECT_SIGNATURE.equals(key) || OBJECT_KEYS.equals(key)) {
             return new IllegalArgumentException("[" + key + "] must be a string");
         }
         return new IllegalArgumentException(
@@ -221,11 +249,22 @@ public final class SimHashField extends SketchField<SimHashSettings, Long, SimHa
 
     @Override
     protected Set<String> extraKeys() {
-        return Set.of(OBJECT_SIGNATURE);
+        return Set.of(OBJECT_SIGNATURE, OBJECT_KEYS);
     }
 
     @Override
     protected SimHash decode(Long fingerprint, Map<String, String> extras) {
+        String keys = extras.get(OBJECT_KEYS);
+        if (keys != null) {
+            CandidateKeys layout = settings() == null ? null : CandidateKeys.of(settings());
+            if (layout == null) {
+                throw new IllegalArgumentException(
+                    "[" + OBJECT_KEYS + "] given, but field [" + name() + "]'s algorithm [" + algorithm() + "] has no candidate keys"
+                );
+            }
+            // checked, not indexed yet: no mapping has keys before the query path over them (mappableSettings)
+            StoredKeys.parse(layout, keys);
+        }
         String signature = extras.get(OBJECT_SIGNATURE);
         if (signature == null) {
             return SimHash.of(fingerprint); // compared on the fingerprint alone, as a bare value

@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.keys.CandidateKeys;
+import org.nearduplicate.core.keys.FullMinima;
+import org.nearduplicate.core.keys.StoredKeys;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.opensearch.sketching.SketchingService;
@@ -39,6 +42,28 @@ public class SimHashProcessorTests extends OpenSearchTestCase {
         long expected = new SimHasher(SimHashSettings.DEFAULT).fingerprint(ARTICLE);
         assertThat(result.get("fingerprint"), equalTo(Fingerprints.toHex(expected)));
         assertThat(result.get("algorithm"), equalTo(SimHashSettings.DEFAULT.algorithmId()));
+    }
+
+    /** simhash-v7 writes v6's fingerprint and signature plus the candidate keys of the same signing; v6 writes no keys. */
+    public void testVersion7WritesKeys() {
+        IngestDocument doc = document(Map.of("content", ARTICLE));
+        create(Map.of("field", "content", "version", 7)).execute(doc);
+        create(Map.of("field", "content", "target_field", "v6")).execute(doc);
+        Map<?, ?> v7 = doc.getFieldValue("simhash", Map.class);
+        Map<?, ?> v6 = doc.getFieldValue("v6", Map.class);
+        assertEquals(List.of("fingerprint", "signature", "keys", "algorithm"), List.copyOf(v7.keySet()));
+        assertEquals(List.of("fingerprint", "signature", "algorithm"), List.copyOf(v6.keySet()));
+        assertEquals(v6.get("fingerprint"), v7.get("fingerprint"));
+        assertEquals(v6.get("signature"), v7.get("signature"));
+        assertEquals(SimHashSettings.DEFAULT_V7.algorithmId(), v7.get("algorithm"));
+        byte[] packed = StoredKeys.parse(CandidateKeys.V7, v7.get("keys"));
+        SimHasher hasher = new SimHasher(SimHashSettings.DEFAULT_V7);
+        assertArrayEquals(CandidateKeys.V7.keys(FullMinima.of(hasher, ARTICLE)), CandidateKeys.V7.keysOfPacked(packed));
+        OpenSearchParseException e = expectThrows(
+            OpenSearchParseException.class,
+            () -> create(Map.of("field", "content", "keys", SimHashSettings.V7_KEYS))
+        );
+        assertThat(e.getMessage(), containsString("[keys] needs [version] 7"));
     }
 
     public void testTargetFieldAndFieldsConcatenatedInOrder() {

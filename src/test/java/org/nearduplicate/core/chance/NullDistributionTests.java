@@ -42,6 +42,10 @@ public class NullDistributionTests {
         assertEquals(2.4e-6, d.estimate(V6, 16, SIM, "zh", 1).rate(), 0.05e-6);
         assertNull("v6 at 0.35 was not measured", d.expectedFalseHitsPerQuery(V6, 16, SIM_V4, 1000));
         assertNull(d.expectedFalseHitsPerQuery(V6, 15, Double.NaN, 1000));
+        // simhash-v7 is v6's fingerprint and signature plus keys: v6's rows, named as such
+        NullDistribution.Estimate v7 = d.expectedFalseHitsPerQuery(SimHashSettings.DEFAULT_V7.algorithmId(), 16, SIM, 1_000_001);
+        assertEquals(v6, v7);
+        assertTrue(v7.basis(), v7.basis().startsWith("simhash-v6 k=16"));
         NullDistribution.Estimate v5 = d.expectedFalseHitsPerQuery(V5, 16, SIM, 1_000_001);
         assertEquals(75, v5.falsePairs());
         assertEquals(PAIRS, v5.pairs());

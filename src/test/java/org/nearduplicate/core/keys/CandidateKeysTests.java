@@ -259,4 +259,60 @@ public class CandidateKeysTests extends RandomizedTest {
         assertThrows(IllegalArgumentException.class, () -> CandidateKeys.forMinAgreeing(13, 32).keys(new long[31]));
         assertFalse(CandidateKeys.forMinAgreeing(13, 32).shareKey(randomMinima(), randomMinima()));
     }
+
+    /** The layout id an algorithm id carries reads back to the same layout, for every shape; anything else is refused. */
+    @Test
+    public void testLayoutIdRoundTrip() {
+        assertEquals("pairs:3x8+2x4:w32", CandidateKeys.V7.layoutId());
+        assertEquals("pairs:3x8+2x4,w=32", CandidateKeys.V7.id());
+        assertEquals(org.nearduplicate.core.SimHashSettings.V7_KEYS, CandidateKeys.V7.layoutId());
+        assertEquals(28, CandidateKeys.V7.keyCount());
+        assertEquals(13, CandidateKeys.V7.guaranteedAgreeing());
+        assertEquals(CandidateKeys.V7, CandidateKeys.of(org.nearduplicate.core.SimHashSettings.DEFAULT_V7));
+        assertEquals(null, CandidateKeys.of(org.nearduplicate.core.SimHashSettings.DEFAULT));
+        assertEquals("bands:2x16:w64", CandidateKeys.fromLayoutId("bands:2x16:w64").layoutId());
+        assertEquals("3-sets:4x8:w32", CandidateKeys.fromLayoutId("3-sets:4x8:w32").layoutId());
+        for (int round = 0; round < 50; round++) {
+            CandidateKeys layout = randomLayout();
+            CandidateKeys read = CandidateKeys.fromLayoutId(layout.layoutId());
+            assertEquals(layout.layoutId(), read.layoutId());
+            assertArrayEquals(layout.groupSizes(), read.groupSizes());
+            assertEquals(layout.keySlots(), read.keySlots());
+            assertEquals(layout.width(), read.width());
+        }
+        for (String bad : new String[] {
+            "pairs:3x8+2x4",
+            "pairs:3x8+2x4,w=32",
+            "pairs:3x8+2x3:w32",
+            "pairs:3x8+2x4:w48",
+            "triples:4x8:w32",
+            "pairs:3x08+2x4:w32",
+            "",
+            "pairs:3x8++2x4:w32" }) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CandidateKeys.fromLayoutId(bad));
+            assertTrue(e.getMessage(), e.getMessage().startsWith("invalid key layout [" + bad + "]"));
+        }
+    }
+
+    /** The stored form is the keys without their numbers; {@code keysOfPacked} puts them back. */
+    @Test
+    public void testPackedHashesAreTheKeysWithoutNumbers() {
+        for (int round = 0; round < 50; round++) {
+            CandidateKeys layout = randomLayout();
+            long[] minima = new long[S];
+            for (int i = 0; i < S; i++)
+                minima[i] = randomLong() >>> 1;
+            byte[] packed = layout.packedHashes(minima);
+            assertEquals(layout.keyCount() * layout.hashBytes(), packed.length);
+            assertArrayEquals(layout.keys(minima), layout.keysOfPacked(packed));
+            long[] hashes = layout.hashes(minima);
+            for (int k = 0; k < hashes.length; k++) {
+                long h = 0;
+                for (int b = 0; b < layout.hashBytes(); b++)
+                    h = (h << 8) | (packed[k * layout.hashBytes() + b] & 0xFF);
+                assertEquals(hashes[k], h);
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> CandidateKeys.V7.keysOfPacked(new byte[111]));
+    }
 }

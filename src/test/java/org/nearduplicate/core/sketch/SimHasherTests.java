@@ -209,6 +209,47 @@ public class SimHasherTests extends RandomizedTest {
     }
 
     /**
+     * Version 7 signs exactly as version 6 (fingerprints and signatures pinned above, bit for bit) and hands out the
+     * full min-wise values of the same pass; versions 4 to 6 sketch as before, without them.
+     */
+    @Test
+    public void testVersion7SignsAsVersion6WithMinima() {
+        assertKnownAnswers(7, "9c9d494f7db06760", "48f60927ef3e0f57", "2a3aa5430c9cb5d4", "8aed0257ef49473c", "8aed0257ef49473c");
+        SimHasher v6 = new SimHasher(SimHashSettings.defaults(6));
+        SimHasher v7 = new SimHasher(SimHashSettings.DEFAULT_V7);
+        assertEquals("9b7e814f7693b67b", Fingerprints.toHex(v7.fingerprint(AMBIGUOUS_CHINESE)));
+        assertEquals(
+            "6f1c962b4bd5b834b8ee901fc5bc27039ee69c2636f11c7efbd73750e4eccdeb",
+            Signature.toHex(v7.sketch(AMBIGUOUS_CHINESE).signature())
+        );
+        assertEquals(SIGNATURE_ENGLISH, Signature.toHex(v7.sketch(ENGLISH).signature()));
+        assertEquals(SIGNATURE_PAGE, Signature.toHex(v7.sketch(PAGE).signature()));
+        for (String text : List.of(ENGLISH, CHINESE, MIXED, PAGE, DUMP, AMBIGUOUS_CHINESE, TEMPLATE_PAGE)) {
+            SimHash six = v6.sketch(text);
+            SimHash seven = v7.sketch(text);
+            assertFalse("v6 sketches as before, without minima", six.hasMinima());
+            assertTrue(seven.hasMinima());
+            assertEquals(six.fingerprint(), seven.fingerprint());
+            assertTrue(java.util.Arrays.equals(six.signature(), seven.signature()));
+            assertTrue(
+                "the signature is cut from the minima handed out",
+                java.util.Arrays.equals(seven.signature(), Signature.finish(seven.minima()))
+            );
+            assertEquals("sketchWithMinima is v7's sketch for v6 too", seven, v6.sketchWithMinima(text));
+            assertEquals(new SimHash(six.fingerprint(), six.signature()), six);
+        }
+        for (int version = 4; version <= 6; version++) {
+            assertFalse(new SimHasher(SimHashSettings.defaults(version)).sketch(ENGLISH).hasMinima());
+        }
+        IllegalStateException noSignature = org.junit.Assert.assertThrows(
+            IllegalStateException.class,
+            () -> new SimHasher(SimHashSettings.defaults(3)).sketchWithMinima(ENGLISH)
+        );
+        assertTrue(noSignature.getMessage().contains("has no signature, so no min-wise values"));
+        assertThrows("min-wise values come with a signature", () -> new SimHash(1L, null, new long[Signature.SLOTS]));
+    }
+
+    /**
      * Version 3 reads a text dump the way its HTML page reads: the menu bar is linked text, the heading's underline and
      * the {@code * * *} rule separate blocks, the label "Most read" heads nothing that stays, and the cookie banner goes.
      * The main text of the dump is then the article's, as in the HTML page, and so is the fingerprint.

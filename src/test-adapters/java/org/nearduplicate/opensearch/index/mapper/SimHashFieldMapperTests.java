@@ -3,6 +3,7 @@ package org.nearduplicate.opensearch.index.mapper;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.util.BytesRef;
 
+import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.mapper.DocumentMapper;
 import org.opensearch.index.mapper.MapperParsingException;
 import org.opensearch.index.mapper.MapperService;
@@ -13,6 +14,7 @@ import java.io.IOException;
 
 import org.nearduplicate.PlatformMapperTestCase;
 import org.nearduplicate.core.MaxDistance;
+import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.orchestration.field.IndexedFields;
@@ -119,6 +121,15 @@ public class SimHashFieldMapperTests extends PlatformMapperTestCase {
         // which version pins which defaults: SimHashFieldTests
         MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", "simhash-v9")));
         assertThat(e.getMessage() + e.getCause(), containsString("unknown algorithm version [simhash-v9]"));
+    }
+
+    /** simhash-v7 is refused (400) until the field indexes its candidate keys: see SimHashFieldTests. */
+    public void testVersion7IsRefusedUntilItsKeysAreIndexed() {
+        for (String id : new String[] { "simhash-v7", SimHashSettings.DEFAULT_V7.algorithmId() }) {
+            MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", id)));
+            assertThat(e.getMessage(), containsString("[algorithm] simhash-v7 is not available yet"));
+            assertEquals(RestStatus.BAD_REQUEST, e.status());
+        }
     }
 
     /** The mapping's settings are parsed once; the default k they give is {@code SimHashFieldTests}'. */

@@ -62,10 +62,15 @@ public final class KeysPathBench {
           --docs N[,N]         documents per index (default 1000000)
           --queries N          probes timed per path (default 200)
           --recall-probes N    probes whose candidates and hits are counted (default 2000)
+          --common-share X     share of a document's slots taken from its topic's common values (default 0.858;
+                               0: every full value random, every key a distinct term: the most bytes)
           --dir PATH     where the indices are built and kept (default target/keys-path-bench)""";
     static final int TOPICS = 19;
     static final int COMMON = 16;
+    /** The default of {@link #commonShare}. */
     static final double COMMON_SHARE = 0.858;
+    /** The share of a document's slots taken from its topic's common values ({@code --common-share}). */
+    static double commonShare = COMMON_SHARE;
     static final long SEED = 42;
     static final String FIELD = "fp";
     static final String SIGNATURES = SketchFields.signatureField(FIELD);
@@ -98,7 +103,7 @@ public final class KeysPathBench {
     }
 
     static long value(SplittableRandom r, int topic, int slot) {
-        return r.nextDouble() < COMMON_SHARE ? COMMON_VALUES[topic][slot][r.nextInt(COMMON)] : r.nextLong() >>> 1;
+        return r.nextDouble() < commonShare ? COMMON_VALUES[topic][slot][r.nextInt(COMMON)] : r.nextLong() >>> 1;
     }
 
     static Doc fresh(SplittableRandom r) {
@@ -132,7 +137,7 @@ public final class KeysPathBench {
     }
 
     static Path index(Path dir, int docs) throws IOException {
-        Path path = dir.resolve(Integer.toString(docs));
+        Path path = dir.resolve(docs + (commonShare == COMMON_SHARE ? "" : "-common" + commonShare));
         if (Files.exists(path.resolve("done"))) return path;
         long start = System.nanoTime();
         try (Directory directory = new MMapDirectory(path)) {
@@ -167,6 +172,7 @@ public final class KeysPathBench {
                 case "--queries" -> queries = a.intValue();
                 case "--recall-probes" -> recallProbes = a.intValue();
                 case "--dir" -> dir = Path.of(a.value());
+                case "--common-share" -> commonShare = Double.parseDouble(a.value());
                 default -> throw a.unknown();
             }
         }
@@ -214,8 +220,9 @@ public final class KeysPathBench {
             }
             System.out.printf(
                 Locale.ROOT,
-                "## %,d documents (one segment); %,d probes counted, %d timed per path; load average at the start: %s%n%n",
+                "## %,d documents (one segment, common share %s); %,d probes counted, %d timed per path; load average at the start: %s%n%n",
                 docs,
+                commonShare,
                 recallProbes,
                 queries,
                 ScanBenchmark.loadAverage()

@@ -78,6 +78,8 @@ public final class KeysPathBench {
     static final CandidateKeys LAYOUT = CandidateKeys.forMinAgreeing(13, 32);
     static final BlockLayout BLOCKS = new BlockLayout(4, 16);
     static final int K = 16;
+    /** Probes per query of the batch table. */
+    static final int BATCH = 100;
     static final double MIN_SIMILARITY = 0.40;
     /** The topics' common values, per topic and slot. */
     static final long[][][] COMMON_VALUES = new long[TOPICS][Signature.SLOTS][COMMON];
@@ -287,8 +289,67 @@ public final class KeysPathBench {
                     ScanBenchmark.ratio(t[m][0], t[1][0])
                 );
             }
+            batches(searcher, values, probes, total, columns, Math.max(3, queries / 40));
             System.out.println("\nload average (1/5/15 min) at the end: " + ScanBenchmark.loadAverage() + "\n");
             columns.clear();
+        }
+    }
+
+    /** A query of {@link #BATCH} probes (a near_duplicate_check batch): the column's blocked scan against the keys. */
+    static void batches(IndexSearcher searcher, long[] values, Doc[] probes, int total, FingerprintColumns columns, int rounds)
+        throws IOException {
+        int batches = total / BATCH;
+        SimHashQuery[][] queries = new SimHashQuery[3][batches];
+        for (int b = 0; b < batches; b++) {
+            long[] fps = new long[BATCH];
+            byte[][] sigs = new byte[BATCH][], keys = new byte[BATCH][];
+            for (int j = 0; j < BATCH; j++) {
+                Doc d = probes[b * BATCH + j];
+                fps[j] = d.fingerprint;
+                sigs[j] = d.signature();
+                keys[j] = d.keys();
+            }
+            for (int s = 1; s <= 2; s++) {
+                queries[s][b] = new SimHashQuery(
+                    FIELD,
+                    fps,
+                    sigs,
+                    new SimHashQuery.Verification(SIGNATURES, MIN_SIMILARITY),
+                    K,
+                    BLOCKS,
+                    true,
+                    new SimHashQuery.CandidateKeyProbes(new SimHashQuery.CandidateKeyPath(KEYS, LAYOUT, s), keys)
+                ).withColumns(columns);
+            }
+            queries[0][b] = queries[1][b].withExact(true);
+        }
+        ScanBenchmark.Run[] methods = { i -> {
+            long c = 0;
+            for (int j = 0; j < BATCH; j++)
+                c += ScanBenchmark.floor(values, probes[(i % batches) * BATCH + j].fingerprint, K);
+            return c;
+        },
+            i -> searcher.search(queries[0][i % batches], 20).scoreDocs.length,
+            i -> searcher.search(queries[1][i % batches], 20).scoreDocs.length,
+            i -> searcher.search(queries[2][i % batches], 20).scoreDocs.length };
+        double[][] t = ScanBenchmark.interleaved(1, rounds, methods, new int[] { rounds, rounds, rounds, rounds });
+        System.out.printf(Locale.ROOT, "%n%d probes per query (a near_duplicate_check batch), %d rounds, per probe:%n%n", BATCH, rounds);
+        System.out.println("| path | p50 per probe | p50 / floor | p50 / exact column query |");
+        System.out.println("| --- | --- | --- | --- |");
+        String[] names = {
+            "floor: " + BATCH + " plain long[] popcount loops",
+            "exact: column query, blocked scan",
+            "candidate keys, >= 1 shared",
+            "candidate keys, >= 2 shared" };
+        for (int m = 0; m < methods.length; m++) {
+            System.out.printf(
+                Locale.ROOT,
+                "| %s | %s | %s | %s |%n",
+                names[m],
+                ScanBenchmark.ms(t[m][0] / BATCH),
+                ScanBenchmark.ratio(t[m][0], t[0][0]),
+                ScanBenchmark.ratio(t[m][0], t[1][0])
+            );
         }
     }
 

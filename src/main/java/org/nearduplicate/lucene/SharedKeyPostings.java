@@ -5,6 +5,7 @@ import org.apache.lucene.index.TermState;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.LSBRadixSorter;
 
@@ -33,6 +34,8 @@ final class SharedKeyPostings {
     static final int EAGER_MAX_DOC_FREQ = 1 << 16;
     /** The copied postings of one probe set and segment stay under this many doc ids (4 MB). */
     static final int EAGER_MAX_POSTINGS = 1 << 20;
+    /** The sorted candidates ({@code doc << 32 | probe}) of one query and segment stay under this many (8 MB). */
+    static final int MAX_SORTED_CANDIDATES = 1 << 20;
 
     private final TermsEnum termsEnum;
     /** The found keys, in term order, with their term states, document frequencies and the probes that hold them. */
@@ -188,16 +191,30 @@ final class SharedKeyPostings {
         private int eligibleCount;
         private int doc = -1;
         /**
-         * One probe whose keys' postings are all copied: {@link #copied} sorted (radix) instead of merged, and
-         * {@code sortedAt} the first doc id not consumed; -1: the heap merges the keys.
+         * The sorted mode: every candidate as {@code doc << 32 | probe}, by doc then probe, and the first entry not
+         * consumed ({@code sortedAt}); null: the heap merges the keys.
          */
-        private int sortedAt = -1;
+        private final long[] sorted;
+        private final int sortedSize;
+        private int sortedAt;
 
         private Candidates(SharedKeyPostings keys, int minShared, int eagerMaxDocFreq, int eagerMaxPostings) throws IOException {
             this.minShared = minShared;
             this.owners = keys.owners;
             this.cost = keys.cost;
+            this.eligible = new int[keys.probes];
             int n = keys.terms.length;
+            long[] pairs = sortedCandidates(keys, minShared, eagerMaxDocFreq, eagerMaxPostings);
+            if (pairs != null) {
+                this.sorted = pairs;
+                this.sortedSize = sortedCount;
+                this.copied = null;
+                this.next = this.to = this.current = this.heap = this.counts = this.touched = null;
+                this.lazy = null;
+                return;
+            }
+            this.sorted = null;
+            this.sortedSize = 0;
             this.next = new int[n];
             this.to = new int[n];
             this.lazy = new PostingsEnum[n];
@@ -205,7 +222,6 @@ final class SharedKeyPostings {
             this.heap = new int[n];
             this.counts = new int[keys.probes];
             this.touched = new int[keys.probes];
-            this.eligible = new int[keys.probes];
             long eager = 0;
             boolean[] copy = new boolean[n];
             for (int t = 0; t < n; t++) {
@@ -235,48 +251,99 @@ final class SharedKeyPostings {
                     heap[heapSize++] = t;
                 }
             }
-            if (keys.probes == 1 && eager == keys.cost && n > 1) {
-                // one probe, every posting copied: a radix sort of the doc ids and a count of their runs costs less
-                // than the heap's log(keys) steps per posting (measured by bench/keys_path.sh)
-                new LSBRadixSorter().sort(32 - Integer.numberOfLeadingZeros(Math.max(1, maxDocOf(copied))), copied, copied.length);
-                sortedAt = 0;
-                heapSize = 0;
-                eligible[0] = 0;
-                return;
-            }
             for (int i = heapSize / 2 - 1; i >= 0; i--)
                 siftDown(i);
         }
 
-        private static int maxDocOf(int[] docs) {
-            int max = 0;
-            for (int d : docs)
-                max = Math.max(max, d);
-            return max;
-        }
+        /** Entries of {@link #sortedCandidates}'s answer (a constructor's scratch: set just before it returns). */
+        private int sortedCount;
 
-        /** The next doc id at or after {@code target} held by at least the minimum of the sorted postings. */
-        private int nextSorted(int target) {
-            int i = sortedAt;
-            if (i < copied.length && copied[i] < target) {
-                int found = Arrays.binarySearch(copied, i, copied.length, target);
-                i = found >= 0 ? found : -found - 1;
-                while (i > sortedAt && copied[i - 1] == target)
-                    i--; // the first of target's run
-            }
-            while (i < copied.length) {
-                int d = copied[i], first = i;
-                while (i < copied.length && copied[i] == d)
-                    i++;
-                if (i - first >= minShared) {
-                    sortedAt = i;
-                    eligibleCount = 1;
-                    return d;
+        /**
+         * Per probe, its keys' postings copied into one array, radix-sorted and counted by runs; the candidates of every
+         * probe, sorted by doc. Null when a probe's postings exceed the bounds or the candidates
+         * {@link #MAX_SORTED_CANDIDATES}: the heap merges them lazily instead. Per posting this costs a copy and a radix
+         * pass instead of the heap's log(keys) steps (half the path's time at 10M, one probe; a 100-probe batch read
+         * 31,000 postings per probe through a heap of 2,800 keys at ~100 ns each: bench/keys_path.sh).
+         */
+        private long[] sortedCandidates(SharedKeyPostings keys, int minShared, int eagerMaxDocFreq, int eagerMaxPostings)
+            throws IOException {
+            int n = keys.terms.length;
+            int[] termCount = new int[keys.probes];
+            long[] postingsOf = new long[keys.probes];
+            for (int t = 0; t < n; t++) {
+                if (keys.docFreqs[t] > eagerMaxDocFreq) return null;
+                for (int p : keys.owners[t]) {
+                    termCount[p]++;
+                    postingsOf[p] += keys.docFreqs[t];
                 }
             }
-            sortedAt = i;
+            int most = 0;
+            for (long count : postingsOf) {
+                if (count > eagerMaxPostings) return null;
+                most = (int) Math.max(most, count);
+            }
+            int[][] termsOf = new int[keys.probes][];
+            for (int p = 0; p < keys.probes; p++)
+                termsOf[p] = new int[termCount[p]];
+            int[] filledTerms = new int[keys.probes];
+            for (int t = 0; t < n; t++)
+                for (int p : keys.owners[t])
+                    termsOf[p][filledTerms[p]++] = t;
+            int[] scratch = new int[most];
+            long[] out = new long[16];
+            int size = 0;
+            LSBRadixSorter sorter = new LSBRadixSorter();
+            PostingsEnum reused = null;
+            for (int p = 0; p < keys.probes; p++) {
+                if (termsOf[p].length < minShared) continue;
+                int filled = 0, max = 0;
+                for (int t : termsOf[p]) {
+                    keys.termsEnum.seekExact(keys.terms[t], keys.states[t]);
+                    reused = keys.termsEnum.postings(reused, PostingsEnum.NONE);
+                    for (int d = reused.nextDoc(); d != NO_MORE_DOCS; d = reused.nextDoc()) {
+                        scratch[filled++] = d;
+                    }
+                    if (filled > 0) max = Math.max(max, scratch[filled - 1]);
+                }
+                sorter.sort(32 - Integer.numberOfLeadingZeros(Math.max(1, max)), scratch, filled);
+                for (int i = 0; i < filled;) {
+                    int d = scratch[i], first = i;
+                    while (i < filled && scratch[i] == d)
+                        i++;
+                    if (i - first >= minShared) {
+                        if (size == MAX_SORTED_CANDIDATES) return null;
+                        if (size == out.length) out = ArrayUtil.grow(out, size + 1);
+                        out[size++] = (long) d << 32 | p;
+                    }
+                }
+            }
+            if (keys.probes > 1) Arrays.sort(out, 0, size);
+            sortedCount = size;
+            return out;
+        }
+
+        /** The next candidate at or after {@code target} of the sorted mode, with its probes. */
+        private int nextSorted(int target) {
+            int i = sortedAt;
+            if (i < sortedSize && (int) (sorted[i] >>> 32) < target) {
+                int lo = i, hi = sortedSize; // the first entry whose doc is at or after target
+                while (lo < hi) {
+                    int mid = (lo + hi) >>> 1;
+                    if ((int) (sorted[mid] >>> 32) < target) lo = mid + 1;
+                    else hi = mid;
+                }
+                i = lo;
+            }
             eligibleCount = 0;
-            return NO_MORE_DOCS;
+            if (i == sortedSize) {
+                sortedAt = i;
+                return NO_MORE_DOCS;
+            }
+            int d = (int) (sorted[i] >>> 32);
+            while (i < sortedSize && (int) (sorted[i] >>> 32) == d)
+                eligible[eligibleCount++] = (int) sorted[i++];
+            sortedAt = i;
+            return d;
         }
 
         /** The probes that share at least the minimum of keys with the current document (the first {@link #eligibleCount}). */
@@ -295,13 +362,13 @@ final class SharedKeyPostings {
 
         @Override
         public int nextDoc() throws IOException {
-            if (sortedAt >= 0) return doc = nextSorted(0);
+            if (sorted != null) return doc = nextSorted(0);
             return doc = collect();
         }
 
         @Override
         public int advance(int target) throws IOException {
-            if (sortedAt >= 0) return doc = nextSorted(target);
+            if (sorted != null) return doc = nextSorted(target);
             while (heapSize > 0 && current[heap[0]] < target) {
                 int t = heap[0];
                 int d = lazy[t] != null ? lazy[t].advance(target) : copiedAtOrAfter(t, target);

@@ -19,20 +19,21 @@ import java.util.List;
  * dictionary, and the documents that share at least {@code minShared} of them with one probe: the candidates of the
  * candidate-key path of {@link SimHashQuery}.
  *
- * <p>The postings of the found keys are merged by doc id (a heap over the keys), counting per document how many keys of
- * each probe it holds; a document is a candidate when some probe reaches {@code minShared}, and it is verified only
- * against the probes that do ({@link Candidates#eligible}). A single probe whose postings are all copied sorts them
- * (radix) and counts runs instead: at 10M documents with the public corpus's background sharing (31,000 postings per
- * probe) that halved the candidate-key path's time against the heap (bench/keys_path.sh). Memory: no per-document
- * array. A key's postings are copied into one shared {@code int[]} when not too long ({@link #EAGER_MAX_DOC_FREQ}) and
- * while the copies stay under {@link #EAGER_MAX_POSTINGS}, read through their own {@link PostingsEnum} otherwise, so a
- * probe holds at most 4 MB of doc ids and one {@code PostingsEnum} per long posting list, however large the segment
- * or the postings of a common key.
+ * <p>Sorted mode (the usual one): each probe's keys' postings are copied into one array, radix-sorted and counted by
+ * runs; a document holding at least {@code minShared} of them is a candidate for that probe, and the candidates of all
+ * probes are kept as {@code doc << 32 | probe}, sorted by doc, so a document is verified only against the probes it
+ * shares enough keys with ({@link Candidates#eligible}). At 10M documents with the public corpus's background sharing
+ * (31,000 postings per probe) this halved the path's time against a heap merge, and made a 100-probe batch 4x faster
+ * (bench/results/RESULTS-keys-path.md). Memory: no per-document array; a probe's copied postings stay under
+ * {@link #EAGER_MAX_POSTINGS} doc ids (4 MB) and the candidates under {@link #MAX_SORTED_CANDIDATES} (8 MB). Beyond
+ * either bound (a common key's long postings, a large batch at one shared key) the keys' postings are merged lazily by
+ * doc id instead (a heap over the keys, counting per document each probe's keys; short postings copied up to the same
+ * bound, long ones through their own {@link PostingsEnum}): memory O(keys), however large the segment.
  */
 final class SharedKeyPostings {
-    /** A key's postings up to this many are copied (one enum reused for all), longer ones read lazily. */
+    /** A key's postings up to this many are copied (one enum reused for all); a longer one is read lazily (heap mode). */
     static final int EAGER_MAX_DOC_FREQ = 1 << 16;
-    /** The copied postings of one probe set and segment stay under this many doc ids (4 MB). */
+    /** The copied postings of one probe (sorted mode) or of all probes (heap mode) stay under this many doc ids (4 MB). */
     static final int EAGER_MAX_POSTINGS = 1 << 20;
     /** The sorted candidates ({@code doc << 32 | probe}) of one query and segment stay under this many (8 MB). */
     static final int MAX_SORTED_CANDIDATES = 1 << 20;

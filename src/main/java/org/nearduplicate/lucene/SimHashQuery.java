@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.Objects;
 
 import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.keys.CandidateKeys;
 import org.nearduplicate.core.options.InvalidOptionException;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
@@ -29,6 +30,15 @@ import org.nearduplicate.core.sketch.Signature;
  * <p>Several probes ({@link #SimHashQuery(String, long[], int, BlockLayout, boolean)}): documents within the
  * distance of any of them, found with one pass over the terms dictionary (all probes' keys in term order) and one scan
  * per small segment, instead of one query per probe; the distance is the one to the closest probe.
+ *
+ * <p>Candidate keys ({@link #SimHashQuery(String, long[], byte[][], Verification, int, BlockLayout, boolean,
+ * CandidateKeyProbes)}): a verified query whose probes carry their {@link CandidateKeys} (hashed from the full min-wise
+ * values at signing) answers every segment that indexes them ({@link SegmentPath#CANDIDATE_KEYS}) from their postings:
+ * the candidates are the documents sharing at least {@code minSharedKeys} keys with a probe, each verified by the same
+ * rule against those probes. The answer is the exact one restricted to the documents sharing that many keys: every
+ * verified document whose full values agree with a probe's in at least {@code CandidateKeys.minSharedKeys}'s bound
+ * (12 + s for the 28 pair-group keys) is found, none that fails the rule is returned. {@link #withExact} (or a segment
+ * without the keys, or a probe without them) answers as before, from the column, the doc values or the block keys.
  *
  * <p>Score: {@code boost / (1 + distance)} — 1 for an identical fingerprint, 0.5 at distance 1, 0.25 at 3.
  */
@@ -84,6 +94,12 @@ public final class SimHashQuery extends Query {
     final String chanceNote;
     /** Told how each segment was answered and how long it took (the node's stats); null: nobody. Not in equals. */
     final Listener listener;
+    /** The candidate-key path's field, layout and minimum of shared keys; null: the query has no candidate keys. */
+    final CandidateKeyPath candidateKeys;
+    /** Per probe of {@link #fingerprints}, its candidate keys (null: none); null when {@link #candidateKeys} is. */
+    final byte[][] probeKeys;
+    /** Whether every segment is answered exactly (column, doc values or block keys), never by candidate keys. */
+    final boolean exact;
 
     /**
      * Told, per segment, the path that answers it ({@link #path}) and, when the segment's candidates run out, the time
@@ -126,6 +142,58 @@ public final class SimHashQuery extends Query {
     }
 
     /**
+     * Where a verified query finds its candidates when its probes carry {@link CandidateKeys}: the Lucene field of the
+     * keys (one docs-only term per key, the key's bytes as the term), the layout that made them, and how many keys a
+     * document must share with a probe to be verified against it (1, or 2 to verify ~24 times fewer unrelated
+     * documents; the guarantee is {@code layout.minSharedKeys(agreeing) >= minSharedKeys}).
+     */
+    public record CandidateKeyPath(String keysField, CandidateKeys layout, int minSharedKeys) {
+        public CandidateKeyPath {
+            Objects.requireNonNull(keysField);
+            Objects.requireNonNull(layout);
+            if (minSharedKeys < 1 || minSharedKeys > layout.keyCount()) {
+                throw new IllegalArgumentException("minSharedKeys must be 1.." + layout.keyCount() + ", got " + minSharedKeys);
+            }
+        }
+
+        /** Layouts compare by their id (the query cache compares queries built per shard). */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof CandidateKeyPath o
+                && keysField.equals(o.keysField)
+                && layout.id().equals(o.layout.id())
+                && minSharedKeys == o.minSharedKeys;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(keysField, layout.id(), minSharedKeys);
+        }
+
+        /** Every full-value agreement from this many slots up is always found (up to 32 + 1: none). */
+        public int guaranteedAgreeing() {
+            for (int agreeing = 0; agreeing <= CandidateKeys.SLOTS; agreeing++)
+                if (layout.minSharedKeys(agreeing) >= minSharedKeys) return agreeing;
+            return CandidateKeys.SLOTS + 1;
+        }
+    }
+
+    /** A path's keys: {@code keys[i]} are the candidate keys of the query's i-th fingerprint (null: that probe has none). */
+    public record CandidateKeyProbes(CandidateKeyPath path, byte[][] keys) {
+        public CandidateKeyProbes {
+            Objects.requireNonNull(path);
+            Objects.requireNonNull(keys);
+            for (byte[] k : keys) {
+                if (k != null && k.length != path.layout().bytesPerDocument()) {
+                    throw new IllegalArgumentException(
+                        "a probe's candidate keys have " + path.layout().bytesPerDocument() + " bytes (" + path.layout().id() + ")"
+                    );
+                }
+            }
+        }
+    }
+
+    /**
      * @param scan read every fingerprint instead of looking up block keys; required when {@code maxDistance}
      *             exceeds {@code layout.maxDistance()}
      */
@@ -151,7 +219,32 @@ public final class SimHashQuery extends Query {
         BlockLayout layout,
         boolean scan
     ) {
+        this(field, fingerprints, signatures, verification, maxDistance, layout, scan, null);
+    }
+
+    /**
+     * A verified query whose probes carry candidate keys: {@code keys.keys()[i]} are those of {@code fingerprints[i]}
+     * and {@code signatures[i]}. {@code keys} null: none (the constructor above).
+     */
+    public SimHashQuery(
+        String field,
+        long[] fingerprints,
+        byte[][] signatures,
+        Verification verification,
+        int maxDistance,
+        BlockLayout layout,
+        boolean scan,
+        CandidateKeyProbes keys
+    ) {
         this.scanByCost = true;
+        if (keys != null) {
+            if (verification == null) throw new IllegalArgumentException("candidate keys are only read by a verified query");
+            if (keys.keys().length != fingerprints.length) {
+                throw new IllegalArgumentException(
+                    "one set of candidate keys per fingerprint: " + fingerprints.length + " != " + keys.keys().length
+                );
+            }
+        }
         if (verification == null && signatures != null) {
             throw new IllegalArgumentException("probe signatures are only read by a verified query");
         }
@@ -191,15 +284,20 @@ public final class SimHashQuery extends Query {
         if (signatures == null) {
             this.fingerprints = Probe.distinctSorted(fingerprints);
             this.signatures = null;
+            this.probeKeys = null;
         } else {
-            Probe[] probes = Probe.distinctSorted(fingerprints, signatures);
+            Probe[] probes = Probe.distinctSorted(fingerprints, signatures, keys == null ? null : keys.keys());
             this.fingerprints = new long[probes.length];
             this.signatures = new byte[probes.length][];
+            this.probeKeys = keys == null ? null : new byte[probes.length][];
             for (int i = 0; i < probes.length; i++) {
                 this.fingerprints[i] = probes[i].fingerprint();
                 this.signatures[i] = probes[i].signature();
+                if (keys != null) this.probeKeys[i] = probes[i].keys();
             }
         }
+        this.candidateKeys = keys == null ? null : keys.path();
+        this.exact = false;
         this.fingerprint = this.fingerprints[0];
         this.maxDistance = maxDistance;
         this.scan = scan;
@@ -210,10 +308,21 @@ public final class SimHashQuery extends Query {
     }
 
     private SimHashQuery(SimHashQuery query, FingerprintColumns columns, String chanceNote) {
-        this(query, columns, chanceNote, query.listener, query.scanByCost);
+        this(query, columns, chanceNote, query.listener, query.scanByCost, query.exact);
     }
 
     private SimHashQuery(SimHashQuery query, FingerprintColumns columns, String chanceNote, Listener listener, boolean scanByCost) {
+        this(query, columns, chanceNote, listener, scanByCost, query.exact);
+    }
+
+    private SimHashQuery(
+        SimHashQuery query,
+        FingerprintColumns columns,
+        String chanceNote,
+        Listener listener,
+        boolean scanByCost,
+        boolean exact
+    ) {
         this.field = query.field;
         this.fingerprint = query.fingerprint;
         this.fingerprints = query.fingerprints;
@@ -227,6 +336,34 @@ public final class SimHashQuery extends Query {
         this.columns = columns;
         this.chanceNote = chanceNote;
         this.listener = listener;
+        this.candidateKeys = query.candidateKeys;
+        this.probeKeys = query.probeKeys;
+        this.exact = exact;
+    }
+
+    /**
+     * This query answering every segment exactly ({@code exact}: from the column, the doc values or the block keys, as
+     * a query without candidate keys) or (false, the default) from the probes' candidate keys where a segment has them.
+     */
+    public SimHashQuery withExact(boolean exact) {
+        return exact == this.exact ? this : new SimHashQuery(this, columns, chanceNote, listener, scanByCost, exact);
+    }
+
+    public boolean isExact() {
+        return exact;
+    }
+
+    /** The candidate-key path of the probes, or null (none given). */
+    public CandidateKeyPath getCandidateKeyPath() {
+        return candidateKeys;
+    }
+
+    /** Whether a segment that indexes the candidate keys is answered from them: keys given for every probe, not exact. */
+    boolean answersByCandidateKeys() {
+        if (candidateKeys == null || exact) return false;
+        for (byte[] keys : probeKeys)
+            if (keys == null) return false;
+        return true;
     }
 
     /** This query, telling {@code listener} how each segment is answered (null: nobody); what matches is unchanged. */
@@ -384,6 +521,26 @@ public final class SimHashQuery extends Query {
         return best;
     }
 
+    /**
+     * {@link #matchDistance(long, BytesRef, int)} against the probes {@code probes[0..count)} only (indices into
+     * {@link #fingerprints}): the candidate-key path verifies a document against the probes it shares keys with.
+     */
+    int matchDistance(long value, BytesRef signature, int minAgreeing, int[] probes, int count) {
+        int best = Integer.MAX_VALUE;
+        for (int j = 0; j < count; j++) {
+            int i = probes[j];
+            int d = Long.bitCount(value ^ fingerprints[i]);
+            if (d <= maxDistance && d < best) {
+                if (signatures[i] == null || signature == null || signature.length != Signature.BYTES) {
+                    best = d;
+                } else if (Signature.agreesOnAtLeast(signatures[i], signature.bytes, signature.offset, minAgreeing)) {
+                    best = d;
+                }
+            }
+        }
+        return best;
+    }
+
     public boolean isScan() {
         return scan;
     }
@@ -422,6 +579,9 @@ public final class SimHashQuery extends Query {
         if (verification != null) {
             sb.append(" verified ").append(verification.minSimilarity());
         }
+        if (candidateKeys != null) {
+            sb.append(exact ? " exact" : " candidate_keys " + candidateKeys.layout().id() + " >= " + candidateKeys.minSharedKeys());
+        }
         if (chanceNote != null) {
             sb.append("; ").append(chanceNote);
         }
@@ -440,7 +600,10 @@ public final class SimHashQuery extends Query {
             && scan == o.scan
             && layout.equals(o.layout)
             && Objects.equals(verification, o.verification)
-            && Arrays.deepEquals(signatures, o.signatures);
+            && Arrays.deepEquals(signatures, o.signatures)
+            && exact == o.exact
+            && Objects.equals(candidateKeys, o.candidateKeys)
+            && Arrays.deepEquals(probeKeys, o.probeKeys);
     }
 
     @Override
@@ -452,7 +615,10 @@ public final class SimHashQuery extends Query {
             scan,
             layout,
             verification,
-            Arrays.deepHashCode(signatures)
+            Arrays.deepHashCode(signatures),
+            exact,
+            candidateKeys,
+            Arrays.deepHashCode(probeKeys)
         );
     }
 }

@@ -6,6 +6,7 @@ import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.Terms;
 import org.apache.lucene.search.Explanation;
 import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.ScorerSupplier;
@@ -44,6 +45,13 @@ final class SimHashWeight extends PlatformWeight {
             : context.reader().getBinaryDocValues(query.verification.signatureField());
         int minAgreeing = query.verification == null ? 0 : query.verification.minAgreeing();
         long start = query.listener == null ? 0 : System.nanoTime();
+        if (query.answersByCandidateKeys()) {
+            Terms keyTerms = context.reader().terms(query.candidateKeys.keysField());
+            if (keyTerms != null) {
+                return candidateKeys(keyTerms, values, signatureValues, start);
+            }
+            // a segment without candidate keys (written before them) is answered exactly, below
+        }
         if (query.columns != null && query.path(context.reader().maxDoc(), true) == SegmentPath.COLUMN) {
             FingerprintColumn column = query.columns.get(context, query.field);
             if (column != null) {
@@ -116,6 +124,37 @@ final class SimHashWeight extends PlatformWeight {
         };
     }
 
+    /** The candidate-key path: documents sharing the minimum of keys with a probe, verified against those probes. */
+    private ScorerSupplier candidateKeys(Terms keyTerms, NumericDocValues values, BinaryDocValues signatureValues, long start)
+        throws IOException {
+        SimHashQuery.CandidateKeyPath path = query.candidateKeys;
+        SharedKeyPostings found = SharedKeyPostings.seek(keyTerms, query.probeKeys, path.layout().keyBytes(), path.minSharedKeys());
+        Runnable timer = timer(SegmentPath.CANDIDATE_KEYS, start);
+        if (found == null) {
+            if (timer != null) timer.run(); // answered: no document can share enough keys with a probe
+            return null;
+        }
+        return new ScorerSupplier() {
+            @Override
+            public Scorer get(long leadCost) throws IOException {
+                return new CandidateKeyScorer(
+                    query,
+                    SimHashWeight.this,
+                    found.candidates(path.minSharedKeys()),
+                    values,
+                    signatureValues,
+                    boost,
+                    timer
+                );
+            }
+
+            @Override
+            public long cost() {
+                return found.cost();
+            }
+        };
+    }
+
     /** Counts the segment on {@code path} and returns what reports its time at its end; null without a listener. */
     private Runnable timer(SegmentPath path, long start) {
         if (query.listener == null) return null;
@@ -131,6 +170,10 @@ final class SimHashWeight extends PlatformWeight {
             return Explanation.noMatch("document has no fingerprint in field [" + query.field + "]");
         }
         long value = values.longValue();
+        if (query.answersByCandidateKeys()) {
+            Terms keyTerms = context.reader().terms(query.candidateKeys.keysField());
+            if (keyTerms != null) return explainCandidateKeys(keyTerms, context, doc, value);
+        }
         int distance = query.distanceToClosest(value);
         long closest = query.fingerprint;
         for (long probe : query.fingerprints) {
@@ -208,6 +251,88 @@ final class SimHashWeight extends PlatformWeight {
                 + " between "
                 + pair
                 + (query.scan ? " (doc-values scan)" : " (block keys " + query.layout.id() + ")")
+                + verified
+                + (query.chanceNote == null ? "" : "; " + query.chanceNote)
+                + ", score = boost * 1 / (1 + distance), product of:",
+            Explanation.match(boost, "boost"),
+            Explanation.match(closeness, "1 / (1 + " + distance + ")")
+        );
+    }
+
+    /** Explains a document of a segment answered by candidate keys: the keys it shares, then the verified rule. */
+    private Explanation explainCandidateKeys(Terms keyTerms, LeafReaderContext context, int doc, long value) throws IOException {
+        SimHashQuery.CandidateKeyPath path = query.candidateKeys;
+        int minShared = path.minSharedKeys();
+        SharedKeyPostings found = SharedKeyPostings.seek(keyTerms, query.probeKeys, path.layout().keyBytes(), minShared);
+        int[] shared = found == null ? new int[query.fingerprints.length] : found.sharedPerProbe(doc);
+        int[] eligible = new int[shared.length];
+        int count = 0, most = 0;
+        for (int p = 0; p < shared.length; p++) {
+            most = Math.max(most, shared[p]);
+            if (shared[p] >= minShared) eligible[count++] = p;
+        }
+        String keys = "candidate keys " + path.layout().id() + " in field [" + path.keysField() + "]";
+        if (count == 0) {
+            return Explanation.noMatch(
+                "shares at most " + most + " of the " + keys + " with a probe, fewer than the " + minShared + " required"
+            );
+        }
+        BinaryDocValues signatureValues = context.reader().getBinaryDocValues(query.verification.signatureField());
+        BytesRef signature = signatureValues != null && signatureValues.advanceExact(doc) ? signatureValues.binaryValue() : null;
+        if (signature != null && signature.length != Signature.BYTES) signature = null;
+        int minAgreeing = query.verification.minAgreeing();
+        int distance = query.matchDistance(value, signature, minAgreeing, eligible, count);
+        if (distance > query.maxDistance) {
+            return Explanation.noMatch(
+                "shares at least "
+                    + minShared
+                    + " of the "
+                    + keys
+                    + " with "
+                    + count
+                    + " probe(s), but none of them is within hamming distance "
+                    + query.maxDistance
+                    + " with a signature similarity >= "
+                    + query.verification.minSimilarity()
+            );
+        }
+        int closest = eligible[0];
+        for (int j = 0; j < count; j++) {
+            int p = eligible[j];
+            if (Long.bitCount(value ^ query.fingerprints[p]) == distance
+                && (signature == null
+                    || query.signatures[p] == null
+                    || Signature.agreesOnAtLeast(query.signatures[p], signature.bytes, signature.offset, minAgreeing))) {
+                closest = p;
+                break;
+            }
+        }
+        String verified;
+        if (signature == null || query.signatures[closest] == null) {
+            verified = ", not verified: " + (signature == null ? "the document" : "the probe") + " has no signature";
+        } else {
+            byte[] docSignature = Arrays.copyOfRange(signature.bytes, signature.offset, signature.offset + signature.length);
+            verified = ", verified: signature similarity "
+                + String.format(java.util.Locale.ROOT, "%.3f", Signature.similarity(query.signatures[closest], docSignature))
+                + " >= "
+                + query.verification.minSimilarity();
+        }
+        float closeness = SimHashQuery.closeness(distance);
+        return Explanation.match(
+            boost * closeness,
+            "near_duplicate: hamming distance "
+                + distance
+                + " <= "
+                + query.maxDistance
+                + " between "
+                + pair(query.fingerprints[closest], value)
+                + " ("
+                + shared[closest]
+                + " "
+                + keys
+                + " shared, >= "
+                + minShared
+                + ")"
                 + verified
                 + (query.chanceNote == null ? "" : "; " + query.chanceNote)
                 + ", score = boost * 1 / (1 + distance), product of:",

@@ -90,6 +90,21 @@ public final class SketchFields {
         return fields;
     }
 
+    /**
+     * The Lucene fields of one document's candidate keys ({@code core.keys.CandidateKeys#keys}: {@code keyBytes} each,
+     * concatenated): one docs-only term per key, what the candidate-key path of {@link SimHashQuery} reads.
+     */
+    public static List<IndexableField> candidateKeyFields(String name, byte[] keys, int keyBytes) {
+        if (keyBytes < 1 || keys.length % keyBytes != 0) {
+            throw new IllegalArgumentException("candidate keys of " + keyBytes + " bytes, got " + keys.length + " bytes");
+        }
+        List<IndexableField> fields = new ArrayList<>(keys.length / keyBytes);
+        for (int offset = 0; offset < keys.length; offset += keyBytes) {
+            fields.add(new Field(name, new BytesRef(keys, offset, keyBytes), KEY_FIELD_TYPE));
+        }
+        return fields;
+    }
+
     /** The Lucene fields of one MinHash signature: its band keys as terms, the signature as a binary doc value. */
     public static List<IndexableField> minHashFields(String name, Lsh lsh, int[] signature) {
         List<IndexableField> fields = new ArrayList<>(lsh.bands() + 1);

@@ -51,6 +51,26 @@ public final class BenchAccess {
         return SharedColumnScan.worthSharing(docs, docs, 1, k);
     }
 
+    /**
+     * The candidate-key path's work for probes with {@code keys} in one segment: {candidates sharing at least
+     * {@code minShared} keys with a probe, postings of the probes' keys found}; {0, 0} when none.
+     */
+    public static long[] candidateKeyWork(
+        org.apache.lucene.index.LeafReader leaf,
+        String keysField,
+        byte[][] keys,
+        int keyBytes,
+        int minShared
+    ) throws java.io.IOException {
+        SharedKeyPostings found = SharedKeyPostings.seek(leaf.terms(keysField), keys, keyBytes, minShared);
+        if (found == null) return new long[2];
+        SharedKeyPostings.Candidates candidates = found.candidates(minShared);
+        long n = 0;
+        while (candidates.nextDoc() != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS)
+            n++;
+        return new long[] { n, found.cost() };
+    }
+
     /** A column of {@code values}, one per document. */
     public static FingerprintColumn denseColumn(long[] values) throws java.io.IOException {
         boolean[] all = new boolean[values.length];

@@ -15,22 +15,12 @@ import static org.junit.Assert.assertTrue;
 
 /** The full minima are the ones the signature is cut from: same features, same slots, nothing else changes. */
 public class FullMinimaTests extends RandomizedTest {
-    private static final String[] WORDS = "the quick brown fox jumps over a lazy dog while seven cats watch from the old red barn roof"
-        .split(" ");
-
-    private static String text(int words) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < words; i++)
-            sb.append(WORDS[randomIntBetween(0, WORDS.length - 1)]).append(i % 11 == 10 ? ". " : " ");
-        return sb.toString();
-    }
-
     @Test
     public void testSignatureIsCutFromTheMinima() {
         SimHasher hasher = new SimHasher(SimHashSettings.DEFAULT);
         assertTrue(SimHashSettings.DEFAULT.hasSignature());
         for (int round = 0; round < 30; round++) {
-            String content = text(randomIntBetween(5, 300));
+            String content = RandomText.of(randomIntBetween(5, 300));
             SimHash sketch = hasher.sketch(content);
             long[] minima = FullMinima.of(hasher, content);
             assertEquals(Signature.SLOTS, minima.length);

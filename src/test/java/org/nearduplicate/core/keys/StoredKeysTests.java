@@ -38,17 +38,6 @@ public class StoredKeysTests extends RandomizedTest {
     private static final String ENGLISH_KEYS =
         "klQtqxTOwT49u/z7nM4Vl4TfQNwNjw3QEOV82wSU39Do5D3Ga+fuBV8HnQo6Zvqz4PxfMCWIvEwnztkYJExGkBlNrOZ8MH2ZaIeP73ysiV2UiZdFwSqJHkbjSaq4Miwvq3aQW/mZCFW0H0Zbuvr5Ug==";
 
-    private static final String[] WORDS = "the quick brown fox jumps over a lazy dog while seven cats watch from the old red barn roof"
-        .split(" ");
-
-    /** Random words after one that no analyzer drops, so that the text always has features (5 stopwords have none). */
-    private static String text(int words) {
-        StringBuilder sb = new StringBuilder("harbor ");
-        for (int i = 0; i < words; i++)
-            sb.append(WORDS[randomIntBetween(0, WORDS.length - 1)]).append(i % 11 == 10 ? ". " : " ");
-        return sb.toString();
-    }
-
     /** The keys out of the signing pass are the keys of the minima recomputed from the text: nothing else changes. */
     static void assertKeysOfOnePass(String content) {
         SimHash six = V6.sketch(content);
@@ -68,7 +57,7 @@ public class StoredKeysTests extends RandomizedTest {
         for (String content : List.of(ENGLISH, CHINESE, PAGE))
             assertKeysOfOnePass(content);
         for (int round = 0; round < 30; round++)
-            assertKeysOfOnePass(text(randomIntBetween(5, 300)));
+            assertKeysOfOnePass(RandomText.of(randomIntBetween(5, 300)));
     }
 
     @Test

@@ -124,6 +124,14 @@ public final class AlgorithmIds {
         return settings;
     }
 
+    /**
+     * Whether values made by two algorithm ids compare: the same id, or ids whose values are made the same way
+     * ({@code simhash-v6} and {@code simhash-v7} of one option set: {@link SimHashSettings#sameSketch}).
+     */
+    public static boolean comparable(String algorithmId, String otherAlgorithmId) {
+        return algorithmId.equals(otherAlgorithmId) || SimHashSettings.sameSketch(algorithmId, otherAlgorithmId);
+    }
+
     /** After a method's {@code fromMap} has removed the options it knows, anything left is unknown. */
     public static void requireConsumed(Map<String, Object> options, String algorithmId) {
         if (options.isEmpty() == false) {

@@ -112,10 +112,13 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
      * (word bigrams, TF) with version 5's extraction rules, Chinese segmented by dictionary (version 6) and, as every
      * version from 4, the verification signature.
      */
-    public static final SimHashSettings DEFAULT = new SimHashSettings(FeatureSettings.DEFAULT, Weighting.TF, IDF_NONE);
+    public static final SimHashSettings DEFAULT_V6 = new SimHashSettings(FeatureSettings.DEFAULT, Weighting.TF, IDF_NONE);
 
-    /** The defaults of version 7: {@link #DEFAULT}'s options (version 6's pipeline) plus the candidate keys. */
+    /** The defaults of version 7: version 6's options and pipeline plus the candidate keys. */
     public static final SimHashSettings DEFAULT_V7 = new SimHashSettings(FeatureSettings.DEFAULT, Weighting.TF, IDF_NONE, 7);
+
+    /** The defaults of new processors and fields ({@link #DEFAULT_VERSION}). */
+    public static final SimHashSettings DEFAULT = DEFAULT_V6;
 
     /** The first version whose values carry a verification signature ({@code core.sketch.Signature}). */
     public static final int FIRST_SIGNATURE_VERSION = 4;
@@ -193,7 +196,7 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
             case 3 -> DEFAULT_V3;
             case 4 -> DEFAULT_V4;
             case 5 -> DEFAULT_V5;
-            case 6 -> DEFAULT;
+            case 6 -> DEFAULT_V6;
             case 7 -> DEFAULT_V7;
             default -> throw new InvalidOptionException("version", "must be from 1 to " + LATEST_VERSION + ", got " + version);
         };

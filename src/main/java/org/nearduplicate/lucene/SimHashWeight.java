@@ -45,16 +45,9 @@ final class SimHashWeight extends PlatformWeight {
             : context.reader().getBinaryDocValues(query.verification.signatureField());
         int minAgreeing = query.verification == null ? 0 : query.verification.minAgreeing();
         long start = query.listener == null ? 0 : System.nanoTime();
-        if (query.answersByCandidateKeys()) {
-            Terms keyTerms = context.reader().terms(query.candidateKeys.keysField());
-            if (keyTerms != null) {
-                SharedKeyPostings found = seekCandidateKeys(keyTerms);
-                if (found == null || query.candidateKeysCheaper(found.cost(), context.reader().maxDoc(), query.columns != null)) {
-                    return candidateKeys(found, values, signatureValues, start);
-                }
-                // the probes' keys are common in this segment: the exact path below costs less
-            }
-            // a segment without candidate keys (written before them) is answered exactly, below
+        KeysAnswer byKeys = candidateKeysAnswer(context);
+        if (byKeys != null) {
+            return candidateKeys(byKeys.found(), values, signatureValues, start);
         }
         if (query.columns != null && query.path(context.reader().maxDoc(), true) == SegmentPath.COLUMN) {
             FingerprintColumn column = query.columns.get(context, query.field);
@@ -128,6 +121,27 @@ final class SimHashWeight extends PlatformWeight {
         };
     }
 
+    /** A segment the candidate keys answer, with the probes' keys found there ({@code found} null: none can share enough). */
+    private record KeysAnswer(SharedKeyPostings found) {
+    }
+
+    /**
+     * Whether the candidate keys answer this segment (null: the exact paths do). Exact when the query has no keys path,
+     * when the segment has no candidate keys (written before them), when some document has none (the marker term
+     * {@link SketchFields#withoutCandidateKeys()}: a bare fingerprint or a v6 value, which only the exact paths find), or
+     * when the probes' keys are so common here that the exact path costs less.
+     */
+    private KeysAnswer candidateKeysAnswer(LeafReaderContext context) throws IOException {
+        if (query.answersByCandidateKeys() == false) return null;
+        Terms keyTerms = context.reader().terms(query.candidateKeys.keysField());
+        if (keyTerms == null || keyTerms.iterator().seekExact(SketchFields.withoutCandidateKeys())) return null;
+        SharedKeyPostings found = seekCandidateKeys(keyTerms);
+        if (found == null || query.candidateKeysCheaper(found.cost(), context.reader().maxDoc(), query.columns != null)) {
+            return new KeysAnswer(found);
+        }
+        return null;
+    }
+
     /** The probes' candidate keys in a segment's terms; null when no document can share enough of them with a probe. */
     private SharedKeyPostings seekCandidateKeys(Terms keyTerms) throws IOException {
         SimHashQuery.CandidateKeyPath path = query.candidateKeys;
@@ -183,14 +197,9 @@ final class SimHashWeight extends PlatformWeight {
             return Explanation.noMatch("document has no fingerprint in field [" + query.field + "]");
         }
         long value = values.longValue();
-        if (query.answersByCandidateKeys()) {
-            Terms keyTerms = context.reader().terms(query.candidateKeys.keysField());
-            if (keyTerms != null) {
-                SharedKeyPostings found = seekCandidateKeys(keyTerms);
-                if (found == null || query.candidateKeysCheaper(found.cost(), context.reader().maxDoc(), query.columns != null)) {
-                    return explainCandidateKeys(found, context, doc, value);
-                }
-            }
+        KeysAnswer byKeys = candidateKeysAnswer(context);
+        if (byKeys != null) {
+            return explainCandidateKeys(byKeys.found(), context, doc, value);
         }
         int distance = query.distanceToClosest(value);
         long closest = query.fingerprint;

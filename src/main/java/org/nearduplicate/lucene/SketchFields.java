@@ -72,6 +72,20 @@ public final class SketchFields {
         return field + CANDIDATE_KEYS_FIELD_SUFFIX;
     }
 
+    /**
+     * The term of a document without candidate keys in a field that indexes them (a bare fingerprint, or a value of
+     * an algorithm with the same sketch but no keys): one byte, so it never equals a key. The candidate-key path verifies
+     * every document holding it against every probe, so it answers those documents exactly.
+     */
+    public static BytesRef withoutCandidateKeys() {
+        return new BytesRef(new byte[] { (byte) 0xFF });
+    }
+
+    /** The Lucene field marking a document without candidate keys ({@link #withoutCandidateKeys()}) in {@code keysField}. */
+    public static IndexableField withoutCandidateKeysField(String keysField) {
+        return new Field(keysField, withoutCandidateKeys(), KEY_FIELD_TYPE);
+    }
+
     /** The fields of one {@code simhash} value: {@link #simHashFields} and, when it has one, its signature. */
     public static List<IndexableField> simHashFields(String name, BlockLayout layout, SimHash value) {
         List<IndexableField> fields = simHashFields(name, layout, value.fingerprint());

@@ -289,7 +289,10 @@ public class CandidateKeyPathTests extends PlatformTestCase {
         return hits;
     }
 
-    /** A segment written without candidate keys (before them) is answered exactly; one with them, by its keys. */
+    /**
+     * A segment written without candidate keys (before them), or holding a document without keys (the marker term), is
+     * answered exactly; one whose documents all have keys, by its keys.
+     */
     public void testSegmentWithoutKeysIsAnsweredExactly() throws IOException {
         long[] base = new long[Signature.SLOTS];
         for (int i = 0; i < base.length; i++)
@@ -313,8 +316,14 @@ public class CandidateKeyPathTests extends PlatformTestCase {
             writer.addDocument(document("old", neighbour, false));
             writer.commit();
             writer.addDocument(document("new", neighbour, true));
+            writer.commit();
+            // a segment where one document has no keys (its marker term) and one has them: exact for both
+            Document marked = document("marked", neighbour, false);
+            marked.add(SketchFields.withoutCandidateKeysField(KEYS));
+            writer.addDocument(marked);
+            writer.addDocument(document("keyed", neighbour, true));
             try (DirectoryReader reader = DirectoryReader.open(writer)) {
-                assertEquals(2, reader.leaves().size());
+                assertEquals(3, reader.leaves().size());
                 IndexSearcher searcher = new IndexSearcher(reader);
                 SimHashQuery.CandidateKeyPath path = new SimHashQuery.CandidateKeyPath(KEYS, LAYOUT, 1);
                 SimHashQuery query = new SimHashQuery(
@@ -327,9 +336,14 @@ public class CandidateKeyPathTests extends PlatformTestCase {
                     true,
                     new SimHashQuery.CandidateKeyProbes(path, new byte[][] { probe.keys })
                 );
-                Map<String, Integer> hits = hits(searcher, query, 2);
-                assertEquals("the segment without keys answers exactly, the keyed one by its keys", Map.of("old", 1), hits);
-                assertEquals(Map.of("old", 1, "new", 1), hits(searcher, query.withExact(true), 2));
+                Map<String, Integer> hits = hits(searcher, query, 4);
+                assertEquals(
+                    "the segments without keys or with a keyless document answer exactly, the keyed one by its keys",
+                    Map.of("old", 1, "marked", 1, "keyed", 1),
+                    hits
+                );
+                Map<String, Integer> all = Map.of("old", 1, "new", 1, "marked", 1, "keyed", 1);
+                assertEquals(all, hits(searcher, query.withExact(true), 4));
                 // a probe without keys: every segment exactly
                 SimHashQuery noKeys = new SimHashQuery(
                     FIELD,
@@ -341,7 +355,7 @@ public class CandidateKeyPathTests extends PlatformTestCase {
                     true,
                     new SimHashQuery.CandidateKeyProbes(path, new byte[][] { null })
                 );
-                assertEquals(Map.of("old", 1, "new", 1), hits(searcher, noKeys, 2));
+                assertEquals(all, hits(searcher, noKeys, 4));
             }
         }
     }

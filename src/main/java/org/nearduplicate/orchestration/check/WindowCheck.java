@@ -4,6 +4,7 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.Set;
 
+import org.nearduplicate.core.AlgorithmIds;
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.sketch.Signature;
@@ -226,7 +227,7 @@ final class WindowCheck {
         }
         if (key.algorithm() != null) {
             Set<String> mapped = targets.algorithms(targetIndex, options.indexField());
-            if (mapped.isEmpty() == false && mapped.contains(key.algorithm()) == false) {
+            if (mapped.isEmpty() == false && mapped.stream().noneMatch(m -> AlgorithmIds.comparable(key.algorithm(), m))) {
                 return new Unavailable(
                     "the fingerprint was made with algorithm ["
                         + key.algorithm()

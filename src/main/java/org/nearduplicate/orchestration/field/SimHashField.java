@@ -39,8 +39,12 @@ import org.nearduplicate.lucene.SketchFields;
  *
  * <p>Candidate keys ({@code simhash-v7} and later): the processor's object also holds {@code keys}, which are indexed
  * as one docs-only term per key in {@code <field>#keys} ({@link #candidateKeysField()}), what the query's
- * candidate-key path reads. A field with candidate keys refuses a value without them (a bare fingerprint, or an object
- * made elsewhere): that path would miss its document without a word.
+ * candidate-key path reads. A value without them (a bare fingerprint, an object made elsewhere, a {@code simhash-v6}
+ * value of the same options) is indexed with one marker term instead ({@link SketchFields#withoutCandidateKeys()}),
+ * which that path verifies against every probe: such documents are answered exactly, never missed. Values of the same
+ * sketch cross both ways ({@link SimHashSettings#sameSketch}): a v7 field takes v6 values of its options (keyless), a
+ * v6 field takes v7 values of its options and leaves their keys out, so a pipeline and an index on either side of the
+ * 0.9.0 default change keep working together.
  */
 public final class SimHashField extends SketchField<SimHashSettings, Long, SimHashField.Value> {
     public static final String TYPE = "simhash";
@@ -266,6 +270,18 @@ public final class SimHashField extends SketchField<SimHashSettings, Long, SimHa
      *                                  layout
      */
     public byte[] probeKeys(byte[] packed) {
+        return probeKeys(packed, null);
+    }
+
+    /**
+     * {@link #probeKeys(byte[])} of a probe whose value names {@code probeAlgorithm} (null: none, the field's): the keys
+     * of another algorithm of the same sketch that this field does not index (a v7 probe on a v6 field) are left out,
+     * null, and the probe is answered exactly.
+     */
+    public byte[] probeKeys(byte[] packed, String probeAlgorithm) {
+        if (candidateKeys == null && probeAlgorithm != null && probeAlgorithm.equals(algorithm()) == false) {
+            return null;
+        }
         if (candidateKeys == null) {
             throw new IllegalArgumentException(
                 "[" + OBJECT_KEYS + "] given, but field [" + name() + "]'s algorithm [" + algorithm() + "] has no candidate keys"
@@ -311,33 +327,10 @@ public final class SimHashField extends SketchField<SimHashSettings, Long, SimHa
         return Value.of(SimHash.of(fingerprint(reader)));
     }
 
-    /** A bare fingerprint has no candidate keys: a field that indexes them refuses it ({@link #missingKeys}). */
+    /** The field's own id, or one whose fingerprint and signature are made the same way (v6 and v7 of one option set). */
     @Override
-    protected Value checkBareValue(Value value) {
-        if (candidateKeys != null) throw missingKeys("a bare fingerprint");
-        return value;
-    }
-
-    /**
-     * A value without keys in a field that indexes them: the candidate-key path of every query would miss its document
-     * without a word, so it is refused with the fix.
-     */
-    private IllegalArgumentException missingKeys(String what) {
-        return new IllegalArgumentException(
-            "field ["
-                + name()
-                + "] is mapped with algorithm ["
-                + algorithm()
-                + "], whose values carry their candidate keys, but "
-                + what
-                + " has no ["
-                + OBJECT_KEYS
-                + "]: queries find documents by these keys and would miss this one. Sketch the document with the simhash "
-                + "processor at [version] "
-                + settings().version()
-                + " (it writes [fingerprint], [signature], [keys] and [algorithm]), or map the field with an algorithm "
-                + "without keys (simhash-v6)"
-        );
+    protected boolean accepts(String given) {
+        return given.equals(algorithm()) || (settings() != null && SimHashSettings.sameSketch(given, algorithm()));
     }
 
     @Override
@@ -374,17 +367,15 @@ public final class SimHashField extends SketchField<SimHashSettings, Long, SimHa
     @Override
     protected Value decode(Long fingerprint, Map<String, String> extras) {
         String keys = extras.get(OBJECT_KEYS);
+        String given = extras.get(OBJECT_ALGORITHM);
         byte[] packedKeys = null;
-        if (keys != null) {
-            if (candidateKeys == null) {
-                throw new IllegalArgumentException(
-                    "[" + OBJECT_KEYS + "] given, but field [" + name() + "]'s algorithm [" + algorithm() + "] has no candidate keys"
-                );
-            }
+        if (keys != null && candidateKeys != null) {
             packedKeys = StoredKeys.parse(candidateKeys, keys);
-        } else if (candidateKeys != null) {
-            throw missingKeys("the value");
-        }
+        } else if (keys != null && (given == null || given.equals(algorithm()))) {
+            throw new IllegalArgumentException(
+                "[" + OBJECT_KEYS + "] given, but field [" + name() + "]'s algorithm [" + algorithm() + "] has no candidate keys"
+            );
+        } // else: a value of the same sketch whose keys this field does not index (v7 into v6), or one without keys
         String signature = extras.get(OBJECT_SIGNATURE);
         if (signature == null) {
             return new Value(SimHash.of(fingerprint), packedKeys); // compared on the fingerprint alone, as a bare value
@@ -414,6 +405,8 @@ public final class SimHashField extends SketchField<SimHashSettings, Long, SimHa
             fields.addAll(
                 SketchFields.candidateKeyFields(candidateKeysField(), candidateKeys.keysOfPacked(value.keys()), candidateKeys.keyBytes())
             );
+        } else if (candidateKeys != null) {
+            fields.add(SketchFields.withoutCandidateKeysField(candidateKeysField())); // verified against every probe
         }
         return fields;
     }

@@ -131,7 +131,7 @@ public abstract class SketchField<S, R, V> {
         if (value == null) {
             throw new IllegalArgumentException("object value is missing [" + valueKey + "]");
         }
-        if (given != null && given.equals(algorithm) == false) {
+        if (given != null && accepts(given) == false) {
             throw new IllegalArgumentException(
                 valueKey
                     + " was made with algorithm ["
@@ -147,7 +147,16 @@ public abstract class SketchField<S, R, V> {
                     + "]"
             );
         }
+        if (given != null) extras.put(OBJECT_ALGORITHM, given);
         return decode(value, extras);
+    }
+
+    /**
+     * Whether a value made by algorithm {@code given} is one of this field's: the field's own id by default; a method
+     * may also take ids whose values compare as its own (SimHash: the same sketch, with or without candidate keys).
+     */
+    protected boolean accepts(String given) {
+        return given.equals(algorithm);
     }
 
     /** A value given as itself (not null, not an object), e.g. a fingerprint string. */
@@ -170,7 +179,10 @@ public abstract class SketchField<S, R, V> {
         return Set.of();
     }
 
-    /** An object value's value with its {@link #extraKeys()} found (absent keys are absent from the map). */
+    /**
+     * An object value's value with its {@link #extraKeys()} found (absent keys are absent from the map) and, under
+     * {@link #OBJECT_ALGORITHM}, the algorithm it names when it names one ({@link #accepts} took it).
+     */
     protected V decode(R value, Map<String, String> extras) {
         return decode(value);
     }

@@ -1,5 +1,6 @@
 package org.nearduplicate.orchestration.probe;
 
+import org.nearduplicate.core.AlgorithmIds;
 import org.nearduplicate.core.sketch.SketchValues;
 
 /**
@@ -46,10 +47,11 @@ public final class ProbeRules {
      * @param algorithm the algorithm the probe names (null: none, assumed to be the field's)
      * @param subject   e.g. {@code the probe fingerprint was}
      * @param plural    e.g. {@code fingerprints}
-     * @throws IllegalArgumentException if the probe names an algorithm other than the field's
+     * @throws IllegalArgumentException if the probe names an algorithm whose values do not compare with the field's
+     *                                  ({@link AlgorithmIds#comparable})
      */
     public static void requireFieldAlgorithm(String algorithm, String field, String fieldAlgorithm, String subject, String plural) {
-        if (algorithm != null && algorithm.equals(fieldAlgorithm) == false) {
+        if (algorithm != null && AlgorithmIds.comparable(algorithm, fieldAlgorithm) == false) {
             throw new IllegalArgumentException(
                 subject
                     + " made with algorithm ["

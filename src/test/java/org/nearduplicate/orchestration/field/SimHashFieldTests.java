@@ -140,9 +140,9 @@ public class SimHashFieldTests extends PlatformTestCase {
 
     /**
      * simhash-v7 is mappable: its values' candidate keys are indexed as one docs-only term per key in {@code <field>#keys},
-     * next to v6's fingerprint and signature. A value without keys (a bare fingerprint, an object made elsewhere) is refused
-     * with the fix, since the keys path would miss it; malformed keys are named. A v6 field refuses v7 values (with the fix)
-     * and stray keys.
+     * next to v6's fingerprint and signature. A value without keys (a bare fingerprint, an object made elsewhere, a v6
+     * value) gets the marker term the keys path verifies against every probe; malformed keys are named. A v6 field takes
+     * v7 values without their keys and refuses stray keys.
      */
     public void testVersion7IndexesItsCandidateKeys() throws IOException {
         for (String id : List.of("simhash-v7", " simhash-v7 ", SimHashSettings.DEFAULT_V7.algorithmId())) {
@@ -185,35 +185,52 @@ public class SimHashFieldTests extends PlatformTestCase {
         // a v6 field indexes no key terms
         assertTrue(new SimHashField("fp").fields(sketch).stream().noneMatch(f -> f.name().equals("fp#keys")));
 
-        // without keys: refused with the fix, whether bare, an object without algorithm or one naming v7
-        String fix = "Sketch the document with the simhash processor at [version] 7";
-        assertBadValue(v7Field, "\"" + Fingerprints.toHex(sketch.fingerprint()) + "\"", "but a bare fingerprint has no [keys]");
-        assertBadValue(v7Field, "\"" + Fingerprints.toHex(sketch.fingerprint()) + "\"", fix);
-        assertBadValue(v7Field, "{\"fingerprint\": \"00000000000000ff\"}", "is mapped with algorithm [" + v7Field.algorithm() + "]");
-        assertBadValue(
-            v7Field,
+        // without keys (bare, an object without algorithm, one naming v7, a v6 value of the same options): indexed with
+        // the marker term instead of keys, which the keys path verifies against every probe
+        SimHash v6Sketch = new SimHasher(SimHashSettings.DEFAULT_V6).sketch("The old harbor bridge reopened to traffic on Monday.");
+        for (String keyless : List.of(
+            "\"" + Fingerprints.toHex(sketch.fingerprint()) + "\"",
+            "{\"fingerprint\": \"00000000000000ff\"}",
             "{\"fingerprint\": \"00000000000000ff\", \"signature\": \""
                 + Signature.toHex(sketch.signature())
                 + "\", \"algorithm\": \""
                 + v7Field.algorithm()
                 + "\"}",
-            "but the value has no [keys]: queries find documents by these keys and would miss this one. " + fix
-        );
-        // a v6 value names its algorithm: refused as another algorithm's, with the version to set
-        SimHash v6Sketch = new SimHasher(SimHashSettings.DEFAULT).sketch("The old harbor bridge reopened to traffic on Monday.");
-        assertBadValue(
-            v7Field,
             "{\"fingerprint\": \""
                 + Fingerprints.toHex(v6Sketch.fingerprint())
                 + "\", \"signature\": \""
                 + Signature.toHex(v6Sketch.signature())
                 + "\", \"algorithm\": \""
-                + SimHashField.DEFAULT_ALGORITHM
-                + "\"}",
-            "but the field is mapped with algorithm ["
-                + v7Field.algorithm()
-                + "]; fingerprints made differently cannot be compared. "
-                + "Set [version] to 7"
+                + SimHashSettings.DEFAULT_V6.algorithmId()
+                + "\"}"
+        )) {
+            List<IndexableField> marked = v7Field.parseFields(new JsonValueReader(keyless), name -> false)
+                .stream()
+                .filter(f -> f.name().equals("fp#keys"))
+                .toList();
+            assertEquals(keyless, 1, marked.size());
+            assertEquals(keyless, SketchFields.withoutCandidateKeys(), marked.get(0).binaryValue());
+            assertEquals(IndexOptions.DOCS, marked.get(0).fieldType().indexOptions());
+        }
+        assertEquals(
+            new SimHash(v6Sketch.fingerprint(), v6Sketch.signature()),
+            v7Field.parse(
+                new JsonValueReader(
+                    "{\"fingerprint\": \""
+                        + Fingerprints.toHex(v6Sketch.fingerprint())
+                        + "\", \"signature\": \""
+                        + Signature.toHex(v6Sketch.signature())
+                        + "\", \"algorithm\": \""
+                        + SimHashSettings.DEFAULT_V6.algorithmId()
+                        + "\"}"
+                )
+            ).sketch()
+        );
+        // another sketch (v5) is still refused, with the version to set
+        assertBadValue(
+            v7Field,
+            "{\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"" + SimHashSettings.defaults(5).algorithmId() + "\"}",
+            "fingerprints made differently cannot be compared. Set [version] to 7"
         );
         // malformed keys
         assertBadValue(v7Field, v7Value.replace(keys, keys.substring(4)), "invalid [keys] [");
@@ -221,20 +238,15 @@ public class SimHashFieldTests extends PlatformTestCase {
         assertBadValue(v7Field, v7Value.replace(keys, "***"), "not base64");
         assertBadValue(v7Field, v7Value.replace("\"" + keys + "\"", "28"), "[keys] must be a string");
 
-        SimHashField v6Field = new SimHashField("fp");
-        assertBadValue(
-            v6Field,
-            v7Value,
-            "fingerprint was made with algorithm ["
-                + SimHashSettings.DEFAULT_V7.algorithmId()
-                + "] but the field is mapped with algorithm ["
-                + SimHashField.DEFAULT_ALGORITHM
-                + "]; fingerprints made differently cannot be compared. Set [version] to 6"
-        );
+        // a v6 field takes a v7 value of its options: the same fingerprint and signature, its keys left out
+        SimHashField v6Field = new SimHashField("fp", SimHashSettings.DEFAULT_V6.algorithmId(), new BlockLayout(4, 16));
+        assertEquals(new SimHash(sketch.fingerprint(), sketch.signature()), v6Field.parse(new JsonValueReader(v7Value)).sketch());
+        assertNull(v6Field.parse(new JsonValueReader(v7Value)).keys());
+        assertTrue(v6Field.parseFields(new JsonValueReader(v7Value), name -> false).stream().noneMatch(f -> f.name().equals("fp#keys")));
         assertBadValue(
             v6Field,
             "{\"fingerprint\": \"00000000000000ff\", \"keys\": \"" + keys + "\"}",
-            "[keys] given, but field [fp]'s algorithm [" + SimHashField.DEFAULT_ALGORITHM + "] has no candidate keys"
+            "[keys] given, but field [fp]'s algorithm [" + SimHashSettings.DEFAULT_V6.algorithmId() + "] has no candidate keys"
         );
         assertBadValue(v6Field, "{\"fingerprint\": \"00000000000000ff\", \"keys\": 28}", "[keys] must be a string");
     }

@@ -3,6 +3,7 @@ package org.nearduplicate.orchestration.probe;
 import java.util.Map;
 
 import org.nearduplicate.PlatformTestCase;
+import org.nearduplicate.core.SimHashSettings;
 
 /** The probe's rules, the same for every method and platform. */
 public class ProbeRulesTests extends PlatformTestCase {
@@ -44,6 +45,15 @@ public class ProbeRulesTests extends PlatformTestCase {
             "the probe fingerprint was made with algorithm [simhash-v2] but field [fp] is mapped with algorithm [simhash-v3]; "
                 + "fingerprints made differently cannot be compared",
             e.getMessage()
+        );
+        // v6 and v7 of one option set make the same fingerprint and signature: either probes the other's field
+        String v6 = SimHashSettings.DEFAULT_V6.algorithmId(), v7 = SimHashSettings.DEFAULT_V7.algorithmId();
+        ProbeRules.requireFieldAlgorithm(v7, "fp", v6, "the probe fingerprint was", "fingerprints");
+        ProbeRules.requireFieldAlgorithm(v6, "fp", v7, "the probe fingerprint was", "fingerprints");
+        String v5 = SimHashSettings.defaults(5).algorithmId();
+        expectThrows(
+            IllegalArgumentException.class,
+            () -> ProbeRules.requireFieldAlgorithm(v5, "fp", v7, "the probe fingerprint was", "fingerprints")
         );
     }
 

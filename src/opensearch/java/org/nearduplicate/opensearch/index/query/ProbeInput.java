@@ -122,6 +122,11 @@ public final class ProbeInput implements Writeable {
         ProbeRules.requireFieldAlgorithm(algorithm, field, fieldAlgorithm, subject, plural);
     }
 
+    /** The algorithm the probe's value names, or null (none: the field's). */
+    public String algorithm() {
+        return algorithm;
+    }
+
     boolean isContent() {
         return text != null || html != null;
     }

@@ -23,6 +23,7 @@ import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SimHasher;
+import org.nearduplicate.lucene.SketchFields;
 import org.nearduplicate.orchestration.field.IndexedFields;
 
 import static org.hamcrest.Matchers.containsString;
@@ -131,8 +132,8 @@ public class SimHashFieldMapperTests extends PlatformMapperTestCase {
 
     /**
      * simhash-v7 is mappable: a processor value's 28 candidate keys are indexed as docs-only terms of {@code field#keys}
-     * next to the fingerprint and signature; a value without keys or with malformed ones is a 400 naming the fix (the
-     * field's own messages: SimHashFieldTests).
+     * next to the fingerprint and signature; a value without keys gets the marker term instead, one with malformed keys
+     * is a 400 (the field's own messages: SimHashFieldTests); a v6 field takes v7 values without their keys.
      */
     public void testVersion7IndexesItsCandidateKeys() throws IOException {
         for (String id : new String[] { "simhash-v7", SimHashSettings.DEFAULT_V7.algorithmId() }) {
@@ -173,23 +174,24 @@ public class SimHashFieldMapperTests extends PlatformMapperTestCase {
         ParsedDocument v6 = mapper(b -> {}).parse(source("{\"field\": \"00000000000000ff\"}"));
         assertTrue(fields(v6, "field#keys").isEmpty());
 
-        String fix = "Sketch the document with the simhash processor at [version] 7";
-        assertBadValue(mapper, "{\"field\": \"00000000000000ff\"}", fix);
-        assertBadValue(
-            mapper,
+        // without keys (bare, or a v6 value of the same options): the marker term, which the keys path answers exactly
+        for (String keyless : new String[] {
+            "{\"field\": \"00000000000000ff\"}",
             "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"simhash-v7\"}}",
-            "algorithm [simhash-v7]"
-        );
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"" + SimHashSettings.DEFAULT_V6.algorithmId() + "\"}}" }) {
+            List<IndexableField> marker = fields(mapper.parse(source(keyless)), "field#keys");
+            assertEquals(keyless, 1, marker.size());
+            assertEquals(keyless, SketchFields.withoutCandidateKeys(), marker.get(0).binaryValue());
+        }
         assertBadValue(
             mapper,
-            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"" + SimHashSettings.DEFAULT_V7.algorithmId() + "\"}}",
-            "but the value has no [keys]"
-        );
-        assertBadValue(
-            mapper,
-            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"" + SimHashFieldMapper.DEFAULT_ALGORITHM + "\"}}",
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"" + SimHashSettings.defaults(5).algorithmId() + "\"}}",
             "Set [version] to 7"
         );
+        // a v6 field takes the v7 value without its keys
+        ParsedDocument intoV6 = mapper(b -> b.field("algorithm", "simhash-v6")).parse(source("{\"field\": " + value + "}"));
+        assertEquals(sketch.fingerprint(), indexedFingerprint(intoV6));
+        assertTrue(fields(intoV6, "field#keys").isEmpty());
         assertBadValue(mapper, "{\"field\": " + value.replace(keys, keys.substring(8)) + "}", "invalid [keys]");
         assertBadValue(mapper, "{\"field\": " + value.replace(keys, "%%%") + "}", "not base64");
     }

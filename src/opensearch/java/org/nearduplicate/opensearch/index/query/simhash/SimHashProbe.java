@@ -171,7 +171,7 @@ public final class SimHashProbe extends Probe<GivenFingerprints, SimHashProbe> {
                 );
             }
             input().requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprint was", "fingerprints");
-            byte[] keys = given.keys() == null ? null : fieldType.field().probeKeys(given.keys());
+            byte[] keys = given.keys() == null ? null : fieldType.field().probeKeys(given.keys(), input().algorithm());
             return new One(new SimHash(given.fingerprint(), given.signature()), keys);
         }, (content, type) -> {
             // sketched here (the coordinating node could not): a version with keys signs with its min-wise values
@@ -205,7 +205,7 @@ public final class SimHashProbe extends Probe<GivenFingerprints, SimHashProbe> {
                 keys = new byte[given.fingerprintKeys().length][];
                 for (int i = 0; i < keys.length; i++) {
                     byte[] packed = given.fingerprintKeys()[i];
-                    keys[i] = packed == null ? null : fieldType.field().probeKeys(packed);
+                    keys[i] = packed == null ? null : fieldType.field().probeKeys(packed, input().algorithm());
                 }
             }
             return new Resolved(given.fingerprints().clone(), given.signatures() == null ? null : given.signatures().clone(), keys);

@@ -18,8 +18,8 @@ import org.nearduplicate.core.options.OptionValues;
  *
  * <p><b>Versions.</b> Up to 6 SimHash's version is the feature pipeline's. Version 7 is SimHash's own: version 6's
  * pipeline, fingerprint and signature, plus the candidate keys of the verified match ({@code core.keys.CandidateKeys},
- * layout {@link #V7_KEYS}, named by the id's {@code keys} parameter). Not the default yet ({@link #DEFAULT_VERSION}):
- * the fields that index the keys come with the query path. A v7 fingerprint and signature are v6's bit for bit
+ * layout {@link #V7_KEYS}, named by the id's {@code keys} parameter), the default since 0.9.0 ({@link #DEFAULT_VERSION}).
+ * A v7 fingerprint and signature are v6's bit for bit
  * ({@link #sketchSettings()}, {@link #sameSketch}); its id still differs, so that a field's id names everything its
  * values carry.
  *
@@ -29,10 +29,11 @@ import org.nearduplicate.core.options.OptionValues;
 public record SimHashSettings(FeatureSettings featureSettings, Weighting weighting, String idf, int version) implements MethodSettings {
     public static final String NAME = "simhash";
     /**
-     * The default of new processors and fields: the feature pipeline's newest version ({@link FeatureSettings}), 6.
+     * The default of new processors and fields: 7, version 6's pipeline, fingerprint and signature with the candidate
+     * keys that let the verified match read an index instead of every fingerprint (docs/engine.md, "Version 7").
      */
-    public static final int DEFAULT_VERSION = FeatureSettings.LATEST_VERSION;
-    /** The newest version this engine computes (7: {@link #FIRST_KEYS_VERSION}); not the default. */
+    public static final int DEFAULT_VERSION = 7;
+    /** The newest version this engine computes (7: {@link #FIRST_KEYS_VERSION}). */
     public static final int LATEST_VERSION = 7;
     /** The first version whose values carry candidate keys; its pipeline, fingerprint and signature are version 6's. */
     public static final int FIRST_KEYS_VERSION = 7;
@@ -118,7 +119,7 @@ public record SimHashSettings(FeatureSettings featureSettings, Weighting weighti
     public static final SimHashSettings DEFAULT_V7 = new SimHashSettings(FeatureSettings.DEFAULT, Weighting.TF, IDF_NONE, 7);
 
     /** The defaults of new processors and fields ({@link #DEFAULT_VERSION}). */
-    public static final SimHashSettings DEFAULT = DEFAULT_V6;
+    public static final SimHashSettings DEFAULT = DEFAULT_V7;
 
     /** The first version whose values carry a verification signature ({@code core.sketch.Signature}). */
     public static final int FIRST_SIGNATURE_VERSION = 4;

@@ -28,7 +28,7 @@ public final class KeysIngestBench {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         int every = args.length > 2 ? Integer.parseInt(args[2]) : 4;
         List<String> texts = SketchDigest.texts(dir);
-        SimHasher v6 = new SimHasher(SimHashSettings.DEFAULT);
+        SimHasher v6 = new SimHasher(SimHashSettings.DEFAULT_V6);
         SimHasher v7 = new SimHasher(SimHashSettings.DEFAULT_V7);
 
         int checked = 0, refused = 0;

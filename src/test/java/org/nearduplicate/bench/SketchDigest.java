@@ -38,7 +38,7 @@ public final class SketchDigest {
             );
         }
         List<String> sample = sample(texts, every);
-        SimHasher v6 = new SimHasher(SimHashSettings.DEFAULT);
+        SimHasher v6 = new SimHasher(SimHashSettings.DEFAULT_V6);
         double best = Double.MAX_VALUE;
         for (int r = 0; r < rounds; r++) {
             best = Math.min(best, nanosPerDoc(sample, v6));

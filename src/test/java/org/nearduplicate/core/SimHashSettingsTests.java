@@ -22,7 +22,8 @@ public class SimHashSettingsTests extends RandomizedTest {
     public void testDefaultAlgorithmIdIsPinned() {
         // fixed on purpose: changing the default changes every stored fingerprint's meaning, so it must be deliberate
         assertEquals(
-            "simhash-v6:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=true,weighting=tf,idf=none",
+            "simhash-v7:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=true,weighting=tf,idf=none,"
+                + "keys=pairs:3x8+2x4:w32",
             SimHashSettings.DEFAULT.algorithmId()
         );
         // version 5's defaults, as pinned in mappings made by 0.7.0
@@ -48,7 +49,8 @@ public class SimHashSettingsTests extends RandomizedTest {
         assertEquals(SimHashSettings.DEFAULT_V3, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 3))));
         assertEquals(SimHashSettings.DEFAULT_V4, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 4))));
         assertEquals(SimHashSettings.DEFAULT_V5, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 5))));
-        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 6))));
+        assertEquals(SimHashSettings.DEFAULT_V6, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 6))));
+        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 7))));
         assertEquals(16, SimHashSettings.DEFAULT_V4.recommendedMaxDistance());
         assertTrue(SimHashSettings.DEFAULT_V4.hasSignature());
         assertEquals(16, SimHashSettings.DEFAULT.recommendedMaxDistance());
@@ -225,7 +227,7 @@ public class SimHashSettingsTests extends RandomizedTest {
 
     /**
      * Version 7: version 6's options, pipeline, fingerprint and signature plus the candidate keys, whose layout the id
-     * names. Not the default.
+     * names. The default since 0.9.0.
      */
     @Test
     public void testVersion7IsVersion6WithKeys() {
@@ -237,10 +239,11 @@ public class SimHashSettingsTests extends RandomizedTest {
         assertEquals(SimHashSettings.DEFAULT_V7, SimHashSettings.defaults(7));
         assertEquals(SimHashSettings.DEFAULT_V7, SimHashSettings.fromMap(new HashMap<>(Map.of("version", "simhash-v7"))));
         assertEquals(SimHashSettings.DEFAULT_V7, SimHashSettings.fromMap(new HashMap<>(Map.of("version", 7, "keys", "pairs:3x8+2x4:w32"))));
-        // not the default: processors and fields without a version stay on 6
-        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.fromMap(new HashMap<>()));
-        assertEquals(6, SimHashSettings.DEFAULT.version());
-        assertEquals("simhash-v6", SimHashSettings.VERSION);
+        // the default: processors and fields without a version make 7
+        assertEquals(SimHashSettings.DEFAULT_V7, SimHashSettings.fromMap(new HashMap<>()));
+        assertEquals(7, SimHashSettings.DEFAULT.version());
+        assertEquals("simhash-v7", SimHashSettings.VERSION);
+        assertEquals(SimHashSettings.DEFAULT_V6, SimHashSettings.defaults(6));
         assertEquals(7, SimHashSettings.LATEST_VERSION);
 
         SimHashSettings s = SimHashSettings.DEFAULT_V7;
@@ -249,37 +252,40 @@ public class SimHashSettingsTests extends RandomizedTest {
         assertTrue(s.featureSettings().dictionarySegmentation());
         assertTrue(s.hasSignature());
         assertTrue(s.hasCandidateKeys());
-        assertFalse(SimHashSettings.DEFAULT.hasCandidateKeys());
+        assertFalse(SimHashSettings.DEFAULT_V6.hasCandidateKeys());
         assertEquals(SimHashSettings.V7_KEYS, s.candidateKeys());
-        assertEquals(null, SimHashSettings.DEFAULT.candidateKeys());
+        assertEquals(null, SimHashSettings.DEFAULT_V6.candidateKeys());
         assertEquals(16, s.recommendedMaxDistance());
         assertEquals(SimHashSettings.V6_MIN_SIMILARITY, s.recommendedMinSimilarity(), 0);
         assertEquals(s, SimHashSettings.fromMap(new HashMap<>(s.toMap())));
         assertEquals(s, new SimHashSettings.Builder(s).build());
         assertEquals(SimHashSettings.DEFAULT, SimHashSettings.fromMap(new HashMap<>(SimHashSettings.DEFAULT.toMap())));
-        assertFalse("no keys option below version 7", SimHashSettings.DEFAULT.toMap().containsKey("keys"));
+        assertFalse("no keys option below version 7", SimHashSettings.DEFAULT_V6.toMap().containsKey("keys"));
 
         // options apply as to version 6; the sketch part is version 6's with the same options
         SimHashSettings trigrams = SimHashSettings.fromMap(new HashMap<>(Map.of("version", 7, "shingle_size", 3)));
         assertEquals(7, trigrams.version());
         assertTrue(trigrams.algorithmId().contains("shingle_size=3"));
         assertEquals(SimHashSettings.fromMap(new HashMap<>(Map.of("version", 6, "shingle_size", 3))), trigrams.sketchSettings());
-        assertEquals(SimHashSettings.DEFAULT, s.sketchSettings());
+        assertEquals(SimHashSettings.DEFAULT_V6, s.sketchSettings());
         assertEquals(SimHashSettings.DEFAULT_V5, SimHashSettings.DEFAULT_V5.sketchSettings());
 
         // comparable fingerprints and signatures: v7 and v6 of the same options, nothing else
-        assertTrue(SimHashSettings.sameSketch(v7, SimHashSettings.DEFAULT.algorithmId()));
+        assertTrue(SimHashSettings.sameSketch(v7, SimHashSettings.DEFAULT_V6.algorithmId()));
         assertTrue(SimHashSettings.sameSketch("simhash-v7", "simhash-v6"));
         assertTrue(SimHashSettings.sameSketch(v7, v7));
         assertFalse(SimHashSettings.sameSketch(v7, SimHashSettings.DEFAULT_V5.algorithmId()));
-        assertFalse(SimHashSettings.sameSketch(trigrams.algorithmId(), SimHashSettings.DEFAULT.algorithmId()));
+        assertFalse(SimHashSettings.sameSketch(trigrams.algorithmId(), SimHashSettings.DEFAULT_V6.algorithmId()));
         assertFalse(SimHashSettings.sameSketch(v7, "external-x"));
         assertFalse(SimHashSettings.sameSketch(v7, null));
     }
 
     @Test
     public void testBadKeysOption() {
-        assertThrows("[keys] needs [version] 7, got version 6", () -> fromMap("keys", "pairs:3x8+2x4:w32"));
+        assertThrows(
+            "[keys] needs [version] 7, got version 6",
+            () -> SimHashSettings.fromMap(new HashMap<>(Map.of("version", 6, "keys", "pairs:3x8+2x4:w32")))
+        );
         assertThrows(
             "[keys] must be [pairs:3x8+2x4:w32] (simhash-v7's layout), got [bands:2x16:w32]",
             () -> SimHashSettings.fromMap(new HashMap<>(Map.of("version", 7, "keys", "bands:2x16:w32")))

@@ -44,11 +44,11 @@ public class SimHashProcessorTests extends OpenSearchTestCase {
         assertThat(result.get("algorithm"), equalTo(SimHashSettings.DEFAULT.algorithmId()));
     }
 
-    /** simhash-v7 writes v6's fingerprint and signature plus the candidate keys of the same signing; v6 writes no keys. */
+    /** simhash-v7 (the default) writes v6's fingerprint and signature plus the candidate keys of the same signing; v6 writes no keys. */
     public void testVersion7WritesKeys() {
         IngestDocument doc = document(Map.of("content", ARTICLE));
         create(Map.of("field", "content", "version", 7)).execute(doc);
-        create(Map.of("field", "content", "target_field", "v6")).execute(doc);
+        create(Map.of("field", "content", "target_field", "v6", "version", 6)).execute(doc);
         Map<?, ?> v7 = doc.getFieldValue("simhash", Map.class);
         Map<?, ?> v6 = doc.getFieldValue("v6", Map.class);
         assertEquals(List.of("fingerprint", "signature", "keys", "algorithm"), List.copyOf(v7.keySet()));
@@ -61,7 +61,7 @@ public class SimHashProcessorTests extends OpenSearchTestCase {
         assertArrayEquals(CandidateKeys.V7.keys(FullMinima.of(hasher, ARTICLE)), CandidateKeys.V7.keysOfPacked(packed));
         OpenSearchParseException e = expectThrows(
             OpenSearchParseException.class,
-            () -> create(Map.of("field", "content", "keys", SimHashSettings.V7_KEYS))
+            () -> create(Map.of("field", "content", "version", 6, "keys", SimHashSettings.V7_KEYS))
         );
         assertThat(e.getMessage(), containsString("[keys] needs [version] 7"));
     }

@@ -94,7 +94,10 @@ public class SpotSignaturesTests extends RandomizedTest {
     @Test
     public void testChineseSpotsThroughTheSimHashPipeline() {
         SimHashSettings s = SimHashSettings.fromMap(new HashMap<>(Map.of("features", "spotsigs", "shingle_size", 1)));
-        assertEquals("simhash-v6:content_type=auto,extract=main,features=spotsigs,shingle_size=1,weighting=tf,idf=none", s.algorithmId());
+        assertEquals(
+            "simhash-v7:content_type=auto,extract=main,features=spotsigs,shingle_size=1,weighting=tf,idf=none,keys=pairs:3x8+2x4:w32",
+            s.algorithmId()
+        );
         assertEquals(s, SimHashSettings.fromAlgorithmId(s.algorithmId()));
         Map<String, Integer> f = new SimHasher(s).features("我们的系统在北京");
         // HanLP: 我们 / 的 / 系统 / 在 / 北京; antecedents 我们, 的, 在

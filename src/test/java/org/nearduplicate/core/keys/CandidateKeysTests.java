@@ -269,7 +269,8 @@ public class CandidateKeysTests extends RandomizedTest {
         assertEquals(28, CandidateKeys.V7.keyCount());
         assertEquals(13, CandidateKeys.V7.guaranteedAgreeing());
         assertEquals(CandidateKeys.V7, CandidateKeys.of(org.nearduplicate.core.SimHashSettings.DEFAULT_V7));
-        assertEquals(null, CandidateKeys.of(org.nearduplicate.core.SimHashSettings.DEFAULT));
+        assertEquals(CandidateKeys.V7, CandidateKeys.of(org.nearduplicate.core.SimHashSettings.DEFAULT));
+        assertEquals(null, CandidateKeys.of(org.nearduplicate.core.SimHashSettings.DEFAULT_V6));
         assertEquals("bands:2x16:w64", CandidateKeys.fromLayoutId("bands:2x16:w64").layoutId());
         assertEquals("3-sets:4x8:w32", CandidateKeys.fromLayoutId("3-sets:4x8:w32").layoutId());
         for (int round = 0; round < 50; round++) {

@@ -23,7 +23,7 @@ import static org.junit.Assert.assertTrue;
  * recomputation ({@link FullMinima}), and read back only when well formed.
  */
 public class StoredKeysTests extends RandomizedTest {
-    private static final SimHasher V6 = new SimHasher(SimHashSettings.DEFAULT);
+    private static final SimHasher V6 = new SimHasher(SimHashSettings.DEFAULT_V6);
     private static final SimHasher V7 = new SimHasher(SimHashSettings.DEFAULT_V7);
     private static final String ENGLISH = "The old harbor bridge reopened to traffic on Monday morning after two years of repairs "
         + "that cost the city far more than planned. Engineers replaced the rusted steel deck and rebuilt both ramps.";
@@ -66,7 +66,7 @@ public class StoredKeysTests extends RandomizedTest {
         assertEquals("28 keys of 4 bytes in base64", 152, stored.length());
         assertEquals(112, Base64.getDecoder().decode(stored).length);
         assertEquals(ENGLISH_KEYS, stored);
-        assertNull("no keys before version 7", StoredKeys.of(SimHashSettings.DEFAULT, V6.sketch(ENGLISH)));
+        assertNull("no keys before version 7", StoredKeys.of(SimHashSettings.DEFAULT_V6, V6.sketch(ENGLISH)));
         IllegalArgumentException e = assertThrows(
             IllegalArgumentException.class,
             () -> StoredKeys.of(SimHashSettings.DEFAULT_V7, new SimHash(1L, new byte[Signature.BYTES]))

@@ -35,7 +35,7 @@ public class Version7CorpusTests extends RandomizedTest {
         InputStream pairsIn = getClass().getResourceAsStream("/eval-mini/pairs.tsv.gz");
         if (docsIn == null || pairsIn == null) System.err.println("SKIPPED: no evaluation corpus at " + mini.toAbsolutePath());
         assumeTrue("no evaluation corpus at " + mini.toAbsolutePath(), docsIn != null && pairsIn != null);
-        SimHasher v6 = new SimHasher(SimHashSettings.DEFAULT);
+        SimHasher v6 = new SimHasher(SimHashSettings.DEFAULT_V6);
         SimHasher v7 = new SimHasher(SimHashSettings.DEFAULT_V7);
         List<Corpus.Doc> docs = List.copyOf(new TreeMap<>(Corpus.loadGzipped(docsIn, pairsIn).docs()).values());
         int checked = 0, refused = 0;

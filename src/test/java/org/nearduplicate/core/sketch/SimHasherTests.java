@@ -102,10 +102,10 @@ public class SimHasherTests extends RandomizedTest {
      */
     @Test
     public void testKnownAnswersForDefaultSettings() {
-        assertEquals("simhash-v6", SimHashSettings.VERSION);
+        assertEquals("simhash-v7", SimHashSettings.VERSION);
         assertKnownAnswers(5, "9c9d494f7db06760", "48f60927ef3e0f57", "2a3aa5430c9cb5d4", "8aed0257ef49473c", "8aed0257ef49473c");
         assertKnownAnswers(6, "9c9d494f7db06760", "48f60927ef3e0f57", "2a3aa5430c9cb5d4", "8aed0257ef49473c", "8aed0257ef49473c");
-        assertEquals(SimHashSettings.DEFAULT, SimHashSettings.defaults(6));
+        assertEquals(SimHashSettings.DEFAULT_V6, SimHashSettings.defaults(6));
         assertEquals(SimHashSettings.DEFAULT_V5, SimHashSettings.defaults(5));
         SimHasher v5 = new SimHasher(SimHashSettings.DEFAULT_V5);
         assertEquals(SIGNATURE_ENGLISH, Signature.toHex(v5.sketch(ENGLISH).signature()));

@@ -112,7 +112,7 @@ public class SimHashFieldTests extends PlatformTestCase {
                 + v1
                 + "] but the field is mapped with algorithm ["
                 + SimHashField.DEFAULT_ALGORITHM
-                + "]; fingerprints made differently cannot be compared. Set [version] to 6 (and the field's other options) on the "
+                + "]; fingerprints made differently cannot be compared. Set [version] to 7 (and the field's other options) on the "
                 + "simhash processor that feeds it, or reindex into a field mapped with algorithm ["
                 + v1
                 + "]"
@@ -148,7 +148,8 @@ public class SimHashFieldTests extends PlatformTestCase {
         for (String id : List.of("simhash-v7", " simhash-v7 ", SimHashSettings.DEFAULT_V7.algorithmId())) {
             assertEquals(SimHashSettings.DEFAULT_V7.algorithmId(), SimHashField.ALGORITHMS.canonical(id));
         }
-        assertEquals(SimHashField.DEFAULT_ALGORITHM, SimHashField.ALGORITHMS.canonical("simhash-v6"));
+        assertEquals(SimHashSettings.DEFAULT_V6.algorithmId(), SimHashField.ALGORITHMS.canonical("simhash-v6"));
+        assertEquals(SimHashField.DEFAULT_ALGORITHM, SimHashSettings.DEFAULT_V7.algorithmId());
 
         SimHasher v7 = new SimHasher(SimHashSettings.DEFAULT_V7);
         SimHash sketch = v7.sketch("The old harbor bridge reopened to traffic on Monday after two years of repairs.");
@@ -159,8 +160,10 @@ public class SimHashFieldTests extends PlatformTestCase {
         assertEquals("fp#keys", v7Field.candidateKeysField());
         assertEquals(new SimHashQuery.CandidateKeyPath("fp#keys", CandidateKeys.V7, 2), v7Field.candidateKeyPath());
         assertEquals(14, v7Field.candidateKeyPath().guaranteedAgreeing());
-        assertNull(new SimHashField("fp").candidateKeys());
-        assertNull(new SimHashField("fp").candidateKeyPath());
+        assertEquals(CandidateKeys.V7, new SimHashField("fp").candidateKeys());
+        SimHashField v6 = new SimHashField("fp", SimHashSettings.DEFAULT_V6.algorithmId(), new BlockLayout(4, 16));
+        assertNull(v6.candidateKeys());
+        assertNull(v6.candidateKeyPath());
 
         SimHashField.Value value = v7Field.parse(new JsonValueReader(v7Value));
         assertEquals(new SimHash(sketch.fingerprint(), sketch.signature()), value.sketch());
@@ -183,7 +186,7 @@ public class SimHashFieldTests extends PlatformTestCase {
         }
         assertTrue(fields.stream().anyMatch(f -> f.name().equals("fp#signature")));
         // a v6 field indexes no key terms
-        assertTrue(new SimHashField("fp").fields(sketch).stream().noneMatch(f -> f.name().equals("fp#keys")));
+        assertTrue(v6.fields(sketch).stream().noneMatch(f -> f.name().equals("fp#keys")));
 
         // without keys (bare, an object without algorithm, one naming v7, a v6 value of the same options): indexed with
         // the marker term instead of keys, which the keys path verifies against every probe
@@ -315,8 +318,8 @@ public class SimHashFieldTests extends PlatformTestCase {
             SimHashSettings.DEFAULT_V2.algorithmId(),
             SimHashField.ALGORITHMS.canonical("simhash-v2")
         );
-        assertEquals("the newest version is the default", SimHashField.DEFAULT_ALGORITHM, SimHashField.ALGORITHMS.canonical("simhash-v6"));
-        assertThat(SimHashField.DEFAULT_ALGORITHM, startsWith("simhash-v6:"));
+        assertEquals("the newest version is the default", SimHashField.DEFAULT_ALGORITHM, SimHashField.ALGORITHMS.canonical("simhash-v7"));
+        assertThat(SimHashField.DEFAULT_ALGORITHM, startsWith("simhash-v7:"));
         assertEquals("external-x", SimHashField.ALGORITHMS.canonical("external-x"));
         MappingException e = expectThrows(MappingException.class, () -> SimHashField.ALGORITHMS.canonical(" "));
         assertEquals("[algorithm] must be a non-empty string, got [ ]", e.getMessage());

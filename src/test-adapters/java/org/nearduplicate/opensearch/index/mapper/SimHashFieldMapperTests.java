@@ -171,7 +171,7 @@ public class SimHashFieldMapperTests extends PlatformMapperTestCase {
             );
         }
         // a v6 field indexes no keys
-        ParsedDocument v6 = mapper(b -> {}).parse(source("{\"field\": \"00000000000000ff\"}"));
+        ParsedDocument v6 = mapper(b -> b.field("algorithm", "simhash-v6")).parse(source("{\"field\": \"00000000000000ff\"}"));
         assertTrue(fields(v6, "field#keys").isEmpty());
 
         // without keys (bare, or a v6 value of the same options): the marker term, which the keys path answers exactly

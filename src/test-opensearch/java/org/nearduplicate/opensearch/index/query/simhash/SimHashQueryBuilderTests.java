@@ -56,6 +56,8 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
     static final String FP_DEFAULT_FIELD = "fp_default";
     /** simhash-v7: candidate keys indexed. */
     static final String FP_V7_FIELD = "fp_v7";
+    /** simhash-v6: no candidate keys. */
+    static final String FP_V6_FIELD = "fp_v6";
     /** The text of the fake v7 documents ({@code v7-...}). */
     static final String V7_TEXT = "harbor bridge opens after ten years of repairs, the city council said on monday";
 
@@ -83,6 +85,10 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
             .startObject(FP_V7_FIELD)
             .field("type", "simhash")
             .field("algorithm", "simhash-v7")
+            .endObject()
+            .startObject(FP_V6_FIELD)
+            .field("type", "simhash")
+            .field("algorithm", "simhash-v6")
             .endObject()
             .endObject()
             .endObject();
@@ -367,11 +373,11 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         QueryShardException noKeys = expectThrows(
             QueryShardException.class,
             () -> new SimHashQueryBuilder(
-                FP_DEFAULT_FIELD,
+                FP_V6_FIELD,
                 SimHashProbe.fingerprint(new SimHash(sketch.fingerprint(), sketch.signature()), packed, null)
             ).toQuery(context)
         );
-        assertThat(noKeys.getMessage(), containsString("[keys] given, but field [fp_default]'s algorithm"));
+        assertThat(noKeys.getMessage(), containsString("[keys] given, but field [fp_v6]'s algorithm"));
         assertEquals(RestStatus.BAD_REQUEST, noKeys.status());
         QueryShardException shortKeys = expectThrows(
             QueryShardException.class,

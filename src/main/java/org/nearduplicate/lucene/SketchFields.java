@@ -32,6 +32,11 @@ public final class SketchFields {
      * {@code field.name}).
      */
     public static final String SIGNATURE_FIELD_SUFFIX = "#signature";
+    /**
+     * The Lucene field of the candidate keys ({@code simhash-v7} and later), next to the field's own: one docs-only
+     * term per key ({@link #candidateKeyFields}), what the candidate-key path of {@link SimHashQuery} reads.
+     */
+    public static final String CANDIDATE_KEYS_FIELD_SUFFIX = "#keys";
 
     /** Keys without check bits: docs only. */
     static final FieldType KEY_FIELD_TYPE = new FieldType();
@@ -60,6 +65,11 @@ public final class SketchFields {
     /** The Lucene field of {@code field}'s verification signatures. */
     public static String signatureField(String field) {
         return field + SIGNATURE_FIELD_SUFFIX;
+    }
+
+    /** The Lucene field of {@code field}'s candidate keys. */
+    public static String candidateKeysField(String field) {
+        return field + CANDIDATE_KEYS_FIELD_SUFFIX;
     }
 
     /** The fields of one {@code simhash} value: {@link #simHashFields} and, when it has one, its signature. */

@@ -36,8 +36,13 @@ import org.nearduplicate.lucene.SketchFields;
  * integer, or an object {@code {"fingerprint": ..., "algorithm": ...}} as written by the ingest processor. An
  * object whose {@code algorithm} differs from the mapping's is rejected. {@code null} means no value. One value per
  * document: arrays with more than one fingerprint are rejected.
+ *
+ * <p>Candidate keys ({@code simhash-v7} and later): the processor's object also holds {@code keys}, which are indexed
+ * as one docs-only term per key in {@code <field>#keys} ({@link #candidateKeysField()}), what the query's
+ * candidate-key path reads. A field with candidate keys refuses a value without them (a bare fingerprint, or an object
+ * made elsewhere): that path would miss its document without a word.
  */
-public final class SimHashField extends SketchField<SimHashSettings, Long, SimHash> {
+public final class SimHashField extends SketchField<SimHashSettings, Long, SimHashField.Value> {
     public static final String TYPE = "simhash";
     /** The engine's default algorithm, pinned into each new mapping. */
     public static final String DEFAULT_ALGORITHM = SimHashSettings.DEFAULT.algorithmId();
@@ -71,34 +76,58 @@ public final class SimHashField extends SketchField<SimHashSettings, Long, SimHa
     );
 
     /**
-     * The settings of an id a new mapping pins. A version with candidate keys ({@code simhash-v7}) is refused until the
-     * field indexes them (the query path over the keys): an index mapped with it today would hold documents without key
-     * terms, silently missed by that path later. Its fingerprint and signature are v6's, so v6 serves meanwhile.
+     * The settings of an id a new mapping pins. Every version this engine makes is mappable; a version with candidate
+     * keys ({@code simhash-v7}) indexes them next to the fingerprint ({@link #candidateKeysField()}).
      */
     static SimHashSettings mappableSettings(String algorithmId) {
-        SimHashSettings settings = SimHashSettings.fromAlgorithmId(algorithmId);
-        if (settings.hasCandidateKeys()) {
-            throw new IllegalArgumentException(
-                SimHashSettings.NAME
-                    + "-v"
-                    + settings.version()
-                    + " is not available yet: ["
-                    + TYPE
-                    + "] fields do not index its candidate keys in this release. Map "
-                    + SimHashSettings.VERSION
-                    + " (the default: the same fingerprint and signature) and set [version] to "
-                    + SimHashSettings.DEFAULT_VERSION
-                    + " on the simhash processor that feeds it"
-            );
+        return SimHashSettings.fromAlgorithmId(algorithmId);
+    }
+
+    /**
+     * How many candidate keys a document must share with a probe to be verified against it on the candidate-key path:
+     * 2 verifies ~24 times fewer unrelated documents than 1 and still finds every pair whose full min-wise values agree
+     * in at least 14 slots ({@code CandidateKeys.minSharedKeys}; measured recall against exact evaluation 1.00000 on the
+     * public corpus, 0.99984 on planted random data, bench/results/RESULTS-candidate-keys.md).
+     */
+    public static final int MIN_SHARED_KEYS = 2;
+
+    /**
+     * A value as the field indexes it: the sketch (fingerprint and, from {@code simhash-v4}, signature) and, for a
+     * field with candidate keys, their packed hashes ({@link StoredKeys#parse}'s form; null for other fields).
+     */
+    public record Value(SimHash sketch, byte[] keys) {
+        public Value {
+            Objects.requireNonNull(sketch);
         }
-        return settings;
+
+        public static Value of(SimHash sketch) {
+            return new Value(sketch, null);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Value v && v.sketch.equals(sketch) && java.util.Arrays.equals(v.keys, keys);
+        }
+
+        @Override
+        public int hashCode() {
+            return sketch.hashCode() * 31 + java.util.Arrays.hashCode(keys);
+        }
+
+        @Override
+        public String toString() {
+            return sketch + (keys == null ? "" : " +keys");
+        }
     }
 
     private final BlockLayout layout;
+    /** The layout of the candidate keys this field's values carry and it indexes; null: none (before {@code simhash-v7}). */
+    private final CandidateKeys candidateKeys;
 
     public SimHashField(String name, String algorithm, BlockLayout layout) {
         super(name, ALGORITHMS, algorithm, settingsOf(algorithm));
         this.layout = Objects.requireNonNull(layout);
+        this.candidateKeys = settings() == null ? null : CandidateKeys.of(settings());
     }
 
     /** A field of the default layout and algorithm. */
@@ -211,14 +240,61 @@ public final class SimHashField extends SketchField<SimHashSettings, Long, SimHa
         return verifies() ? settings().recommendedMinSimilarity() : Double.NaN;
     }
 
+    /** The layout of the candidate keys the field indexes, or null when its algorithm has none. */
+    public CandidateKeys candidateKeys() {
+        return candidateKeys;
+    }
+
+    /** The Lucene field of the candidate keys ({@link SketchFields#candidateKeysField}). */
+    public String candidateKeysField() {
+        return SketchFields.candidateKeysField(name());
+    }
+
+    /**
+     * Where a query finds its candidates from probes that carry candidate keys: this field's keys, shared in at least
+     * {@link #MIN_SHARED_KEYS}; null when the field has no candidate keys.
+     */
+    public SimHashQuery.CandidateKeyPath candidateKeyPath() {
+        return candidateKeys == null ? null : new SimHashQuery.CandidateKeyPath(candidateKeysField(), candidateKeys, MIN_SHARED_KEYS);
+    }
+
     /** The largest distance the index answers by key lookup (the mapping's {@code max_distance}). */
     public int indexedMaxDistance() {
         return layout.maxDistance();
     }
 
     @Override
-    protected SimHash parseValue(ValueReader reader) throws IOException {
-        return SimHash.of(fingerprint(reader));
+    protected Value parseValue(ValueReader reader) throws IOException {
+        return Value.of(SimHash.of(fingerprint(reader)));
+    }
+
+    /** A bare fingerprint has no candidate keys: a field that indexes them refuses it ({@link #missingKeys}). */
+    @Override
+    protected Value checkBareValue(Value value) {
+        if (candidateKeys != null) throw missingKeys("a bare fingerprint");
+        return value;
+    }
+
+    /**
+     * A value without keys in a field that indexes them: the candidate-key path of every query would miss its document
+     * without a word, so it is refused with the fix.
+     */
+    private IllegalArgumentException missingKeys(String what) {
+        return new IllegalArgumentException(
+            "field ["
+                + name()
+                + "] is mapped with algorithm ["
+                + algorithm()
+                + "], whose values carry their candidate keys, but "
+                + what
+                + " has no ["
+                + OBJECT_KEYS
+                + "]: queries find documents by these keys and would miss this one. Sketch the document with the simhash "
+                + "processor at [version] "
+                + settings().version()
+                + " (it writes [fingerprint], [signature], [keys] and [algorithm]), or map the field with an algorithm "
+                + "without keys (simhash-v6)"
+        );
     }
 
     @Override
@@ -253,38 +329,55 @@ public final class SimHashField extends SketchField<SimHashSettings, Long, SimHa
     }
 
     @Override
-    protected SimHash decode(Long fingerprint, Map<String, String> extras) {
+    protected Value decode(Long fingerprint, Map<String, String> extras) {
         String keys = extras.get(OBJECT_KEYS);
+        byte[] packedKeys = null;
         if (keys != null) {
-            CandidateKeys layout = settings() == null ? null : CandidateKeys.of(settings());
-            if (layout == null) {
+            if (candidateKeys == null) {
                 throw new IllegalArgumentException(
                     "[" + OBJECT_KEYS + "] given, but field [" + name() + "]'s algorithm [" + algorithm() + "] has no candidate keys"
                 );
             }
-            // checked, not indexed yet: no mapping has keys before the query path over them (mappableSettings)
-            StoredKeys.parse(layout, keys);
+            packedKeys = StoredKeys.parse(candidateKeys, keys);
+        } else if (candidateKeys != null) {
+            throw missingKeys("the value");
         }
         String signature = extras.get(OBJECT_SIGNATURE);
         if (signature == null) {
-            return SimHash.of(fingerprint); // compared on the fingerprint alone, as a bare value
+            return new Value(SimHash.of(fingerprint), packedKeys); // compared on the fingerprint alone, as a bare value
         }
         if (verifies() == false) {
             throw new IllegalArgumentException(
                 "[" + OBJECT_SIGNATURE + "] given, but field [" + name() + "]'s algorithm [" + algorithm() + "] has no signatures"
             );
         }
-        return new SimHash(fingerprint, Signature.parse(signature));
+        return new Value(new SimHash(fingerprint, Signature.parse(signature)), packedKeys);
     }
 
     @Override
-    protected SimHash decode(Long fingerprint) {
-        return SimHash.of(fingerprint);
+    protected Value decode(Long fingerprint) {
+        return decode(fingerprint, Map.of());
     }
 
+    /**
+     * The fingerprint's block keys and doc value, the signature's doc value and, for a field with candidate keys, one
+     * docs-only term per key in {@link #candidateKeysField()}.
+     */
     @Override
-    public List<IndexableField> fields(SimHash value) {
-        return SketchFields.simHashFields(name(), layout, value);
+    public List<IndexableField> fields(Value value) {
+        List<IndexableField> fields = SketchFields.simHashFields(name(), layout, value.sketch());
+        if (value.keys() != null) {
+            if (candidateKeys == null) throw new IllegalArgumentException("field [" + name() + "] has no candidate keys");
+            fields.addAll(
+                SketchFields.candidateKeyFields(candidateKeysField(), candidateKeys.keysOfPacked(value.keys()), candidateKeys.keyBytes())
+            );
+        }
+        return fields;
+    }
+
+    /** The fields of a sketch without candidate keys. */
+    public List<IndexableField> fields(SimHash sketch) {
+        return fields(Value.of(sketch));
     }
 
     /** A term query is a near-duplicate query with distance 0: the exact fingerprint. */

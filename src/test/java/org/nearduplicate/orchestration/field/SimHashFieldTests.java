@@ -1,9 +1,12 @@
 package org.nearduplicate.orchestration.field;
 
+import org.apache.lucene.index.DocValuesType;
+import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.util.BytesRef;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -11,6 +14,7 @@ import org.nearduplicate.PlatformTestCase;
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.keys.CandidateKeys;
 import org.nearduplicate.core.keys.StoredKeys;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
@@ -29,8 +33,9 @@ public class SimHashFieldTests extends PlatformTestCase {
         return new SimHashField("fp", algorithm, new BlockLayout(4, 16));
     }
 
-    private static SimHash parse(SketchField<?, ?, SimHash> field, String json) throws IOException {
-        return field.parse(new JsonValueReader(json));
+    private static SimHash parse(SimHashField field, String json) throws IOException {
+        SimHashField.Value value = field.parse(new JsonValueReader(json));
+        return value == null ? null : value.sketch();
     }
 
     public void testValueForms() throws IOException {
@@ -120,23 +125,9 @@ public class SimHashFieldTests extends PlatformTestCase {
         );
     }
 
-    /**
-     * simhash-v7 (v6's fingerprint and signature plus candidate keys) is refused by new mappings until the field indexes
-     * its keys: an index mapped with it now would hold documents without key terms. Its processor values name their
-     * algorithm, so a v6 field refuses them with the fix; stray keys are named.
-     */
-    public void testVersion7IsNotMappableYet() throws IOException {
-        for (String id : List.of("simhash-v7", SimHashSettings.DEFAULT_V7.algorithmId())) {
-            MappingException e = expectThrows(MappingException.class, () -> SimHashField.ALGORITHMS.canonical(id));
-            assertThat(e.getMessage(), startsWith("[algorithm] simhash-v7 is not available yet: [simhash] fields do not index"));
-            assertThat(e.getMessage(), containsString("Map simhash-v6 (the default: the same fingerprint and signature)"));
-        }
-        assertEquals(SimHashField.DEFAULT_ALGORITHM, SimHashField.ALGORITHMS.canonical("simhash-v6"));
-
-        SimHasher v7 = new SimHasher(SimHashSettings.DEFAULT_V7);
-        SimHash sketch = v7.sketch("The old harbor bridge reopened to traffic on Monday after two years of repairs.");
-        String keys = StoredKeys.of(SimHashSettings.DEFAULT_V7, sketch);
-        String v7Value = "{\"fingerprint\": \""
+    /** The processor object of a simhash-v7 sketch: fingerprint, signature, keys and algorithm. */
+    private static String v7Value(SimHash sketch, String keys) {
+        return "{\"fingerprint\": \""
             + Fingerprints.toHex(sketch.fingerprint())
             + "\", \"signature\": \""
             + Signature.toHex(sketch.signature())
@@ -145,6 +136,91 @@ public class SimHashFieldTests extends PlatformTestCase {
             + "\", \"algorithm\": \""
             + SimHashSettings.DEFAULT_V7.algorithmId()
             + "\"}";
+    }
+
+    /**
+     * simhash-v7 is mappable: its values' candidate keys are indexed as one docs-only term per key in {@code <field>#keys},
+     * next to v6's fingerprint and signature. A value without keys (a bare fingerprint, an object made elsewhere) is refused
+     * with the fix, since the keys path would miss it; malformed keys are named. A v6 field refuses v7 values (with the fix)
+     * and stray keys.
+     */
+    public void testVersion7IndexesItsCandidateKeys() throws IOException {
+        for (String id : List.of("simhash-v7", " simhash-v7 ", SimHashSettings.DEFAULT_V7.algorithmId())) {
+            assertEquals(SimHashSettings.DEFAULT_V7.algorithmId(), SimHashField.ALGORITHMS.canonical(id));
+        }
+        assertEquals(SimHashField.DEFAULT_ALGORITHM, SimHashField.ALGORITHMS.canonical("simhash-v6"));
+
+        SimHasher v7 = new SimHasher(SimHashSettings.DEFAULT_V7);
+        SimHash sketch = v7.sketch("The old harbor bridge reopened to traffic on Monday after two years of repairs.");
+        String keys = StoredKeys.of(SimHashSettings.DEFAULT_V7, sketch);
+        String v7Value = v7Value(sketch, keys);
+        SimHashField v7Field = field(SimHashSettings.DEFAULT_V7.algorithmId());
+        assertEquals(CandidateKeys.V7.layoutId(), v7Field.candidateKeys().layoutId());
+        assertEquals("fp#keys", v7Field.candidateKeysField());
+        assertEquals(new SimHashQuery.CandidateKeyPath("fp#keys", CandidateKeys.V7, 2), v7Field.candidateKeyPath());
+        assertEquals(14, v7Field.candidateKeyPath().guaranteedAgreeing());
+        assertNull(new SimHashField("fp").candidateKeys());
+        assertNull(new SimHashField("fp").candidateKeyPath());
+
+        SimHashField.Value value = v7Field.parse(new JsonValueReader(v7Value));
+        assertEquals(new SimHash(sketch.fingerprint(), sketch.signature()), value.sketch());
+        assertArrayEquals(CandidateKeys.V7.packedHashes(sketch.minima()), value.keys());
+        List<IndexableField> fields = v7Field.parseFields(new JsonValueReader(v7Value), name -> false);
+        assertEquals(sketch.fingerprint(), IndexedFields.fingerprint(fields.stream().filter(f -> f.name().equals("fp")).toList()));
+        List<IndexableField> keyFields = fields.stream().filter(f -> f.name().equals("fp#keys")).toList();
+        byte[] expected = CandidateKeys.V7.keys(sketch.minima());
+        int keyBytes = CandidateKeys.V7.keyBytes();
+        assertEquals(28, keyFields.size());
+        for (int i = 0; i < keyFields.size(); i++) {
+            IndexableField key = keyFields.get(i);
+            assertEquals(IndexOptions.DOCS, key.fieldType().indexOptions());
+            assertEquals(DocValuesType.NONE, key.fieldType().docValuesType());
+            BytesRef term = key.binaryValue();
+            assertArrayEquals(
+                Arrays.copyOfRange(expected, i * keyBytes, (i + 1) * keyBytes),
+                Arrays.copyOfRange(term.bytes, term.offset, term.offset + term.length)
+            );
+        }
+        assertTrue(fields.stream().anyMatch(f -> f.name().equals("fp#signature")));
+        // a v6 field indexes no key terms
+        assertTrue(new SimHashField("fp").fields(sketch).stream().noneMatch(f -> f.name().equals("fp#keys")));
+
+        // without keys: refused with the fix, whether bare, an object without algorithm or one naming v7
+        String fix = "Sketch the document with the simhash processor at [version] 7";
+        assertBadValue(v7Field, "\"" + Fingerprints.toHex(sketch.fingerprint()) + "\"", "but a bare fingerprint has no [keys]");
+        assertBadValue(v7Field, "\"" + Fingerprints.toHex(sketch.fingerprint()) + "\"", fix);
+        assertBadValue(v7Field, "{\"fingerprint\": \"00000000000000ff\"}", "is mapped with algorithm [" + v7Field.algorithm() + "]");
+        assertBadValue(
+            v7Field,
+            "{\"fingerprint\": \"00000000000000ff\", \"signature\": \""
+                + Signature.toHex(sketch.signature())
+                + "\", \"algorithm\": \""
+                + v7Field.algorithm()
+                + "\"}",
+            "but the value has no [keys]: queries find documents by these keys and would miss this one. " + fix
+        );
+        // a v6 value names its algorithm: refused as another algorithm's, with the version to set
+        SimHash v6Sketch = new SimHasher(SimHashSettings.DEFAULT).sketch("The old harbor bridge reopened to traffic on Monday.");
+        assertBadValue(
+            v7Field,
+            "{\"fingerprint\": \""
+                + Fingerprints.toHex(v6Sketch.fingerprint())
+                + "\", \"signature\": \""
+                + Signature.toHex(v6Sketch.signature())
+                + "\", \"algorithm\": \""
+                + SimHashField.DEFAULT_ALGORITHM
+                + "\"}",
+            "but the field is mapped with algorithm ["
+                + v7Field.algorithm()
+                + "]; fingerprints made differently cannot be compared. "
+                + "Set [version] to 7"
+        );
+        // malformed keys
+        assertBadValue(v7Field, v7Value.replace(keys, keys.substring(4)), "invalid [keys] [");
+        assertBadValue(v7Field, v7Value.replace(keys, keys.substring(4)), "expected 112 bytes");
+        assertBadValue(v7Field, v7Value.replace(keys, "***"), "not base64");
+        assertBadValue(v7Field, v7Value.replace("\"" + keys + "\"", "28"), "[keys] must be a string");
+
         SimHashField v6Field = new SimHashField("fp");
         assertBadValue(
             v6Field,
@@ -161,12 +237,6 @@ public class SimHashFieldTests extends PlatformTestCase {
             "[keys] given, but field [fp]'s algorithm [" + SimHashField.DEFAULT_ALGORITHM + "] has no candidate keys"
         );
         assertBadValue(v6Field, "{\"fingerprint\": \"00000000000000ff\", \"keys\": 28}", "[keys] must be a string");
-
-        // a field built directly (tests, tools) with the v7 id reads its values and checks the keys
-        SimHashField v7Field = field(SimHashSettings.DEFAULT_V7.algorithmId());
-        assertEquals(new SimHash(sketch.fingerprint(), sketch.signature()), parse(v7Field, v7Value));
-        assertBadValue(v7Field, v7Value.replace(keys, keys.substring(4)), "invalid [keys] [");
-        assertBadValue(v7Field, v7Value.replace(keys, "***"), "not base64");
     }
 
     /** simhash-v4 values carry a signature, indexed as binary doc values next to the fingerprint; older ones have none. */

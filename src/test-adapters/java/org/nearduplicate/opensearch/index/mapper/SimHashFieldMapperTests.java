@@ -3,7 +3,6 @@ package org.nearduplicate.opensearch.index.mapper;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.util.BytesRef;
 
-import org.opensearch.core.rest.RestStatus;
 import org.opensearch.index.mapper.DocumentMapper;
 import org.opensearch.index.mapper.MapperParsingException;
 import org.opensearch.index.mapper.MapperService;
@@ -11,12 +10,19 @@ import org.opensearch.index.mapper.ParsedDocument;
 import org.opensearch.search.DocValueFormat;
 
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
 
 import org.nearduplicate.PlatformMapperTestCase;
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.SimHashSettings;
 import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.keys.CandidateKeys;
+import org.nearduplicate.core.keys.StoredKeys;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.core.sketch.SimHash;
+import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.orchestration.field.IndexedFields;
 
 import static org.hamcrest.Matchers.containsString;
@@ -123,13 +129,69 @@ public class SimHashFieldMapperTests extends PlatformMapperTestCase {
         assertThat(e.getMessage() + e.getCause(), containsString("unknown algorithm version [simhash-v9]"));
     }
 
-    /** simhash-v7 is refused (400) until the field indexes its candidate keys: see SimHashFieldTests. */
-    public void testVersion7IsRefusedUntilItsKeysAreIndexed() {
+    /**
+     * simhash-v7 is mappable: a processor value's 28 candidate keys are indexed as docs-only terms of {@code field#keys}
+     * next to the fingerprint and signature; a value without keys or with malformed ones is a 400 naming the fix (the
+     * field's own messages: SimHashFieldTests).
+     */
+    public void testVersion7IndexesItsCandidateKeys() throws IOException {
         for (String id : new String[] { "simhash-v7", SimHashSettings.DEFAULT_V7.algorithmId() }) {
-            MapperParsingException e = expectThrows(MapperParsingException.class, () -> mapper(b -> b.field("algorithm", id)));
-            assertThat(e.getMessage(), containsString("[algorithm] simhash-v7 is not available yet"));
-            assertEquals(RestStatus.BAD_REQUEST, e.status());
+            SimHashFieldMapper field = (SimHashFieldMapper) mapper(b -> b.field("algorithm", id)).mappers().getMapper("field");
+            assertEquals(SimHashSettings.DEFAULT_V7.algorithmId(), field.fieldType().algorithm());
         }
+        DocumentMapper mapper = mapper(b -> b.field("algorithm", "simhash-v7"));
+        assertThat(mapper.mappingSource().string(), containsString("\"algorithm\":\"" + SimHashSettings.DEFAULT_V7.algorithmId() + "\""));
+        SimHash sketch = new SimHasher(SimHashSettings.DEFAULT_V7).sketch(
+            "The harbor bridge reopened on Monday after two years of repairs."
+        );
+        String keys = StoredKeys.of(SimHashSettings.DEFAULT_V7, sketch);
+        String value = "{\"fingerprint\": \""
+            + Fingerprints.toHex(sketch.fingerprint())
+            + "\", \"signature\": \""
+            + Signature.toHex(sketch.signature())
+            + "\", \"keys\": \""
+            + keys
+            + "\", \"algorithm\": \""
+            + SimHashSettings.DEFAULT_V7.algorithmId()
+            + "\"}";
+        ParsedDocument doc = mapper.parse(source("{\"field\": " + value + "}"));
+        assertEquals(sketch.fingerprint(), indexedFingerprint(doc));
+        assertNotNull(doc.rootDoc().getField("field" + SimHashFieldMapper.SIGNATURE_FIELD_SUFFIX));
+        List<IndexableField> keyTerms = fields(doc, "field#keys");
+        assertEquals(28, keyTerms.size());
+        byte[] expected = CandidateKeys.V7.keys(sketch.minima());
+        int keyBytes = CandidateKeys.V7.keyBytes();
+        for (int i = 0; i < keyTerms.size(); i++) {
+            BytesRef term = keyTerms.get(i).binaryValue();
+            assertEquals(org.apache.lucene.index.IndexOptions.DOCS, keyTerms.get(i).fieldType().indexOptions());
+            assertArrayEquals(
+                Arrays.copyOfRange(expected, i * keyBytes, (i + 1) * keyBytes),
+                Arrays.copyOfRange(term.bytes, term.offset, term.offset + term.length)
+            );
+        }
+        // a v6 field indexes no keys
+        ParsedDocument v6 = mapper(b -> {}).parse(source("{\"field\": \"00000000000000ff\"}"));
+        assertTrue(fields(v6, "field#keys").isEmpty());
+
+        String fix = "Sketch the document with the simhash processor at [version] 7";
+        assertBadValue(mapper, "{\"field\": \"00000000000000ff\"}", fix);
+        assertBadValue(
+            mapper,
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"simhash-v7\"}}",
+            "algorithm [simhash-v7]"
+        );
+        assertBadValue(
+            mapper,
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"" + SimHashSettings.DEFAULT_V7.algorithmId() + "\"}}",
+            "but the value has no [keys]"
+        );
+        assertBadValue(
+            mapper,
+            "{\"field\": {\"fingerprint\": \"00000000000000ff\", \"algorithm\": \"" + SimHashFieldMapper.DEFAULT_ALGORITHM + "\"}}",
+            "Set [version] to 7"
+        );
+        assertBadValue(mapper, "{\"field\": " + value.replace(keys, keys.substring(8)) + "}", "invalid [keys]");
+        assertBadValue(mapper, "{\"field\": " + value.replace(keys, "%%%") + "}", "not base64");
     }
 
     /** The mapping's settings are parsed once; the default k they give is {@code SimHashFieldTests}'. */

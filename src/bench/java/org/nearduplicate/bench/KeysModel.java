@@ -113,6 +113,26 @@ public final class KeysModel {
         return new Doc(base.topic, fp, minima);
     }
 
+    /**
+     * An edited copy of {@code base} that still matches it (bench/check_scale.py's planted duplicates): {@code slots}
+     * distinct slots take a fresh value of the topic, {@code flips} distinct fingerprint bits are flipped.
+     */
+    public Doc edit(Doc base, SplittableRandom r, int slots, int flips) {
+        long[] minima = base.minima.clone();
+        Set<Integer> replaced = new HashSet<>();
+        while (replaced.size() < slots) {
+            int s = r.nextInt(minima.length);
+            if (replaced.add(s)) minima[s] = value(r, base.topic, s);
+        }
+        long fp = base.fingerprint;
+        Set<Integer> flipped = new HashSet<>();
+        while (flipped.size() < flips) {
+            int bit = r.nextInt(64);
+            if (flipped.add(bit)) fp ^= 1L << bit;
+        }
+        return new Doc(base.topic, fp, minima);
+    }
+
     /** Planted pairs: documents 2p and 2p + 1 for p below this. */
     public long pairs() {
         return docs / 10;

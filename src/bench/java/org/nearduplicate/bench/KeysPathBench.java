@@ -22,7 +22,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -70,6 +69,7 @@ public final class KeysPathBench {
     /** Probes per query of the batch table. */
     static final int BATCH = 100;
     static final double MIN_SIMILARITY = 0.40;
+
     private KeysPathBench() {}
 
     /** Document i of an index of {@code docs} ({@link KeysModel}): made again for probes without reading the index. */

@@ -37,6 +37,10 @@ final class KeysNodeRuns {
     private final String index, field;
     /** The probes' document numbers: timed probe i is {@code ids[i]}, the warm-up's follow. */
     private long[] ids;
+    /** The probe form sent (--fpk-probe, or value-nokeys when the node refuses a probe's keys) and why it changed. */
+    private String probeForm, probeNote = "";
+    /** Why the node refused {@code exact: true}, or empty. */
+    private String exactNote = "";
 
     KeysNodeRuns(Synthetic s) {
         this.s = s;
@@ -64,13 +68,14 @@ final class KeysNodeRuns {
     }
 
     String query(long id, KeysModel.Doc d, boolean exact) {
-        StringBuilder q = new StringBuilder("{\"size\":").append(SIZE).append(",\"_source\":false,\"query\":{\"near_duplicate\":{\"field\":\"");
+        StringBuilder q = new StringBuilder("{\"size\":").append(SIZE)
+            .append(",\"_source\":false,\"query\":{\"near_duplicate\":{\"field\":\"");
         q.append(field).append('"');
-        if (c.fpkProbe().equals("like")) {
+        if (probeForm.equals("like")) {
             q.append(",\"like\":{\"_index\":\"").append(index).append("\",\"_id\":\"").append(id).append("\"}");
         } else {
             q.append(",\"fingerprint\":\"").append(d.fingerprintHex()).append("\",\"signature\":\"").append(d.signatureHex()).append('"');
-            if (c.fpkProbe().equals("value") && c.fpkVersion() >= 7) q.append(",\"keys\":\"").append(d.storedKeys()).append('"');
+            if (probeForm.equals("value") && c.fpkVersion() >= 7) q.append(",\"keys\":\"").append(d.storedKeys()).append('"');
             q.append(",\"algorithm\":\"").append(s.keysAlgorithm()).append('"');
         }
         if (exact) q.append(",\"exact\":true");
@@ -94,6 +99,13 @@ final class KeysNodeRuns {
         p.hits.add(ids);
     }
 
+    /** The reason of an error answer, from its JSON body. */
+    static String reason(NodeClient.HttpError e) {
+        String m = e.getMessage();
+        int at = m.indexOf("\"reason\":\"");
+        return at < 0 ? m.substring(0, Math.min(200, m.length())) : m.substring(at + 10, m.indexOf('"', at + 10));
+    }
+
     static long floor(long[] column, long q) {
         long count = 0;
         for (long v : column)
@@ -111,13 +123,25 @@ final class KeysNodeRuns {
             ids[j] = model.probeId(j, total);
             probes[j] = model.doc(ids[j]);
         }
+        probeForm = c.fpkProbe();
+        if (probeForm.equals("value") && c.fpkVersion() >= 7) {
+            try {
+                node.post("/" + index + "/_search?request_cache=false", query(ids[0], probes[0], false));
+            } catch (NodeClient.HttpError e) {
+                if (e.status != 400 || e.getMessage().contains("[keys]") == false) throw e;
+                probeForm = "value-nokeys";
+                probeNote = "the node refused a probe's `keys` (" + reason(e) + "): the probes give the fingerprint and signature only";
+                LOG.log("  " + probeNote);
+            }
+        }
         boolean exactOk = true;
         try {
             node.post("/" + index + "/_search?request_cache=false", query(ids[0], probes[0], true));
         } catch (NodeClient.HttpError e) {
             if (e.status != 400) throw e;
             exactOk = false;
-            LOG.log("  the node refuses exact: true (" + e.getMessage().substring(0, Math.min(300, e.getMessage().length())) + ")");
+            exactNote = reason(e);
+            LOG.log("  the node refuses exact: true (" + exactNote + ")");
         }
         LOG.log("  the floor's column: " + c.docs() + " fingerprints of the model in this JVM");
         long[] column = new long[Math.toIntExact(c.docs())];
@@ -174,18 +198,25 @@ final class KeysNodeRuns {
         throws Exception {
         double floorP50 = p(floor, 50), exactP50 = exact == null ? Double.NaN : p(exact.nanos, 50);
         StringBuilder md = new StringBuilder();
-        md.append(
-            String.format(
-                Locale.ROOT,
-                "# The candidate-key path on a real node: %,d documents, one shard (issue 40)%n%n",
-                c.docs()
-            )
-        );
-        md.append("Command: `bench/run.sh ").append(String.join(" ", c.argv())).append("`");
+        md.append(String.format(Locale.ROOT, "# The candidate-key path on a real node: %,d documents, one shard (issue 40)%n%n", c.docs()));
+        StringBuilder command = new StringBuilder("bench/run.sh");
+        for (String arg : c.argv()) {
+            if (arg.equals("--url")) continue;
+            if (arg.startsWith("http://")) continue; // BENCH_URL's node: said below
+            command.append(' ').append(arg.isEmpty() || arg.contains(" ") ? "\"" + arg + "\"" : arg);
+        }
+        md.append("Command: `").append(command).append("` (against the node at ").append(node.url()).append(")");
         md.append(String.format(Locale.ROOT, " (node: OpenSearch %s, heap %s; ", version(), heap()));
-        md.append("date ").append(Instant.now().truncatedTo(ChronoUnit.MINUTES)).append(", commit ").append(cmd("git", "rev-parse", "--short", "HEAD").trim());
+        md.append("date ")
+            .append(Instant.now().truncatedTo(ChronoUnit.MINUTES))
+            .append(", commit ")
+            .append(cmd("git", "rev-parse", "--short", "HEAD").trim());
         md.append("; 2 cores shared with other jobs).\n\n");
-        md.append("Load average (/proc/loadavg) at the start of the query runs: ").append(loadStart).append("; at the end: ").append(loadEnd).append(".\n\n");
+        md.append("Load average (/proc/loadavg) at the start of the query runs: ")
+            .append(loadStart)
+            .append("; at the end: ")
+            .append(loadEnd)
+            .append(".\n\n");
         Map<String, Long> f = s.files.get(Synthetic.KEYS_REP);
         md.append(
             String.format(
@@ -196,8 +227,11 @@ final class KeysNodeRuns {
                 index,
                 c.docs(),
                 field,
-                s.keysAlgorithm().substring(0, s.keysAlgorithm().indexOf(':') < 0 ? s.keysAlgorithm().length() : s.keysAlgorithm().indexOf(':')),
-                c.fpkVersion() >= 7 ? "{fingerprint, signature, keys, algorithm}" : "{fingerprint, signature, algorithm} (no keys: the exact baseline)",
+                s.keysAlgorithm()
+                    .substring(0, s.keysAlgorithm().indexOf(':') < 0 ? s.keysAlgorithm().length() : s.keysAlgorithm().indexOf(':')),
+                c.fpkVersion() >= 7
+                    ? "{fingerprint, signature, keys, algorithm}"
+                    : "{fingerprint, signature, algorithm} (no keys: the exact baseline)",
                 s.segmentCounts.getOrDefault(Synthetic.KEYS_REP, -1L),
                 f == null ? Double.NaN : f.getOrDefault("store", 0L) / (double) c.docs(),
                 s.loadSecs.containsKey(Synthetic.KEYS_REP)
@@ -222,13 +256,15 @@ final class KeysNodeRuns {
                     + "`request_cache=false`, concurrency 1; latencies are the client's round trips, `took` the node's.%n%n",
                 n,
                 WARMUP,
-                c.fpkProbe(),
+                probeForm + (probeNote.isEmpty() ? "" : " (" + probeNote + ")"),
                 K,
                 c.docs(),
                 SIZE
             )
         );
-        md.append("| path | p50 ms | p90 ms | mean ms | took p50 / p90 ms | p50 / floor | p50 / exact |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+        md.append(
+            "| path | p50 ms | p90 ms | mean ms | took p50 / p90 ms | p50 / floor | p50 / exact |\n| --- | --- | --- | --- | --- | --- | --- |\n"
+        );
         md.append(
             String.format(
                 Locale.ROOT,
@@ -258,7 +294,7 @@ final class KeysNodeRuns {
         }
         md.append('\n');
         if (exact == null) {
-            md.append("`exact: true` was refused by this node (a build without the option): no exact path, no recall against it.\n\n");
+            md.append("`exact: true` was refused by this node (").append(exactNote).append("): no exact path, no recall against it.\n\n");
         } else {
             long expected = 0, found = 0, extra = 0, truncated = 0;
             for (int i = 0; i < n; i++) {
@@ -298,7 +334,9 @@ final class KeysNodeRuns {
             )
         );
         String diff = statsDiff(before, after);
-        if (!diff.isEmpty()) md.append("Node stats (`_plugins/_near_duplicate/stats`) counted during the runs: ").append(diff).append(".\n");
+        if (!diff.isEmpty()) md.append("Node stats (`_plugins/_near_duplicate/stats`) counted during the runs: ")
+            .append(diff)
+            .append(".\n");
         Files.writeString(c.outDir().resolve(c.resultsName()), md.toString());
         LOG.log("wrote " + c.outDir().resolve(c.resultsName()) + "\n" + md);
     }

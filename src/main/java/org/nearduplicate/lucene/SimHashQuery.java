@@ -55,6 +55,17 @@ public final class SimHashQuery extends Query {
     static final double SCAN_NANOS_PER_DOC = 7.2;
     /** Each further probe of a scan: one more XOR and popcount per fingerprint read (an estimate, not measured). */
     static final double SCAN_NANOS_PER_DOC_PER_EXTRA_PROBE = 0.5;
+    /**
+     * One posting of the candidate-key path, its share of the candidates' verification included: bench/results/
+     * RESULTS-keys-path.md measured 0.585 ms for ~31,000 postings and ~1,200 verifications per probe at 10M documents
+     * (sorted mode), about 19 ns per posting.
+     */
+    static final double CANDIDATE_KEY_NANOS_PER_POSTING = 20;
+    /**
+     * A segment's candidate-key postings up to this many are always read (under ~0.1 ms): the exact path is taken
+     * instead only for a probe whose keys are common in a large segment (boilerplate shared by much of the index).
+     */
+    static final long CANDIDATE_KEY_POSTINGS_ALWAYS_READ = 4096;
 
     /**
      * Bounds the keys one query looks up over all its probes (block variants included): by an estimate about 100 bytes
@@ -463,6 +474,27 @@ public final class SimHashQuery extends Query {
             return SegmentPath.COLUMN;
         }
         return scan || scanByCost && scanIsCheaper(maxDoc) ? SegmentPath.DOC_VALUES : SegmentPath.KEYS;
+    }
+
+    /**
+     * Whether a segment of {@code maxDoc} documents, where the probes' candidate keys have {@code postings} postings in
+     * all, is answered from them rather than exactly: always up to {@link #CANDIDATE_KEY_POSTINGS_ALWAYS_READ}, beyond
+     * it while reading them costs no more than the exact path the segment would take ({@link #path}: the column when
+     * the query has one, else the doc-values scan or the block keys). Both answers hold every match the keys guarantee;
+     * the exact one holds them all. Public for the benchmarks, which report it.
+     */
+    public boolean candidateKeysCheaper(long postings, int maxDoc, boolean column) {
+        if (postings <= CANDIDATE_KEY_POSTINGS_ALWAYS_READ) return true;
+        return postings * CANDIDATE_KEY_NANOS_PER_POSTING <= exactNanos(maxDoc, column);
+    }
+
+    /** The estimated cost of the exact path of {@link #path}. */
+    private double exactNanos(int maxDoc, boolean column) {
+        return switch (path(maxDoc, column)) {
+            case COLUMN -> ColumnScan.nanos(maxDoc, fingerprints.length);
+            case DOC_VALUES -> (SCAN_NANOS_PER_DOC + SCAN_NANOS_PER_DOC_PER_EXTRA_PROBE * (fingerprints.length - 1)) * maxDoc;
+            case KEYS, CANDIDATE_KEYS -> keysNanos(maxDoc);
+        };
     }
 
     private double keysNanos(int maxDoc) {

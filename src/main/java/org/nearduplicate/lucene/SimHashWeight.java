@@ -48,7 +48,11 @@ final class SimHashWeight extends PlatformWeight {
         if (query.answersByCandidateKeys()) {
             Terms keyTerms = context.reader().terms(query.candidateKeys.keysField());
             if (keyTerms != null) {
-                return candidateKeys(keyTerms, values, signatureValues, start);
+                SharedKeyPostings found = seekCandidateKeys(keyTerms);
+                if (found == null || query.candidateKeysCheaper(found.cost(), context.reader().maxDoc(), query.columns != null)) {
+                    return candidateKeys(found, values, signatureValues, start);
+                }
+                // the probes' keys are common in this segment: the exact path below costs less
             }
             // a segment without candidate keys (written before them) is answered exactly, below
         }
@@ -124,11 +128,19 @@ final class SimHashWeight extends PlatformWeight {
         };
     }
 
-    /** The candidate-key path: documents sharing the minimum of keys with a probe, verified against those probes. */
-    private ScorerSupplier candidateKeys(Terms keyTerms, NumericDocValues values, BinaryDocValues signatureValues, long start)
+    /** The probes' candidate keys in a segment's terms; null when no document can share enough of them with a probe. */
+    private SharedKeyPostings seekCandidateKeys(Terms keyTerms) throws IOException {
+        SimHashQuery.CandidateKeyPath path = query.candidateKeys;
+        return SharedKeyPostings.seek(keyTerms, query.probeKeys, path.layout().keyBytes(), path.minSharedKeys());
+    }
+
+    /**
+     * The candidate-key path: documents sharing the minimum of keys with a probe ({@code found}, null: none), verified
+     * against those probes.
+     */
+    private ScorerSupplier candidateKeys(SharedKeyPostings found, NumericDocValues values, BinaryDocValues signatureValues, long start)
         throws IOException {
         SimHashQuery.CandidateKeyPath path = query.candidateKeys;
-        SharedKeyPostings found = SharedKeyPostings.seek(keyTerms, query.probeKeys, path.layout().keyBytes(), path.minSharedKeys());
         Runnable timer = timer(SegmentPath.CANDIDATE_KEYS, start);
         if (found == null) {
             if (timer != null) timer.run(); // answered: no document can share enough keys with a probe
@@ -172,7 +184,12 @@ final class SimHashWeight extends PlatformWeight {
         long value = values.longValue();
         if (query.answersByCandidateKeys()) {
             Terms keyTerms = context.reader().terms(query.candidateKeys.keysField());
-            if (keyTerms != null) return explainCandidateKeys(keyTerms, context, doc, value);
+            if (keyTerms != null) {
+                SharedKeyPostings found = seekCandidateKeys(keyTerms);
+                if (found == null || query.candidateKeysCheaper(found.cost(), context.reader().maxDoc(), query.columns != null)) {
+                    return explainCandidateKeys(found, context, doc, value);
+                }
+            }
         }
         int distance = query.distanceToClosest(value);
         long closest = query.fingerprint;
@@ -260,10 +277,9 @@ final class SimHashWeight extends PlatformWeight {
     }
 
     /** Explains a document of a segment answered by candidate keys: the keys it shares, then the verified rule. */
-    private Explanation explainCandidateKeys(Terms keyTerms, LeafReaderContext context, int doc, long value) throws IOException {
+    private Explanation explainCandidateKeys(SharedKeyPostings found, LeafReaderContext context, int doc, long value) throws IOException {
         SimHashQuery.CandidateKeyPath path = query.candidateKeys;
         int minShared = path.minSharedKeys();
-        SharedKeyPostings found = SharedKeyPostings.seek(keyTerms, query.probeKeys, path.layout().keyBytes(), minShared);
         int[] shared = found == null ? new int[query.fingerprints.length] : found.sharedPerProbe(doc);
         int[] eligible = new int[shared.length];
         int count = 0, most = 0;

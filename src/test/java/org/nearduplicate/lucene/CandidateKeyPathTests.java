@@ -385,6 +385,81 @@ public class CandidateKeyPathTests extends PlatformTestCase {
         }
     }
 
+    /**
+     * The per-segment cost rule: a segment where the probe's keys are common (every document shares all 28, as
+     * boilerplate shared by much of an index would) is answered exactly, since reading their postings would cost more
+     * than scanning it; a segment where they are rare is answered by the keys. The answer is the exact one on both, and
+     * explain follows the path the segment took.
+     */
+    public void testCommonKeysInALargeSegmentAreAnsweredExactly() throws IOException {
+        long[] minima = new long[Signature.SLOTS];
+        for (int i = 0; i < minima.length; i++)
+            minima[i] = randomValue();
+        Doc probe = Doc.of(0L, minima);
+        int common = 2000; // 56,000 postings of the probe's keys, more than CANDIDATE_KEY_POSTINGS_ALWAYS_READ
+        try (Directory dir = newDirectory()) {
+            IndexWriterConfig config = new IndexWriterConfig();
+            config.setMergePolicy(org.apache.lucene.index.NoMergePolicy.INSTANCE);
+            config.setMaxBufferedDocs(common + 1);
+            try (IndexWriter writer = new IndexWriter(dir, config)) {
+                // the common segment: the probe's keys everywhere, one document also within k (a match), the others far
+                writer.addDocument(document("near-common", Doc.of(1L, minima), true));
+                for (int i = 1; i < common; i++)
+                    writer.addDocument(document("far-" + i, Doc.of(~0L ^ randomInt(255), minima), true));
+                writer.commit();
+                // the rare segment: unrelated documents and one near-duplicate of the probe
+                writer.addDocument(document("near-rare", Doc.of(3L, minima), true));
+                for (int i = 0; i < 200; i++) {
+                    long[] other = new long[Signature.SLOTS];
+                    for (int j = 0; j < other.length; j++)
+                        other[j] = randomValue();
+                    writer.addDocument(document("other-" + i, Doc.of(randomLong(), other), true));
+                }
+                writer.commit();
+                try (DirectoryReader reader = DirectoryReader.open(writer)) {
+                    assertEquals(2, reader.leaves().size());
+                    IndexSearcher searcher = new IndexSearcher(reader);
+                    searcher.setQueryCache(null);
+                    java.util.List<SegmentPath> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+                    SimHashQuery.Listener listener = new SimHashQuery.Listener() {
+                        @Override
+                        public void segment(SegmentPath path) {
+                            seen.add(path);
+                        }
+
+                        @Override
+                        public void segmentTime(SegmentPath path, long nanos) {}
+                    };
+                    SimHashQuery query = new SimHashQuery(
+                        FIELD,
+                        new long[] { probe.fingerprint },
+                        new byte[][] { probe.signature },
+                        new SimHashQuery.Verification(SIGNATURES, 0.40),
+                        16,
+                        BLOCKS,
+                        false,
+                        new SimHashQuery.CandidateKeyProbes(new SimHashQuery.CandidateKeyPath(KEYS, LAYOUT, 2), new byte[][] { probe.keys })
+                    ).withListener(listener);
+                    int commonDocs = reader.leaves().get(0).reader().maxDoc(), rareDocs = reader.leaves().get(1).reader().maxDoc();
+                    assertFalse(query.candidateKeysCheaper(28L * commonDocs, commonDocs, false));
+                    assertTrue(query.candidateKeysCheaper(28L, rareDocs, false));
+                    assertTrue("a few postings are always read", query.candidateKeysCheaper(4096, 1, true));
+                    Map<String, Integer> hits = hits(searcher, query, reader.maxDoc());
+                    assertEquals(Map.of("near-common", 1, "near-rare", 2), hits);
+                    assertEquals(2, seen.size());
+                    assertTrue(seen.toString(), seen.contains(SegmentPath.CANDIDATE_KEYS));
+                    assertTrue(seen.toString(), seen.contains(SegmentPath.DOC_VALUES));
+                    assertEquals(hits, hits(searcher, query.withExact(true), reader.maxDoc()));
+                    for (ScoreDoc sd : searcher.search(query, 5).scoreDocs) {
+                        String id = searcher.storedFields().document(sd.doc).get("id");
+                        String description = searcher.explain(query, sd.doc).getDescription();
+                        assertEquals(description, id.equals("near-rare"), description.contains("candidate keys"));
+                    }
+                }
+            }
+        }
+    }
+
     /** Copied postings, lazy ones and a mix give the same candidates and eligible probes, by nextDoc and by advance. */
     public void testCandidatesDoNotDependOnHowPostingsAreRead() throws IOException {
         long[][] pool = new long[Signature.SLOTS][];

@@ -21,7 +21,8 @@ public interface CandidateSearch {
 
     /**
      * One search of {@code targetIndex}'s {@code field} for {@code fingerprints} (with their {@code signatures}, null
-     * entries for none) of one {@code algorithm}, within {@code maxDistance}, returning up to {@code size} hits with the
+     * entries for none, and their candidate {@code keys}: packed hashes, null when no probe has them, null entries for
+     * a probe without) of one {@code algorithm}, within {@code maxDistance}, returning up to {@code size} hits with the
      * field's doc value and the {@code sourceIncludes} of {@code _source} (empty: no {@code _source}).
      *
      * @param single one document's search (its closest hit, verified by the query against its signature if it has one),
@@ -32,7 +33,8 @@ public interface CandidateSearch {
      *        search fails
      */
     record Request(String targetIndex, String field, String algorithm, int maxDistance, long[] fingerprints, byte[][] signatures,
-        boolean single, String id, String index, int size, List<String> sourceIncludes, TimeSpan timeout, boolean waitForRefresh) {
+        byte[][] keys, boolean single, String id, String index, int size, List<String> sourceIncludes, TimeSpan timeout,
+        boolean waitForRefresh) {
     }
 
     /**

@@ -22,9 +22,11 @@ final class Lookup {
      * {@code written}: the document is written when it passes (false for {@code _simulate}'s: compared, never recorded).
      * {@code minSimilarity}: what a match must reach where both sides carry a signature, the target field's default
      * (NaN: not verified); the same for every key of a search key, whose target and algorithm it depends on.
+     * {@code keys}: the candidate keys of the document's value ({@code simhash-v7}: the packed hashes the simhash processor
+     * stores), with which its search reads the target's keys instead of every fingerprint; null when it has none.
      */
-    record Key(long fingerprint, byte[] signature, String algorithm, String targetIndex, String index, String id, int maxDistance,
-        boolean written, double minSimilarity) {
+    record Key(long fingerprint, byte[] signature, byte[] keys, String algorithm, String targetIndex, String index, String id,
+        int maxDistance, boolean written, double minSimilarity) {
         /** Lookups with the same search key can share a search. */
         String searchKey() {
             return targetIndex + '\u0000' + maxDistance + '\u0000' + algorithm;

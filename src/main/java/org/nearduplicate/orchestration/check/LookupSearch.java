@@ -2,6 +2,7 @@ package org.nearduplicate.orchestration.check;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -143,23 +144,27 @@ final class LookupSearch {
         Lookup.Key first = lookups.get(0).key;
         long[] fingerprints;
         byte[][] signatures;
+        byte[][] keys;
         int size;
         if (lookups.size() == 1) {
             // signed: the query verifies the hits against this document's signature; unsigned: one probe without
             // signature, compared on its fingerprint alone (as the index compares a bare value)
             fingerprints = new long[] { first.fingerprint() };
             signatures = new byte[][] { first.signature() };
+            keys = new byte[][] { first.keys() };
             size = 1;
         } else {
             // one query for all fingerprints: one pass over each segment's terms (or one scan of a small segment); each
-            // probe with its signature (null: none), distinct by (fingerprint, signature)
+            // probe with its signature (null: none) and candidate keys (null: none), distinct by all three
             Map<String, Lookup.Key> distinct = new LinkedHashMap<>();
             for (Lookup l : lookups) {
                 String sig = l.key.signature() == null ? "" : Signature.toHex(l.key.signature());
-                distinct.putIfAbsent(Fingerprints.toHex(l.key.fingerprint()) + '/' + sig, l.key);
+                String k = l.key.keys() == null ? "" : Base64.getEncoder().encodeToString(l.key.keys());
+                distinct.putIfAbsent(Fingerprints.toHex(l.key.fingerprint()) + '/' + sig + '/' + k, l.key);
             }
             fingerprints = distinct.values().stream().mapToLong(Lookup.Key::fingerprint).toArray();
             signatures = distinct.values().stream().map(Lookup.Key::signature).toArray(byte[][]::new);
+            keys = distinct.values().stream().map(Lookup.Key::keys).toArray(byte[][]::new);
             size = Math.min(MAX_BATCH_HITS, lookups.size() * HITS_PER_BATCHED_DOCUMENT);
         }
         // a batch with signed documents reads the hits' own value of the field (the simhash processor's object, with its
@@ -178,6 +183,9 @@ final class LookupSearch {
             first.maxDistance(),
             fingerprints,
             signatures,
+            // no probe with keys: none (the target reads every fingerprint); some: the target's query takes the keys only
+            // when every probe has them (a batch mixing bare values is answered exactly)
+            Arrays.stream(keys).allMatch(java.util.Objects::isNull) ? null : keys,
             lookups.size() == 1,
             first.id(),
             first.index(),

@@ -1,5 +1,6 @@
 package org.nearduplicate.orchestration.check;
 
+import java.util.Base64;
 import java.util.Map;
 import java.util.Set;
 
@@ -144,6 +145,7 @@ final class WindowCheck {
         String algorithm = stored.algorithm();
         long fingerprint = Lookup.fingerprint(stored.value());
         byte[] signature = signature(field, value);
+        byte[] keys = keys(field, value);
         // the index the document is written to: the same _id elsewhere (e.g. in the target) is another document
         String writtenTo = document.index();
         String targetIndex = options.index() != null ? options.index() : writtenTo;
@@ -157,7 +159,7 @@ final class WindowCheck {
         int maxDistance = MaxDistance.orField(options.maxDistance(), targets.of(targetIndex, options.indexField()));
         RecentFingerprints.checkMaxDistance(maxDistance);
         double minSimilarity = minSimilarity(signature, algorithm, targetIndex);
-        return new Lookup.Key(fingerprint, signature, algorithm, targetIndex, index, id, maxDistance, written, minSimilarity);
+        return new Lookup.Key(fingerprint, signature, keys, algorithm, targetIndex, index, id, maxDistance, written, minSimilarity);
     }
 
     /** The processor object's verification signature ({@code simhash-v4}); null for a bare value or an object without one. */
@@ -170,6 +172,24 @@ final class WindowCheck {
                     "field [" + field + "] has an invalid [" + SketchValues.SIGNATURE + "]: " + e.getMessage(),
                     e
                 );
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The processor object's candidate keys ({@code simhash-v7}: base64 of the packed hashes, {@code core.keys.StoredKeys}),
+     * decoded; null for a bare value or an object without them. Their length is the target field's to check (its query
+     * refuses keys of another layout).
+     */
+    private static byte[] keys(String field, Object value) {
+        if (value instanceof Map<?, ?> map && map.get(SketchValues.KEYS) != null) {
+            Object keys = map.get(SketchValues.KEYS);
+            try {
+                if (keys instanceof String base64) return Base64.getDecoder().decode(base64.trim());
+                throw new IllegalArgumentException("expected a base64 string, got [" + keys.getClass().getSimpleName() + "]");
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("field [" + field + "] has invalid [" + SketchValues.KEYS + "]: " + e.getMessage(), e);
             }
         }
         return null;

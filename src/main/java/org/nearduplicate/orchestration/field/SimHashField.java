@@ -258,6 +258,49 @@ public final class SimHashField extends SketchField<SimHashSettings, Long, SimHa
         return candidateKeys == null ? null : new SimHashQuery.CandidateKeyPath(candidateKeysField(), candidateKeys, MIN_SHARED_KEYS);
     }
 
+    /**
+     * A probe's candidate keys as this field indexes them ({@link CandidateKeys#keysOfPacked}: key number and hash per
+     * key), from their packed hashes as the processor stores them and a probe carries them.
+     *
+     * @throws IllegalArgumentException naming {@code [keys]} if the field has no candidate keys or they are not of its
+     *                                  layout
+     */
+    public byte[] probeKeys(byte[] packed) {
+        if (candidateKeys == null) {
+            throw new IllegalArgumentException(
+                "[" + OBJECT_KEYS + "] given, but field [" + name() + "]'s algorithm [" + algorithm() + "] has no candidate keys"
+            );
+        }
+        int expected = candidateKeys.keyCount() * candidateKeys.hashBytes();
+        if (packed.length != expected) {
+            throw new IllegalArgumentException(
+                "invalid ["
+                    + OBJECT_KEYS
+                    + "]: expected "
+                    + expected
+                    + " bytes ("
+                    + candidateKeys.keyCount()
+                    + " keys of "
+                    + candidateKeys.hashBytes()
+                    + " bytes, layout "
+                    + candidateKeys.layoutId()
+                    + " of field ["
+                    + name()
+                    + "]), got "
+                    + packed.length
+            );
+        }
+        return candidateKeys.keysOfPacked(packed);
+    }
+
+    /**
+     * The packed candidate keys of a sketch made with this field's algorithm (a text probe's, signed with its min-wise
+     * values), or null when the field has no candidate keys or the sketch has no min-wise values.
+     */
+    public byte[] packedKeys(SimHash sketch) {
+        return candidateKeys == null || sketch.hasMinima() == false ? null : candidateKeys.packedHashes(sketch.minima());
+    }
+
     /** The largest distance the index answers by key lookup (the mapping's {@code max_distance}). */
     public int indexedMaxDistance() {
         return layout.maxDistance();

@@ -112,8 +112,10 @@ final class TargetSearch implements CandidateSearch {
         if (request.single()) {
             long fingerprint = request.fingerprints()[0];
             byte[] signature = request.signatures()[0];
+            byte[] keys = request.keys() == null ? null : request.keys()[0];
+            // the document's candidate keys (simhash-v7): the target's query reads their postings, not every fingerprint
             SimHashProbe probe = signature != null
-                ? SimHashProbe.fingerprint(new SimHash(fingerprint, signature), request.algorithm())
+                ? SimHashProbe.fingerprint(new SimHash(fingerprint, signature), keys, request.algorithm())
                 : SimHashProbe.fingerprints(new long[] { fingerprint }, new byte[][] { null }, request.algorithm());
             BoolQueryBuilder query = QueryBuilders.boolQuery()
                 .must(new SimHashQueryBuilder(request.field(), probe).maxDistance(request.maxDistance()).ignoreUnmapped(true));
@@ -129,7 +131,12 @@ final class TargetSearch implements CandidateSearch {
             }
             source.query(query);
         } else {
-            SimHashProbe probe = SimHashProbe.fingerprints(request.fingerprints(), request.signatures(), request.algorithm());
+            SimHashProbe probe = SimHashProbe.fingerprints(
+                request.fingerprints(),
+                request.signatures(),
+                request.keys(),
+                request.algorithm()
+            );
             source.query(
                 QueryBuilders.constantScoreQuery(
                     new SimHashQueryBuilder(request.field(), probe).maxDistance(request.maxDistance()).ignoreUnmapped(true)

@@ -88,6 +88,58 @@ public class NearDuplicateCheckTests {
         assertEquals(1, copy.result().get("distance"));
     }
 
+    /**
+     * simhash-v7 documents carry their candidate keys (the processor's {@code keys}): each search passes them with the
+     * fingerprints, so the target's query reads the keys' postings; a batch with a bare value passes a null entry for it,
+     * a batch without keys none; malformed keys fail the document, naming the field.
+     */
+    @Test
+    public void testCandidateKeysTravelWithTheirFingerprints() {
+        byte[] keysA = new byte[112], keysB = new byte[112];
+        keysA[0] = 1;
+        keysB[0] = 2;
+        Document alone = keyed("alone", 0x10L, keysA);
+        CheckFakes.check(Map.of(), searches, timers).check(alone);
+        CandidateSearch.Request single = searches.requests.get(0);
+        assertEquals(1, single.keys().length);
+        assertArrayEquals(keysA, single.keys()[0]);
+
+        Document a = keyed("a", 0x20L, keysA), b = keyed("b", 0x20L, keysB), bare = new Document("bare", 1L << 50);
+        CheckFakes.check(Map.of("window_size", 0), searches, timers).checkAll(List.of(a, b, bare));
+        CandidateSearch.Request batch = searches.requests.get(1);
+        assertFalse(batch.single());
+        // the same fingerprint with other keys is another probe: each document's keys are looked up
+        assertArrayEquals(new long[] { 0x20L, 0x20L, 1L << 50 }, batch.fingerprints());
+        assertArrayEquals(keysA, batch.keys()[0]);
+        assertArrayEquals(keysB, batch.keys()[1]);
+        assertNull(batch.keys()[2]);
+
+        CheckFakes.check(Map.of("window_size", 0), searches, timers).checkAll(List.of(new Document("c", 3L), new Document("d", 4L)));
+        assertNull("no document has keys", searches.requests.get(2).keys());
+
+        Document bad = new Document("pages", "bad");
+        bad.fields.put("simhash", Map.of("fingerprint", "0000000000000001", "keys", "%%%", "algorithm", "x"));
+        CheckFakes.check(Map.of(), searches, timers).check(bad);
+        assertTrue(String.valueOf(bad.failure), bad.failure.getMessage().startsWith("field [simhash] has invalid [keys]: "));
+        assertEquals("not searched", 3, searches.requests.size());
+    }
+
+    private static Document keyed(String id, long fingerprint, byte[] keys) {
+        Document doc = new Document("pages", id);
+        doc.fields.put(
+            "simhash",
+            Map.of(
+                "fingerprint",
+                org.nearduplicate.core.sketch.Fingerprints.toHex(fingerprint),
+                "keys",
+                java.util.Base64.getEncoder().encodeToString(keys),
+                "algorithm",
+                "x"
+            )
+        );
+        return doc;
+    }
+
     @Test
     public void testAFullBatchIsLookedUpAgainOneByOne() {
         NearDuplicateCheck check = CheckFakes.check(Map.of("window_size", 0), searches, timers);

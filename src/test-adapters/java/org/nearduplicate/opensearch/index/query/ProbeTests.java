@@ -23,7 +23,8 @@ public class ProbeTests extends PlatformTestCase {
 
     /**
      * SimHashProbe's layout: optional fingerprint, optional fingerprints, then (since 0.6.0) optional signature and
-     * optional signatures, then the input. Nodes of one cluster run the same plugin release (docs/reliability.md).
+     * optional signatures, then (with simhash-v7's candidate keys) optional keys and optional keys per fingerprint, then
+     * the input. Nodes of one cluster run the same plugin release (docs/reliability.md).
      */
     public void testSimHashWireLayout() throws IOException {
         long fingerprint = randomLong();
@@ -35,6 +36,8 @@ public class ProbeTests extends PlatformTestCase {
             out.writeBoolean(false);
             out.writeBoolean(false);
             out.writeBoolean(false);
+            out.writeBoolean(false); // no keys
+            out.writeBoolean(false);
             writeInput(out, algorithm, null, null, null);
         }, SimHashProbe::new);
         assertLayout(SimHashProbe.fingerprint(new org.nearduplicate.core.sketch.SimHash(fingerprint, signature), algorithm), out -> {
@@ -42,6 +45,8 @@ public class ProbeTests extends PlatformTestCase {
             out.writeBoolean(false);
             out.writeBoolean(true);
             out.writeByteArray(signature);
+            out.writeBoolean(false);
+            out.writeBoolean(false); // no keys
             out.writeBoolean(false);
             writeInput(out, algorithm, null, null, null);
         }, SimHashProbe::new);
@@ -56,10 +61,14 @@ public class ProbeTests extends PlatformTestCase {
             out.writeByteArray(signature);
             out.writeBoolean(true);
             out.writeByteArray(signature);
+            out.writeBoolean(false); // no keys
+            out.writeBoolean(false);
             writeInput(out, algorithm, null, null, null);
         }, SimHashProbe::new);
         assertLayout(SimHashProbe.like("pages", "42", "r"), out -> {
             out.writeOptionalLong(null);
+            out.writeBoolean(false);
+            out.writeBoolean(false);
             out.writeBoolean(false);
             out.writeBoolean(false);
             out.writeBoolean(false);
@@ -70,8 +79,45 @@ public class ProbeTests extends PlatformTestCase {
             out.writeBoolean(false);
             out.writeBoolean(false);
             out.writeBoolean(false);
+            out.writeBoolean(false);
+            out.writeBoolean(false);
             writeInput(out, null, null, null, "<p>a</p>");
         }, SimHashProbe::new);
+        // simhash-v7's candidate keys (packed hashes) follow the signatures: one with a fingerprint, one per entry with several
+        byte[] keys = randomByteArrayOfLength(112);
+        assertLayout(SimHashProbe.fingerprint(new org.nearduplicate.core.sketch.SimHash(fingerprint, signature), keys, algorithm), out -> {
+            out.writeOptionalLong(fingerprint);
+            out.writeBoolean(false);
+            out.writeBoolean(true);
+            out.writeByteArray(signature);
+            out.writeBoolean(false);
+            out.writeBoolean(true);
+            out.writeByteArray(keys);
+            out.writeBoolean(false);
+            writeInput(out, algorithm, null, null, null);
+        }, SimHashProbe::new);
+        assertLayout(
+            SimHashProbe.fingerprints(fingerprints, new byte[][] { signature, null }, new byte[][] { keys, null }, algorithm),
+            out -> {
+                out.writeOptionalLong(null);
+                out.writeBoolean(true);
+                out.writeLongArray(fingerprints);
+                out.writeBoolean(false);
+                out.writeBoolean(true);
+                out.writeVInt(2);
+                out.writeBoolean(true);
+                out.writeByteArray(signature);
+                out.writeBoolean(false);
+                out.writeBoolean(false);
+                out.writeBoolean(true);
+                out.writeVInt(2);
+                out.writeBoolean(true);
+                out.writeByteArray(keys);
+                out.writeBoolean(false);
+                writeInput(out, algorithm, null, null, null);
+            },
+            SimHashProbe::new
+        );
     }
 
     /** The layout MinHashProbe wrote before: optional base64 signature, input. */
@@ -108,6 +154,8 @@ public class ProbeTests extends PlatformTestCase {
         SimHashProbe excluding = SimHashProbe.stored("what", "fp", "00000000000000ff");
         assertLayout(excludingLike(probe), out -> {
             out.writeOptionalLong(null);
+            out.writeBoolean(false);
+            out.writeBoolean(false);
             out.writeBoolean(false);
             out.writeBoolean(false);
             out.writeBoolean(false);
@@ -166,6 +214,32 @@ public class ProbeTests extends PlatformTestCase {
             () -> Probe.fromSourceValue(methodOf(SimHashProbe.fingerprint(0)), what, "fp", Map.of("algorithm", "a"))
         );
         assertEquals(what + " has no [fingerprint] in field [fp]", e.getMessage());
+        // simhash-v7: the processor's object carries the candidate keys, which the like probe keeps
+        org.nearduplicate.core.SimHashSettings v7 = org.nearduplicate.core.SimHashSettings.DEFAULT_V7;
+        org.nearduplicate.core.sketch.SimHash sketch = new org.nearduplicate.core.sketch.SimHasher(v7).sketch("a harbor bridge reopened");
+        String keys = org.nearduplicate.core.keys.StoredKeys.of(v7, sketch);
+        SimHashProbe keyed = Probe.fromSourceValue(
+            methodOf(SimHashProbe.fingerprint(0)),
+            what,
+            "fp",
+            Map.of(
+                "fingerprint",
+                org.nearduplicate.core.sketch.Fingerprints.toHex(sketch.fingerprint()),
+                "signature",
+                org.nearduplicate.core.sketch.Signature.toHex(sketch.signature()),
+                "keys",
+                keys,
+                "algorithm",
+                v7.algorithmId()
+            )
+        );
+        assertArrayEquals(org.nearduplicate.core.keys.CandidateKeys.V7.packedHashes(sketch.minima()), keyed.keys());
+        assertArrayEquals(sketch.signature(), keyed.signature());
+        e = expectThrows(
+            IllegalArgumentException.class,
+            () -> Probe.fromSourceValue(methodOf(SimHashProbe.fingerprint(0)), what, "fp", Map.of("fingerprint", 255, "keys", "%%%"))
+        );
+        assertThat(e.getMessage(), startsWith(what + " has an invalid value in field [fp]: invalid [keys] [%%%]: not base64"));
 
         String signature = MinHashSignatures.toBase64(new int[] { 1, 2, 3 });
         MinHashProbe signed = Probe.fromSourceValue(

@@ -31,6 +31,8 @@ public final class SimHashProbe extends Probe<GivenFingerprints, SimHashProbe> {
     public static final ParseField HTML_FIELD = ProbeInput.HTML_FIELD;
     public static final ParseField SIGNATURE_FIELD = new ParseField("signature");
     public static final ParseField SIGNATURES_FIELD = new ParseField("signatures");
+    /** The candidate keys of {@code simhash-v7}: a base64 string with {@code fingerprint}, an array with {@code fingerprints}. */
+    public static final ParseField KEYS_FIELD = new ParseField("keys");
 
     SimHashProbe(GivenFingerprints value, ProbeInput input) {
         super(SimHashValueType.INSTANCE, value, input);
@@ -54,10 +56,36 @@ public final class SimHashProbe extends Probe<GivenFingerprints, SimHashProbe> {
         return new SimHashProbe(new GivenFingerprints(sketch.fingerprint(), null, sketch.signature(), null), ProbeInput.given(algorithm));
     }
 
+    /**
+     * A fingerprint with its signature (null: none) and its candidate keys ({@code keys}: packed hashes as
+     * {@code core.keys.StoredKeys} stores them, decoded; null: none), made with {@code algorithm} (null: the field's).
+     */
+    public static SimHashProbe fingerprint(SimHash sketch, byte[] keys, String algorithm) {
+        return new SimHashProbe(
+            new GivenFingerprints(sketch.fingerprint(), null, sketch.signature(), null, keys == null ? null : keys.clone(), null),
+            ProbeInput.given(algorithm)
+        );
+    }
+
     /** Several fingerprints with their signatures ({@code signatures} null: none), the query only. */
     public static SimHashProbe fingerprints(long[] fingerprints, byte[][] signatures, String algorithm) {
+        return fingerprints(fingerprints, signatures, null, algorithm);
+    }
+
+    /**
+     * Several fingerprints with their signatures and candidate keys (packed hashes; {@code keys} null: none, an entry
+     * null: that probe has none), the query only.
+     */
+    public static SimHashProbe fingerprints(long[] fingerprints, byte[][] signatures, byte[][] keys, String algorithm) {
         return new SimHashProbe(
-            new GivenFingerprints(null, fingerprints.clone(), null, signatures == null ? null : signatures.clone()),
+            new GivenFingerprints(
+                null,
+                fingerprints.clone(),
+                null,
+                signatures == null ? null : signatures.clone(),
+                null,
+                keys == null ? null : keys.clone()
+            ),
             ProbeInput.given(algorithm)
         );
     }
@@ -93,6 +121,11 @@ public final class SimHashProbe extends Probe<GivenFingerprints, SimHashProbe> {
         return value() == null ? null : value().signature();
     }
 
+    /** The given fingerprint's candidate keys (packed hashes), or null: none given, or not a value probe (yet). */
+    public byte[] keys() {
+        return value() == null ? null : value().keys();
+    }
+
     /**
      * The fingerprint probe of a stored document's value in {@code field}, as a {@code like} probe reads it: the
      * fingerprint itself, or the processor's object with it, its signature and its {@link #algorithm}.
@@ -123,16 +156,33 @@ public final class SimHashProbe extends Probe<GivenFingerprints, SimHashProbe> {
      * @throws RuntimeException the shard's failure if the probe was made with another algorithm or cannot be fingerprinted
      */
     public SimHash resolve(ShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
-        SimHash sketch = resolve(context, owner, given -> {
+        return resolveOne(context, owner, fieldType).sketch();
+    }
+
+    /** A resolved single probe: its sketch (without min-wise values) and its candidate keys as the field indexes them. */
+    private record One(SimHash sketch, byte[] keys) {
+    }
+
+    private One resolveOne(ShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
+        One one = resolve(context, owner, given -> {
             if (given.fingerprints() != null) {
                 throw new IllegalArgumentException(
                     "[fingerprints] (several probes) is supported by the query only; give one [fingerprint]"
                 );
             }
             input().requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprint was", "fingerprints");
-            return new SimHash(given.fingerprint(), given.signature());
-        }, fieldType::probeFingerprint);
-        return fieldType.verifies() ? sketch : SimHash.of(sketch.fingerprint());
+            byte[] keys = given.keys() == null ? null : fieldType.field().probeKeys(given.keys());
+            return new One(new SimHash(given.fingerprint(), given.signature()), keys);
+        }, (content, type) -> {
+            // sketched here (the coordinating node could not): a version with keys signs with its min-wise values
+            SimHash sketch = fieldType.probeFingerprint(content, type);
+            byte[] packed = fieldType.field().packedKeys(sketch);
+            return new One(
+                new SimHash(sketch.fingerprint(), sketch.signature()),
+                packed == null ? null : fieldType.field().probeKeys(packed)
+            );
+        });
+        return fieldType.verifies() ? one : new One(SimHash.of(one.sketch().fingerprint()), null);
     }
 
     /**
@@ -141,18 +191,34 @@ public final class SimHashProbe extends Probe<GivenFingerprints, SimHashProbe> {
      */
     public Resolved resolveAll(ShardContext context, String owner, SimHashFieldMapper.SimHashFieldType fieldType) {
         if (value() == null || value().fingerprints() == null) {
-            SimHash one = resolve(context, owner, fieldType);
-            return new Resolved(new long[] { one.fingerprint() }, fieldType.verifies() ? new byte[][] { one.signature() } : null);
+            One one = resolveOne(context, owner, fieldType);
+            return new Resolved(
+                new long[] { one.sketch().fingerprint() },
+                fieldType.verifies() ? new byte[][] { one.sketch().signature() } : null,
+                one.keys() == null ? null : new byte[][] { one.keys() }
+            );
         }
         Resolved resolved = resolve(context, owner, given -> {
             input().requireFieldAlgorithm(fieldType.name(), fieldType.algorithm(), "the probe fingerprints were", "fingerprints");
-            return new Resolved(given.fingerprints().clone(), given.signatures() == null ? null : given.signatures().clone());
+            byte[][] keys = null;
+            if (given.fingerprintKeys() != null) {
+                keys = new byte[given.fingerprintKeys().length][];
+                for (int i = 0; i < keys.length; i++) {
+                    byte[] packed = given.fingerprintKeys()[i];
+                    keys[i] = packed == null ? null : fieldType.field().probeKeys(packed);
+                }
+            }
+            return new Resolved(given.fingerprints().clone(), given.signatures() == null ? null : given.signatures().clone(), keys);
         }, null);
-        return fieldType.verifies() ? resolved : new Resolved(resolved.fingerprints(), null);
+        return fieldType.verifies() ? resolved : new Resolved(resolved.fingerprints(), null, null);
     }
 
-    /** Resolved probes: fingerprints and, for a field that verifies, one signature each. */
-    public record Resolved(long[] fingerprints, byte[][] signatures) {
+    /**
+     * Resolved probes: fingerprints and, for a field that verifies, one signature each; for a field with candidate keys,
+     * each probe's keys as the field indexes them ({@code SimHashField.probeKeys}; null: no probe has keys, an entry
+     * null: that probe has none).
+     */
+    public record Resolved(long[] fingerprints, byte[][] signatures, byte[][] keys) {
     }
 
     /** The probe as the query and the rescorer register and read it. */

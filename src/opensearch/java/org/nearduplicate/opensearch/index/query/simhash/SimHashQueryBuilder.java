@@ -21,12 +21,14 @@ import org.nearduplicate.opensearch.index.query.ProbeRewrite;
  * </pre>
  *
  * Up to the mapping's {@code max_distance} the block-key index answers; beyond it only with {@code allow_scan: true}
- * (an exact scan of every fingerprint).
+ * (an exact scan of every fingerprint). On a {@code simhash-v7} field, probes that carry candidate keys are answered
+ * from them unless {@code exact} is true.
  */
 public final class SimHashQueryBuilder extends ProbeQueryBuilder<SimHashQueryBuilder, SimHashProbe, SimHashQueryOptions> {
     public static final String NAME = SimHashProbe.NAME;
     public static final ParseField MAX_DISTANCE_FIELD = MaxDistanceParsing.FIELD;
     public static final ParseField ALLOW_SCAN_FIELD = SimHashQueryOptions.ALLOW_SCAN_FIELD;
+    public static final ParseField EXACT_FIELD = SimHashQueryOptions.EXACT_FIELD;
 
     public SimHashQueryBuilder(String fieldName, SimHashProbe probe) {
         super(SimHashQuerying.INSTANCE, fieldName, probe);
@@ -65,5 +67,17 @@ public final class SimHashQueryBuilder extends ProbeQueryBuilder<SimHashQueryBui
     /** Allows distances beyond the indexed {@code max_distance}, answered by reading every fingerprint. */
     public SimHashQueryBuilder allowScan(boolean allowScan) {
         return options(options().withAllowScan(allowScan));
+    }
+
+    public boolean exact() {
+        return options().exact();
+    }
+
+    /**
+     * Answers every segment exactly (the column, the doc values or the block keys), never from the probes' candidate
+     * keys ({@code simhash-v7} fields): every verified match, at the cost of the exact path.
+     */
+    public SimHashQueryBuilder exact(boolean exact) {
+        return options(options().withExact(exact));
     }
 }

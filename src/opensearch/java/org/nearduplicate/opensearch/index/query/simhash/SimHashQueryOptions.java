@@ -16,21 +16,33 @@ import org.nearduplicate.opensearch.common.OptionTokens;
 import org.nearduplicate.opensearch.index.query.ProbeQuerying;
 
 /**
- * The {@code near_duplicate} query's own options: {@code max_distance} (null: the mapping's), {@code allow_scan}, and
- * {@code min_similarity} (null: the field's algorithm's; only for fields that verify). Their checks, wire format,
- * rendering and parser live here, one option after the other.
+ * The {@code near_duplicate} query's own options: {@code max_distance} (null: the mapping's), {@code allow_scan},
+ * {@code min_similarity} (null: the field's algorithm's; only for fields that verify) and {@code exact} (every segment
+ * answered exactly, never from the candidate keys). Their checks, wire format, rendering and parser live here, one
+ * option after the other.
  *
- * <p>Wire format: {@code max_distance} (optional vint), {@code allow_scan}, {@code min_similarity} (optional double).
+ * <p>Wire format: {@code max_distance} (optional vint), {@code allow_scan}, {@code min_similarity} (optional double),
+ * {@code exact}.
  */
-public record SimHashQueryOptions(Integer maxDistance, boolean allowScan, Double minSimilarity) implements ProbeQuerying.Options {
+public record SimHashQueryOptions(Integer maxDistance, boolean allowScan, Double minSimilarity, boolean exact)
+    implements
+        ProbeQuerying.Options {
     public static final ParseField MAX_DISTANCE_FIELD = MaxDistanceParsing.FIELD;
     public static final ParseField ALLOW_SCAN_FIELD = new ParseField("allow_scan");
     public static final ParseField MIN_SIMILARITY_FIELD = new ParseField(MinSimilarity.NAME);
-    /** A query that names no option: the mapping's {@code max_distance}, no scan, the field's {@code min_similarity}. */
-    public static final SimHashQueryOptions DEFAULT = new SimHashQueryOptions(null, false, null);
+    public static final ParseField EXACT_FIELD = new ParseField("exact");
+    /**
+     * A query that names no option: the mapping's {@code max_distance}, no scan, the field's {@code min_similarity}, the
+     * candidate keys where the field and the probe have them.
+     */
+    public static final SimHashQueryOptions DEFAULT = new SimHashQueryOptions(null, false, null, false);
 
     public SimHashQueryOptions(Integer maxDistance, boolean allowScan) {
         this(maxDistance, allowScan, null);
+    }
+
+    public SimHashQueryOptions(Integer maxDistance, boolean allowScan, Double minSimilarity) {
+        this(maxDistance, allowScan, minSimilarity, false);
     }
 
     public SimHashQueryOptions {
@@ -40,16 +52,21 @@ public record SimHashQueryOptions(Integer maxDistance, boolean allowScan, Double
 
     /** These options with another {@code max_distance} (null: the mapping's). */
     public SimHashQueryOptions withMaxDistance(Integer maxDistance) {
-        return new SimHashQueryOptions(maxDistance, allowScan, minSimilarity);
+        return new SimHashQueryOptions(maxDistance, allowScan, minSimilarity, exact);
     }
 
     /** These options with another {@code allow_scan}. */
     public SimHashQueryOptions withAllowScan(boolean allowScan) {
-        return new SimHashQueryOptions(maxDistance, allowScan, minSimilarity);
+        return new SimHashQueryOptions(maxDistance, allowScan, minSimilarity, exact);
+    }
+
+    /** These options with another {@code exact}. */
+    public SimHashQueryOptions withExact(boolean exact) {
+        return new SimHashQueryOptions(maxDistance, allowScan, minSimilarity, exact);
     }
 
     static SimHashQueryOptions readFrom(StreamInput in) throws IOException {
-        return new SimHashQueryOptions(in.readOptionalVInt(), in.readBoolean(), in.readOptionalDouble());
+        return new SimHashQueryOptions(in.readOptionalVInt(), in.readBoolean(), in.readOptionalDouble(), in.readBoolean());
     }
 
     @Override
@@ -57,9 +74,13 @@ public record SimHashQueryOptions(Integer maxDistance, boolean allowScan, Double
         out.writeOptionalVInt(maxDistance);
         out.writeBoolean(allowScan);
         out.writeOptionalDouble(minSimilarity);
+        out.writeBoolean(exact);
     }
 
-    /** Renders the options into the query's object: {@code max_distance} and {@code min_similarity} only when given. */
+    /**
+     * Renders the options into the query's object: {@code max_distance} and {@code min_similarity} only when given,
+     * {@code exact} only when true (a query rendered by an earlier release reads the same).
+     */
     @Override
     public void toXContent(XContentBuilder builder) throws IOException {
         if (maxDistance != null) {
@@ -69,6 +90,9 @@ public record SimHashQueryOptions(Integer maxDistance, boolean allowScan, Double
         if (minSimilarity != null) {
             builder.field(MIN_SIMILARITY_FIELD.getPreferredName(), minSimilarity);
         }
+        if (exact) {
+            builder.field(EXACT_FIELD.getPreferredName(), true);
+        }
     }
 
     /** Collects the options while the query's object is parsed. */
@@ -76,6 +100,7 @@ public record SimHashQueryOptions(Integer maxDistance, boolean allowScan, Double
         private Integer maxDistance;
         private boolean allowScan = false;
         private Double minSimilarity;
+        private boolean exact = false;
 
         @Override
         public boolean parse(String current, XContentParser parser) throws IOException {
@@ -86,6 +111,8 @@ public record SimHashQueryOptions(Integer maxDistance, boolean allowScan, Double
                 allowScan = OptionTokens.booleanValue(parser, SimHashProbe.NAME, current);
             } else if (MIN_SIMILARITY_FIELD.match(current, parser.getDeprecationHandler())) {
                 minSimilarity = OptionTokens.minSimilarity(parser, SimHashProbe.NAME);
+            } else if (parser.currentToken().isValue() && EXACT_FIELD.match(current, parser.getDeprecationHandler())) {
+                exact = OptionTokens.booleanValue(parser, SimHashProbe.NAME, current);
             } else {
                 return false;
             }
@@ -95,7 +122,7 @@ public record SimHashQueryOptions(Integer maxDistance, boolean allowScan, Double
         @Override
         public SimHashQueryOptions build(XContentParser parser) {
             try {
-                return new SimHashQueryOptions(maxDistance, allowScan, minSimilarity);
+                return new SimHashQueryOptions(maxDistance, allowScan, minSimilarity, exact);
             } catch (IllegalArgumentException e) {
                 throw new ParsingException(parser.getTokenLocation(), e.getMessage());
             }

@@ -58,6 +58,23 @@ public final class SimHashQuerying implements ProbeQuerying<SimHashProbe, SimHas
     }
 
     /**
+     * The probes' candidate keys on the field's candidate-key path, or null when the query has none to read: the field
+     * indexes no keys, no probe carries keys (a given fingerprint without them), or {@code min_similarity} asks for
+     * fewer agreeing slots than the keys' layout guarantees (below {@code simhash-v7}'s default 0.40), where they would
+     * miss verified matches. A query without them answers every segment exactly.
+     */
+    static SimHashQuery.CandidateKeyProbes candidateKeys(
+        SimHashFieldMapper.SimHashFieldType fieldType,
+        SimHashQuery.Verification verification,
+        SimHashProbe.Resolved probes
+    ) {
+        SimHashQuery.CandidateKeyPath path = fieldType.field().candidateKeyPath();
+        if (path == null || probes.keys() == null || verification == null) return null;
+        if (verification.minAgreeing() < path.layout().guaranteedAgreeing()) return null;
+        return new SimHashQuery.CandidateKeyProbes(path, probes.keys());
+    }
+
+    /**
      * Up to the mapping's max_distance the block keys answer; beyond it a scan of every fingerprint, allowed by
      * allow_scan or, without it, when the node's column cache can answer (the column scan, see docs/performance.md).
      */
@@ -100,8 +117,10 @@ public final class SimHashQuerying implements ProbeQuerying<SimHashProbe, SimHas
                 verification,
                 k,
                 fieldType.layout(),
-                scan
-            ).withColumns(fieldType.scanColumns())
+                scan,
+                candidateKeys(fieldType, verification, probes)
+            ).withExact(options.exact())
+                .withColumns(fieldType.scanColumns())
                 .withChanceNote(SimHashChanceNote.of(context.indexReader(), fieldType.algorithm(), k, verification, probes))
                 .withListener(fieldType.queryListener());
             if (fieldType.stats() != null) {

@@ -8,9 +8,12 @@ import org.opensearch.core.xcontent.XContentParser;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
+import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.keys.CandidateKeys;
 import org.nearduplicate.core.sketch.Fingerprints;
 import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.core.sketch.SimHash;
@@ -25,8 +28,12 @@ import org.nearduplicate.orchestration.probe.ProbeRules;
 
 /**
  * The SimHash probe's given value ({@link GivenFingerprints}): its keys {@code fingerprint}, {@code fingerprints},
- * {@code signature} and {@code signatures}, their checks, wire format, rendering and parser, the engine's sketch of a
- * text, and a {@code like} document's stored fingerprint.
+ * {@code signature} and {@code signatures}, {@code keys} (the candidate keys of {@code simhash-v7}: one base64 string
+ * with {@code fingerprint}, an array of one per entry with {@code fingerprints}), their checks, wire format, rendering
+ * and parser, the engine's sketch of a text (with its candidate keys), and a {@code like} document's stored value.
+ *
+ * <p>Wire format: optional fingerprint, optional fingerprints, optional signature, optional signatures, then (with the
+ * candidate keys) optional keys and optional keys per fingerprint. Nodes of one cluster run the same plugin release.
  */
 final class SimHashValueType implements ProbeValueType<GivenFingerprints, SimHashProbe> {
     static final SimHashValueType INSTANCE = new SimHashValueType();
@@ -59,6 +66,13 @@ final class SimHashValueType implements ProbeValueType<GivenFingerprints, SimHas
         if (value.signatures() != null && (value.fingerprints() == null || value.signatures().length != value.fingerprints().length)) {
             throw new IllegalArgumentException("[signatures] must give one signature per entry of [fingerprints]");
         }
+        if (value.keys() != null && value.fingerprint() == null) {
+            throw new IllegalArgumentException("[keys] as one string goes with one [fingerprint]; with [fingerprints] give an array");
+        }
+        if (value.fingerprintKeys() != null
+            && (value.fingerprints() == null || value.fingerprintKeys().length != value.fingerprints().length)) {
+            throw new IllegalArgumentException("[keys] as an array must give one entry (or null) per entry of [fingerprints]");
+        }
     }
 
     @Override
@@ -72,7 +86,16 @@ final class SimHashValueType implements ProbeValueType<GivenFingerprints, SimHas
             for (int i = 0; i < signatures.length; i++)
                 signatures[i] = in.readBoolean() ? in.readByteArray() : null; // null: that probe has none
         }
-        return fingerprint == null && fingerprints == null ? null : new GivenFingerprints(fingerprint, fingerprints, signature, signatures);
+        byte[] keys = in.readBoolean() ? in.readByteArray() : null;
+        byte[][] fingerprintKeys = null;
+        if (in.readBoolean()) {
+            fingerprintKeys = new byte[in.readVInt()][];
+            for (int i = 0; i < fingerprintKeys.length; i++)
+                fingerprintKeys[i] = in.readBoolean() ? in.readByteArray() : null;
+        }
+        return fingerprint == null && fingerprints == null
+            ? null
+            : new GivenFingerprints(fingerprint, fingerprints, signature, signatures, keys, fingerprintKeys);
     }
 
     @Override
@@ -93,6 +116,20 @@ final class SimHashValueType implements ProbeValueType<GivenFingerprints, SimHas
         if (signatures != null) {
             out.writeVInt(signatures.length);
             for (byte[] each : signatures) {
+                out.writeBoolean(each != null);
+                if (each != null) out.writeByteArray(each);
+            }
+        }
+        byte[] keys = value == null ? null : value.keys();
+        out.writeBoolean(keys != null);
+        if (keys != null) {
+            out.writeByteArray(keys);
+        }
+        byte[][] fingerprintKeys = value == null ? null : value.fingerprintKeys();
+        out.writeBoolean(fingerprintKeys != null);
+        if (fingerprintKeys != null) {
+            out.writeVInt(fingerprintKeys.length);
+            for (byte[] each : fingerprintKeys) {
                 out.writeBoolean(each != null);
                 if (each != null) out.writeByteArray(each);
             }
@@ -122,6 +159,17 @@ final class SimHashValueType implements ProbeValueType<GivenFingerprints, SimHas
             }
             builder.endArray();
         }
+        if (value.keys() != null) {
+            builder.field(SimHashProbe.KEYS_FIELD.getPreferredName(), Base64.getEncoder().encodeToString(value.keys()));
+        }
+        if (value.fingerprintKeys() != null) {
+            builder.startArray(SimHashProbe.KEYS_FIELD.getPreferredName());
+            for (byte[] keys : value.fingerprintKeys()) {
+                if (keys == null) builder.nullValue();
+                else builder.value(Base64.getEncoder().encodeToString(keys));
+            }
+            builder.endArray();
+        }
     }
 
     @Override
@@ -131,6 +179,8 @@ final class SimHashValueType implements ProbeValueType<GivenFingerprints, SimHas
             private long[] fingerprints;
             private byte[] signature;
             private byte[][] signatures;
+            private byte[] keys;
+            private byte[][] fingerprintKeys;
 
             @Override
             public boolean parse(String name, XContentParser parser) throws IOException {
@@ -160,6 +210,17 @@ final class SimHashValueType implements ProbeValueType<GivenFingerprints, SimHas
                         );
                     }
                     signatures = values.toArray(byte[][]::new);
+                } else if (SimHashProbe.KEYS_FIELD.match(name, parser.getDeprecationHandler())) {
+                    if (parser.currentToken() == XContentParser.Token.START_ARRAY) {
+                        List<byte[]> values = new ArrayList<>();
+                        while (parser.nextToken() != XContentParser.Token.END_ARRAY) {
+                            // null: a probe without keys (then the query is answered exactly)
+                            values.add(parser.currentToken() == XContentParser.Token.VALUE_NULL ? null : parseKeys(parser));
+                        }
+                        fingerprintKeys = values.toArray(byte[][]::new);
+                    } else {
+                        keys = parseKeys(parser);
+                    }
                 } else {
                     return false;
                 }
@@ -172,9 +233,12 @@ final class SimHashValueType implements ProbeValueType<GivenFingerprints, SimHas
                     if (signature != null || signatures != null) {
                         throw new IllegalArgumentException("[signature] and [signatures] go with [fingerprint] and [fingerprints]");
                     }
+                    if (keys != null || fingerprintKeys != null) {
+                        throw new IllegalArgumentException("[keys] goes with [fingerprint] or [fingerprints]");
+                    }
                     return null;
                 }
-                return new GivenFingerprints(fingerprint, fingerprints, signature, signatures);
+                return new GivenFingerprints(fingerprint, fingerprints, signature, signatures, keys, fingerprintKeys);
             }
         };
     }
@@ -192,7 +256,11 @@ final class SimHashValueType implements ProbeValueType<GivenFingerprints, SimHas
     @Override
     public GivenFingerprints sketch(SketchingService sketching, String algorithm, String content, SketchingService.ProbeContent type) {
         SimHash sketch = sketching.probe(SimHasher.SKETCHER, algorithm, content, type);
-        return new GivenFingerprints(sketch.fingerprint(), null, sketch.signature(), null);
+        // a version with candidate keys signs with its min-wise values (SimHasher.sketchWithMinima): the keys travel
+        // with the fingerprint to the shards, whose query then reads the keys' postings
+        CandidateKeys layout = CandidateKeys.of(SimHashSettings.fromAlgorithmId(algorithm));
+        byte[] keys = layout == null || sketch.hasMinima() == false ? null : layout.packedHashes(sketch.minima());
+        return new GivenFingerprints(sketch.fingerprint(), null, sketch.signature(), null, keys, null);
     }
 
     @Override
@@ -211,15 +279,19 @@ final class SimHashValueType implements ProbeValueType<GivenFingerprints, SimHas
         return stored(what, field, value, value);
     }
 
-    /** The fingerprint, and the signature of the processor's object when it has one. */
+    /** The fingerprint, and the signature and candidate keys of the processor's object when it has them. */
     @Override
     public GivenFingerprints stored(String what, String field, Object value, Object whole) {
         try {
             byte[] signature = null;
+            byte[] keys = null;
             if (whole instanceof Map<?, ?> map && map.get(SketchValues.SIGNATURE) != null) {
                 signature = Signature.parse(map.get(SketchValues.SIGNATURE).toString());
             }
-            return new GivenFingerprints(FingerprintValues.parse(value), null, signature, null);
+            if (whole instanceof Map<?, ?> map && map.get(SketchValues.KEYS) != null) {
+                keys = decodeKeys(map.get(SketchValues.KEYS).toString());
+            }
+            return new GivenFingerprints(FingerprintValues.parse(value), null, signature, null, keys, null);
         } catch (IllegalArgumentException e) {
             throw ProbeRules.invalidStoredValue(what, field, e);
         }
@@ -230,6 +302,33 @@ final class SimHashValueType implements ProbeValueType<GivenFingerprints, SimHas
             return FingerprintValues.parseToken(parser);
         } catch (IllegalArgumentException e) {
             throw new ParsingException(parser.getTokenLocation(), prefix + e.getMessage(), e);
+        }
+    }
+
+    private static byte[] parseKeys(XContentParser parser) throws IOException {
+        if (parser.currentToken() != XContentParser.Token.VALUE_STRING) {
+            throw new ParsingException(
+                parser.getTokenLocation(),
+                "[keys]: candidate keys are a base64 string (as the simhash processor writes them), or an array of them with [fingerprints]"
+            );
+        }
+        try {
+            return decodeKeys(parser.text());
+        } catch (IllegalArgumentException e) {
+            throw new ParsingException(parser.getTokenLocation(), e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The packed hashes of stored or given candidate keys (base64, as {@code core.keys.StoredKeys} writes them); their
+     * length is checked against the target field's layout when the query is built.
+     */
+    static byte[] decodeKeys(String base64) {
+        try {
+            return Base64.getDecoder().decode(base64.trim());
+        } catch (IllegalArgumentException e) {
+            String shown = base64.length() <= 80 ? base64 : base64.substring(0, 77) + "...";
+            throw new IllegalArgumentException("invalid [keys] [" + shown + "]: not base64 (" + e.getMessage() + ")", e);
         }
     }
 

@@ -29,6 +29,15 @@ public class SimHashQueryParseTests extends PlatformTestCase {
         String[] jsons = {
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"0x00000000000000ff\", \"max_distance\": 2, \"allow_scan\": true, \"boost\": 2.0, \"_name\": \"dupes\"}}",
             "{\"near_duplicate\": {\"field\": \"fp\", \"text\": \"hello world\", \"min_similarity\": 0.5}}",
+            "{\"near_duplicate\": {\"field\": \"fp\", \"text\": \"hello world\", \"exact\": true}}",
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"signature\": \""
+                + "0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20\", \"keys\": \""
+                + KEYS
+                + "\"}}",
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprints\": [\"00000000000000ff\", \"00000000000000fe\"], "
+                + "\"keys\": [\""
+                + KEYS
+                + "\", null], \"exact\": false}}",
             "{\"near_duplicate\": {\"field\": \"fp\", \"like\": {\"_index\": \"p\", \"_id\": \"1\", \"routing\": \"r\"}, \"ignore_unmapped\": true}}",
             "{\"near_duplicate\": {\"field\": \"fp\", \"like\": {\"_index\": \"p\", \"_id\": \"1\"}, \"include_like\": false}}",
             "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"excluded_like\": {\"_index\": \"p\", \"_id\": \"1\"}}}",
@@ -61,6 +70,63 @@ public class SimHashQueryParseTests extends PlatformTestCase {
         assertEquals("dupes", parsed.queryName());
         // canonical output: hex fingerprint
         assertThat(json(parsed), containsString("\"fingerprint\":\"00000000000000ff\""));
+    }
+
+    /** 112 bytes of packed key hashes, base64: the form simhash-v7's processor stores and a probe carries. */
+    private static final String KEYS = java.util.Base64.getEncoder().encodeToString(new byte[112]);
+
+    /**
+     * {@code exact} (default false) and a probe's candidate {@code keys} (simhash-v7): parsed, rendered (exact only when
+     * true), on the wire, and in equals; keys are a base64 string with a fingerprint, an array with fingerprints.
+     */
+    public void testExactAndKeys() throws IOException {
+        SimHashQueryBuilder plain = (SimHashQueryBuilder) parseQuery("{\"near_duplicate\": {\"field\": \"fp\", \"text\": \"a b\"}}");
+        assertFalse(plain.exact());
+        assertThat(json(plain), org.hamcrest.Matchers.not(containsString("exact")));
+        SimHashQueryBuilder exact = (SimHashQueryBuilder) parseQuery(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"text\": \"a b\", \"exact\": \"true\"}}"
+        );
+        assertTrue(exact.exact());
+        assertThat(json(exact), containsString("\"exact\":true"));
+        assertNotEquals(plain, exact);
+        assertNotEquals(plain.hashCode(), exact.hashCode());
+        assertEquals(exact, new SimHashQueryBuilder("fp", SimHashProbe.text("a b")).exact(true));
+        assertEquals(
+            new SimHashQueryOptions(3, true, 0.5, true),
+            new SimHashQueryBuilder("fp", SimHashProbe.fingerprint(1)).options(new SimHashQueryOptions(null, false, 0.5, true))
+                .maxDistance(3)
+                .allowScan(true)
+                .options()
+        );
+        assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"text\": \"a b\", \"exact\": \"yes\"}}", "exact");
+
+        SimHashQueryBuilder keyed = (SimHashQueryBuilder) parseQuery(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"keys\": \"" + KEYS + "\"}}"
+        );
+        assertArrayEquals(new byte[112], keyed.probe().keys());
+        assertThat(json(keyed), containsString("\"keys\":\"" + KEYS + "\""));
+        assertNotEquals(keyed, parseQuery("{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\"}}"));
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"keys\": \"%%%\"}}",
+            "invalid [keys] [%%%]: not base64"
+        );
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"keys\": 7}}",
+            "[keys]: candidate keys are a base64 string"
+        );
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprint\": \"00000000000000ff\", \"keys\": [\"" + KEYS + "\"]}}",
+            "[keys] as an array must give one entry (or null) per entry of [fingerprints]"
+        );
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprints\": [\"00000000000000ff\"], \"keys\": \"" + KEYS + "\"}}",
+            "[keys] as one string goes with one [fingerprint]"
+        );
+        assertParseError(
+            "{\"near_duplicate\": {\"field\": \"fp\", \"fingerprints\": [\"00000000000000ff\"], \"keys\": [\"" + KEYS + "\", null]}}",
+            "[keys] as an array must give one entry (or null) per entry of [fingerprints]"
+        );
+        assertParseError("{\"near_duplicate\": {\"field\": \"fp\", \"text\": \"a\", \"keys\": \"" + KEYS + "\"}}", "[keys] goes with");
     }
 
     /** Setting one option through the Java API keeps the others, min_similarity included. */

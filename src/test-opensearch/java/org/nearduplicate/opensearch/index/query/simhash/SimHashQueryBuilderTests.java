@@ -31,7 +31,12 @@ import java.util.Map;
 import org.nearduplicate.core.ContentType;
 import org.nearduplicate.core.MaxDistance;
 import org.nearduplicate.core.SimHashSettings;
+import org.nearduplicate.core.keys.BlockLayout;
+import org.nearduplicate.core.keys.CandidateKeys;
+import org.nearduplicate.core.keys.StoredKeys;
 import org.nearduplicate.core.sketch.Fingerprints;
+import org.nearduplicate.core.sketch.Signature;
+import org.nearduplicate.core.sketch.SimHash;
 import org.nearduplicate.core.sketch.SimHasher;
 import org.nearduplicate.lucene.SimHashQuery;
 import org.nearduplicate.opensearch.NearDuplicatePlugin;
@@ -49,6 +54,10 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
     static final String FP_ALGORITHM = "external-test-words-3";
     /** default mapping parameters. */
     static final String FP_DEFAULT_FIELD = "fp_default";
+    /** simhash-v7: candidate keys indexed. */
+    static final String FP_V7_FIELD = "fp_v7";
+    /** The text of the fake v7 documents ({@code v7-...}). */
+    static final String V7_TEXT = "harbor bridge opens after ten years of repairs, the city council said on monday";
 
     @Override
     protected Collection<Class<? extends Plugin>> getPlugins() {
@@ -71,6 +80,10 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
             .startObject(FP_DEFAULT_FIELD)
             .field("type", "simhash")
             .endObject()
+            .startObject(FP_V7_FIELD)
+            .field("type", "simhash")
+            .field("algorithm", "simhash-v7")
+            .endObject()
             .endObject()
             .endObject();
         mapperService.merge("_doc", new CompressedXContent(mapping.toString()), MapperService.MergeReason.MAPPING_UPDATE);
@@ -92,6 +105,14 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
                 source.field("title", "no fingerprint here");
             } else if (id.startsWith("plain")) {
                 source.field(FP_FIELD, Fingerprints.toHex(fingerprintOfDoc(id)));
+            } else if (id.startsWith("v7-")) {
+                SimHash sketch = new SimHasher(SimHashSettings.DEFAULT_V7).sketch(V7_TEXT);
+                source.startObject(FP_V7_FIELD)
+                    .field("fingerprint", Fingerprints.toHex(sketch.fingerprint()))
+                    .field("signature", Signature.toHex(sketch.signature()))
+                    .field("keys", StoredKeys.of(SimHashSettings.DEFAULT_V7, sketch))
+                    .field("algorithm", SimHashSettings.DEFAULT_V7.algorithmId())
+                    .endObject();
             } else if (id.startsWith("other-alg")) {
                 source.startObject(FP_FIELD)
                     .field("fingerprint", Fingerprints.toHex(fingerprintOfDoc(id)))
@@ -253,6 +274,112 @@ public class SimHashQueryBuilderTests extends AbstractQueryTestCase<SimHashQuery
         // declared as text, the page's markup is read as words: another fingerprint than the HTML probe's
         SimHashQuery pageAsText = (SimHashQuery) new SimHashQueryBuilder(FP_DEFAULT_FIELD, SimHashProbe.text(page)).toQuery(context);
         assertEquals(new SimHasher(asText.build()).fingerprint(page), pageAsText.getFingerprint());
+    }
+
+    /**
+     * On a simhash-v7 field, probes that carry candidate keys (text and html sketched with their min-wise values, a like
+     * document's stored keys, a given value with keys) are answered from them with at least 2 shared keys; {@code exact},
+     * a fingerprint-only probe or a min_similarity below the keys' guarantee answer exactly. Keys on a field without
+     * them, or of another length, are a 400.
+     */
+    public void testVersion7ProbesUseTheCandidateKeys() throws IOException {
+        QueryShardContext context = createShardContext();
+        SimHashSettings.Builder asText = new SimHashSettings.Builder(SimHashSettings.DEFAULT_V7);
+        asText.contentType = ContentType.TEXT;
+        SimHash sketch = new SimHasher(asText.build()).sketch(V7_TEXT);
+        SimHashQuery.CandidateKeyPath path = new SimHashQuery.CandidateKeyPath(FP_V7_FIELD + "#keys", CandidateKeys.V7, 2);
+        SimHashQuery.Verification verification = new SimHashQuery.Verification(FP_V7_FIELD + "#signature", 0.40);
+        SimHashQuery expected = new SimHashQuery(
+            FP_V7_FIELD,
+            new long[] { sketch.fingerprint() },
+            new byte[][] { sketch.signature() },
+            verification,
+            16,
+            new BlockLayout(4, 16),
+            false,
+            new SimHashQuery.CandidateKeyProbes(path, new byte[][] { CandidateKeys.V7.keys(sketch.minima()) })
+        );
+
+        SimHashQuery text = (SimHashQuery) new SimHashQueryBuilder(FP_V7_FIELD, SimHashProbe.text(V7_TEXT)).toQuery(context);
+        assertEquals(expected, text);
+        assertEquals(path, text.getCandidateKeyPath());
+        assertFalse(text.isExact());
+        assertThat(text.toString(), containsString("candidate_keys pairs:3x8+2x4,w=32 >= 2"));
+        SimHashQuery exact = (SimHashQuery) new SimHashQueryBuilder(FP_V7_FIELD, SimHashProbe.text(V7_TEXT)).exact(true).toQuery(context);
+        assertEquals(expected.withExact(true), exact);
+        assertTrue(exact.isExact());
+
+        // a given value with its keys (as near_duplicate_check sends them), and the same without: exact
+        byte[] packed = CandidateKeys.V7.packedHashes(sketch.minima());
+        SimHashQuery given = (SimHashQuery) new SimHashQueryBuilder(
+            FP_V7_FIELD,
+            SimHashProbe.fingerprint(new SimHash(sketch.fingerprint(), sketch.signature()), packed, null)
+        ).toQuery(context);
+        assertEquals(expected, given);
+        SimHashQuery bare = (SimHashQuery) new SimHashQueryBuilder(
+            FP_V7_FIELD,
+            SimHashProbe.fingerprint(new SimHash(sketch.fingerprint(), sketch.signature()), null)
+        ).toQuery(context);
+        assertNull("a fingerprint-only probe is answered exactly", bare.getCandidateKeyPath());
+        // below the keys' guarantee (13 agreeing slots) the keys would miss verified matches: exact
+        SimHashQuery loose = (SimHashQuery) new SimHashQueryBuilder(FP_V7_FIELD, SimHashProbe.text(V7_TEXT)).options(
+            new SimHashQueryOptions(null, false, 0.3)
+        ).toQuery(context);
+        assertNull(loose.getCandidateKeyPath());
+        SimHashQuery strict = (SimHashQuery) new SimHashQueryBuilder(FP_V7_FIELD, SimHashProbe.text(V7_TEXT)).options(
+            new SimHashQueryOptions(null, false, 0.5)
+        ).toQuery(context);
+        assertEquals(path, strict.getCandidateKeyPath());
+
+        // several fingerprints with their keys, one entry without: the batch answers exactly
+        SimHashQuery batch = (SimHashQuery) new SimHashQueryBuilder(
+            FP_V7_FIELD,
+            SimHashProbe.fingerprints(
+                new long[] { sketch.fingerprint(), 7L },
+                new byte[][] { sketch.signature(), sketch.signature() },
+                new byte[][] { packed, packed },
+                null
+            )
+        ).toQuery(context);
+        assertEquals(path, batch.getCandidateKeyPath());
+        assertThat(batch.toString(), containsString("candidate_keys"));
+
+        // a like document of a v7 field carries its stored keys
+        SimHashQuery like = (SimHashQuery) rewriteAndFetch(
+            new SimHashQueryBuilder(FP_V7_FIELD, SimHashProbe.like(context.index().getName(), "v7-1", null)),
+            context
+        ).toQuery(context);
+        SimHash stored = new SimHasher(SimHashSettings.DEFAULT_V7).sketch(V7_TEXT);
+        assertEquals(
+            new SimHashQuery(
+                FP_V7_FIELD,
+                new long[] { stored.fingerprint() },
+                new byte[][] { stored.signature() },
+                verification,
+                16,
+                new BlockLayout(4, 16),
+                false,
+                new SimHashQuery.CandidateKeyProbes(path, new byte[][] { CandidateKeys.V7.keys(stored.minima()) })
+            ),
+            like
+        );
+
+        QueryShardException noKeys = expectThrows(
+            QueryShardException.class,
+            () -> new SimHashQueryBuilder(
+                FP_DEFAULT_FIELD,
+                SimHashProbe.fingerprint(new SimHash(sketch.fingerprint(), sketch.signature()), packed, null)
+            ).toQuery(context)
+        );
+        assertThat(noKeys.getMessage(), containsString("[keys] given, but field [fp_default]'s algorithm"));
+        assertEquals(RestStatus.BAD_REQUEST, noKeys.status());
+        QueryShardException shortKeys = expectThrows(
+            QueryShardException.class,
+            () -> new SimHashQueryBuilder(FP_V7_FIELD, SimHashProbe.fingerprint(new SimHash(1L, sketch.signature()), new byte[8], null))
+                .toQuery(context)
+        );
+        assertThat(shortKeys.getMessage(), containsString("invalid [keys]: expected 112 bytes (28 keys of 4 bytes"));
+        assertEquals(RestStatus.BAD_REQUEST, shortKeys.status());
     }
 
     /** {@code include_like: false}: the like document itself is not a hit on its own index's shards, only there. */

@@ -3,8 +3,9 @@ package org.nearduplicate.lucene;
 import org.nearduplicate.core.stats.NearDuplicateStats;
 
 /**
- * Reports the segments of {@link SimHashQuery} to the node's {@link NearDuplicateStats} (keys, doc-values scan, column).
- * Every segment is counted; the time of a keys segment is measured on one segment in {@link #KEYS_TIMED_ONE_IN}
+ * Reports the segments of {@link SimHashQuery} to the node's {@link NearDuplicateStats} (keys, doc-values scan, column,
+ * candidate keys, each under its own name, and the candidate keys' postings read). Every segment is counted; the time
+ * of a keys or candidate-keys segment is measured on one segment in {@link #KEYS_TIMED_ONE_IN}
  * (bench/results/RESULTS-stats-cost.md: timing every keys segment's end cost that path a few percent), the scan's and
  * the column's on every segment.
  */
@@ -20,8 +21,8 @@ public final class SegmentPathStats implements SimHashQuery.Listener {
 
     static NearDuplicateStats.Path of(SegmentPath path) {
         return switch (path) {
-            // no stats key of its own yet: no field writes candidate keys (issue 40), they count as keys
-            case KEYS, CANDIDATE_KEYS -> NearDuplicateStats.Path.KEYS;
+            case KEYS -> NearDuplicateStats.Path.KEYS;
+            case CANDIDATE_KEYS -> NearDuplicateStats.Path.CANDIDATE_KEYS;
             case DOC_VALUES -> NearDuplicateStats.Path.SCAN;
             case COLUMN -> NearDuplicateStats.Path.COLUMN;
         };
@@ -35,6 +36,11 @@ public final class SegmentPathStats implements SimHashQuery.Listener {
     @Override
     public void segmentTime(SegmentPath path, long nanos) {
         stats.segmentTime(of(path), nanos);
+    }
+
+    @Override
+    public void candidateKeyPostings(long postings) {
+        stats.candidateKeyPostings(postings);
     }
 
     @Override

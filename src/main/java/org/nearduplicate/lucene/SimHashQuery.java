@@ -124,6 +124,12 @@ public final class SimHashQuery extends Query {
         void segmentTime(SegmentPath path, long nanos);
 
         /**
+         * The postings of the probes' candidate keys a segment answered by {@link SegmentPath#CANDIDATE_KEYS} reads (told
+         * after {@link #segment}): a bound of the candidates it verifies.
+         */
+        default void candidateKeyPostings(long postings) {}
+
+        /**
          * Whether this segment's time is measured (then {@link #segmentTime} follows when its candidates run out):
          * timing a segment's end wraps its candidate iterator, which the cheap keys path feels, so a listener may time a
          * sample of its segments.

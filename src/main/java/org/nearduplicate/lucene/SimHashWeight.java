@@ -142,6 +142,7 @@ final class SimHashWeight extends PlatformWeight {
         throws IOException {
         SimHashQuery.CandidateKeyPath path = query.candidateKeys;
         Runnable timer = timer(SegmentPath.CANDIDATE_KEYS, start);
+        if (query.listener != null) query.listener.candidateKeyPostings(found == null ? 0 : found.cost());
         if (found == null) {
             if (timer != null) timer.run(); // answered: no document can share enough keys with a probe
             return null;
@@ -348,7 +349,9 @@ final class SimHashWeight extends PlatformWeight {
                 + keys
                 + " shared, >= "
                 + minShared
-                + ")"
+                + "; candidates from "
+                + found.cost()
+                + " postings of the probes' keys in the segment)"
                 + verified
                 + (query.chanceNote == null ? "" : "; " + query.chanceNote)
                 + ", score = boost * 1 / (1 + distance), product of:",

@@ -355,6 +355,7 @@ public class CandidateKeyPathTests extends PlatformTestCase {
             writer.addDocument(document("a", doc, true));
             try (DirectoryReader reader = DirectoryReader.open(writer)) {
                 IndexSearcher searcher = new IndexSearcher(reader);
+                searcher.setQueryCache(null);
                 java.util.List<SegmentPath> paths = new java.util.ArrayList<>();
                 SimHashQuery.Listener listener = new SimHashQuery.Listener() {
                     @Override
@@ -377,7 +378,18 @@ public class CandidateKeyPathTests extends PlatformTestCase {
                 ).withListener(listener);
                 assertEquals(1, searcher.count(query));
                 assertEquals(java.util.List.of(SegmentPath.CANDIDATE_KEYS), paths);
+                // the node's stats count the path under its own name, with the postings it read (the document's 28 keys)
+                org.nearduplicate.core.stats.NearDuplicateStats stats = new org.nearduplicate.core.stats.NearDuplicateStats();
+                assertEquals(1, searcher.count(query.withListener(new SegmentPathStats(stats))));
+                var snapshot = stats.snapshot();
+                assertEquals(1, snapshot.get(org.nearduplicate.core.stats.NearDuplicateStats.Stat.QUERIES_CANDIDATE_KEYS_SEGMENTS));
+                assertEquals(0, snapshot.get(org.nearduplicate.core.stats.NearDuplicateStats.Stat.QUERIES_KEYS_SEGMENTS));
+                assertEquals(28, snapshot.get(org.nearduplicate.core.stats.NearDuplicateStats.Stat.QUERIES_CANDIDATE_KEYS_POSTINGS));
                 assertTrue(query.toString(), query.toString().contains("candidate_keys pairs:3x8+2x4,w=32 >= 2"));
+                // explain names the path, the keys shared and the candidates' postings in the segment
+                String explained = searcher.explain(query, 0).getDescription();
+                assertTrue(explained, explained.contains("(28 candidate keys pairs:3x8+2x4,w=32 in field [fp#keys] shared, >= 2"));
+                assertTrue(explained, explained.contains("candidates from 28 postings of the probes' keys in the segment)"));
                 paths.clear();
                 assertEquals(1, searcher.count(query.withExact(true)));
                 assertNotEquals(java.util.List.of(SegmentPath.CANDIDATE_KEYS), paths);

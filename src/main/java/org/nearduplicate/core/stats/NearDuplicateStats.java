@@ -36,7 +36,9 @@ public final class NearDuplicateStats {
     public enum Path {
         KEYS,
         SCAN,
-        COLUMN
+        COLUMN,
+        /** The probes' candidate keys ({@code simhash-v7} fields). */
+        CANDIDATE_KEYS
     }
 
     /** What a {@code near_duplicate_check} answered for one document (disjoint: each document counts once). */
@@ -67,6 +69,11 @@ public final class NearDuplicateStats {
         QUERIES_COLUMN_SEGMENTS("queries.column.segments"),
         QUERIES_COLUMN_TIME("queries.column.time_in_nanos"),
         QUERIES_COLUMN_TIMED("queries.column.timed_segments"),
+        QUERIES_CANDIDATE_KEYS_SEGMENTS("queries.candidate_keys.segments"),
+        QUERIES_CANDIDATE_KEYS_TIME("queries.candidate_keys.time_in_nanos"),
+        QUERIES_CANDIDATE_KEYS_TIMED("queries.candidate_keys.timed_segments"),
+        /** Postings of the probes' candidate keys read on that path: a bound of the candidates it verified. */
+        QUERIES_CANDIDATE_KEYS_POSTINGS("queries.candidate_keys.postings"),
         CHECK_DUPLICATE("check.duplicate"),
         CHECK_UNIQUE("check.unique"),
         CHECK_UNCHECKED("check.unchecked"),
@@ -129,9 +136,21 @@ public final class NearDuplicateStats {
         Stat.FINGERPRINTS_SIMHASH_REFUSED,
         Stat.FINGERPRINTS_MINHASH_REFUSED,
         Stat.FINGERPRINTS_IMATCH_REFUSED };
-    private static final Stat[] SEGMENTS = { Stat.QUERIES_KEYS_SEGMENTS, Stat.QUERIES_SCAN_SEGMENTS, Stat.QUERIES_COLUMN_SEGMENTS };
-    private static final Stat[] SEGMENT_TIME = { Stat.QUERIES_KEYS_TIME, Stat.QUERIES_SCAN_TIME, Stat.QUERIES_COLUMN_TIME };
-    private static final Stat[] TIMED_SEGMENTS = { Stat.QUERIES_KEYS_TIMED, Stat.QUERIES_SCAN_TIMED, Stat.QUERIES_COLUMN_TIMED };
+    private static final Stat[] SEGMENTS = {
+        Stat.QUERIES_KEYS_SEGMENTS,
+        Stat.QUERIES_SCAN_SEGMENTS,
+        Stat.QUERIES_COLUMN_SEGMENTS,
+        Stat.QUERIES_CANDIDATE_KEYS_SEGMENTS };
+    private static final Stat[] SEGMENT_TIME = {
+        Stat.QUERIES_KEYS_TIME,
+        Stat.QUERIES_SCAN_TIME,
+        Stat.QUERIES_COLUMN_TIME,
+        Stat.QUERIES_CANDIDATE_KEYS_TIME };
+    private static final Stat[] TIMED_SEGMENTS = {
+        Stat.QUERIES_KEYS_TIMED,
+        Stat.QUERIES_SCAN_TIMED,
+        Stat.QUERIES_COLUMN_TIMED,
+        Stat.QUERIES_CANDIDATE_KEYS_TIMED };
     private static final Stat[] OUTCOMES = {
         Stat.CHECK_DUPLICATE,
         Stat.CHECK_UNIQUE,
@@ -185,6 +204,11 @@ public final class NearDuplicateStats {
     public void segmentTime(Path path, long nanos) {
         add(SEGMENT_TIME[path.ordinal()], nanos);
         add(TIMED_SEGMENTS[path.ordinal()], 1);
+    }
+
+    /** The postings of the probes' candidate keys one segment answered by {@link Path#CANDIDATE_KEYS} reads. */
+    public void candidateKeyPostings(long postings) {
+        add(Stat.QUERIES_CANDIDATE_KEYS_POSTINGS, postings);
     }
 
     /** One document answered by a {@code near_duplicate_check}. */

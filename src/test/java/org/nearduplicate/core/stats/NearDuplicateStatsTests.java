@@ -30,6 +30,9 @@ public class NearDuplicateStatsTests {
         stats.segmentTime(Path.KEYS, 1_500);
         stats.segment(Path.COLUMN, 200);
         stats.segment(Path.SCAN, 0);
+        stats.segment(Path.CANDIDATE_KEYS, 0);
+        stats.segmentTime(Path.CANDIDATE_KEYS, 700);
+        stats.candidateKeyPostings(31);
         stats.check(Outcome.DUPLICATE);
         stats.check(Outcome.UNIQUE);
         stats.check(Outcome.UNIQUE);
@@ -50,6 +53,12 @@ public class NearDuplicateStatsTests {
         assertEquals(1, s.get(Stat.QUERIES_COLUMN_SEGMENTS));
         assertEquals(200, s.get(Stat.QUERIES_COLUMN_TIME));
         assertEquals(1, s.get(Stat.QUERIES_SCAN_SEGMENTS));
+        assertEquals("the candidate keys count under their own name", 1, s.get(Stat.QUERIES_KEYS_SEGMENTS));
+        assertEquals(1, s.get(Stat.QUERIES_CANDIDATE_KEYS_SEGMENTS));
+        assertEquals(700, s.get(Stat.QUERIES_CANDIDATE_KEYS_TIME));
+        assertEquals(1, s.get(Stat.QUERIES_CANDIDATE_KEYS_TIMED));
+        assertEquals(31, s.get(Stat.QUERIES_CANDIDATE_KEYS_POSTINGS));
+        assertEquals("queries.candidate_keys.segments", Stat.QUERIES_CANDIDATE_KEYS_SEGMENTS.key());
         assertEquals(1, s.get(Stat.CHECK_DUPLICATE));
         assertEquals(2, s.get(Stat.CHECK_UNIQUE));
         assertEquals(1, s.get(Stat.CHECK_UNCHECKED));

@@ -28,8 +28,8 @@ after every round in the same run; without it, --floor-ms-per-probe from an earl
     --check-option NAME=VALUE (repeatable) adds options to the check processor; --exact-option NAME adds a third kind of
     round, the check with NAME: true (the check forced onto the exact column path, where the build has such an option),
     interleaved with the other two; --exact-nokeys makes that third round the check of the same kind of documents
-    without their `keys` member, which the check answers exactly (their new index maps the field as an unindexed
-    object: a v7 field refuses a value without keys). The direct split of a batch's search is not run in this mode.
+    reading a copy of the value without its `keys` member in <field>_nokeys (`field`; `index_field` the target's), which
+    the check answers exactly; the copy is an unindexed object and the value itself is indexed as in the other rounds. The direct split of a batch's search is not run in this mode.
 
 GROWING MODE (--growing TOTAL): real text documents (random words of a generated vocabulary, 150-400 words, plus a
 share --dup-share of near-duplicates: an earlier document's text with a few words replaced) indexed into three indices
@@ -138,7 +138,9 @@ def target_mode(a):
     call(a.url, "PUT", "/_ingest/pipeline/check-scale", {"processors": [{"near_duplicate_check": options}]})
     exact_refused = None
     if a.exact_nokeys:
-        pipelines["check_exact"] = "check-scale"
+        pipelines["check_exact"] = "check-scale-exact"
+        call(a.url, "PUT", "/_ingest/pipeline/check-scale-exact",
+             {"processors": [{"near_duplicate_check": dict(options, field=field + "_nokeys", index_field=field)}]})
     elif a.exact_option:
         status, answer = nd_http.request(a.url, "PUT", "/_ingest/pipeline/check-scale-exact",
                                          {"processors": [{"near_duplicate_check": dict(options, **{a.exact_option: True})}]})
@@ -172,16 +174,19 @@ def target_mode(a):
     for rnd in range(a.rounds):
         for kind in kinds:
             index = "check-scale-%s-%d" % (kind, rnd)
-            # --exact-nokeys: a v7 field refuses a value without keys, so that round's new index keeps the value unindexed
-            mapped = {"type": "object", "enabled": False} if kind == "check_exact" and a.exact_nokeys else field_mapping
+            # --exact-nokeys: the check reads <field>_nokeys (the value without keys, kept unindexed: a v7 field refuses
+            # it), the field itself is indexed as in the other rounds
+            props = {field: field_mapping}
+            if kind == "check_exact" and a.exact_nokeys:
+                props[field + "_nokeys"] = {"type": "object", "enabled": False}
             call(a.url, "PUT", "/" + index, {"settings": {"number_of_shards": 1, "number_of_replicas": 0,
-                "refresh_interval": "-1"}, "mappings": {"properties": {field: mapped}}})
+                "refresh_interval": "-1"}, "mappings": {"properties": props}})
             if pool is not None:
                 docs, n_planted = [], 0
                 for _ in range(a.docs):
                     p, source = next(pool)
                     if kind == "check_exact" and a.exact_nokeys:
-                        source = {field: {m: v for m, v in source[field].items() if m != "keys"}}
+                        source = dict(source, **{field + "_nokeys": {m: v for m, v in source[field].items() if m != "keys"}})
                     docs.append(source)
                     n_planted += p
                 if kind != "plain":
@@ -214,6 +219,7 @@ def target_mode(a):
                 bulk(a.url, index, docs[i:i + a.bulk], pipelines.get(kind))
             call(a.url, "POST", "/" + index + "/_refresh")
             rates[kind].append(a.docs / (time.time() - t0))
+            round_outcomes = status_counts(a.url, index) if kind != "plain" else {}
             if kind != "plain":
                 for key, n in status_counts(a.url, index).items():
                     outcomes.setdefault(kind, {})[key] = outcomes.get(kind, {}).get(key, 0) + n
@@ -225,7 +231,8 @@ def target_mode(a):
                     if kind == "check" and not a.keys_model:
                         splits.append(split(a, field, algorithm, docs))
             call(a.url, "DELETE", "/" + index)
-            print("round %d %s: %.0f docs/s (load %s)" % (rnd, kind, rates[kind][-1], loadavg()), flush=True)
+            print("round %d %s: %.0f docs/s (load %s)%s" % (rnd, kind, rates[kind][-1], loadavg(),
+                  (" " + json.dumps(round_outcomes)) if round_outcomes else ""), flush=True)
         if floor:
             floors.append(floor.measure())
             print("round %d floor: %s" % (rnd, json.dumps(floors[-1])), flush=True)
@@ -279,9 +286,9 @@ def report_target(a, target_docs, field, target_mapping, rates, floors, splits, 
                   " `%s` as the target does (every kind), rounds alternating %s (`index: %s`, `window_size` %s, `batch_size`"
                   " %d per search, the field's k = 16%s; the target's `refresh_interval` set to 1s as a live index's).\n"
                   % (100 * a.planted, planted_total, a.bulk, field,
-                     "plain indexing, the check" + (" and the check of the same kind of documents without their keys"
-                     " (answered exactly: a v7 field refuses a value without keys, so that round's new index maps `%s` as"
-                     " an unindexed object)" % field if a.exact_nokeys else
+                     "plain indexing, the check" + (" and the check reading a copy of the value without its keys in"
+                     " `%s_nokeys` (answered exactly; the copy is an unindexed object, `%s` is indexed as in the other"
+                     " rounds)" % (field, field) if a.exact_nokeys else
                      " and the check with `%s: true`" % a.exact_option if a.exact_option else ""),
                      a.target, "default (10,000)" if a.window_size is None else a.window_size, a.batch,
                      (", options " + json.dumps(dict(o.partition("=")[::2] for o in a.check_option))) if a.check_option else ""))
@@ -311,7 +318,7 @@ def report_target(a, target_docs, field, target_mapping, rates, floors, splits, 
     md.append("| | docs/s (median) | rounds |\n|---|---|---|")
     md.append("| plain indexing | %.0f | %s |" % (plain, ", ".join("%.0f" % x for x in rates["plain"])))
     md.append("| through near_duplicate_check | %.0f | %s |" % (check, ", ".join("%.0f" % x for x in rates["check"])))
-    exact_name = ("the documents without their keys (the exact path; their new index does not index `%s`)" % field
+    exact_name = ("reading the value without its keys (the exact path)"
                   if a.exact_nokeys else "`%s: true`" % a.exact_option)
     if exact is not None:
         md.append("| through near_duplicate_check, %s | %.0f | %s |" % (

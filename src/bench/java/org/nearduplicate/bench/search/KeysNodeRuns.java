@@ -272,7 +272,7 @@ final class KeysNodeRuns {
                 floorP50,
                 p(floor, 90),
                 Arrays.stream(floor).average().orElse(0) / 1e6,
-                exact == null ? "n/a" : String.format(Locale.ROOT, "%.2fx", floorP50 / exactP50)
+                exact == null ? "n/a" : String.format(Locale.ROOT, "%.3fx", floorP50 / exactP50)
             )
         );
         for (Path path : exact == null ? List.of(def) : List.of(def, exact)) {

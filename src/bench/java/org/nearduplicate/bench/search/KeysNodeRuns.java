@@ -148,6 +148,8 @@ final class KeysNodeRuns {
         for (int i = 0; i < column.length; i++)
             column[i] = model.doc(i).fingerprint();
         Path def = new Path("default near_duplicate query", n), exact = new Path("the same with exact: true (the column)", n);
+        Path roundTrip = new Path("round-trip floor: match_none, size 0", n);
+        String none = "{\"size\":0,\"query\":{\"match_none\":{}}}";
         long[] floorNanos = new long[n];
         long sink = 0;
         Map<?, ?> statsBefore = stats();
@@ -163,6 +165,7 @@ final class KeysNodeRuns {
                 if (exactOk) run(exact, i, e);
                 run(def, i, d);
             }
+            run(roundTrip, i, none);
             long t = System.nanoTime();
             sink += floor(column, probes[pj].fingerprint());
             if (i >= 0) floorNanos[i] = System.nanoTime() - t;
@@ -171,7 +174,7 @@ final class KeysNodeRuns {
         Map<?, ?> statsAfter = stats();
         if (sink == Long.MIN_VALUE) LOG.log("unreachable");
         String loadEnd = cmd("cat", "/proc/loadavg").trim();
-        write(n, def, exactOk ? exact : null, floorNanos, loadStart, loadEnd, statsBefore, statsAfter);
+        write(n, def, exactOk ? exact : null, roundTrip, floorNanos, loadStart, loadEnd, statsBefore, statsAfter);
     }
 
     Map<?, ?> stats() {
@@ -194,8 +197,17 @@ final class KeysNodeRuns {
         return s[Math.min(s.length - 1, (int) Math.floor(q / 100 * s.length))];
     }
 
-    void write(int n, Path def, Path exact, long[] floor, String loadStart, String loadEnd, Map<?, ?> before, Map<?, ?> after)
-        throws Exception {
+    void write(
+        int n,
+        Path def,
+        Path exact,
+        Path roundTrip,
+        long[] floor,
+        String loadStart,
+        String loadEnd,
+        Map<?, ?> before,
+        Map<?, ?> after
+    ) throws Exception {
         double floorP50 = p(floor, 50), exactP50 = exact == null ? Double.NaN : p(exact.nanos, 50);
         StringBuilder md = new StringBuilder();
         md.append(String.format(Locale.ROOT, "# The candidate-key path on a real node: %,d documents, one shard (issue 40)%n%n", c.docs()));
@@ -251,7 +263,8 @@ final class KeysNodeRuns {
             String.format(
                 Locale.ROOT,
                 "%,d probes (the first documents of planted pairs, spread over them; %d more before them as warm-up), probe form `%s`; "
-                    + "per probe, in alternating order: the default query, the same with `exact: true`, and the floor (a plain `long[]` "
+                    + "per probe, in alternating order: the default query, the same with `exact: true`, a `match_none` search (the round "
+                    + "trip's floor), and the floor (a plain `long[]` "
                     + "`Long.bitCount(v ^ q) <= %d` loop over the %,d fingerprints, one core of the bench's JVM). Size %d, "
                     + "`request_cache=false`, concurrency 1; latencies are the client's round trips, `took` the node's.%n%n",
                 n,
@@ -292,7 +305,33 @@ final class KeysNodeRuns {
                 )
             );
         }
+        double rt = p(roundTrip.nanos, 50);
+        md.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %.3f | %.3f | %.3f | %.0f / %.0f | - | - |%n",
+                roundTrip.name,
+                rt,
+                p(roundTrip.nanos, 90),
+                Arrays.stream(roundTrip.nanos).average().orElse(0) / 1e6,
+                p(roundTrip.took, 50),
+                p(roundTrip.took, 90)
+            )
+        );
         md.append('\n');
+        if (exact != null) {
+            double d = p(def.nanos, 50) - rt, e = exactP50 - rt;
+            md.append(
+                String.format(
+                    Locale.ROOT,
+                    "Less the round-trip floor's p50 (what a search costs whatever its query): default %.3f ms, exact %.3f ms, "
+                        + "default / exact **%.3fx**.%n%n",
+                    d,
+                    e,
+                    d / e
+                )
+            );
+        }
         if (exact == null) {
             md.append("`exact: true` was refused by this node (").append(exactNote).append("): no exact path, no recall against it.\n\n");
         } else {

@@ -99,6 +99,19 @@ final class KeysNodeRuns {
         p.hits.add(ids);
     }
 
+    /** Why a pair can be verified without sharing the keys the default path needs: its agreement, from the model. */
+    String missedPair(long probe, long hit) {
+        KeysModel.Doc a = model.doc(probe), b = model.doc(hit);
+        int full = 0, slots = 0;
+        for (int s = 0; s < a.minima().length; s++)
+            if (a.minima()[s] == b.minima()[s]) full++;
+        byte[] sa = a.signature(), sb = b.signature();
+        for (int s = 0; s < sa.length; s++)
+            if (sa[s] == sb[s]) slots++;
+        int keys = KeysModel.LAYOUT.sharedKeys(a.minima(), b.minima(), KeysModel.LAYOUT.keyCount());
+        return String.format(Locale.ROOT, "%d - %d: %d, %d, %d", probe, hit, full, slots, keys);
+    }
+
     /** The reason of an error answer, from its JSON body. */
     static String reason(NodeClient.HttpError e) {
         String m = e.getMessage();
@@ -336,12 +349,15 @@ final class KeysNodeRuns {
             md.append("`exact: true` was refused by this node (").append(exactNote).append("): no exact path, no recall against it.\n\n");
         } else {
             long expected = 0, found = 0, extra = 0, truncated = 0;
+            List<String> missed = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 Set<String> e = exact.hits.get(i), d = def.hits.get(i);
                 expected += e.size();
                 for (String id : d)
                     if (e.contains(id)) found++;
                     else extra++;
+                for (String id : e)
+                    if (d.contains(id) == false) missed.add(missedPair(ids[i], Long.parseLong(id)));
                 if (exact.totals[i] > SIZE || def.totals[i] > SIZE) truncated++;
             }
             md.append(
@@ -358,6 +374,14 @@ final class KeysNodeRuns {
                     truncated
                 )
             );
+            if (missed.isEmpty() == false) {
+                md.append(
+                    "Exact hits the default missed (probe - hit: full min-wise values agreeing of 32, 8-bit signature slots agreeing, "
+                )
+                    .append("keys shared of 28; the default path needs 2 shared keys, guaranteed from 14 agreeing full values): ")
+                    .append(String.join("; ", missed))
+                    .append(".\n\n");
+            }
         }
         long partners = 0;
         for (int i = 0; i < n; i++)

@@ -106,11 +106,11 @@ class Floor:
         self.p.wait()
 
 
-def model_docs(target_docs, count, planted, version, field):
+def model_docs(target_docs, count, planted, version, field, seed):
     """KeysCheckDocs' documents: [(planted, source)], from the KeysModel of the target."""
     cmd = ("source scripts/env.sh && test_classpath >/dev/null && exec java -Xmx1g -cp \"$TEST_CLASSPATH\""
-           " org.nearduplicate.bench.KeysCheckDocs --target-docs %d --count %d --planted %s --version %d --field %s"
-           % (target_docs, count, planted, version, field))
+           " org.nearduplicate.bench.KeysCheckDocs --target-docs %d --count %d --planted %s --version %d --field %s --seed %d"
+           % (target_docs, count, planted, version, field, seed))
     out = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     return [(d["planted"], d["source"]) for d in map(json.loads, out.splitlines())]
 
@@ -167,7 +167,7 @@ def target_mode(a):
     pool = None
     if a.keys_model:
         version = 7 if "keys" in call(a.url, "GET", "/" + a.target + "/_doc/0")["_source"][field] else 6
-        pool = iter(model_docs(target_docs, a.docs * a.rounds * len(kinds), a.planted, version, field))
+        pool = iter(model_docs(target_docs, a.docs * a.rounds * len(kinds), a.planted, version, field, a.model_seed))
     rates = {kind: [] for kind in kinds}
     floors, splits, outcomes, sources = [], [], {}, {}
     planted_total = 0
@@ -527,6 +527,8 @@ def main():
                     help="target and new documents from the KeysModel (bench/run.sh --reps fpk; issue 40)")
     ap.add_argument("--check-option", action="append", help="NAME=VALUE: an option of the check processor (repeatable)")
     ap.add_argument("--exact-option", help="NAME: also rounds through the check with NAME: true (forced exact)")
+    ap.add_argument("--model-seed", type=int, default=26,
+                    help="--keys-model: the new documents' seed (another one for a re-run: the node's windows remember the last)")
     ap.add_argument("--exact-nokeys", action="store_true",
                     help="--keys-model: also rounds through the check of the same documents without their keys (exact path)")
     ap.add_argument("--growing", type=int, help="growing mode: documents per index")

@@ -337,6 +337,22 @@ public class DocsFiguresTests {
             figure(performance, "makes the check ([0-9.]+)x faster"),
             0
         );
+        String again = read("bench/results/RESULTS-keys-check-10M-repeat.md");
+        assertEquals(
+            figure(again, "Check throughput = \\*\\*([0-9.]+) %\\*\\*"),
+            figure(performance, "RESULTS-keys-check-10M-repeat\\.md: ([0-9.]+) %"),
+            0
+        );
+        assertEquals(
+            figure(again, "the exact path\\): ([0-9.]+) %"),
+            figure(performance, "RESULTS-keys-check-10M-repeat\\.md: [0-9.]+ % against\\s+([0-9.]+) %"),
+            0
+        );
+        assertEquals(
+            figure(again, "the default check is \\*\\*([0-9.]+)x\\*\\*"),
+            figure(performance, "RESULTS-keys-check-10M-repeat\\.md: [^)]*?, ([0-9.]+)x"),
+            0
+        );
     }
 
     /** performance.md's paragraph on the real-node scale test quotes its committed results file. */

@@ -20,6 +20,17 @@ after every round in the same run; without it, --floor-ms-per-probe from an earl
     query the processor builds for a batch, from this client, one at a time): with the hits' fetch (size, doc values,
     _source of the field) and without (size 0), which splits a batch's cost between the scan and the fetch.
 
+  * --keys-model (issue 40): the target is `bench/run.sh --docs N --reps fpk --no-base --load-only` (bench<N>_fpk: the
+    KeysModel's documents, simhash-v7 objects {fingerprint, signature, keys, algorithm}, or v6 ones with --fpk-version 6).
+    New documents come from the same model (org.nearduplicate.bench.KeysCheckDocs, run once): a share --planted are
+    edited copies of random target documents that still match (0-8 of the 32 full min-wise values replaced, 1-10
+    fingerprint bits flipped), the others fresh model documents; the new indices map the field as the target does.
+    --check-option NAME=VALUE (repeatable) adds options to the check processor; --exact-option NAME adds a third kind of
+    round, the check with NAME: true (the check forced onto the exact column path, where the build has such an option),
+    interleaved with the other two; --exact-nokeys makes that third round the check of the same kind of documents
+    reading a copy of the value without its `keys` member in <field>_nokeys (`field`; `index_field` the target's), which
+    the check answers exactly; the copy is an unindexed object and the value itself is indexed as in the other rounds. The direct split of a batch's search is not run in this mode.
+
 GROWING MODE (--growing TOTAL): real text documents (random words of a generated vocabulary, 150-400 words, plus a
 share --dup-share of near-duplicates: an earlier document's text with a few words replaced) indexed into three indices
 that grow together, chunk after chunk, alternating per chunk: plain indexing (no pipeline), through `simhash` only, and
@@ -28,6 +39,7 @@ batch_size 100, k 16). Reports docs/s per kind at every checkpoint (the median o
 the ratios to plain indexing; the trend is extrapolated to --extrapolate documents when TOTAL is smaller (labelled).
 
 usage: bench/check_scale.py --url http://127.0.0.1:9700 --target bench10000000_fps --signed --floor [--docs 5000]
+       bench/check_scale.py --url http://127.0.0.1:9450 --target bench10000000_fpk --keys-model --floor [--exact-option NAME]
          [--bulk 1000] [--rounds 3] [--planted 0.1] [--out FILE]
        bench/check_scale.py --url http://127.0.0.1:9700 --target bench10000000_fp [--floor-ms-per-probe 1.09] ...
        bench/check_scale.py --url http://127.0.0.1:9700 --growing 2000000 [--chunk 20000] [--checkpoints ...] [--out FILE]
@@ -75,10 +87,11 @@ def status_counts(url, index, result_field="near_duplicate"):
 class Floor:
     """Bench --check-floor (src/bench/java) in a JVM of its own, asked for one measurement after every round."""
 
-    def __init__(self, docs, batch, k, reps):
+    def __init__(self, docs, batch, k, reps, keys_model=False):
         env = dict(os.environ)
         cmd = ("source scripts/env.sh && test_classpath >/dev/null && exec java -Xmx2g -cp \"$TEST_CLASSPATH\""
-               " org.nearduplicate.bench.search.Bench --docs %d --check-floor %d,%d,%d" % (docs, batch, k, reps))
+               " org.nearduplicate.bench.search.Bench --docs %d --check-floor %d,%d,%d%s"
+               % (docs, batch, k, reps, " --reps fpk" if keys_model else ""))
         self.p = subprocess.Popen(["bash", "-c", cmd], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
         ready = json.loads(self.p.stdout.readline())
         assert ready.get("ready"), ready
@@ -93,13 +106,22 @@ class Floor:
         self.p.wait()
 
 
+def model_docs(target_docs, count, planted, version, field, seed):
+    """KeysCheckDocs' documents: [(planted, source)], from the KeysModel of the target."""
+    cmd = ("source scripts/env.sh && test_classpath >/dev/null && exec java -Xmx1g -cp \"$TEST_CLASSPATH\""
+           " org.nearduplicate.bench.KeysCheckDocs --target-docs %d --count %d --planted %s --version %d --field %s --seed %d"
+           % (target_docs, count, planted, version, field, seed))
+    out = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return [(d["planted"], d["source"]) for d in map(json.loads, out.splitlines())]
+
+
 def hex_sig(rng):
     return "%064x" % rng.getrandbits(256)
 
 
 def target_mode(a):
     target_docs = call(a.url, "GET", "/" + a.target + "/_count")["count"]
-    field = a.field or ("fps" if a.signed else "fp")
+    field = a.field or ("fpk" if a.keys_model else "fps" if a.signed else "fp")
     mapping = call(a.url, "GET", "/" + a.target + "/_mapping")
     target_mapping = next(iter(mapping.values()))["mappings"]
     algorithm = None
@@ -108,26 +130,68 @@ def target_mode(a):
                "timeout": "120s", "batch_size": a.batch}
     if a.window_size is not None:
         options["window_size"] = a.window_size
+    for o in a.check_option or []:
+        name, _, value = o.partition("=")
+        options[name] = json.loads(value) if value[:1] in "0123456789-[{tfn\"" and value else value
+    kinds = ("plain", "check") + (("check_exact",) if a.exact_option or a.exact_nokeys else ())
+    pipelines = {"check": "check-scale"}
     call(a.url, "PUT", "/_ingest/pipeline/check-scale", {"processors": [{"near_duplicate_check": options}]})
+    exact_refused = None
+    if a.exact_nokeys:
+        pipelines["check_exact"] = "check-scale-exact"
+        call(a.url, "PUT", "/_ingest/pipeline/check-scale-exact",
+             {"processors": [{"near_duplicate_check": dict(options, field=field + "_nokeys", index_field=field)}]})
+    elif a.exact_option:
+        status, answer = nd_http.request(a.url, "PUT", "/_ingest/pipeline/check-scale-exact",
+                                         {"processors": [{"near_duplicate_check": dict(options, **{a.exact_option: True})}]})
+        if status == 200:
+            pipelines["check_exact"] = "check-scale-exact"
+        else:  # a build without the option: the default check and plain indexing only, and the report says why
+            exact_refused = answer.get("error", {}).get("reason", str(answer))
+            kinds = ("plain", "check")
+            print("the check refuses %s: %s" % (a.exact_option, exact_refused), flush=True)
+    a.exact_refused = exact_refused
+    if a.keys_model:
+        a.signed = True  # signed documents: the refresh below, the outcomes by source
     if a.signed:
         # a live target refreshes (the loader disabled it): the window's gaps then close a second after each check, so a
         # document without a match is unique, not unchecked (with -1, any document the window let go of is a gap forever)
         call(a.url, "PUT", "/" + a.target + "/_settings", {"index": {"refresh_interval": "1s"}})
     rng = random.Random(26)
-    floor = Floor(target_docs, a.batch, k, a.floor_reps) if a.floor else None
+    floor = Floor(target_docs, a.batch, k, a.floor_reps, a.keys_model) if a.floor else None
     if a.signed:
         # the algorithm the loader wrote (the field's default, with its signature)
         one = call(a.url, "GET", "/" + a.target + "/_doc/0")["_source"][field]
         algorithm = one["algorithm"]
-    rates = {"plain": [], "check": []}
+    field_mapping = target_mapping["properties"][field] if a.signed else {"type": "keyword"}
+    pool = None
+    if a.keys_model:
+        version = 7 if "keys" in call(a.url, "GET", "/" + a.target + "/_doc/0")["_source"][field] else 6
+        pool = iter(model_docs(target_docs, a.docs * a.rounds * len(kinds), a.planted, version, field, a.model_seed))
+    rates = {kind: [] for kind in kinds}
     floors, splits, outcomes, sources = [], [], {}, {}
     planted_total = 0
     for rnd in range(a.rounds):
-        for kind in ("plain", "check"):
+        for kind in kinds:
             index = "check-scale-%s-%d" % (kind, rnd)
+            # --exact-nokeys: the check reads <field>_nokeys (the value without keys, kept unindexed: a v7 field refuses
+            # it), the field itself is indexed as in the other rounds
+            props = {field: field_mapping}
+            if kind == "check_exact" and a.exact_nokeys:
+                props[field + "_nokeys"] = {"type": "object", "enabled": False}
             call(a.url, "PUT", "/" + index, {"settings": {"number_of_shards": 1, "number_of_replicas": 0,
-                "refresh_interval": "-1"}, "mappings": {"properties": {field: {"type": "simhash"} if a.signed else {"type": "keyword"}}}})
-            if a.signed:
+                "refresh_interval": "-1"}, "mappings": {"properties": props}})
+            if pool is not None:
+                docs, n_planted = [], 0
+                for _ in range(a.docs):
+                    p, source = next(pool)
+                    if kind == "check_exact" and a.exact_nokeys:
+                        source = dict(source, **{field + "_nokeys": {m: v for m, v in source[field].items() if m != "keys"}})
+                    docs.append(source)
+                    n_planted += p
+                if kind != "plain":
+                    planted_total += n_planted
+            elif a.signed:
                 docs = []
                 planted = set(rng.sample(range(a.docs), int(a.docs * a.planted)))
                 ids = [str(rng.randrange(target_docs)) for _ in planted]
@@ -146,26 +210,29 @@ def target_mode(a):
                     else:
                         docs.append({field: {"fingerprint": "%016x" % rng.getrandbits(64), "signature": hex_sig(rng),
                                              "algorithm": algorithm}})
-                if kind == "check":
+                if kind != "plain":
                     planted_total += len(planted)
             else:
                 docs = [{field: "%016x" % rng.getrandbits(64)} for _ in range(a.docs)]
             t0 = time.time()
             for i in range(0, len(docs), a.bulk):
-                bulk(a.url, index, docs[i:i + a.bulk], "check-scale" if kind == "check" else None)
+                bulk(a.url, index, docs[i:i + a.bulk], pipelines.get(kind))
             call(a.url, "POST", "/" + index + "/_refresh")
             rates[kind].append(a.docs / (time.time() - t0))
-            if kind == "check":
+            round_outcomes = status_counts(a.url, index) if kind != "plain" else {}
+            if kind != "plain":
                 for key, n in status_counts(a.url, index).items():
-                    outcomes[key] = outcomes.get(key, 0) + n
+                    outcomes.setdefault(kind, {})[key] = outcomes.get(kind, {}).get(key, 0) + n
                 if a.signed:
                     agg = call(a.url, "POST", "/" + index + "/_search", {"size": 0, "aggs": {"s": {"terms": {
                         "field": "near_duplicate.source.keyword"}}}})
                     for b in agg["aggregations"]["s"]["buckets"]:
-                        sources[b["key"]] = sources.get(b["key"], 0) + b["doc_count"]
-                    splits.append(split(a, field, algorithm, docs))
+                        sources.setdefault(kind, {})[b["key"]] = sources.get(kind, {}).get(b["key"], 0) + b["doc_count"]
+                    if kind == "check" and not a.keys_model:
+                        splits.append(split(a, field, algorithm, docs))
             call(a.url, "DELETE", "/" + index)
-            print("round %d %s: %.0f docs/s (load %s)" % (rnd, kind, rates[kind][-1], loadavg()), flush=True)
+            print("round %d %s: %.0f docs/s (load %s)%s" % (rnd, kind, rates[kind][-1], loadavg(),
+                  (" " + json.dumps(round_outcomes)) if round_outcomes else ""), flush=True)
         if floor:
             floors.append(floor.measure())
             print("round %d floor: %s" % (rnd, json.dumps(floors[-1])), flush=True)
@@ -199,11 +266,33 @@ def split(a, field, algorithm, docs):
 
 def report_target(a, target_docs, field, target_mapping, rates, floors, splits, outcomes, sources, planted_total):
     plain, check = statistics.median(rates["plain"]), statistics.median(rates["check"])
+    exact = statistics.median(rates["check_exact"]) if rates.get("check_exact") else None
     md = []
-    md.append("# near_duplicate_check against a %s-document target (issue 26 item 3)%s\n"
-              % (format(target_docs, ","), ": signed documents" if a.signed else ""))
+    md.append("# near_duplicate_check against a %s-document target (%s)%s\n"
+              % (format(target_docs, ","), "issue 40" if a.keys_model else "issue 26 item 3",
+                 ": the KeysModel's documents" if a.keys_model else ": signed documents" if a.signed else ""))
     md.append("Command: `python3 bench/check_scale.py %s`" % " ".join(sys.argv[1:]))
-    if a.signed:
+    if a.keys_model:
+        fm = target_mapping["properties"][field]
+        md.append("(the target loaded by `bench/run.sh --docs %d --reps fpk --no-base --load-only`: one force-merged shard of"
+                  " the KeysModel's documents (topics with common full min-wise values, 20 %% planted pairs; the in-process"
+                  " KeysPathBench's data) in the `simhash` processor's object form, field `%s` mapped `%s`, `_source` kept)."
+                  " Date %s; machine: 2 cores shared with other jobs (load average at the end %s), commit %s.\n"
+                  % (target_docs, field, fm.get("algorithm", "?").split(":")[0], time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()),
+                     loadavg(), commit()))
+        md.append("New documents: from the same model (`KeysCheckDocs`); %.0f %% of them (%d in the check rounds) edited copies"
+                  " of random target documents that still match (0-8 of the 32 full min-wise values replaced, 1-10 fingerprint"
+                  " bits flipped), the others fresh model documents. Bulk requests of %d into a fresh one-shard index mapping"
+                  " `%s` as the target does (every kind), rounds alternating %s (`index: %s`, `window_size` %s, `batch_size`"
+                  " %d per search, the field's k = 16%s; the target's `refresh_interval` set to 1s as a live index's).\n"
+                  % (100 * a.planted, planted_total, a.bulk, field,
+                     "plain indexing, the check" + (" and the check reading a copy of the value without its keys in"
+                     " `%s_nokeys` (answered exactly; the copy is an unindexed object, `%s` is indexed as in the other"
+                     " rounds)" % (field, field) if a.exact_nokeys else
+                     " and the check with `%s: true`" % a.exact_option if a.exact_option else ""),
+                     a.target, "default (10,000)" if a.window_size is None else a.window_size, a.batch,
+                     (", options " + json.dumps(dict(o.partition("=")[::2] for o in a.check_option))) if a.check_option else ""))
+    elif a.signed:
         md.append("(the target loaded by `bench/run.sh --docs %d --reps fps --no-base --load-only`: one force-merged shard of"
                   " random fingerprints with random 32-byte signatures, in the `simhash` processor's object form"
                   " {fingerprint, signature, algorithm}, default `simhash` field (k = 16, a match also needs"
@@ -229,9 +318,18 @@ def report_target(a, target_docs, field, target_mapping, rates, floors, splits, 
     md.append("| | docs/s (median) | rounds |\n|---|---|---|")
     md.append("| plain indexing | %.0f | %s |" % (plain, ", ".join("%.0f" % x for x in rates["plain"])))
     md.append("| through near_duplicate_check | %.0f | %s |" % (check, ", ".join("%.0f" % x for x in rates["check"])))
+    exact_name = ("reading the value without its keys (the exact path)"
+                  if a.exact_nokeys else "`%s: true`" % a.exact_option)
+    if exact is not None:
+        md.append("| through near_duplicate_check, %s | %.0f | %s |" % (
+            exact_name, exact, ", ".join("%.0f" % x for x in rates["check_exact"])))
     md.append("")
-    md.append("Check throughput = **%.1f %%** of plain indexing. Outcomes: %s%s." % (
-        100 * check / plain, json.dumps(outcomes), (", matched in: " + json.dumps(sources)) if sources else ""))
+    md.append("Check throughput = **%.1f %%** of plain indexing%s. Outcomes: %s%s." % (
+        100 * check / plain,
+        (" (exact, %s: %.1f %%; the default check is **%.2fx** the exact one)" % (exact_name, 100 * exact / plain, check / exact))
+        if exact is not None else
+        (" (the check refused `%s: true`: %s)" % (a.exact_option, a.exact_refused)) if a.exact_option else "",
+        json.dumps(outcomes), (", matched in: " + json.dumps(sources)) if sources else ""))
     md.append("")
     if floors:
         naive = statistics.median(f["naive_ms"] for f in floors)
@@ -425,6 +523,14 @@ def main():
     ap.add_argument("--floor-reps", type=int, default=1, help="batches per floor measurement (median)")
     ap.add_argument("--floor-ms-per-probe", type=float, default=1.09)
     ap.add_argument("--split-batches", type=int, default=5, help="batches whose search is timed directly per round (--signed)")
+    ap.add_argument("--keys-model", action="store_true",
+                    help="target and new documents from the KeysModel (bench/run.sh --reps fpk; issue 40)")
+    ap.add_argument("--check-option", action="append", help="NAME=VALUE: an option of the check processor (repeatable)")
+    ap.add_argument("--exact-option", help="NAME: also rounds through the check with NAME: true (forced exact)")
+    ap.add_argument("--model-seed", type=int, default=26,
+                    help="--keys-model: the new documents' seed (another one for a re-run: the node's windows remember the last)")
+    ap.add_argument("--exact-nokeys", action="store_true",
+                    help="--keys-model: also rounds through the check of the same documents without their keys (exact path)")
     ap.add_argument("--growing", type=int, help="growing mode: documents per index")
     ap.add_argument("--chunk", type=int, default=20000)
     ap.add_argument("--checkpoints", help="comma-separated sizes at which to report (growing mode)")

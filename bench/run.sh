@@ -22,6 +22,16 @@
 #   NODE_HEAP=6g ... bench/run.sh --docs 30000000 --shards 10 --reps fp --no-base --scan-queries 0 --layouts "" --skip-ingest --ks 3,8,16
 # --ks 0,3,4,...: per k, near_duplicate on the default-mapped field vs a forced allow_scan scan vs painless (see Bench):
 #   bench/run.sh --docs 1000000 --reps fp,long --layouts "" --skip-ingest --script-queries 10 --ks 0,3,4,6,8,10,12,14,16 --results RESULTS-anyk-node.md
+# The candidate-key path (issue 40) -> bench/results/RESULTS-keys-node-1M.md, -10M.md: --reps fpk loads the KeysModel's
+# documents (simhash-v7 objects with keys; --fpk-version 6: v6 ones, the exact baseline), one force-merged shard, and
+# times per probe the default near_duplicate query vs exact: true vs the long[] floor, interleaved, with the recall of the
+# default against exact (--fpk-probe value|value-nokeys|like; --queries probes). Load once, then query the kept node:
+#   NODE_PORT=9450 NODE_HEAP=2g BENCH_KEEP=1 bench/run.sh --docs 1000000 --reps fpk --no-base --skip-ingest --layouts "" --load-only
+#   BENCH_URL=http://127.0.0.1:9450 bench/run.sh --docs 10000000 --reps fpk --no-base --skip-ingest --layouts "" --load-only
+#   BENCH_URL=http://127.0.0.1:9450 bench/run.sh --docs 1000000 --reps fpk --no-base --skip-ingest --layouts "" --reuse --queries 500
+#   BENCH_URL=http://127.0.0.1:9450 bench/run.sh --docs 10000000 --reps fpk --no-base --skip-ingest --layouts "" --reuse --queries 500
+#   python3 bench/check_scale.py --url http://127.0.0.1:9450 --target bench10000000_fpk --keys-model --floor --exact-option exact \
+#     --out bench/results/RESULTS-keys-check-10M.md      # the check against the 10M target; then scripts/node.sh stop
 # Per method (SimHash vs MinHash vs I-Match) only, 1M docs -> bench/results/RESULTS-methods.md:
 #   bench/run.sh --reps fp,minhash,imatch --layouts "" --skip-ingest --results RESULTS-methods.md
 set -euo pipefail

@@ -287,6 +287,74 @@ public class DocsFiguresTests {
         assertEquals(k8[k8.length - 3], textAfter(readme, "\\| 1M \\| [^|]+ \\| 8 \\(([0-9.]+)\\)"));
     }
 
+    /** performance.md's candidate-key path on a real node (issue 40) quotes its committed results files. */
+    @Test
+    public void testKeysNodeFigures() throws IOException {
+        String performance = read("docs/performance.md");
+        for (String docs : new String[] { "1M", "10M" }) {
+            String results = read("bench/results/RESULTS-keys-node-" + docs + ".md");
+            String row = "(?m)^\\| " + docs + " \\(500\\) \\| ";
+            // performance.md's row: default p50 | exact p50 | default / exact | less the round trip | recall
+            assertEquals(
+                figure(results, "\\| default near_duplicate query \\| ([0-9.]+) \\|"),
+                figure(performance, row + "([0-9.]+) ms"),
+                0
+            );
+            assertEquals(
+                figure(results, "\\| the same with exact: true \\(the column\\) \\| ([0-9.]+) \\|"),
+                figure(performance, row + "[0-9.]+ ms \\| ([0-9.]+) ms"),
+                0
+            );
+            assertEquals(
+                figure(results, "\\| default near_duplicate query \\|.*\\*\\*([0-9.]+)x\\*\\*"),
+                figure(performance, row + "[0-9.]+ ms \\| [0-9.]+ ms \\| \\**([0-9.]+)x"),
+                0.0005
+            );
+            assertEquals(
+                figure(results, "default / exact \\*\\*([0-9.]+)x\\*\\*"),
+                figure(performance, row + "(?:[^|]+\\| ){3}([0-9.]+)x"),
+                0
+            );
+            assertEquals(
+                figure(results, "\\*\\*([0-9,]+) of [0-9,]+\\*\\* exact hits"),
+                figure(performance, row + "(?:[^|]+\\| ){4}([0-9,]+) of"),
+                0
+            );
+        }
+        String check = read("bench/results/RESULTS-keys-check-10M.md");
+        assertEquals(
+            figure(check, "Check throughput = \\*\\*([0-9.]+) %\\*\\*"),
+            figure(performance, "docs/s \\(([0-9.]+) % of plain\\)\\*\\*"),
+            0
+        );
+        assertEquals(
+            figure(check, "\\| through near_duplicate_check \\| ([0-9]+) \\|"),
+            figure(performance, "\\*\\*([0-9]+) docs/s \\([0-9.]+ % of plain"),
+            0
+        );
+        assertEquals(
+            figure(check, "the default check is \\*\\*([0-9.]+)x\\*\\*"),
+            figure(performance, "makes the check ([0-9.]+)x faster"),
+            0
+        );
+        String again = read("bench/results/RESULTS-keys-check-10M-repeat.md");
+        assertEquals(
+            figure(again, "Check throughput = \\*\\*([0-9.]+) %\\*\\*"),
+            figure(performance, "RESULTS-keys-check-10M-repeat\\.md: ([0-9.]+) %"),
+            0
+        );
+        assertEquals(
+            figure(again, "the exact path\\): ([0-9.]+) %"),
+            figure(performance, "RESULTS-keys-check-10M-repeat\\.md: [0-9.]+ % against\\s+([0-9.]+) %"),
+            0
+        );
+        assertEquals(
+            figure(again, "the default check is \\*\\*([0-9.]+)x\\*\\*"),
+            figure(performance, "RESULTS-keys-check-10M-repeat\\.md: [^)]*?, ([0-9.]+)x"),
+            0
+        );
+    }
+
     /** performance.md's paragraph on the real-node scale test quotes its committed results file. */
     @Test
     public void testScaleNodeFigures() throws IOException {

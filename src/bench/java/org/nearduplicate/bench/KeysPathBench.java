@@ -22,14 +22,13 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
+import org.nearduplicate.bench.KeysModel.Doc;
 import org.nearduplicate.bench.harness.Args;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.keys.CandidateKeys;
-import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.lucene.BenchAccess;
 import org.nearduplicate.lucene.FingerprintColumns;
 import org.nearduplicate.lucene.MemoryAccounting;
@@ -40,16 +39,10 @@ import org.nearduplicate.lucene.SketchFields;
  * The candidate-key path of the verified match (issue 40) against the exact column scan and the plain {@code long[]}
  * popcount loop, in process, in one run (bench/keys_path.sh, bench/results/RESULTS-keys-path.md).
  *
- * <p>One force-merged segment of N documents made from random FULL min-wise values as ingest would make them: the
- * signature is {@code Signature.finish(minima)}, the keys {@code CandidateKeys.forMinAgreeing(13, 32).keys(minima)}
- * (28 keys of 5 bytes, one docs-only term each), the fingerprint a random long. Unrelated documents share single full
- * values as same-language text does: each document has one of {@link #TOPICS} topics, and each slot takes, with
- * probability {@link #COMMON_SHARE}, one of the topic's {@link #COMMON} common values for that slot, else a random one;
- * two documents of a topic agree in a slot with probability {@code COMMON_SHARE^2 / COMMON} (0.046), chosen so that
- * about 3.1e-3 of the unrelated pairs share a key and 1.3e-4 share two, the public corpus's rates
- * (RESULTS-candidate-keys.md). The first 20 % of the documents are planted pairs (as CandidateKeyRandom): the second
- * takes each full value of the first with probability q uniform in [0.1, 0.9] (a fresh value of its topic otherwise)
- * and its fingerprint with 0..24 bits flipped. Probes are the first documents of planted pairs.
+ * <p>One force-merged segment of N documents of the {@link KeysModel} (random full min-wise values with topics'
+ * common values, 20 % planted pairs; shared with the real-node bench, bench/run.sh --reps fpk), indexed as the field
+ * would: the fingerprint, the signature and the 28 keys (one docs-only term each). Probes are the first documents of
+ * planted pairs.
  *
  * <p>Per probe (p50, p90, interleaved rounds): the floor ({@code bitCount(v ^ q) <= 16} over a {@code long[]} of the N
  * fingerprints), the exact query (max_distance 16, min_similarity 0.40, the node's column cache: the default query
@@ -65,81 +58,27 @@ public final class KeysPathBench {
           --common-share X     share of a document's slots taken from its topic's common values (default 0.858;
                                0: every full value random, every key a distinct term: the most bytes)
           --dir PATH     where the indices are built and kept (default target/keys-path-bench)""";
-    static final int TOPICS = 19;
-    static final int COMMON = 16;
-    /** The default of {@link #commonShare}. */
-    static final double COMMON_SHARE = 0.858;
     /** The share of a document's slots taken from its topic's common values ({@code --common-share}). */
-    static double commonShare = COMMON_SHARE;
-    static final long SEED = 42;
+    static double commonShare = KeysModel.COMMON_SHARE;
     static final String FIELD = "fp";
     static final String SIGNATURES = SketchFields.signatureField(FIELD);
     static final String KEYS = FIELD + "#keys";
-    static final CandidateKeys LAYOUT = CandidateKeys.forMinAgreeing(13, 32);
+    static final CandidateKeys LAYOUT = KeysModel.LAYOUT;
     static final BlockLayout BLOCKS = new BlockLayout(4, 16);
     static final int K = 16;
     /** Probes per query of the batch table. */
     static final int BATCH = 100;
     static final double MIN_SIMILARITY = 0.40;
-    /** The topics' common values, per topic and slot. */
-    static final long[][][] COMMON_VALUES = new long[TOPICS][Signature.SLOTS][COMMON];
-
-    static {
-        SplittableRandom r = new SplittableRandom(SEED);
-        for (long[][] topic : COMMON_VALUES)
-            for (long[] slot : topic)
-                for (int i = 0; i < slot.length; i++)
-                    slot[i] = r.nextLong() >>> 1;
-    }
 
     private KeysPathBench() {}
 
-    record Doc(int topic, long fingerprint, long[] minima) {
-        byte[] signature() {
-            return Signature.finish(minima);
-        }
-
-        byte[] keys() {
-            return LAYOUT.keys(minima);
-        }
-    }
-
-    static long value(SplittableRandom r, int topic, int slot) {
-        return r.nextDouble() < commonShare ? COMMON_VALUES[topic][slot][r.nextInt(COMMON)] : r.nextLong() >>> 1;
-    }
-
-    static Doc fresh(SplittableRandom r) {
-        int topic = r.nextInt(TOPICS);
-        long[] minima = new long[Signature.SLOTS];
-        for (int s = 0; s < minima.length; s++)
-            minima[s] = value(r, topic, s);
-        return new Doc(topic, r.nextLong(), minima);
-    }
-
-    /** Document i of an index of {@code docs}: deterministic, so probes are made again without reading the index. */
+    /** Document i of an index of {@code docs} ({@link KeysModel}): made again for probes without reading the index. */
     static Doc doc(int i, int docs) {
-        int planted = docs / 10; // pairs: 20 % of the documents
-        if (i >= 2 * planted) return fresh(new SplittableRandom(SEED * 1_000_003 + i));
-        int pair = i / 2;
-        SplittableRandom rb = new SplittableRandom(SEED * 1_000_003 + 2L * pair);
-        Doc base = fresh(rb);
-        if (i % 2 == 0) return base;
-        SplittableRandom rp = new SplittableRandom(SEED * 1_000_003 + 2L * pair + 1);
-        double q = 0.1 + 0.8 * rp.nextDouble();
-        long[] minima = base.minima.clone();
-        for (int s = 0; s < minima.length; s++)
-            if (rp.nextDouble() >= q) minima[s] = value(rp, base.topic, s);
-        long fp = base.fingerprint;
-        Set<Integer> flipped = new HashSet<>();
-        for (int flips = rp.nextInt(25); flipped.size() < flips;) {
-            int bit = rp.nextInt(64);
-            if (flipped.add(bit)) fp ^= 1L << bit;
-        }
-        return new Doc(base.topic, fp, minima);
+        return new KeysModel(docs, commonShare).doc(i);
     }
 
     static Path index(Path dir, int docs) throws IOException {
-        Path path = dir.resolve(docs + (commonShare == COMMON_SHARE ? "" : "-common" + commonShare));
+        Path path = dir.resolve(docs + (commonShare == KeysModel.COMMON_SHARE ? "" : "-common" + commonShare));
         if (Files.exists(path.resolve("done"))) return path;
         long start = System.nanoTime();
         try (Directory directory = new MMapDirectory(path)) {
@@ -149,7 +88,7 @@ public final class KeysPathBench {
                 for (int i = 0; i < docs; i++) {
                     Doc d = doc(i, docs);
                     Document document = new Document();
-                    document.add(new NumericDocValuesField(FIELD, d.fingerprint));
+                    document.add(new NumericDocValuesField(FIELD, d.fingerprint()));
                     document.add(new BinaryDocValuesField(SIGNATURES, new BytesRef(d.signature())));
                     for (var f : SketchFields.candidateKeyFields(KEYS, d.keys(), LAYOUT.keyBytes()))
                         document.add(f);
@@ -185,7 +124,7 @@ public final class KeysPathBench {
     static SimHashQuery query(Doc probe, int minShared) {
         return new SimHashQuery(
             FIELD,
-            new long[] { probe.fingerprint },
+            new long[] { probe.fingerprint() },
             new byte[][] { probe.signature() },
             new SimHashQuery.Verification(SIGNATURES, MIN_SIMILARITY),
             K,
@@ -266,7 +205,7 @@ public final class KeysPathBench {
                 (double) found2 / exactHits
             );
             ScanBenchmark.Run[] methods = {
-                i -> ScanBenchmark.floor(values, probes[i % total].fingerprint, K),
+                i -> ScanBenchmark.floor(values, probes[i % total].fingerprint(), K),
                 i -> searcher.search(exact[i % total], 20).scoreDocs.length,
                 i -> searcher.search(keys1[i % total], 20).scoreDocs.length,
                 i -> searcher.search(keys2[i % total], 20).scoreDocs.length };
@@ -305,7 +244,7 @@ public final class KeysPathBench {
             byte[][] sigs = new byte[BATCH][], keys = new byte[BATCH][];
             for (int j = 0; j < BATCH; j++) {
                 Doc d = probes[b * BATCH + j];
-                fps[j] = d.fingerprint;
+                fps[j] = d.fingerprint();
                 sigs[j] = d.signature();
                 keys[j] = d.keys();
             }
@@ -326,7 +265,7 @@ public final class KeysPathBench {
         ScanBenchmark.Run[] methods = { i -> {
             long c = 0;
             for (int j = 0; j < BATCH; j++)
-                c += ScanBenchmark.floor(values, probes[(i % batches) * BATCH + j].fingerprint, K);
+                c += ScanBenchmark.floor(values, probes[(i % batches) * BATCH + j].fingerprint(), K);
             return c;
         },
             i -> searcher.search(queries[0][i % batches], 20).scoreDocs.length,

@@ -19,11 +19,15 @@ import org.nearduplicate.bench.harness.*;
  * @param cssModes  --css-modes: with --ks, the k rows once per search.concurrent_segment_search.mode, or null
  * @param cssSlices search.concurrent.max_slice_count while --css-modes runs (0: the node's default)
  * @param checkFloor --check-floor B,K,R: bench/check_scale.py's floor (see {@link CheckFloor}), or null
+ * @param fpkVersion --fpk-version: the simhash version the {@code fpk} documents are written and mapped with (7: with
+ *                   their candidate keys; 6: the same fingerprints and signatures without keys, the exact baseline)
+ * @param fpkProbe   --fpk-probe: how the {@code fpk} queries give their probe ({@link KeysNodeRuns})
+ * @param argv       the command line as given (the results quote it)
  */
 record BenchConfig(String url, long docs, int probes, int queries, int scriptQueries, int scanQueries, long seed, String layouts,
     String index, boolean reuse, boolean loadOnly, String checkFloor, Set<String> onlyReps, boolean skipIngest, String evalDir, Path outDir,
     int bulkDocs, int bulkThreads, int ingestRounds, String resultsName, int[] ks, int shards, boolean noBase, int segments,
-    String[] cssModes, int cssSlices) {
+    String[] cssModes, int cssSlices, int fpkVersion, String fpkProbe, String[] argv) {
     static final String USAGE = """
         usage: Bench [options]   (bench/run.sh starts the node and passes its options here)
           --url URL              the node (default http://127.0.0.1:9400)
@@ -50,14 +54,19 @@ record BenchConfig(String url, long docs, int probes, int queries, int scriptQue
           --segments N           force-merge target per shard (default 1; 0: not merged)
           --no-base              no base index (no bytes-per-document figures)
           --css-modes none,all   with --ks: the k rows once per search.concurrent_segment_search.mode
-          --css-slices N         search.concurrent.max_slice_count while --css-modes runs""";
+          --css-slices N         search.concurrent.max_slice_count while --css-modes runs
+          --fpk-version 7|6      with --reps fpk: simhash-v7 documents with keys (default) or v6 ones without (the
+                                 exact baseline); fpk = the KeysModel's documents (bench/results/RESULTS-keys-node-*.md)
+          --fpk-probe P          with --reps fpk: value (fingerprint, signature and keys; default), value-nokeys
+                                 (fingerprint and signature) or like (the probe document by _id)""";
 
     static BenchConfig parse(String[] argv) {
         String url = "http://127.0.0.1:9400", layouts = "5:3,8:6,10:8", index = null, checkFloor = null;
         String evalDir = "../shared/eval/public", resultsName = null;
         long docs = 1_000_000, seed = 42;
         int probes = 2000, queries = 2000, scriptQueries = 20, scanQueries = 100, bulkDocs = 5000, bulkThreads = 2;
-        int ingestRounds = 3, shards = 1, segments = 1, cssSlices = 0;
+        int ingestRounds = 3, shards = 1, segments = 1, cssSlices = 0, fpkVersion = 7;
+        String fpkProbe = "value";
         boolean reuse = false, loadOnly = false, skipIngest = false, noBase = false;
         Set<String> onlyReps = null;
         Path outDir = Paths.get("bench/results");
@@ -94,10 +103,19 @@ record BenchConfig(String url, long docs, int probes, int queries, int scriptQue
                 case "--segments" -> segments = a.intValue();
                 case "--css-modes" -> cssModes = a.value().split(",");
                 case "--css-slices" -> cssSlices = a.intValue();
+                case "--fpk-version" -> fpkVersion = a.intValue();
+                case "--fpk-probe" -> fpkProbe = a.value();
                 default -> throw a.unknown();
             }
         }
         if (index == null) index = "bench" + docs + "_";
+        if (fpkVersion != 6 && fpkVersion != 7) throw new IllegalArgumentException("--fpk-version must be 6 or 7");
+        if (List.of("value", "value-nokeys", "like").contains(fpkProbe) == false) {
+            throw new IllegalArgumentException("--fpk-probe must be value, value-nokeys or like, not " + fpkProbe);
+        }
+        if (resultsName == null && onlyReps != null && onlyReps.contains("fpk")) {
+            resultsName = "RESULTS-keys-node-" + (docs % 1_000_000 == 0 ? docs / 1_000_000 + "M" : String.valueOf(docs)) + ".md";
+        }
         if (resultsName == null) resultsName = docs >= 10_000_000 ? "RESULTS-10M.md" : "RESULTS.md";
         // --ks loads base, fp and long unless --reps says otherwise, and the forced-scan index fpscan
         if (ks != null && onlyReps == null) onlyReps = new HashSet<>(List.of("base", "fp", "long"));
@@ -128,7 +146,10 @@ record BenchConfig(String url, long docs, int probes, int queries, int scriptQue
             noBase,
             segments,
             cssModes,
-            cssSlices
+            cssSlices,
+            fpkVersion,
+            fpkProbe,
+            argv.clone()
         );
     }
 }

@@ -20,7 +20,7 @@ final class CheckFloor {
 
     /**
      * bench/check_scale.py's floor, measured in the same run as the check: the --docs fingerprints of the loaded indices
-     * (the same {@link SyntheticData}, so the target's own values) in a plain {@code long[]}, and a batch of B probes at distance K
+     * (the same {@link SyntheticData}, with --reps fpk the same KeysModel: the target's own values) in a plain {@code long[]}, and a batch of B probes at distance K
      * answered by a plain {@code Long.bitCount(v ^ q) <= K} loop, two ways: {@code naive}, one pass over the array per probe,
      * and {@code blocked}, blocks of 2,048 values compared with every probe before the next block (each value leaves
      * memory once per batch, as the column scan reads it). Each line read from stdin runs R batches of each (new probes
@@ -29,10 +29,13 @@ final class CheckFloor {
     static void run(BenchConfig c) throws IOException {
         String[] p = c.checkFloor().split(",");
         int batch = Integer.parseInt(p[0]), k = Integer.parseInt(p[1]), reps = Integer.parseInt(p[2]);
-        SyntheticData data = new SyntheticData(c.docs(), c.probes(), c.seed());
+        // the target's own fingerprints: the KeysModel's with --reps fpk (bench/check_scale.py --keys-model), else SyntheticData's
+        boolean keysModel = c.onlyReps() != null && c.onlyReps().contains(Synthetic.KEYS_REP);
+        SyntheticData data = keysModel ? null : new SyntheticData(c.docs(), c.probes(), c.seed());
+        org.nearduplicate.bench.KeysModel model = keysModel ? new org.nearduplicate.bench.KeysModel(c.docs()) : null;
         long[] column = new long[Math.toIntExact(c.docs())];
         for (int i = 0; i < column.length; i++)
-            column[i] = data.fp(i);
+            column[i] = keysModel ? model.doc(i).fingerprint() : data.fp(i);
         SplittableRandom r = new SplittableRandom(c.seed() + 26);
         java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
         long sink = 0;

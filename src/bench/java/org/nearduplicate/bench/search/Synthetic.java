@@ -6,7 +6,9 @@ import java.util.*;
 import java.util.concurrent.*;
 import java.util.concurrent.atomic.*;
 
+import org.nearduplicate.bench.KeysModel;
 import org.nearduplicate.bench.harness.*;
+import org.nearduplicate.core.SimHashSettings;
 
 import static org.nearduplicate.bench.harness.Json.num;
 import static org.nearduplicate.bench.harness.Report.*;
@@ -24,7 +26,11 @@ final class Synthetic {
     final SyntheticData data;
     final Measure measure;
     /** The algorithm id of the signed documents ({@code fps}): the default algorithm, with its signature. */
-    static final String SIGNED_ALGORITHM = org.nearduplicate.core.SimHashSettings.DEFAULT.algorithmId();
+    static final String SIGNED_ALGORITHM = SimHashSettings.DEFAULT.algorithmId();
+    /** The representation of the candidate-key benchmark (--reps fpk, {@link KeysNodeRuns}): index and field name. */
+    static final String KEYS_REP = "fpk";
+    /** Its documents ({@link KeysModel}: the in-process KeysPathBench's data). */
+    final KeysModel keysModel;
     final List<Layout> layouts = new ArrayList<>();
     final List<MethodStats> stats = new ArrayList<>();
     /** --ks: one row per k (and per concurrent segment search mode). */
@@ -37,6 +43,7 @@ final class Synthetic {
         this.c = c;
         this.node = node;
         this.data = new SyntheticData(c.docs(), c.probes(), c.seed());
+        this.keysModel = new KeysModel(c.docs());
         this.measure = new Measure(this, rawLines);
         if (!c.layouts().isBlank()) for (String s : c.layouts().split(",")) {
             String[] p = s.trim().split(":");
@@ -80,6 +87,16 @@ final class Synthetic {
             for (int b = 0; b < 4; b++)
                 sb.append(hex(r.nextLong()));
             sb.append("\",\"algorithm\":\"").append(SIGNED_ALGORITHM).append("\"}");
+        }, true, true));
+        // fpk (only with --reps fpk): the KeysModel's documents (full min-wise values with topics' common values, planted
+        // pairs), as the simhash processor writes them: simhash-v7's object with the candidate keys (--fpk-version 6: v6's,
+        // the same fingerprint and signature without keys), _source kept (like probes read it); ids are document numbers
+        reps.add(new Rep(KEYS_REP, "\"" + KEYS_REP + "\":{\"type\":\"simhash\",\"algorithm\":\"" + keysAlgorithm() + "\"}", (i, sb) -> {
+            KeysModel.Doc d = keysModel.doc(i);
+            sb.append('"').append(KEYS_REP).append("\":{\"fingerprint\":\"").append(d.fingerprintHex());
+            sb.append("\",\"signature\":\"").append(d.signatureHex());
+            if (c.fpkVersion() >= 7) sb.append("\",\"keys\":\"").append(d.storedKeys());
+            sb.append("\",\"algorithm\":\"").append(keysAlgorithm()).append("\"}");
         }, true, true));
         reps.add(new Rep("long", "\"fpl\":{\"type\":\"long\"}", (fp, sb) -> sb.append("\"fpl\":").append(fp)));
         StringBuilder h4 = new StringBuilder("\"fpl\":{\"type\":\"long\"}");
@@ -131,6 +148,7 @@ final class Synthetic {
         }
         if (c.onlyReps() != null) reps.removeIf(r -> !c.onlyReps().contains(r.name));
         if (c.onlyReps() == null || !c.onlyReps().contains("fps")) reps.removeIf(r -> r.name.equals("fps"));
+        if (c.onlyReps() == null || !c.onlyReps().contains(KEYS_REP)) reps.removeIf(r -> r.name.equals(KEYS_REP));
         if (c.noBase()) reps.removeIf(r -> r.name.equals("base"));
         for (Rep r : reps) {
             long have = -1;
@@ -179,7 +197,13 @@ final class Synthetic {
         }
         Files.writeString(c.outDir().resolve("raw/file_sizes_" + c.docs() + ".json"), Json.write(files));
         if (c.loadOnly()) return; // --load-only: the indices are the product (e.g. bench/check_scale.py's target)
-        new QueryRuns(this).run();
+        if (files.containsKey(KEYS_REP)) new KeysNodeRuns(this).run();
+        else new QueryRuns(this).run();
+    }
+
+    /** The simhash algorithm id of the {@code fpk} documents and mapping (--fpk-version). */
+    String keysAlgorithm() {
+        return (c.fpkVersion() >= 7 ? SimHashSettings.DEFAULT_V7 : SimHashSettings.DEFAULT).algorithmId();
     }
 
     /** bytes per doc of one component of a representation, minus the same component of the base index (_id etc.). */

@@ -41,6 +41,56 @@ public class DocsFiguresTests {
     }
 
     /**
+     * engine.md's candidate-key frontier and background rates are RESULTS-candidate-keys.md's; the guarantee it states is
+     * the code's ({@code SimHashField.MIN_SHARED_KEYS} shared keys of {@code CandidateKeys.V7}).
+     */
+    @Test
+    public void testCandidateKeyFrontierFigures() throws IOException {
+        String results = read("bench/results/RESULTS-candidate-keys.md");
+        String engine = read("docs/engine.md");
+        String section = engine.substring(engine.indexOf("### The guarantee, the frontier, and what grows with N"));
+        int shared = org.nearduplicate.orchestration.field.SimHashField.MIN_SHARED_KEYS;
+        int guaranteed = new org.nearduplicate.lucene.SimHashQuery.CandidateKeyPath(
+            "f",
+            org.nearduplicate.core.keys.CandidateKeys.V7,
+            shared
+        ).guaranteedAgreeing();
+        assertEquals(shared, figure(section, "share at least ([0-9]+) of the probe's 28 keys"), 0);
+        assertEquals(guaranteed, figure(section, "\*\*([0-9]+) or more of\s+the 32 slots\*\*"), 0);
+        // the frontier rows: recall (corpus, planted) and rate as the results' summary table has them
+        String summary = results.substring(results.indexOf("The frontier (corpus recall"));
+        for (String[] scheme : new String[][] {
+            { "pairs 3x8+2x4 (1 key)", "pairs 3x8+2x4 (sharing 1 key)" },
+            { "pairs 3x8+2x4 (2 keys)", "pairs 3x8+2x4 (sharing 2 keys): the default" },
+            { "pairs 3x8+2x4 (3 keys)", "pairs 3x8+2x4 (sharing 3 keys)" },
+            { "bands 2x16 (1 key)", "bands 2x16 (sharing 1 key)" },
+            { "3-sets 4x8 (1 key)", "3-sets 4x8 (sharing 1 key)" },
+            { "bands 4x8 (1 key)", "bands 4x8 (sharing 1 key)" } }) {
+            String[] measured = row(summary, Pattern.quote(scheme[0]));
+            String[] quoted = row(section, Pattern.quote(scheme[1]));
+            assertEquals(scheme[1] + " bytes", measured[0].trim(), quoted[0].trim());
+            assertEquals(scheme[1] + " corpus recall", measured[1].trim(), quoted[1].trim());
+            assertEquals(scheme[1] + " planted recall", measured[2].trim().replace(" (1 M)", ""), quoted[2].trim());
+            assertEquals(scheme[1] + " rate", measured[3].trim(), quoted[3].trim());
+        }
+        // the background by source
+        String background = results.substring(results.indexOf("## Where the unrelated candidates come from"));
+        String[] same = row(background, Pattern.quote("same language, same source"));
+        String[] other = row(background, Pattern.quote("same language, other source"));
+        assertEquals(figure(same[3], "([0-9.e+-]+)"), figure(section, "two-key sharing is ([0-9.e+-]+) within one"), 0);
+        assertEquals(figure(other[3], "([0-9.e+-]+)"), figure(section, "within one\s+source and ([0-9.e+-]+) across"), 0);
+        assertEquals(figure(same[2], "([0-9.e+-]+)"), figure(section, "one-key sharing ([0-9.e+-]+) and"), 0);
+        assertEquals(figure(other[2], "([0-9.e+-]+)"), figure(section, "one-key sharing [0-9.e+-]+ and ([0-9.e+-]+):"), 0);
+        // the real node's recall at 10M
+        String repeat = read("bench/results/RESULTS-keys-node-10M-repeat.md");
+        assertEquals(
+            figure(repeat, "\*\*([0-9,]+) of [0-9,]+\*\* exact hits found"),
+            figure(section, "and ([0-9,]+) of [0-9,]+ exact hits on a real node at 10M"),
+            0
+        );
+    }
+
+    /**
      * README's precision/recall plot is drawn from RESULTS-quality-plot.md: its best-F1 k and the k = 16 row agree with
      * what README says and with its quality table.
      */

@@ -56,7 +56,7 @@ public class DocsFiguresTests {
             shared
         ).guaranteedAgreeing();
         assertEquals(shared, figure(section, "share at least ([0-9]+) of the probe's 28 keys"), 0);
-        assertEquals(guaranteed, figure(section, "\*\*([0-9]+) or more of\s+the 32 slots\*\*"), 0);
+        assertEquals(guaranteed, figure(section, "\\*\\*([0-9]+) or more of\\s+the 32 slots\\*\\*"), 0);
         // the frontier rows: recall (corpus, planted) and rate as the results' summary table has them
         String summary = results.substring(results.indexOf("The frontier (corpus recall"));
         for (String[] scheme : new String[][] {
@@ -78,13 +78,13 @@ public class DocsFiguresTests {
         String[] same = row(background, Pattern.quote("same language, same source"));
         String[] other = row(background, Pattern.quote("same language, other source"));
         assertEquals(figure(same[3], "([0-9.e+-]+)"), figure(section, "two-key sharing is ([0-9.e+-]+) within one"), 0);
-        assertEquals(figure(other[3], "([0-9.e+-]+)"), figure(section, "within one\s+source and ([0-9.e+-]+) across"), 0);
+        assertEquals(figure(other[3], "([0-9.e+-]+)"), figure(section, "within one\\s+source and ([0-9.e+-]+) across"), 0);
         assertEquals(figure(same[2], "([0-9.e+-]+)"), figure(section, "one-key sharing ([0-9.e+-]+) and"), 0);
         assertEquals(figure(other[2], "([0-9.e+-]+)"), figure(section, "one-key sharing [0-9.e+-]+ and ([0-9.e+-]+):"), 0);
         // the real node's recall at 10M
         String repeat = read("bench/results/RESULTS-keys-node-10M-repeat.md");
         assertEquals(
-            figure(repeat, "\*\*([0-9,]+) of [0-9,]+\*\* exact hits found"),
+            figure(repeat, "\\*\\*([0-9,]+) of [0-9,]+\\*\\* exact hits found"),
             figure(section, "and ([0-9,]+) of [0-9,]+ exact hits on a real node at 10M"),
             0
         );

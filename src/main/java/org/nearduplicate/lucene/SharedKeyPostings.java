@@ -112,8 +112,17 @@ final class SharedKeyPostings {
         int n = 0;
         long cost = 0;
         for (int t = 0; t < found.size(); t++) {
-            int[] useful = Arrays.stream(owners.get(t)).filter(p -> foundPerProbe[p] >= minShared).toArray();
-            if (useful.length == 0) continue;
+            int[] owning = owners.get(t);
+            int kept = 0;
+            for (int p : owning)
+                if (foundPerProbe[p] >= minShared) kept++;
+            if (kept == 0) continue;
+            int[] useful = kept == owning.length ? owning : new int[kept];
+            if (useful != owning) {
+                kept = 0;
+                for (int p : owning)
+                    if (foundPerProbe[p] >= minShared) useful[kept++] = p;
+            }
             found.set(n, found.get(t));
             states.set(n, states.get(t));
             owners.set(n, useful);

@@ -9,6 +9,7 @@ import org.apache.lucene.search.DocAndFloatFeatureBuffer;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.LSBRadixSorter;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -507,6 +508,10 @@ final class SharedKeyPostings {
      */
     static final class ProbeCounter {
         static final int MAX_WINDOW_BITS = 18;
+        /** A window's candidates up to this many are sorted by {@code Arrays.sort}, more by {@link #sortWindow}. */
+        private static final int SORT_OUTRIGHT = 64;
+        private final LSBRadixSorter sorter = new LSBRadixSorter();
+        private int[] offsets = new int[0];
         /** Per run (a key's postings): where it starts and ends in the copy, and how far it is read. */
         final int[] from;
         final int[] to;
@@ -558,9 +563,25 @@ final class SharedKeyPostings {
                 for (int r = 0; r < runs; r++) // clear what this window counted: each run's docs before end
                     for (int i = at[r] - 1; i >= from[r] && docs[i] >= base; i--)
                         count[docs[i] - base] = 0;
-                if (size - first > 1) Arrays.sort(candidates, first, size);
+                if (size - first > SORT_OUTRIGHT) sortWindow(first, base, window, probe);
+                else if (size - first > 1) Arrays.sort(candidates, first, size);
             }
             return true;
+        }
+
+        /**
+         * Sorts the many candidates of one window ({@code candidates[first..size)}, one probe): by a radix sort of their
+         * offsets in the window, as {@code Arrays.sort} of thousands of longs per window (one shared key: most postings
+         * are candidates) costs several times more.
+         */
+        private void sortWindow(int first, int base, int window, int probe) {
+            int n = size - first;
+            if (offsets.length < n) offsets = new int[ArrayUtil.oversize(n, Integer.BYTES)];
+            for (int i = 0; i < n; i++)
+                offsets[i] = (int) (candidates[first + i] >>> 32) - base;
+            sorter.sort(32 - Integer.numberOfLeadingZeros(window - 1), offsets, n);
+            for (int i = 0; i < n; i++)
+                candidates[first + i] = (long) (base + offsets[i]) << 32 | probe;
         }
 
         private boolean add(int doc, int probe) {

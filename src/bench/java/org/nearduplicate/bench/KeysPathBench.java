@@ -389,7 +389,7 @@ public final class KeysPathBench {
             "alt: postings decoded + copied in bulk (nextPostings)",
             "alt: counted by an open-addressing hash, then candidates sorted",
             "alt: counted by two bitsets over the segment, touched words cleared",
-            "alt: each key's sorted run counted window by window (2^18 docs, byte counts in L2), no sort",
+            "alt: each key's sorted run counted window by window (up to 2^18 docs, byte counts in L2), no sort",
             "whole query (IndexSearcher, top 20), for reference",
             "the path's own seek + candidates (SharedKeyPostings, no verification), for reference" };
         int phases = names.length;

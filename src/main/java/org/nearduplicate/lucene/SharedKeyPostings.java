@@ -533,16 +533,19 @@ final class SharedKeyPostings {
          */
         boolean count(int[] docs, int runs, int minShared, int probe) {
             if (runs < minShared) return true;
-            int next = Integer.MAX_VALUE, last = 0; // the smallest unread doc of any run, the largest doc
+            int next = Integer.MAX_VALUE, last = 0, postings = 0; // the smallest unread doc of any run, the largest doc
             for (int r = 0; r < runs; r++) {
                 at[r] = from[r];
                 if (from[r] < to[r]) {
                     next = Math.min(next, docs[from[r]]);
                     last = Math.max(last, docs[to[r] - 1]);
+                    postings += to[r] - from[r];
                 }
             }
-            // a window as wide as the documents seen, up to 2^MAX_WINDOW_BITS
-            int window = last >= 1 << MAX_WINDOW_BITS ? 1 << MAX_WINDOW_BITS : Integer.highestOneBit(Math.max(1, last)) << 1;
+            // a window as wide as the documents seen, up to 2^MAX_WINDOW_BITS, and at most 16 counts per posting (fewer
+            // bytes to allocate and clear for few postings)
+            int widest = Math.min(last, Math.min(1 << MAX_WINDOW_BITS, Math.max(1024, postings << 4)) - 1);
+            int window = Integer.highestOneBit(Math.max(1, widest)) << 1;
             if (counts.length < window) counts = new byte[window];
             byte[] count = counts;
             while (next != Integer.MAX_VALUE) {

@@ -5,7 +5,6 @@ import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.TermState;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.search.DocAndFloatFeatureBuffer;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.BytesRef;
@@ -277,7 +276,7 @@ final class SharedKeyPostings {
         private int sortedCount;
 
         /**
-         * Per probe, its keys' postings copied into one array (decoded in bulk) and counted per document
+         * Per probe, its keys' postings copied into one array and counted per document
          * ({@link ProbeCounter}); the candidates of every probe, sorted by doc. Null when a probe's postings exceed the
          * bounds or the candidates {@link #MAX_SORTED_CANDIDATES}: the heap merges them lazily instead. Per posting this
          * costs a copy and two passes instead of the heap's log(keys) steps (a 100-probe batch read 31,000 postings per
@@ -309,7 +308,6 @@ final class SharedKeyPostings {
                     termsOf[p][filledTerms[p]++] = t;
             int[] scratch = new int[most];
             ProbeCounter counter = new ProbeCounter(n);
-            DocAndFloatFeatureBuffer buffer = new DocAndFloatFeatureBuffer();
             PostingsEnum reused = null;
             for (int p = 0; p < keys.probes; p++) {
                 if (termsOf[p].length < minShared) continue;
@@ -317,14 +315,11 @@ final class SharedKeyPostings {
                 for (int t : termsOf[p]) {
                     keys.termsEnum.seekExact(keys.terms[t], keys.states[t]);
                     reused = keys.termsEnum.postings(reused, PostingsEnum.NONE);
-                    if (reused.nextDoc() == NO_MORE_DOCS) continue;
                     counter.from[lists] = filled;
-                    do {
-                        reused.nextPostings(NO_MORE_DOCS, buffer);
-                        System.arraycopy(buffer.docs, 0, scratch, filled, buffer.size);
-                        filled += buffer.size;
-                    } while (buffer.size > 0 && reused.docID() != NO_MORE_DOCS);
-                    counter.to[lists++] = filled;
+                    for (int d = reused.nextDoc(); d != NO_MORE_DOCS; d = reused.nextDoc()) {
+                        scratch[filled++] = d;
+                    }
+                    if (filled > counter.from[lists]) counter.to[lists++] = filled;
                 }
                 if (counter.count(scratch, lists, minShared, p) == false) return null;
             }

@@ -26,13 +26,13 @@ import java.util.List;
  * verified only against the probes it shares enough keys with ({@link Candidates#eligible}); their fingerprints can be
  * read in one pass before scoring ({@link Candidates#retainNear}). At 10M documents with the public corpus's background
  * sharing (31,000 postings per probe) copying and sorting halved the path's time against a heap merge and made a
- * 100-probe batch 4x faster; counting by windows instead of a radix sort, and the fingerprints read up front, cut the
- * rest by about 40 % (bench/results/RESULTS-keys-path.md). Memory: no per-document array; a probe's copied postings
- * stay under {@link #EAGER_MAX_POSTINGS} doc ids (4 MB), the candidates under {@link #MAX_SORTED_CANDIDATES} (8 MB) and
- * the window's counts under 256 KB. Beyond either bound (a common key's long postings, a large batch at one shared key)
- * the keys' postings are merged lazily by doc id instead (a heap over the keys, counting per document each probe's
- * keys; short postings copied up to the same bound, long ones through their own {@link PostingsEnum}): memory O(keys),
- * however large the segment.
+ * 100-probe batch 4x faster; counting by windows instead of a radix sort, and the fingerprints read up front, took
+ * about 30 % more off a probe (bench/results/RESULTS-keys-path.md). Memory: no per-document array; a probe's copied
+ * postings stay under {@link #EAGER_MAX_POSTINGS} doc ids (4 MB), the candidates under {@link #MAX_SORTED_CANDIDATES}
+ * (8 MB, 16 MB with their fingerprints) and the window's counts under 256 KB. Beyond either bound (a common key's long
+ * postings, a large batch at one shared key) the keys' postings are merged lazily by doc id instead (a heap over the
+ * keys, counting per document each probe's keys; short postings copied up to the same bound, long ones through their
+ * own {@link PostingsEnum}): memory O(keys), however large the segment.
  */
 final class SharedKeyPostings {
     /** A key's postings up to this many are copied (one enum reused for all); a longer one is read lazily (heap mode). */
@@ -498,8 +498,9 @@ final class SharedKeyPostings {
      * copy; the runs are read window by window of up to 2^18 documents (as Lucene's BooleanScorer does), counting in a
      * byte array of the window that stays in the L2 cache, so nothing is sorted but the few candidates of a window.
      * Smaller windows cost more per run and window (a mispredicted exit each), larger ones leave the cache. At 10M
-     * documents this counts a probe's 31,000 postings in about 60 % of the time of a radix sort and a count of its runs
-     * (bench/results/RESULTS-keys-path.md, "Where one probe's time goes"). Reused for every probe of a query.
+     * documents this counts a probe's 31,000 postings in 80-95 % of the time of a radix sort and a count of its runs in
+     * the path, 60 % in a standalone loop (bench/results/RESULTS-keys-path.md, "Where one probe's time goes"). Reused
+     * for every probe of a query.
      */
     static final class ProbeCounter {
         static final int MAX_WINDOW_BITS = 18;

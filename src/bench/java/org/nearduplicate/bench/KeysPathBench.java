@@ -3,17 +3,24 @@ package org.nearduplicate.bench;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.TermState;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocAndFloatFeatureBuffer;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.MMapDirectory;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.LSBRadixSorter;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,6 +36,7 @@ import org.nearduplicate.bench.KeysModel.Doc;
 import org.nearduplicate.bench.harness.Args;
 import org.nearduplicate.core.keys.BlockLayout;
 import org.nearduplicate.core.keys.CandidateKeys;
+import org.nearduplicate.core.sketch.Signature;
 import org.nearduplicate.lucene.BenchAccess;
 import org.nearduplicate.lucene.FingerprintColumns;
 import org.nearduplicate.lucene.MemoryAccounting;
@@ -57,9 +65,12 @@ public final class KeysPathBench {
           --recall-probes N    probes whose candidates and hits are counted (default 2000)
           --common-share X     share of a document's slots taken from its topic's common values (default 0.858;
                                0: every full value random, every key a distinct term: the most bytes)
+          --profile-only       only the per-phase breakdown of one probe (and the index, built if missing)
           --dir PATH     where the indices are built and kept (default target/keys-path-bench)""";
     /** The share of a document's slots taken from its topic's common values ({@code --common-share}). */
     static double commonShare = KeysModel.COMMON_SHARE;
+    /** Only the per-phase breakdown ({@code --profile-only}). */
+    static boolean profileOnly;
     static final String FIELD = "fp";
     static final String SIGNATURES = SketchFields.signatureField(FIELD);
     static final String KEYS = FIELD + "#keys";
@@ -114,6 +125,7 @@ public final class KeysPathBench {
                 case "--recall-probes" -> recallProbes = a.intValue();
                 case "--dir" -> dir = Path.of(a.value());
                 case "--common-share" -> commonShare = Double.parseDouble(a.value());
+                case "--profile-only" -> profileOnly = true;
                 default -> throw a.unknown();
             }
         }
@@ -168,6 +180,10 @@ public final class KeysPathBench {
                 queries,
                 ScanBenchmark.loadAverage()
             );
+            if (profileOnly) {
+                profile(leaf, searcher, probes, keys2, queries);
+                return;
+            }
             bytes(path, docs);
             // candidates, postings and recall, per probe
             long[] c1 = new long[recallProbes], c2 = new long[recallProbes], postings = new long[recallProbes];
@@ -229,6 +245,7 @@ public final class KeysPathBench {
                 );
             }
             batches(searcher, values, probes, total, columns, Math.max(3, queries / 40));
+            profile(leaf, searcher, probes, keys2, queries);
             System.out.println("\nload average (1/5/15 min) at the end: " + ScanBenchmark.loadAverage() + "\n");
             columns.clear();
         }
@@ -289,6 +306,265 @@ public final class KeysPathBench {
                 ScanBenchmark.ratio(t[m][0], t[0][0]),
                 ScanBenchmark.ratio(t[m][0], t[1][0])
             );
+        }
+    }
+
+    /**
+     * Where the time of one probe goes on the candidate-key path (>= 2 shared keys), measured phase by phase on the
+     * same probes as the query table, with the same Lucene calls the path makes: the 28 {@code seekExact}, the
+     * postings decoded and copied, the copy radix-sorted and counted by runs, then the candidates' fingerprints read
+     * (in doc order) and the signatures of the near ones. Alternatives are timed on the same copied postings in the
+     * same rounds: bulk decoding ({@code nextPostings}), and counting by an open-addressing hash, by two bitsets over the
+     * segment (only touched words cleared) and by buckets of the doc id's high bits. Each phase is its own method (one
+     * JIT unit each, as in the path).
+     */
+    static void profile(LeafReader leaf, IndexSearcher searcher, Doc[] probes, SimHashQuery[] keys2, int rounds) throws IOException {
+        String[] names = {
+            "seekExact of the probe's 28 keys (terms dictionary)",
+            "postings decoded + copied (nextDoc loop)",
+            "copy radix-sorted (LSBRadixSorter)",
+            "sorted copy counted by runs (>= 2 of a doc)",
+            "fingerprints of the candidates read and compared (doc order)",
+            "signatures of the near candidates read and compared",
+            "alt: postings decoded + copied in bulk (nextPostings)",
+            "alt: counted by an open-addressing hash, then candidates sorted",
+            "alt: counted by two bitsets over the segment, touched words cleared",
+            "alt: each key's sorted run counted window by window (up to 2^18 docs, byte counts in L2), no sort",
+            "whole query (IndexSearcher, top 20), for reference",
+            "the path's own seek + candidates (SharedKeyPostings, no verification), for reference" };
+        int phases = names.length;
+        long[][] nanos = new long[phases][rounds];
+        long[] postingsRead = new long[rounds], candidates = new long[rounds], near = new long[rounds];
+        int maxDoc = leaf.maxDoc();
+        Terms terms = leaf.terms(KEYS);
+        Phases ph = new Phases(maxDoc);
+        int minAgreeing = new SimHashQuery.Verification(SIGNATURES, MIN_SIMILARITY).minAgreeing();
+        long sink = 0;
+        int warmup = Math.max(300, rounds);
+        int kb = LAYOUT.keyBytes();
+        for (int r = -warmup; r < rounds; r++) {
+            int i = Math.floorMod(r, keys2.length);
+            Doc probe = probes[i];
+            byte[] k = probe.keys();
+            long[] at = new long[phases + 1];
+            at[0] = System.nanoTime();
+            int nf = ph.seek(terms, k, kb);
+            at[1] = System.nanoTime();
+            int filled = ph.decode(nf);
+            at[2] = System.nanoTime();
+            ph.radixSort(filled);
+            at[3] = System.nanoTime();
+            int nc = ph.runs(filled);
+            at[4] = System.nanoTime();
+            int nn = ph.fingerprints(leaf.getNumericDocValues(FIELD), nc, probe.fingerprint());
+            at[5] = System.nanoTime();
+            sink += ph.signatures(leaf.getBinaryDocValues(SIGNATURES), nn, probe.signature(), minAgreeing);
+            at[6] = System.nanoTime();
+            int filledBulk = ph.decodeBulk(nf);
+            at[7] = System.nanoTime();
+            if (filledBulk != filled) throw new IllegalStateException("bulk decoding read " + filledBulk + " of " + filled);
+            int nh = ph.hashCount(filled);
+            at[8] = System.nanoTime();
+            int nb = ph.bitsetCount(filled);
+            at[9] = System.nanoTime();
+            int nk = ph.windowCount();
+            at[10] = System.nanoTime();
+            if (nh != nc || nb != nc || nk != nc) throw new IllegalStateException("counts differ: " + nc + " " + nh + " " + nb + " " + nk);
+            sink += searcher.search(keys2[i], 20).scoreDocs.length;
+            at[11] = System.nanoTime();
+            sink += BenchAccess.candidateKeyWork(leaf, KEYS, new byte[][] { k }, kb, 2)[0];
+            at[12] = System.nanoTime();
+            if (r < 0) continue;
+            for (int p = 0; p < phases; p++)
+                nanos[p][r] = at[p + 1] - at[p];
+            postingsRead[r] = filled;
+            candidates[r] = nc;
+            near[r] = nn;
+        }
+        ScanBenchmark.sink += sink;
+        System.out.printf(
+            Locale.ROOT,
+            "%nWhere one probe's time goes (>= 2 shared keys; %d probes, every phase timed in each probe's round; mean %,.0f postings, %,.0f candidates, %,.1f near fingerprints per probe):%n%n",
+            rounds,
+            mean(postingsRead),
+            mean(candidates),
+            mean(near)
+        );
+        System.out.println("| phase | p50 | mean | share of the phases' p50 sum | ns per item (p50) |");
+        System.out.println("| --- | --- | --- | --- | --- |");
+        double[] p50 = new double[phases];
+        for (int p = 0; p < phases; p++) {
+            long[] s = nanos[p].clone();
+            Arrays.sort(s);
+            p50[p] = s[s.length / 2];
+        }
+        double sum = 0;
+        for (int p = 0; p < 6; p++)
+            sum += p50[p];
+        double[] per = { 28, mean(postingsRead), mean(postingsRead), mean(postingsRead), mean(candidates), Math.max(1e-9, mean(near)) };
+        for (int p = 0; p < phases; p++) {
+            System.out.printf(
+                Locale.ROOT,
+                "| %s | %s | %s | %s | %s |%n",
+                names[p],
+                ScanBenchmark.ms(p50[p] / 1e6),
+                ScanBenchmark.ms(mean(nanos[p]) / 1e6),
+                p < 6 ? String.format(Locale.ROOT, "%.0f %%", 100 * p50[p] / sum)
+                    : p == 10 ? "(phases' sum " + ScanBenchmark.ms(sum / 1e6) + ")"
+                    : "-",
+                String.format(Locale.ROOT, "%.1f", p50[p] / (p < 6 ? per[p] : p < 10 ? per[1] : per[1]))
+            );
+        }
+    }
+
+    static double mean(long[] v) {
+        return Arrays.stream(v).average().orElse(0);
+    }
+
+    /** The phases of {@link #profile}, one method each, on reused scratch arrays. */
+    static final class Phases {
+        final int[] scratch = new int[1 << 20], bulk = new int[1 << 20], tmp = new int[1 << 20], touched = new int[1 << 20];
+        final long[] bits;
+        final int[] cands = new int[1 << 20], cands2 = new int[1 << 20];
+        final LSBRadixSorter sorter = new LSBRadixSorter();
+        final DocAndFloatFeatureBuffer buffer = new DocAndFloatFeatureBuffer();
+        TermsEnum te;
+        final BytesRef[] found = new BytesRef[64];
+        final TermState[] states = new TermState[64];
+        PostingsEnum pe;
+        /** The runs (one per key) of the bulk copy in {@code tmp}. */
+        final int[] runFrom = new int[64], runTo = new int[64];
+        int runs;
+
+        Phases(int maxDoc) {
+            bits = new long[2 * ((maxDoc >>> 6) + 1)];
+        }
+
+        int seek(Terms terms, byte[] k, int kb) throws IOException {
+            te = terms.iterator();
+            int nf = 0;
+            for (int o = 0; o < k.length; o += kb) {
+                BytesRef term = new BytesRef(k, o, kb);
+                if (te.seekExact(term)) {
+                    found[nf] = term;
+                    states[nf++] = te.termState();
+                }
+            }
+            return nf;
+        }
+
+        int decode(int nf) throws IOException {
+            int filled = 0;
+            for (int t = 0; t < nf; t++) {
+                te.seekExact(found[t], states[t]);
+                pe = te.postings(pe, PostingsEnum.NONE);
+                for (int d = pe.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = pe.nextDoc())
+                    scratch[filled++] = d;
+            }
+            System.arraycopy(scratch, 0, bulk, 0, filled); // the unsorted copy, for the alternatives (not timed apart)
+            return filled;
+        }
+
+        int decodeBulk(int nf) throws IOException {
+            int filled = 0;
+            runs = 0;
+            for (int t = 0; t < nf; t++) {
+                te.seekExact(found[t], states[t]);
+                pe = te.postings(pe, PostingsEnum.NONE);
+                if (pe.nextDoc() == DocIdSetIterator.NO_MORE_DOCS) continue;
+                runFrom[runs] = filled;
+                do {
+                    pe.nextPostings(DocIdSetIterator.NO_MORE_DOCS, buffer);
+                    System.arraycopy(buffer.docs, 0, tmp, filled, buffer.size);
+                    filled += buffer.size;
+                } while (buffer.size > 0 && pe.docID() != DocIdSetIterator.NO_MORE_DOCS);
+                runTo[runs++] = filled;
+            }
+            return filled;
+        }
+
+        void radixSort(int filled) {
+            int max = 0;
+            for (int i = 0; i < filled; i++)
+                max = Math.max(max, scratch[i]);
+            sorter.sort(32 - Integer.numberOfLeadingZeros(Math.max(1, max)), scratch, filled);
+        }
+
+        int runs(int filled) {
+            int nc = 0;
+            for (int i = 0; i < filled;) {
+                int d = scratch[i], first = i;
+                while (i < filled && scratch[i] == d)
+                    i++;
+                if (i - first >= 2) cands[nc++] = d;
+            }
+            return nc;
+        }
+
+        int fingerprints(NumericDocValues fps, int nc, long fingerprint) throws IOException {
+            int nn = 0;
+            for (int c = 0; c < nc; c++) {
+                if (fps.advanceExact(cands[c]) && Long.bitCount(fps.longValue() ^ fingerprint) <= K) cands2[nn++] = cands[c];
+            }
+            return nn;
+        }
+
+        int signatures(BinaryDocValues sigs, int nn, byte[] ps, int minAgreeing) throws IOException {
+            int hits = 0;
+            for (int c = 0; c < nn; c++) {
+                if (sigs.advanceExact(cands2[c])) {
+                    BytesRef s = sigs.binaryValue();
+                    if (Signature.agreesOnAtLeast(ps, s.bytes, s.offset, minAgreeing)) hits++;
+                }
+            }
+            return hits;
+        }
+
+        /** Docs held at least twice in {@code bulk[0..n)}, by an open-addressing hash (keys doc + 1, 0 empty); sorted. */
+        int hashCount(int n) {
+            int capacity = Integer.highestOneBit(Math.max(2, n) * 2 - 1) << 1;
+            int[] table = new int[capacity];
+            byte[] counts = new byte[capacity];
+            int mask = capacity - 1, size = 0;
+            for (int i = 0; i < n; i++) {
+                int key = bulk[i] + 1;
+                int h = (key * 0x9E3779B9) >>> 7 & mask;
+                while (table[h] != 0 && table[h] != key)
+                    h = (h + 1) & mask;
+                table[h] = key;
+                if (++counts[h] == 2) cands2[size++] = key - 1;
+            }
+            Arrays.sort(cands2, 0, size);
+            return size;
+        }
+
+        /** Docs held at least twice, by two interleaved bitsets over the segment, only touched words cleared; sorted. */
+        int bitsetCount(int n) {
+            int nt = 0, size = 0;
+            for (int i = 0; i < n; i++) {
+                int d = bulk[i];
+                int w = (d >>> 6) << 1;
+                long bit = 1L << d;
+                long once = bits[w];
+                if ((once & bit) == 0) {
+                    if (once == 0) touched[nt++] = w;
+                    bits[w] = once | bit;
+                } else if ((bits[w + 1] & bit) == 0) {
+                    bits[w + 1] |= bit;
+                    cands2[size++] = d;
+                }
+            }
+            for (int i = 0; i < nt; i++) {
+                bits[touched[i]] = 0;
+                bits[touched[i] + 1] = 0;
+            }
+            Arrays.sort(cands2, 0, size);
+            return size;
+        }
+
+        /** SharedKeyPostings.ProbeCounter's way, on the bulk copy: each key's sorted run read window by window. */
+        int windowCount() {
+            return BenchAccess.countShared(tmp, runFrom, runTo, runs, 2);
         }
     }
 

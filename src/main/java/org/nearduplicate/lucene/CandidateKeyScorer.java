@@ -28,8 +28,10 @@ final class CandidateKeyScorer extends VerifyingScorer {
         BinaryDocValues signatureValues,
         float boost,
         Runnable exhausted
-    ) {
+    ) throws IOException {
         super(weight, candidates, false, boost, 4, exhausted);
+        // the fingerprints of all candidates first, in one pass: only those near a probe they share keys with remain
+        candidates.retainNear(values, query.fingerprints, query.maxDistance);
         this.query = query;
         this.candidates = candidates;
         this.values = values;
@@ -39,8 +41,13 @@ final class CandidateKeyScorer extends VerifyingScorer {
 
     @Override
     protected boolean verify(int doc, boolean positioned) throws IOException {
-        if (values.advanceExact(doc) == false) return false;
-        long value = values.longValue();
+        long value;
+        if (candidates.hasValues()) {
+            value = candidates.value();
+        } else {
+            if (values.advanceExact(doc) == false) return false;
+            value = values.longValue();
+        }
         int[] probes = candidates.eligible();
         int count = candidates.eligibleCount();
         // the signature is read only for a fingerprint within the distance of an eligible probe

@@ -1,5 +1,6 @@
 package org.nearduplicate.lucene;
 
+import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.TermState;
 import org.apache.lucene.index.Terms;
@@ -19,16 +20,19 @@ import java.util.List;
  * dictionary, and the documents that share at least {@code minShared} of them with one probe: the candidates of the
  * candidate-key path of {@link SimHashQuery}.
  *
- * <p>Sorted mode (the usual one): each probe's keys' postings are copied into one array, radix-sorted and counted by
- * runs; a document holding at least {@code minShared} of them is a candidate for that probe, and the candidates of all
- * probes are kept as {@code doc << 32 | probe}, sorted by doc, so a document is verified only against the probes it
- * shares enough keys with ({@link Candidates#eligible}). At 10M documents with the public corpus's background sharing
- * (31,000 postings per probe) this halved the path's time against a heap merge, and made a 100-probe batch 4x faster
- * (bench/results/RESULTS-keys-path.md). Memory: no per-document array; a probe's copied postings stay under
- * {@link #EAGER_MAX_POSTINGS} doc ids (4 MB) and the candidates under {@link #MAX_SORTED_CANDIDATES} (8 MB). Beyond
- * either bound (a common key's long postings, a large batch at one shared key) the keys' postings are merged lazily by
- * doc id instead (a heap over the keys, counting per document each probe's keys; short postings copied up to the same
- * bound, long ones through their own {@link PostingsEnum}): memory O(keys), however large the segment.
+ * <p>Sorted mode (the usual one): each probe's keys' postings are copied into one array and counted window by window
+ * of doc ids ({@link ProbeCounter}); a document holding at least {@code minShared} of them is a candidate for that
+ * probe, and the candidates of all probes are kept as {@code doc << 32 | probe}, sorted by doc, so a document is
+ * verified only against the probes it shares enough keys with ({@link Candidates#eligible}); their fingerprints can be
+ * read in one pass before scoring ({@link Candidates#retainNear}). At 10M documents with the public corpus's background
+ * sharing (31,000 postings per probe) copying and sorting halved the path's time against a heap merge and made a
+ * 100-probe batch 4x faster; counting by windows instead of a radix sort, and the fingerprints read up front, took
+ * about 30 % more off a probe (bench/results/RESULTS-keys-path.md). Memory: no per-document array; a probe's copied
+ * postings stay under {@link #EAGER_MAX_POSTINGS} doc ids (4 MB), the candidates under {@link #MAX_SORTED_CANDIDATES}
+ * (8 MB, 16 MB with their fingerprints) and the window's counts under 256 KB. Beyond either bound (a common key's long
+ * postings, a large batch at one shared key) the keys' postings are merged lazily by doc id instead (a heap over the
+ * keys, counting per document each probe's keys; short postings copied up to the same bound, long ones through their
+ * own {@link PostingsEnum}): memory O(keys), however large the segment.
  */
 final class SharedKeyPostings {
     /** A key's postings up to this many are copied (one enum reused for all); a longer one is read lazily (heap mode). */
@@ -108,8 +112,17 @@ final class SharedKeyPostings {
         int n = 0;
         long cost = 0;
         for (int t = 0; t < found.size(); t++) {
-            int[] useful = Arrays.stream(owners.get(t)).filter(p -> foundPerProbe[p] >= minShared).toArray();
-            if (useful.length == 0) continue;
+            int[] owning = owners.get(t);
+            int kept = 0;
+            for (int p : owning)
+                if (foundPerProbe[p] >= minShared) kept++;
+            if (kept == 0) continue;
+            int[] useful = kept == owning.length ? owning : new int[kept];
+            if (useful != owning) {
+                kept = 0;
+                for (int p : owning)
+                    if (foundPerProbe[p] >= minShared) useful[kept++] = p;
+            }
             found.set(n, found.get(t));
             states.set(n, states.get(t));
             owners.set(n, useful);
@@ -196,8 +209,11 @@ final class SharedKeyPostings {
          * consumed ({@code sortedAt}); null: the heap merges the keys.
          */
         private final long[] sorted;
-        private final int sortedSize;
+        private int sortedSize;
         private int sortedAt;
+        /** The sorted mode after {@link #retainNear}: each entry's fingerprint; and the current document's. */
+        private long[] sortedValues;
+        private long value;
 
         private Candidates(SharedKeyPostings keys, int minShared, int eagerMaxDocFreq, int eagerMaxPostings) throws IOException {
             this.minShared = minShared;
@@ -260,11 +276,11 @@ final class SharedKeyPostings {
         private int sortedCount;
 
         /**
-         * Per probe, its keys' postings copied into one array, radix-sorted and counted by runs; the candidates of every
-         * probe, sorted by doc. Null when a probe's postings exceed the bounds or the candidates
-         * {@link #MAX_SORTED_CANDIDATES}: the heap merges them lazily instead. Per posting this costs a copy and a radix
-         * pass instead of the heap's log(keys) steps (half the path's time at 10M, one probe; a 100-probe batch read
-         * 31,000 postings per probe through a heap of 2,800 keys at ~100 ns each: bench/keys_path.sh).
+         * Per probe, its keys' postings copied into one array and counted per document
+         * ({@link ProbeCounter}); the candidates of every probe, sorted by doc. Null when a probe's postings exceed the
+         * bounds or the candidates {@link #MAX_SORTED_CANDIDATES}: the heap merges them lazily instead. Per posting this
+         * costs a copy and two passes instead of the heap's log(keys) steps (a 100-probe batch read 31,000 postings per
+         * probe through a heap of 2,800 keys at ~100 ns each: bench/keys_path.sh).
          */
         private long[] sortedCandidates(SharedKeyPostings keys, int minShared, int eagerMaxDocFreq, int eagerMaxPostings)
             throws IOException {
@@ -291,33 +307,24 @@ final class SharedKeyPostings {
                 for (int p : keys.owners[t])
                     termsOf[p][filledTerms[p]++] = t;
             int[] scratch = new int[most];
-            long[] out = new long[16];
-            int size = 0;
-            LSBRadixSorter sorter = new LSBRadixSorter();
+            ProbeCounter counter = new ProbeCounter(n);
             PostingsEnum reused = null;
             for (int p = 0; p < keys.probes; p++) {
                 if (termsOf[p].length < minShared) continue;
-                int filled = 0, max = 0;
+                int filled = 0, lists = 0;
                 for (int t : termsOf[p]) {
                     keys.termsEnum.seekExact(keys.terms[t], keys.states[t]);
                     reused = keys.termsEnum.postings(reused, PostingsEnum.NONE);
+                    counter.from[lists] = filled;
                     for (int d = reused.nextDoc(); d != NO_MORE_DOCS; d = reused.nextDoc()) {
                         scratch[filled++] = d;
                     }
-                    if (filled > 0) max = Math.max(max, scratch[filled - 1]);
+                    if (filled > counter.from[lists]) counter.to[lists++] = filled;
                 }
-                sorter.sort(32 - Integer.numberOfLeadingZeros(Math.max(1, max)), scratch, filled);
-                for (int i = 0; i < filled;) {
-                    int d = scratch[i], first = i;
-                    while (i < filled && scratch[i] == d)
-                        i++;
-                    if (i - first >= minShared) {
-                        if (size == MAX_SORTED_CANDIDATES) return null;
-                        if (size == out.length) out = ArrayUtil.grow(out, size + 1);
-                        out[size++] = (long) d << 32 | p;
-                    }
-                }
+                if (counter.count(scratch, lists, minShared, p) == false) return null;
             }
+            long[] out = counter.candidates;
+            int size = counter.size;
             if (keys.probes > 1) Arrays.sort(out, 0, size);
             sortedCount = size;
             return out;
@@ -341,10 +348,52 @@ final class SharedKeyPostings {
                 return NO_MORE_DOCS;
             }
             int d = (int) (sorted[i] >>> 32);
+            if (sortedValues != null) value = sortedValues[i];
             while (i < sortedSize && (int) (sorted[i] >>> 32) == d)
                 eligible[eligibleCount++] = (int) sorted[i++];
             sortedAt = i;
             return d;
+        }
+
+        /**
+         * Sorted mode, before the first document: reads every candidate's fingerprint from {@code values} (unpositioned,
+         * read forward once, in doc order) in one tight pass, and keeps only the entries whose probe is within
+         * {@code maxDistance} of it (a document without a value is dropped): the verification's first test, done up
+         * front where the reads of successive candidates overlap in memory instead of one per scorer step.
+         * {@link #value()} then gives the current document's fingerprint. False in heap mode ({@code values} untouched).
+         */
+        boolean retainNear(NumericDocValues values, long[] fingerprints, int maxDistance) throws IOException {
+            if (sorted == null || sortedAt != 0 || sortedValues != null) return false;
+            long[] kept = new long[sortedSize];
+            int size = 0, last = -1;
+            boolean has = false;
+            long v = 0;
+            for (int i = 0; i < sortedSize; i++) {
+                long entry = sorted[i];
+                int d = (int) (entry >>> 32);
+                if (d != last) {
+                    last = d;
+                    has = values.advanceExact(d);
+                    v = has ? values.longValue() : 0;
+                }
+                if (has && Long.bitCount(v ^ fingerprints[(int) entry]) <= maxDistance) {
+                    sorted[size] = entry;
+                    kept[size++] = v;
+                }
+            }
+            sortedSize = size;
+            sortedValues = kept;
+            return true;
+        }
+
+        /** Whether {@link #retainNear} read the candidates' fingerprints ({@link #value()}). */
+        boolean hasValues() {
+            return sortedValues != null;
+        }
+
+        /** The current document's fingerprint, after {@link #retainNear}. */
+        long value() {
+            return value;
         }
 
         /** The probes that share at least the minimum of keys with the current document (the first {@link #eligibleCount}). */
@@ -440,6 +489,105 @@ final class SharedKeyPostings {
                 i = child;
             }
             heap[i] = t;
+        }
+    }
+
+    /**
+     * Counts, for one probe, how many of its keys' postings hold each document, and appends the documents held at least
+     * {@code minShared} times, in doc order, as {@code doc << 32 | probe}. Each key's postings are a sorted run of the
+     * copy; the runs are read window by window of up to 2^18 documents (as Lucene's BooleanScorer does), counting in a
+     * byte array of the window that stays in the L2 cache, so nothing is sorted but the few candidates of a window.
+     * Smaller windows cost more per run and window (a mispredicted exit each), larger ones leave the cache. At 10M
+     * documents this counts a probe's 31,000 postings in 80-95 % of the time of a radix sort and a count of its runs in
+     * the path, 60 % in a standalone loop (bench/results/RESULTS-keys-path.md, "Where one probe's time goes"). Reused
+     * for every probe of a query.
+     */
+    static final class ProbeCounter {
+        static final int MAX_WINDOW_BITS = 18;
+        /** A window's candidates up to this many are sorted by {@code Arrays.sort}, more by {@link #sortWindow}. */
+        private static final int SORT_OUTRIGHT = 64;
+        private final LSBRadixSorter sorter = new LSBRadixSorter();
+        private int[] offsets = new int[0];
+        /** Per run (a key's postings): where it starts and ends in the copy, and how far it is read. */
+        final int[] from;
+        final int[] to;
+        private final int[] at;
+        private byte[] counts = new byte[0];
+        long[] candidates = new long[16];
+        int size;
+
+        /** @param maxRuns most keys of one probe */
+        ProbeCounter(int maxRuns) {
+            this.from = new int[maxRuns];
+            this.to = new int[maxRuns];
+            this.at = new int[maxRuns];
+        }
+
+        /**
+         * Appends the candidates of {@code runs} sorted runs {@code docs[from[r]..to[r])} (postings of distinct keys of
+         * {@code probe}); false when they would exceed {@link #MAX_SORTED_CANDIDATES}.
+         */
+        boolean count(int[] docs, int runs, int minShared, int probe) {
+            if (runs < minShared) return true;
+            int next = Integer.MAX_VALUE, last = 0, postings = 0; // the smallest unread doc of any run, the largest doc
+            for (int r = 0; r < runs; r++) {
+                at[r] = from[r];
+                if (from[r] < to[r]) {
+                    next = Math.min(next, docs[from[r]]);
+                    last = Math.max(last, docs[to[r] - 1]);
+                    postings += to[r] - from[r];
+                }
+            }
+            // a window as wide as the documents seen, up to 2^MAX_WINDOW_BITS, and at most 16 counts per posting (fewer
+            // bytes to allocate and clear for few postings)
+            int widest = Math.min(last, Math.min(1 << MAX_WINDOW_BITS, Math.max(1024, postings << 4)) - 1);
+            int window = Integer.highestOneBit(Math.max(1, widest)) << 1;
+            if (counts.length < window) counts = new byte[window];
+            byte[] count = counts;
+            while (next != Integer.MAX_VALUE) {
+                int base = next & -window, end = (int) Math.min((long) base + window, Integer.MAX_VALUE), first = size;
+                next = Integer.MAX_VALUE;
+                for (int r = 0; r < runs; r++) {
+                    int i = at[r], e = to[r];
+                    for (; i < e; i++) {
+                        int d = docs[i];
+                        if (d >= end) {
+                            next = Math.min(next, d);
+                            break;
+                        }
+                        if (++count[d - base] == minShared && add(d, probe) == false) return false;
+                    }
+                    at[r] = i;
+                }
+                for (int r = 0; r < runs; r++) // clear what this window counted: each run's docs before end
+                    for (int i = at[r] - 1; i >= from[r] && docs[i] >= base; i--)
+                        count[docs[i] - base] = 0;
+                if (size - first > SORT_OUTRIGHT) sortWindow(first, base, window, probe);
+                else if (size - first > 1) Arrays.sort(candidates, first, size);
+            }
+            return true;
+        }
+
+        /**
+         * Sorts the many candidates of one window ({@code candidates[first..size)}, one probe): by a radix sort of their
+         * offsets in the window, as {@code Arrays.sort} of thousands of longs per window (one shared key: most postings
+         * are candidates) costs several times more.
+         */
+        private void sortWindow(int first, int base, int window, int probe) {
+            int n = size - first;
+            if (offsets.length < n) offsets = new int[ArrayUtil.oversize(n, Integer.BYTES)];
+            for (int i = 0; i < n; i++)
+                offsets[i] = (int) (candidates[first + i] >>> 32) - base;
+            sorter.sort(32 - Integer.numberOfLeadingZeros(window - 1), offsets, n);
+            for (int i = 0; i < n; i++)
+                candidates[first + i] = (long) (base + offsets[i]) << 32 | probe;
+        }
+
+        private boolean add(int doc, int probe) {
+            if (size == MAX_SORTED_CANDIDATES) return false;
+            if (size == candidates.length) candidates = ArrayUtil.grow(candidates, size + 1);
+            candidates[size++] = (long) doc << 32 | probe;
+            return true;
         }
     }
 }

@@ -71,6 +71,18 @@ public final class BenchAccess {
         return new long[] { n, found.cost() };
     }
 
+    /**
+     * How many documents the sorted runs {@code docs[from[r]..to[r])} hold at least {@code minShared} times, counted as
+     * the candidate-key path does.
+     */
+    public static int countShared(int[] docs, int[] from, int[] to, int runs, int minShared) {
+        SharedKeyPostings.ProbeCounter counter = new SharedKeyPostings.ProbeCounter(runs);
+        System.arraycopy(from, 0, counter.from, 0, runs);
+        System.arraycopy(to, 0, counter.to, 0, runs);
+        counter.count(docs, runs, minShared, 0);
+        return counter.size;
+    }
+
     /** A column of {@code values}, one per document. */
     public static FingerprintColumn denseColumn(long[] values) throws java.io.IOException {
         boolean[] all = new boolean[values.length];

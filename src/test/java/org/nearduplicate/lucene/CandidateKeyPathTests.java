@@ -527,6 +527,50 @@ public class CandidateKeyPathTests extends PlatformTestCase {
         }
     }
 
+    /**
+     * The window-by-window count equals a brute-force count of sorted runs, with doc ids spanning several windows (up to
+     * 2^22 docs: 16 windows of 2^18), near window edges and near the largest doc id, several probes in one counter.
+     */
+    public void testProbeCounterEqualsBruteForce() {
+        for (int round = 0; round < 30; round++) {
+            int runs = randomIntBetween(1, 28), minShared = randomIntBetween(1, 4), probes = randomIntBetween(1, 3);
+            int top = randomFrom(1 << 10, 1 << 19, 1 << 22, Integer.MAX_VALUE - 1);
+            SharedKeyPostings.ProbeCounter counter = new SharedKeyPostings.ProbeCounter(runs);
+            java.util.List<Long> expected = new java.util.ArrayList<>();
+            for (int p = 0; p < probes; p++) {
+                // a pool of doc ids the runs draw from (so that documents recur), edges of windows included
+                int[] pool = new int[randomIntBetween(1, 300)];
+                for (int i = 0; i < pool.length; i++) {
+                    int edge = (randomIntBetween(0, top >>> SharedKeyPostings.ProbeCounter.MAX_WINDOW_BITS)
+                        << SharedKeyPostings.ProbeCounter.MAX_WINDOW_BITS) + randomIntBetween(-1, 1);
+                    pool[i] = randomBoolean() ? randomIntBetween(0, top) : Math.max(0, Math.min(top, edge));
+                }
+                int[] docs = new int[runs * pool.length];
+                int filled = 0;
+                Map<Integer, Integer> counts = new HashMap<>();
+                for (int r = 0; r < runs; r++) {
+                    java.util.TreeSet<Integer> run = new java.util.TreeSet<>();
+                    for (int i = randomIntBetween(0, pool.length); i > 0; i--)
+                        run.add(pool[randomIntBetween(0, pool.length - 1)]);
+                    counter.from[r] = filled;
+                    for (int d : run) {
+                        docs[filled++] = d;
+                        counts.merge(d, 1, Integer::sum);
+                    }
+                    counter.to[r] = filled;
+                }
+                int before = counter.size;
+                assertTrue(counter.count(docs, runs, minShared, p));
+                java.util.List<Long> mine = new java.util.ArrayList<>();
+                for (var e : new java.util.TreeMap<>(counts).entrySet())
+                    if (e.getValue() >= minShared) mine.add((long) e.getKey() << 32 | p);
+                expected.addAll(mine);
+                assertEquals(mine, Arrays.stream(counter.candidates, before, counter.size).boxed().toList());
+            }
+            assertEquals(expected.size(), counter.size);
+        }
+    }
+
     /** The candidates and their eligible probes, by nextDoc ({@code stride} < 0) or by advancing {@code stride} docs at a time. */
     private static String walk(SharedKeyPostings.Candidates candidates, int stride) throws IOException {
         StringBuilder sb = new StringBuilder();

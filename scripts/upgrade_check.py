@@ -2,7 +2,7 @@
 """Real-node upgrade check (README "Upgrades"): indices written by the previous releases of the plugin keep working
 after the node is upgraded to this build, or fail with a message that names the way out.
 
-For each previous release (0.1.0 to 0.7.0; --from picks one), on a fresh node:
+For each previous release (0.1.0 to 0.8.0; --from picks one), on a fresh node:
 1. Builds the release's plugin zip from a git worktree of its commit in /tmp (kept in /tmp/near-duplicate-releases
    for later runs; never inside this repository).
 2. Starts the OpenSearch version the release was built for (3.6.0 for 0.1.0 and 0.2.0, 3.8.0 from 0.3.0 on) with it,
@@ -17,17 +17,24 @@ For each previous release (0.1.0 to 0.7.0; --from picks one), on a fresh node:
    - the same documents and values, identical answers and groups;
    - k above the index's max_distance answered without allow_scan by the column scan (near_duplicate.scan_cache.size is
      on by default), exactly as the same query with allow_scan;
-   - the old simhash and MinHash pipelines (no `version`): where they now make a newer default algorithm (every
-     release before 0.8.0), refused by the old fields with a 400 that names the processor's [version] and the reindex, and with that
-     version they write exactly what the old release wrote (SimHash, MinHash, I-Match); where the default did not
-     change, they write exactly that as they are; new pages are found;
+   - the old simhash and MinHash pipelines (no `version`) now make today's defaults, per method: simhash-v7,
+     minhash-v6 and imatch-v6. Where that is a version the old field does not take (SimHash before 0.8.0, MinHash
+     before 0.8.0), refused with a 400 that names the processor's [version] and the reindex, and with that version
+     they write exactly what the old release wrote (SimHash, MinHash, I-Match). Into 0.8.0's simhash-v6 field the
+     unversioned pipeline's simhash-v7 values are accepted (v6 and v7 cross): indexed with exactly the fingerprints
+     and signatures 0.8.0 wrote, found at distance 0 by 0.8.0's copies and finding them; with [version] 6 it writes
+     exactly 0.8.0's values. Where the default did not change (MinHash and I-Match of 0.8.0), they write exactly
+     what the release wrote as they are; new pages are found;
    - a reindex into today's layout with the old algorithm keeps the fingerprints and answers and serves k up to 16; a
-     reindex through today's default pipeline into today's default mapping finds every page by itself.
+     reindex through today's default pipeline into today's default mapping (simhash-v7) finds every page by itself,
+     through the candidate keys (`candidate_keys` in the profiled query's description, and
+     queries.candidate_keys.segments of _near_duplicate/stats growing by at least one segment per query).
 4. With --then-opensearch VERSION, upgrades OpenSearch too (this build's zip for VERSION, same data) and compares again.
 
 Exit code 1 on any difference. Needs git and Maven (the releases build offline once ~/.m2 holds their dependencies);
-a few minutes per release.
-  python3 scripts/upgrade_check.py                                  # 0.1.0 to 0.7.0 -> this build
+a few minutes per release. NODE_PORT picks the node's HTTP port (default 9200; transport NODE_PORT + 100).
+  python3 scripts/upgrade_check.py                                  # 0.1.0 to 0.8.0 -> this build
+  NODE_PORT=9480 python3 scripts/upgrade_check.py --from 0.8.0
   python3 scripts/upgrade_check.py --from 0.2.0 --then-opensearch 3.8.0
 """
 import argparse
@@ -50,8 +57,9 @@ NODE_DIR = os.path.join(ROOT, "target", "upgrade-node")
 # algorithms, faster. 0.5.0 made version 3 the default: the unversioned pipelines of 0.3.0 and 0.4.0 are refused by
 # their fields with the fix in the message, and with [version] 2 write exactly what they wrote.
 # 0.6.0: simhash-v4, the verified match (a 32-byte signature with every fingerprint, default min_similarity 0.35) and
-# groups around a representative. 0.7.0: simhash-v5 (template regions dropped), verified at 0.35 as well. Each is the
-# last commit of its release (the last with its pom version and its default algorithm).
+# groups around a representative. 0.7.0: simhash-v5 (template regions dropped), verified at 0.35 as well. 0.8.0:
+# version 6 (Chinese cut by HanLP's dictionary), simhash-v6 verified at 0.40; the parent of 293080c, which opened
+# "Unreleased". Each is the last commit of its release (the last with its pom version and its default algorithm).
 RELEASES = {
     "0.1.0": {"commit": "de3b2e0a99b0cab46a3dec8a7246ffb51f02b472", "opensearch": "3.6.0", "text_probes": False,
               "algorithm_version": 1},
@@ -67,9 +75,15 @@ RELEASES = {
               "algorithm_version": 4},
     "0.7.0": {"commit": "5db79f990b33119d6e7a127c28f834f75bd945e4", "opensearch": "3.8.0", "text_probes": True,
               "algorithm_version": 5},
+    "0.8.0": {"commit": "82120aa00ccf052ba6572db91e4b31be43bffe75", "opensearch": "3.8.0", "text_probes": True,
+              "algorithm_version": 6},
 }
-# the algorithm version today's processors make when the pipeline names none
-DEFAULT_ALGORITHM_VERSION = 6
+# the algorithm versions today's processors make when the pipeline names none: SimHash's own version 7 (0.9.0 on:
+# version 6's fingerprint and signature plus candidate keys), the feature pipeline's 6 for MinHash and I-Match
+DEFAULT_SIMHASH_VERSION = 7
+DEFAULT_MINHASH_VERSION = 6
+# SimHash versions that make the same fingerprint and signature, so that their fields take each other's values (no 400)
+CROSSING_SIMHASH_VERSIONS = {6, 7}
 # the first algorithm version whose values carry a verification signature (32 one-byte slots)
 FIRST_SIGNATURE_VERSION = 4
 SIGNATURE_SLOTS = 32
@@ -191,6 +205,11 @@ def scroll(index, body):
 def fingerprints(index):
     """id -> the stored fingerprint object or hex string, as written."""
     return {i: source["fp"] for i, source in scroll(index, {"_source": ["fp"]}).items()}
+
+
+def candidate_keys_segments():
+    """The segments near_duplicate answered from candidate keys on all nodes (_near_duplicate/stats, total)."""
+    return call("GET", "/_plugins/_near_duplicate/stats")["total"]["queries"]["candidate_keys"]["segments"]
 
 
 class Upgrade:
@@ -355,14 +374,20 @@ class Upgrade:
         log(f"k = {k} on the {self.version} index: answered without allow_scan, {len(answers[0])} hits as with it")
 
     def check_old_pipelines(self):
-        """The old simhash pipeline has no version. If the release's default algorithm is no longer today's, the
-        pipeline now makes the new default, which the old field refuses with the fix in the message; with the version
-        the message names, it fingerprints exactly as the release did. If it is still today's, the
-        unversioned pipeline itself must write exactly what the release wrote."""
+        """The old pipelines have no version. SimHash: if the release's default algorithm is no longer today's, the
+        pipeline now makes the new default; a field of a version that does not cross with it refuses that with the fix
+        in the message, and with the version the message names the pipeline fingerprints exactly as the release did. A
+        field of a crossing version (simhash-v6 of 0.8.0 and today's simhash-v7) takes the new values as they are: same
+        fingerprint and signature as the release wrote, keys left out of the index. If the default is still the
+        release's, the unversioned pipeline itself must write exactly what the release wrote. MinHash and I-Match the
+        same with their own default version (no crossing versions)."""
         old_version = self.release["algorithm_version"]
-        changed = old_version != DEFAULT_ALGORITHM_VERSION
+        changed = old_version != DEFAULT_SIMHASH_VERSION
+        crossing = changed and {old_version, DEFAULT_SIMHASH_VERSION} <= CROSSING_SIMHASH_VERSIONS
         page_id, content = next(iter(demo_pages()))
-        if changed:
+        if crossing:
+            self.check_crossing_pipeline(old_version)
+        elif changed:
             status, answer = request("PUT", f"/{INDEX}/_doc/again?pipeline={PIPELINE}&refresh=true", {"content": content})
             reason = json.dumps(answer.get("error", {}))
             if status != 400 or f"Set [version] to {old_version}" not in reason or "reindex" not in reason:
@@ -387,7 +412,10 @@ class Upgrade:
                 fail(f"page {page_id}: the re-indexed copy is not found at distance 0")
         call("POST", f"/{INDEX}/_delete_by_query?refresh=true",
              {"query": {"ids": {"values": [f"again-{page_id}" for page_id, _ in demo_pages()]}}})
-        if changed:
+        simhash_how = (f"with [version] {old_version}" if changed else
+                       "as it is (its default is still today's)")
+        minhash_changed = old_version != DEFAULT_MINHASH_VERSION
+        if minhash_changed:
             status, answer = request("PUT", f"/{MINHASH_INDEX}/_doc/again?pipeline={MINHASH_PIPELINE}&refresh=true",
                                      {"content": content})
             reason = json.dumps(answer.get("error", {}))
@@ -412,9 +440,47 @@ class Upgrade:
                      f"from {self.version}'s")
         call("POST", f"/{MINHASH_INDEX}/_delete_by_query?refresh=true",
              {"query": {"ids": {"values": [f"again-{page_id}" for page_id, _ in demo_pages()]}}})
-        how = f"with [version] {old_version}" if changed else "as they are (their default is still today's)"
-        log(f"the old pipelines, {how}, write what the release wrote: SimHash (new pages found at distance 0), "
-            "MinHash and I-Match")
+        minhash_how = (f"with [version] {old_version}" if minhash_changed else
+                       "as they are (their default is still today's)")
+        log(f"the old SimHash pipeline, {simhash_how}, writes what the release wrote (new pages found at distance 0); "
+            f"the old MinHash and I-Match pipelines, {minhash_how}, too")
+
+    def check_crossing_pipeline(self, old_version):
+        """The release's field (simhash-v6) and today's default (simhash-v7) make the same sketch: the unversioned old
+        pipeline now writes v7 values, which the old field indexes without their keys, no 400. Every page must be
+        stored with exactly the fingerprint and signature the release wrote (plus v7's keys and id), be found at
+        distance 0 by the release's copy and find it; then the pipeline is pinned to the old version, which writes
+        exactly what the release wrote."""
+        lines = []
+        for page_id, content in demo_pages():
+            lines += [json.dumps({"index": {"_index": INDEX, "_id": f"v{DEFAULT_SIMHASH_VERSION}-{page_id}",
+                                            "pipeline": PIPELINE}}),
+                      json.dumps({"content": content}, ensure_ascii=False)]
+        bulk(lines)  # fails on any refused document
+        now = fingerprints(INDEX)
+        new_prefix = f"simhash-v{DEFAULT_SIMHASH_VERSION}:"
+        for page_id, _ in demo_pages():
+            old, new = self.before["fingerprints"][page_id], now[f"v{DEFAULT_SIMHASH_VERSION}-{page_id}"]
+            if not isinstance(new, dict) or not new.get("algorithm", "").startswith(new_prefix) or not new.get("keys"):
+                fail(f"page {page_id}: the unversioned old pipeline was expected to write a {new_prefix[:-1]} value "
+                     f"with keys, wrote {json.dumps(new)[:300]}")
+            if (new["fingerprint"], new["signature"]) != (old["fingerprint"], old["signature"]):
+                fail(f"page {page_id}: the unversioned old pipeline's {new_prefix[:-1]} value differs from "
+                     f"{self.version}'s: {old['fingerprint']}/{old['signature']} -> "
+                     f"{new['fingerprint']}/{new['signature']}")
+            for probe, wanted in ((page_id, f"v{DEFAULT_SIMHASH_VERSION}-{page_id}"),
+                                  (f"v{DEFAULT_SIMHASH_VERSION}-{page_id}", page_id)):
+                hits = call("POST", f"/{INDEX}/_search", {"size": 200, "_source": False, "query": {"near_duplicate": {
+                    "field": "fp", "max_distance": 0, "like": {"_index": INDEX, "_id": probe}}}})["hits"]["hits"]
+                if wanted not in {h["_id"] for h in hits}:
+                    fail(f"page {page_id}: like [{probe}] does not find [{wanted}] at distance 0 in the "
+                         f"{self.version} index")
+        call("POST", f"/{INDEX}/_delete_by_query?refresh=true", {"query": {"ids": {"values": [
+            f"v{DEFAULT_SIMHASH_VERSION}-{page_id}" for page_id, _ in demo_pages()]}}})
+        log(f"the unversioned old pipeline into the old simhash-v{old_version} index: accepted (no 400), "
+            f"{new_prefix[:-1]} values with {self.version}'s fingerprints and signatures, found at distance 0 both ways")
+        call("PUT", f"/_ingest/pipeline/{PIPELINE}",
+             {"processors": [{"simhash": {"field": "content", "target_field": "fp", "version": old_version}}]})
 
     def check_reindex(self):
         # today's layout, the old algorithm: the fingerprint objects are copied as they are
@@ -439,16 +505,31 @@ class Upgrade:
         call("POST", "/_reindex?refresh=true", {"source": {"index": MINHASH_INDEX, "_source": ["content"]},
                                                 "dest": {"index": fresh, "pipeline": "upgrade-check-v2"}})
         algorithm = call("GET", f"/{fresh}/_mapping")[fresh]["mappings"]["properties"]["fp"]["algorithm"]
+        if not algorithm.startswith(f"simhash-v{DEFAULT_SIMHASH_VERSION}:"):
+            fail(f"today's default mapping is {algorithm}, expected simhash-v{DEFAULT_SIMHASH_VERSION}")
+        segments_before = candidate_keys_segments()
+        pages = 0
         for page_id, _ in demo_pages():
-            hits = call("POST", f"/{fresh}/_search", {"size": 100, "_source": False, "query": {"near_duplicate": {
-                "field": "fp", "max_distance": 0, "like": {"_index": fresh, "_id": page_id}}}})["hits"]["hits"]
-            if page_id not in {h["_id"] for h in hits}:
+            answer = call("POST", f"/{fresh}/_search", {"size": 100, "_source": False, "profile": True, "query": {
+                "near_duplicate": {"field": "fp", "max_distance": 0, "like": {"_index": fresh, "_id": page_id}}}})
+            if page_id not in {h["_id"] for h in answer["hits"]["hits"]}:
                 fail(f"page {page_id} reindexed through today's default pipeline is not found by itself")
+            descriptions = [q["description"] for shard in answer["profile"]["shards"]
+                            for search in shard["searches"] for q in search["query"]]
+            if not any("candidate_keys" in d for d in descriptions):
+                fail(f"page {page_id}: the query on the reindexed {algorithm.split(':')[0]} index did not take the "
+                     f"candidate keys: profile {descriptions}")
+            pages += 1
+        segments = candidate_keys_segments() - segments_before
+        if segments < pages:
+            fail(f"{pages} like queries on the reindexed {algorithm.split(':')[0]} index answered only {segments} "
+                 "segments from the candidate keys (queries.candidate_keys.segments); expected at least one each")
         call("DELETE", f"/{fresh}")
         call("DELETE", "/_ingest/pipeline/upgrade-check-v2")
         log(f"reindexed into today's layout with {self.version}'s algorithm (max_distance {max_distance}): same "
             f"fingerprints and answers, k = 16 served ({wide['hits']['total']['value']} hits for a probe); through "
-            f"today's default pipeline ({algorithm.split(':')[0]}): every page found by itself")
+            f"today's default pipeline ({algorithm.split(':')[0]}): every page found by itself through the candidate "
+            f"keys (profile; {segments} segments in queries.candidate_keys.segments for {pages} queries)")
 
     def run(self):
         old_os = self.release["opensearch"]

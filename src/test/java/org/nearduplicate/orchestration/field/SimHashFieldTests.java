@@ -191,6 +191,13 @@ public class SimHashFieldTests extends PlatformTestCase {
         // without keys (bare, an object without algorithm, one naming v7, a v6 value of the same options): indexed with
         // the marker term instead of keys, which the keys path verifies against every probe
         SimHash v6Sketch = new SimHasher(SimHashSettings.DEFAULT_V6).sketch("The old harbor bridge reopened to traffic on Monday.");
+        String v6Value = "{\"fingerprint\": \""
+            + Fingerprints.toHex(v6Sketch.fingerprint())
+            + "\", \"signature\": \""
+            + Signature.toHex(v6Sketch.signature())
+            + "\", \"algorithm\": \""
+            + SimHashSettings.DEFAULT_V6.algorithmId()
+            + "\"}";
         for (String keyless : List.of(
             "\"" + Fingerprints.toHex(sketch.fingerprint()) + "\"",
             "{\"fingerprint\": \"00000000000000ff\"}",
@@ -199,13 +206,7 @@ public class SimHashFieldTests extends PlatformTestCase {
                 + "\", \"algorithm\": \""
                 + v7Field.algorithm()
                 + "\"}",
-            "{\"fingerprint\": \""
-                + Fingerprints.toHex(v6Sketch.fingerprint())
-                + "\", \"signature\": \""
-                + Signature.toHex(v6Sketch.signature())
-                + "\", \"algorithm\": \""
-                + SimHashSettings.DEFAULT_V6.algorithmId()
-                + "\"}"
+            v6Value
         )) {
             List<IndexableField> marked = v7Field.parseFields(new JsonValueReader(keyless), name -> false)
                 .stream()
@@ -215,20 +216,7 @@ public class SimHashFieldTests extends PlatformTestCase {
             assertEquals(keyless, SketchFields.withoutCandidateKeys(), marked.get(0).binaryValue());
             assertEquals(IndexOptions.DOCS, marked.get(0).fieldType().indexOptions());
         }
-        assertEquals(
-            new SimHash(v6Sketch.fingerprint(), v6Sketch.signature()),
-            v7Field.parse(
-                new JsonValueReader(
-                    "{\"fingerprint\": \""
-                        + Fingerprints.toHex(v6Sketch.fingerprint())
-                        + "\", \"signature\": \""
-                        + Signature.toHex(v6Sketch.signature())
-                        + "\", \"algorithm\": \""
-                        + SimHashSettings.DEFAULT_V6.algorithmId()
-                        + "\"}"
-                )
-            ).sketch()
-        );
+        assertEquals(new SimHash(v6Sketch.fingerprint(), v6Sketch.signature()), v7Field.parse(new JsonValueReader(v6Value)).sketch());
         // another sketch (v5) is still refused, with the version to set
         assertBadValue(
             v7Field,

@@ -52,8 +52,8 @@ public class SimHashFieldTypeTests extends PlatformMapperTestCase {
         assertThat(e.getMessage(), containsString("Unknown parameter [boost]"));
         assertEquals(
             "{\"_doc\":{\"properties\":{\"field\":{\"type\":\"simhash\",\"blocks\":4,\"max_distance\":16,\"check_bits\":28,"
-                + "\"algorithm\":\"simhash-v6:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=true,weighting=tf,"
-                + "idf=none\"}}}}",
+                + "\"algorithm\":\"simhash-v7:content_type=auto,extract=main,features=words,shingle_size=2,stopwords=true,weighting=tf,"
+                + "idf=none,keys=pairs:3x8+2x4:w32\"}}}}",
             service.documentMapper().mappingSource().toString()
         );
     }

@@ -51,4 +51,4 @@ if [ -z "$url" ]; then
   url=http://127.0.0.1:$NODE_PORT
 fi
 export BENCH_COMMAND="${BENCH_COMMAND:-$( [ -n "${BENCH_URL:-}" ] && echo "BENCH_URL=$BENCH_URL " )NODE_HEAP=$NODE_HEAP bench/groups.sh $*}"
-java -Xmx"${CLIENT_HEAP:-3g}" -cp "$TEST_CLASSPATH" org.nearduplicate.bench.groups.GroupsBench --url "$url" "$@"
+java -Xmx"${CLIENT_HEAP:-3g}" --add-modules jdk.incubator.vector -cp "$TEST_CLASSPATH" org.nearduplicate.bench.groups.GroupsBench --url "$url" "$@"

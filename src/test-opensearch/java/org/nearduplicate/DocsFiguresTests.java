@@ -1206,14 +1206,22 @@ public class DocsFiguresTests {
         assertEquals(rerun6, textAfter(readme, "; ([0-9.]+) % in a second run, `bench/results/RESULTS-ingest-v6-rerun\\.md`"));
         assertEquals(rerun6, textAfter(performance, "RESULTS-ingest-v6-rerun\\.md`: \\*\\*([0-9.]+) %\\*\\*"));
         assertTrue(
-            "issue 25: ingest with fingerprinting >= 55 % of plain indexing, both runs of the default",
+            "issue 25: ingest with fingerprinting >= 55 % of plain indexing, both runs of simhash-v6 (the default of 0.8.0)",
             Double.parseDouble(rerun6) >= 55
                 && Double.parseDouble(
                     textAfter(read("bench/results/RESULTS-ingest-v6.md"), "Fingerprinting ingest throughput = \\*\\*([0-9.]+) %\\*\\*")
                 ) >= 55
         );
         assertEquals(rerun, textAfter(performance, "RESULTS-ingest-v5-rerun\\.md`;[^*]*\\*\\*([0-9.]+) %\\*\\*"));
-        for (String version : new String[] { "v6", "v5", "v4" }) {
+        String v7 = read("bench/results/RESULTS-ingest-v7.md");
+        double v7Ratio = Double.parseDouble(textAfter(v7, "Fingerprinting ingest throughput = \\*\\*([0-9.]+) %\\*\\*"));
+        assertTrue("issue 40: ingest with fingerprinting at the default (simhash-v7) >= 50 % of plain indexing", v7Ratio >= 50);
+        assertEquals("simhash-v7", row(v7, "simhash pipeline \\+ simhash field")[0]);
+        // the same run's simhash-v6 side, quoted next to the default
+        String v6SameRun = textAfter(v7, "`simhash-v6`: \\*\\*([0-9.]+) %\\*\\*");
+        assertEquals(v6SameRun, textAfter(performance, "`simhash-v6` field ran at ([0-9.]+) %"));
+        assertEquals(v6SameRun, textAfter(readme, "`simhash-v6` ran at ([0-9.]+) % in the same rounds"));
+        for (String version : new String[] { "v7", "v6", "v5", "v4" }) {
             String results = read("bench/results/RESULTS-ingest-" + version + ".md");
             String ratio = textAfter(results, "Fingerprinting ingest throughput = \\*\\*([0-9.]+) %\\*\\*");
             assertTrue(

@@ -89,6 +89,23 @@ final class ClusterData {
         }
     }
 
+    /**
+     * The 32 full min-wise values of document i (--field-version 7: its candidate keys are made from them), consistent
+     * with {@link #signature}: in a cluster, a slot holds a value of the cluster and of the slot's 8-bit value (so members
+     * that agree with the center on a slot share its full value, as documents of shared content do); outside the
+     * clusters every value is random (every key distinct: the most key bytes).
+     */
+    long[] minima(long i, byte[] signature, int off) {
+        long[] minima = new long[SIG];
+        long c = cluster(i);
+        SplittableRandom r = new SplittableRandom(mix(seed * 0xC2B2AE3D27D4EB4FL + i));
+        for (int s = 0; s < SIG; s++)
+            minima[s] = c < 0
+                ? r.nextLong() >>> 1
+                : mix(mix(seed * 0x165667B19E3779F9L + c) + s * 256L + (signature[off + s] & 0xFF)) >>> 1;
+        return minima;
+    }
+
     long plantedDocs() {
         long s = 0;
         for (long c = 0; c < clusters; c++)

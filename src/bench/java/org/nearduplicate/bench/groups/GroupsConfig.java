@@ -21,11 +21,15 @@ import org.nearduplicate.bench.harness.*;
  *                      before 0.7.0's second request), and a rate of 1e9 documents per second never waits. Same run,
  *                      same index, same groups; the baseline runs first, so the default write's documents are the
  *                      larger (two more fields in _source)
+ * @param fieldVersion  --field-version (with --signed): 6 maps {@code fp} with {@code "algorithm": "simhash-v6"} and
+ *                      loads the documents as a v6 pipeline writes them; 7 maps the default field (checked to be
+ *                      {@code simhash-v7}) and loads the same fingerprints and signatures with their 28 candidate keys
+ *                      ({@link ClusterData#minima}); 0 (not given): the default mapping, values without keys
  * @param command       the command line the results file names (BENCH_COMMAND, else this program's)
  */
 record GroupsConfig(String url, long docs, int shards, int[] ks, int reps, int bruteSample, long seed, double clusterShare, String index,
     boolean reuse, boolean skipWrite, boolean signed, boolean rewrite, boolean writeBaseline, int bulkDocs, int bulkThreads, int pollMs,
-    String resultsName, Path outDir, String command) {
+    String resultsName, Path outDir, int fieldVersion, String command) {
     static final String USAGE = """
         usage: GroupsBench [options]   (bench/groups.sh starts the node and passes its options here)
           --url URL            the node (default http://127.0.0.1:9500)
@@ -42,11 +46,23 @@ record GroupsConfig(String url, long docs, int shards, int[] ks, int reps, int b
           --signed             simhash-v4 documents at the default settings
           --rewrite            the write-back twice
           --write-baseline     a first write-back at requests_per_second 1e9
+          --field-version V    with --signed: 6 (a simhash-v6 field, values without keys) or 7 (the default field,
+                               simhash-v7, values with their candidate keys); index name suffix _vV
           --bulk-docs N        (default 5000)
           --bulk-threads N     (default 2)
           --poll-ms N          heap and breaker polling interval (default 500)
           --results NAME       (default RESULTS-groups.md)
           --out DIR            (default bench/results)""";
+
+    /** The mapping of the field {@code fp}. */
+    String fieldMapping() {
+        return fieldVersion == 6 ? "{\"type\":\"simhash\",\"algorithm\":\"simhash-v6\"}" : "{\"type\":\"simhash\"}";
+    }
+
+    /** Whether the documents carry candidate keys. */
+    boolean keys() {
+        return fieldVersion == 7;
+    }
 
     static GroupsConfig parse(String[] argv) {
         String url = "http://127.0.0.1:9500", index = null, resultsName = "RESULTS-groups.md";
@@ -56,6 +72,7 @@ record GroupsConfig(String url, long docs, int shards, int[] ks, int reps, int b
         double clusterShare = 0.01;
         boolean clusterShareGiven = false, reuse = false, skipWrite = false, signed = false, rewrite = false, writeBaseline = false;
         Path outDir = Paths.get("bench/results");
+        int fieldVersion = 0;
         Args a = new Args(argv, USAGE);
         for (String o; (o = a.next()) != null;) {
             switch (o) {
@@ -81,13 +98,23 @@ record GroupsConfig(String url, long docs, int shards, int[] ks, int reps, int b
                 case "--poll-ms" -> pollMs = a.intValue();
                 case "--results" -> resultsName = a.value();
                 case "--out" -> outDir = Paths.get(a.value());
+                case "--field-version" -> fieldVersion = a.intValue();
                 default -> throw a.unknown();
             }
         }
         if (docs > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("--docs must fit in one Java array");
         if (signed && !clusterShareGiven) clusterShare = 0.10;
         if (signed) ks = new int[] { GroupsBench.SIGNED_K };
-        if (index == null) index = "groups" + (signed ? "signed" : "") + docs + "_" + shards + "s";
+        if (fieldVersion != 0 && (signed == false || (fieldVersion != 6 && fieldVersion != 7))) {
+            throw new IllegalArgumentException("--field-version must be 6 or 7, with --signed");
+        }
+        if (index == null) index = "groups"
+            + (signed ? "signed" : "")
+            + docs
+            + "_"
+            + shards
+            + "s"
+            + (fieldVersion == 0 ? "" : "_v" + fieldVersion);
         String command = System.getenv("BENCH_COMMAND");
         if (command == null || command.isBlank()) command = "java -cp target/test-classes:... org.nearduplicate.bench.groups.GroupsBench "
             + String.join(" ", argv);
@@ -111,6 +138,7 @@ record GroupsConfig(String url, long docs, int shards, int[] ks, int reps, int b
             pollMs,
             resultsName,
             outDir,
+            fieldVersion,
             command
         );
     }

@@ -26,6 +26,9 @@ final class GroupsLoad {
         this.node = run.node;
     }
 
+    /** The candidate keys of --field-version 7: simhash-v7's. */
+    private static final org.nearduplicate.core.keys.CandidateKeys KEYS = org.nearduplicate.core.keys.CandidateKeys.V7;
+
     record Load(boolean reused, double loadSecs, double mergeSecs, long count, long segments, long storeBytes) {
     }
 
@@ -60,7 +63,9 @@ final class GroupsLoad {
                     + c.shards()
                     + ",\"number_of_replicas\":0,\"refresh_interval\":\"-1\","
                     + "\"index.translog.durability\":\"async\",\"index.translog.flush_threshold_size\":\"1gb\"},"
-                    + "\"mappings\":{\"properties\":{\"fp\":{\"type\":\"simhash\"}}}}"
+                    + "\"mappings\":{\"properties\":{\"fp\":"
+                    + c.fieldMapping()
+                    + "}}}"
             );
             LOG.log("loading " + c.docs() + " docs into " + c.index() + " (bulk " + c.bulkDocs() + ", " + c.bulkThreads() + " threads)");
             AtomicLong next = new AtomicLong(), done = new AtomicLong();
@@ -83,6 +88,8 @@ final class GroupsLoad {
                                 sb.append("\"}}\n{\"fp\":{\"fingerprint\":\"").append(hex(data.fp(i))).append("\",\"signature\":\"");
                                 for (byte b : sig)
                                     sb.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+                                if (c.keys()) sb.append("\",\"keys\":\"")
+                                    .append(org.nearduplicate.core.keys.StoredKeys.encode(KEYS, data.minima(i, sig, 0)));
                                 sb.append("\"}}\n");
                             } else {
                                 sb.append("\"}}\n{\"fp\":\"").append(hex(data.fp(i))).append("\"}\n");
@@ -109,6 +116,17 @@ final class GroupsLoad {
             node.post("/" + c.index() + "/_refresh", "");
             mergeSecs = (System.nanoTime() - t) / 1e9;
             LOG.log("  force-merged in " + (int) mergeSecs + " s");
+        }
+        if (c.fieldVersion() != 0) {
+            // the field's algorithm as the node mapped it: v6 as asked, or the default, which must be v7
+            String mapping = node.get("/" + c.index() + "/_mapping/field/fp");
+            String want = "simhash-v" + c.fieldVersion();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("simhash-v[0-9]+").matcher(mapping);
+            String got = m.find() ? m.group() : null;
+            if (got != null && got.equals(want) == false) throw new IllegalStateException(
+                "field fp is mapped " + got + ", expected " + want
+            );
+            LOG.log("  field fp: " + (got == null ? "default algorithm (not named in the mapping)" : got));
         }
         long n = run.count();
         if (n != c.docs()) throw new IllegalStateException("index " + c.index() + " holds " + n + " docs, expected " + c.docs());

@@ -80,7 +80,14 @@ final class GroupsResults {
             .append(in.distinct)
             .append(" distinct fingerprints, ")
             .append(in.units)
-            .append(" units |\n");
+            .append(" units")
+            .append(
+                c.fieldVersion() == 7
+                    ? "; each with its 28 `simhash-v7` candidate keys (`keys`) from 32 full min-wise values consistent with the signature (cluster members share a full value where they agree with the center's slot, all other values random)"
+                    : c.fieldVersion() == 6 ? "; without keys, as a `simhash-v6` pipeline writes them"
+                    : ""
+            )
+            .append(" |\n");
         else md.append("| data | ")
             .append(c.docs())
             .append(" fingerprints (seed ")
@@ -96,7 +103,9 @@ final class GroupsResults {
             .append(" distinct fingerprints |\n");
         md.append("| index | `")
             .append(c.index())
-            .append("`: `{\"fp\":{\"type\":\"simhash\"}}`, ")
+            .append("`: `{\"fp\":")
+            .append(c.fieldMapping())
+            .append("}`, ")
             .append(c.shards())
             .append(
                 " shard(s), 0 replicas, `_source` enabled (the write-back's partial updates need it), `refresh_interval: -1` while loading, "

@@ -22,12 +22,14 @@ import org.nearduplicate.bench.harness.*;
  * @param fpkVersion --fpk-version: the simhash version the {@code fpk} documents are written and mapped with (7: with
  *                   their candidate keys; 6: the same fingerprints and signatures without keys, the exact baseline)
  * @param fpkProbe   --fpk-probe: how the {@code fpk} queries give their probe ({@link KeysNodeRuns})
+ * @param ingestVersions --ingest-versions V,V: simhash versions ingested next to the default in the ingest comparison
+ *                   (a pipeline with {@code "version": V} into a field mapped {@code simhash-vV}; none by default)
  * @param argv       the command line as given (the results quote it)
  */
 record BenchConfig(String url, long docs, int probes, int queries, int scriptQueries, int scanQueries, long seed, String layouts,
     String index, boolean reuse, boolean loadOnly, String checkFloor, Set<String> onlyReps, boolean skipIngest, String evalDir, Path outDir,
-    int bulkDocs, int bulkThreads, int ingestRounds, String resultsName, int[] ks, int shards, boolean noBase, int segments,
-    String[] cssModes, int cssSlices, int fpkVersion, String fpkProbe, String[] argv) {
+    int bulkDocs, int bulkThreads, int ingestRounds, int[] ingestVersions, String resultsName, int[] ks, int shards, boolean noBase,
+    int segments, String[] cssModes, int cssSlices, int fpkVersion, String fpkProbe, String[] argv) {
     static final String USAGE = """
         usage: Bench [options]   (bench/run.sh starts the node and passes its options here)
           --url URL              the node (default http://127.0.0.1:9400)
@@ -45,6 +47,8 @@ record BenchConfig(String url, long docs, int probes, int queries, int scriptQue
           --check-floor B,K,R    bench/check_scale.py's floor loop on stdin requests, no node
           --skip-ingest          no eval-corpus ingest
           --ingest-rounds N      (default 3)
+          --ingest-versions V,V  also ingest through a simhash pipeline with "version": V into a field mapped
+                                 simhash-vV, interleaved with plain and the default (e.g. 6)
           --eval DIR             the eval corpus (default ../shared/eval/public)
           --out DIR              results directory (default bench/results)
           --results FILE         results file name (default RESULTS.md, RESULTS-10M.md from 10M docs)
@@ -71,6 +75,7 @@ record BenchConfig(String url, long docs, int probes, int queries, int scriptQue
         Set<String> onlyReps = null;
         Path outDir = Paths.get("bench/results");
         int[] ks = null;
+        int[] ingestVersions = new int[0];
         String[] cssModes = null;
         Args a = new Args(argv, USAGE);
         for (String o; (o = a.next()) != null;) {
@@ -88,6 +93,7 @@ record BenchConfig(String url, long docs, int probes, int queries, int scriptQue
                 case "--load-only" -> loadOnly = true;
                 case "--check-floor" -> checkFloor = a.value();
                 case "--ingest-rounds" -> ingestRounds = a.intValue();
+                case "--ingest-versions" -> ingestVersions = a.ints();
                 case "--reps" -> {
                     onlyReps = new HashSet<>(Arrays.asList(a.value().split(",")));
                     onlyReps.add("base");
@@ -140,6 +146,7 @@ record BenchConfig(String url, long docs, int probes, int queries, int scriptQue
             bulkDocs,
             bulkThreads,
             ingestRounds,
+            ingestVersions,
             resultsName,
             ks,
             shards,

@@ -261,26 +261,45 @@ final class BenchResults {
                         + c.ingestRounds()
                         + " alternating rounds, the median reported (each round's time is listed: this machine is shared, compare within a round). Both indices map `content` as `text` with the `standard` analyzer; the simhash one adds a `simhash` field `fp` filled by the `simhash` ingest processor (HTML extraction, analysis, SimHash).\n\n"
                 );
-            md.append(
-                "| method | docs/s (median) | MB/s (median) | rounds (s) | segment files after merge (bytes/doc, with `_source`) |\n|---|---|---|---|---|\n"
+            if (c.ingestVersions().length > 0) md.append(
+                "The `v` rows ingest the same documents through a `simhash` processor with an explicit `version` into a field mapped with that version's algorithm, in the same rounds (the order in a round: plain, the default, then each version).\n\n"
             );
-            double[] med = new double[2];
-            for (int sim = 0; sim < 2; sim++) {
-                final int fs = sim;
-                List<Ingest.Run> rs = ing.runs().stream().filter(r -> r.name().startsWith(fs == 1 ? "simhash" : "plain")).toList();
+            md.append(
+                "| method | algorithm written | docs/s (median) | MB/s (median) | rounds (s) | segment files after merge (bytes/doc, with `_source`) | x plain (median) | x plain per round |\n|---|---|---|---|---|---|---|---|\n"
+            );
+            // the sides in their order of the first round; medians and per-round ratios against plain
+            List<String> sides = ing.runs().stream().map(Ingest.Run::name).distinct().toList();
+            Map<String, Double> med = new LinkedHashMap<>();
+            List<Ingest.Run> plainRuns = ing.runs().stream().filter(r -> r.name().equals(Ingest.PLAIN)).toList();
+            for (String side : sides) {
+                List<Ingest.Run> rs = ing.runs().stream().filter(r -> r.name().equals(side)).toList();
                 double[] secs = rs.stream().mapToDouble(Ingest.Run::seconds).sorted().toArray();
                 double m = secs[secs.length / 2];
-                med[sim] = ing.docs() / m;
+                med.put(side, ing.docs() / m);
+            }
+            double plain = med.get(Ingest.PLAIN);
+            for (String side : sides) {
+                List<Ingest.Run> rs = ing.runs().stream().filter(r -> r.name().equals(side)).toList();
+                List<String> perRound = new ArrayList<>();
+                for (int i = 0; i < rs.size() && i < plainRuns.size(); i++)
+                    perRound.add(f(100 * plainRuns.get(i).seconds() / rs.get(i).seconds()) + " %");
+                double m = ing.docs() / med.get(side);
                 md.append("| ")
-                    .append(rs.get(0).name())
+                    .append(side)
                     .append(" | ")
-                    .append(f(ing.docs() / m))
+                    .append(ing.algorithms().getOrDefault(side, "-"))
+                    .append(" | ")
+                    .append(f(med.get(side)))
                     .append(" | ")
                     .append(f(ing.bytes() / m / 1e6))
                     .append(" | ")
                     .append(String.join(", ", rs.stream().map(r -> f(r.seconds())).toList()))
                     .append(" | ")
-                    .append(f((sim == 1 ? ing.simhashStore() : ing.plainStore()) / (double) ing.docs()))
+                    .append(f(ing.stores().getOrDefault(side, 0L) / (double) ing.docs()))
+                    .append(" | ")
+                    .append(f(100 * med.get(side) / plain))
+                    .append(" % | ")
+                    .append(String.join(", ", perRound))
                     .append(" |\n");
             }
             if (!ing.rejected().isEmpty()) md.append("\nRejected documents (counted in the time, last round): ")
@@ -288,8 +307,21 @@ final class BenchResults {
                 .append(" — first reason: `")
                 .append(ing.rejectedWhy().values().iterator().next().replace('|', '/').replace('\n', ' '))
                 .append("`\n");
-            md.append("\nFingerprinting ingest throughput = **").append(f(100 * med[1] / med[0])).append(" %** of plain indexing.\n");
-            facts.put("ingestRatio", med[1] / med[0]);
+            double ratio = med.get(Ingest.DEFAULT) / plain;
+            md.append("\nFingerprinting ingest throughput = **").append(f(100 * ratio)).append(" %** of plain indexing");
+            md.append(ing.algorithms().containsKey(Ingest.DEFAULT) ? " (the default, " + ing.algorithms().get(Ingest.DEFAULT) + ")" : "");
+            for (int version : c.ingestVersions()) {
+                String side = Ingest.versionSide(version);
+                if (med.containsKey(side)) md.append("; `simhash-v")
+                    .append(version)
+                    .append("`: **")
+                    .append(f(100 * med.get(side) / plain))
+                    .append(" %**, the default at ")
+                    .append(f(100 * med.get(Ingest.DEFAULT) / med.get(side)))
+                    .append(" % of it");
+            }
+            md.append(".\n");
+            facts.put("ingestRatio", ratio);
         }
 
         // targets

@@ -14,7 +14,11 @@ import static org.nearduplicate.bench.harness.Json.num;
 import static org.nearduplicate.bench.harness.Report.*;
 import static org.nearduplicate.bench.search.Bench.LOG;
 
-/** Bench's ingest comparison: the eval pages indexed through the simhash pipeline vs plain indexing, --ingest-rounds rounds. */
+/**
+ * Bench's ingest comparison: the eval pages indexed through the simhash pipeline (the processor's default version into a
+ * default {@code simhash} field) vs plain indexing, and through a pipeline of each {@code --ingest-versions} version
+ * ({@code "version": V} into a field mapped {@code simhash-vV}), --ingest-rounds rounds, the sides interleaved.
+ */
 final class Ingest {
     /** One bulk load of the eval pages. */
     record Run(String name, int docs, double seconds, long bytes) {
@@ -28,12 +32,26 @@ final class Ingest {
     }
 
     /**
-     * The ingest comparison: the runs (plain and pipeline, per round), the store sizes after the last round, and the
-     * documents the pipeline rejected (count and first reason per run name).
+     * The ingest comparison: the runs (every side, per round), the store sizes after the last round by run name, the
+     * algorithm each pipeline side wrote (by run name, read back from one document) and the documents the pipelines
+     * rejected (count and first reason per run name).
      */
-    record Result(List<Run> runs, int docs, long bytes, String note, long plainStore, long simhashStore, Map<String, Integer> rejected, Map<
+    record Result(List<Run> runs, int docs, long bytes, String note, Map<String, Long> stores, Map<String, String> algorithms, Map<
         String,
-        String> rejectedWhy) {
+        Integer> rejected, Map<String, String> rejectedWhy) {
+    }
+
+    /** Run names: the plain side and the default pipeline's side (the results' ratio is default over plain). */
+    static final String PLAIN = "plain (same text field, no pipeline)";
+    static final String DEFAULT = "simhash pipeline + simhash field";
+
+    /** Run name of the side of simhash version {@code version}. */
+    static String versionSide(int version) {
+        return "v" + version + ": simhash pipeline with \"version\": " + version + " + simhash field mapped simhash-v" + version;
+    }
+
+    /** One side of the comparison: its run name, index, pipeline (null: none) and field mapping (null: none). */
+    private record Side(String name, String index, String pipeline, String field) {
     }
 
     private final BenchConfig c;
@@ -50,7 +68,7 @@ final class Ingest {
         Path file = Paths.get(c.evalDir(), "docs.jsonl.gz");
         if (!Files.exists(file)) {
             LOG.log("skipping the ingest comparison: " + file + " is absent");
-            return new Result(List.of(), 0, 0, "skipped: " + file + " is absent", 0, 0, Map.of(), Map.of());
+            return new Result(List.of(), 0, 0, "skipped: " + file + " is absent", Map.of(), Map.of(), Map.of(), Map.of());
         }
         List<String> contents = new ArrayList<>();
         try (
@@ -68,21 +86,41 @@ final class Ingest {
         for (String c : contents)
             bytes += c.getBytes(StandardCharsets.UTF_8).length;
         LOG.log("ingest comparison: " + contents.size() + " eval documents, " + bytes / 1_000_000 + " MB of JSON");
+        List<Side> sides = new ArrayList<>();
+        sides.add(new Side(PLAIN, "bench_ingest_plain", null, null));
         node.put("/_ingest/pipeline/bench-simhash", "{\"processors\":[{\"simhash\":{\"field\":\"content\",\"target_field\":\"fp\"}}]}");
+        sides.add(new Side(DEFAULT, "bench_ingest_simhash", "bench-simhash", "{\"type\":\"simhash\"}"));
+        for (int version : c.ingestVersions()) {
+            String pipeline = "bench-simhash-v" + version;
+            node.put(
+                "/_ingest/pipeline/" + pipeline,
+                "{\"processors\":[{\"simhash\":{\"field\":\"content\",\"target_field\":\"fp\",\"version\":" + version + "}}]}"
+            );
+            sides.add(
+                new Side(
+                    versionSide(version),
+                    "bench_ingest_simhash_v" + version,
+                    pipeline,
+                    "{\"type\":\"simhash\",\"algorithm\":\"simhash-v" + version + "\"}"
+                )
+            );
+        }
         List<Run> runs = new ArrayList<>();
-        long plainStore = 0, simStore = 0;
+        Map<String, Long> stores = new LinkedHashMap<>();
+        Map<String, String> algorithms = new LinkedHashMap<>();
         for (int round = 0; round < c.ingestRounds(); round++) {
-            for (boolean sim : new boolean[] { false, true }) {
-                String idx = sim ? "bench_ingest_simhash" : "bench_ingest_plain";
+            for (Side side : sides) {
+                boolean sim = side.pipeline() != null;
+                String idx = side.index();
                 node.delete("/" + idx);
                 node.put(
                     "/" + idx,
                     "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"refresh_interval\":\"-1\"},"
                         + "\"mappings\":{\"properties\":{\"content\":{\"type\":\"text\",\"analyzer\":\"standard\"}"
-                        + (sim ? ",\"fp\":{\"type\":\"simhash\"}" : "")
+                        + (sim ? ",\"fp\":" + side.field() : "")
                         + "}}}"
                 );
-                String path = "/" + idx + "/_bulk" + (sim ? "?pipeline=bench-simhash" : "");
+                String path = "/" + idx + "/_bulk" + (sim ? "?pipeline=" + side.pipeline() : "");
                 AtomicInteger next = new AtomicInteger();
                 AtomicInteger failed = new AtomicInteger();
                 java.util.concurrent.atomic.AtomicReference<String> firstError = new java.util.concurrent.atomic.AtomicReference<>();
@@ -118,12 +156,7 @@ final class Ingest {
                 ex.shutdown();
                 node.post("/" + idx + "/_refresh", "");
                 double sec = (System.nanoTime() - t) / 1e9;
-                Run run = new Run(
-                    sim ? "simhash pipeline + simhash field" : "plain (same text field, no pipeline)",
-                    contents.size(),
-                    sec,
-                    bytes
-                );
+                Run run = new Run(side.name(), contents.size(), sec, bytes);
                 LOG.log(
                     String.format(
                         Locale.ROOT,
@@ -151,11 +184,16 @@ final class Ingest {
                     long size = 0;
                     for (Object v : fsz.values())
                         size += num((Map<?, ?>) v, "size_in_bytes");
-                    if (sim) simStore = size;
-                    else plainStore = size;
+                    stores.put(side.name(), size);
+                    if (sim) {
+                        // the algorithm the pipeline wrote, from one document's _source
+                        String hit = node.get("/" + idx + "/_search?size=1&filter_path=hits.hits._source.fp.algorithm");
+                        java.util.regex.Matcher m = java.util.regex.Pattern.compile("simhash-v[0-9]+").matcher(hit);
+                        algorithms.put(side.name(), m.find() ? m.group() : "? (" + hit + ")");
+                    }
                 }
             }
         }
-        return new Result(runs, contents.size(), bytes, "", plainStore, simStore, rejected, rejectedWhy);
+        return new Result(runs, contents.size(), bytes, "", stores, algorithms, rejected, rejectedWhy);
     }
 }

@@ -1264,6 +1264,8 @@ public class DocsFiguresTests {
             { "10M, CPU re-run", "RESULTS-groups-signed-10M-cpu.md" },
             { "1M, 2 threads", "RESULTS-groups-signed-1M-threads.md" },
             { "10M, 2 threads", "RESULTS-groups-signed-10M-threads.md" },
+            { "1M, `simhash-v6` field, same run as the next", "RESULTS-groups-v7-1M-v6.md" },
+            { "1M, `simhash-v7` (the default, with keys)", "RESULTS-groups-v7-1M-v7.md" },
             { "300k, Elasticsearch 8.19, 2 threads", "RESULTS-groups-signed-300k-es.md" } }) {
             String size = entry[0], file = entry[1];
             String results = read("bench/results/" + file);

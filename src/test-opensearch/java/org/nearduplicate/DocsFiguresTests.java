@@ -485,6 +485,30 @@ public class DocsFiguresTests {
     }
 
     /**
+     * The bytes per document of the default simhash-v7 field (issue 40: at most 256 at 10M on the calibrated documents):
+     * performance.md quotes RESULTS-field-bytes-v7.md's rows.
+     */
+    @Test
+    public void testV7FieldBytesFigures() throws IOException {
+        String bytes = read("bench/results/RESULTS-field-bytes-v7.md");
+        String performance = read("docs/performance.md");
+        String keyed = "\\| simhash-v7 \\(default\\) field, KeysModel documents[^|]*\\| ";
+        double v7At10M = figure(bytes, keyed + "10,000,000 \\| [0-9.]+ \\| [0-9.]+ \\| ([0-9.]+)");
+        double v7At1M = figure(bytes, keyed + "1,000,000 \\| [0-9.]+ \\| [0-9.]+ \\| ([0-9.]+)");
+        double v6At10M = figure(bytes, "\\| simhash-v6 field, KeysModel documents \\| 10,000,000 \\| [0-9.]+ \\| [0-9.]+ \\| ([0-9.]+)");
+        double distinctAt1M = figure(
+            bytes,
+            "\\| simhash-v7 \\(default\\) field, every key distinct[^|]*\\| 1,000,000 \\| [0-9.]+ \\| [0-9.]+ \\| ([0-9.]+)"
+        );
+        assertEquals(v7At10M, figure(performance, "\\*\\*([0-9.]+) bytes per document at 10M\\*\\* \\(([0-9.]+) at 1M\\)"), 0);
+        assertEquals(v7At1M, figure(performance, "bytes per document at 10M\\*\\* \\(([0-9.]+) at 1M\\)"), 0);
+        assertEquals(v6At10M, figure(performance, "against ([0-9.]+) \\([0-9.]+\\) for a `simhash-v6` field of the same"), 0);
+        assertEquals(v7At10M - v6At10M, figure(performance, "the keys\\s+take ([0-9.]+) of them"), 0.05);
+        assertEquals(distinctAt1M, figure(performance, "is ([0-9.]+) bytes per document at 1M, ([0-9.]+) bytes per key"), 0);
+        assertTrue("issue 40: the default field within 256 bytes per document at 10M", v7At10M <= 256);
+    }
+
+    /**
      * Issue 26's bound on the LSH candidate stage of groups: at 1M units it finds at least 99.5 % of the verified pairs
      * exact enumeration (the brute force) finds; performance.md and workflows.md quote the committed results file.
      */

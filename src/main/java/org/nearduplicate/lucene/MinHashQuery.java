@@ -105,32 +105,14 @@ public final class MinHashQuery extends Query {
                 if (context.reader().getBinaryDocValues(field) == null) return null;
                 if (scan) {
                     BinaryDocValues values = context.reader().getBinaryDocValues(field);
-                    return new ScorerSupplier() {
-                        @Override
-                        public Scorer get(long leadCost) {
-                            return new SimilarityScorer(weight(), values, values, boost);
-                        }
-
-                        @Override
-                        public long cost() {
-                            return values.cost();
-                        }
-                    };
+                    return LazyScorerSupplier.of(values.cost(), () -> new SimilarityScorer(weight(), values, values, boost));
                 }
                 KeyPostings found = KeyPostings.seek(context.reader().terms(field), keys);
                 if (found == null) return null;
-                return new ScorerSupplier() {
-                    @Override
-                    public Scorer get(long leadCost) throws IOException {
-                        DocIdSetIterator candidates = found.union(context.reader().maxDoc(), null);
-                        return new SimilarityScorer(weight(), candidates, context.reader().getBinaryDocValues(field), boost);
-                    }
-
-                    @Override
-                    public long cost() {
-                        return found.cost();
-                    }
-                };
+                return LazyScorerSupplier.of(found.cost(), () -> {
+                    DocIdSetIterator candidates = found.union(context.reader().maxDoc(), null);
+                    return new SimilarityScorer(weight(), candidates, context.reader().getBinaryDocValues(field), boost);
+                });
             }
 
             @Override

@@ -8,7 +8,6 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.search.Explanation;
-import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.util.BytesRef;
 
@@ -74,17 +73,10 @@ final class SimHashWeight extends PlatformWeight {
         // both ways are exact; scan small segments when the probed keys would cost more than reading every fingerprint
         if (query.scan || query.scanByCost && query.scanIsCheaper(context.reader().maxDoc())) {
             Runnable timer = timer(SegmentPath.DOC_VALUES, start);
-            return new ScorerSupplier() {
-                @Override
-                public Scorer get(long leadCost) {
-                    return new DistanceScorer(query, SimHashWeight.this, values, values, signatureValues, boost, timer);
-                }
-
-                @Override
-                public long cost() {
-                    return values.cost();
-                }
-            };
+            return LazyScorerSupplier.of(
+                values.cost(),
+                () -> new DistanceScorer(query, SimHashWeight.this, values, values, signatureValues, boost, timer)
+            );
         }
         ProbedKeys probed = query.probedKeys();
         KeyPostings found = KeyPostings.seek(context.reader().terms(query.field), probed.keys());
@@ -100,25 +92,18 @@ final class SimHashWeight extends PlatformWeight {
         // a key's own distance and its check bits' distance lie on disjoint bits: their sum is a lower bound
         KeyPostings.FrequencyCheck check = checked ? probed.frequencyCheck() : null;
         Runnable timer = timer(SegmentPath.KEYS, start);
-        return new ScorerSupplier() {
-            @Override
-            public Scorer get(long leadCost) throws IOException {
-                return new DistanceScorer(
-                    query,
-                    SimHashWeight.this,
-                    found.union(context.reader().maxDoc(), check),
-                    values,
-                    signatureValues,
-                    boost,
-                    timer
-                );
-            }
-
-            @Override
-            public long cost() {
-                return found.cost();
-            }
-        };
+        return LazyScorerSupplier.of(
+            found.cost(),
+            () -> new DistanceScorer(
+                query,
+                SimHashWeight.this,
+                found.union(context.reader().maxDoc(), check),
+                values,
+                signatureValues,
+                boost,
+                timer
+            )
+        );
     }
 
     /** A segment the candidate keys answer, with the probes' keys found there ({@code found} null: none can share enough). */
@@ -161,25 +146,18 @@ final class SimHashWeight extends PlatformWeight {
             if (timer != null) timer.run(); // answered: no document can share enough keys with a probe
             return null;
         }
-        return new ScorerSupplier() {
-            @Override
-            public Scorer get(long leadCost) throws IOException {
-                return new CandidateKeyScorer(
-                    query,
-                    SimHashWeight.this,
-                    found.candidates(path.minSharedKeys()),
-                    values,
-                    signatureValues,
-                    boost,
-                    timer
-                );
-            }
-
-            @Override
-            public long cost() {
-                return found.cost();
-            }
-        };
+        return LazyScorerSupplier.of(
+            found.cost(),
+            () -> new CandidateKeyScorer(
+                query,
+                SimHashWeight.this,
+                found.candidates(path.minSharedKeys()),
+                values,
+                signatureValues,
+                boost,
+                timer
+            )
+        );
     }
 
     /** Counts the segment on {@code path} and returns what reports its time at its end; null without a listener. */
